@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadConfig } from './platform/config/config.ts';
+import { resolveAppSecret } from './platform/config/app-secret.ts';
+import { openDatabase } from './platform/db/database.ts';
+import { DataDirLockedError } from './platform/db/data-dir-lock.ts';
+import { createLogger } from './platform/logger/logger.ts';
+import { buildApp } from './app.ts';
+import { bootstrapPlatformAdmin } from './modules/admin/admin-bootstrap.ts';
+import { DEMO_SIGN_IN, seedDemoTenant } from '../db/seeds/demo-seed.ts';
+
+const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+async function main() {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  resolveAppSecret(config.appSecret, config.dataDir);
+  const database = await openDatabase(config);
+
+  const admin = await bootstrapPlatformAdmin(database.db, { email: config.adminEmail, password: config.adminPassword });
+  const seeded = config.seedDemo ? await seedDemoTenant(database.db) : false;
+
+  const app = await buildApp({ db: database.db, logger, redisUrl: config.redisUrl, webDist });
+  app.addHook('onClose', async () => database.close());
+  await app.listen({ port: config.port, host: config.host });
+
+  const url = `http://localhost:${config.port}`;
+  const lines = [`Embudo is running at ${url} (${config.mode} mode, ${database.kind})`];
+  if (config.seedDemo) {
+    lines.push(`Demo sign-in${seeded ? '' : ' (seeded earlier)'}: ${url}/login  company slug "${DEMO_SIGN_IN.tenantSlug}", email ${DEMO_SIGN_IN.email}, password ${DEMO_SIGN_IN.password}`);
+  }
+  if (admin?.generatedPassword) {
+    lines.push(`Platform operator created (shown once): ${url}/admin/login  email ${admin.email}, password ${admin.generatedPassword}`);
+  }
+  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+
+  const shutdown = async () => {
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`Embudo failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,64 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  changePasswordRequest,
+  changePasswordResponse,
+  checkSlugResponse,
+  firstBrokenPasswordRule,
+  loginRequest,
+  meResponse,
+  registerRequest,
+  sessionResponse,
+} from '@embudo/contracts/http/auth';
+import { sessionOf } from '../../platform/http/route-access.ts';
+import type { ThrottleLimits } from './login-throttle.ts';
+import * as auth from './auth.service.ts';
+import { isSlugAvailable } from '../tenants/tenants.service.ts';
+import type { Db } from '../../platform/db/database.ts';
+
+export interface AuthRoutesOptions {
+  db: Db;
+  throttle: ThrottleLimits;
+  onPasswordChanged?: (tenantId: string, userId: string) => void;
+  onLogout?: (sessionId: string) => void;
+}
+
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, throttle, onPasswordChanged, onLogout }) => {
+  app.post('/api/auth/register', {
+    config: { access: 'public' },
+    schema: { body: registerRequest, response: { 201: sessionResponse } },
+  }, async (request, reply) => reply.status(201).send(await auth.register(db, request.body)));
+
+  app.post('/api/auth/login', {
+    config: { access: 'public' },
+    schema: { body: loginRequest, response: { 200: sessionResponse } },
+  }, async (request) => auth.login(db, request.body, request.ip, throttle));
+
+  app.post('/api/auth/logout', { config: { allowDuringPasswordChange: true } }, async (request, reply) => {
+    const session = sessionOf(request);
+    await auth.logout(db, session.sessionId);
+    onLogout?.(session.sessionId);
+    return reply.status(204).send();
+  });
+
+  app.get('/api/auth/me', {
+    config: { allowDuringPasswordChange: true },
+    schema: { response: { 200: meResponse } },
+  }, async (request) => auth.me(db, sessionOf(request)));
+
+  app.put('/api/auth/change-password', {
+    config: { allowDuringPasswordChange: true },
+    schema: { body: changePasswordRequest, response: { 200: changePasswordResponse } },
+  }, async (request) => {
+    const session = sessionOf(request);
+    const { newPassword } = request.body;
+    const answer = await auth.changePassword(db, session, newPassword, firstBrokenPasswordRule(newPassword)?.message);
+    onPasswordChanged?.(session.tenant.id, session.user.id);
+    return answer;
+  });
+
+  app.get('/api/tenants/check-slug/:slug', {
+    config: { access: 'public' },
+    schema: { params: z.object({ slug: z.string() }), response: { 200: checkSlugResponse } },
+  }, async (request) => ({ available: await isSlugAvailable(db, request.params.slug) }));
+};

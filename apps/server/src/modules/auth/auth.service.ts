@@ -1,0 +1,111 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { LoginRequest, MeResponse, RegisterRequest, SessionResponse } from '@embudo/contracts/http/auth';
+import { sessions } from '../../../db/schema/index.ts';
+import type { Db, DbExecutor } from '../../platform/db/database.ts';
+import { AppError, badRequest, unauthorized } from '../../platform/errors/app-error.ts';
+import { generateToken, hashPassword, hashToken, verifyPassword } from '../../platform/auth/secrets.ts';
+import { createTenant, findTenantById, findTenantBySlug, toSessionTenant, type TenantRow } from '../tenants/tenants.service.ts';
+import { createUser, findUser, findUserByEmail, recordLogin, setPassword, toSessionUser, type UserRow } from '../users/users.service.ts';
+import { createDefaultFunnel } from '../funnels/funnels.service.ts';
+import { assertNotThrottled, clearAccountFailures, recordFailure, throttleKeys, type ThrottleLimits } from './login-throttle.ts';
+
+export const WRONG_CREDENTIALS = 'Email, contraseña o empresa incorrectos.';
+export const SLUG_TAKEN = 'Este identificador ya está en uso';
+export const PASSWORD_CHANGED = 'Contraseña actualizada exitosamente.';
+
+export interface AuthenticatedSession {
+  sessionId: string;
+  user: UserRow;
+  tenant: TenantRow;
+}
+
+// A fixed hash to verify against when the account does not exist, so timing does not reveal it.
+const dummyHash = hashPassword('timing-equaliser-Password1');
+
+async function startSession(executor: DbExecutor, user: UserRow): Promise<string> {
+  const token = generateToken();
+  await executor.insert(sessions).values({ tokenHash: hashToken(token), tenantId: user.tenantId, userId: user.id });
+  return token;
+}
+
+async function sessionAnswer(executor: DbExecutor, token: string, user: UserRow, tenant: TenantRow): Promise<SessionResponse> {
+  return { token, user: await toSessionUser(executor, user), tenant: toSessionTenant(tenant) };
+}
+
+export async function register(db: Db, input: RegisterRequest): Promise<SessionResponse> {
+  const passwordHash = await hashPassword(input.userPassword);
+  return db.transaction(async (tx) => {
+    const tenant = await createTenant(tx, { name: input.companyName, slug: input.companySlug, timezone: input.timezone });
+    if (!tenant) throw new AppError('CONFLICT', SLUG_TAKEN);
+    await createDefaultFunnel(tx, tenant.id);
+    const owner = await createUser(tx, { tenantId: tenant.id, name: input.userName, email: input.userEmail, passwordHash, role: 'owner' });
+    await recordLogin(tx, tenant.id, owner.id, new Date());
+    const token = await startSession(tx, owner);
+    return sessionAnswer(tx, token, { ...owner, lastLoginAt: new Date() }, tenant);
+  });
+}
+
+export async function login(db: Db, input: LoginRequest, clientAddress: string, limits: ThrottleLimits): Promise<SessionResponse> {
+  const keys = throttleKeys('tenant', `${input.tenantSlug}/${input.email}`, clientAddress);
+  await assertNotThrottled(db, keys, limits);
+
+  const tenant = await findTenantBySlug(db, input.tenantSlug);
+  const user = tenant ? await findUserByEmail(db, tenant.id, input.email) : undefined;
+  const passwordMatches = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
+  if (!tenant || !user || !passwordMatches) {
+    await recordFailure(db, keys, limits);
+    throw unauthorized(WRONG_CREDENTIALS);
+  }
+  if (!user.isActive) throw new AppError('FORBIDDEN', 'Tu usuario está desactivado. Contacta al administrador de tu empresa.');
+
+  await clearAccountFailures(db, keys);
+  const now = new Date();
+  await recordLogin(db, tenant.id, user.id, now);
+  const token = await startSession(db, user);
+  return sessionAnswer(db, token, { ...user, lastLoginAt: now }, tenant);
+}
+
+/** Resolves a bearer token to its live session; anything else (unknown, revoked, inactive) is null. */
+export async function resolveSession(db: Db, token: string | undefined): Promise<AuthenticatedSession | null> {
+  if (!token) return null;
+  const [session] = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)))
+    .limit(1);
+  if (!session) return null;
+  const [user, tenant] = await Promise.all([findUser(db, session.tenantId, session.userId), findTenantById(db, session.tenantId)]);
+  if (!user || !tenant || !user.isActive) return null;
+  return { sessionId: session.id, user, tenant };
+}
+
+export async function logout(db: Db, sessionId: string) {
+  await db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
+}
+
+export async function revokeAllSessions(executor: DbExecutor, tenantId: string, userId: string) {
+  await executor
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}
+
+export async function me(db: Db, session: AuthenticatedSession): Promise<MeResponse> {
+  return { user: await toSessionUser(db, session.user), tenant: toSessionTenant(session.tenant) };
+}
+
+/**
+ * Spec 01: the forced-change screen applies the four rules; the account dialog only needs a
+ * non-empty value. The server enforces the four rules when a change is being forced.
+ */
+export async function changePassword(db: Db, session: AuthenticatedSession, newPassword: string, passwordRuleViolation: string | undefined) {
+  if (session.user.forcePasswordChange && passwordRuleViolation) throw badRequest(passwordRuleViolation);
+  const passwordHash = await hashPassword(newPassword);
+  return db.transaction(async (tx) => {
+    await setPassword(tx, session.tenant.id, session.user.id, passwordHash, false);
+    await revokeAllSessions(tx, session.tenant.id, session.user.id);
+    const user = { ...session.user, passwordHash, forcePasswordChange: false };
+    const token = await startSession(tx, user);
+    return { message: PASSWORD_CHANGED, token, user: await toSessionUser(tx, user) };
+  });
+}

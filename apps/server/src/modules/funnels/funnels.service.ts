@@ -1,0 +1,26 @@
+import { asc, eq } from 'drizzle-orm';
+import { boardColumns, funnels } from '../../../db/schema/index.ts';
+import type { DbExecutor } from '../../platform/db/database.ts';
+
+export const DEFAULT_FUNNEL_NAME = 'Sales Funnel';
+
+const STARTER_COLUMNS = [
+  { title: 'Nuevos', color: 'blue' },
+  { title: 'En conversación', color: 'orange' },
+  { title: 'Propuesta enviada', color: 'purple' },
+  { title: 'Ganados', color: 'green' },
+] as const;
+
+/** Every new tenant starts with one funnel and a few columns so the board is usable at once. */
+export async function createDefaultFunnel(executor: DbExecutor, tenantId: string) {
+  const [funnel] = await executor.insert(funnels).values({ tenantId, name: DEFAULT_FUNNEL_NAME, position: 0 }).returning();
+  await executor.insert(boardColumns).values(
+    STARTER_COLUMNS.map((column, position) => ({ tenantId, funnelId: funnel!.id, title: column.title, color: column.color, position })),
+  );
+  return funnel!;
+}
+
+export async function listFunnelIds(executor: DbExecutor, tenantId: string): Promise<string[]> {
+  const rows = await executor.select({ id: funnels.id }).from(funnels).where(eq(funnels.tenantId, tenantId)).orderBy(asc(funnels.position));
+  return rows.map((row) => row.id);
+}

@@ -1,0 +1,61 @@
+import { eq } from 'drizzle-orm';
+import { tenants } from '../../../db/schema/index.ts';
+import type { DbExecutor } from '../../platform/db/database.ts';
+import { SLUG_MIN_LENGTH, SLUG_PATTERN, type SessionTenant } from '@embudo/contracts/http/auth';
+
+export const TRIAL_DAYS = 7;
+
+export type TenantRow = typeof tenants.$inferSelect;
+
+export function toSessionTenant(row: TenantRow): SessionTenant {
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    subscription_plan: row.subscriptionPlan,
+    trial_ends_at: row.trialEndsAt ? row.trialEndsAt.toISOString() : null,
+    timezone: row.timezone,
+  };
+}
+
+export async function findTenantBySlug(executor: DbExecutor, slug: string): Promise<TenantRow | undefined> {
+  const [row] = await executor.select().from(tenants).where(eq(tenants.slug, slug)).limit(1);
+  return row;
+}
+
+export async function findTenantById(executor: DbExecutor, tenantId: string): Promise<TenantRow | undefined> {
+  const [row] = await executor.select().from(tenants).where(eq(tenants.id, tenantId)).limit(1);
+  return row;
+}
+
+/** A slug that breaks the pattern or length rule is never available. */
+export async function isSlugAvailable(executor: DbExecutor, rawSlug: string): Promise<boolean> {
+  const slug = rawSlug.trim().toLowerCase();
+  if (slug.length < SLUG_MIN_LENGTH || !SLUG_PATTERN.test(slug)) return false;
+  return (await findTenantBySlug(executor, slug)) === undefined;
+}
+
+export function isValidTimezone(timezone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: timezone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function createTenant(executor: DbExecutor, input: { name: string; slug: string; timezone?: string; now?: Date }) {
+  const now = input.now ?? new Date();
+  const [row] = await executor
+    .insert(tenants)
+    .values({
+      name: input.name,
+      slug: input.slug,
+      subscriptionPlan: 'basic',
+      trialEndsAt: new Date(now.getTime() + TRIAL_DAYS * 24 * 60 * 60 * 1000),
+      timezone: input.timezone && isValidTimezone(input.timezone) ? input.timezone : 'UTC',
+    })
+    .onConflictDoNothing({ target: tenants.slug })
+    .returning();
+  return row;
+}

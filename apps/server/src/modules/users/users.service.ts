@@ -1,0 +1,65 @@
+import { and, eq } from 'drizzle-orm';
+import { userFunnelAccess, users } from '../../../db/schema/index.ts';
+import type { DbExecutor } from '../../platform/db/database.ts';
+import type { Role, SessionUser } from '@embudo/contracts/http/auth';
+import { notFound } from '../../platform/errors/app-error.ts';
+import { listFunnelIds } from '../funnels/funnels.service.ts';
+
+export type UserRow = typeof users.$inferSelect;
+
+const seesEveryFunnel = (role: Role) => role === 'owner' || role === 'admin';
+
+/** Owners and admins see every funnel; agents and viewers only the funnels ticked on them. */
+export async function funnelAccessOf(executor: DbExecutor, user: UserRow): Promise<string[]> {
+  if (seesEveryFunnel(user.role)) return listFunnelIds(executor, user.tenantId);
+  const rows = await executor.select({ funnelId: userFunnelAccess.funnelId }).from(userFunnelAccess).where(eq(userFunnelAccess.userId, user.id));
+  return rows.map((row) => row.funnelId);
+}
+
+export async function toSessionUser(executor: DbExecutor, row: UserRow): Promise<SessionUser> {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    role: row.role,
+    is_active: row.isActive,
+    last_login_at: row.lastLoginAt ? row.lastLoginAt.toISOString() : null,
+    funnel_access: await funnelAccessOf(executor, row),
+    force_password_change: row.forcePasswordChange,
+  };
+}
+
+export async function findUserByEmail(executor: DbExecutor, tenantId: string, email: string): Promise<UserRow | undefined> {
+  const [row] = await executor.select().from(users).where(and(eq(users.tenantId, tenantId), eq(users.email, email.toLowerCase()))).limit(1);
+  return row;
+}
+
+export async function findUser(executor: DbExecutor, tenantId: string, userId: string): Promise<UserRow | undefined> {
+  const [row] = await executor.select().from(users).where(and(eq(users.tenantId, tenantId), eq(users.id, userId))).limit(1);
+  return row;
+}
+
+export async function createUser(
+  executor: DbExecutor,
+  input: { tenantId: string; name: string; email: string; passwordHash: string; role: Role; forcePasswordChange?: boolean },
+): Promise<UserRow> {
+  const [row] = await executor
+    .insert(users)
+    .values({ ...input, email: input.email.toLowerCase(), forcePasswordChange: input.forcePasswordChange ?? false })
+    .returning();
+  return row!;
+}
+
+export async function updateUserName(executor: DbExecutor, tenantId: string, userId: string, name: string): Promise<UserRow> {
+  const [row] = await executor.update(users).set({ name }).where(and(eq(users.tenantId, tenantId), eq(users.id, userId))).returning();
+  if (!row) throw notFound('Usuario no encontrado.');
+  return row;
+}
+
+export async function setPassword(executor: DbExecutor, tenantId: string, userId: string, passwordHash: string, forceChange: boolean) {
+  await executor.update(users).set({ passwordHash, forcePasswordChange: forceChange }).where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
+}
+
+export async function recordLogin(executor: DbExecutor, tenantId: string, userId: string, at: Date) {
+  await executor.update(users).set({ lastLoginAt: at }).where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
+}

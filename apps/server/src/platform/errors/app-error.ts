@@ -1,0 +1,28 @@
+import type { ErrorCode } from '@embudo/contracts/errors';
+
+const statusByCode: Record<ErrorCode, number> = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  TOO_MANY_REQUESTS: 429,
+  PASSWORD_CHANGE_REQUIRED: 403,
+  INTERNAL: 500,
+};
+
+/** The one application error: a code, a message safe to show the user, and its HTTP status. */
+export class AppError extends Error {
+  readonly status: number;
+
+  constructor(readonly code: ErrorCode, message: string) {
+    super(message);
+    this.status = statusByCode[code];
+  }
+}
+
+export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
+export const unauthorized = (message = 'No autorizado. Inicia sesión de nuevo.') => new AppError('UNAUTHORIZED', message);
+export const forbidden = (message = 'No tienes permiso para realizar esta acción.') => new AppError('FORBIDDEN', message);
+export const notFound = (message = 'No encontrado.') => new AppError('NOT_FOUND', message);
+export const conflict = (message: string) => new AppError('CONFLICT', message);

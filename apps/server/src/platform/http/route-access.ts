@@ -1,0 +1,72 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError, notFound, unauthorized } from '../errors/app-error.ts';
+import type { AuthenticatedSession } from '../../modules/auth/auth.service.ts';
+
+/**
+ * Who may call a route. Every route under /api or /t/{slug}/api needs a tenant session unless
+ * it says otherwise; `public` routes sit on an explicit list that the route-table test reads.
+ */
+export type RouteAccess = 'public' | 'tenant' | 'admin';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+    /** Reachable while the user must still replace a temporary password (me, change-password, logout). */
+    allowDuringPasswordChange?: boolean;
+  }
+  interface FastifyRequest {
+    tenantSession: AuthenticatedSession | null;
+  }
+}
+
+export const TENANT_PREFIX = '/t/:tenantSlug';
+
+export function isApiRoute(url: string): boolean {
+  return url.startsWith('/api/') || url.startsWith(`${TENANT_PREFIX}/api/`);
+}
+
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const [scheme, value] = header.split(' ');
+  return scheme?.toLowerCase() === 'bearer' && value ? value : undefined;
+}
+
+export const PASSWORD_CHANGE_REQUIRED = 'Debes cambiar tu contraseña antes de continuar.';
+
+export function registerRouteAccess(app: FastifyInstance, resolveSession: (token: string | undefined) => Promise<AuthenticatedSession | null>) {
+  app.decorateRequest('tenantSession', null);
+  app.addHook('onRequest', async (request) => {
+    const url = request.routeOptions.url;
+    if (!url || !isApiRoute(url)) return;
+    const access = request.routeOptions.config.access ?? 'tenant';
+    if (access !== 'tenant') return;
+
+    const session = await resolveSession(bearerToken(request));
+    if (!session) throw unauthorized('Sesión inválida o expirada.');
+    if (url.startsWith(TENANT_PREFIX)) {
+      const { tenantSlug } = request.params as { tenantSlug?: string };
+      // Another tenant's slug answers exactly like a missing resource.
+      if (tenantSlug !== session.tenant.slug) throw notFound();
+    }
+    if (session.user.forcePasswordChange && !request.routeOptions.config.allowDuringPasswordChange) {
+      throw new AppError('PASSWORD_CHANGE_REQUIRED', PASSWORD_CHANGE_REQUIRED);
+    }
+    request.tenantSession = session;
+  });
+}
+
+/** The session of a tenant route; the onRequest hook guarantees it is there. */
+export function sessionOf(request: FastifyRequest): AuthenticatedSession {
+  if (!request.tenantSession) throw unauthorized();
+  return request.tenantSession;
+}
+
+/**
+ * Registers tenant-scoped routes twice: under /api (tenant from the session) and under
+ * /t/{slug}/api, the form the web client uses, where the slug must be the session's tenant.
+ */
+export async function registerTenantRoutes(app: FastifyInstance, routes: (scope: FastifyInstance) => Promise<void> | void) {
+  await app.register(async (scope) => routes(scope), { prefix: '/api' });
+  await app.register(async (scope) => routes(scope), { prefix: `${TENANT_PREFIX}/api` });
+}

@@ -1,0 +1,24 @@
+import { createLogger } from '../../src/platform/logger/logger.ts';
+import { buildApp, type App, type AppOptions } from '../../src/app.ts';
+import { createTestDatabase } from './test-database.ts';
+import type { Database } from '../../src/platform/db/database.ts';
+
+export interface TestApp {
+  app: App;
+  database: Database & { url?: string };
+  close(): Promise<void>;
+}
+
+export async function buildTestApp(overrides: Partial<Omit<AppOptions, 'db' | 'logger'>> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const app = await buildApp({ db: database.db, logger: createLogger('silent'), ...overrides });
+  await app.ready();
+  return {
+    app,
+    database,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,17 @@
+/** Error codes shared by server and client; the server sends `{ code, message }`. */
+export const errorCodes = [
+  'BAD_REQUEST',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'TOO_MANY_REQUESTS',
+  'PASSWORD_CHANGE_REQUIRED',
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof errorCodes)[number];
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+}

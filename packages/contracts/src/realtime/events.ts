@@ -1,0 +1,54 @@
+/** Socket.io event maps shared by server and client (spec 02 §7 Realtime). */
+
+export interface JoinTenantPayload {
+  tenantSlug: string;
+  token: string;
+}
+
+export interface JoinTenantAck {
+  ok: boolean;
+  message?: string;
+}
+
+export interface BoardUpdatedPayload {
+  funnelId: string;
+  board?: unknown;
+}
+
+export interface MessageStatusUpdatedPayload {
+  cardId: string;
+  messageId: string;
+  tempId?: string | null;
+  ack: -1 | 0 | 1 | 2 | 3;
+}
+
+export interface CardUpdatedPayload {
+  id: string;
+  unreadCount?: number;
+  lastActivityAt?: string | null;
+  contactLastMessageAt?: string | null;
+  [field: string]: unknown;
+}
+
+export interface MessageNewPayload {
+  cardId: string;
+  message: Record<string, unknown>;
+}
+
+export interface ServerToClientEvents {
+  board_updated: (payload: BoardUpdatedPayload) => void;
+  funnels_updated: (payload?: Record<string, never>) => void;
+  message_status_updated: (payload: MessageStatusUpdatedPayload) => void;
+  'message:new': (payload: MessageNewPayload) => void;
+  card_updated: (payload: CardUpdatedPayload) => void;
+  batch_updated: (payload?: { batchId?: string }) => void;
+  /** Sent once the join is accepted, so the client knows it is in its tenant's room. */
+  joined: (payload: { tenantSlug: string }) => void;
+  join_error: (payload: { message: string }) => void;
+}
+
+export interface ClientToServerEvents {
+  join_tenant: (payload: JoinTenantPayload, ack?: (answer: JoinTenantAck) => void) => void;
+}
+
+export type ServerEventName = keyof ServerToClientEvents;
