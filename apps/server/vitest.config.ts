@@ -1,12 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
+// Suites that need a real PostgreSQL and Redis (several processes on one database, the Redis
+// adapter) run only where CI provides them: `.ci/run` sets DATABASE_URL and REDIS_URL.
+const serverMode = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/security/**/*.test.ts', 'test/startup/**/*.test.ts', ...(serverMode ? ['test/server-mode/**/*.test.ts'] : [])],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    fileParallelism: true,
     maxWorkers: 2,
   },
 });

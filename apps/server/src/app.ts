@@ -7,7 +7,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Db } from './platform/db/database.ts';
 import type { Logger } from './platform/logger/logger.ts';
 import { registerErrorHandler } from './platform/errors/error-handler.ts';
-import { registerRouteAccess, registerTenantRoutes } from './platform/http/route-access.ts';
+import { recordRouteTable, registerRouteAccess, registerTenantRoutes, type RouteTableEntry } from './platform/http/route-access.ts';
 import { createRealtime, type Realtime } from './platform/realtime/realtime.ts';
 import { defaultThrottleLimits, type ThrottleLimits } from './modules/auth/login-throttle.ts';
 import { resolveSession } from './modules/auth/auth.service.ts';
@@ -23,13 +23,14 @@ export interface AppOptions {
   throttle?: ThrottleLimits;
 }
 
-export type App = FastifyInstance & { realtime: Realtime };
+export type App = FastifyInstance & { realtime: Realtime; routeTable: RouteTableEntry[] };
 
 export async function buildApp(options: AppOptions): Promise<App> {
   const app = Fastify({ loggerInstance: options.logger as FastifyBaseLogger, trustProxy: true }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  app.decorate('routeTable', recordRouteTable(app));
   const { db } = options;
   const sessionResolver = (token: string | undefined) => resolveSession(db, token);
   const realtime = createRealtime({ httpServer: app.server, resolveSession: sessionResolver, redisUrl: options.redisUrl, logger: options.logger });

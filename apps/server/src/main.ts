@@ -24,7 +24,8 @@ async function main() {
   app.addHook('onClose', async () => database.close());
   await app.listen({ port: config.port, host: config.host });
 
-  const url = `http://localhost:${config.port}`;
+  const address = app.server.address();
+  const url = `http://localhost:${typeof address === 'object' && address ? address.port : config.port}`;
   const lines = [`Embudo is running at ${url} (${config.mode} mode, ${database.kind})`];
   if (config.seedDemo) {
     lines.push(`Demo sign-in${seeded ? '' : ' (seeded earlier)'}: ${url}/login  company slug "${DEMO_SIGN_IN.tenantSlug}", email ${DEMO_SIGN_IN.email}, password ${DEMO_SIGN_IN.password}`);

@@ -70,3 +70,22 @@ export async function registerTenantRoutes(app: FastifyInstance, routes: (scope:
   await app.register(async (scope) => routes(scope), { prefix: '/api' });
   await app.register(async (scope) => routes(scope), { prefix: `${TENANT_PREFIX}/api` });
 }
+
+export interface RouteTableEntry {
+  method: string;
+  url: string;
+  access: RouteAccess;
+}
+
+/** Records every route as it is added, so tests can walk the whole API surface. */
+export function recordRouteTable(app: FastifyInstance): RouteTableEntry[] {
+  const table: RouteTableEntry[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD') continue;
+      table.push({ method, url: route.url, access: route.config?.access ?? 'tenant' });
+    }
+  });
+  return table;
+}

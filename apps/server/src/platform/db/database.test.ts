@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { openPglite } from './database.ts';
+import { DataDirLockedError } from './data-dir-lock.ts';
+
+const tempDirs: string[] = [];
+const tempDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-db-'));
+  tempDirs.push(dir);
+  return path.join(dir, 'nested', 'data');
+};
+afterAll(() => tempDirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+describe('embedded database (PGlite)', () => {
+  it('persists under DATA_DIR (creating it) and re-running migrations on reopen is a no-op', async () => {
+    const dataDir = tempDir();
+    const first = await openPglite(dataDir);
+    await first.db.execute(sql`insert into tenants (name, slug) values ('Persistida', 'persistida')`);
+    await first.close();
+
+    const again = await openPglite(dataDir);
+    const rows = await again.db.execute(sql`select slug from tenants`);
+    expect(rows.rows).toEqual([{ slug: 'persistida' }]);
+    const migrations = await again.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+    expect((migrations.rows[0] as { n: number }).n).toBe(fs.readdirSync(path.resolve(import.meta.dirname, '../../../db/migrations')).filter((f) => f.endsWith('.sql')).length);
+    await again.close();
+  });
+
+  it('refuses a second opener of the same DATA_DIR with a clear message', async () => {
+    const dataDir = tempDir();
+    const first = await openPglite(dataDir);
+    try {
+      // Simulate another live process holding the lock: the parent process id is alive.
+      fs.writeFileSync(path.join(dataDir, 'embudo.lock'), String(process.ppid));
+      await expect(openPglite(dataDir)).rejects.toThrowError(DataDirLockedError);
+      await expect(openPglite(dataDir)).rejects.toThrowError(/is in use by process/);
+    } finally {
+      fs.writeFileSync(path.join(dataDir, 'embudo.lock'), String(process.pid));
+      await first.close();
+    }
+    expect(fs.existsSync(path.join(dataDir, 'embudo.lock'))).toBe(false);
+  });
+
+  it('takes over a lock left by a process that no longer exists', async () => {
+    const dataDir = tempDir();
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.writeFileSync(path.join(dataDir, 'embudo.lock'), '999999999');
+    const database = await openPglite(dataDir);
+    await database.close();
+  });
+});

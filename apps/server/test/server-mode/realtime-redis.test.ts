@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
+import { registerTenant } from '../support/factories.ts';
+import { connectClient, joinTenant, listenOnRandomPort, nextEvent, type TestSocket } from '../support/realtime-client.ts';
+import { buildApp } from '../../src/app.ts';
+import { createLogger } from '../../src/platform/logger/logger.ts';
+import { openPostgres, type Database } from '../../src/platform/db/database.ts';
+
+let t: TestApp;
+const sockets: TestSocket[] = [];
+const track = (socket: TestSocket) => (sockets.push(socket), socket);
+
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.disconnect();
+  await t.close();
+});
+
+const redisUrl = process.env.REDIS_URL!;
+
+describe('realtime across app instances (Redis adapter)', () => {
+  it('delivers an event emitted on one instance to a client connected to another', async () => {
+    // Two app instances sharing one database: separate pools on PostgreSQL, as separate processes would.
+    const second: Database | undefined = t.database.url ? await openPostgres(t.database.url) : undefined;
+    const appOne = await buildApp({ db: t.database.db, logger: createLogger('silent'), redisUrl });
+    const appTwo = await buildApp({ db: second?.db ?? t.database.db, logger: createLogger('silent'), redisUrl });
+    try {
+      const urlOne = await listenOnRandomPort(appOne);
+      const urlTwo = await listenOnRandomPort(appTwo);
+      const session = await registerTenant(appOne);
+      const socket = track(connectClient(urlTwo, session.token, session.tenant.slug));
+      expect(await joinTenant(socket, session.tenant.slug, session.token)).toEqual({ ok: true });
+      expect(urlOne).not.toBe(urlTwo);
+      const received = nextEvent(socket, 'message_status_updated');
+      // The adapter's subscription may need a moment after start; re-emit until delivered or the deadline.
+      const deadline = Date.now() + 5000;
+      let delivered: unknown;
+      received.then((payload) => (delivered = payload)).catch(() => undefined);
+      while (!delivered && Date.now() < deadline) {
+        appOne.realtime.emitToTenant(session.tenant.id, 'message_status_updated', { cardId: 'c1', messageId: 'm1', ack: 2 });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(await received).toEqual({ cardId: 'c1', messageId: 'm1', ack: 2 });
+    } finally {
+      await appOne.close();
+      await appTwo.close();
+      await second?.close();
+    }
+  });
+});
