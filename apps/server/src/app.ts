@@ -51,7 +51,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     onPasswordChanged: (_tenantId, userId) => realtime.disconnectUser(userId),
   });
   await registerTenantRoutes(app, async (scope) => {
-    await scope.register(usersRoutes, { db });
+    await scope.register(usersRoutes, { db, onSessionsRevoked: (userId) => realtime.disconnectUser(userId) });
   });
 
   if (options.webDist && fs.existsSync(options.webDist)) {

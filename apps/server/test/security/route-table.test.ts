@@ -1,3 +1,4 @@
+import { queryRows } from '../../src/platform/db/database.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
@@ -29,14 +30,14 @@ afterAll(async () => t.close());
 
 /** Every id of every row that carries this tenant's id, whatever table a later issue adds. */
 async function idsOwnedBy(tenantId: string): Promise<string[]> {
-  const tables = await t.database.db.execute(sql`
+  const tables = await queryRows<{ table_name: string }>(t.database.db, sql`
     select c.table_name from information_schema.columns c
     join information_schema.columns i on i.table_schema = c.table_schema and i.table_name = c.table_name and i.column_name = 'id'
     where c.table_schema = 'public' and c.column_name = 'tenant_id'`);
   const ids: string[] = [];
-  for (const { table_name } of tables.rows as Array<{ table_name: string }>) {
-    const rows = await t.database.db.execute(sql`select id::text as id from ${sql.identifier(table_name)} where tenant_id = ${tenantId}`);
-    ids.push(...(rows.rows as Array<{ id: string }>).map((row) => row.id));
+  for (const { table_name } of tables) {
+    const rows = await queryRows<{ id: string }>(t.database.db, sql`select id::text as id from ${sql.identifier(table_name)} where tenant_id = ${tenantId}`);
+    ids.push(...rows.map((row) => row.id));
   }
   return ids;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { openPostgres } from '../../src/platform/db/database.ts';
+import { openPostgres, queryRows } from '../../src/platform/db/database.ts';
 
 const serverUrl = process.env.DATABASE_URL!;
 
@@ -15,10 +15,10 @@ describe('server database (PostgreSQL)', () => {
     url.pathname = `/${name}`;
     try {
       const opened = await Promise.all([1, 2, 3, 4].map(() => openPostgres(url.toString(), { poolSize: 2 })));
-      const rows = await opened[0]!.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
-      expect((rows.rows[0] as { n: number }).n).toBeGreaterThan(0);
-      const tables = await opened[0]!.db.execute(sql`select count(*)::int as n from information_schema.tables where table_name = 'tenants'`);
-      expect((tables.rows[0] as { n: number }).n).toBe(1);
+      const [applied] = await queryRows<{ n: number }>(opened[0]!.db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+      expect(applied!.n).toBeGreaterThan(0);
+      const [tables] = await queryRows<{ n: number }>(opened[0]!.db, sql`select count(*)::int as n from information_schema.tables where table_name = 'tenants'`);
+      expect(tables!.n).toBe(1);
       await Promise.all(opened.map((database) => database.close()));
     } finally {
       await admin.query(`drop database if exists ${name} with (force)`);

@@ -1,3 +1,4 @@
+import { queryRows } from '../../platform/db/database.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { boardColumns, funnels, tenants, users } from '../../../db/schema/index.ts';
@@ -204,8 +205,8 @@ describe('sessions', () => {
 
   it('stores only a hash of the token', async () => {
     const session = await registerTenant(t.app);
-    const rows = await t.database.db.execute(sql`select token_hash from sessions`);
-    const hashes = (rows.rows as Array<{ token_hash: string }>).map((row) => row.token_hash);
+    const rows = await queryRows<{ token_hash: string }>(t.database.db, sql`select token_hash from sessions`);
+    const hashes = rows.map((row) => row.token_hash);
     expect(hashes).not.toContain(session.token);
     expect(hashes.every((h) => /^[0-9a-f]{64}$/.test(h))).toBe(true);
   });

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { userFunnelAccess, users } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import type { Role, SessionUser } from '@embudo/contracts/http/auth';
@@ -62,4 +62,18 @@ export async function setPassword(executor: DbExecutor, tenantId: string, userId
 
 export async function recordLogin(executor: DbExecutor, tenantId: string, userId: string, at: Date) {
   await executor.update(users).set({ lastLoginAt: at }).where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
+}
+
+export async function listUsers(executor: DbExecutor, tenantId: string): Promise<UserRow[]> {
+  return executor.select().from(users).where(eq(users.tenantId, tenantId)).orderBy(asc(users.createdAt));
+}
+
+export async function countUsers(executor: DbExecutor, tenantId: string): Promise<number> {
+  const [row] = await executor.select({ count: sql<number>`count(*)::int` }).from(users).where(eq(users.tenantId, tenantId));
+  return row?.count ?? 0;
+}
+
+export async function replaceFunnelAccess(executor: DbExecutor, userId: string, funnelIds: string[]) {
+  await executor.delete(userFunnelAccess).where(eq(userFunnelAccess.userId, userId));
+  if (funnelIds.length > 0) await executor.insert(userFunnelAccess).values(funnelIds.map((funnelId) => ({ userId, funnelId })));
 }

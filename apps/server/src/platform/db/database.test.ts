@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { openPglite } from './database.ts';
+import { openPglite, queryRows } from './database.ts';
 import { DataDirLockedError } from './data-dir-lock.ts';
 
 const tempDirs: string[] = [];
@@ -22,10 +22,10 @@ describe('embedded database (PGlite)', () => {
     await first.close();
 
     const again = await openPglite(dataDir);
-    const rows = await again.db.execute(sql`select slug from tenants`);
-    expect(rows.rows).toEqual([{ slug: 'persistida' }]);
-    const migrations = await again.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
-    expect((migrations.rows[0] as { n: number }).n).toBe(fs.readdirSync(path.resolve(import.meta.dirname, '../../../db/migrations')).filter((f) => f.endsWith('.sql')).length);
+    const rows = await queryRows(again.db, sql`select slug from tenants`);
+    expect(rows).toEqual([{ slug: 'persistida' }]);
+    const [migrations] = await queryRows<{ n: number }>(again.db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+    expect(migrations!.n).toBe(fs.readdirSync(path.resolve(import.meta.dirname, '../../../db/migrations')).filter((f) => f.endsWith('.sql')).length);
     await again.close();
   });
 
