@@ -98,4 +98,34 @@ describe('route table', () => {
       }
     }
   });
+
+  it('never answers 500 to malformed JSON, missing fields or wrong types', async () => {
+    const withBody = apiRoutes().filter((route) => ['POST', 'PUT', 'PATCH'].includes(route.method));
+    expect(withBody.length).toBeGreaterThan(0);
+    const bodies: Array<{ body: string; expected?: number }> = [
+      { body: '{"broken":', expected: 400 },
+      { body: '[]' },
+      { body: '"text"' },
+      { body: '{}' },
+      { body: '{"name":123,"email":false,"newPassword":[],"tenantSlug":{}}' },
+    ];
+    for (const route of withBody) {
+      for (const { body, expected } of bodies) {
+        // A fresh session per call: some routes (logout, change-password) end the one they are called with.
+        const login = await t.app.inject({
+          method: 'POST', url: '/api/auth/login', remoteAddress: '10.9.9.9',
+          payload: { email: a.user.email, password: a.password, tenantSlug: a.tenant.slug },
+        });
+        const token = login.json().token as string;
+        const response = await t.app.inject({
+          method: route.method as 'POST', url: fillPath(route.url, a.tenant.slug, crypto.randomUUID()),
+          headers: { ...bearer(token), 'content-type': 'application/json' }, body,
+        });
+        const context = `${route.method} ${route.url} with ${body}`;
+        expect(response.statusCode, context).toBeLessThan(500);
+        if (expected) expect(response.statusCode, context).toBe(expected);
+        if (response.statusCode >= 400) expect(response.json().message, context).toEqual(expect.any(String));
+      }
+    }
+  });
 });
