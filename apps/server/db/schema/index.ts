@@ -1,2 +1,3 @@
 export * from './tenancy.ts';
 export * from './jobs.ts';
+export * from './messaging.ts';

@@ -24,3 +24,15 @@ export async function listFunnelIds(executor: DbExecutor, tenantId: string): Pro
   const rows = await executor.select({ id: funnels.id }).from(funnels).where(eq(funnels.tenantId, tenantId)).orderBy(asc(funnels.position));
   return rows.map((row) => row.id);
 }
+
+/** The first column of the tenant's first funnel: where a new chat lands by default. */
+export async function firstColumn(executor: DbExecutor, tenantId: string) {
+  const [row] = await executor
+    .select({ columnId: boardColumns.id, funnelId: boardColumns.funnelId })
+    .from(boardColumns)
+    .innerJoin(funnels, eq(funnels.id, boardColumns.funnelId))
+    .where(eq(boardColumns.tenantId, tenantId))
+    .orderBy(asc(funnels.position), asc(funnels.createdAt), asc(boardColumns.position), asc(boardColumns.createdAt))
+    .limit(1);
+  return row;
+}

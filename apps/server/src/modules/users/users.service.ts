@@ -77,3 +77,8 @@ export async function replaceFunnelAccess(executor: DbExecutor, userId: string, 
   await executor.delete(userFunnelAccess).where(eq(userFunnelAccess.userId, userId));
   if (funnelIds.length > 0) await executor.insert(userFunnelAccess).values(funnelIds.map((funnelId) => ({ userId, funnelId })));
 }
+
+/** The policy's view of a signed-in user. */
+export async function actorOf(executor: DbExecutor, user: UserRow) {
+  return { userId: user.id, role: user.role, funnelIds: await funnelAccessOf(executor, user) };
+}

@@ -33,6 +33,7 @@ const envSchema = z.object({
   GEMINI_API_KEY: z.string().min(1).optional(),
   GEMINI_BASE_URL: urlWithProtocol(['http:', 'https:']).optional(),
   SMTP_URL: urlWithProtocol(['smtp:', 'smtps:']).optional(),
+  PUBLIC_URL: urlWithProtocol(['http:', 'https:']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -71,6 +72,8 @@ function resolveConfig(env: z.infer<typeof envSchema>) {
     geminiBaseUrl: env.GEMINI_BASE_URL,
     smtpUrl: env.SMTP_URL,
     logLevel: env.LOG_LEVEL,
+    /** Base URL the outside world (provider webhooks, media fetches) uses to reach this app. */
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
     mode: embedded ? ('embedded' as const) : ('server' as const),
   };
 }

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { parseGupshupWebhook } from './gupshup-webhook.parser.ts';
+
+const envelope = (type: string, payload: Record<string, unknown>) => ({ app: 'LojaDemo', timestamp: 1718007189549, version: 2, type, payload });
+const inbound = (type: string, inner: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  envelope('message', { id: 'wamid.IN1', source: '5511999990000', type, payload: inner, sender: { phone: '5511999990000', name: 'Maria' }, ...extra });
+
+describe('Gupshup v2 inbound messages', () => {
+  it('parses text with sender, timestamp in ms and the quoted message context', () => {
+    const [event] = parseGupshupWebhook(inbound('text', { text: 'Oi' }, { context: { id: 'wamid.Q', gsId: 'gs-q' } }));
+    expect(event).toMatchObject({
+      kind: 'message', providerMessageId: 'wamid.IN1', from: '5511999990000', senderName: 'Maria', type: 'text', text: 'Oi',
+      quoted: { whatsappMessageId: 'wamid.Q', providerMessageId: 'gs-q' },
+    });
+    expect(event!.kind === 'message' && event.timestamp.getTime()).toBe(1718007189549);
+  });
+
+  it.each(['image', 'video', 'audio', 'sticker'] as const)('parses %s media with url, content type and caption', (type) => {
+    const [event] = parseGupshupWebhook(inbound(type, { url: 'https://filemanager.gupshup.io/x', contentType: 'image/jpeg', caption: 'Foto', urlExpiry: 1 }));
+    expect(event).toMatchObject({ type, text: 'Foto', media: { url: 'https://filemanager.gupshup.io/x', contentType: 'image/jpeg' } });
+  });
+
+  it('parses a voice note (audio with opus) and a document (file) with its name, accepting content-type too', () => {
+    expect(parseGupshupWebhook(inbound('audio', { url: 'u', contentType: 'audio/ogg; codecs=opus' }))[0]).toMatchObject({ type: 'audio', media: { contentType: 'audio/ogg; codecs=opus' } });
+    expect(parseGupshupWebhook(inbound('file', { url: 'u', name: 'boleto.pdf', 'content-type': 'application/pdf' }))[0])
+      .toMatchObject({ type: 'document', media: { url: 'u', fileName: 'boleto.pdf', contentType: 'application/pdf' } });
+  });
+
+  it('parses a location given as strings, with optional name and address', () => {
+    expect(parseGupshupWebhook(inbound('location', { latitude: '19.1453658', longitude: '72.8552172', name: 'Tienda' }))[0])
+      .toMatchObject({ type: 'location', location: { latitude: 19.1453658, longitude: 72.8552172, name: 'Tienda' } });
+  });
+
+  it('parses both documented button-reply shapes and list replies', () => {
+    expect(parseGupshupWebhook(inbound('button_reply', { title: 'Sim', id: 'qr-1', reply: 'Sim 1', postbackText: 'yes' }))[0])
+      .toMatchObject({ type: 'button_reply', text: 'Sim', reply: { id: 'qr-1', title: 'Sim', postbackText: 'yes' } });
+    expect(parseGupshupWebhook(inbound('quick_reply', { text: 'Quero', type: 'button', postbackText: 'want' }))[0])
+      .toMatchObject({ type: 'button_reply', text: 'Quero', reply: { title: 'Quero', postbackText: 'want' } });
+    expect(parseGupshupWebhook(inbound('quick_reply', { title: 'Não', id: 'qr-1', reply: 'Não 2' }))[0])
+      .toMatchObject({ type: 'button_reply', text: 'Não' });
+    expect(parseGupshupWebhook(inbound('list_reply', { title: 'Novo pedido', id: 'menu', reply: 'Novo pedido 1', postbackText: 'sales_new' }))[0])
+      .toMatchObject({ type: 'list_reply', text: 'Novo pedido', reply: { postbackText: 'sales_new' } });
+  });
+
+  it('keeps unknown types as unsupported instead of dropping them', () => {
+    const [event] = parseGupshupWebhook(inbound('reaction', { emoji: '👍' }));
+    expect(event).toMatchObject({ kind: 'message', type: 'unsupported', providerMessageId: 'wamid.IN1' });
+  });
+
+  it('reads the group extension: the chat is the group, the sender is the participant', () => {
+    const [event] = parseGupshupWebhook(inbound('text', { text: 'Hola grupo' }, { source: '120363000', group: { id: '120363000', name: 'Familia' }, sender: { phone: '5215500000001', name: 'Tío' } }));
+    expect(event).toMatchObject({ group: { id: '120363000', name: 'Familia' }, from: '5215500000001', senderName: 'Tío' });
+  });
+});
+
+describe('Gupshup v2 message events', () => {
+  it('reads enqueued and failed with our id in `id`', () => {
+    expect(parseGupshupWebhook(envelope('message-event', { id: 'gs-1', type: 'enqueued', destination: '55', payload: { whatsappMessageId: 'wamid.1', type: 'session' } }))[0])
+      .toEqual({ kind: 'status', status: 'enqueued', providerMessageId: 'gs-1', whatsappMessageId: 'wamid.1', timestamp: new Date(1718007189549), reason: undefined });
+    expect(parseGupshupWebhook(envelope('message-event', { id: 'gs-1', type: 'failed', destination: '55', payload: { code: 1002, reason: 'Number Does Not Exists On WhatsApp' } }))[0])
+      .toMatchObject({ status: 'failed', providerMessageId: 'gs-1', reason: '1002 Number Does Not Exists On WhatsApp' });
+  });
+
+  it.each(['sent', 'delivered', 'read'] as const)('reads %s with our id in `gsId` and the WhatsApp id in `id`, ts in seconds', (status) => {
+    expect(parseGupshupWebhook(envelope('message-event', { id: 'wamid.1', gsId: 'gs-1', type: status, destination: '55', payload: { ts: 1718007199 } }))[0])
+      .toEqual({ kind: 'status', status, providerMessageId: 'gs-1', whatsappMessageId: 'wamid.1', timestamp: new Date(1718007199000) });
+  });
+
+  it('ignores user events, unknown event kinds and garbage', () => {
+    expect(parseGupshupWebhook(envelope('user-event', { phone: '55', type: 'opted-in' }))).toEqual([]);
+    expect(parseGupshupWebhook(envelope('message-event', { id: 'x', type: 'deleted' }))).toEqual([]);
+    expect(parseGupshupWebhook(null)).toEqual([]);
+    expect(parseGupshupWebhook('text')).toEqual([]);
+    expect(parseGupshupWebhook(envelope('message', { type: 'text' }))).toEqual([]);
+  });
+});

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGupshupServer } from '../../../test/fakes/fake-gupshup-server.ts';
+import { ProviderError } from '../provider.ts';
+import { createGupshupProvider } from './gupshup.provider.ts';
+
+let server: Awaited<ReturnType<typeof startFakeGupshupServer>>;
+const account = { appName: 'LojaDemo', sourceNumber: '5511888880000', apiKey: 'key-123' };
+
+beforeAll(async () => {
+  server = await startFakeGupshupServer();
+  server.apps.push({ appName: 'LojaDemo', sourceNumber: '5511888880000', callbackUrl: 'http://127.0.0.1:9/unused' });
+});
+afterAll(async () => server.close());
+
+describe('Gupshup adapter against the fake', () => {
+  const provider = () => createGupshupProvider({ apiUrl: server.url });
+
+  it('sends a text as Gupshup form fields with the apikey header and returns the Gupshup id', async () => {
+    const result = await provider().send(account, '5511999990000', { type: 'text', text: 'Hola', replyToProviderId: 'wamid.Q' });
+    const request = server.fake.requests.at(-1)!;
+    expect(request.path).toBe('/wa/api/v1/msg');
+    expect(request.headers.apikey).toBe('key-123');
+    expect(request.form).toEqual({
+      channel: 'whatsapp', source: '5511888880000', destination: '5511999990000', 'src.name': 'LojaDemo',
+      message: JSON.stringify({ context: { msgId: 'wamid.Q' }, type: 'text', text: 'Hola', previewUrl: false }),
+    });
+    expect(result.providerMessageId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('maps media to Gupshup message JSON (image originalUrl, document as file with filename, audio, video)', async () => {
+    await provider().send(account, '5511999990000', { type: 'image', url: 'https://x/p.jpg', caption: 'Foto' });
+    expect(JSON.parse(server.fake.requests.at(-1)!.form.message!)).toEqual({ type: 'image', originalUrl: 'https://x/p.jpg', previewUrl: 'https://x/p.jpg', caption: 'Foto' });
+    await provider().send(account, '5511999990000', { type: 'document', url: 'https://x/b.pdf', fileName: 'b.pdf' });
+    expect(JSON.parse(server.fake.requests.at(-1)!.form.message!)).toEqual({ type: 'file', url: 'https://x/b.pdf', filename: 'b.pdf' });
+    await provider().send(account, '5511999990000', { type: 'audio', url: 'https://x/n.ogg' });
+    expect(JSON.parse(server.fake.requests.at(-1)!.form.message!)).toEqual({ type: 'audio', url: 'https://x/n.ogg' });
+    await provider().send(account, '5511999990000', { type: 'video', url: 'https://x/v.mp4', caption: 'Demo' });
+    expect(JSON.parse(server.fake.requests.at(-1)!.form.message!)).toEqual({ type: 'video', url: 'https://x/v.mp4', caption: 'Demo' });
+  });
+
+  it('maps quick replies with msgid, content and options', async () => {
+    await provider().send(account, '5511999990000', { type: 'quick_reply', msgId: 'menu-1', text: '¿Qué necesitas?', options: [{ title: 'Ventas', postbackText: '1' }] });
+    expect(JSON.parse(server.fake.requests.at(-1)!.form.message!)).toEqual({
+      type: 'quick_reply', msgid: 'menu-1', content: { type: 'text', text: '¿Qué necesitas?' }, options: [{ type: 'text', title: 'Ventas', postbackText: '1' }],
+    });
+  });
+
+  it('sends templates to /template/msg with the template JSON and an optional media header', async () => {
+    await provider().send(account, '5511999990000', { type: 'template', templateProviderId: 'tpl-uuid', params: ['Maria', '#1042'], headerMedia: { type: 'image', url: 'https://x/promo.jpg' } });
+    const request = server.fake.requests.at(-1)!;
+    expect(request.path).toBe('/wa/api/v1/template/msg');
+    expect(request.form.template).toBe(JSON.stringify({ id: 'tpl-uuid', params: ['Maria', '#1042'] }));
+    expect(request.form.message).toBe(JSON.stringify({ type: 'image', image: { link: 'https://x/promo.jpg' } }));
+  });
+
+  it('reports a 5xx as retryable and a 400 as final', async () => {
+    server.fake.failNextSends({ status: 503 });
+    const outage = await provider().send(account, '5511999990000', { type: 'text', text: 'x' }).catch((error) => error);
+    expect(outage).toBeInstanceOf(ProviderError);
+    expect(outage).toMatchObject({ retryable: true, status: 503, uncertain: false });
+    const invalid = await provider().send(account, 'abc', { type: 'text', text: 'x' }).catch((error) => error);
+    expect(invalid).toMatchObject({ retryable: false, status: 400, message: 'Invalid Destination' });
+    const wrongApp = await provider().send({ ...account, appName: 'Other' }, '5511999990000', { type: 'text', text: 'x' }).catch((error) => error);
+    expect(wrongApp).toMatchObject({ retryable: false, message: 'Invalid App Details' });
+    const noKey = await provider().send({ ...account, apiKey: '' }, '5511999990000', { type: 'text', text: 'x' }).catch((error) => error);
+    expect(noKey).toMatchObject({ status: 401, message: 'Authentication Failed' });
+  });
+
+  it('reports a refused connection as retryable and certain (nothing was sent)', async () => {
+    const closed = createGupshupProvider({ apiUrl: 'http://127.0.0.1:9' });
+    const error = await closed.send(account, '5511999990000', { type: 'text', text: 'x' }).catch((e) => e);
+    expect(error).toMatchObject({ retryable: true, uncertain: false });
+  });
+});

@@ -1,0 +1,76 @@
+/** The messaging-provider port: everything the app needs from WhatsApp, whatever the vendor. */
+
+export type MediaKind = 'image' | 'video' | 'audio' | 'document' | 'sticker';
+
+export interface ProviderAccount {
+  appName: string;
+  sourceNumber: string;
+  apiKey: string;
+}
+
+export type OutboundContent =
+  | { type: 'text'; text: string; replyToProviderId?: string }
+  | { type: MediaKind; url: string; caption?: string; fileName?: string; replyToProviderId?: string }
+  | { type: 'location'; latitude: number; longitude: number; name?: string; address?: string }
+  | { type: 'quick_reply'; msgId: string; text: string; header?: string; footer?: string; options: Array<{ title: string; postbackText: string }> }
+  | { type: 'list'; msgId: string; title: string; body: string; buttonTitle: string; options: Array<{ title: string; description?: string; postbackText: string }> }
+  | { type: 'template'; templateProviderId: string; params: string[]; headerMedia?: { type: 'image' | 'video' | 'document'; url: string; fileName?: string } };
+
+export interface SendResult {
+  providerMessageId: string;
+}
+
+/** A provider refusal or outage; `retryable` says whether trying again later may succeed. */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly status?: number,
+    /** True when the request may have reached the provider (timeout): resending could duplicate. */
+    readonly uncertain = false,
+  ) {
+    super(message);
+  }
+}
+
+export type InboundMessageType =
+  | 'text' | 'image' | 'video' | 'audio' | 'document' | 'sticker' | 'location' | 'button_reply' | 'list_reply' | 'contact' | 'unsupported';
+
+export interface InboundMessage {
+  kind: 'message';
+  /** The WhatsApp id of the customer's message: unique per tenant, the idempotency key. */
+  providerMessageId: string;
+  from: string;
+  senderName?: string;
+  type: InboundMessageType;
+  text?: string;
+  media?: { url: string; contentType?: string; fileName?: string };
+  location?: { latitude: number; longitude: number; name?: string; address?: string };
+  reply?: { id?: string; title: string; postbackText?: string };
+  quoted?: { providerMessageId?: string; whatsappMessageId?: string };
+  group?: { id: string; name?: string };
+  timestamp: Date;
+  raw: unknown;
+}
+
+export type DeliveryStatus = 'enqueued' | 'sent' | 'delivered' | 'read' | 'failed';
+
+export interface InboundStatus {
+  kind: 'status';
+  /** Our send's provider id (Gupshup's message id). */
+  providerMessageId?: string;
+  whatsappMessageId?: string;
+  status: DeliveryStatus;
+  reason?: string;
+  timestamp: Date;
+}
+
+export type InboundEvent = InboundMessage | InboundStatus;
+
+export interface MessagingProvider {
+  send(account: ProviderAccount, destination: string, content: OutboundContent): Promise<SendResult>;
+  parseWebhook(body: unknown): InboundEvent[];
+}
+
+/** Spec ack values: -1 error, 0 sending, 1 sent, 2 delivered, 3 read. */
+export const ackByStatus: Record<DeliveryStatus, -1 | 0 | 1 | 2 | 3> = { enqueued: 0, sent: 1, delivered: 2, read: 3, failed: -1 };

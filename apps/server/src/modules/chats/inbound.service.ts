@@ -1,0 +1,139 @@
+import { and, eq, or, sql } from 'drizzle-orm';
+import { messages } from '../../../db/schema/index.ts';
+import type { Db, Tx } from '../../platform/db/database.ts';
+import { unauthorized } from '../../platform/errors/app-error.ts';
+import { ackByStatus, type InboundMessage, type InboundStatus, type MessagingProvider } from '../../messaging-providers/provider.ts';
+import { findOrCreateCard, recordCardActivity, toCardUpdate, type CardRow } from '../funnels/cards.service.ts';
+import { findTenantById } from '../tenants/tenants.service.ts';
+import { recordUsage } from '../usage/usage.service.ts';
+import { upsertContact } from './contacts.service.ts';
+import { toMessageDto, type MessageRow } from './message-dto.ts';
+import { providerSettingsOf, secretMatches } from './provider-settings.service.ts';
+import type { ChatEvents } from './chat-events.ts';
+
+export const UNSUPPORTED_MEDIA_TEXT = 'Unsupported media';
+
+export interface InboundDeps {
+  db: Db;
+  provider: MessagingProvider;
+  events: ChatEvents;
+  /** Records the media download job in the same transaction as the message. */
+  enqueueMediaDownload: (tx: Tx, input: { tenantId: string; messageId: string; url: string; contentType?: string }) => Promise<unknown>;
+}
+
+function previewText(event: InboundMessage): string | null {
+  switch (event.type) {
+    case 'location':
+      return event.location?.name ?? 'Ubicación';
+    case 'unsupported':
+      return UNSUPPORTED_MEDIA_TEXT;
+    default:
+      return event.text ?? null;
+  }
+}
+
+const storedType = (event: InboundMessage) =>
+  event.type === 'button_reply' || event.type === 'list_reply' || event.type === 'contact' ? 'text' : event.type;
+
+/** Verifies the tenant's webhook secret, then applies every event of the callback. */
+export async function receiveWebhook(deps: InboundDeps, tenantId: string, secret: string, body: unknown) {
+  const tenant = /^[0-9a-f-]{36}$/.test(tenantId) ? await findTenantById(deps.db, tenantId) : undefined;
+  const settings = tenant ? await providerSettingsOf(deps.db, tenant.id) : undefined;
+  if (!tenant || !settings || !secretMatches(settings.webhookSecret, secret)) throw unauthorized('Webhook no autorizado.');
+  for (const event of deps.provider.parseWebhook(body)) {
+    if (event.kind === 'message') await storeInboundMessage(deps, tenant.id, event);
+    else await applyStatus(deps, tenant.id, event);
+  }
+}
+
+/** Stores a customer's message once, however often the provider delivers it. */
+export async function storeInboundMessage(deps: InboundDeps, tenantId: string, event: InboundMessage) {
+  const outcome = await deps.db.transaction(async (tx) => {
+    const contact = await upsertContact(tx, tenantId, event.group
+      ? { phone: event.group.id, name: event.group.name, isGroup: true }
+      : { phone: event.from, name: event.senderName, isGroup: false });
+    const { card, created } = await findOrCreateCard(tx, tenantId, contact);
+    const quoted = event.quoted ? await findQuoted(tx, tenantId, event.quoted) : undefined;
+    const type = storedType(event);
+    const [message] = await tx
+      .insert(messages)
+      .values({
+        tenantId,
+        cardId: card.id,
+        sender: 'contact',
+        participantName: event.group ? event.senderName ?? event.from : null,
+        text: event.type === 'unsupported' ? UNSUPPORTED_MEDIA_TEXT : event.text ?? null,
+        type,
+        mediaMime: event.media?.contentType ?? null,
+        mediaFileName: event.media?.fileName ?? null,
+        providerMessageId: event.providerMessageId,
+        ack: 3,
+        quotedMessageId: quoted?.id ?? null,
+        quotedMessageText: quoted?.text ?? null,
+        quotedMessageSender: quoted?.sender ?? null,
+        payload: event.location ? { location: event.location } : event.reply ? { reply: event.reply } : event.type === 'unsupported' ? { raw: event.raw } : null,
+        createdAt: event.timestamp,
+      })
+      .onConflictDoNothing({ target: [messages.tenantId, messages.providerMessageId] })
+      .returning();
+    if (!message) return undefined;
+
+    const updated = await recordCardActivity(tx, tenantId, card.id, {
+      lastMessageType: type, lastMessageText: previewText(event), at: event.timestamp, fromContact: true, countsAsUnread: true,
+    });
+    await recordUsage(tx, tenantId, 'received', message.id);
+    if (event.media) await deps.enqueueMediaDownload(tx, { tenantId, messageId: message.id, url: event.media.url, contentType: event.media.contentType });
+    return { message, card: updated, created };
+  });
+  if (!outcome) return undefined;
+  emitNewMessage(deps.events, tenantId, outcome.card, outcome.message, outcome.created);
+  return outcome.message;
+}
+
+export function emitNewMessage(events: ChatEvents, tenantId: string, card: CardRow, message: MessageRow, cardCreated: boolean) {
+  events.emit(tenantId, card.funnelId, 'message:new', { cardId: card.id, message: toMessageDto(message) });
+  events.emit(tenantId, card.funnelId, 'card_updated', { ...toCardUpdate(card), created: cardCreated });
+}
+
+async function findQuoted(tx: Tx, tenantId: string, quoted: NonNullable<InboundMessage['quoted']>) {
+  const ids = [quoted.providerMessageId, quoted.whatsappMessageId].filter((id): id is string => Boolean(id));
+  if (ids.length === 0) return undefined;
+  const [row] = await tx
+    .select()
+    .from(messages)
+    .where(and(eq(messages.tenantId, tenantId), or(...ids.flatMap((id) => [eq(messages.providerMessageId, id), eq(messages.whatsappMessageId, id)]))))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Applies a delivery status. Ack only increases; a failure counts only while nothing better is
+ * known, so a late `failed` never hides a message that was already delivered.
+ */
+export async function applyStatus(deps: InboundDeps, tenantId: string, event: InboundStatus) {
+  const ack = ackByStatus[event.status];
+  const match = or(
+    ...(event.providerMessageId ? [eq(messages.providerMessageId, event.providerMessageId)] : []),
+    ...(event.whatsappMessageId ? [eq(messages.whatsappMessageId, event.whatsappMessageId)] : []),
+  );
+  if (!match) return;
+  const guard = ack === -1 ? sql`${messages.ack} <= 0` : sql`${messages.ack} < ${ack}`;
+  const [updated] = await deps.db
+    .update(messages)
+    .set({
+      ack,
+      ...(event.whatsappMessageId ? { whatsappMessageId: event.whatsappMessageId } : {}),
+      ...(ack === -1 ? { errorReason: event.reason ?? 'Error del proveedor' } : {}),
+    })
+    .where(and(eq(messages.tenantId, tenantId), match, guard))
+    .returning();
+  if (!updated) {
+    // Still learn the WhatsApp id (quotes refer to it) even when the ack does not move.
+    if (event.whatsappMessageId && event.providerMessageId) {
+      await deps.db.update(messages).set({ whatsappMessageId: event.whatsappMessageId })
+        .where(and(eq(messages.tenantId, tenantId), eq(messages.providerMessageId, event.providerMessageId)));
+    }
+    return;
+  }
+  await deps.events.emitForCard(tenantId, updated.cardId, 'message_status_updated', { cardId: updated.cardId, messageId: updated.id, tempId: updated.tempId, ack: updated.ack as -1 | 0 | 1 | 2 | 3 });
+}

@@ -1,0 +1,30 @@
+import type { messages } from '../../../db/schema/index.ts';
+
+export type MessageRow = typeof messages.$inferSelect;
+
+/** A board/chat message as the client reads it (spec 01 §3 Message, spec 02 realtime fields). */
+export function toMessageDto(row: MessageRow) {
+  return {
+    id: row.id,
+    cardId: row.cardId,
+    sender: row.sender,
+    participantName: row.participantName,
+    text: row.text,
+    type: row.type,
+    mediaUrl: row.mediaUrl,
+    mediaMime: row.mediaMime,
+    fileName: row.mediaFileName,
+    timestamp: row.createdAt.toISOString(),
+    raw_timestamp: row.createdAt.getTime(),
+    ack: row.ack,
+    error: row.errorReason,
+    quotedMessageId: row.quotedMessageId,
+    quotedMessageText: row.quotedMessageText,
+    quotedMessageSender: row.quotedMessageSender,
+    tempId: row.tempId,
+    templateId: row.templateId,
+    payload: row.payload,
+  };
+}
+
+export type MessageDto = ReturnType<typeof toMessageDto>;

@@ -1,0 +1,103 @@
+import { and, eq } from 'drizzle-orm';
+import { WINDOW_CLOSED_FILES, WINDOW_CLOSED_TEXT, windowIsOpen } from '@embudo/contracts/http/chats';
+import { cards, messages, notes } from '../../../db/schema/index.ts';
+import type { Db, Tx } from '../../platform/db/database.ts';
+import { badRequest, notFound } from '../../platform/errors/app-error.ts';
+import { requireFunnelVisible, requireWriter, type Actor } from '../../platform/policy/policy.ts';
+import { findCard, recordCardActivity, toCardUpdate, type CardRow } from '../funnels/cards.service.ts';
+import type { ChatEvents } from './chat-events.ts';
+import { toMessageDto, type MessageRow } from './message-dto.ts';
+import { emitNewMessage } from './inbound.service.ts';
+
+export const CARD_NOT_FOUND = 'Chat no encontrado.';
+
+export interface OutboundDeps {
+  db: Db;
+  events: ChatEvents;
+  /** Records the send job in the caller's transaction (outbox): the row and its job commit together. */
+  enqueueSend: (tx: Tx, input: { tenantId: string; messageId: string }) => Promise<unknown>;
+}
+
+export interface Author {
+  tenantId: string;
+  actor: Actor;
+  userName: string;
+}
+
+/** The card, if it exists in the tenant and its funnel is visible to the actor. */
+export async function visibleCard(db: Db, author: Author, cardId: string): Promise<CardRow> {
+  const card = await findCard(db, author.tenantId, cardId);
+  if (!card) throw notFound(CARD_NOT_FOUND);
+  requireFunnelVisible(author.actor, card.funnelId, CARD_NOT_FOUND);
+  return card;
+}
+
+export async function writableCard(db: Db, author: Author, cardId: string): Promise<CardRow> {
+  const card = await visibleCard(db, author, cardId);
+  requireWriter(author.actor);
+  return card;
+}
+
+async function quotedOf(tx: Tx, tenantId: string, cardId: string, quotedMessageId: string | null | undefined) {
+  if (!quotedMessageId) return undefined;
+  const [row] = await tx.select().from(messages).where(and(eq(messages.id, quotedMessageId), eq(messages.tenantId, tenantId), eq(messages.cardId, cardId))).limit(1);
+  if (!row) throw badRequest('El mensaje citado no existe en este chat.');
+  return row;
+}
+
+export type OutboundDraft = Pick<typeof messages.$inferInsert, 'type' | 'text' | 'mediaUrl' | 'mediaMime' | 'mediaFileName' | 'templateId' | 'templateCategory' | 'payload'>;
+
+/** Stores an outbound message at ack 0 and its send job in one transaction, then tells the room. */
+export async function queueOutbound(
+  deps: OutboundDeps,
+  author: Author,
+  card: CardRow,
+  draft: OutboundDraft,
+  options: { tempId?: string | null; quotedMessageId?: string | null; sender?: 'user' | 'ai' },
+): Promise<MessageRow> {
+  const { message, updatedCard } = await deps.db.transaction(async (tx) => {
+    const quoted = await quotedOf(tx, author.tenantId, card.id, options.quotedMessageId);
+    const [message] = await tx.insert(messages).values({
+      tenantId: author.tenantId,
+      cardId: card.id,
+      sender: options.sender ?? 'user',
+      authorUserId: author.actor.userId,
+      ...draft,
+      tempId: options.tempId ?? null,
+      ack: 0,
+      quotedMessageId: quoted?.id ?? null,
+      quotedMessageText: quoted?.text ?? null,
+      quotedMessageSender: quoted?.sender ?? null,
+    }).returning();
+    await deps.enqueueSend(tx, { tenantId: author.tenantId, messageId: message!.id });
+    const updatedCard = await recordCardActivity(tx, author.tenantId, card.id, {
+      lastMessageType: draft.type, lastMessageText: draft.text ?? null, at: message!.createdAt, fromContact: false, countsAsUnread: false,
+    });
+    return { message: message!, updatedCard };
+  });
+  emitNewMessage(deps.events, author.tenantId, updatedCard, message, false);
+  return message;
+}
+
+export async function sendText(deps: OutboundDeps, author: Author, input: { cardId: string; text: string; tempId?: string | null; quotedMessageId?: string | null }) {
+  const card = await writableCard(deps.db, author, input.cardId);
+  if (!windowIsOpen(card.contactLastMessageAt)) throw badRequest(WINDOW_CLOSED_TEXT);
+  return toMessageDto(await queueOutbound(deps, author, card, { type: 'text', text: input.text }, input));
+}
+
+export function assertWindowOpenForFiles(card: CardRow) {
+  if (!windowIsOpen(card.contactLastMessageAt)) throw badRequest(WINDOW_CLOSED_FILES);
+}
+
+export async function addNote(deps: Pick<OutboundDeps, 'db' | 'events'>, author: Author, input: { cardId: string; text: string }) {
+  const card = await writableCard(deps.db, author, input.cardId);
+  const [note] = await deps.db.insert(notes).values({ tenantId: author.tenantId, cardId: card.id, authorUserId: author.actor.userId, authorName: author.userName, text: input.text }).returning();
+  return { id: note!.id, cardId: card.id, author: note!.authorName, text: note!.text, timestamp: note!.createdAt.toISOString(), raw_timestamp: note!.createdAt.getTime() };
+}
+
+export async function markRead(deps: Pick<OutboundDeps, 'db' | 'events'>, author: Author, cardId: string) {
+  const card = await visibleCard(deps.db, author, cardId);
+  const [updated] = await deps.db.update(cards).set({ unreadCount: 0 }).where(and(eq(cards.tenantId, author.tenantId), eq(cards.id, card.id))).returning();
+  deps.events.emit(author.tenantId, card.funnelId, 'card_updated', toCardUpdate(updated!));
+  return toCardUpdate(updated!);
+}

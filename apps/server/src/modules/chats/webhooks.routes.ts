@@ -1,0 +1,26 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { fileTypeFromBuffer } from 'file-type';
+import { MEDIA_URL_PREFIX, type MediaStorage } from '../../platform/storage/media-storage.ts';
+import { receiveWebhook, type InboundDeps } from './inbound.service.ts';
+
+/**
+ * Provider callbacks and stored media: public by nature. A webhook proves itself with the
+ * tenant's secret in its path; media names are random UUIDs.
+ */
+export function webhooksRoutes(deps: InboundDeps & { storage: MediaStorage }): FastifyPluginAsync {
+  return async (app) => {
+    app.post('/webhooks/gupshup/:tenantId/:secret', async (request, reply) => {
+      const { tenantId, secret } = request.params as { tenantId: string; secret: string };
+      await receiveWebhook(deps, tenantId, secret, request.body);
+      return reply.status(200).send();
+    });
+
+    app.get(`${MEDIA_URL_PREFIX}/:tenantId/:name`, async (request, reply) => {
+      const { tenantId, name } = request.params as { tenantId: string; name: string };
+      const data = await deps.storage.read(`${MEDIA_URL_PREFIX}/${tenantId}/${name}`);
+      if (!data) return reply.status(404).send({ code: 'NOT_FOUND', message: 'Archivo no encontrado.' });
+      const type = (await fileTypeFromBuffer(data))?.mime ?? (name.endsWith('.txt') ? 'text/plain; charset=utf-8' : 'application/octet-stream');
+      return reply.type(type).header('cache-control', 'private, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').send(data);
+    });
+  };
+}

@@ -1,0 +1,81 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { cards } from '../../../db/schema/index.ts';
+import type { DbExecutor } from '../../platform/db/database.ts';
+import { firstColumn } from './funnels.service.ts';
+
+export type CardRow = typeof cards.$inferSelect;
+
+export async function findCard(executor: DbExecutor, tenantId: string, cardId: string): Promise<CardRow | undefined> {
+  const [row] = await executor.select().from(cards).where(and(eq(cards.tenantId, tenantId), eq(cards.id, cardId))).limit(1);
+  return row;
+}
+
+export async function findCardByContact(executor: DbExecutor, tenantId: string, contactId: string): Promise<CardRow | undefined> {
+  const [row] = await executor.select().from(cards).where(and(eq(cards.tenantId, tenantId), eq(cards.contactId, contactId))).limit(1);
+  return row;
+}
+
+/**
+ * The contact's card, or a new one in the landing column (the auto-bot's trigger column when the
+ * caller passes one, else the first column of the first funnel). Answers whether it was created.
+ */
+export async function findOrCreateCard(
+  executor: DbExecutor,
+  tenantId: string,
+  contact: { id: string; phone: string; name: string | null; isGroup: boolean },
+  landing?: { columnId: string; funnelId: string },
+): Promise<{ card: CardRow; created: boolean }> {
+  const existing = await findCardByContact(executor, tenantId, contact.id);
+  if (existing) return { card: existing, created: false };
+  const column = landing ?? (await firstColumn(executor, tenantId));
+  if (!column) throw new Error(`tenant ${tenantId} has no column to receive chats`);
+  const inserted = await executor
+    .insert(cards)
+    .values({ tenantId, funnelId: column.funnelId, columnId: column.columnId, contactId: contact.id, title: contact.name ?? contact.phone, phone: contact.phone, isGroup: contact.isGroup })
+    .onConflictDoNothing()
+    .returning();
+  if (inserted[0]) return { card: inserted[0], created: true };
+  return { card: (await findCardByContact(executor, tenantId, contact.id))!, created: false };
+}
+
+export interface CardActivity {
+  lastMessageType: string;
+  lastMessageText: string | null;
+  at: Date;
+  fromContact: boolean;
+  countsAsUnread: boolean;
+}
+
+/** Applies one message to the card summary the board shows. */
+export async function recordCardActivity(executor: DbExecutor, tenantId: string, cardId: string, activity: CardActivity): Promise<CardRow> {
+  const [row] = await executor
+    .update(cards)
+    .set({
+      lastMessageType: activity.lastMessageType,
+      lastMessageText: activity.lastMessageText,
+      lastActivityAt: sql`greatest(${cards.lastActivityAt}, ${activity.at.toISOString()}::timestamptz)`,
+      ...(activity.fromContact ? { contactLastMessageAt: sql`greatest(coalesce(${cards.contactLastMessageAt}, ${activity.at.toISOString()}::timestamptz), ${activity.at.toISOString()}::timestamptz)` } : {}),
+      ...(activity.countsAsUnread ? { unreadCount: sql`${cards.unreadCount} + 1` } : {}),
+      archived: false,
+    })
+    .where(and(eq(cards.tenantId, tenantId), eq(cards.id, cardId)))
+    .returning();
+  return row!;
+}
+
+export function toCardUpdate(card: CardRow) {
+  return {
+    id: card.id,
+    funnelId: card.funnelId,
+    columnId: card.columnId,
+    title: card.title,
+    phone: card.phone,
+    isGroup: card.isGroup,
+    unreadCount: card.unreadCount,
+    lastMessageType: card.lastMessageType,
+    lastMessageText: card.lastMessageText,
+    lastActivityAt: card.lastActivityAt.toISOString(),
+    contactLastMessageAt: card.contactLastMessageAt ? card.contactLastMessageAt.toISOString() : null,
+    aiEnabled: card.aiEnabled,
+  };
+}

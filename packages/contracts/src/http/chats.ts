@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+export const providerSettingsRequest = z.object({
+  appName: z.string({ error: 'El nombre de la app es requerido.' }).trim().min(1, { error: 'El nombre de la app es requerido.' }).max(100),
+  sourceNumber: z
+    .string({ error: 'El número de origen es requerido.' })
+    .trim()
+    .min(1, { error: 'El número de origen es requerido.' })
+    .regex(/^\d{6,20}$/, { error: 'El número de origen debe tener solo dígitos con código de país, sin + ni espacios.' }),
+});
+export type ProviderSettingsRequest = z.infer<typeof providerSettingsRequest>;
+
+export const providerSettingsResponse = z.object({
+  appName: z.string().nullable(),
+  sourceNumber: z.string().nullable(),
+  webhookUrl: z.string(),
+  sandbox: z.boolean(),
+});
+export type ProviderSettingsResponse = z.infer<typeof providerSettingsResponse>;
+
+const cardId = z.uuid({ error: 'Chat inválido.' });
+const optionalId = z.string().trim().max(100).optional().nullable();
+
+export const sendTextRequest = z.object({
+  cardId,
+  text: z.string({ error: 'El mensaje no puede estar vacío.' }).trim().min(1, { error: 'El mensaje no puede estar vacío.' }).max(4096, { error: 'El mensaje es demasiado largo (máximo 4096 caracteres).' }),
+  tempId: optionalId,
+  quotedMessageId: z.uuid({ error: 'Mensaje citado inválido.' }).optional().nullable(),
+});
+export type SendTextRequest = z.infer<typeof sendTextRequest>;
+
+export const noteRequest = z.object({
+  cardId,
+  text: z.string({ error: 'La nota no puede estar vacía.' }).trim().min(1, { error: 'La nota no puede estar vacía.' }).max(4096),
+});
+
+export const timelineQuery = z.object({
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number({ error: 'Límite inválido.' }).int().min(1).max(200).optional(),
+});
+
+export const WINDOW_CLOSED_TEXT = 'La ventana de 24 horas está cerrada. Envía una plantilla para reiniciar la conversación.';
+export const WINDOW_CLOSED_FILES = 'La ventana de 24 horas está cerrada. No se pueden enviar archivos.';
+export const CONVERSATION_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** Open until 24 hours after the contact's last message; closed when there is none. */
+export function windowIsOpen(contactLastMessageAt: string | Date | null | undefined, now = Date.now()) {
+  if (!contactLastMessageAt) return false;
+  return new Date(contactLastMessageAt).getTime() + CONVERSATION_WINDOW_MS > now;
+}
