@@ -12,7 +12,7 @@ describe('Gupshup v2 inbound messages', () => {
       kind: 'message', providerMessageId: 'wamid.IN1', from: '5511999990000', senderName: 'Maria', type: 'text', text: 'Oi',
       quoted: { whatsappMessageId: 'wamid.Q', providerMessageId: 'gs-q' },
     });
-    expect(event!.kind === 'message' && event.timestamp.getTime()).toBe(1718007189549);
+    expect(event?.kind === 'message' && event.timestamp.getTime()).toBe(1718007189549);
   });
 
   it.each(['image', 'video', 'audio', 'sticker'] as const)('parses %s media with url, content type and caption', (type) => {

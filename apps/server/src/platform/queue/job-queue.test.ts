@@ -1,0 +1,327 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import pino from 'pino';
+import { z, ZodError } from 'zod';
+import { jobs } from '../../../db/schema/index.ts';
+import { createTestDatabase } from '../../../test/support/test-database.ts';
+import { openPostgres, queryRows, type Database, type Db } from '../db/database.ts';
+import { defineJob, type JobContext } from './job-definition.ts';
+import { JobQueue, type JobQueueOptions } from './job-queue.ts';
+
+const logger = pino({ level: 'silent' });
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let queues: JobQueue[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.close());
+beforeEach(async () => {
+  await database.db.delete(jobs);
+});
+afterEach(async () => {
+  await Promise.all(queues.map((queue) => queue.stop({ timeoutMs: 1_000 })));
+  queues = [];
+});
+
+function newQueue(options: Partial<JobQueueOptions> = {}) {
+  const queue = new JobQueue({ db: database.db, logger, pollIntervalMs: 20, ...options });
+  queues.push(queue);
+  return queue;
+}
+
+/** A second connection pool on the same database where there is a server; PGlite has only the one. */
+async function secondConnection(): Promise<{ db: Db; close: () => Promise<void> }> {
+  if (!database.url) return { db: database.db, close: async () => {} };
+  const other: Database = await openPostgres(database.url, { poolSize: 5 });
+  return other;
+}
+
+async function waitFor(condition: () => Promise<boolean> | boolean, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function deferred() {
+  let resolve = () => {};
+  const promise = new Promise<void>((done) => { resolve = done; });
+  return { promise, resolve };
+}
+
+async function jobRow(id: string | null) {
+  const [row] = await database.db.select().from(jobs).where(eq(jobs.id, id!));
+  return row!;
+}
+
+const jobCount = async () => (await database.db.select().from(jobs)).length;
+
+describe('JobQueue', () => {
+  it('enqueues within the caller transaction: a rollback leaves no job, a commit runs it', async () => {
+    const greeted: string[] = [];
+    const greet = defineJob({ name: 'test.greet', payload: z.object({ to: z.string() }), handler: async ({ to }) => { greeted.push(to); } });
+    const queue = newQueue();
+    queue.register(greet);
+    queue.start();
+
+    await expect(database.db.transaction(async (tx) => {
+      await queue.enqueue(tx, greet, { to: 'rolled back' });
+      throw new Error('caller failed');
+    })).rejects.toThrow('caller failed');
+    expect(await jobCount()).toBe(0);
+
+    const id = await database.db.transaction((tx) => queue.enqueue(tx, greet, { to: 'committed' }));
+    await waitFor(async () => (await jobRow(id)).status === 'completed');
+    expect(greeted).toEqual(['committed']);
+  });
+
+  it('does not run a job before its runAt or delay, and runs it once due', async () => {
+    const ranWhenDue: boolean[] = [];
+    const later = defineJob({
+      name: 'test.later',
+      payload: z.object({}),
+      handler: async (_, { jobId }) => {
+        const [row] = await queryRows<{ due: boolean }>(database.db, sql`select clock_timestamp() >= run_at as due from jobs where id = ${jobId}`);
+        ranWhenDue.push(row!.due);
+      },
+    });
+    const queue = newQueue();
+    queue.register(later);
+    const delayedId = await queue.enqueue(database.db, later, {}, { delayMs: 300 });
+    const scheduledId = await queue.enqueue(database.db, later, {}, { runAt: new Date(Date.now() + 300) });
+
+    expect(await queue.runDueJobsOnce()).toBe(0);
+    expect(ranWhenDue).toEqual([]);
+
+    await waitFor(async () => {
+      await queue.runDueJobsOnce();
+      return ranWhenDue.length === 2;
+    });
+    expect(ranWhenDue).toEqual([true, true]);
+    const delayed = await jobRow(delayedId);
+    expect(delayed.runAt.getTime() - delayed.createdAt.getTime()).toBeGreaterThanOrEqual(300);
+    expect((await jobRow(scheduledId)).status).toBe('completed');
+  });
+
+  it('retries a failing handler with growing backoff, then marks it failed with the last error', async () => {
+    const failedAtMs: number[] = [];
+    const flaky = defineJob({
+      name: 'test.always-fails',
+      payload: z.object({}),
+      maxAttempts: 4,
+      backoff: { baseMs: 100, maxMs: 300 },
+      handler: async (_, { attempt }) => {
+        const [clock] = await queryRows<{ ms: number }>(database.db, sql`select (extract(epoch from clock_timestamp()) * 1000)::float8 as ms`);
+        failedAtMs.push(clock!.ms);
+        throw new Error(`boom on attempt ${attempt}`);
+      },
+    });
+    const queue = newQueue();
+    queue.register(flaky);
+    const id = await queue.enqueue(database.db, flaky, {});
+
+    const retryDelays: number[] = [];
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      await waitFor(async () => (await queue.runDueJobsOnce()) > 0);
+      const row = await jobRow(id);
+      expect(row).toMatchObject({ attempts: attempt, lastError: `boom on attempt ${attempt}`, status: attempt < 4 ? 'pending' : 'failed' });
+      if (attempt < 4) retryDelays.push(row.runAt.getTime() - failedAtMs[attempt - 1]!);
+    }
+    expect(failedAtMs).toHaveLength(4);
+    expect(await queue.runDueJobsOnce()).toBe(0);
+
+    // 100, 200, then 300 (capped, not 400) ms after the failure, plus up to 10% jitter and the time to record it.
+    [100, 200, 300].forEach((expected, index) => {
+      expect(retryDelays[index]).toBeGreaterThanOrEqual(expected - 1);
+      expect(retryDelays[index]).toBeLessThan(expected * 1.1 + 60);
+    });
+  });
+
+  it('survives a restart: a crashed worker\'s job is reclaimed after its lease, a completed job is not rerun', async () => {
+    const restartJob = (handler: (payload: { n: number }, ctx: JobContext) => Promise<void>) =>
+      defineJob({ name: 'test.restart', payload: z.object({ n: z.number() }), leaseMs: 200, handler });
+    const hang = deferred();
+    const hangingStarted = deferred();
+    const crashedRuns: number[] = [];
+    const beforeCrash = restartJob(async ({ n }) => {
+      crashedRuns.push(n);
+      if (n !== 2) return;
+      hangingStarted.resolve();
+      await hang.promise;
+      throw new Error('finished too late');
+    });
+    const crashed = newQueue({ workerId: 'crashed-worker' });
+    crashed.register(beforeCrash);
+    const completedId = await crashed.enqueue(database.db, beforeCrash, { n: 1 });
+    await crashed.drain();
+    const orphanId = await crashed.enqueue(database.db, beforeCrash, { n: 2 });
+    const abandoned = crashed.runDueJobsOnce();
+    await hangingStarted.promise;
+    // Giving up on the handler stops its heartbeat, as a crash would: the lease runs out.
+    await crashed.stop({ timeoutMs: 0 });
+
+    const restartedRuns: Array<{ n: number; attempt: number }> = [];
+    const successorStarted = deferred();
+    const successorGate = deferred();
+    const restarted = newQueue({ workerId: 'restarted-worker' });
+    restarted.register(restartJob(async ({ n }, { attempt }) => {
+      restartedRuns.push({ n, attempt });
+      successorStarted.resolve();
+      await successorGate.promise;
+    }));
+    restarted.start();
+    await successorStarted.promise;
+
+    // The stale worker failing late must not overwrite the claim its successor now holds.
+    hang.resolve();
+    await abandoned;
+    expect(await jobRow(orphanId)).toMatchObject({ status: 'running', lockedBy: 'restarted-worker', attempts: 2 });
+
+    successorGate.resolve();
+    await waitFor(async () => (await jobRow(orphanId)).status === 'completed');
+    expect(crashedRuns).toEqual([1, 2]);
+    expect(restartedRuns).toEqual([{ n: 2, attempt: 2 }]);
+    expect(await jobRow(completedId)).toMatchObject({ status: 'completed', attempts: 1 });
+  });
+
+  describe('never runs a job twice at once', () => {
+    it('two workers racing over 50 jobs run each exactly once', async () => {
+      const other = await secondConnection();
+      try {
+        const runs = new Map<string, number>();
+        const ranBy = { a: 0, b: 0 };
+        const inFlight = new Set<string>();
+        let overlaps = 0;
+        const definitionFor = (worker: 'a' | 'b') => defineJob({
+          name: 'test.race',
+          payload: z.object({ n: z.number() }),
+          handler: async (_, { jobId }) => {
+            if (inFlight.has(jobId)) overlaps++;
+            inFlight.add(jobId);
+            runs.set(jobId, (runs.get(jobId) ?? 0) + 1);
+            ranBy[worker]++;
+            await new Promise((resolve) => setTimeout(resolve, 5)); // a little work, so claims interleave
+            inFlight.delete(jobId);
+          },
+        });
+        const a = newQueue({ workerId: 'worker-a', concurrency: 4 });
+        const b = newQueue({ workerId: 'worker-b', concurrency: 4, db: other.db });
+        a.register(definitionFor('a'));
+        b.register(definitionFor('b'));
+        await database.db.transaction(async (tx) => {
+          for (let n = 0; n < 50; n++) await a.enqueue(tx, definitionFor('a'), { n });
+        });
+
+        a.start();
+        b.start();
+        await waitFor(async () => (await database.db.select().from(jobs).where(eq(jobs.status, 'completed'))).length === 50);
+        await Promise.all([a.stop(), b.stop()]);
+
+        expect(runs.size).toBe(50);
+        expect([...runs.values()].every((count) => count === 1)).toBe(true);
+        expect(overlaps).toBe(0);
+        expect(ranBy.a).toBeGreaterThan(0);
+        expect(ranBy.b).toBeGreaterThan(0);
+        expect((await database.db.select().from(jobs)).every((job) => job.attempts === 1)).toBe(true);
+      } finally {
+        await Promise.all(queues.map((queue) => queue.stop()));
+        await other.close();
+      }
+    });
+
+    it('a slow job is heartbeat-extended past its short lease so another worker cannot steal it', async () => {
+      const other = await secondConnection();
+      try {
+        const release = deferred();
+        const started = deferred();
+        const startedBy: string[] = [];
+        const slowJob = (worker: string) => defineJob({
+          name: 'test.slow',
+          payload: z.object({}),
+          leaseMs: 300,
+          handler: async () => {
+            startedBy.push(worker);
+            started.resolve();
+            await release.promise;
+          },
+        });
+        const holder = newQueue({ workerId: 'holder' });
+        const thief = newQueue({ workerId: 'thief', db: other.db });
+        holder.register(slowJob('holder'));
+        thief.register(slowJob('thief'));
+        const id = await holder.enqueue(database.db, slowJob('holder'), {});
+        const holding = holder.runDueJobsOnce();
+        await started.promise;
+        const firstLeaseEnd = (await jobRow(id)).lockedUntil!;
+
+        // The other worker keeps trying until the first lease has been over for a whole lease period.
+        await waitFor(async () => {
+          await thief.runDueJobsOnce();
+          const [row] = await queryRows<{ long_past: boolean }>(database.db,
+            sql`select now() > ${firstLeaseEnd.toISOString()}::timestamptz + interval '300 milliseconds' as long_past`);
+          return row!.long_past;
+        });
+        expect(startedBy).toEqual(['holder']);
+        const held = await jobRow(id);
+        expect(held).toMatchObject({ status: 'running', lockedBy: 'holder', attempts: 1 });
+        expect(held.lockedUntil!.getTime()).toBeGreaterThan(firstLeaseEnd.getTime() + 300);
+
+        release.resolve();
+        await holding;
+        expect(await jobRow(id)).toMatchObject({ status: 'completed', attempts: 1 });
+      } finally {
+        await Promise.all(queues.map((queue) => queue.stop()));
+        await other.close();
+      }
+    });
+  });
+
+  it('dedupes on singletonKey while a job holding the key is pending or running', async () => {
+    const sent: string[] = [];
+    const send = defineJob({ name: 'test.send', payload: z.object({ messageId: z.string() }), handler: async ({ messageId }) => { sent.push(messageId); } });
+    const queue = newQueue();
+    queue.register(send);
+
+    const first = await queue.enqueue(database.db, send, { messageId: 'm1' }, { singletonKey: 'send:m1' });
+    const duplicate = await queue.enqueue(database.db, send, { messageId: 'm1' }, { singletonKey: 'send:m1' });
+    const otherKey = await queue.enqueue(database.db, send, { messageId: 'm2' }, { singletonKey: 'send:m2' });
+    expect(first).toEqual(expect.any(String));
+    expect(duplicate).toBeNull();
+    expect(otherKey).toEqual(expect.any(String));
+    expect(await jobCount()).toBe(2);
+
+    await queue.drain();
+    expect(sent.sort()).toEqual(['m1', 'm2']);
+    // Once the holder finished, the key is free again.
+    expect(await queue.enqueue(database.db, send, { messageId: 'm1' }, { singletonKey: 'send:m1' })).toEqual(expect.any(String));
+  });
+
+  it('refuses an invalid payload at enqueue and writes nothing', async () => {
+    const greet = defineJob({ name: 'test.greet', payload: z.object({ to: z.string() }), handler: async () => {} });
+    const queue = newQueue();
+    queue.register(greet);
+
+    await expect(queue.enqueue(database.db, greet, { to: 42 } as unknown as { to: string })).rejects.toThrow(ZodError);
+    expect(await jobCount()).toBe(0);
+  });
+
+  it('fails a job with an unknown name or a payload that no longer validates, and keeps working', async () => {
+    const greeted: string[] = [];
+    const greet = defineJob({ name: 'test.greet', payload: z.object({ to: z.string() }), handler: async ({ to }) => { greeted.push(to); } });
+    const queue = newQueue();
+    queue.register(greet);
+    const [unknown, stale] = await database.db.insert(jobs).values([
+      { name: 'test.nobody-handles-this', payload: {} },
+      { name: 'test.greet', payload: { to: 42 } },
+    ]).returning();
+    const validId = await queue.enqueue(database.db, greet, { to: 'Ana' });
+    queue.start();
+
+    await waitFor(async () => (await jobRow(validId)).status === 'completed' && (await jobRow(stale!.id)).status === 'failed');
+    expect(await jobRow(unknown!.id)).toMatchObject({ status: 'failed', attempts: 1, lastError: expect.stringMatching(/no handler is registered/) });
+    expect(await jobRow(stale!.id)).toMatchObject({ status: 'failed', attempts: 1, lastError: expect.stringMatching(/invalid payload/) });
+    expect(greeted).toEqual(['Ana']);
+  });
+});

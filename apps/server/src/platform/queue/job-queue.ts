@@ -1,0 +1,290 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import { jobs } from '../../../db/schema/index.ts';
+import { queryRows, type Db, type DbExecutor } from '../db/database.ts';
+import { JOB_DEFAULTS, retryDelayMs, type JobDefinition } from './job-definition.ts';
+
+type LogFn = (details: object, message: string) => void;
+/** The part of pino the queue uses, so tests and callers may pass any logger of that shape. */
+export interface QueueLogger {
+  debug: LogFn;
+  info: LogFn;
+  warn: LogFn;
+  error: LogFn;
+}
+
+export interface JobQueueOptions {
+  db: Db;
+  logger: QueueLogger;
+  /** Written to `locked_by`; unique per process so a stale worker cannot finish another's claim. */
+  workerId?: string;
+  pollIntervalMs?: number;
+  /** Handlers this worker runs at once. */
+  concurrency?: number;
+}
+
+export interface EnqueueOptions {
+  /** When the job becomes due; wins over delayMs. */
+  runAt?: Date;
+  /** Due this long after the database's now(). */
+  delayMs?: number;
+  /** At most one pending or running job holds a key; enqueue answers null while one does. */
+  singletonKey?: string;
+}
+
+/** A row as the claim statement returns it (raw SQL, so snake_case). */
+interface ClaimedJob {
+  id: string;
+  name: string;
+  payload: unknown;
+  attempts: number;
+  max_attempts: number;
+}
+
+/** One claim of one job: the attempt number tells this run apart from any later claim of the same row. */
+interface Claim {
+  id: string;
+  attempt: number;
+}
+
+const msFromNow = (ms: number) => sql`now() + ${ms}::float8 * interval '1 millisecond'`;
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export class JobQueue {
+  readonly workerId: string;
+  private readonly db: Db;
+  private readonly logger: QueueLogger;
+  private readonly pollIntervalMs: number;
+  private readonly concurrency: number;
+  private readonly definitions = new Map<string, JobDefinition>();
+  private readonly running = new Set<Promise<void>>();
+  private readonly heartbeats = new Set<NodeJS.Timeout>();
+  private pollLoop: Promise<void> | undefined;
+  private stopping = false;
+  private wakeRequested = false;
+  private wakePollLoop = () => {};
+
+  constructor(options: JobQueueOptions) {
+    this.db = options.db;
+    this.logger = options.logger;
+    this.workerId = options.workerId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+    this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.concurrency = options.concurrency ?? 5;
+  }
+
+  register(definition: JobDefinition): void {
+    const existing = this.definitions.get(definition.name);
+    if (existing && existing !== definition) throw new Error(`job "${definition.name}" is already registered`);
+    this.definitions.set(definition.name, definition);
+  }
+
+  /**
+   * Records a job through `executor`, so it commits or rolls back with the caller's transaction.
+   * Throws when the payload does not match the definition; answers null when `singletonKey` is taken.
+   */
+  async enqueue<Payload extends z.ZodType>(
+    executor: DbExecutor,
+    definition: JobDefinition<Payload>,
+    payload: z.input<Payload>,
+    options: EnqueueOptions = {},
+  ): Promise<string | null> {
+    const validPayload = definition.payload.parse(payload);
+    const [row] = await executor.insert(jobs).values({
+      name: definition.name,
+      payload: validPayload,
+      runAt: options.runAt ?? msFromNow(options.delayMs ?? 0),
+      maxAttempts: definition.maxAttempts,
+      singletonKey: options.singletonKey,
+    }).onConflictDoNothing({ target: jobs.singletonKey, where: sql`status in ('pending', 'running')` })
+      .returning({ id: jobs.id });
+    if (!row) {
+      this.logger.debug({ job: definition.name, singletonKey: options.singletonKey }, 'job already queued under this singleton key');
+      return null;
+    }
+    // Inside an open transaction the row is not visible yet; the nudge is then harmless and the poll finds it.
+    this.wake();
+    return row.id;
+  }
+
+  start(): void {
+    if (this.pollLoop) return;
+    this.stopping = false;
+    this.pollLoop = this.poll();
+  }
+
+  /**
+   * Stops claiming and waits up to `timeoutMs` for running handlers. Handlers still running after that
+   * lose their heartbeat, so their leases expire and another worker retries them.
+   */
+  async stop({ timeoutMs = 10_000 }: { timeoutMs?: number } = {}): Promise<void> {
+    this.stopping = true;
+    this.wake();
+    await this.pollLoop;
+    this.pollLoop = undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const finished = await Promise.race([
+      Promise.all(this.running).then(() => true),
+      new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs); }),
+    ]);
+    clearTimeout(timer);
+    if (!finished) {
+      this.logger.warn({ workerId: this.workerId, running: this.running.size }, 'job queue stopped before its running jobs finished');
+      this.heartbeats.forEach((heartbeat) => clearInterval(heartbeat));
+      this.heartbeats.clear();
+    }
+  }
+
+  /** Claims what is due now (up to `limit`), runs it and waits for the outcome; answers how many ran. */
+  async runDueJobsOnce(limit = this.concurrency): Promise<number> {
+    const claimed = await this.claim(limit);
+    await Promise.all(claimed.map((job) => this.track(this.runClaimed(job))));
+    return claimed.length;
+  }
+
+  /** Runs due jobs until none is left due; jobs scheduled later stay pending. For tests and scripts. */
+  async drain({ timeoutMs = 10_000 }: { timeoutMs?: number } = {}): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while ((await this.runDueJobsOnce()) > 0) {
+      if (Date.now() > deadline) throw new Error(`job queue still had due jobs after ${timeoutMs} ms`);
+    }
+  }
+
+  private async poll(): Promise<void> {
+    while (!this.stopping) {
+      this.wakeRequested = false;
+      const free = this.concurrency - this.running.size;
+      if (free > 0) {
+        try {
+          const due = await this.claim(free);
+          due.forEach((job) => void this.track(this.runClaimed(job)));
+        } catch (error) {
+          this.logger.error({ err: error, workerId: this.workerId }, 'job queue could not claim jobs');
+        }
+      }
+      // Every finished job wakes the loop, so a full batch is followed by the next claim as soon as a slot frees.
+      await this.sleep(this.pollIntervalMs);
+    }
+  }
+
+  private wake(): void {
+    this.wakeRequested = true;
+    this.wakePollLoop();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.wakeRequested) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakePollLoop = done;
+    });
+  }
+
+  private track(run: Promise<void>): Promise<void> {
+    const tracked: Promise<void> = run
+      .catch((error: unknown) => this.logger.error({ err: error, workerId: this.workerId }, 'job queue could not record a job outcome'))
+      .finally(() => {
+        this.running.delete(tracked);
+        this.wake();
+      });
+    this.running.add(tracked);
+    return tracked;
+  }
+
+  /**
+   * One statement, no transaction held while handlers run (PGlite has a single connection). An expired
+   * lease is claimable again: that is how a job outlives a crashed process.
+   */
+  private claim(limit: number): Promise<ClaimedJob[]> {
+    return queryRows<ClaimedJob>(this.db, sql`
+      update jobs
+      set status = 'running', locked_by = ${this.workerId}, attempts = attempts + 1,
+          locked_until = now() + ${this.leaseMsByName()} * interval '1 millisecond'
+      where id in (
+        select id from jobs
+        where (status = 'pending' and run_at <= now()) or (status = 'running' and locked_until < now())
+        order by run_at
+        limit ${limit}
+        for update skip locked)
+      returning id, name, payload, attempts, max_attempts`);
+  }
+
+  private leaseMsByName(): SQL {
+    const fallback = sql`${JOB_DEFAULTS.leaseMs}::float8`;
+    const definitions = [...this.definitions.values()];
+    if (definitions.length === 0) return fallback;
+    const cases = definitions.map((definition) => sql`when ${definition.name} then ${definition.leaseMs}::float8`);
+    return sql`(case name ${sql.join(cases, sql` `)} else ${fallback} end)`;
+  }
+
+  private async runClaimed(job: ClaimedJob): Promise<void> {
+    const claim: Claim = { id: job.id, attempt: job.attempts };
+    const definition = this.definitions.get(job.name);
+    if (!definition) return this.fail(claim, job.name, `no handler is registered for job "${job.name}"`);
+    if (job.attempts > job.max_attempts) {
+      return this.fail(claim, job.name, 'the worker running the final attempt stopped before finishing (lease expired)');
+    }
+    const parsed = definition.payload.safeParse(job.payload);
+    if (!parsed.success) return this.fail(claim, job.name, `invalid payload: ${z.prettifyError(parsed.error)}`);
+
+    this.logger.debug({ jobId: job.id, job: job.name, attempt: job.attempts }, 'job started');
+    const heartbeat = setInterval(() => void this.extendLease(claim, definition.leaseMs, heartbeat), definition.leaseMs / 3);
+    this.heartbeats.add(heartbeat);
+    let failure: { error: unknown } | undefined;
+    try {
+      await definition.handler(parsed.data, { jobId: job.id, attempt: job.attempts });
+    } catch (error) {
+      failure = { error };
+    } finally {
+      clearInterval(heartbeat);
+      this.heartbeats.delete(heartbeat);
+    }
+
+    if (!failure) {
+      await this.finish(claim, { status: 'completed', completedAt: sql`now()`, lockedUntil: null });
+      this.logger.debug({ jobId: job.id, job: job.name, attempt: job.attempts }, 'job completed');
+    } else if (job.attempts < job.max_attempts) {
+      const delayMs = retryDelayMs(definition.backoff, job.attempts);
+      const lastError = messageOf(failure.error);
+      await this.finish(claim, { status: 'pending', runAt: msFromNow(delayMs), lastError, lockedBy: null, lockedUntil: null });
+      this.logger.warn({ err: failure.error, jobId: job.id, job: job.name, attempt: job.attempts, retryInMs: delayMs }, 'job failed; will retry');
+    } else {
+      await this.fail(claim, job.name, messageOf(failure.error), failure.error);
+    }
+  }
+
+  private async fail(claim: Claim, name: string, lastError: string, error?: unknown): Promise<void> {
+    await this.finish(claim, { status: 'failed', lastError, lockedUntil: null });
+    this.logger.error({ err: error, jobId: claim.id, job: name, attempt: claim.attempt, lastError }, 'job failed for good');
+  }
+
+  /** Rows change only while this worker still holds this claim, so a worker whose lease lapsed cannot overwrite. */
+  private heldBy(claim: Claim) {
+    return and(eq(jobs.id, claim.id), eq(jobs.status, 'running'), eq(jobs.lockedBy, this.workerId), eq(jobs.attempts, claim.attempt));
+  }
+
+  private async finish(claim: Claim, changes: PgUpdateSetSource<typeof jobs>): Promise<void> {
+    const updated = await this.db.update(jobs).set(changes).where(this.heldBy(claim)).returning({ id: jobs.id });
+    if (updated.length === 0) {
+      this.logger.warn({ jobId: claim.id, attempt: claim.attempt, workerId: this.workerId }, 'job lease was lost before it finished; outcome not recorded');
+    }
+  }
+
+  private async extendLease(claim: Claim, leaseMs: number, heartbeat: NodeJS.Timeout): Promise<void> {
+    try {
+      const extended = await this.db.update(jobs).set({ lockedUntil: msFromNow(leaseMs) }).where(this.heldBy(claim)).returning({ id: jobs.id });
+      if (extended.length === 0) {
+        clearInterval(heartbeat);
+        this.logger.warn({ jobId: claim.id, attempt: claim.attempt, workerId: this.workerId }, 'job lease was lost while its handler ran');
+      }
+    } catch (error) {
+      this.logger.warn({ err: error, jobId: claim.id }, 'could not extend a job lease');
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import { Navigate, type RouteObject } from 'react-router';
+import { AdminLoginPage } from '../features/admin/AdminLoginPage.tsx';
+import { ForcePasswordChangePage } from '../features/auth/ForcePasswordChangePage.tsx';
+import { LoginPage } from '../features/auth/LoginPage.tsx';
+import { RegisterPage } from '../features/auth/RegisterPage.tsx';
+import { LandingPage } from '../features/landing/LandingPage.tsx';
+import { RootLayout } from './layouts/RootLayout.tsx';
+import { RouteFallback } from './layouts/RouteFallback.tsx';
+import { TenantLayout } from './layouts/TenantLayout.tsx';
+
+const templateEditor = async () => ({ Component: (await import('../features/templates/TemplateEditorPage.tsx')).TemplateEditorPage });
+
+/** Routes exactly as spec 01 §2 lists them; no errorElement, so the router shows "Unexpected Application Error!". */
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    hydrateFallbackElement: <RouteFallback />,
+    children: [
+      { index: true, element: <LandingPage /> },
+      { path: 'login', element: <LoginPage /> },
+      { path: 'register', element: <RegisterPage /> },
+      {
+        path: 'admin',
+        children: [
+          { path: 'login', element: <AdminLoginPage /> },
+          { index: true, element: <Navigate to="/admin/login" replace /> },
+          { path: '*', element: <Navigate to="/admin/login" replace /> },
+        ],
+      },
+      {
+        path: 't/:tenantSlug',
+        element: <TenantLayout />,
+        children: [
+          { path: 'force-password-change', element: <ForcePasswordChangePage /> },
+          {
+            // The signed-in app loads on demand so the landing and sign-in pages stay light.
+            lazy: async () => ({ Component: (await import('./layouts/ShellLayout.tsx')).ShellLayout }),
+            children: [
+              { index: true, lazy: async () => ({ Component: (await import('../features/board/BoardPage.tsx')).BoardPage }) },
+              { path: 'agenda', lazy: async () => ({ Component: (await import('../features/agenda/AgendaPage.tsx')).AgendaPage }) },
+              { path: 'templates', lazy: async () => ({ Component: (await import('../features/templates/TemplatesPage.tsx')).TemplatesPage }) },
+              { path: 'templates/new', lazy: templateEditor },
+              { path: 'templates/:templateId', lazy: templateEditor },
+              { path: 'batches', lazy: async () => ({ Component: (await import('../features/bulk-sends/BatchesPage.tsx')).BatchesPage }) },
+              { path: 'bots', lazy: async () => ({ Component: (await import('../features/bots/BotsPage.tsx')).BotsPage }) },
+              { path: 'bots/:botId', lazy: async () => ({ Component: (await import('../features/bots/BotEditorPage.tsx')).BotEditorPage }) },
+            ],
+          },
+        ],
+      },
+      { path: '*', element: <Navigate to="/" replace /> },
+    ],
+  },
+];

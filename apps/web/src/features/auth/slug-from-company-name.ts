@@ -1,0 +1,12 @@
+/**
+ * The company slug suggested while the user types the company name:
+ * lowercase, accents stripped, anything else becomes a hyphen, repeats collapsed, ends trimmed.
+ */
+export function slugFromCompanyName(companyName: string): string {
+  return companyName
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}

@@ -1,0 +1,24 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { AppProviders } from './app/AppProviders.tsx';
+import { createQueryClient } from './app/query-client.ts';
+import { createAppRouter } from './app/router.ts';
+import { configureApiClient } from './shared/api-client/api-client.ts';
+import './styles.css';
+
+const router = createAppRouter();
+const queryClient = createQueryClient();
+// A 401 sends the user to sign in through the router instead of reloading the page.
+configureApiClient({ navigate: (to) => void router.navigate(to, { replace: true }) });
+
+const container = document.getElementById('root');
+if (!container) throw new Error('#root is missing from index.html');
+
+createRoot(container).render(
+  <StrictMode>
+    <AppProviders queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>
+  </StrictMode>,
+);
