@@ -4,7 +4,19 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Db } from './platform/db/database.ts';
+import multipart from '@fastify/multipart';
+import type { Db, Tx } from './platform/db/database.ts';
+import { JobQueue } from './platform/queue/job-queue.ts';
+import { createDiskMediaStorage } from './platform/storage/media-storage.ts';
+import { createGupshupProvider } from './messaging-providers/gupshup/gupshup.provider.ts';
+import { FakeGupshup } from './messaging-providers/sandbox/fake-gupshup.ts';
+import { FAKE_GUPSHUP_PREFIX, sandboxRoutes } from './messaging-providers/sandbox/sandbox-phone.routes.ts';
+import { createChatEvents } from './modules/chats/chat-events.ts';
+import { createChatJobs } from './modules/chats/chats.jobs.ts';
+import { chatsRoutes } from './modules/chats/chats.routes.ts';
+import { webhooksRoutes } from './modules/chats/webhooks.routes.ts';
+import { allSandboxApps } from './modules/chats/provider-settings.service.ts';
+import { MAX_UPLOAD_BYTES } from './modules/chats/media-upload.ts';
 import type { Logger } from './platform/logger/logger.ts';
 import { registerErrorHandler } from './platform/errors/error-handler.ts';
 import { recordRouteTable, registerRouteAccess, registerTenantRoutes, type RouteTableEntry } from './platform/http/route-access.ts';
@@ -17,13 +29,21 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 export interface AppOptions {
   db: Db;
   logger: Logger;
+  /** Media files; tests pass a temporary folder. */
+  mediaDir: string;
+  /** How the outside world reaches this app (webhook URLs, media the provider fetches). */
+  publicUrl?: string;
+  providerMode?: 'sandbox' | 'live';
+  gupshupApiUrl?: string;
+  /** Start the job workers when the app is ready (tests drive the queue by hand instead). */
+  runJobs?: boolean;
   redisUrl?: string;
   /** Folder of the built SPA; when present it is served with a fallback to index.html. */
   webDist?: string;
   throttle?: ThrottleLimits;
 }
 
-export type App = FastifyInstance & { realtime: Realtime; routeTable: RouteTableEntry[] };
+export type App = FastifyInstance & { realtime: Realtime; routeTable: RouteTableEntry[]; queue: JobQueue; sandboxPhone?: FakeGupshup };
 
 export async function buildApp(options: AppOptions): Promise<App> {
   const app = Fastify({ loggerInstance: options.logger as FastifyBaseLogger, trustProxy: true }).withTypeProvider<ZodTypeProvider>();
@@ -45,6 +65,44 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerErrorHandler(app, options.webDist && fs.existsSync(options.webDist) ? path.join(options.webDist, 'index.html') : undefined);
   registerRouteAccess(app, sessionResolver);
 
+  const sandbox = (options.providerMode ?? 'sandbox') === 'sandbox';
+  // The in-process sandbox answers on this very server, whatever port it got.
+  const internalUrl = () => {
+    const address = app.server.address();
+    return typeof address === 'object' && address ? `http://127.0.0.1:${address.port}` : 'http://127.0.0.1:3000';
+  };
+  const publicUrl = () => options.publicUrl ?? internalUrl();
+  const provider = createGupshupProvider({ apiUrl: sandbox ? () => `${internalUrl()}${FAKE_GUPSHUP_PREFIX}` : options.gupshupApiUrl ?? 'https://api.gupshup.io' });
+  const storage = createDiskMediaStorage(options.mediaDir);
+  const events = createChatEvents(db, realtime);
+  const queue = new JobQueue({ db, logger: options.logger });
+  app.decorate('queue', queue);
+  const chatJobs = createChatJobs({
+    db, provider, events, storage, sandbox, publicUrl: publicUrl(),
+    // Live credentials come from the platform settings (operator area); the sandbox takes any key.
+    providerApiKey: async () => (sandbox ? 'sandbox' : ''),
+  });
+  queue.register(chatJobs.sendMessage);
+  queue.register(chatJobs.downloadMedia);
+  if (options.runJobs) {
+    app.addHook('onReady', async () => queue.start());
+  }
+  app.addHook('preClose', async () => queue.stop());
+
+  const chatDeps = {
+    db, provider, events,
+    enqueueSend: (tx: Tx, input: { tenantId: string; messageId: string }) => queue.enqueue(tx, chatJobs.sendMessage, input, { singletonKey: `send:${input.messageId}` }),
+    enqueueMediaDownload: (tx: Tx, input: { tenantId: string; messageId: string; url: string; contentType?: string }) => queue.enqueue(tx, chatJobs.downloadMedia, input),
+  };
+  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
+  await app.register(webhooksRoutes({ ...chatDeps, storage }));
+  if (sandbox) {
+    const fake = new FakeGupshup({ apps: () => allSandboxApps(db, internalUrl()), publicUrl: () => `${internalUrl()}${FAKE_GUPSHUP_PREFIX}`, log: options.logger });
+    app.decorate('sandboxPhone', fake);
+    app.addHook('onClose', async () => fake.close());
+    await app.register(sandboxRoutes(fake));
+  }
+
   await app.register(authRoutes, {
     db,
     throttle: options.throttle ?? defaultThrottleLimits,
@@ -52,6 +110,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   await registerTenantRoutes(app, async (scope) => {
     await scope.register(usersRoutes, { db, onSessionsRevoked: (userId) => realtime.disconnectUser(userId) });
+    await scope.register(chatsRoutes, { ...chatDeps, storage, publicUrl: publicUrl(), sandbox });
   });
 
   if (options.webDist && fs.existsSync(options.webDist)) {

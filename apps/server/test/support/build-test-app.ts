@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createLogger } from '../../src/platform/logger/logger.ts';
 import { buildApp, type App, type AppOptions } from '../../src/app.ts';
 import { createTestDatabase } from './test-database.ts';
@@ -11,7 +14,8 @@ export interface TestApp {
 
 export async function buildTestApp(overrides: Partial<Omit<AppOptions, 'db' | 'logger'>> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
-  const app = await buildApp({ db: database.db, logger: createLogger('silent'), ...overrides });
+  const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-media-'));
+  const app = await buildApp({ db: database.db, logger: createLogger('silent'), mediaDir, ...overrides });
   await app.ready();
   return {
     app,
@@ -19,6 +23,7 @@ export async function buildTestApp(overrides: Partial<Omit<AppOptions, 'db' | 'l
     close: async () => {
       await app.close();
       await database.close();
+      fs.rmSync(mediaDir, { recursive: true, force: true });
     },
   };
 }

@@ -5,14 +5,15 @@ import { parseGupshupWebhook } from './gupshup-webhook.parser.ts';
 const SEND_TIMEOUT_MS = 15_000;
 
 /** Gupshup's classic Access API (`/wa/api/v1/msg`, `/wa/api/v1/template/msg`), form-encoded with `apikey`. */
-export function createGupshupProvider(options: { apiUrl: string; fetch?: typeof fetch }): MessagingProvider {
+/** `apiUrl` may be lazy: the in-process sandbox only knows its port once the server listens. */
+export function createGupshupProvider(options: { apiUrl: string | (() => string); fetch?: typeof fetch }): MessagingProvider {
   const doFetch = options.fetch ?? fetch;
-  const apiUrl = options.apiUrl.replace(/\/$/, '');
+  const apiUrl = () => (typeof options.apiUrl === 'string' ? options.apiUrl : options.apiUrl()).replace(/\/$/, '');
 
   async function post(path: string, account: ProviderAccount, fields: Record<string, string>): Promise<SendResult> {
     let response: Response;
     try {
-      response = await doFetch(`${apiUrl}${path}`, {
+      response = await doFetch(`${apiUrl()}${path}`, {
         method: 'POST',
         headers: { apikey: account.apiKey, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: new URLSearchParams(fields).toString(),

@@ -29,8 +29,11 @@ const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url
 /** Any fixed 64-bit number: the advisory lock that serialises migrations across processes. */
 const MIGRATION_LOCK_ID = 727_001;
 
-export async function openPostgres(url: string, options: { poolSize?: number } = {}): Promise<Database> {
+export async function openPostgres(url: string, options: { poolSize?: number; onIdleClientError?: (error: Error) => void } = {}): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+  // An idle pooled connection closed by the server (restart, failover) must not crash the process;
+  // the pool drops it and opens a new one on the next query.
+  pool.on('error', (error) => options.onIdleClientError?.(error));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   const lockClient = await pool.connect();
   try {
@@ -75,8 +78,8 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
   }
 }
 
-export function openDatabase(config: { databaseUrl?: string; dataDir: string }): Promise<Database> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(config.dataDir);
+export function openDatabase(config: { databaseUrl?: string; dataDir: string }, onIdleClientError?: (error: Error) => void): Promise<Database> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl, { onIdleClientError }) : openPglite(config.dataDir);
 }
 
 /** Rows of a raw SQL statement; both drivers answer with `{ rows }` (drizzle types it as unknown). */

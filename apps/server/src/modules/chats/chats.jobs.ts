@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { fileTypeFromBuffer } from 'file-type';
+import { messages } from '../../../db/schema/index.ts';
+import type { Db } from '../../platform/db/database.ts';
+import { defineJob } from '../../platform/queue/job-definition.ts';
+import type { MediaStorage } from '../../platform/storage/media-storage.ts';
+import { ProviderError, type MessagingProvider, type OutboundContent } from '../../messaging-providers/provider.ts';
+import { findCard } from '../funnels/cards.service.ts';
+import { findTenantById } from '../tenants/tenants.service.ts';
+import { recordUsage } from '../usage/usage.service.ts';
+import type { ChatEvents } from './chat-events.ts';
+import { effectiveAccount } from './provider-settings.service.ts';
+import type { MessageRow } from './message-dto.ts';
+
+export const SEND_MAX_ATTEMPTS = 5;
+export const INTERRUPTED_SEND = 'El envío se interrumpió y no se pudo confirmar; revisa el chat antes de reenviar.';
+export const NOT_CONNECTED = 'WhatsApp no está configurado: completa la Conexión WhatsApp.';
+const MEDIA_DOWNLOAD_LIMIT = 100 * 1024 * 1024;
+
+export interface ChatJobsDeps {
+  db: Db;
+  provider: MessagingProvider;
+  events: ChatEvents;
+  storage: MediaStorage;
+  publicUrl: string;
+  sandbox: boolean;
+  providerApiKey: () => Promise<string>;
+}
+
+/** The provider content of a stored outbound message; media URLs become absolute for the provider to fetch. */
+function contentOf(row: MessageRow, publicUrl: string, replyTo?: string): OutboundContent {
+  const absolute = (url: string) => (url.startsWith('/') ? `${publicUrl}${url}` : url);
+  switch (row.type) {
+    case 'image':
+    case 'video':
+    case 'audio':
+    case 'sticker':
+    case 'document':
+      return { type: row.type, url: absolute(row.mediaUrl ?? ''), caption: row.text ?? undefined, fileName: row.mediaFileName ?? undefined, replyToProviderId: replyTo };
+    case 'template': {
+      const payload = (row.payload ?? {}) as { templateProviderId?: string; params?: string[]; headerMedia?: { type: 'image' | 'video' | 'document'; url: string } };
+      return { type: 'template', templateProviderId: payload.templateProviderId ?? '', params: payload.params ?? [], headerMedia: payload.headerMedia };
+    }
+    case 'interactive': {
+      const payload = row.payload as Extract<OutboundContent, { type: 'quick_reply' | 'list' }>;
+      return payload;
+    }
+    default:
+      return { type: 'text', text: row.text ?? '', replyToProviderId: replyTo };
+  }
+}
+
+async function markFailed(deps: ChatJobsDeps, row: MessageRow, reason: string) {
+  const [failed] = await deps.db.update(messages).set({ ack: -1, errorReason: reason })
+    .where(and(eq(messages.id, row.id), sql`${messages.ack} <= 0`)).returning();
+  if (failed) await deps.events.emitForCard(row.tenantId, row.cardId, 'message_status_updated', { cardId: row.cardId, messageId: row.id, tempId: row.tempId, ack: -1 });
+}
+
+export function createChatJobs(deps: ChatJobsDeps) {
+  const sendMessage = defineJob({
+    name: 'chats.send-message',
+    payload: z.object({ messageId: z.uuid(), tenantId: z.uuid() }),
+    maxAttempts: SEND_MAX_ATTEMPTS,
+    backoff: { baseMs: 2_000, maxMs: 5 * 60_000 },
+    handler: async ({ messageId, tenantId }, ctx) => {
+      const [row] = await deps.db.select().from(messages).where(and(eq(messages.id, messageId), eq(messages.tenantId, tenantId))).limit(1);
+      if (!row || row.providerMessageId || row.ack < 0) return;
+      if (row.dispatchStartedAt) {
+        // An earlier attempt started sending and never recorded the answer: it may have reached
+        // WhatsApp, so the message is failed rather than resent, and a crash cannot send twice.
+        await markFailed(deps, row, INTERRUPTED_SEND);
+        return;
+      }
+      const [card, tenant] = await Promise.all([findCard(deps.db, tenantId, row.cardId), findTenantById(deps.db, tenantId)]);
+      if (!card || !tenant) return;
+      const account = await effectiveAccount(deps.db, tenant, deps.sandbox);
+      if (!account.appName || !account.sourceNumber) {
+        await markFailed(deps, row, NOT_CONNECTED);
+        return;
+      }
+      const quoted = row.quotedMessageId
+        ? (await deps.db.select().from(messages).where(and(eq(messages.id, row.quotedMessageId), eq(messages.tenantId, tenantId))).limit(1))[0]
+        : undefined;
+      const content = contentOf(row, deps.publicUrl, quoted?.whatsappMessageId ?? quoted?.providerMessageId ?? undefined);
+      const apiKey = await deps.providerApiKey();
+
+      const [claimed] = await deps.db.update(messages).set({ dispatchStartedAt: new Date() })
+        .where(and(eq(messages.id, row.id), isNull(messages.providerMessageId), isNull(messages.dispatchStartedAt), sql`${messages.ack} >= 0`))
+        .returning();
+      if (!claimed) return;
+
+      let providerMessageId: string;
+      try {
+        ({ providerMessageId } = await deps.provider.send({ appName: account.appName, sourceNumber: account.sourceNumber, apiKey }, card.phone, content));
+      } catch (error) {
+        const definitive = error instanceof ProviderError && !error.uncertain;
+        if (!definitive) throw error; // Unknown outcome: the claim stays, so the retry fails it instead of resending.
+        // The provider answered without accepting: nothing went out, so a later attempt may send.
+        await deps.db.update(messages).set({ dispatchStartedAt: null }).where(eq(messages.id, row.id));
+        if (error.retryable && ctx.attempt < SEND_MAX_ATTEMPTS) throw error;
+        await markFailed(deps, row, error.message);
+        return;
+      }
+      const [sent] = await deps.db.update(messages).set({ providerMessageId }).where(eq(messages.id, row.id)).returning();
+      const usageKind = row.type !== 'template' ? 'sent' : row.templateCategory === 'MARKETING' ? 'template_marketing' : 'template_utility';
+      await recordUsage(deps.db, tenantId, usageKind, row.id);
+      await deps.events.emitForCard(tenantId, card.id, 'message_status_updated', { cardId: card.id, messageId: sent!.id, tempId: sent!.tempId, ack: sent!.ack as 0 });
+    },
+  });
+
+  const downloadMedia = defineJob({
+    name: 'chats.download-media',
+    payload: z.object({ tenantId: z.uuid(), messageId: z.uuid(), url: z.string(), contentType: z.string().optional() }),
+    maxAttempts: 4,
+    backoff: { baseMs: 3_000, maxMs: 60_000 },
+    handler: async ({ tenantId, messageId, url, contentType }, ctx) => {
+      try {
+        const response = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+        if (!response.ok) throw new Error(`media download answered ${response.status}`);
+        const data = Buffer.from(await response.arrayBuffer());
+        if (data.length > MEDIA_DOWNLOAD_LIMIT) throw new Error('media too large');
+        const detected = await fileTypeFromBuffer(data);
+        const extension = detected?.ext ?? extensionOf(contentType);
+        const stored = await deps.storage.save(tenantId, data, extension);
+        const [row] = await deps.db.update(messages).set({ mediaUrl: stored, mediaMime: detected?.mime ?? contentType ?? null })
+          .where(and(eq(messages.id, messageId), eq(messages.tenantId, tenantId))).returning();
+        if (row) await deps.events.emitForCard(tenantId, row.cardId, 'message:new', { cardId: row.cardId, message: { id: row.id, mediaUrl: stored, updated: true } });
+      } catch (error) {
+        // After the last attempt the message keeps no URL, which the chat shows as 'Media URL no disponible.'
+        if (ctx.attempt < 4) throw error;
+      }
+    },
+  });
+
+  return { sendMessage, downloadMedia };
+}
+
+function extensionOf(contentType: string | undefined) {
+  const subtype = contentType?.split(';')[0]?.split('/')[1];
+  return subtype ? subtype.replace('jpeg', 'jpg').replace('x-', '') : 'bin';
+}

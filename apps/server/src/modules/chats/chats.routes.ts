@@ -1,0 +1,107 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import '@fastify/multipart';
+import { z } from 'zod';
+import { noteRequest, providerSettingsRequest, providerSettingsResponse, sendTextRequest, timelineQuery } from '@embudo/contracts/http/chats';
+import type { Db } from '../../platform/db/database.ts';
+import { badRequest } from '../../platform/errors/app-error.ts';
+import { sessionOf } from '../../platform/http/route-access.ts';
+import { requireOwnerOrAdmin } from '../../platform/policy/policy.ts';
+import type { MediaStorage } from '../../platform/storage/media-storage.ts';
+import { actorOf } from '../users/users.service.ts';
+import { monthUsage } from '../usage/usage.service.ts';
+import { addNote, markRead, queueOutbound, sendText, assertWindowOpenForFiles, visibleCard, writableCard, type Author, type OutboundDeps } from './outbound.service.ts';
+import { cardTimeline, decodeCursor } from './timeline.service.ts';
+import { effectiveAccount, updateProviderSettings, webhookUrlOf } from './provider-settings.service.ts';
+import { checkUpload, MAX_UPLOAD_BYTES } from './media-upload.ts';
+import { toMessageDto } from './message-dto.ts';
+
+export interface ChatsRoutesOptions extends OutboundDeps {
+  storage: MediaStorage;
+  publicUrl: string;
+  sandbox: boolean;
+}
+
+export async function authorOf(db: Db, request: FastifyRequest): Promise<Author> {
+  const session = sessionOf(request);
+  return { tenantId: session.tenant.id, actor: await actorOf(db, session.user), userName: session.user.name };
+}
+
+const cardParams = z.object({ id: z.uuid({ error: 'Chat inválido.' }) });
+
+export const chatsRoutes: FastifyPluginAsyncZod<ChatsRoutesOptions> = async (app, options) => {
+  const { db } = options;
+
+  app.get('/gupshup/settings', { schema: { response: { 200: providerSettingsResponse } } }, async (request) => {
+    const session = sessionOf(request);
+    requireOwnerOrAdmin(await actorOf(db, session.user));
+    const account = await effectiveAccount(db, session.tenant, options.sandbox);
+    return { appName: account.appName, sourceNumber: account.sourceNumber, webhookUrl: webhookUrlOf(options.publicUrl, session.tenant.id, account.webhookSecret), sandbox: options.sandbox };
+  });
+
+  app.put('/gupshup/settings', { schema: { body: providerSettingsRequest, response: { 200: providerSettingsResponse } } }, async (request) => {
+    const session = sessionOf(request);
+    requireOwnerOrAdmin(await actorOf(db, session.user));
+    const saved = await updateProviderSettings(db, session.tenant.id, request.body);
+    return { appName: saved.appName, sourceNumber: saved.sourceNumber, webhookUrl: webhookUrlOf(options.publicUrl, session.tenant.id, saved.webhookSecret), sandbox: options.sandbox };
+  });
+
+  app.get('/cards/:id/messages', { schema: { params: cardParams, querystring: timelineQuery } }, async (request) => {
+    const author = await authorOf(db, request);
+    const card = await visibleCard(db, author, request.params.id);
+    const cursor = request.query.cursor ? decodeCursor(request.query.cursor) : undefined;
+    if (request.query.cursor && !cursor) throw badRequest('Cursor inválido.');
+    return cardTimeline(db, author.tenantId, card.id, { cursor, limit: request.query.limit });
+  });
+
+  app.post('/message', { schema: { body: sendTextRequest } }, async (request, reply) =>
+    reply.status(201).send(await sendText(options, await authorOf(db, request), request.body)));
+
+  app.post('/message/media', async (request, reply) => {
+    if (!request.isMultipart()) throw badRequest('Envía el archivo como multipart/form-data en el campo media.');
+    const author = await authorOf(db, request);
+    const fields: Record<string, string> = {};
+    let upload: { data: Buffer; fileName: string } | undefined;
+    for await (const part of request.parts({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } })) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'media') {
+          await part.toBuffer();
+          continue;
+        }
+        const data = await part.toBuffer();
+        if (part.file.truncated) throw badRequest('El archivo es demasiado grande.');
+        upload = { data, fileName: part.filename };
+      } else {
+        fields[part.fieldname] = String(part.value);
+      }
+    }
+    const parsed = z.object({
+      cardId: z.uuid({ error: 'Chat inválido.' }),
+      caption: z.string().max(1024).optional(),
+      tempId: z.string().max(100).optional(),
+      quotedMessageId: z.uuid({ error: 'Mensaje citado inválido.' }).optional().or(z.literal('').transform(() => undefined)),
+    }).safeParse(fields);
+    if (!parsed.success) throw badRequest(parsed.error.issues[0]!.message);
+    if (!upload || upload.data.length === 0) throw badRequest('Falta el archivo (campo media).');
+
+    const card = await writableCard(db, author, parsed.data.cardId);
+    assertWindowOpenForFiles(card);
+    const media = await checkUpload(upload.data, upload.fileName);
+    const mediaUrl = await options.storage.save(author.tenantId, media.data, media.extension);
+    const fileName = media.kind === 'audio' && media.mime === 'audio/ogg' && !upload.fileName.endsWith('.ogg')
+      ? `voice-${Date.now()}.ogg`
+      : upload.fileName;
+    const message = await queueOutbound(options, author, card, {
+      type: media.kind, text: parsed.data.caption?.trim() || null, mediaUrl, mediaMime: media.mime, mediaFileName: fileName,
+    }, { tempId: parsed.data.tempId, quotedMessageId: parsed.data.quotedMessageId });
+    return reply.status(201).send(toMessageDto(message));
+  });
+
+  app.post('/note', { schema: { body: noteRequest } }, async (request, reply) =>
+    reply.status(201).send(await addNote(options, await authorOf(db, request), request.body)));
+
+  app.post('/cards/:id/mark-read', { schema: { params: cardParams } }, async (request) =>
+    markRead(options, await authorOf(db, request), request.params.id));
+
+  app.get('/usage', async (request) => monthUsage(db, sessionOf(request).tenant.id));
+};
