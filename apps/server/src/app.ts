@@ -14,6 +14,7 @@ import { FAKE_GUPSHUP_PREFIX, sandboxRoutes } from './messaging-providers/sandbo
 import { createChatEvents } from './modules/chats/chat-events.ts';
 import { createChatJobs } from './modules/chats/chats.jobs.ts';
 import { chatsRoutes } from './modules/chats/chats.routes.ts';
+import { funnelsRoutes } from './modules/funnels/funnels.routes.ts';
 import { webhooksRoutes } from './modules/chats/webhooks.routes.ts';
 import { allSandboxApps } from './modules/chats/provider-settings.service.ts';
 import { MAX_UPLOAD_BYTES } from './modules/chats/media-upload.ts';
@@ -110,6 +111,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   await registerTenantRoutes(app, async (scope) => {
     await scope.register(usersRoutes, { db, onSessionsRevoked: (userId) => realtime.disconnectUser(userId) });
+    await scope.register(funnelsRoutes, { db });
     await scope.register(chatsRoutes, { ...chatDeps, storage, publicUrl: publicUrl(), sandbox });
   });
 

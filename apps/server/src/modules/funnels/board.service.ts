@@ -1,0 +1,54 @@
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { boardColumns, cards, funnels } from '../../../db/schema/index.ts';
+import type { DbExecutor } from '../../platform/db/database.ts';
+import { notFound } from '../../platform/errors/app-error.ts';
+import { canSeeFunnel, seesAllFunnels, type Actor } from '../../platform/policy/policy.ts';
+import { toCardUpdate } from './cards.service.ts';
+
+export const FUNNEL_NOT_FOUND = 'Funnel no encontrado.';
+
+/** The funnels the actor may see, each with its unread total. */
+export async function funnelSummaries(executor: DbExecutor, tenantId: string, actor: Actor) {
+  const rows = await executor
+    .select({ id: funnels.id, name: funnels.name, unreadCount: sql<number>`coalesce(sum(${cards.unreadCount}), 0)::int` })
+    .from(funnels)
+    .leftJoin(cards, and(eq(cards.funnelId, funnels.id), eq(cards.tenantId, tenantId)))
+    .where(and(eq(funnels.tenantId, tenantId), seesAllFunnels(actor) ? undefined : actor.funnelIds.length ? inArray(funnels.id, [...actor.funnelIds]) : sql`false`))
+    .groupBy(funnels.id, funnels.name, funnels.position, funnels.createdAt)
+    .orderBy(asc(funnels.position), asc(funnels.createdAt));
+  return rows;
+}
+
+async function visibleFunnel(executor: DbExecutor, tenantId: string, actor: Actor, funnelId: string) {
+  const [funnel] = await executor.select().from(funnels).where(and(eq(funnels.tenantId, tenantId), eq(funnels.id, funnelId))).limit(1);
+  if (!funnel || !canSeeFunnel(actor, funnel.id)) throw notFound(FUNNEL_NOT_FOUND);
+  return funnel;
+}
+
+export async function funnelColumns(executor: DbExecutor, tenantId: string, actor: Actor, funnelId: string) {
+  const funnel = await visibleFunnel(executor, tenantId, actor, funnelId);
+  const rows = await executor.select().from(boardColumns)
+    .where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.funnelId, funnel.id)))
+    .orderBy(asc(boardColumns.position), asc(boardColumns.createdAt));
+  return rows.map((column) => ({ id: column.id, title: column.title, funnelId: column.funnelId, color: column.color, funnelName: funnel.name }));
+}
+
+/** The board: columns with card summaries (never message histories), newest activity first. */
+export async function funnelBoard(executor: DbExecutor, tenantId: string, actor: Actor, funnelId: string) {
+  const columns = await funnelColumns(executor, tenantId, actor, funnelId);
+  const cardRows = await executor.select().from(cards)
+    .where(and(eq(cards.tenantId, tenantId), eq(cards.funnelId, funnelId)))
+    .orderBy(desc(cards.lastActivityAt));
+  const byColumn = new Map(columns.map((column) => [column.id, [] as ReturnType<typeof toCardUpdate>[]]));
+  for (const card of cardRows) byColumn.get(card.columnId)?.push(toCardUpdate(card));
+  const counters = {
+    unreadIndividual: cardRows.filter((card) => !card.isGroup && card.unreadCount > 0).length,
+    unreadGroup: cardRows.filter((card) => card.isGroup && card.unreadCount > 0).length,
+    totalContacts: cardRows.length,
+  };
+  return {
+    funnel: { id: funnelId, name: columns[0]?.funnelName ?? (await visibleFunnel(executor, tenantId, actor, funnelId)).name },
+    columns: columns.map((column) => ({ ...column, cards: byColumn.get(column.id) ?? [] })),
+    counters,
+  };
+}

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { tenants } from '../../../db/schema/index.ts';
+import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
+import { bearer, registerTenant } from '../../../test/support/factories.ts';
+import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
+import { sandboxAppName } from '../chats/provider-settings.service.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp({ providerMode: 'sandbox' });
+  await listenOnRandomPort(t.app);
+});
+afterAll(async () => t.close());
+
+const get = (slug: string, token: string, path: string) => t.app.inject({ method: 'GET', url: `/t/${slug}/api${path}`, headers: bearer(token) });
+
+describe('funnels summary and board', () => {
+  it('lists the default funnel with its unread total and serves its board of card summaries', async () => {
+    const owner = await registerTenant(t.app);
+    const appName = sandboxAppName(owner.tenant.slug);
+    await t.app.sandboxPhone!.customerSends({ appName, phone: '5215510000001', name: 'Ana', kind: 'text', text: 'uno' });
+    await t.app.sandboxPhone!.customerSends({ appName, phone: '5215510000001', name: 'Ana', kind: 'text', text: 'dos' });
+    await t.app.sandboxPhone!.customerSends({ appName, phone: '5215510000002', group: { id: '120363111', name: 'Grupo' }, kind: 'text', text: 'hola' });
+
+    const summary = (await get(owner.tenant.slug, owner.token, '/funnels/summary')).json();
+    expect(summary).toEqual([{ id: expect.any(String), name: 'Sales Funnel', unreadCount: 3 }]);
+
+    const board = (await get(owner.tenant.slug, owner.token, `/funnels/${summary[0].id}/board`)).json();
+    expect(board.funnel.name).toBe('Sales Funnel');
+    expect(board.columns.length).toBeGreaterThanOrEqual(3);
+    const first = board.columns[0];
+    expect(first.cards.map((card: { title: string }) => card.title).sort()).toEqual(['Ana', 'Grupo']);
+    expect(first.cards.find((card: { title: string }) => card.title === 'Ana')).toMatchObject({ unreadCount: 2, lastMessageText: 'dos', phone: '5215510000001' });
+    expect(board.counters).toEqual({ unreadIndividual: 1, unreadGroup: 1, totalContacts: 2 });
+    expect(JSON.stringify(board)).not.toContain('"messages"');
+
+    const columns = (await get(owner.tenant.slug, owner.token, `/funnels/${summary[0].id}/columns`)).json();
+    expect(columns.map((column: { id: string }) => column.id)).toEqual(board.columns.map((column: { id: string }) => column.id));
+  });
+
+  it('answers 404 for another tenant\'s funnel and hides unticked funnels from an agent', async () => {
+    const a = await registerTenant(t.app);
+    const b = await registerTenant(t.app);
+    const [funnelOfB] = (await get(b.tenant.slug, b.token, '/funnels/summary')).json();
+    expect((await get(a.tenant.slug, a.token, `/funnels/${funnelOfB.id}/board`)).statusCode).toBe(404);
+
+    await t.database.db.update(tenants).set({ subscriptionPlan: 'enterprise' }).where(eq(tenants.id, b.tenant.id));
+    const invited = (await t.app.inject({ method: 'POST', url: `/t/${b.tenant.slug}/api/users/invite`, headers: bearer(b.token), payload: { name: 'Sin acceso', email: 'sin@b.test', role: 'agent', funnelIds: [] } })).json();
+    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'sin@b.test', password: invited.tempPassword, tenantSlug: b.tenant.slug } });
+    const token = (await t.app.inject({ method: 'PUT', url: '/api/auth/change-password', headers: bearer(login.json().token), payload: { newPassword: 'SinAcceso1' } })).json().token;
+    expect((await get(b.tenant.slug, token, '/funnels/summary')).json()).toEqual([]);
+    expect((await get(b.tenant.slug, token, `/funnels/${funnelOfB.id}/board`)).statusCode).toBe(404);
+  });
+});
