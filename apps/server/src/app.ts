@@ -12,7 +12,7 @@ import { createGupshupProvider } from './messaging-providers/gupshup/gupshup.pro
 import { FakeGupshup } from './messaging-providers/sandbox/fake-gupshup.ts';
 import { FAKE_GUPSHUP_PREFIX, sandboxRoutes } from './messaging-providers/sandbox/sandbox-phone.routes.ts';
 import { createChatEvents } from './modules/chats/chat-events.ts';
-import { createChatJobs } from './modules/chats/chats.jobs.ts';
+import { createChatJobs, createScheduledJob } from './modules/chats/chats.jobs.ts';
 import { chatsRoutes } from './modules/chats/chats.routes.ts';
 import { funnelsRoutes } from './modules/funnels/funnels.routes.ts';
 import { webhooksRoutes } from './modules/chats/webhooks.routes.ts';
@@ -95,6 +95,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
     enqueueSend: (tx: Tx, input: { tenantId: string; messageId: string }) => queue.enqueue(tx, chatJobs.sendMessage, input, { singletonKey: `send:${input.messageId}` }),
     enqueueMediaDownload: (tx: Tx, input: { tenantId: string; messageId: string; url: string; contentType?: string }) => queue.enqueue(tx, chatJobs.downloadMedia, input),
   };
+  const scheduledJob = createScheduledJob(chatDeps);
+  queue.register(scheduledJob);
+  const scheduleDeps = {
+    ...chatDeps,
+    enqueueScheduled: (tx: Tx, input: { tenantId: string; scheduledId: string }, runAt: Date) => queue.enqueue(tx, scheduledJob, input, { runAt, singletonKey: `scheduled:${input.scheduledId}` }),
+    // The templates module answers this once it exists; until then no template is approved.
+    isApprovedTemplate: async () => false,
+  };
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
   await app.register(webhooksRoutes({ ...chatDeps, storage }));
   if (sandbox) {
@@ -112,7 +120,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await registerTenantRoutes(app, async (scope) => {
     await scope.register(usersRoutes, { db, onSessionsRevoked: (userId) => realtime.disconnectUser(userId) });
     await scope.register(funnelsRoutes, { db });
-    await scope.register(chatsRoutes, { ...chatDeps, storage, publicUrl: publicUrl(), sandbox });
+    await scope.register(chatsRoutes, { ...scheduleDeps, storage, publicUrl: publicUrl(), sandbox });
   });
 
   if (options.webDist && fs.existsSync(options.webDist)) {

@@ -48,3 +48,16 @@ export function windowIsOpen(contactLastMessageAt: string | Date | null | undefi
   if (!contactLastMessageAt) return false;
   return new Date(contactLastMessageAt).getTime() + CONVERSATION_WINDOW_MS > now;
 }
+
+export const SCHEDULE_IN_PAST = 'La fecha y hora deben ser en el futuro.';
+export const SCHEDULE_NEEDS_TEMPLATE = 'Debes seleccionar una plantilla para programar fuera de la ventana de 24 horas.';
+export const EMPTY_MESSAGE = 'El mensaje no puede estar vacío.';
+
+export const scheduleRequest = z.object({
+  cardId,
+  scheduledFor: z.iso.datetime({ offset: true, error: 'Fecha y hora inválidas.' }),
+  text: z.string({ error: EMPTY_MESSAGE }).max(4096).optional().nullable(),
+  templateId: z.uuid({ error: 'Plantilla inválida.' }).optional().nullable(),
+  variables: z.record(z.string(), z.string()).or(z.array(z.string())).optional().nullable(),
+});
+export type ScheduleRequest = z.infer<typeof scheduleRequest>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
-import { messages } from '../../../db/schema/index.ts';
+import { messages, scheduledMessages } from '../../../db/schema/index.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { defineJob } from '../../platform/queue/job-definition.ts';
 import type { MediaStorage } from '../../platform/storage/media-storage.ts';
@@ -12,6 +12,7 @@ import { recordUsage } from '../usage/usage.service.ts';
 import type { ChatEvents } from './chat-events.ts';
 import { effectiveAccount } from './provider-settings.service.ts';
 import type { MessageRow } from './message-dto.ts';
+import { queueOutbound, type OutboundDeps } from './outbound.service.ts';
 
 export const SEND_MAX_ATTEMPTS = 5;
 export const INTERRUPTED_SEND = 'El envío se interrumpió y no se pudo confirmar; revisa el chat antes de reenviar.';
@@ -139,4 +140,36 @@ export function createChatJobs(deps: ChatJobsDeps) {
 function extensionOf(contentType: string | undefined) {
   const subtype = contentType?.split(';')[0]?.split('/')[1];
   return subtype ? subtype.replace('jpeg', 'jpg').replace('x-', '') : 'bin';
+}
+
+export class ScheduledAlreadyHandled extends Error {}
+
+/** Sends a scheduled item at its time: the message, its send job and the item's status commit together. */
+export function createScheduledJob(deps: OutboundDeps) {
+  return defineJob({
+    name: 'chats.send-scheduled',
+    payload: z.object({ tenantId: z.uuid(), scheduledId: z.uuid() }),
+    maxAttempts: 5,
+    handler: async ({ tenantId, scheduledId }) => {
+      const [item] = await deps.db.select().from(scheduledMessages).where(and(eq(scheduledMessages.tenantId, tenantId), eq(scheduledMessages.id, scheduledId))).limit(1);
+      if (!item || item.status !== 'scheduled') return;
+      const card = await findCard(deps.db, tenantId, item.cardId);
+      if (!card) return;
+      if (item.templateId) {
+        await deps.db.update(scheduledMessages).set({ status: 'failed', errorReason: 'Las plantillas aún no se pueden enviar.' }).where(eq(scheduledMessages.id, item.id));
+        return;
+      }
+      try {
+        await queueOutbound(deps, { tenantId, userId: item.authorUserId }, card, { type: 'text', text: item.text }, {
+          alsoInTransaction: async (tx, message) => {
+            const [marked] = await tx.update(scheduledMessages).set({ status: 'sent', sentMessageId: message.id })
+              .where(and(eq(scheduledMessages.id, item.id), eq(scheduledMessages.status, 'scheduled'))).returning();
+            if (!marked) throw new ScheduledAlreadyHandled();
+          },
+        });
+      } catch (error) {
+        if (!(error instanceof ScheduledAlreadyHandled)) throw error;
+      }
+    },
+  });
 }

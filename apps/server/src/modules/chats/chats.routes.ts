@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import '@fastify/multipart';
 import { z } from 'zod';
-import { noteRequest, providerSettingsRequest, providerSettingsResponse, sendTextRequest, timelineQuery } from '@embudo/contracts/http/chats';
+import { noteRequest, scheduleRequest, providerSettingsRequest, providerSettingsResponse, sendTextRequest, timelineQuery } from '@embudo/contracts/http/chats';
 import type { Db } from '../../platform/db/database.ts';
 import { badRequest } from '../../platform/errors/app-error.ts';
 import { sessionOf } from '../../platform/http/route-access.ts';
@@ -10,13 +10,14 @@ import { requireOwnerOrAdmin } from '../../platform/policy/policy.ts';
 import type { MediaStorage } from '../../platform/storage/media-storage.ts';
 import { actorOf } from '../users/users.service.ts';
 import { monthUsage } from '../usage/usage.service.ts';
-import { addNote, markRead, queueOutbound, sendText, assertWindowOpenForFiles, visibleCard, writableCard, type Author, type OutboundDeps } from './outbound.service.ts';
+import { addNote, markRead, queueOutbound, sendText, assertWindowOpenForFiles, visibleCard, writableCard, type Author } from './outbound.service.ts';
 import { cardTimeline, decodeCursor } from './timeline.service.ts';
 import { effectiveAccount, updateProviderSettings, webhookUrlOf } from './provider-settings.service.ts';
 import { checkUpload, MAX_UPLOAD_BYTES } from './media-upload.ts';
 import { toMessageDto } from './message-dto.ts';
+import { scheduleMessage, type ScheduleDeps } from './schedule.service.ts';
 
-export interface ChatsRoutesOptions extends OutboundDeps {
+export interface ChatsRoutesOptions extends ScheduleDeps {
   storage: MediaStorage;
   publicUrl: string;
   sandbox: boolean;
@@ -91,11 +92,14 @@ export const chatsRoutes: FastifyPluginAsyncZod<ChatsRoutesOptions> = async (app
     const fileName = media.kind === 'audio' && media.mime === 'audio/ogg' && !upload.fileName.endsWith('.ogg')
       ? `voice-${Date.now()}.ogg`
       : upload.fileName;
-    const message = await queueOutbound(options, author, card, {
+    const message = await queueOutbound(options, { tenantId: author.tenantId, userId: author.actor.userId }, card, {
       type: media.kind, text: parsed.data.caption?.trim() || null, mediaUrl, mediaMime: media.mime, mediaFileName: fileName,
     }, { tempId: parsed.data.tempId, quotedMessageId: parsed.data.quotedMessageId });
     return reply.status(201).send(toMessageDto(message));
   });
+
+  app.post('/message/schedule', { schema: { body: scheduleRequest } }, async (request, reply) =>
+    reply.status(201).send(await scheduleMessage(options, await authorOf(db, request), request.body)));
 
   app.post('/note', { schema: { body: noteRequest } }, async (request, reply) =>
     reply.status(201).send(await addNote(options, await authorOf(db, request), request.body)));

@@ -50,18 +50,25 @@ export type OutboundDraft = Pick<typeof messages.$inferInsert, 'type' | 'text' |
 /** Stores an outbound message at ack 0 and its send job in one transaction, then tells the room. */
 export async function queueOutbound(
   deps: OutboundDeps,
-  author: Author,
+  origin: { tenantId: string; userId: string | null },
   card: CardRow,
   draft: OutboundDraft,
-  options: { tempId?: string | null; quotedMessageId?: string | null; sender?: 'user' | 'ai' },
+  options: {
+    tempId?: string | null;
+    quotedMessageId?: string | null;
+    sender?: 'user' | 'ai';
+    /** More writes that must commit or roll back with the message (e.g. marking a scheduled item sent). */
+    alsoInTransaction?: (tx: Tx, message: MessageRow) => Promise<void>;
+  },
 ): Promise<MessageRow> {
+  const author = origin;
   const { message, updatedCard } = await deps.db.transaction(async (tx) => {
     const quoted = await quotedOf(tx, author.tenantId, card.id, options.quotedMessageId);
     const [message] = await tx.insert(messages).values({
       tenantId: author.tenantId,
       cardId: card.id,
       sender: options.sender ?? 'user',
-      authorUserId: author.actor.userId,
+      authorUserId: author.userId,
       ...draft,
       tempId: options.tempId ?? null,
       ack: 0,
@@ -70,6 +77,7 @@ export async function queueOutbound(
       quotedMessageSender: quoted?.sender ?? null,
     }).returning();
     await deps.enqueueSend(tx, { tenantId: author.tenantId, messageId: message!.id });
+    await options.alsoInTransaction?.(tx, message!);
     const updatedCard = await recordCardActivity(tx, author.tenantId, card.id, {
       lastMessageType: draft.type, lastMessageText: draft.text ?? null, at: message!.createdAt, fromContact: false, countsAsUnread: false,
     });
@@ -82,7 +90,7 @@ export async function queueOutbound(
 export async function sendText(deps: OutboundDeps, author: Author, input: { cardId: string; text: string; tempId?: string | null; quotedMessageId?: string | null }) {
   const card = await writableCard(deps.db, author, input.cardId);
   if (!windowIsOpen(card.contactLastMessageAt)) throw badRequest(WINDOW_CLOSED_TEXT);
-  return toMessageDto(await queueOutbound(deps, author, card, { type: 'text', text: input.text }, input));
+  return toMessageDto(await queueOutbound(deps, { tenantId: author.tenantId, userId: author.actor.userId }, card, { type: 'text', text: input.text }, input));
 }
 
 export function assertWindowOpenForFiles(card: CardRow) {

@@ -1,0 +1,45 @@
+import { and, eq } from 'drizzle-orm';
+import { CONVERSATION_WINDOW_MS, EMPTY_MESSAGE, SCHEDULE_IN_PAST, SCHEDULE_NEEDS_TEMPLATE, type ScheduleRequest } from '@embudo/contracts/http/chats';
+import { scheduledMessages } from '../../../db/schema/index.ts';
+import type { Tx } from '../../platform/db/database.ts';
+import { badRequest } from '../../platform/errors/app-error.ts';
+import { writableCard, type Author, type OutboundDeps } from './outbound.service.ts';
+
+export const TEMPLATES_NOT_AVAILABLE = 'Plantilla no encontrada o no aprobada.';
+
+export interface ScheduleDeps extends OutboundDeps {
+  enqueueScheduled: (tx: Tx, input: { tenantId: string; scheduledId: string }, runAt: Date) => Promise<unknown>;
+  /** Answers whether the template may be sent (APPROVED in this tenant); templates live in their own module. */
+  isApprovedTemplate: (tenantId: string, templateId: string) => Promise<boolean>;
+}
+
+/** Spec 01 §5 Schedule: future time; outside the 24-hour window a template; inside it non-empty text. */
+export async function scheduleMessage(deps: ScheduleDeps, author: Author, input: ScheduleRequest, now = new Date()) {
+  const card = await writableCard(deps.db, author, input.cardId);
+  const scheduledFor = new Date(input.scheduledFor);
+  if (scheduledFor.getTime() <= now.getTime()) throw badRequest(SCHEDULE_IN_PAST);
+  const windowEnd = card.contactLastMessageAt ? card.contactLastMessageAt.getTime() + CONVERSATION_WINDOW_MS : 0;
+  const outsideWindow = scheduledFor.getTime() > windowEnd;
+  const text = input.text?.trim() ?? '';
+  if (outsideWindow && !input.templateId) throw badRequest(SCHEDULE_NEEDS_TEMPLATE);
+  if (!input.templateId && !text) throw badRequest(EMPTY_MESSAGE);
+  if (input.templateId && !(await deps.isApprovedTemplate(author.tenantId, input.templateId))) throw badRequest(TEMPLATES_NOT_AVAILABLE);
+
+  const row = await deps.db.transaction(async (tx) => {
+    const [created] = await tx.insert(scheduledMessages).values({
+      tenantId: author.tenantId, cardId: card.id, authorUserId: author.actor.userId, authorName: author.userName, scheduledFor,
+      text: input.templateId ? null : text, templateId: input.templateId ?? null, variables: input.variables ?? null,
+    }).returning();
+    await deps.enqueueScheduled(tx, { tenantId: author.tenantId, scheduledId: created!.id }, scheduledFor);
+    return created!;
+  });
+  return {
+    id: row.id, cardId: row.cardId, author: row.authorName, scheduledFor: row.scheduledFor.toISOString(), text: row.text,
+    templateId: row.templateId, variables: row.variables, status: row.status, raw_timestamp: row.createdAt.getTime(),
+  };
+}
+
+export async function findScheduled(deps: Pick<ScheduleDeps, 'db'>, tenantId: string, scheduledId: string) {
+  const [row] = await deps.db.select().from(scheduledMessages).where(and(eq(scheduledMessages.tenantId, tenantId), eq(scheduledMessages.id, scheduledId))).limit(1);
+  return row;
+}
