@@ -2,13 +2,14 @@
  * Prints how fast the auth hot path is on the embedded database: sign-in (argon2id verify) and
  * a session-checked call (token hash lookup). Figures only; nothing here asserts a time.
  */
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { openPglite } from '../apps/server/src/platform/db/database.ts';
 import { createLogger } from '../apps/server/src/platform/logger/logger.ts';
 import { buildApp } from '../apps/server/src/app.ts';
 
 const database = await openPglite(undefined);
-const app = await buildApp({ db: database.db, logger: createLogger('silent'), throttle: { windowMs: 1, perAccount: 1e9, perAddress: 1e9 } });
+const app = await buildApp({ db: database.db, logger: createLogger('silent'), mediaDir: os.tmpdir(), throttle: { windowMs: 1, perAccount: 1e9, perAddress: 1e9 } });
 await app.ready();
 
 const register = await app.inject({
