@@ -5,6 +5,7 @@ import { UsageModal } from '../account/UsageModal.tsx';
 import { useSession } from '../auth/use-session.ts';
 import { useModal } from '../../shared/ui/use-modal.ts';
 import { ComingSoonModal } from './ComingSoonModal.tsx';
+import { WhatsAppConnectionDialog } from '../whatsapp-connection/WhatsAppConnectionDialog.tsx';
 import { canManageTenant, planLabels, roleLabels } from './role-labels.ts';
 import { userInitials } from './user-initials.ts';
 
@@ -71,7 +72,7 @@ export function UserMenu() {
         { label: 'Administrar Equipo', icon: icons.team, action: comingSoon('Administrar Equipo') },
         { label: 'Plantillas', icon: icons.templates, action: () => navigate(`/t/${slug}/templates`) },
         { label: 'Configurar Bot Auto', icon: icons.autobot, action: comingSoon('Configurar Bot Auto') },
-        { label: 'Conexión WhatsApp', icon: icons.whatsapp, action: comingSoon('Conexión WhatsApp') },
+        { label: 'Conexión WhatsApp', icon: icons.whatsapp, action: () => modal.open((close) => <WhatsAppConnectionDialog onClose={close} />) },
       ]
     : [];
   const signOut: MenuEntry = { label: 'Cerrar Sesión', icon: icons.logout, tone: 'danger', action: () => void logout() };
