@@ -15,6 +15,7 @@ import { createChatEvents } from './modules/chats/chat-events.ts';
 import { createChatJobs, createScheduledJob } from './modules/chats/chats.jobs.ts';
 import { chatsRoutes } from './modules/chats/chats.routes.ts';
 import { funnelsRoutes } from './modules/funnels/funnels.routes.ts';
+import { toCardUpdate } from './modules/funnels/cards.service.ts';
 import { webhooksRoutes } from './modules/chats/webhooks.routes.ts';
 import { allSandboxApps } from './modules/chats/provider-settings.service.ts';
 import { MAX_UPLOAD_BYTES } from './modules/chats/media-upload.ts';
@@ -119,7 +120,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   await registerTenantRoutes(app, async (scope) => {
     await scope.register(usersRoutes, { db, onSessionsRevoked: (userId) => realtime.disconnectUser(userId) });
-    await scope.register(funnelsRoutes, { db });
+    await scope.register(funnelsRoutes, {
+      db,
+      events: {
+        boardUpdated: (tenantId, funnelId) => realtime.emitToTenant(tenantId, 'board_updated', { funnelId }),
+        funnelsUpdated: (tenantId) => realtime.emitToTenant(tenantId, 'funnels_updated', {}),
+        cardUpdated: (tenantId, card) => realtime.emitToTenant(tenantId, 'card_updated', toCardUpdate(card)),
+      },
+    });
     await scope.register(chatsRoutes, { ...scheduleDeps, storage, publicUrl: publicUrl(), sandbox });
   });
 

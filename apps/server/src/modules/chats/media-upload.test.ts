@@ -32,7 +32,7 @@ async function chat() {
 async function upload(owner: Awaited<ReturnType<typeof registerTenant>>, fields: Record<string, string>, file?: { data: Buffer; name: string; type: string }) {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
-  if (file) form.append('media', new Blob([file.data], { type: file.type }), file.name);
+  if (file) form.append('media', new Blob([new Uint8Array(file.data)], { type: file.type }), file.name);
   const response = await fetch(`${baseUrl}/t/${owner.tenant.slug}/api/message/media`, { method: 'POST', headers: bearer(owner.token), body: form });
   return { status: response.status, body: await response.json() };
 }

@@ -1,0 +1,155 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { COLUMN_HAS_CHATS } from '@embudo/contracts/http/funnels';
+import { boardColumns, cards, funnels } from '../../../db/schema/index.ts';
+import type { Db } from '../../platform/db/database.ts';
+import { badRequest, notFound } from '../../platform/errors/app-error.ts';
+import { canSeeFunnel, requireFunnelVisible, requireOwnerOrAdmin, requireWriter, type Actor } from '../../platform/policy/policy.ts';
+import { FUNNEL_NOT_FOUND } from './board.service.ts';
+import { toCardUpdate, type CardRow } from './cards.service.ts';
+
+export const COLUMN_NOT_FOUND = 'Columna no encontrada.';
+export const CARD_NOT_FOUND = 'Chat no encontrado.';
+
+export interface BoardEvents {
+  boardUpdated(tenantId: string, funnelId: string): void;
+  funnelsUpdated(tenantId: string): void;
+  cardUpdated(tenantId: string, card: CardRow): void;
+}
+
+interface Scope {
+  db: Db;
+  events: BoardEvents;
+  tenantId: string;
+  actor: Actor;
+}
+
+async function writableFunnel(scope: Scope, funnelId: string) {
+  requireWriter(scope.actor);
+  const [funnel] = await scope.db.select().from(funnels).where(and(eq(funnels.tenantId, scope.tenantId), eq(funnels.id, funnelId))).limit(1);
+  if (!funnel) throw notFound(FUNNEL_NOT_FOUND);
+  requireFunnelVisible(scope.actor, funnel.id, FUNNEL_NOT_FOUND);
+  return funnel;
+}
+
+async function writableColumn(scope: Scope, columnId: string) {
+  requireWriter(scope.actor);
+  const [column] = await scope.db.select().from(boardColumns).where(and(eq(boardColumns.tenantId, scope.tenantId), eq(boardColumns.id, columnId))).limit(1);
+  if (!column || !canSeeFunnel(scope.actor, column.funnelId)) throw notFound(COLUMN_NOT_FOUND);
+  return column;
+}
+
+async function writableCard(scope: Scope, cardId: string) {
+  requireWriter(scope.actor);
+  const [card] = await scope.db.select().from(cards).where(and(eq(cards.tenantId, scope.tenantId), eq(cards.id, cardId))).limit(1);
+  if (!card || !canSeeFunnel(scope.actor, card.funnelId)) throw notFound(CARD_NOT_FOUND);
+  return card;
+}
+
+const funnelDto = (row: typeof funnels.$inferSelect) => ({ id: row.id, name: row.name, unreadCount: 0 });
+const columnDto = (row: typeof boardColumns.$inferSelect) => ({ id: row.id, title: row.title, funnelId: row.funnelId, color: row.color });
+
+/** New funnels are for owners and admins: agents see only the funnels ticked for them. */
+export async function createFunnel(scope: Scope, name: string) {
+  requireOwnerOrAdmin(scope.actor);
+  const [row] = await scope.db.insert(funnels).values({
+    tenantId: scope.tenantId, name,
+    position: sql`(select coalesce(max(position), -1) + 1 from funnels where tenant_id = ${scope.tenantId})`,
+  }).returning();
+  scope.events.funnelsUpdated(scope.tenantId);
+  return funnelDto(row!);
+}
+
+export async function renameFunnel(scope: Scope, funnelId: string, name: string) {
+  await writableFunnel(scope, funnelId);
+  const [row] = await scope.db.update(funnels).set({ name }).where(and(eq(funnels.tenantId, scope.tenantId), eq(funnels.id, funnelId))).returning();
+  scope.events.funnelsUpdated(scope.tenantId);
+  return funnelDto(row!);
+}
+
+export async function createColumn(scope: Scope, funnelId: string, title: string) {
+  await writableFunnel(scope, funnelId);
+  const [row] = await scope.db.insert(boardColumns).values({
+    tenantId: scope.tenantId, funnelId, title,
+    position: sql`(select coalesce(max(position), -1) + 1 from board_columns where funnel_id = ${funnelId})`,
+  }).returning();
+  scope.events.boardUpdated(scope.tenantId, funnelId);
+  return columnDto(row!);
+}
+
+export async function updateColumn(scope: Scope, columnId: string, changes: { title?: string; color?: 'blue' | 'orange' | 'purple' | 'green' }) {
+  const column = await writableColumn(scope, columnId);
+  if (changes.title === undefined && changes.color === undefined) return columnDto(column);
+  const [row] = await scope.db.update(boardColumns).set(changes).where(eq(boardColumns.id, column.id)).returning();
+  scope.events.boardUpdated(scope.tenantId, column.funnelId);
+  return columnDto(row!);
+}
+
+export async function deleteColumn(scope: Scope, columnId: string) {
+  const column = await writableColumn(scope, columnId);
+  await scope.db.transaction(async (tx) => {
+    const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(cards).where(eq(cards.columnId, column.id));
+    if ((row?.n ?? 0) > 0) throw badRequest(COLUMN_HAS_CHATS);
+    await tx.delete(boardColumns).where(eq(boardColumns.id, column.id));
+  });
+  scope.events.boardUpdated(scope.tenantId, column.funnelId);
+}
+
+/** Every column the actor may see, with its funnel's name (bot menus, move dialogs). */
+export async function allColumns(scope: Omit<Scope, 'events'>) {
+  const rows = await scope.db
+    .select({ id: boardColumns.id, title: boardColumns.title, color: boardColumns.color, funnelId: boardColumns.funnelId, funnelName: funnels.name })
+    .from(boardColumns)
+    .innerJoin(funnels, eq(funnels.id, boardColumns.funnelId))
+    .where(eq(boardColumns.tenantId, scope.tenantId))
+    .orderBy(asc(funnels.position), asc(funnels.createdAt), asc(boardColumns.position), asc(boardColumns.createdAt));
+  return rows.filter((row) => canSeeFunnel(scope.actor, row.funnelId));
+}
+
+export async function toggleColumnCardsAi(scope: Scope, columnId: string, enabled: boolean) {
+  const column = await writableColumn(scope, columnId);
+  const updated = await scope.db.update(cards).set({ aiEnabled: enabled }).where(and(eq(cards.tenantId, scope.tenantId), eq(cards.columnId, column.id))).returning({ id: cards.id });
+  scope.events.boardUpdated(scope.tenantId, column.funnelId);
+  return { updated: updated.length, enabled };
+}
+
+/** Moves a card to a column, of this funnel or another one the actor may see. */
+export async function moveCard(scope: Scope, cardId: string, targetColumnId: string) {
+  const card = await writableCard(scope, cardId);
+  const target = await writableColumn(scope, targetColumnId).catch(() => {
+    throw notFound(COLUMN_NOT_FOUND);
+  });
+  const [row] = await scope.db.update(cards).set({ columnId: target.id, funnelId: target.funnelId }).where(eq(cards.id, card.id)).returning();
+  scope.events.boardUpdated(scope.tenantId, card.funnelId);
+  if (target.funnelId !== card.funnelId) scope.events.boardUpdated(scope.tenantId, target.funnelId);
+  scope.events.cardUpdated(scope.tenantId, row!);
+  return toCardUpdate(row!);
+}
+
+export async function renameCard(scope: Scope, cardId: string, title: string) {
+  const card = await writableCard(scope, cardId);
+  const [row] = await scope.db.update(cards).set({ title }).where(eq(cards.id, card.id)).returning();
+  scope.events.cardUpdated(scope.tenantId, row!);
+  return toCardUpdate(row!);
+}
+
+export async function toggleCardAi(scope: Scope, cardId: string, enabled: boolean) {
+  const card = await writableCard(scope, cardId);
+  const [row] = await scope.db.update(cards).set({ aiEnabled: enabled }).where(eq(cards.id, card.id)).returning();
+  scope.events.cardUpdated(scope.tenantId, row!);
+  return toCardUpdate(row!);
+}
+
+/**
+ * Archives a chat: marked archived and read, and moved to the landing column the caller names
+ * (the auto-bot's trigger column once bot settings exist); a new message brings it back.
+ */
+export async function archiveCard(scope: Scope, cardId: string, landing: { columnId: string; funnelId: string } | undefined) {
+  const card = await writableCard(scope, cardId);
+  const [row] = await scope.db.update(cards)
+    .set({ archived: true, unreadCount: 0, ...(landing ? { columnId: landing.columnId, funnelId: landing.funnelId } : {}) })
+    .where(eq(cards.id, card.id)).returning();
+  scope.events.boardUpdated(scope.tenantId, card.funnelId);
+  if (landing && landing.funnelId !== card.funnelId) scope.events.boardUpdated(scope.tenantId, landing.funnelId);
+  scope.events.cardUpdated(scope.tenantId, row!);
+  return toCardUpdate(row!);
+}
