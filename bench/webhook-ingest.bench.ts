@@ -16,7 +16,7 @@ const TOTAL = Number(process.env.BENCH_MESSAGES ?? 2000);
 const CONCURRENCY = 8;
 
 const database = process.env.DATABASE_URL ? await openPostgres(process.env.DATABASE_URL) : await openPglite(undefined);
-const app = await buildApp({ db: database.db, logger: createLogger('silent'), mediaDir: os.tmpdir(), providerMode: 'sandbox' });
+const app = await buildApp({ db: database.db, logger: createLogger('silent'), mediaDir: os.tmpdir(), appSecret: 'bench-and-test-secret-0123456789abcdef', providerMode: 'sandbox' });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 

@@ -26,6 +26,9 @@ import { createRealtime, type Realtime } from './platform/realtime/realtime.ts';
 import { defaultThrottleLimits, type ThrottleLimits } from './modules/auth/login-throttle.ts';
 import { resolveSession } from './modules/auth/auth.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { resolveAdminSession } from './modules/admin/admin.service.ts';
+import { createSecretBox } from './platform/crypto/secret-box.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 
 export interface AppOptions {
@@ -37,6 +40,8 @@ export interface AppOptions {
   publicUrl?: string;
   providerMode?: 'sandbox' | 'live';
   gupshupApiUrl?: string;
+  /** Key for secrets at rest (APP_SECRET or the one generated into DATA_DIR). */
+  appSecret: string;
   /** Start the job workers when the app is ready (tests drive the queue by hand instead). */
   runJobs?: boolean;
   redisUrl?: string;
@@ -65,7 +70,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     },
   });
   registerErrorHandler(app, options.webDist && fs.existsSync(options.webDist) ? path.join(options.webDist, 'index.html') : undefined);
-  registerRouteAccess(app, sessionResolver);
+  registerRouteAccess(app, sessionResolver, (token) => resolveAdminSession(db, token));
 
   const sandbox = (options.providerMode ?? 'sandbox') === 'sandbox';
   // The in-process sandbox answers on this very server, whatever port it got.
@@ -112,6 +117,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
     app.addHook('onClose', async () => fake.close());
     await app.register(sandboxRoutes(fake));
   }
+
+  const box = createSecretBox(options.appSecret);
+  await app.register(adminRoutes, {
+    db, box,
+    throttle: options.throttle ?? defaultThrottleLimits,
+    activeConnections: () => realtime.connectionCount(),
+    onUserSessionsEnded: (userId) => realtime.disconnectUser(userId),
+  });
 
   await app.register(authRoutes, {
     db,

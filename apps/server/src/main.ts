@@ -14,14 +14,14 @@ const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 async function main() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  resolveAppSecret(config.appSecret, config.dataDir);
+  const appSecret = resolveAppSecret(config.appSecret, config.dataDir);
   const database = await openDatabase(config, (error) => logger.warn({ err: error }, 'idle database connection lost'));
 
   const admin = await bootstrapPlatformAdmin(database.db, { email: config.adminEmail, password: config.adminPassword });
   const seeded = config.seedDemo ? await seedDemoTenant(database.db) : false;
 
   const app = await buildApp({
-    db: database.db, logger, redisUrl: config.redisUrl, webDist, runJobs: true,
+    db: database.db, logger, redisUrl: config.redisUrl, webDist, runJobs: true, appSecret,
     mediaDir: path.join(config.dataDir, 'media'), publicUrl: process.env.PUBLIC_URL ? config.publicUrl : undefined,
     providerMode: config.providerMode, gupshupApiUrl: config.gupshupApiUrl,
   });

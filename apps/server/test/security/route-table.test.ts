@@ -1,4 +1,5 @@
 import { queryRows } from '../../src/platform/db/database.ts';
+import { bootstrapPlatformAdmin } from '../../src/modules/admin/admin-bootstrap.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
@@ -13,18 +14,22 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/auth/login',
   'POST /api/auth/register',
   'GET /api/tenants/check-slug/:slug',
+  'POST /api/auth/admin/login',
 ]);
 
 let t: TestApp;
 let a: Awaited<ReturnType<typeof registerTenant>>;
 let b: Awaited<ReturnType<typeof registerTenant>>;
 let tenantBIds: string[];
+let adminToken: string;
 
 beforeAll(async () => {
   t = await buildTestApp();
   a = await registerTenant(t.app, { companyName: 'Tenant Alfa Secreta' });
   b = await registerTenant(t.app, { companyName: 'Tenant Beta Secreta', userName: 'Beto Confidencial' });
   tenantBIds = await idsOwnedBy(b.tenant.id);
+  await bootstrapPlatformAdmin(t.database.db, { email: 'seguridad@embudo.test', password: 'Seguridad123' });
+  adminToken = (await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: 'seguridad@embudo.test', password: 'Seguridad123' } })).json().token;
 });
 afterAll(async () => t.close());
 
@@ -65,6 +70,14 @@ describe('route table', () => {
         const response = await t.app.inject({ method: route.method as 'GET', url, headers, payload: payloadFor(route.method) });
         expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
       }
+    }
+  });
+
+  it('keeps token kinds apart: a tenant token opens no admin route and an admin token no tenant route', async () => {
+    for (const route of apiRoutes().filter((entry) => entry.access !== 'public')) {
+      const token = route.access === 'admin' ? a.token : adminToken;
+      const response = await t.app.inject({ method: route.method as 'GET', url: fillPath(route.url, a.tenant.slug, a.user.id), headers: bearer(token), payload: payloadFor(route.method) });
+      expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
     }
   });
 
@@ -116,7 +129,10 @@ describe('route table', () => {
           method: 'POST', url: '/api/auth/login', remoteAddress: '10.9.9.9',
           payload: { email: a.user.email, password: a.password, tenantSlug: a.tenant.slug },
         });
-        const token = login.json().token as string;
+        const adminLogin = route.access === 'admin'
+          ? await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', remoteAddress: '10.9.9.8', payload: { email: 'seguridad@embudo.test', password: 'Seguridad123' } })
+          : undefined;
+        const token = adminLogin ? (adminLogin.json().token as string) : (login.json().token as string);
         const response = await t.app.inject({
           method: route.method as 'POST', url: fillPath(route.url, a.tenant.slug, crypto.randomUUID()),
           headers: { ...bearer(token), 'content-type': 'application/json' }, body,

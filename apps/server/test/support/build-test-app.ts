@@ -6,16 +6,18 @@ import { buildApp, type App, type AppOptions } from '../../src/app.ts';
 import { createTestDatabase } from './test-database.ts';
 import type { Database } from '../../src/platform/db/database.ts';
 
+export const TEST_APP_SECRET = 'test-app-secret-0123456789abcdefghijklmnop';
+
 export interface TestApp {
   app: App;
   database: Database & { url?: string };
   close(): Promise<void>;
 }
 
-export async function buildTestApp(overrides: Partial<Omit<AppOptions, 'db' | 'logger'>> = {}): Promise<TestApp> {
+export async function buildTestApp(overrides: Partial<Omit<AppOptions, 'db' | 'logger' | 'mediaDir' | 'appSecret'>> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-media-'));
-  const app = await buildApp({ db: database.db, logger: createLogger('silent'), mediaDir, ...overrides });
+  const app = await buildApp({ db: database.db, logger: createLogger('silent'), mediaDir, appSecret: TEST_APP_SECRET, ...overrides });
   await app.ready();
   return {
     app,

@@ -2,6 +2,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, notFound, unauthorized } from '../errors/app-error.ts';
 import type { AuthenticatedSession } from '../../modules/auth/auth.service.ts';
 
+/** A platform operator's session: a separate token kind that opens no tenant route. */
+export interface AdminSession {
+  sessionId: string;
+  admin: { id: string; email: string; name: string };
+}
+
 /**
  * Who may call a route. Every route under /api or /t/{slug}/api needs a tenant session unless
  * it says otherwise; `public` routes sit on an explicit list that the route-table test reads.
@@ -16,6 +22,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     tenantSession: AuthenticatedSession | null;
+    adminSession: AdminSession | null;
   }
 }
 
@@ -34,13 +41,24 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 
 export const PASSWORD_CHANGE_REQUIRED = 'Debes cambiar tu contraseña antes de continuar.';
 
-export function registerRouteAccess(app: FastifyInstance, resolveSession: (token: string | undefined) => Promise<AuthenticatedSession | null>) {
+export function registerRouteAccess(
+  app: FastifyInstance,
+  resolveSession: (token: string | undefined) => Promise<AuthenticatedSession | null>,
+  resolveAdminSession: (token: string | undefined) => Promise<AdminSession | null>,
+) {
   app.decorateRequest('tenantSession', null);
+  app.decorateRequest('adminSession', null);
   app.addHook('onRequest', async (request) => {
     const url = request.routeOptions.url;
     if (!url || !isApiRoute(url)) return;
     const access = request.routeOptions.config.access ?? 'tenant';
-    if (access !== 'tenant') return;
+    if (access === 'public') return;
+    if (access === 'admin') {
+      const adminSession = await resolveAdminSession(bearerToken(request));
+      if (!adminSession) throw unauthorized('Sesión de administrador inválida o expirada.');
+      request.adminSession = adminSession;
+      return;
+    }
 
     const session = await resolveSession(bearerToken(request));
     if (!session) throw unauthorized('Sesión inválida o expirada.');
@@ -54,6 +72,11 @@ export function registerRouteAccess(app: FastifyInstance, resolveSession: (token
     }
     request.tenantSession = session;
   });
+}
+
+export function adminSessionOf(request: FastifyRequest): AdminSession {
+  if (!request.adminSession) throw unauthorized();
+  return request.adminSession;
 }
 
 /** The session of a tenant route; the onRequest hook guarantees it is there. */

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { platformSettings } from '../../../db/schema/index.ts';
+import { buildTestApp, TEST_APP_SECRET, type TestApp } from '../../../test/support/build-test-app.ts';
+import { bearer, registerTenant } from '../../../test/support/factories.ts';
+import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
+import { bootstrapPlatformAdmin } from './admin-bootstrap.ts';
+import { sandboxAppName } from '../chats/provider-settings.service.ts';
+
+let t: TestApp;
+let adminToken: string;
+const ADMIN = { email: 'operador@embudo.test', password: 'Operador123' };
+
+beforeAll(async () => {
+  t = await buildTestApp({ providerMode: 'sandbox' });
+  await listenOnRandomPort(t.app);
+  await bootstrapPlatformAdmin(t.database.db, ADMIN);
+  adminToken = (await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: ADMIN })).json().token;
+});
+afterAll(async () => t.close());
+
+const asAdmin = (method: 'GET' | 'PUT' | 'POST', url: string, payload?: unknown) =>
+  t.app.inject({ method, url, headers: bearer(adminToken), payload: payload as object });
+
+describe('operator sign-in and token kinds', () => {
+  it('signs in, checks the token, refuses wrong credentials and rate-limits', async () => {
+    const me = await asAdmin('GET', '/api/admin/me');
+    expect(me.json()).toEqual({ user: { id: expect.any(String), email: ADMIN.email, name: 'Administrador' } });
+    const wrong = await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { ...ADMIN, password: 'Mala1234' }, remoteAddress: '10.7.0.1' });
+    expect(wrong.statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: '', password: '' } })).statusCode).toBe(400);
+    for (let i = 0; i < 5; i++) await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: 'otro@x.test', password: 'Mala1234' }, remoteAddress: '10.7.1.1' });
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: 'otro@x.test', password: 'Mala1234' }, remoteAddress: '10.7.1.2' })).statusCode).toBe(429);
+  });
+
+  it('an admin token opens no tenant call and a tenant token opens no admin call', async () => {
+    const owner = await registerTenant(t.app);
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(adminToken) })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: `/t/${owner.tenant.slug}/api/funnels/summary`, headers: bearer(adminToken) })).statusCode).toBe(401);
+    for (const url of ['/api/admin/stats', '/api/admin/tenants', '/api/admin/me', '/api/admin/settings/gupshup']) {
+      expect((await t.app.inject({ method: 'GET', url, headers: bearer(owner.token) })).statusCode, url).toBe(401);
+    }
+  });
+});
+
+describe('tenants, users and figures', () => {
+  it('shows stats, tenants with users and month cost, and changes a plan (the member limit follows)', async () => {
+    const owner = await registerTenant(t.app, { companyName: 'Cafetería Admin' });
+    const stats = (await asAdmin('GET', '/api/admin/stats')).json();
+    expect(stats).toMatchObject({ totalTenants: expect.any(Number), totalUsers: expect.any(Number), activeConnections: expect.any(Number), messagesSentThisMonth: expect.any(Number), totalTemplates: expect.any(Number), utilityTemplates: expect.any(Number), marketingTemplates: expect.any(Number) });
+    expect(stats.totalTenants).toBeGreaterThanOrEqual(1);
+
+    const tenant = (await asAdmin('GET', '/api/admin/tenants')).json().find((row: { id: string }) => row.id === owner.tenant.id);
+    expect(tenant).toMatchObject({ name: 'Cafetería Admin', slug: owner.tenant.slug, subscription_plan: 'basic', usage: { totalCost: 0 } });
+    expect(tenant.users).toEqual([expect.objectContaining({ email: owner.user.email, role: 'owner', is_active: true })]);
+    expect((await asAdmin('GET', '/api/admin/tenants-summary')).json().find((row: { id: string }) => row.id === owner.tenant.id)).toMatchObject({ userCount: 1 });
+
+    const invite = (n: number) => t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/users/invite`, headers: bearer(owner.token), payload: { name: `M${n}`, email: `m${n}@x.test` } });
+    expect((await invite(1)).statusCode).toBe(201);
+    expect((await invite(2)).statusCode).toBe(403);
+    expect((await asAdmin('PUT', `/api/admin/tenants/${owner.tenant.id}/plan`, { subscription_plan: 'professional' })).json()).toEqual({ id: owner.tenant.id, subscription_plan: 'professional' });
+    expect((await invite(2)).statusCode).toBe(201);
+    expect((await asAdmin('PUT', `/api/admin/tenants/${owner.tenant.id}/plan`, { subscription_plan: 'gold' })).statusCode).toBe(400);
+    expect((await asAdmin('PUT', `/api/admin/tenants/${crypto.randomUUID()}/plan`, { subscription_plan: 'basic' })).statusCode).toBe(404);
+  });
+
+  it('deactivates a user (their session ends), never changes an owner, and resets a password with a forced change', async () => {
+    const owner = await registerTenant(t.app);
+    const { user, tempPassword } = (await t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/users/invite`, headers: bearer(owner.token), payload: { name: 'Agente', email: 'agente@x.test' } })).json();
+    const memberToken = (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: tempPassword, tenantSlug: owner.tenant.slug } })).json().token;
+
+    const ownerRefused = await asAdmin('PUT', `/api/admin/users/${owner.user.id}/status`, { is_active: false });
+    expect(ownerRefused.statusCode).toBe(403);
+    expect(ownerRefused.json().message).toBe('El estado del propietario no se puede cambiar.');
+
+    expect((await asAdmin('PUT', `/api/admin/users/${user.id}/status`, { is_active: false })).json()).toEqual({ id: user.id, is_active: false });
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(memberToken) })).statusCode).toBe(401);
+    await asAdmin('PUT', `/api/admin/users/${user.id}/status`, { is_active: true });
+
+    const reset = await asAdmin('POST', `/api/admin/users/${user.id}/reset-password`);
+    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: reset.json().tempPassword, tenantSlug: owner.tenant.slug } });
+    expect(login.json().user.force_password_change).toBe(true);
+  });
+});
+
+describe('platform settings', () => {
+  it('validates and saves pricing (empty means 0, up to 4 decimals), and new usage is priced from then on', async () => {
+    const bad = await asAdmin('PUT', '/api/admin/settings/pricing', { price_per_sent_message: -1 });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe('Los precios deben ser números mayores o iguales a 0.');
+    expect((await asAdmin('PUT', '/api/admin/settings/pricing', { price_per_sent_message: 0.00001 })).json().message).toBe('Los precios admiten hasta 4 decimales.');
+
+    const owner = await registerTenant(t.app);
+    await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215500011111', kind: 'text', text: 'antes' });
+    const saved = await asAdmin('PUT', '/api/admin/settings/pricing', { price_per_sent_message: '0.0100', price_per_received_message: 0.005, price_template_marketing: '', price_template_utility: null });
+    expect(saved.json()).toEqual({ price_per_sent_message: 0.01, price_per_received_message: 0.005, price_template_marketing: 0, price_template_utility: 0 });
+    expect((await asAdmin('GET', '/api/admin/settings/pricing')).json()).toEqual(saved.json());
+    await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215500011111', kind: 'text', text: 'después' });
+    const usage = (await t.app.inject({ method: 'GET', url: `/t/${owner.tenant.slug}/api/usage`, headers: bearer(owner.token) })).json();
+    expect(usage).toMatchObject({ receivedCount: 2, totalCost: 0.005 });
+    await asAdmin('PUT', '/api/admin/settings/pricing', {});
+  });
+
+  it('stores provider credentials encrypted, never answers them in clear, and keeps a blank password', async () => {
+    const saved = await asAdmin('PUT', '/api/admin/settings/gupshup', { apiKey: 'sk_live_supersecret1234', partnerEmail: 'ops@embudo.test', partnerPassword: 'PartnerPass!' });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.body).not.toContain('supersecret');
+    expect(saved.body).not.toContain('PartnerPass');
+    expect(saved.json()).toMatchObject({ apiKey: '••••1234', apiKeySet: true, partnerEmail: 'ops@embudo.test', partnerPassword: '', partnerPasswordSet: true });
+    const [row] = await t.database.db.select().from(platformSettings).where(eq(platformSettings.key, 'gupshup'));
+    expect(JSON.stringify(row!.value)).not.toContain('supersecret');
+    expect(JSON.stringify(row!.value)).not.toContain('PartnerPass');
+
+    await asAdmin('PUT', '/api/admin/settings/gupshup', { apiKey: '••••1234', partnerEmail: 'ops2@embudo.test', partnerPassword: '' });
+    const { gupshupCredentials } = await import('./admin.service.ts');
+    const { createSecretBox } = await import('../../platform/crypto/secret-box.ts');
+    expect(await gupshupCredentials(t.database.db, createSecretBox(TEST_APP_SECRET))).toEqual({ apiKey: 'sk_live_supersecret1234', partnerEmail: 'ops2@embudo.test', partnerPassword: 'PartnerPass!' });
+  });
+});

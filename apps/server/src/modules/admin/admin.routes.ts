@@ -1,0 +1,58 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { adminLoginRequest, adminMeResponse, adminSessionResponse, gupshupCredentialsRequest, pricingRequest, tenantPlanRequest, userStatusRequest } from '@embudo/contracts/http/admin';
+import type { Db } from '../../platform/db/database.ts';
+import type { SecretBox } from '../../platform/crypto/secret-box.ts';
+import { adminSessionOf } from '../../platform/http/route-access.ts';
+import type { ThrottleLimits } from '../auth/login-throttle.ts';
+import * as admin from './admin.service.ts';
+
+export interface AdminRoutesOptions {
+  db: Db;
+  box: SecretBox;
+  throttle: ThrottleLimits;
+  activeConnections: () => number;
+  onUserSessionsEnded: (userId: string) => void;
+}
+
+const idParams = (message: string) => z.object({ id: z.uuid({ error: message }) });
+const asAdmin = { access: 'admin' as const };
+
+export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, { db, box, throttle, activeConnections, onUserSessionsEnded }) => {
+  app.post('/api/auth/admin/login', { config: { access: 'public' }, schema: { body: adminLoginRequest, response: { 200: adminSessionResponse } } },
+    async (request) => admin.adminLogin(db, request.body, request.ip, throttle));
+
+  app.get('/api/admin/me', { config: asAdmin, schema: { response: { 200: adminMeResponse } } }, async (request) =>
+    admin.adminMe(adminSessionOf(request).admin as admin.AdminRow));
+
+  app.post('/api/admin/logout', { config: asAdmin }, async (request, reply) => {
+    await admin.adminLogout(db, adminSessionOf(request).sessionId);
+    return reply.status(204).send();
+  });
+
+  app.get('/api/admin/stats', { config: asAdmin }, async () => admin.platformStats(db, activeConnections()));
+  app.get('/api/admin/tenants-summary', { config: asAdmin }, async () => admin.tenantsSummary(db));
+  app.get('/api/admin/tenants', { config: asAdmin }, async () => admin.tenantsWithUsers(db));
+
+  app.put('/api/admin/tenants/:id/plan', { config: asAdmin, schema: { params: idParams('Empresa inválida.'), body: tenantPlanRequest } }, async (request) =>
+    admin.setTenantPlan(db, request.params.id, request.body.subscription_plan));
+
+  app.put('/api/admin/users/:id/status', { config: asAdmin, schema: { params: idParams('Usuario inválido.'), body: userStatusRequest } }, async (request) => {
+    const answer = await admin.setUserStatus(db, request.params.id, request.body.is_active);
+    if (!request.body.is_active) onUserSessionsEnded(request.params.id);
+    return answer;
+  });
+
+  app.post('/api/admin/users/:id/reset-password', { config: asAdmin, schema: { params: idParams('Usuario inválido.') } }, async (request) => {
+    const answer = await admin.adminResetPassword(db, request.params.id);
+    onUserSessionsEnded(request.params.id);
+    return answer;
+  });
+
+  app.get('/api/admin/settings/pricing', { config: asAdmin }, async () => admin.getPricing(db));
+  app.put('/api/admin/settings/pricing', { config: asAdmin, schema: { body: pricingRequest } }, async (request) => admin.savePricing(db, request.body));
+
+  app.get('/api/admin/settings/gupshup', { config: asAdmin }, async () => admin.getGupshupSettings(db, box));
+  app.put('/api/admin/settings/gupshup', { config: asAdmin, schema: { body: gupshupCredentialsRequest } }, async (request) =>
+    admin.saveGupshupSettings(db, box, request.body));
+};

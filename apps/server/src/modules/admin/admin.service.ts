@@ -1,0 +1,197 @@
+import { and, desc, eq, gte, isNull, lt, sql } from 'drizzle-orm';
+import type { Plan } from '@embudo/contracts/http/auth';
+import { adminSessions, messages, platformAdmins, platformSettings, sessions, tenants, usageEvents, users } from '../../../db/schema/index.ts';
+import { queryRows, type Db } from '../../platform/db/database.ts';
+import { forbidden, notFound, unauthorized } from '../../platform/errors/app-error.ts';
+import { generateTemporaryPassword, generateToken, hashPassword, hashToken, verifyPassword } from '../../platform/auth/secrets.ts';
+import type { SecretBox } from '../../platform/crypto/secret-box.ts';
+import { assertNotThrottled, clearAccountFailures, recordFailure, throttleKeys, type ThrottleLimits } from '../auth/login-throttle.ts';
+import { monthBounds, PRICING_KEY, currentPricing, type Pricing } from '../usage/usage.service.ts';
+
+export const ADMIN_WRONG_CREDENTIALS = 'Email o contraseña incorrectos.';
+export const OWNER_STATUS_LOCKED = 'El estado del propietario no se puede cambiar.';
+export const GUPSHUP_KEY = 'gupshup';
+
+export type AdminRow = typeof platformAdmins.$inferSelect;
+const adminDto = (row: AdminRow) => ({ id: row.id, email: row.email, name: row.name });
+
+export async function adminLogin(db: Db, input: { email: string; password: string }, address: string, limits: ThrottleLimits) {
+  const keys = throttleKeys('admin', input.email, address);
+  await assertNotThrottled(db, keys, limits);
+  const [admin] = await db.select().from(platformAdmins).where(eq(platformAdmins.email, input.email.toLowerCase())).limit(1);
+  if (!admin || !(await verifyPassword(admin.passwordHash, input.password))) {
+    await recordFailure(db, keys, limits);
+    throw unauthorized(ADMIN_WRONG_CREDENTIALS);
+  }
+  await clearAccountFailures(db, keys);
+  const token = generateToken();
+  await db.insert(adminSessions).values({ tokenHash: hashToken(token), adminId: admin.id });
+  return { token, user: adminDto(admin) };
+}
+
+export async function resolveAdminSession(db: Db, token: string | undefined) {
+  if (!token) return null;
+  const [row] = await db
+    .select({ sessionId: adminSessions.id, admin: platformAdmins })
+    .from(adminSessions)
+    .innerJoin(platformAdmins, eq(platformAdmins.id, adminSessions.adminId))
+    .where(and(eq(adminSessions.tokenHash, hashToken(token)), isNull(adminSessions.revokedAt)))
+    .limit(1);
+  return row ? { sessionId: row.sessionId, admin: row.admin } : null;
+}
+
+export async function adminLogout(db: Db, sessionId: string) {
+  await db.update(adminSessions).set({ revokedAt: new Date() }).where(eq(adminSessions.id, sessionId));
+}
+
+export const adminMe = (admin: AdminRow) => ({ user: adminDto(admin) });
+
+export async function platformStats(db: Db, activeConnections: number, now = new Date()) {
+  const { start, end } = monthBounds(now);
+  const [tenantCount] = await db.select({ n: sql<number>`count(*)::int` }).from(tenants);
+  const [userCount] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
+  const [sent] = await db.select({ n: sql<number>`count(*)::int` }).from(messages)
+    .where(and(sql`${messages.sender} <> 'contact'`, gte(messages.createdAt, start), lt(messages.createdAt, end)));
+  const templates = await templateCounts(db);
+  return {
+    totalTenants: tenantCount?.n ?? 0,
+    totalUsers: userCount?.n ?? 0,
+    activeConnections,
+    messagesSentThisMonth: sent?.n ?? 0,
+    ...templates,
+  };
+}
+
+/** Template figures, read from the templates table when this database has it. */
+async function templateCounts(db: Db) {
+  const [probe] = await queryRows<{ present: boolean }>(db, sql`select to_regclass('message_templates') is not null as present`);
+  if (!probe?.present) return { totalTemplates: 0, utilityTemplates: 0, marketingTemplates: 0 };
+  const [row] = await queryRows<{ total: number; utility: number; marketing: number }>(db, sql`select count(*)::int as total,
+      (count(*) filter (where category = 'UTILITY'))::int as utility,
+      (count(*) filter (where category = 'MARKETING'))::int as marketing from message_templates`);
+  return { totalTemplates: row?.total ?? 0, utilityTemplates: row?.utility ?? 0, marketingTemplates: row?.marketing ?? 0 };
+}
+
+async function monthCostByTenant(db: Db, now = new Date()) {
+  const { start, end } = monthBounds(now);
+  const rows = await db
+    .select({ tenantId: usageEvents.tenantId, cost: sql<number>`coalesce(sum(${usageEvents.unitPrice}), 0)::float8` })
+    .from(usageEvents)
+    .where(and(gte(usageEvents.createdAt, start), lt(usageEvents.createdAt, end)))
+    .groupBy(usageEvents.tenantId);
+  return new Map(rows.map((row) => [row.tenantId, Math.round(Number(row.cost) * 10_000) / 10_000]));
+}
+
+export async function tenantsSummary(db: Db) {
+  const rows = await db
+    .select({ id: tenants.id, name: tenants.name, slug: tenants.slug, subscription_plan: tenants.subscriptionPlan, userCount: sql<number>`(select count(*)::int from users u where u.tenant_id = "tenants"."id")` })
+    .from(tenants)
+    .orderBy(desc(tenants.createdAt));
+  return rows;
+}
+
+export async function tenantsWithUsers(db: Db) {
+  const [tenantRows, userRows, costs] = await Promise.all([
+    db.select().from(tenants).orderBy(desc(tenants.createdAt)),
+    db.select().from(users).orderBy(users.createdAt),
+    monthCostByTenant(db),
+  ]);
+  return tenantRows.map((tenant) => ({
+    id: tenant.id,
+    name: tenant.name,
+    slug: tenant.slug,
+    subscription_plan: tenant.subscriptionPlan,
+    trial_ends_at: tenant.trialEndsAt ? tenant.trialEndsAt.toISOString() : null,
+    usage: { totalCost: costs.get(tenant.id) ?? 0 },
+    users: userRows.filter((user) => user.tenantId === tenant.id).map((user) => ({
+      id: user.id, name: user.name, email: user.email, role: user.role, is_active: user.isActive, last_login_at: user.lastLoginAt ? user.lastLoginAt.toISOString() : null,
+    })),
+  }));
+}
+
+export async function setTenantPlan(db: Db, tenantId: string, plan: Plan) {
+  const [row] = await db.update(tenants).set({ subscriptionPlan: plan }).where(eq(tenants.id, tenantId)).returning();
+  if (!row) throw notFound('Empresa no encontrada.');
+  return { id: row.id, subscription_plan: row.subscriptionPlan };
+}
+
+/** An owner's status never changes; deactivating a user ends their sessions at once. */
+export async function setUserStatus(db: Db, userId: string, isActive: boolean) {
+  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!user) throw notFound('Usuario no encontrado.');
+  if (user.role === 'owner') throw forbidden(OWNER_STATUS_LOCKED);
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ isActive }).where(eq(users.id, user.id));
+    if (!isActive) await tx.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));
+  });
+  return { id: user.id, is_active: isActive };
+}
+
+export async function adminResetPassword(db: Db, userId: string) {
+  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!user) throw notFound('Usuario no encontrado.');
+  const tempPassword = generateTemporaryPassword();
+  const passwordHash = await hashPassword(tempPassword);
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash, forcePasswordChange: true }).where(eq(users.id, user.id));
+    await tx.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));
+  });
+  return { tempPassword };
+}
+
+async function saveSetting(db: Db, key: string, value: unknown) {
+  await db.insert(platformSettings).values({ key, value }).onConflictDoUpdate({ target: platformSettings.key, set: { value, updatedAt: new Date() } });
+}
+
+export const getPricing = (db: Db) => currentPricing(db);
+
+export async function savePricing(db: Db, pricing: Pricing) {
+  await saveSetting(db, PRICING_KEY, pricing);
+  return pricing;
+}
+
+interface StoredGupshup {
+  apiKey?: string;
+  partnerEmail?: string;
+  partnerPassword?: string;
+}
+
+async function storedGupshup(db: Db): Promise<StoredGupshup> {
+  const [row] = await db.select().from(platformSettings).where(eq(platformSettings.key, GUPSHUP_KEY)).limit(1);
+  return (row?.value as StoredGupshup | undefined) ?? {};
+}
+
+/** Never returns a secret: only whether each is set, and a masked hint of the API key. */
+export async function getGupshupSettings(db: Db, box: SecretBox) {
+  const stored = await storedGupshup(db);
+  const apiKey = stored.apiKey ? box.open(stored.apiKey) : '';
+  return {
+    apiKey: apiKey ? `••••${apiKey.slice(-4)}` : '',
+    apiKeySet: Boolean(apiKey),
+    partnerEmail: stored.partnerEmail ?? '',
+    partnerPassword: '',
+    partnerPasswordSet: Boolean(stored.partnerPassword),
+  };
+}
+
+/** A blank password (or API key) keeps the stored one. */
+export async function saveGupshupSettings(db: Db, box: SecretBox, input: { apiKey: string; partnerEmail: string; partnerPassword: string }) {
+  const stored = await storedGupshup(db);
+  const keepsMaskedKey = input.apiKey.startsWith('••••');
+  await saveSetting(db, GUPSHUP_KEY, {
+    apiKey: input.apiKey && !keepsMaskedKey ? box.seal(input.apiKey) : stored.apiKey,
+    partnerEmail: input.partnerEmail,
+    partnerPassword: input.partnerPassword ? box.seal(input.partnerPassword) : stored.partnerPassword,
+  });
+  return getGupshupSettings(db, box);
+}
+
+/** The decrypted credentials, for the provider adapters only. */
+export async function gupshupCredentials(db: Db, box: SecretBox) {
+  const stored = await storedGupshup(db);
+  return {
+    apiKey: stored.apiKey ? box.open(stored.apiKey) : undefined,
+    partnerEmail: stored.partnerEmail || undefined,
+    partnerPassword: stored.partnerPassword ? box.open(stored.partnerPassword) : undefined,
+  };
+}
