@@ -27,9 +27,12 @@ import { defaultThrottleLimits, type ThrottleLimits } from './modules/auth/login
 import { resolveSession } from './modules/auth/auth.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
-import { resolveAdminSession } from './modules/admin/admin.service.ts';
+import { gupshupCredentials, resolveAdminSession } from './modules/admin/admin.service.ts';
 import { createSecretBox } from './platform/crypto/secret-box.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { templatesRoutes } from './modules/templates/templates.routes.ts';
+import { isApprovedTemplate, partnerCredentialsFrom } from './modules/templates/templates.service.ts';
+import { createGupshupPartnerClient } from './messaging-providers/gupshup/gupshup-partner.client.ts';
 
 export interface AppOptions {
   db: Db;
@@ -40,6 +43,8 @@ export interface AppOptions {
   publicUrl?: string;
   providerMode?: 'sandbox' | 'live';
   gupshupApiUrl?: string;
+  /** Gupshup's partner API (templates, media samples); the sandbox uses the in-process fake. */
+  gupshupPartnerUrl?: string;
   /** Key for secrets at rest (APP_SECRET or the one generated into DATA_DIR). */
   appSecret: string;
   /** Start the job workers when the app is ready (tests drive the queue by hand instead). */
@@ -106,8 +111,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const scheduleDeps = {
     ...chatDeps,
     enqueueScheduled: (tx: Tx, input: { tenantId: string; scheduledId: string }, runAt: Date) => queue.enqueue(tx, scheduledJob, input, { runAt, singletonKey: `scheduled:${input.scheduledId}` }),
-    // The templates module answers this once it exists; until then no template is approved.
-    isApprovedTemplate: async () => false,
+    isApprovedTemplate: (tenantId: string, templateId: string) => isApprovedTemplate(db, tenantId, templateId),
   };
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
   await app.register(webhooksRoutes({ ...chatDeps, storage }));
@@ -119,6 +123,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   }
 
   const box = createSecretBox(options.appSecret);
+  const templatesDeps = {
+    db, sandbox,
+    partner: createGupshupPartnerClient({
+      baseUrl: sandbox ? () => `${internalUrl()}${FAKE_GUPSHUP_PREFIX}` : options.gupshupPartnerUrl ?? 'https://partner.gupshup.io',
+      credentials: async () => partnerCredentialsFrom(await gupshupCredentials(db, box), sandbox),
+    }),
+  };
   await app.register(adminRoutes, {
     db, box,
     throttle: options.throttle ?? defaultThrottleLimits,
@@ -142,6 +153,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       },
     });
     await scope.register(chatsRoutes, { ...scheduleDeps, storage, publicUrl: publicUrl(), sandbox });
+    await scope.register(templatesRoutes, templatesDeps);
   });
 
   if (options.webDist && fs.existsSync(options.webDist)) {

@@ -23,7 +23,7 @@ async function main() {
   const app = await buildApp({
     db: database.db, logger, redisUrl: config.redisUrl, webDist, runJobs: true, appSecret,
     mediaDir: path.join(config.dataDir, 'media'), publicUrl: process.env.PUBLIC_URL ? config.publicUrl : undefined,
-    providerMode: config.providerMode, gupshupApiUrl: config.gupshupApiUrl,
+    providerMode: config.providerMode, gupshupApiUrl: config.gupshupApiUrl, gupshupPartnerUrl: config.gupshupPartnerUrl,
   });
   app.addHook('onClose', async () => database.close());
   await app.listen({ port: config.port, host: config.host });

@@ -7,6 +7,8 @@ export const errorCodes = [
   'CONFLICT',
   'TOO_MANY_REQUESTS',
   'PASSWORD_CHANGE_REQUIRED',
+  /** An outside service (the messaging provider) failed or answered something unusable. */
+  'BAD_GATEWAY',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

@@ -1,3 +1,4 @@
 export * from './tenancy.ts';
 export * from './jobs.ts';
 export * from './messaging.ts';
+export * from './templates.ts';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
 
 /**
  * A faithful fake of Gupshup's Access API: the same endpoints, form fields and answers, and the
@@ -33,13 +34,50 @@ export interface FakeGupshupOptions {
   /** Public base URL of this fake, for the media URLs it hands out. */
   publicUrl: () => string;
   log?: { warn(obj: unknown, msg?: string): void };
+  /** How long the fake "Meta review" of a new template takes; tests make it short. */
+  templateReviewMs?: number;
 }
 
 export interface SentRequest {
+  method?: string;
   path: string;
   headers: Record<string, string | undefined>;
+  /** Form fields as sent; for a multipart upload, its text fields plus `file` (the file name). */
   form: Record<string, string>;
 }
+
+/** A template as the partner API lists it (gupshup.md §7.5). */
+export interface FakePartnerTemplate {
+  id: string;
+  appId: string;
+  elementName: string;
+  externalId: string;
+  category: string;
+  languageCode: string;
+  languagePolicy: 'deterministic';
+  templateType: string;
+  vertical: string;
+  status: 'PENDING' | 'APPROVED' | 'REJECTED';
+  reason: string | null;
+  quality: 'UNKNOWN';
+  data: string;
+  meta: string;
+  containerMeta: string;
+  buttonSupported?: string;
+  createdOn: number;
+  modifiedOn: number;
+}
+
+export type PartnerCall = 'login' | 'token' | 'create' | 'list' | 'delete' | 'upload';
+
+/** The fake reviewer rejects a body containing this word, so tests and demos choose the outcome. */
+export const FAKE_REJECT_WORD = 'rechazar';
+export const FAKE_REJECTION_REASON = 'Contenido no permitido por la política de WhatsApp';
+
+const partnerCategories = ['MARKETING', 'UTILITY', 'AUTHENTICATION'];
+const partnerTemplateTypes = ['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT', 'LOCATION', 'CAROUSEL', 'CATALOG', 'PRODUCT'];
+const sampleMediaTypes = ['image/jpeg', 'image/png', 'video/mp4', 'application/pdf'];
+const unauthorised = { status: 401, body: { status: 'error', message: 'Unauthorised access to the resource. Please review request parameters and headers and retry' } };
 
 /** Destinations starting with this prefix do not exist on WhatsApp (Gupshup code 1002). */
 export const FAKE_UNKNOWN_NUMBER_PREFIX = '000';
@@ -50,8 +88,17 @@ export class FakeGupshup {
   private readonly files = new Map<string, { contentType: string; data: Buffer; name?: string }>();
   private failures: Array<{ status: number; body: unknown }> = [];
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly partnerTokens = new Set<string>();
+  private readonly appTokens = new Map<string, string>();
+  private readonly partnerTemplates = new Map<string, FakePartnerTemplate[]>();
+  private readonly mediaHandles = new Map<string, { fileType: string; size: number }>();
+  private readonly partnerFailures = new Map<PartnerCall, Array<{ status: number; body: unknown }>>();
+  /** Milliseconds before a new template leaves PENDING; mutable so a test can shorten it. */
+  templateReviewMs: number;
 
-  constructor(private readonly options: FakeGupshupOptions) {}
+  constructor(private readonly options: FakeGupshupOptions) {
+    this.templateReviewMs = options.templateReviewMs ?? 1500;
+  }
 
   /** Makes the next sends answer with these errors, in order (e.g. a 503 outage). */
   failNextSends(...failures: Array<{ status: number; body?: unknown }>) {
@@ -165,6 +212,148 @@ export class FakeGupshup {
     return { status: 200, body: { status: 'submitted', messageId: message.id } };
   }
 
+  /** Makes the next partner call of this kind answer this (e.g. an upload answer without handleId). */
+  failNextPartnerCall(call: PartnerCall, failure: { status: number; body?: unknown }) {
+    const queue = this.partnerFailures.get(call) ?? [];
+    queue.push({ status: failure.status, body: failure.body ?? { status: 'error', message: 'Internal Server Error' } });
+    this.partnerFailures.set(call, queue);
+  }
+
+  /** The templates an app holds at the "provider". */
+  templatesOf(appId: string): FakePartnerTemplate[] {
+    return this.partnerTemplates.get(appId) ?? [];
+  }
+
+  private partnerFailure(call: PartnerCall) {
+    return this.partnerFailures.get(call)?.shift();
+  }
+
+  private appTokenValid(appId: string, headers: Record<string, string | undefined>) {
+    const token = this.appTokens.get(appId);
+    // Gupshup's pages send the app token as `Authorization` or as `token` (gupshup.md §1).
+    return Boolean(token) && (headers.authorization === token || headers.token === token);
+  }
+
+  /** `POST /partner/account/login` (§7.1): any email with a password (or `secret`) signs in. */
+  partnerLogin(headers: Record<string, string | undefined>, form: Record<string, string>) {
+    this.requests.push({ method: 'POST', path: '/partner/account/login', headers, form });
+    const failure = this.partnerFailure('login');
+    if (failure) return failure;
+    const password = form.password ?? form.secret;
+    if (!form.email || !password) return { status: 400, body: { status: 'error', message: 'Invalid email or password' } };
+    const token = `fake-partner-jwt.${randomUUID()}`;
+    this.partnerTokens.add(token);
+    return { status: 200, body: { token, id: 1203, name: 'sandbox', email: form.email, admin: true, billingType: 'PREPAID', enableWallet: true, terms_read: true } };
+  }
+
+  /** `GET /partner/app/{appId}/token` (§7.2), idempotent per app. */
+  async partnerAppToken(appId: string, headers: Record<string, string | undefined>) {
+    this.requests.push({ method: 'GET', path: `/partner/app/${appId}/token`, headers, form: {} });
+    const failure = this.partnerFailure('token');
+    if (failure) return failure;
+    const partnerToken = headers.authorization ?? headers.token;
+    if (!partnerToken || !this.partnerTokens.has(partnerToken)) return unauthorised;
+    if (!(await this.appNamed(appId))) return { status: 400, body: { status: 'error', message: 'Invalid App ID' } };
+    let token = this.appTokens.get(appId);
+    if (!token) {
+      token = `sk_${randomUUID().replace(/-/g, '')}`;
+      this.appTokens.set(appId, token);
+    }
+    const now = Date.now();
+    return { status: 200, body: { status: 'success', token: { token, authoriserId: appId, requestorId: appId, createdOn: now, modifiedOn: now, expiresOn: 0, active: true } } };
+  }
+
+  /** `POST /partner/app/{appId}/templates` (§7.4): stored PENDING, then reviewed after a delay. */
+  partnerCreateTemplate(appId: string, headers: Record<string, string | undefined>, form: Record<string, string>) {
+    this.requests.push({ method: 'POST', path: `/partner/app/${appId}/templates`, headers, form });
+    if (!this.appTokenValid(appId, headers)) return unauthorised;
+    const failure = this.partnerFailure('create');
+    if (failure) return failure;
+    const bad = (message: string) => ({ status: 400, body: { status: 'error', message } });
+    const elementName = form.elementName ?? '';
+    if (!/^[a-z0-9_]{1,180}$/.test(elementName)) return bad('Invalid elementName provided');
+    if (!form.languageCode) return bad('languageCode is required');
+    if (!partnerCategories.includes(form.category ?? '')) return bad('Invalid category provided. Supported categories are MARKETING, UTILITY, AUTHENTICATION');
+    const templateType = form.templateType ?? '';
+    if (!partnerTemplateTypes.includes(templateType)) return bad('Invalid templateType provided');
+    const content = form.content ?? '';
+    if (!content || content.length > 1024) return bad('content is required and must be at most 1024 characters');
+    if (!form.example) return bad('example is required');
+    if ((form.footer ?? '').length > 60) return bad('footer must be at most 60 characters');
+    if ((form.header ?? '').length > 60) return bad('header must be at most 60 characters');
+    let buttons: unknown[] = [];
+    if (form.buttons) {
+      try {
+        buttons = JSON.parse(form.buttons) as unknown[];
+        if (!Array.isArray(buttons)) throw new Error('buttons');
+      } catch {
+        return bad('Invalid buttons provided');
+      }
+    }
+    if (['IMAGE', 'VIDEO', 'DOCUMENT'].includes(templateType) && !this.mediaHandles.has(form.exampleMedia ?? '')) return bad('Invalid exampleMedia handle');
+    const templates = this.partnerTemplates.get(appId) ?? [];
+    if (templates.some((existing) => existing.elementName === elementName && existing.languageCode === form.languageCode)) {
+      return bad('Template Already exists with same namespace and elementName and languageCode');
+    }
+    const now = Date.now();
+    const template: FakePartnerTemplate = {
+      id: randomUUID(), appId, elementName, externalId: String(now).slice(-10), category: form.category!, languageCode: form.languageCode,
+      languagePolicy: 'deterministic', templateType, vertical: form.vertical ?? '', status: 'PENDING', reason: null, quality: 'UNKNOWN',
+      data: content, meta: JSON.stringify({ example: form.example }),
+      containerMeta: JSON.stringify({ data: content, buttons, header: form.header, footer: form.footer, sampleText: form.example, enableSample: form.enableSample === 'true' }),
+      ...(buttons.length > 0 ? { buttonSupported: 'QR' } : {}),
+      createdOn: now, modifiedOn: now,
+    };
+    templates.push(template);
+    this.partnerTemplates.set(appId, templates);
+    this.later(this.templateReviewMs, async () => {
+      const rejected = content.toLowerCase().includes(FAKE_REJECT_WORD);
+      template.status = rejected ? 'REJECTED' : 'APPROVED';
+      template.reason = rejected ? FAKE_REJECTION_REASON : null;
+      template.modifiedOn = Date.now();
+    });
+    const { id, elementName: name, languageCode, category, status, data, meta, createdOn, modifiedOn } = template;
+    return { status: 200, body: { status: 'success', template: { id, elementName: name, languageCode, category, templateType, status, data, meta, createdOn, modifiedOn } } };
+  }
+
+  /** `GET /partner/app/{appId}/templates` (§7.5). */
+  partnerListTemplates(appId: string, headers: Record<string, string | undefined>) {
+    this.requests.push({ method: 'GET', path: `/partner/app/${appId}/templates`, headers, form: {} });
+    if (!this.appTokenValid(appId, headers)) return unauthorised;
+    const failure = this.partnerFailure('list');
+    if (failure) return failure;
+    return { status: 200, body: { status: 'success', templates: this.templatesOf(appId) } };
+  }
+
+  /** `DELETE /partner/app/{appId}/template/{elementName}[/{templateId}]` (§7.6). */
+  partnerDeleteTemplate(appId: string, headers: Record<string, string | undefined>, elementName: string, templateId?: string) {
+    this.requests.push({ method: 'DELETE', path: `/partner/app/${appId}/template/${elementName}${templateId ? `/${templateId}` : ''}`, headers, form: {} });
+    if (!this.appTokenValid(appId, headers)) return unauthorised;
+    const failure = this.partnerFailure('delete');
+    if (failure) return failure;
+    const templates = this.templatesOf(appId);
+    const named = templates.filter((template) => template.elementName === elementName);
+    if (named.length === 0) return { status: 400, body: { status: 'error', message: 'Template Does not exists.' } };
+    if (templateId && !named.some((template) => template.id === templateId)) {
+      return { status: 403, body: { status: 'error', message: 'Template ID and template name does not match' } };
+    }
+    this.partnerTemplates.set(appId, templates.filter((template) => template.elementName !== elementName || (templateId !== undefined && template.id !== templateId)));
+    return { status: 200, body: { status: 'success' } };
+  }
+
+  /** `POST /partner/app/{appId}/upload/media` (§7.7): a sample for a media header → handle id. */
+  partnerUploadMedia(appId: string, headers: Record<string, string | undefined>, upload: { fileType?: string; fileName?: string; size: number }) {
+    this.requests.push({ method: 'POST', path: `/partner/app/${appId}/upload/media`, headers, form: { file_type: upload.fileType ?? '', file: upload.fileName ?? '' } });
+    if (!this.appTokenValid(appId, headers)) return unauthorised;
+    const failure = this.partnerFailure('upload');
+    if (failure) return failure;
+    if (upload.size === 0) return { status: 400, body: { status: 'error', message: 'file is required' } };
+    if (!sampleMediaTypes.includes(upload.fileType ?? '')) return { status: 400, body: { status: 'error', message: 'Unsupported file_type' } };
+    const handle = `4::${Buffer.from(upload.fileType!).toString('base64')}:ARb${randomUUID().replace(/-/g, '')}`;
+    this.mediaHandles.set(handle, { fileType: upload.fileType!, size: upload.size });
+    return { status: 200, body: { status: 'success', handleId: { message: handle } } };
+  }
+
   storeFile(data: Buffer, contentType: string, name?: string) {
     const id = randomUUID();
     this.files.set(id, { data, contentType, name });
@@ -241,9 +430,14 @@ function inboundPayloadOf(input: CustomerMessage): Record<string, unknown> {
   }
 }
 
-/** Gupshup's HTTP surface over a FakeGupshup: `/wa/api/v1/msg`, `/wa/api/v1/template/msg`, media files. */
+/**
+ * Gupshup's HTTP surface over a FakeGupshup: `/wa/api/v1/msg`, `/wa/api/v1/template/msg`, media
+ * files, and the partner API's login, app token, templates and template media samples.
+ */
 export function fakeGupshupRoutes(fake: FakeGupshup): FastifyPluginAsync {
   return async (app: FastifyInstance) => {
+    // Inside the main app multipart is already there; a standalone fake server brings its own.
+    if (!app.hasContentTypeParser('multipart/form-data')) await app.register(multipart);
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
@@ -255,10 +449,60 @@ export function fakeGupshupRoutes(fake: FakeGupshup): FastifyPluginAsync {
         return reply.status(answer.status).send(answer.body);
       });
     }
+    registerPartnerRoutes(app, fake);
     app.get('/files/:id', { config: { access: 'public' } }, async (request, reply) => {
       const file = fake.file((request.params as { id: string }).id);
       if (!file) return reply.status(404).send({ status: 'error', message: 'Not Found' });
       return reply.type(file.contentType).send(file.data);
     });
   };
+}
+
+function partnerHeaders(request: FastifyRequest) {
+  return { authorization: request.headers.authorization, token: request.headers.token as string | undefined };
+}
+
+function registerPartnerRoutes(app: FastifyInstance, fake: FakeGupshup) {
+  const config = { access: 'public' as const };
+  type AppParams = { appId: string };
+  app.post('/partner/account/login', { config }, async (request, reply) => {
+    const answer = fake.partnerLogin(partnerHeaders(request), (request.body ?? {}) as Record<string, string>);
+    return reply.status(answer.status).send(answer.body);
+  });
+  app.get('/partner/app/:appId/token', { config }, async (request, reply) => {
+    const answer = await fake.partnerAppToken((request.params as AppParams).appId, partnerHeaders(request));
+    return reply.status(answer.status).send(answer.body);
+  });
+  app.post('/partner/app/:appId/templates', { config }, async (request, reply) => {
+    const answer = fake.partnerCreateTemplate((request.params as AppParams).appId, partnerHeaders(request), (request.body ?? {}) as Record<string, string>);
+    return reply.status(answer.status).send(answer.body);
+  });
+  app.get('/partner/app/:appId/templates', { config }, async (request, reply) => {
+    const answer = fake.partnerListTemplates((request.params as AppParams).appId, partnerHeaders(request));
+    return reply.status(answer.status).send(answer.body);
+  });
+  app.delete('/partner/app/:appId/template/:elementName', { config }, async (request, reply) => {
+    const params = request.params as AppParams & { elementName: string };
+    const answer = fake.partnerDeleteTemplate(params.appId, partnerHeaders(request), params.elementName);
+    return reply.status(answer.status).send(answer.body);
+  });
+  app.delete('/partner/app/:appId/template/:elementName/:templateId', { config }, async (request, reply) => {
+    const params = request.params as AppParams & { elementName: string; templateId: string };
+    const answer = fake.partnerDeleteTemplate(params.appId, partnerHeaders(request), params.elementName, params.templateId);
+    return reply.status(answer.status).send(answer.body);
+  });
+  app.post('/partner/app/:appId/upload/media', { config }, async (request, reply) => {
+    if (!request.isMultipart()) return reply.status(400).send({ status: 'error', message: 'file is required' });
+    const upload: { fileType?: string; fileName?: string; size: number } = { size: 0 };
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const data = await part.toBuffer();
+        if (part.fieldname === 'file') Object.assign(upload, { fileName: part.filename, size: data.length });
+      } else if (part.fieldname === 'file_type') {
+        upload.fileType = String(part.value);
+      }
+    }
+    const answer = fake.partnerUploadMedia((request.params as AppParams).appId, partnerHeaders(request), upload);
+    return reply.status(answer.status).send(answer.body);
+  });
 }

@@ -8,6 +8,7 @@ const statusByCode: Record<ErrorCode, number> = {
   CONFLICT: 409,
   TOO_MANY_REQUESTS: 429,
   PASSWORD_CHANGE_REQUIRED: 403,
+  BAD_GATEWAY: 502,
   INTERNAL: 500,
 };
 
@@ -26,3 +27,4 @@ export const unauthorized = (message = 'No autorizado. Inicia sesión de nuevo.'
 export const forbidden = (message = 'No tienes permiso para realizar esta acción.') => new AppError('FORBIDDEN', message);
 export const notFound = (message = 'No encontrado.') => new AppError('NOT_FOUND', message);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
+export const badGateway = (message: string) => new AppError('BAD_GATEWAY', message);

@@ -1,0 +1,54 @@
+import type { TemplateButton, TemplateHeader, VariablesSchema } from '@embudo/contracts/http/templates';
+
+export interface TemplateForReview {
+  name: string;
+  category: string;
+  languageCode: string;
+  header: TemplateHeader | null;
+  bodyText: string;
+  footer: string | null;
+  buttons: TemplateButton[];
+  variablesSchema: VariablesSchema;
+}
+
+/** Fills each `{{N}}` with a sample: Meta reviews the body with examples in place (gupshup.md §7.4 `example`). */
+export function withSamples(text: string, variables: VariablesSchema): string {
+  return text.replace(/\{\{\s*(\d+)\s*\}\}/g, (_match, n: string) => `[${variables[n]?.label ?? `Variable ${n}`}]`);
+}
+
+function toPartnerButton(button: TemplateButton): Record<string, unknown> {
+  switch (button.type) {
+    case 'QUICK_REPLY':
+      return { type: 'QUICK_REPLY', text: button.text };
+    case 'URL':
+      // A dynamic URL ({{1}} at its end) needs an example URL for the review.
+      return { type: 'URL', text: button.text, url: button.url, ...(/\{\{\s*\d+\s*\}\}/.test(button.url) ? { example: [button.url.replace(/\{\{\s*\d+\s*\}\}/g, '1')] } : {}) };
+    case 'PHONE_NUMBER':
+      return { type: 'PHONE_NUMBER', text: button.text, phone_number: button.phone_number };
+  }
+}
+
+/** The form fields of `POST /partner/app/{appId}/templates` for one template (gupshup.md §7.4). */
+export function toPartnerTemplateFields(template: TemplateForReview): Record<string, string> {
+  const media = template.header && template.header.type !== 'TEXT' ? template.header : null;
+  const textHeader = template.header?.type === 'TEXT' ? template.header.text : null;
+  const fields: Record<string, string> = {
+    elementName: template.name,
+    languageCode: template.languageCode,
+    category: template.category,
+    templateType: template.header?.type ?? 'TEXT',
+    vertical: template.name,
+    content: template.bodyText,
+    example: withSamples(template.bodyText, template.variablesSchema),
+    enableSample: media ? 'true' : 'false',
+    allowTemplateCategoryChange: 'false',
+  };
+  if (textHeader) {
+    fields.header = textHeader;
+    fields.exampleHeader = textHeader;
+  }
+  if (media) fields.exampleMedia = media.example_handle;
+  if (template.footer) fields.footer = template.footer;
+  if (template.buttons.length > 0) fields.buttons = JSON.stringify(template.buttons.map(toPartnerButton));
+  return fields;
+}

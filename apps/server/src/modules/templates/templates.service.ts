@@ -1,0 +1,241 @@
+import { and, desc, eq, ne } from 'drizzle-orm';
+import { fileTypeFromBuffer } from 'file-type';
+import {
+  deriveVariablesSchema, MEDIA_UPLOAD_INVALID_RESPONSE, TEMPLATE_MEDIA_UNSUPPORTED, TEMPLATE_NOT_FOUND, templateMediaTypes,
+  type TemplateDto, type TemplateRequest, type TemplateStatus,
+} from '@embudo/contracts/http/templates';
+import { messageTemplates } from '../../../db/schema/index.ts';
+import type { Db, DbExecutor } from '../../platform/db/database.ts';
+import { AppError, badGateway, badRequest, conflict, notFound } from '../../platform/errors/app-error.ts';
+import { requireOwnerOrAdmin, type Actor } from '../../platform/policy/policy.ts';
+import { MEDIA_HANDLE_MISSING, PartnerApiError, type GupshupPartnerApi, type PartnerCredentials } from '../../messaging-providers/gupshup/gupshup-partner.client.ts';
+import { toPartnerTemplateFields } from '../../messaging-providers/gupshup/gupshup-template.mapper.ts';
+import { effectiveAccount } from '../chats/provider-settings.service.ts';
+
+export type TemplateRow = typeof messageTemplates.$inferSelect;
+
+export interface TemplatesDeps {
+  db: Db;
+  partner: GupshupPartnerApi;
+  sandbox: boolean;
+}
+
+/** Who acts, in which tenant; the slug names the sandbox app when none is configured. */
+export interface TemplateActor {
+  tenant: { id: string; slug: string };
+  actor: Actor;
+}
+
+export const PARTNER_CREDENTIALS_MISSING = 'Las credenciales de Gupshup no están configuradas.';
+export const APP_NOT_CONFIGURED = 'Configura la conexión de WhatsApp (nombre de la app de Gupshup) antes de gestionar plantillas.';
+const SANDBOX_CREDENTIALS: PartnerCredentials = { email: 'sandbox@embudo.local', password: 'sandbox' };
+const MB = 1024 * 1024;
+const mediaMaxBytes = { IMAGE: 5 * MB, VIDEO: 16 * MB, DOCUMENT: 100 * MB } as const;
+
+/** Partner credentials from the platform settings; the sandbox fake takes any. */
+export function partnerCredentialsFrom(stored: { partnerEmail?: string; partnerPassword?: string }, sandbox: boolean): PartnerCredentials {
+  if (stored.partnerEmail && stored.partnerPassword) return { email: stored.partnerEmail, password: stored.partnerPassword };
+  if (sandbox) return SANDBOX_CREDENTIALS;
+  throw badRequest(PARTNER_CREDENTIALS_MISSING);
+}
+
+export function toTemplateDto(row: TemplateRow): TemplateDto {
+  return {
+    id: row.id, name: row.name, category: row.category, language_code: row.languageCode, header: row.header ?? null,
+    body_text: row.bodyText, footer: row.footer, buttons: row.buttons, status: row.status, rejection_reason: row.rejectionReason,
+    provider_template_id: row.providerTemplateId, variables_schema: row.variablesSchema,
+    created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+async function findOwn(executor: DbExecutor, tenantId: string, templateId: string) {
+  if (!UUID.test(templateId)) return undefined;
+  const [row] = await executor.select().from(messageTemplates).where(and(eq(messageTemplates.tenantId, tenantId), eq(messageTemplates.id, templateId))).limit(1);
+  return row;
+}
+
+/** The template if it is APPROVED in this tenant: what a send needs (provider id, category, body, header). */
+export async function findApprovedTemplate(executor: DbExecutor, tenantId: string, templateId: string): Promise<TemplateRow | undefined> {
+  const row = await findOwn(executor, tenantId, templateId);
+  return row?.status === 'APPROVED' ? row : undefined;
+}
+
+export async function isApprovedTemplate(executor: DbExecutor, tenantId: string, templateId: string): Promise<boolean> {
+  return Boolean(await findApprovedTemplate(executor, tenantId, templateId));
+}
+
+export async function listTemplates(executor: DbExecutor, tenantId: string, filter: { status?: TemplateStatus } = {}): Promise<TemplateDto[]> {
+  const rows = await executor.select().from(messageTemplates)
+    .where(and(eq(messageTemplates.tenantId, tenantId), filter.status ? eq(messageTemplates.status, filter.status) : undefined))
+    .orderBy(desc(messageTemplates.createdAt));
+  return rows.map(toTemplateDto);
+}
+
+export async function getTemplate(executor: DbExecutor, tenantId: string, templateId: string): Promise<TemplateDto> {
+  const row = await findOwn(executor, tenantId, templateId);
+  if (!row) throw notFound(TEMPLATE_NOT_FOUND);
+  return toTemplateDto(row);
+}
+
+async function appIdOf(deps: TemplatesDeps, tenant: TemplateActor['tenant']): Promise<string> {
+  const account = await effectiveAccount(deps.db, tenant, deps.sandbox);
+  if (!account.appName) throw badRequest(APP_NOT_CONFIGURED);
+  return account.appName;
+}
+
+/** Provider failures become a 502 with Gupshup's reason; our own errors (no credentials) pass through. */
+function providerFailure(error: unknown, what: string): never {
+  if (error instanceof AppError) throw error;
+  if (error instanceof PartnerApiError) throw badGateway(`${what}: ${error.message}`);
+  throw error;
+}
+
+/** Gupshup answers 400 'Template Does not exists.' for a template already gone; that is success for a delete. */
+const alreadyGone = (error: unknown) => error instanceof PartnerApiError && /does not exist/i.test(error.message);
+
+async function deleteAtProvider(deps: TemplatesDeps, appId: string, row: TemplateRow) {
+  try {
+    await deps.partner.deleteTemplate(appId, row.name, row.providerTemplateId ?? undefined);
+  } catch (error) {
+    if (!alreadyGone(error)) throw error;
+  }
+}
+
+async function assertNameFree(executor: DbExecutor, tenantId: string, input: TemplateRequest, exceptId?: string) {
+  const [clash] = await executor.select({ id: messageTemplates.id }).from(messageTemplates).where(and(
+    eq(messageTemplates.tenantId, tenantId), eq(messageTemplates.name, input.name), eq(messageTemplates.languageCode, input.language_code),
+    exceptId ? ne(messageTemplates.id, exceptId) : undefined,
+  )).limit(1);
+  if (clash) throw conflict(`Ya existe una plantilla llamada ${input.name} en el idioma ${input.language_code}.`);
+}
+
+function columnsOf(input: TemplateRequest) {
+  return {
+    name: input.name, category: input.category, languageCode: input.language_code, header: input.header, bodyText: input.body_text,
+    footer: input.footer, buttons: input.buttons, variablesSchema: deriveVariablesSchema(input.body_text),
+  };
+}
+
+function submit(deps: TemplatesDeps, appId: string, columns: ReturnType<typeof columnsOf>) {
+  return deps.partner.createTemplate(appId, toPartnerTemplateFields(columns));
+}
+
+/** Submits the template for review first and stores it only once the provider took it. */
+export async function createTemplate(deps: TemplatesDeps, who: TemplateActor, input: TemplateRequest): Promise<TemplateDto> {
+  requireOwnerOrAdmin(who.actor);
+  await assertNameFree(deps.db, who.tenant.id, input);
+  const appId = await appIdOf(deps, who.tenant);
+  const columns = columnsOf(input);
+  const submitted = await submit(deps, appId, columns).catch((error) => providerFailure(error, 'Gupshup no aceptó la plantilla'));
+  try {
+    const [row] = await deps.db.insert(messageTemplates).values({
+      ...columns, tenantId: who.tenant.id, status: 'PENDING', rejectionReason: null, providerTemplateId: submitted.id,
+    }).returning();
+    return toTemplateDto(row!);
+  } catch (error) {
+    // Lost a race with an identical save: the provider's copy must not stay orphaned.
+    await deps.partner.deleteTemplate(appId, columns.name, submitted.id).catch(() => undefined);
+    if ((error as { code?: string; cause?: { code?: string } }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505') {
+      throw conflict(`Ya existe una plantilla llamada ${input.name} en el idioma ${input.language_code}.`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Editing re-submits for review. Gupshup keeps one template per name and language, so the old one
+ * goes first when that key stays; when it changes, the new one is created before the old is removed.
+ */
+export async function updateTemplate(deps: TemplatesDeps, who: TemplateActor, templateId: string, input: TemplateRequest): Promise<TemplateDto> {
+  requireOwnerOrAdmin(who.actor);
+  const existing = await findOwn(deps.db, who.tenant.id, templateId);
+  if (!existing) throw notFound(TEMPLATE_NOT_FOUND);
+  await assertNameFree(deps.db, who.tenant.id, input, existing.id);
+  const appId = await appIdOf(deps, who.tenant);
+  const columns = columnsOf(input);
+  const sameKey = existing.name === columns.name && existing.languageCode === columns.languageCode;
+
+  if (sameKey) await deleteAtProvider(deps, appId, existing).catch((error) => providerFailure(error, 'No se pudo reemplazar la plantilla en Gupshup'));
+  let submitted;
+  try {
+    submitted = await submit(deps, appId, columns);
+  } catch (error) {
+    if (sameKey && error instanceof PartnerApiError) {
+      // The old version is already gone at the provider; say so instead of showing a stale status.
+      await deps.db.update(messageTemplates).set({ status: 'FAILED', rejectionReason: error.message, providerTemplateId: null, updatedAt: new Date() })
+        .where(and(eq(messageTemplates.tenantId, who.tenant.id), eq(messageTemplates.id, existing.id)));
+    }
+    return providerFailure(error, 'Gupshup no aceptó la plantilla');
+  }
+  if (!sameKey) await deleteAtProvider(deps, appId, existing).catch(() => undefined);
+
+  const [row] = await deps.db.update(messageTemplates)
+    .set({ ...columns, status: 'PENDING', rejectionReason: null, providerTemplateId: submitted.id, updatedAt: new Date() })
+    .where(and(eq(messageTemplates.tenantId, who.tenant.id), eq(messageTemplates.id, existing.id)))
+    .returning();
+  if (!row) throw notFound(TEMPLATE_NOT_FOUND);
+  return toTemplateDto(row);
+}
+
+/** Deletes at the provider first (irreversible there), then here. */
+export async function deleteTemplate(deps: TemplatesDeps, who: TemplateActor, templateId: string): Promise<void> {
+  requireOwnerOrAdmin(who.actor);
+  const existing = await findOwn(deps.db, who.tenant.id, templateId);
+  if (!existing) throw notFound(TEMPLATE_NOT_FOUND);
+  const appId = await appIdOf(deps, who.tenant);
+  await deleteAtProvider(deps, appId, existing).catch((error) => providerFailure(error, 'No se pudo eliminar la plantilla en Gupshup'));
+  await deps.db.delete(messageTemplates).where(and(eq(messageTemplates.tenantId, who.tenant.id), eq(messageTemplates.id, existing.id)));
+}
+
+const knownStatuses: readonly string[] = ['PENDING', 'APPROVED', 'REJECTED', 'PAUSED', 'FAILED'];
+
+/** Gupshup's status in our five; DISABLED and DELETED templates can no longer be sent, like FAILED ones. */
+export function toTemplateStatus(providerStatus: string): TemplateStatus {
+  const upper = providerStatus.toUpperCase();
+  if (knownStatuses.includes(upper)) return upper as TemplateStatus;
+  if (upper === 'DISABLED' || upper === 'DELETED') return 'FAILED';
+  return 'PENDING';
+}
+
+/** Refreshes every template's status and rejection reason from the provider's list. */
+export async function syncTemplates(deps: TemplatesDeps, who: TemplateActor): Promise<{ synced: number; templates: TemplateDto[] }> {
+  requireOwnerOrAdmin(who.actor);
+  const rows = await deps.db.select().from(messageTemplates).where(eq(messageTemplates.tenantId, who.tenant.id));
+  // Nothing stored, nothing to refresh: no need to reach the provider.
+  if (rows.length === 0) return { synced: 0, templates: [] };
+  const appId = await appIdOf(deps, who.tenant);
+  const remote = await deps.partner.listTemplates(appId).catch((error) => providerFailure(error, 'No se pudo sincronizar con Gupshup'));
+  let synced = 0;
+  for (const row of rows) {
+    const match = remote.find((template) => row.providerTemplateId && template.id === row.providerTemplateId)
+      ?? remote.find((template) => template.elementName === row.name && template.languageCode === row.languageCode);
+    if (!match) continue;
+    synced++;
+    const status = toTemplateStatus(match.status);
+    const rejectionReason = status === 'REJECTED' || status === 'FAILED' ? match.reason : null;
+    if (status === row.status && rejectionReason === row.rejectionReason && match.id === row.providerTemplateId) continue;
+    await deps.db.update(messageTemplates).set({ status, rejectionReason, providerTemplateId: match.id, updatedAt: new Date() })
+      .where(and(eq(messageTemplates.tenantId, who.tenant.id), eq(messageTemplates.id, row.id)));
+  }
+  return { synced, templates: await listTemplates(deps.db, who.tenant.id) };
+}
+
+/** A header sample, checked by its content (png/jpeg, mp4, pdf), uploaded to the provider for its handle. */
+export async function uploadTemplateMedia(deps: TemplatesDeps, who: TemplateActor, file: { data: Buffer; fileName: string }) {
+  requireOwnerOrAdmin(who.actor);
+  const detected = await fileTypeFromBuffer(file.data);
+  const headerType = (Object.keys(templateMediaTypes) as Array<keyof typeof templateMediaTypes>)
+    .find((type) => detected && templateMediaTypes[type].includes(detected.mime));
+  if (!detected || !headerType) throw badRequest(TEMPLATE_MEDIA_UNSUPPORTED);
+  if (file.data.length > mediaMaxBytes[headerType]) throw badRequest(`El archivo supera el límite de ${mediaMaxBytes[headerType] / MB} MB para este tipo.`);
+  const appId = await appIdOf(deps, who.tenant);
+  try {
+    const handleId = await deps.partner.uploadMedia(appId, { data: file.data, mime: detected.mime, fileName: file.fileName || `sample.${detected.ext}` });
+    return { handleId, headerType };
+  } catch (error) {
+    if (error instanceof PartnerApiError && error.message === MEDIA_HANDLE_MISSING) throw badGateway(MEDIA_UPLOAD_INVALID_RESPONSE);
+    return providerFailure(error, 'No se pudo subir el archivo a Gupshup');
+  }
+}

@@ -1,0 +1,147 @@
+import { z } from 'zod';
+
+/** Spec 02 §9: template categories, languages, header and button types, and their limits. */
+export const templateCategories = ['UTILITY', 'MARKETING', 'AUTHENTICATION'] as const;
+export const templateLanguages = ['es', 'en_US', 'pt_BR'] as const;
+export const templateStatuses = ['PENDING', 'APPROVED', 'REJECTED', 'PAUSED', 'FAILED'] as const;
+export const templateHeaderTypes = ['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT'] as const;
+export const templateButtonTypes = ['QUICK_REPLY', 'URL', 'PHONE_NUMBER'] as const;
+
+export type TemplateCategory = (typeof templateCategories)[number];
+export type TemplateLanguage = (typeof templateLanguages)[number];
+export type TemplateStatus = (typeof templateStatuses)[number];
+export type TemplateHeaderType = (typeof templateHeaderTypes)[number];
+export type TemplateButtonType = (typeof templateButtonTypes)[number];
+
+export const TEMPLATE_LIMITS = { name: 180, header: 60, body: 1024, footer: 60, buttonText: 25, buttons: 3 } as const;
+
+/** Media a header sample may be, by header type (checked by content on the server). */
+export const templateMediaTypes: Record<Exclude<TemplateHeaderType, 'TEXT'>, readonly string[]> = {
+  IMAGE: ['image/png', 'image/jpeg'],
+  VIDEO: ['video/mp4'],
+  DOCUMENT: ['application/pdf'],
+};
+
+export const TEMPLATE_NAME_HINT = 'Solo letras minúsculas, números y guiones bajos.';
+export const TEMPLATE_NAME_REQUIRED = 'El nombre de la plantilla es requerido (solo letras minúsculas, números y guiones bajos).';
+export const TEMPLATE_NOT_FOUND = 'Template not found.';
+export const MEDIA_UPLOAD_INVALID_RESPONSE = 'Invalid response from media upload API.';
+export const TEMPLATE_MEDIA_UNSUPPORTED = 'Tipo de archivo no permitido: usa PNG o JPEG para imagen, MP4 para video o PDF para documento.';
+
+/** Lowercases and keeps only a–z, 0–9 and underscore (spec 02 §5 Template name). */
+export function normaliseTemplateName(raw: string): string {
+  return raw.toLowerCase().replace(/[^a-z0-9_]/g, '');
+}
+
+export interface TemplateVariable {
+  type: 'text';
+  label: string;
+}
+export type VariablesSchema = Record<string, TemplateVariable>;
+
+/** The body's numbered placeholders `{{1}}`, `{{2}}`… in order, each labelled 'Variable N'. */
+export function deriveVariablesSchema(bodyText: string): VariablesSchema {
+  const numbers = new Set<number>();
+  for (const match of bodyText.matchAll(/\{\{\s*(\d+)\s*\}\}/g)) numbers.add(Number(match[1]));
+  const schema: VariablesSchema = {};
+  for (const n of [...numbers].sort((a, b) => a - b)) schema[String(n)] = { type: 'text', label: `Variable ${n}` };
+  return schema;
+}
+
+const tooLong = (what: string, max: number) => ({ error: `${what} no puede superar ${max} caracteres.` });
+
+const buttonText = z
+  .string({ error: 'El texto del botón es requerido.' })
+  .trim()
+  .min(1, { error: 'El texto del botón es requerido.' })
+  .max(TEMPLATE_LIMITS.buttonText, tooLong('El texto del botón', TEMPLATE_LIMITS.buttonText));
+
+export const templateButton = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('QUICK_REPLY'), text: buttonText }),
+  z.object({
+    type: z.literal('URL'),
+    text: buttonText,
+    url: z.string({ error: 'La URL del botón es requerida.' }).trim().max(2000).regex(/^https?:\/\/\S+$/i, { error: 'La URL del botón debe empezar con http:// o https://.' }),
+  }),
+  z.object({
+    type: z.literal('PHONE_NUMBER'),
+    text: buttonText,
+    phone_number: z.string({ error: 'El teléfono del botón es requerido.' }).trim().regex(/^\+?\d{6,20}$/, { error: 'El teléfono del botón debe tener solo dígitos con código de país.' }),
+  }),
+], { error: 'Tipo de botón inválido: usa QUICK_REPLY, URL o PHONE_NUMBER.' });
+export type TemplateButton = z.infer<typeof templateButton>;
+
+export const templateHeader = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('TEXT'),
+    text: z
+      .string({ error: 'El texto del encabezado es requerido.' })
+      .trim()
+      .min(1, { error: 'El texto del encabezado es requerido.' })
+      .max(TEMPLATE_LIMITS.header, tooLong('El encabezado', TEMPLATE_LIMITS.header)),
+  }),
+  ...(['IMAGE', 'VIDEO', 'DOCUMENT'] as const).map((type) => z.object({
+    type: z.literal(type),
+    example_handle: z.string({ error: 'Sube un archivo de ejemplo para el encabezado.' }).trim().min(1, { error: 'Sube un archivo de ejemplo para el encabezado.' }).max(2000),
+  })),
+], { error: 'Tipo de encabezado inválido: usa TEXT, IMAGE, VIDEO o DOCUMENT.' });
+export type TemplateHeader = z.infer<typeof templateHeader>;
+
+/** Create and update share one shape: saving always re-submits the whole template for review. */
+export const templateRequest = z.object({
+  name: z
+    .string({ error: TEMPLATE_NAME_REQUIRED })
+    .max(1000, tooLong('El nombre', TEMPLATE_LIMITS.name))
+    .transform(normaliseTemplateName)
+    .pipe(z.string().min(1, { error: TEMPLATE_NAME_REQUIRED }).max(TEMPLATE_LIMITS.name, tooLong('El nombre', TEMPLATE_LIMITS.name))),
+  category: z.enum(templateCategories, { error: 'Categoría inválida: usa UTILITY, MARKETING o AUTHENTICATION.' }).default('UTILITY'),
+  language_code: z.enum(templateLanguages, { error: 'Idioma inválido: usa es, en_US o pt_BR.' }).default('es'),
+  header: templateHeader.nullish().transform((header) => header ?? null),
+  body_text: z
+    .string({ error: 'El cuerpo del mensaje es requerido.' })
+    .trim()
+    .min(1, { error: 'El cuerpo del mensaje es requerido.' })
+    .max(TEMPLATE_LIMITS.body, tooLong('El cuerpo del mensaje', TEMPLATE_LIMITS.body)),
+  footer: z
+    .string({ error: 'El pie de página debe ser texto.' })
+    .trim()
+    .max(TEMPLATE_LIMITS.footer, tooLong('El pie de página', TEMPLATE_LIMITS.footer))
+    .nullish()
+    .transform((footer) => footer || null),
+  buttons: z
+    .array(templateButton, { error: 'Los botones deben ser una lista.' })
+    .max(TEMPLATE_LIMITS.buttons, { error: `Máximo ${TEMPLATE_LIMITS.buttons} botones.` })
+    .nullish()
+    .transform((buttons) => buttons ?? []),
+});
+export type TemplateRequest = z.infer<typeof templateRequest>;
+export type TemplateRequestInput = z.input<typeof templateRequest>;
+
+export const templateResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  category: z.enum(templateCategories),
+  language_code: z.enum(templateLanguages),
+  header: templateHeader.nullable(),
+  body_text: z.string(),
+  footer: z.string().nullable(),
+  buttons: z.array(templateButton),
+  status: z.enum(templateStatuses),
+  rejection_reason: z.string().nullable(),
+  provider_template_id: z.string().nullable(),
+  variables_schema: z.record(z.string(), z.object({ type: z.literal('text'), label: z.string() })),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type TemplateDto = z.infer<typeof templateResponse>;
+
+export const templateListQuery = z.object({
+  status: z.preprocess((value) => (value === '' ? undefined : value), z.enum(templateStatuses, { error: 'Estado de plantilla inválido.' }).optional()),
+});
+export const templateListResponse = z.array(templateResponse);
+
+export const templateSyncResponse = z.object({ synced: z.number(), templates: z.array(templateResponse) });
+export type TemplateSyncResponse = z.infer<typeof templateSyncResponse>;
+
+export const templateMediaResponse = z.object({ handleId: z.string(), headerType: z.enum(['IMAGE', 'VIDEO', 'DOCUMENT']) });
+export type TemplateMediaResponse = z.infer<typeof templateMediaResponse>;
