@@ -1,0 +1,79 @@
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { PhoneMessageBubble } from './PhoneMessageBubble.tsx';
+import type { PhoneMessage } from './sandbox-phone.api.ts';
+
+function aMessage(overrides: Partial<PhoneMessage>): PhoneMessage {
+  return { id: 'm1', direction: 'to_customer', type: 'text', body: { type: 'text', text: 'Hola' }, status: 'sent', createdAt: '2025-03-01T15:04:00.000Z', ...overrides };
+}
+
+describe('PhoneMessageBubble', () => {
+  it('puts a business text on the left with its delivery ticks', () => {
+    render(<PhoneMessageBubble message={aMessage({ status: 'read' })} />);
+    const bubble = screen.getByTestId('phone-message');
+    expect(bubble.dataset.direction).toBe('to_customer');
+    expect(within(bubble).getByText('Hola')).toBeTruthy();
+    expect(screen.getByTestId('ticks').getAttribute('data-status')).toBe('read');
+    expect(screen.getByRole('img', { name: 'Leído' })).toBeTruthy();
+  });
+
+  it.each([
+    ['sent', 'Enviado'],
+    ['delivered', 'Entregado'],
+    ['failed', 'No entregado'],
+    ['enqueued', 'Pendiente'],
+  ] as const)('labels the %s status "%s"', (status, label) => {
+    render(<PhoneMessageBubble message={aMessage({ status })} />);
+    expect(screen.getByTestId('ticks').getAttribute('data-status')).toBe(status);
+    expect(screen.getByRole('img', { name: label })).toBeTruthy();
+  });
+
+  it('shows customer messages without ticks, with the participant in a group', () => {
+    render(<PhoneMessageBubble message={aMessage({ direction: 'from_customer', body: { text: 'Buenas' }, participant: { phone: '5215500000001', name: 'Luis' } })} />);
+    expect(screen.getByTestId('phone-message').dataset.direction).toBe('from_customer');
+    expect(screen.getByText('Luis')).toBeTruthy();
+    expect(screen.queryByTestId('ticks')).toBeNull();
+  });
+
+  it('renders images with caption, documents as links and audio as a player', () => {
+    render(
+      <>
+        <PhoneMessageBubble message={aMessage({ id: 'a', type: 'image', body: { type: 'image', originalUrl: 'https://cdn.test/a.jpg', caption: 'El catálogo' } })} />
+        <PhoneMessageBubble message={aMessage({ id: 'b', type: 'file', body: { type: 'file', url: 'https://cdn.test/c.pdf', filename: 'cotizacion.pdf' } })} />
+        <PhoneMessageBubble message={aMessage({ id: 'c', type: 'audio', body: { type: 'audio', url: 'https://cdn.test/a.ogg' } })} />
+      </>,
+    );
+    expect(screen.getByRole('img', { name: 'El catálogo' }).getAttribute('src')).toBe('https://cdn.test/a.jpg');
+    expect(screen.getByText('El catálogo')).toBeTruthy();
+    expect(screen.getByRole('link', { name: /cotizacion\.pdf/ }).getAttribute('href')).toBe('https://cdn.test/c.pdf');
+    expect(document.querySelector('audio')?.getAttribute('src')).toBe('https://cdn.test/a.ogg');
+  });
+
+  it('shows a template by its id and params', () => {
+    render(<PhoneMessageBubble message={aMessage({ type: 'template', body: { template: { id: 'bienvenida', params: ['Ana', 'martes'] } } })} />);
+    expect(screen.getByText('Plantilla bienvenida')).toBeTruthy();
+    expect(screen.getByText('Ana')).toBeTruthy();
+    expect(screen.getByText('martes')).toBeTruthy();
+  });
+
+  it('answers a quick reply with the tapped button', () => {
+    const onReply = vi.fn();
+    const body = { type: 'quick_reply', msgid: 'qr-7', content: { type: 'text', text: '¿Agendamos?' }, options: [{ type: 'text', title: 'Sí', postbackText: 'agendar-si' }, { type: 'text', title: 'No', postbackText: 'agendar-no' }] };
+    render(<PhoneMessageBubble message={aMessage({ type: 'quick_reply', body })} onReply={onReply} />);
+    fireEvent.click(screen.getByRole('button', { name: 'No' }));
+    expect(onReply).toHaveBeenCalledWith({ kind: 'button_reply', title: 'No', id: 'qr-7', postbackText: 'agendar-no' });
+  });
+
+  it('opens a list and answers with the chosen option', () => {
+    const onReply = vi.fn();
+    const body = {
+      type: 'list', title: 'Catálogo', body: 'Elige un producto', msgid: 'list-3', globalButtons: [{ type: 'text', title: 'Ver productos' }],
+      items: [{ title: 'Ferretería', options: [{ type: 'text', title: 'Tornillos', description: 'Caja de 100', postbackText: 'p-tornillos' }] }],
+    };
+    render(<PhoneMessageBubble message={aMessage({ type: 'list', body })} onReply={onReply} />);
+    expect(screen.queryByRole('button', { name: /Tornillos/ })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Ver productos' }));
+    fireEvent.click(screen.getByRole('button', { name: /Tornillos/ }));
+    expect(onReply).toHaveBeenCalledWith({ kind: 'list_reply', title: 'Tornillos', id: 'list-3', postbackText: 'p-tornillos' });
+  });
+});

@@ -1,0 +1,80 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { installFakeApi, json } from '../../test/fake-api.ts';
+import { renderApp } from '../../test/render-app.tsx';
+
+const apps = [{ appName: 'sandbox-acme', sourceNumber: '15550001000', label: 'Acme' }];
+const conversationUrl = 'GET /sandbox/api/conversation?appName=sandbox-acme&phone=5215512340000';
+
+async function openWithCompany(messages: unknown[] = []) {
+  const api = installFakeApi({
+    'GET /sandbox/api/apps': () => json(200, apps),
+    [conversationUrl]: () => json(200, { messages }),
+    'POST /sandbox/api/send': () => json(201, { id: 'wamid.1' }),
+  });
+  renderApp('/sandbox');
+  expect(await screen.findByRole('heading', { level: 1, name: 'Teléfono de prueba (sandbox)' })).toBeTruthy();
+  await screen.findByRole('option', { name: 'Acme · sandbox-acme' });
+  fireEvent.change(screen.getByLabelText('Empresa'), { target: { value: 'sandbox-acme' } });
+  fireEvent.change(screen.getByLabelText('Teléfono del cliente'), { target: { value: '+52 1 5512340000' } });
+  fireEvent.change(screen.getByLabelText('Nombre del cliente'), { target: { value: 'Cliente E2E' } });
+  return api;
+}
+
+describe('SandboxPhonePage', () => {
+  it('sends what the customer types, as that customer of the chosen company', async () => {
+    const api = await openWithCompany();
+    expect(await screen.findByText(/Aún no hay mensajes/)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Mensaje'), { target: { value: 'Hola, ¿tienen taladros?' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Enviar' }));
+    await waitFor(() => expect(api.callsTo('POST', '/sandbox/api/send')).toHaveLength(1));
+    expect(api.callsTo('POST', '/sandbox/api/send')[0]?.body).toEqual({
+      appName: 'sandbox-acme',
+      phone: '5215512340000',
+      name: 'Cliente E2E',
+      message: { kind: 'text', text: 'Hola, ¿tienen taladros?' },
+    });
+    await waitFor(() => expect((screen.getByLabelText('Mensaje') as HTMLInputElement).value).toBe(''));
+  });
+
+  it('shows the conversation and answers a quick reply', async () => {
+    const api = await openWithCompany([
+      { id: 'c1', direction: 'from_customer', type: 'text', body: { text: 'Hola' }, status: 'sent', createdAt: '2025-03-01T15:00:00.000Z' },
+      {
+        id: 'b1', direction: 'to_customer', type: 'quick_reply', status: 'delivered', createdAt: '2025-03-01T15:01:00.000Z',
+        body: { type: 'quick_reply', msgid: 'qr-1', content: { type: 'text', text: '¿Te llamamos?' }, options: [{ type: 'text', title: 'Sí, llámenme', postbackText: 'llamar' }] },
+      },
+    ]);
+    const bubbles = await screen.findAllByTestId('phone-message');
+    expect(bubbles.map((bubble) => bubble.dataset.direction)).toEqual(['from_customer', 'to_customer']);
+    expect(within(bubbles[1]!).getByTestId('ticks').getAttribute('data-status')).toBe('delivered');
+    fireEvent.click(screen.getByRole('button', { name: 'Sí, llámenme' }));
+    await waitFor(() => expect(api.callsTo('POST', '/sandbox/api/send')).toHaveLength(1));
+    expect((api.callsTo('POST', '/sandbox/api/send')[0]?.body as { message: unknown }).message).toEqual({ kind: 'button_reply', title: 'Sí, llámenme', id: 'qr-1', postbackText: 'llamar' });
+  });
+
+  it("shows the server's message when a send is refused", async () => {
+    const api = await openWithCompany();
+    api.setHandler('POST /sandbox/api/send', () => json(400, { message: 'Empresa desconocida en el sandbox.' }));
+    fireEvent.change(screen.getByLabelText('Mensaje'), { target: { value: 'Hola' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Enviar' }));
+    expect(await screen.findByText('Empresa desconocida en el sandbox.')).toBeTruthy();
+    expect((screen.getByLabelText('Mensaje') as HTMLInputElement).value).toBe('Hola');
+  });
+
+  it('writes from a group under the group id', async () => {
+    const api = await openWithCompany();
+    api.setHandler('GET /sandbox/api/conversation?appName=sandbox-acme&phone=120363000000', () => json(200, { messages: [] }));
+    fireEvent.click(screen.getByRole('switch', { name: 'Escribir desde un grupo' }));
+    fireEvent.change(screen.getByLabelText('ID del grupo'), { target: { value: '120363000000' } });
+    fireEvent.change(screen.getByLabelText('Nombre del grupo'), { target: { value: 'Obra Norte' } });
+    expect(await screen.findByTestId('phone-chat-title')).toHaveProperty('textContent', 'Obra Norte');
+    fireEvent.click(screen.getByRole('button', { name: 'Enviar ubicación' }));
+    await waitFor(() => expect(api.callsTo('POST', '/sandbox/api/send')).toHaveLength(1));
+    expect(api.callsTo('POST', '/sandbox/api/send')[0]?.body).toMatchObject({
+      phone: '5215512340000',
+      group: { id: '120363000000', name: 'Obra Norte' },
+      message: { kind: 'location' },
+    });
+  });
+});

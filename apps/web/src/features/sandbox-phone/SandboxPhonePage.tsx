@@ -1,0 +1,152 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { errorMessageOr } from '../../shared/api-client/api-error.ts';
+import { BrandLogo } from '../../shared/ui/BrandLogo.tsx';
+import { FormAlert } from '../../shared/ui/FormAlert.tsx';
+import { Spinner } from '../../shared/ui/Spinner.tsx';
+import { conversationKeyOf, senderOf, useCustomerSetup } from './customer-setup.ts';
+import { CustomerSetupPanel } from './CustomerSetupPanel.tsx';
+import { PhoneComposer } from './PhoneComposer.tsx';
+import { PhoneMessageBubble } from './PhoneMessageBubble.tsx';
+import { sandboxPhoneApi, type CustomerMessageInput, type SandboxApp } from './sandbox-phone.api.ts';
+
+/** The fake keeps no push channel for the phone: a one-second poll shows ticks moving. */
+export const CONVERSATION_POLL_MS = 1000;
+
+function initialsOf(name: string) {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  return (words.length > 1 ? `${words[0]![0]}${words[1]![0]}` : name.slice(0, 2)).toUpperCase() || '?';
+}
+
+/** A public page where a person plays a WhatsApp customer of any company, through the in-process fake Gupshup. */
+export function SandboxPhonePage() {
+  const queryClient = useQueryClient();
+  const { setup, update } = useCustomerSetup();
+  const [error, setError] = useState<string | null>(null);
+  const chatRef = useRef<HTMLDivElement>(null);
+
+  const apps = useQuery({ queryKey: ['sandbox-phone', 'apps'], queryFn: sandboxPhoneApi.apps, retry: false });
+  // Any other server mode answers with the app's page instead of a list.
+  const appList: SandboxApp[] = Array.isArray(apps.data) ? apps.data : [];
+  const sandboxOff = apps.isSuccess && !Array.isArray(apps.data);
+  const company = appList.find((app) => app.appName === setup.appName);
+
+  const conversationKey = company ? conversationKeyOf(setup) : null;
+  const conversationQueryKey = ['sandbox-phone', 'conversation', setup.appName, conversationKey];
+  const conversation = useQuery({
+    queryKey: conversationQueryKey,
+    queryFn: () => sandboxPhoneApi.conversation(setup.appName, conversationKey ?? ''),
+    enabled: conversationKey !== null,
+    refetchInterval: CONVERSATION_POLL_MS,
+    retry: false,
+  });
+  const messages = conversationKey !== null ? conversation.data ?? [] : [];
+
+  const send = useMutation({
+    mutationFn: (message: CustomerMessageInput) => sandboxPhoneApi.send({ ...senderOf(setup), message }),
+    onMutate: () => setError(null),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: conversationQueryKey }),
+    onError: (failure) => setError(errorMessageOr(failure, 'No se pudo enviar el mensaje.')),
+  });
+
+  // Follow the conversation as it grows, like a phone does.
+  const lastMessageId = messages.at(-1)?.id;
+  useEffect(() => {
+    const chat = chatRef.current;
+    if (chat) chat.scrollTop = chat.scrollHeight;
+  }, [lastMessageId]);
+
+  useEffect(() => setError(null), [conversationKey, setup.appName]);
+
+  const title = company ? (setup.inGroup ? setup.groupName.trim() || `Grupo ${setup.groupId}` : company.label ?? company.appName) : 'Sin empresa';
+  const subtitle = company ? (setup.inGroup ? `Con ${company.label ?? company.appName}` : `+${company.sourceNumber}`) : 'Elige una empresa para chatear';
+
+  return (
+    <div className="min-h-screen bg-slate-100">
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4 sm:px-6">
+          <Link to="/" aria-label="Inicio">
+            <BrandLogo />
+          </Link>
+          <span className="rounded-full bg-amber-100 px-3 py-1 text-xs font-semibold text-amber-800">Modo sandbox</span>
+        </div>
+      </header>
+
+      <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+        <div className="mb-8 max-w-2xl">
+          <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Teléfono de prueba (sandbox)</h1>
+          <p className="mt-2 text-sm text-slate-600">
+            Juega el papel de un cliente de WhatsApp. Lo que escribes llega a la empresa por el mismo webhook que usa Gupshup, y sus respuestas aparecen aquí
+            con sus marcas de entrega.
+          </p>
+        </div>
+
+        <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,22rem)_1fr]">
+          <section aria-labelledby="sandbox-setup-title" className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+            <h2 id="sandbox-setup-title" className="mb-5 text-base font-semibold text-slate-900">
+              Cliente
+            </h2>
+            {apps.isError && <FormAlert message={errorMessageOr(apps.error, 'No se pudieron cargar las empresas del sandbox.')} />}
+            {sandboxOff && <FormAlert message="El sandbox no está activo en este servidor." />}
+            {apps.isSuccess && !sandboxOff && appList.length === 0 && (
+              <p className="mb-4 rounded-lg bg-slate-50 p-3 text-sm text-slate-600">Aún no hay empresas. Registra una y vuelve aquí.</p>
+            )}
+            <CustomerSetupPanel apps={appList} appsLoading={apps.isPending} setup={setup} onChange={update} />
+          </section>
+
+          <section aria-label="Teléfono" className="mx-auto w-full max-w-[26rem]">
+            <div className="overflow-hidden rounded-[2.25rem] border-[10px] border-slate-900 bg-slate-900 shadow-2xl shadow-slate-900/30">
+              <div className="flex items-center gap-3 bg-[#008069] px-4 py-3 text-white">
+                <span className="grid size-10 shrink-0 place-items-center rounded-full bg-white/20 text-sm font-semibold" aria-hidden="true">
+                  {initialsOf(title)}
+                </span>
+                <div className="min-w-0">
+                  <p className="truncate font-semibold" data-testid="phone-chat-title">
+                    {title}
+                  </p>
+                  <p className="truncate text-xs text-emerald-50/90">{subtitle}</p>
+                </div>
+                {conversation.isFetching && conversationKey && <Spinner className="ml-auto size-4 text-white/70" />}
+              </div>
+
+              <div
+                ref={chatRef}
+                data-testid="phone-chat"
+                aria-live="polite"
+                className="flex h-[32rem] flex-col gap-2 overflow-y-auto bg-[#efeae2] bg-[radial-gradient(rgba(0,0,0,0.035)_1px,transparent_1px)] [background-size:14px_14px] px-3 py-4"
+              >
+                {conversationKey === null ? (
+                  <p className="m-auto max-w-60 rounded-lg bg-white/80 px-4 py-3 text-center text-sm text-slate-600 shadow-sm">
+                    Elige una empresa y escribe el teléfono del cliente para empezar.
+                  </p>
+                ) : conversation.isError ? (
+                  <div className="m-auto">
+                    <FormAlert message={errorMessageOr(conversation.error, 'No se pudo cargar la conversación.')} />
+                  </div>
+                ) : conversation.isPending ? (
+                  <Spinner className="m-auto size-6 text-emerald-700" />
+                ) : messages.length === 0 ? (
+                  <p className="m-auto max-w-64 rounded-lg bg-[#ffeecd] px-4 py-3 text-center text-xs text-slate-700 shadow-sm">
+                    Aún no hay mensajes. Escribe como cliente y la empresa lo recibirá en su embudo.
+                  </p>
+                ) : (
+                  messages.map((message) => (
+                    <PhoneMessageBubble key={message.id} message={message} onReply={(reply) => send.mutate(reply)} replying={send.isPending} />
+                  ))
+                )}
+              </div>
+
+              {error && (
+                <div className="bg-[#f0f2f5] px-3 pt-2">
+                  <FormAlert message={error} />
+                </div>
+              )}
+              <PhoneComposer disabled={conversationKey === null} sending={send.isPending} onSend={(message) => send.mutateAsync(message)} onError={setError} />
+            </div>
+          </section>
+        </div>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import { useCallback, useState } from 'react';
+import type { CustomerSendRequest } from './sandbox-phone.api.ts';
+
+/** Who the person plays: the company's customer, optionally writing in a group. */
+export interface CustomerSetup {
+  appName: string;
+  phone: string;
+  name: string;
+  inGroup: boolean;
+  groupId: string;
+  groupName: string;
+}
+
+const STORAGE_KEY = 'sandbox_phone_setup';
+const PHONE = /^\d{6,20}$/;
+const GROUP_ID = /^\d{6,30}$/;
+
+export const DEFAULT_SETUP: CustomerSetup = { appName: '', phone: '5215512345678', name: 'Cliente de prueba', inGroup: false, groupId: '', groupName: '' };
+
+export function phoneProblem(phone: string) {
+  return PHONE.test(phone) ? null : 'Solo dígitos, con código de país (de 6 a 20).';
+}
+
+export function groupIdProblem(groupId: string) {
+  return GROUP_ID.test(groupId) ? null : 'Solo dígitos (de 6 a 30).';
+}
+
+/** The sandbox keeps a group's messages under the group's id, a customer's under the phone. */
+export function conversationKeyOf(setup: CustomerSetup): string | null {
+  if (!setup.appName || phoneProblem(setup.phone)) return null;
+  if (!setup.inGroup) return setup.phone;
+  return groupIdProblem(setup.groupId) ? null : setup.groupId;
+}
+
+export function senderOf(setup: CustomerSetup): Omit<CustomerSendRequest, 'message'> {
+  const name = setup.name.trim();
+  const groupName = setup.groupName.trim();
+  return {
+    appName: setup.appName,
+    phone: setup.phone,
+    ...(name ? { name } : {}),
+    ...(setup.inGroup ? { group: { id: setup.groupId, ...(groupName ? { name: groupName } : {}) } } : {}),
+  };
+}
+
+function readStored(): CustomerSetup {
+  try {
+    const stored = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null') as Partial<CustomerSetup> | null;
+    return { ...DEFAULT_SETUP, ...(stored && typeof stored === 'object' ? stored : {}) };
+  } catch {
+    return DEFAULT_SETUP;
+  }
+}
+
+/** The setup survives a reload, so a person can keep playing the same customer. */
+export function useCustomerSetup() {
+  const [setup, setSetup] = useState<CustomerSetup>(readStored);
+  const update = useCallback((changes: Partial<CustomerSetup>) => {
+    setSetup((current) => {
+      const next = { ...current, ...changes };
+      localStorage.setItem(STORAGE_KEY, JSON.stringify(next));
+      return next;
+    });
+  }, []);
+  return { setup, update };
+}

@@ -1,0 +1,50 @@
+import { api } from '../../shared/api-client/api-client.ts';
+
+/** A company the in-process fake Gupshup knows: the business side of the sandbox phone. */
+export interface SandboxApp {
+  appName: string;
+  sourceNumber: string;
+  /** The company's name. */
+  label?: string;
+}
+
+export type PhoneMessageStatus = 'submitted' | 'enqueued' | 'sent' | 'delivered' | 'read' | 'failed';
+
+/** One message of the fake's conversation with a customer (or group). */
+export interface PhoneMessage {
+  id: string;
+  direction: 'to_customer' | 'from_customer';
+  type: string;
+  /** To the customer: Gupshup's `message` JSON as sent. From the customer: the inbound inner payload. */
+  body: Record<string, unknown>;
+  status: PhoneMessageStatus;
+  /** Who wrote, in a group conversation. */
+  participant?: { phone: string; name?: string };
+  createdAt: string;
+}
+
+export type CustomerMessageInput =
+  | { kind: 'text'; text: string }
+  | { kind: 'location'; latitude: number; longitude: number; name?: string; address?: string }
+  | { kind: 'button_reply'; title: string; id?: string; postbackText?: string }
+  | { kind: 'list_reply'; title: string; id?: string; postbackText?: string }
+  | { kind: 'media'; dataBase64: string; fileName: string; caption?: string; voice?: boolean };
+
+export interface CustomerSendRequest {
+  appName: string;
+  phone: string;
+  name?: string;
+  group?: { id: string; name?: string };
+  message: CustomerMessageInput;
+}
+
+export const sandboxPhoneApi = {
+  apps: () => api.get<SandboxApp[]>('/sandbox/api/apps'),
+  /** In a group the conversation is keyed by the group's id instead of the customer's phone. */
+  conversation: async (appName: string, phone: string) => {
+    const query = new URLSearchParams({ appName, phone });
+    const answer = await api.get<{ messages?: PhoneMessage[] }>(`/sandbox/api/conversation?${query}`);
+    return answer?.messages ?? [];
+  },
+  send: (request: CustomerSendRequest) => api.post<{ id: string }>('/sandbox/api/send', request),
+};

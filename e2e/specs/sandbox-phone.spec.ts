@@ -1,0 +1,63 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { registerCompany, type ApiSession } from '../fixtures/api.ts';
+import { SandboxPhonePage } from '../pages/sandbox-phone-page.ts';
+
+interface Usage {
+  sentCount: number;
+  receivedCount: number;
+}
+
+interface Board {
+  columns: Array<{ cards: Array<{ id: string; phone: string | null }> }>;
+}
+
+function tenantApi(request: APIRequestContext, owner: ApiSession) {
+  const headers = { authorization: `Bearer ${owner.token}` };
+  const base = `/t/${owner.tenant.slug}/api`;
+  const getJson = async <T>(path: string): Promise<T> => {
+    const response = await request.get(`${base}${path}`, { headers });
+    expect(response.status(), `GET ${path}`).toBe(200);
+    return (await response.json()) as T;
+  };
+  return {
+    usage: () => getJson<Usage>('/usage'),
+    funnels: () => getJson<Array<{ id: string; name: string }>>('/funnels/summary'),
+    board: (funnelId: string) => getJson<Board>(`/funnels/${funnelId}/board`),
+    sendText: (body: { cardId: string; text: string; tempId: string }) => request.post(`${base}/message`, { headers, data: body }),
+  };
+}
+
+test('a customer writes from the sandbox phone, the company answers and the phone shows it read', async ({ page, request }) => {
+  const owner = await registerCompany(request);
+  const tenant = tenantApi(request, owner);
+  const customer = { appName: `sandbox-${owner.tenant.slug}`, phone: '5215512340000', name: 'Cliente E2E' };
+
+  const phone = new SandboxPhonePage(page);
+  await phone.goto();
+  await phone.playCustomer(customer);
+  await phone.sendText('Hola, ¿tienen taladros?');
+  await expect(phone.messages('from_customer').filter({ hasText: 'Hola, ¿tienen taladros?' })).toHaveCount(1);
+
+  // The message travelled the real webhook path into the tenant.
+  await expect.poll(async () => (await tenant.usage()).receivedCount, { timeout: 15_000 }).toBe(1);
+
+  // The board shows the customer's chat as a card; the company answers on it.
+  const findCardId = async () => {
+    for (const funnel of await tenant.funnels()) {
+      const cards = (await tenant.board(funnel.id)).columns.flatMap((column) => column.cards);
+      const card = cards.find((candidate) => candidate.phone?.replace(/\D/g, '') === customer.phone);
+      if (card) return card.id;
+    }
+    return undefined;
+  };
+  let cardId: string | undefined;
+  await expect.poll(async () => (cardId = await findCardId()), { timeout: 15_000 }).toBeDefined();
+
+  const answer = await tenant.sendText({ cardId: cardId!, text: 'Hola desde la empresa', tempId: 'e2e-1' });
+  expect(answer.status(), await answer.text()).toBe(201);
+
+  const reply = phone.businessMessage('Hola desde la empresa');
+  await expect(reply).toHaveCount(1, { timeout: 15_000 });
+  await expect(reply.getByTestId('ticks')).toHaveAttribute('data-status', 'read', { timeout: 15_000 });
+  await expect.poll(async () => (await tenant.usage()).sentCount, { timeout: 15_000 }).toBe(1);
+});
