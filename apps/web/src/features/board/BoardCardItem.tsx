@@ -1,0 +1,105 @@
+import { memo, useEffect, useRef, useState } from 'react';
+import type { BoardCard } from './board.api.ts';
+
+export const CARD_DRAG_TYPE = 'application/x-embudo-card';
+
+const previews: Record<string, string> = {
+  image: '📷 Imagen', video: '🎥 Video', audio: '🎤 Audio', sticker: 'Sticker', location: '📍 Ubicación', document: '📄 Documento', template: '📋 Plantilla',
+};
+
+export function lastMessagePreview(card: Pick<BoardCard, 'lastMessageType' | 'lastMessageText'>) {
+  if (card.lastMessageText) return card.lastMessageText;
+  return card.lastMessageType ? previews[card.lastMessageType] ?? 'Mensaje' : 'Sin mensajes';
+}
+
+interface BoardCardItemProps {
+  card: BoardCard;
+  active: boolean;
+  onOpen: (cardId: string) => void;
+  onRename: (card: BoardCard) => void;
+  onMoveToFunnel: (card: BoardCard) => void;
+}
+
+/** One chat on the board: draggable between columns, opens the chat on click. */
+export const BoardCardItem = memo(function BoardCardItem({ card, active, onOpen, onRename, onMoveToFunnel }: BoardCardItemProps) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    const close = (event: MouseEvent) => {
+      if (!menuRef.current?.contains(event.target as Node)) setMenuOpen(false);
+    };
+    document.addEventListener('mousedown', close);
+    return () => document.removeEventListener('mousedown', close);
+  }, [menuOpen]);
+
+  return (
+    <div
+      data-testid="board-card"
+      data-card-id={card.id}
+      draggable
+      onDragStart={(event) => {
+        event.dataTransfer.setData(CARD_DRAG_TYPE, card.id);
+        event.dataTransfer.setData('text/plain', card.id);
+        event.dataTransfer.effectAllowed = 'move';
+      }}
+      onClick={() => onOpen(card.id)}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter' && event.target === event.currentTarget) onOpen(card.id);
+      }}
+      role="button"
+      tabIndex={0}
+      aria-label={`Abrir chat ${card.title}`}
+      className={`group relative cursor-pointer rounded-xl bg-white p-3 text-left shadow-sm ring-1 transition hover:shadow-md ${active ? 'ring-2 ring-emerald-500' : 'ring-slate-200'}`}
+    >
+      <div className="flex items-start gap-2">
+        <div className="min-w-0 flex-1">
+          <p className="flex items-center gap-1 truncate text-sm font-semibold text-slate-900" data-testid="card-title">
+            {card.isGroup && (
+              <span aria-label="Grupo" title="Grupo" data-testid="group-icon">
+                👥
+              </span>
+            )}
+            <span className="truncate">{card.title}</span>
+          </p>
+          {card.phone && <p className="text-xs text-slate-500">+{card.phone}</p>}
+        </div>
+        {card.unreadCount > 0 && (
+          <span data-testid="unread-badge" aria-label={`${card.unreadCount} sin leer`} className="grid h-5 min-w-5 place-items-center rounded-full bg-emerald-600 px-1.5 text-[11px] font-bold text-white">
+            {card.unreadCount}
+          </span>
+        )}
+        <div ref={menuRef} className="relative" onClick={(event) => event.stopPropagation()}>
+          <button
+            type="button"
+            aria-label="Opciones del chat"
+            aria-haspopup="menu"
+            aria-expanded={menuOpen}
+            onClick={() => setMenuOpen((open) => !open)}
+            className="rounded p-0.5 text-slate-400 hover:bg-slate-100 hover:text-slate-700"
+          >
+            ⋮
+          </button>
+          {menuOpen && (
+            <div role="menu" className="absolute right-0 z-20 mt-1 w-40 rounded-lg bg-white py-1 text-sm shadow-lg ring-1 ring-slate-200">
+              <button type="button" role="menuitem" className="block w-full px-3 py-1.5 text-left hover:bg-slate-50" onClick={() => { setMenuOpen(false); onRename(card); }}>
+                Renombrar
+              </button>
+              <button type="button" role="menuitem" className="block w-full px-3 py-1.5 text-left hover:bg-slate-50" onClick={() => { setMenuOpen(false); onMoveToFunnel(card); }}>
+                Mover a funnel
+              </button>
+            </div>
+          )}
+        </div>
+      </div>
+      <p className="mt-1.5 line-clamp-2 text-xs text-slate-600" data-testid="card-preview">
+        {lastMessagePreview(card)}
+      </p>
+      <div className="mt-1.5 flex items-center justify-between text-[11px] text-slate-400">
+        <span>{card.lastActivityAt ? new Date(card.lastActivityAt).toLocaleString('es', { dateStyle: 'short', timeStyle: 'short' }) : ''}</span>
+        {card.aiEnabled && <span className="rounded bg-violet-100 px-1 font-semibold text-violet-700">AI</span>}
+      </div>
+    </div>
+  );
+});

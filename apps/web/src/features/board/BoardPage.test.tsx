@@ -1,0 +1,109 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { json } from '../../test/fake-api.ts';
+import { renderApp } from '../../test/render-app.tsx';
+import { aBoard, aCard, createEmittingSocket, installBoardApi } from '../chat/chat-test-fixtures.ts';
+
+const socket = vi.hoisted(() => ({ current: null as { serverEmit(event: string, payload: unknown): void } | null }));
+vi.mock('socket.io-client', () => ({
+  io: () => {
+    const created = createEmittingSocket();
+    socket.current = created;
+    return created;
+  },
+}));
+
+async function openBoard() {
+  renderApp('/t/acme');
+  await screen.findByRole('heading', { level: 1, name: 'Sales Funnel' });
+  await screen.findAllByTestId('board-column');
+}
+
+const column = (id: string) => screen.getAllByTestId('board-column').find((element) => element.getAttribute('data-column-id') === id)!;
+const cardIdsIn = (id: string) => within(column(id)).queryAllByTestId('board-card').map((card) => card.getAttribute('data-card-id'));
+
+async function drag(cardId: string, toColumn: string) {
+  const data = new Map<string, string>();
+  const dataTransfer = {
+    setData: (type: string, value: string) => data.set(type, value),
+    getData: (type: string) => data.get(type) ?? '',
+    get types() {
+      return [...data.keys()];
+    },
+    effectAllowed: 'move',
+    dropEffect: 'move',
+  };
+  const card = screen.getAllByTestId('board-card').find((element) => element.getAttribute('data-card-id') === cardId)!;
+  fireEvent.dragStart(card, { dataTransfer });
+  fireEvent.dragOver(column(toColumn), { dataTransfer });
+  fireEvent.drop(column(toColumn), { dataTransfer });
+  // The query cache tells React on the next task.
+  await act(async () => new Promise((resolve) => setTimeout(resolve, 0)));
+}
+
+async function renameCardTo(value: string) {
+  fireEvent.click(screen.getByRole('button', { name: 'Opciones del chat' }));
+  fireEvent.click(screen.getByRole('menuitem', { name: 'Renombrar' }));
+  fireEvent.change(screen.getByLabelText('Nombre del chat'), { target: { value } });
+  fireEvent.click(screen.getByRole('button', { name: 'Guardar' }));
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+}
+
+describe('board', () => {
+  it('shows columns, cards and the unread counters', async () => {
+    installBoardApi(aBoard([aCard({ unreadCount: 2 }), aCard({ id: 'g1', title: 'Familia', isGroup: true, unreadCount: 1, columnId: 'col2' }), aCard({ id: 'c3', title: 'Pedro' })]));
+    await openBoard();
+    expect(cardIdsIn('col1')).toEqual(['c1', 'c3']);
+    expect(cardIdsIn('col2')).toEqual(['g1']);
+    expect(screen.getByTestId('counter-individual').textContent).toBe('1');
+    expect(screen.getByTestId('counter-group').textContent).toBe('1');
+    expect(screen.getByTestId('counter-contacts').textContent).toBe('3');
+    expect(within(column('col2')).getByTestId('group-icon')).toBeTruthy();
+    expect(within(column('col1')).getByTestId('unread-badge').textContent).toBe('2');
+  });
+
+  it('keeps a card rename only when the trimmed name is non-empty and changed', async () => {
+    const api = installBoardApi(aBoard(), [], { 'PUT /t/acme/api/cards/c1': ({ body }) => json(200, aCard({ title: (body as { title: string }).title })) });
+    await openBoard();
+    await renameCardTo('  Lucía Pérez  ');
+    expect(api.callsTo('PUT', '/t/acme/api/cards/c1')).toHaveLength(0);
+
+    await renameCardTo('  Lucía P. ');
+    expect(await screen.findByText('Nombre del chat actualizado.')).toBeTruthy();
+    expect(api.callsTo('PUT', '/t/acme/api/cards/c1')[0]!.body).toEqual({ title: 'Lucía P.' });
+    expect(screen.getByTestId('card-title').textContent).toContain('Lucía P.');
+  });
+
+  it('moves a dragged card at once and puts it back when the server refuses', async () => {
+    let answer!: (response: Response) => void;
+    const api = installBoardApi(aBoard(), [], { 'POST /t/acme/api/card/move': () => new Promise<Response>((resolve) => (answer = resolve)) });
+    await openBoard();
+    await drag('c1', 'col2');
+    expect(cardIdsIn('col2')).toEqual(['c1']);
+    expect(api.callsTo('POST', '/t/acme/api/card/move')[0]!.body).toEqual({ cardId: 'c1', targetColumnId: 'col2' });
+    await act(async () => answer(json(500, { message: 'boom' })));
+    expect(await screen.findByText('Error al mover el chat.')).toBeTruthy();
+    expect(cardIdsIn('col1')).toEqual(['c1']);
+    expect(cardIdsIn('col2')).toEqual([]);
+  });
+
+  it("follows other agents' changes from card_updated", async () => {
+    installBoardApi(aBoard());
+    await openBoard();
+    await act(async () => {
+      socket.current!.serverEmit('card_updated', { ...aCard(), columnId: 'col2', title: 'Lucía (VIP)', unreadCount: 4 });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    expect(cardIdsIn('col2')).toEqual(['c1']);
+    expect(within(column('col2')).getByTestId('unread-badge').textContent).toBe('4');
+    expect(screen.getByTestId('card-title').textContent).toContain('Lucía (VIP)');
+  });
+
+  it('shows the fallback when the funnels cannot be loaded', async () => {
+    installBoardApi(aBoard(), [], { 'GET /t/acme/api/funnels/summary': () => new Response('', { status: 500 }) });
+    renderApp('/t/acme');
+    expect(await screen.findByRole('alert')).toBeTruthy();
+    expect(screen.getAllByText('No se pudieron cargar los funnels.').length).toBeGreaterThan(0);
+    expect(screen.getByRole('heading', { level: 1, name: 'Sales Funnel' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,67 @@
+import type { columnColors } from '@embudo/contracts/http/funnels';
+import { api } from '../../shared/api-client/api-client.ts';
+
+export type ColumnColor = (typeof columnColors)[number];
+
+export interface FunnelSummary {
+  id: string;
+  name: string;
+  unreadCount: number;
+}
+
+/** A card summary as the board carries it: never the message history. */
+export interface BoardCard {
+  id: string;
+  funnelId: string;
+  columnId: string;
+  title: string;
+  phone: string | null;
+  isGroup: boolean;
+  unreadCount: number;
+  lastMessageType: string | null;
+  lastMessageText: string | null;
+  lastActivityAt: string | null;
+  contactLastMessageAt: string | null;
+  aiEnabled: boolean;
+}
+
+export interface BoardColumn {
+  id: string;
+  title: string;
+  funnelId: string;
+  color: ColumnColor | string | null;
+  funnelName?: string;
+  cards: BoardCard[];
+}
+
+export interface Board {
+  funnel: { id: string; name: string };
+  columns: BoardColumn[];
+  counters: { unreadIndividual: number; unreadGroup: number; totalContacts: number };
+}
+
+export interface ColumnSummary {
+  id: string;
+  title: string;
+  funnelId: string;
+  funnelName?: string;
+  color?: string | null;
+}
+
+const id = (value: string) => encodeURIComponent(value);
+
+export const boardApi = {
+  funnels: () => api.get<FunnelSummary[]>('/api/funnels/summary'),
+  createFunnel: (name: string) => api.post<FunnelSummary>('/api/funnels', { name }),
+  renameFunnel: (funnelId: string, name: string) => api.put<FunnelSummary>(`/api/funnels/${id(funnelId)}`, { name }),
+  board: (funnelId: string) => api.get<Board>(`/api/funnels/${id(funnelId)}/board`),
+  columns: (funnelId: string) => api.get<ColumnSummary[]>(`/api/funnels/${id(funnelId)}/columns`),
+  createColumn: (funnelId: string, title: string) => api.post<ColumnSummary>('/api/columns', { funnelId, title }),
+  updateColumn: (columnId: string, changes: { title?: string; color?: ColumnColor }) => api.put<ColumnSummary>(`/api/columns/${id(columnId)}`, changes),
+  deleteColumn: (columnId: string) => api.delete<void>(`/api/columns/${id(columnId)}`),
+  toggleColumnAi: (columnId: string, enabled: boolean) => api.post<{ updated: number; enabled: boolean }>(`/api/columns/${id(columnId)}/toggle-cards-ai`, { enabled }),
+  moveCard: (cardId: string, targetColumnId: string) => api.post<BoardCard>('/api/card/move', { cardId, targetColumnId }),
+  renameCard: (cardId: string, title: string) => api.put<BoardCard>(`/api/cards/${id(cardId)}`, { title }),
+  initiateConversation: (body: { templateId: string; phoneNumber: string; variables: Record<string, string>; columnId?: string }) =>
+    api.post<unknown>('/api/initiate-conversation', body),
+};

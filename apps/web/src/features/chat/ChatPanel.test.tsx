@@ -1,0 +1,153 @@
+import { fireEvent, screen, waitFor, within, act } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { json } from '../../test/fake-api.ts';
+import { renderApp } from '../../test/render-app.tsx';
+import { aBoard, aCard, aMessage, createEmittingSocket, installBoardApi } from './chat-test-fixtures.ts';
+
+const socket = vi.hoisted(() => ({ current: null as ReturnType<typeof createEmittingSocket> | null }));
+vi.mock('socket.io-client', () => ({
+  io: () => {
+    socket.current = createEmittingSocket();
+    return socket.current;
+  },
+}));
+
+async function openChat() {
+  renderApp('/t/acme');
+  await screen.findByRole('heading', { name: 'Sales Funnel' });
+  fireEvent.click(await screen.findByRole('button', { name: 'Abrir chat Lucía Pérez' }));
+  return screen.findByTestId('chat-panel');
+}
+
+const messages = () => screen.getAllByTestId('chat-message');
+
+/** Emits a server event and lets the query cache notify React (it batches on the next task). */
+async function serverEmit(event: string, payload: unknown) {
+  await act(async () => {
+    socket.current!.serverEmit(event, payload);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  });
+}
+
+describe('chat timeline rendering', () => {
+  it('renders each message type, with the fallbacks for a missing URL and an unknown type', async () => {
+    installBoardApi(aBoard(), [
+      aMessage({ id: 'img', type: 'image', mediaUrl: '/media/foto.jpg', text: 'Mi foto' }),
+      aMessage({ id: 'noimg', type: 'video', mediaUrl: null }),
+      aMessage({ id: 'aud', type: 'audio', mediaUrl: '/media/nota.ogg' }),
+      aMessage({ id: 'doc', type: 'document', mediaUrl: '/media/f.pdf', fileName: 'factura.pdf' }),
+      aMessage({ id: 'loc', type: 'location', payload: { location: { latitude: 19.4326, longitude: -99.1332, name: 'Zócalo' } } }),
+      aMessage({ id: 'odd', type: 'unsupported' }),
+    ]);
+    await openChat();
+    await waitFor(() => expect(messages()).toHaveLength(6));
+
+    expect(screen.getByRole('img', { name: 'Mi foto' }).getAttribute('src')).toBe('/media/foto.jpg');
+    expect(screen.getByText('Media URL no disponible.')).toBeTruthy();
+    expect(screen.getByTestId('audio-player').getAttribute('src')).toBe('/media/nota.ogg');
+    expect(screen.getByRole('link', { name: /factura\.pdf/ }).getAttribute('href')).toBe('/media/f.pdf');
+    expect(screen.getByTestId('location-link').textContent).toContain('Zócalo');
+    expect(screen.getByText('Unsupported media')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Ver imagen' }));
+    expect(screen.getByRole('img', { name: 'Imagen ampliada' })).toBeTruthy();
+  });
+
+  it('shows ticks from ack: clock, ✓, ✓✓, blue ✓✓ and a red ! with the error', async () => {
+    installBoardApi(aBoard(), [
+      aMessage({ id: 'a0', sender: 'user', ack: 0 }),
+      aMessage({ id: 'a1', sender: 'user', ack: 1 }),
+      aMessage({ id: 'a2', sender: 'user', ack: 2 }),
+      aMessage({ id: 'a3', sender: 'ai', ack: 3 }),
+      aMessage({ id: 'ae', sender: 'user', ack: -1, error: 'Número no válido' }),
+      aMessage({ id: 'in', sender: 'contact', ack: 3 }),
+    ]);
+    await openChat();
+    await waitFor(() => expect(messages()).toHaveLength(6));
+    const ticks = screen.getAllByTestId('ack-ticks');
+    expect(ticks.map((tick) => tick.getAttribute('aria-label'))).toEqual(['Enviando', 'Enviado', 'Entregado', 'Leído', 'Error: Número no válido']);
+    expect(ticks[3]!.getAttribute('class')).toContain('text-sky-500');
+    expect(ticks[2]!.getAttribute('class')).not.toContain('text-sky-500');
+    expect(ticks[4]!.textContent).toBe('!');
+    // Incoming messages carry no ticks.
+    expect(within(messages()[5]!).queryByTestId('ack-ticks')).toBeNull();
+  });
+});
+
+describe('sending', () => {
+  it('shows a text at once with a clock, then takes the real id and only-increasing acks', async () => {
+    let answer!: (response: Response) => void;
+    const api = installBoardApi(aBoard(), [], {
+      'POST /t/acme/api/message': () => new Promise<Response>((resolve) => (answer = resolve)),
+    });
+    await openChat();
+    const box = screen.getByRole('textbox', { name: 'Mensaje' });
+
+    fireEvent.change(box, { target: { value: '   ' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(api.callsTo('POST', '/t/acme/api/message')).toHaveLength(0);
+
+    fireEvent.change(box, { target: { value: ' Hola, ¿cómo estás? ' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    const sent = await screen.findByTestId('chat-message');
+    expect(sent.getAttribute('data-ack')).toBe('0');
+    expect(sent.getAttribute('data-sender')).toBe('user');
+    expect(sent.textContent).toContain('Hola, ¿cómo estás?');
+    expect(api.callsTo('POST', '/t/acme/api/message')[0]!.body).toEqual({ cardId: 'c1', text: 'Hola, ¿cómo estás?', tempId: 'temp-uuid-1', quotedMessageId: null });
+
+    await act(async () => answer(json(201, { ...aMessage({ id: 'real-1', sender: 'user', ack: 0, text: 'Hola, ¿cómo estás?', tempId: 'temp-uuid-1' }), kind: undefined })));
+    await waitFor(() => expect(screen.getByTestId('chat-message').getAttribute('data-message-id')).toBe('real-1'));
+
+    await serverEmit('message_status_updated', { cardId: 'c1', messageId: 'real-1', tempId: 'temp-uuid-1', ack: 2 });
+    expect(screen.getByTestId('chat-message').getAttribute('data-ack')).toBe('2');
+    await serverEmit('message_status_updated', { cardId: 'c1', messageId: 'real-1', tempId: 'temp-uuid-1', ack: 1 });
+    expect(screen.getByTestId('chat-message').getAttribute('data-ack')).toBe('2');
+    await serverEmit('message_status_updated', { cardId: 'c1', messageId: 'real-1', tempId: 'temp-uuid-1', ack: 3 });
+    expect(screen.getAllByTestId('chat-message')).toHaveLength(1);
+    expect(screen.getByTestId('chat-message').getAttribute('data-ack')).toBe('3');
+  });
+
+  it('replaces the temporary message by tempId when the status arrives before the answer', async () => {
+    installBoardApi(aBoard(), [], { 'POST /t/acme/api/message': () => new Promise<Response>(() => undefined) });
+    await openChat();
+    const box = screen.getByRole('textbox', { name: 'Mensaje' });
+    fireEvent.change(box, { target: { value: 'Hola' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await screen.findByTestId('chat-message');
+    await serverEmit('message_status_updated', { cardId: 'c1', messageId: 'real-9', tempId: 'temp-uuid-1', ack: 1 });
+    expect(screen.getByTestId('chat-message').getAttribute('data-message-id')).toBe('real-9');
+    expect(screen.getByTestId('chat-message').getAttribute('data-ack')).toBe('1');
+  });
+
+  it('adds new messages from the server and merges a late media URL', async () => {
+    installBoardApi(aBoard(), []);
+    await openChat();
+    await screen.findByText('Aún no hay mensajes.');
+    await serverEmit('message:new', { cardId: 'c1', message: aMessage({ id: 'in-1', type: 'image', mediaUrl: null, text: null }) });
+    expect(screen.getByText('Media URL no disponible.')).toBeTruthy();
+    await serverEmit('message:new', { cardId: 'c1', message: { id: 'in-1', mediaUrl: '/media/late.jpg', updated: true } });
+    expect(screen.queryByText('Media URL no disponible.')).toBeNull();
+    expect(screen.getByRole('img', { name: 'Imagen' }).getAttribute('src')).toBe('/media/late.jpg');
+    await serverEmit('message:new', { cardId: 'other', message: aMessage({ id: 'x' }) });
+    expect(screen.getAllByTestId('chat-message')).toHaveLength(1);
+  });
+
+  it('with the window closed disables text, files and voice and says why', async () => {
+    installBoardApi(aBoard([aCard({ contactLastMessageAt: new Date(Date.now() - 25 * 3_600_000).toISOString() })]));
+    await openChat();
+    expect(screen.getByTestId('window-indicator').textContent).toBe('Ventana cerrada');
+    expect((screen.getByRole('textbox', { name: 'Mensaje' }) as HTMLTextAreaElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Adjuntar archivo' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Grabar nota de voz' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText('La ventana de 24 horas está cerrada. Envía una plantilla para reiniciar la conversación.')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Enviar plantilla' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('marks an unread chat read on opening, and shows the window countdown', async () => {
+    const api = installBoardApi(aBoard([aCard({ unreadCount: 3 })]));
+    await openChat();
+    await waitFor(() => expect(api.callsTo('POST', '/t/acme/api/cards/c1/mark-read')).toHaveLength(1));
+    expect(screen.queryByTestId('unread-badge')).toBeNull();
+    expect(screen.getByTestId('window-indicator').textContent).toMatch(/^Ventana: 2[23]h \d+m restantes$/);
+  });
+});

@@ -1,0 +1,116 @@
+import type { ChatMessage } from './chat.api.ts';
+
+const MEDIA_TYPES = new Set(['image', 'video', 'audio', 'sticker', 'document']);
+const KNOWN_TYPES = new Set([...MEDIA_TYPES, 'text', 'location', 'template', 'interactive', 'quick_reply']);
+
+interface LocationPayload {
+  latitude: number;
+  longitude: number;
+  name?: string | null;
+  address?: string | null;
+}
+
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+function locationOf(message: ChatMessage): LocationPayload | null {
+  const location = asRecord(message.payload?.location) ?? asRecord(message.payload);
+  const latitude = Number(location?.latitude);
+  const longitude = Number(location?.longitude);
+  if (!location || !Number.isFinite(latitude) || !Number.isFinite(longitude)) return null;
+  return { latitude, longitude, name: typeof location.name === 'string' ? location.name : null, address: typeof location.address === 'string' ? location.address : null };
+}
+
+/** A stored quick-reply object (spec 01 §3 Message): its options are shown by title. */
+function quickReplyTitles(message: ChatMessage): string[] {
+  const payload = message.payload;
+  const holder = asRecord(payload?.quickReply) ?? asRecord(payload?.quick_reply) ?? payload;
+  const options = holder?.options;
+  if (!Array.isArray(options)) return [];
+  return options.map((option) => (typeof option === 'string' ? option : String(asRecord(option)?.title ?? ''))).filter(Boolean);
+}
+
+function Caption({ text }: { text: string | null | undefined }) {
+  return text ? <p className="mt-1 whitespace-pre-wrap break-words">{text}</p> : null;
+}
+
+/** The body of one message by type (spec 01 §2 Chat view). */
+export function MessageContent({ message, onOpenImage }: { message: ChatMessage; onOpenImage?: (url: string) => void }) {
+  const { type, mediaUrl, text } = message;
+  const options = quickReplyTitles(message);
+
+  if (!KNOWN_TYPES.has(type)) return <p className="text-sm italic text-slate-500">Unsupported media</p>;
+  if (MEDIA_TYPES.has(type) && !mediaUrl) {
+    return (
+      <>
+        <p className="text-sm italic text-slate-500">Media URL no disponible.</p>
+        <Caption text={text} />
+      </>
+    );
+  }
+
+  switch (type) {
+    case 'image':
+      return (
+        <>
+          <button type="button" onClick={() => onOpenImage?.(mediaUrl!)} className="block overflow-hidden rounded-lg" aria-label="Ver imagen">
+            <img src={mediaUrl!} alt={text || 'Imagen'} className="max-h-64 max-w-full object-cover" loading="lazy" />
+          </button>
+          <Caption text={text} />
+        </>
+      );
+    case 'sticker':
+      return <img src={mediaUrl!} alt="Sticker" className="size-32 object-contain" loading="lazy" />;
+    case 'video':
+      return (
+        <>
+          <video src={mediaUrl!} controls preload="metadata" className="max-h-64 max-w-full rounded-lg" />
+          <Caption text={text} />
+        </>
+      );
+    case 'audio':
+      return <audio src={mediaUrl!} controls preload="metadata" className="w-64 max-w-full" data-testid="audio-player" />;
+    case 'document':
+      return (
+        <>
+          <a href={mediaUrl!} target="_blank" rel="noreferrer" download={message.fileName ?? true} className="inline-flex items-center gap-2 rounded-lg bg-black/5 px-3 py-2 text-sm font-medium text-sky-700 hover:underline">
+            <svg viewBox="0 0 20 20" className="size-4" fill="currentColor" aria-hidden="true">
+              <path d="M4 2h8l4 4v12H4zM12 2v4h4" />
+            </svg>
+            {message.fileName || 'Documento'}
+          </a>
+          <Caption text={text} />
+        </>
+      );
+    case 'location': {
+      const location = locationOf(message);
+      if (!location) return <p className="text-sm italic text-slate-500">Ubicación no disponible.</p>;
+      const href = `https://www.google.com/maps?q=${location.latitude},${location.longitude}`;
+      return (
+        <a href={href} target="_blank" rel="noreferrer" className="block text-sm text-sky-700 hover:underline" data-testid="location-link">
+          📍 {location.name || 'Ubicación'}
+          {location.address && <span className="block text-xs text-slate-500">{location.address}</span>}
+          <span className="block text-xs text-slate-500">
+            {location.latitude.toFixed(5)}, {location.longitude.toFixed(5)}
+          </span>
+        </a>
+      );
+    }
+    default:
+      return (
+        <>
+          {text && <p className="whitespace-pre-wrap break-words">{text}</p>}
+          {options.length > 0 && (
+            <ul className="mt-2 space-y-1" aria-label="Opciones">
+              {options.map((title, index) => (
+                <li key={`${title}-${index}`} className="rounded-md border border-sky-200 bg-white/70 px-2 py-1 text-center text-xs font-medium text-sky-700">
+                  {title}
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      );
+  }
+}

@@ -1,0 +1,73 @@
+import { vi } from 'vitest';
+import { installFakeApi, json } from '../../test/fake-api.ts';
+import { aTenant, aUser, storeSession } from '../../test/session-fixture.ts';
+import type { Board, BoardCard } from '../board/board.api.ts';
+import type { ChatMessage, TimelineItem } from './chat.api.ts';
+
+type Listener = (...args: unknown[]) => void;
+
+/** A socket.io-client stand-in whose server events the test can emit. */
+export function createEmittingSocket() {
+  const listeners = new Map<string, Set<Listener>>();
+  const socket = {
+    active: true,
+    connected: true,
+    on: (event: string, listener: Listener) => {
+      if (!listeners.has(event)) listeners.set(event, new Set());
+      listeners.get(event)!.add(listener);
+    },
+    off: (event: string, listener: Listener) => listeners.get(event)?.delete(listener),
+    emit: () => undefined,
+    connect: () => undefined,
+    disconnect: () => undefined,
+    removeAllListeners: () => listeners.clear(),
+    io: { on: () => undefined, removeAllListeners: () => undefined },
+    serverEmit: (event: string, payload: unknown) => listeners.get(event)?.forEach((listener) => listener(payload)),
+  };
+  return socket;
+}
+
+export const FUNNEL_ID = 'f1';
+
+export function aCard(overrides: Partial<BoardCard> = {}): BoardCard {
+  return {
+    id: 'c1', funnelId: FUNNEL_ID, columnId: 'col1', title: 'Lucía Pérez', phone: '5215512345678', isGroup: false, unreadCount: 0,
+    lastMessageType: 'text', lastMessageText: 'Hola', lastActivityAt: new Date().toISOString(),
+    contactLastMessageAt: new Date(Date.now() - 60 * 60_000).toISOString(), aiEnabled: false, ...overrides,
+  };
+}
+
+export function aMessage(overrides: Partial<ChatMessage> = {}): TimelineItem {
+  const at = Date.now() - 30 * 60_000;
+  return {
+    kind: 'message', id: `m-${Math.random().toString(36).slice(2)}`, cardId: 'c1', sender: 'contact', participantName: null, text: 'Hola', type: 'text',
+    mediaUrl: null, timestamp: new Date(at).toISOString(), raw_timestamp: at, ack: 3, error: null, tempId: null, ...overrides,
+  } as TimelineItem;
+}
+
+export function aBoard(cards: BoardCard[] = [aCard()]): Board {
+  return {
+    funnel: { id: FUNNEL_ID, name: 'Ventas' },
+    columns: [
+      { id: 'col1', title: 'Nuevos', funnelId: FUNNEL_ID, color: 'blue', cards: cards.filter((card) => card.columnId === 'col1') },
+      { id: 'col2', title: 'En curso', funnelId: FUNNEL_ID, color: 'green', cards: cards.filter((card) => card.columnId === 'col2') },
+    ],
+    counters: { unreadIndividual: 0, unreadGroup: 0, totalContacts: cards.length },
+  };
+}
+
+/** A signed-in session, one funnel with `board`, and the card's timeline; more handlers may be added. */
+export function installBoardApi(board: Board, items: TimelineItem[] = [], extra: Parameters<typeof installFakeApi>[0] = {}) {
+  const user = aUser();
+  const tenant = aTenant();
+  storeSession(user, tenant);
+  vi.stubGlobal('crypto', { ...globalThis.crypto, randomUUID: () => 'temp-uuid-1' });
+  return installFakeApi({
+    'GET /api/auth/me': () => json(200, { user, tenant }),
+    'GET /t/acme/api/funnels/summary': () => json(200, [{ id: FUNNEL_ID, name: 'Ventas', unreadCount: 0 }, { id: 'f2', name: 'Soporte', unreadCount: 0 }]),
+    [`GET /t/acme/api/funnels/${FUNNEL_ID}/board`]: () => json(200, board),
+    'GET /t/acme/api/cards/c1/messages?limit=50': () => json(200, { items, nextCursor: null }),
+    'POST /t/acme/api/cards/c1/mark-read': () => json(200, aCard({ unreadCount: 0 })),
+    ...extra,
+  });
+}

@@ -1,0 +1,71 @@
+import type { InfiniteData } from '@tanstack/react-query';
+import type { ChatMessage, MessageAck, TimelineItem, TimelinePage } from './chat.api.ts';
+
+export type TimelineData = InfiniteData<TimelinePage, string | null>;
+
+/** Pages arrive newest first; the timeline reads oldest → newest. */
+export function flattenTimeline(data: TimelineData | undefined): TimelineItem[] {
+  if (!data) return [];
+  return [...data.pages].reverse().flatMap((page) => page.items);
+}
+
+function mapItems(data: TimelineData, map: (item: TimelineItem) => TimelineItem): TimelineData {
+  return { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.map(map) })) };
+}
+
+function findMessage(data: TimelineData, test: (message: ChatMessage) => boolean) {
+  return data.pages.some((page) => page.items.some((item) => item.kind === 'message' && test(item)));
+}
+
+const sameMessage = (incoming: Partial<ChatMessage>) => (message: ChatMessage) =>
+  (incoming.id !== undefined && message.id === incoming.id) || (Boolean(incoming.tempId) && message.tempId === incoming.tempId);
+
+/** Ack only moves forward, except to -1 (failed). */
+export function nextAck(current: MessageAck, incoming: MessageAck): MessageAck {
+  if (incoming === -1) return -1;
+  return (Math.max(current, incoming) as MessageAck);
+}
+
+/**
+ * Adds a new timeline item at the newest end, or merges it into the message it confirms
+ * (same id, or same tempId for our own optimistic copy). A partial `{id, mediaUrl, updated}`
+ * only fills in the message it names.
+ */
+export function upsertItem(data: TimelineData | undefined, item: TimelineItem | (Partial<ChatMessage> & { kind: 'message'; updated?: boolean })): TimelineData | undefined {
+  if (!data) return data;
+  if (item.kind === 'message') {
+    const match = sameMessage(item);
+    if (findMessage(data, match)) {
+      return mapItems(data, (existing) => {
+        if (existing.kind !== 'message' || !match(existing)) return existing;
+        const merged = { ...existing, ...stripUndefined(item) } as TimelineItem & { kind: 'message' };
+        merged.ack = nextAck(existing.ack, (item.ack ?? existing.ack) as MessageAck);
+        return merged;
+      });
+    }
+    if ('updated' in item && item.updated) return data;
+  } else if (data.pages.some((page) => page.items.some((existing) => existing.kind === item.kind && existing.id === item.id))) {
+    return data;
+  }
+  const [newest, ...older] = data.pages;
+  const first = newest ?? { items: [], nextCursor: null };
+  return { ...data, pages: [{ ...first, items: [...first.items, item as TimelineItem] }, ...older] };
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
+}
+
+/** message_status_updated: the optimistic copy (by tempId) takes the real id; ack only increases. */
+export function applyStatus(data: TimelineData | undefined, status: { messageId: string; tempId?: string | null; ack: MessageAck }): TimelineData | undefined {
+  if (!data) return data;
+  const match = (message: ChatMessage) => message.id === status.messageId || (Boolean(status.tempId) && message.tempId === status.tempId);
+  return mapItems(data, (item) =>
+    item.kind === 'message' && match(item) ? { ...item, id: status.messageId, ack: nextAck(item.ack, status.ack) } : item,
+  );
+}
+
+export function removeByTempId(data: TimelineData | undefined, tempId: string): TimelineData | undefined {
+  if (!data) return data;
+  return { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.filter((item) => !(item.kind === 'message' && item.tempId === tempId)) })) };
+}
