@@ -63,10 +63,10 @@ describe('routes', () => {
     expect(app.pathname()).toBe('/');
   });
 
-  it('has an admin login placeholder and sends other admin paths there', async () => {
+  it('sends a signed-out visitor from admin pages to the admin login', async () => {
     installFakeApi({});
     const app = renderApp('/admin/tenants');
-    expect(await screen.findByRole('heading', { name: 'Admin' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Admin Login' })).toBeTruthy();
     expect(app.pathname()).toBe('/admin/login');
   });
 

@@ -1,5 +1,5 @@
 import { Navigate, type RouteObject } from 'react-router';
-import { AdminLoginPage } from '../features/admin/AdminLoginPage.tsx';
+import { adminRoute } from '../features/admin/admin-routes.tsx';
 import { ForcePasswordChangePage } from '../features/auth/ForcePasswordChangePage.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { RegisterPage } from '../features/auth/RegisterPage.tsx';
@@ -19,14 +19,9 @@ export const routes: RouteObject[] = [
       { index: true, element: <LandingPage /> },
       { path: 'login', element: <LoginPage /> },
       { path: 'register', element: <RegisterPage /> },
-      {
-        path: 'admin',
-        children: [
-          { path: 'login', element: <AdminLoginPage /> },
-          { index: true, element: <Navigate to="/admin/login" replace /> },
-          { path: '*', element: <Navigate to="/admin/login" replace /> },
-        ],
-      },
+      // Public: anyone may play a WhatsApp customer against the in-process fake Gupshup.
+      { path: 'sandbox', lazy: async () => ({ Component: (await import('../features/sandbox-phone/SandboxPhonePage.tsx')).SandboxPhonePage }) },
+      adminRoute,
       {
         path: 't/:tenantSlug',
         element: <TenantLayout />,

@@ -1,0 +1,102 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button } from '../../shared/ui/Button.tsx';
+import { useToast } from '../../shared/ui/use-toast.ts';
+import { adminApi, adminKeys, type AdminTemplate } from './admin.api.ts';
+import { AdminPageHeader, ErrorBlock, LoadingBlock } from './AdminPageHeader.tsx';
+
+/** Spec 02 §4: PAUSED is shown as pending and FAILED as rejected. */
+const statusView: Record<string, { label: string; className: string }> = {
+  APPROVED: { label: 'Aprobada', className: 'bg-emerald-50 text-emerald-700 ring-emerald-600/20' },
+  PENDING: { label: 'Pendiente', className: 'bg-amber-50 text-amber-700 ring-amber-600/20' },
+  PAUSED: { label: 'Pendiente', className: 'bg-amber-50 text-amber-700 ring-amber-600/20' },
+  REJECTED: { label: 'Rechazada', className: 'bg-rose-50 text-rose-700 ring-rose-600/20' },
+  FAILED: { label: 'Rechazada', className: 'bg-rose-50 text-rose-700 ring-rose-600/20' },
+};
+
+function StatusBadge({ status }: { status: string }) {
+  const view = statusView[status] ?? { label: status, className: 'bg-slate-100 text-slate-600 ring-slate-500/20' };
+  return (
+    <span data-status={status} className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${view.className}`}>
+      {view.label}
+    </span>
+  );
+}
+
+function TemplateActions({ template }: { template: AdminTemplate }) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const change = useMutation({
+    mutationFn: (status: 'APPROVED' | 'REJECTED') => adminApi.setTemplateStatus(template.id, status),
+    onSuccess: (_result, status) => toast.success(status === 'APPROVED' ? 'Plantilla aprobada.' : 'Plantilla rechazada.'),
+    onError: () => toast.error('Error al actualizar la plantilla.'),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: adminKeys.templates });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.stats });
+    },
+  });
+  return (
+    <div className="flex justify-end gap-2">
+      {template.status !== 'APPROVED' && (
+        <Button size="sm" disabled={change.isPending} loading={change.isPending && change.variables === 'APPROVED'} onClick={() => change.mutate('APPROVED')} aria-label={`Aprobar ${template.name}`}>
+          Aprobar
+        </Button>
+      )}
+      {template.status !== 'REJECTED' && (
+        <Button variant="danger" size="sm" disabled={change.isPending} loading={change.isPending && change.variables === 'REJECTED'} onClick={() => change.mutate('REJECTED')} aria-label={`Rechazar ${template.name}`}>
+          Rechazar
+        </Button>
+      )}
+    </div>
+  );
+}
+
+/** /admin/templates: every tenant's templates, approved or rejected by the operator (spec 02 §2 Admin area). */
+export function AdminTemplatesPage() {
+  const templates = useQuery({ queryKey: adminKeys.templates, queryFn: adminApi.templates });
+  return (
+    <div className="mx-auto max-w-7xl">
+      <AdminPageHeader title="Templates" subtitle="Plantillas de mensajes de todas las empresas." />
+      {templates.isPending && <LoadingBlock />}
+      {templates.isError && <ErrorBlock message="Failed to load templates." onRetry={() => void templates.refetch()} />}
+      {templates.data && (
+        <div className="overflow-x-auto rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
+          <table className="min-w-full text-sm">
+            <thead className="border-b border-slate-100 text-left text-xs font-medium tracking-wide text-slate-500 uppercase">
+              <tr>
+                <th scope="col" className="px-5 py-3">Tenant</th>
+                <th scope="col" className="px-5 py-3">Nombre</th>
+                <th scope="col" className="px-5 py-3">Categoría</th>
+                <th scope="col" className="px-5 py-3">Estado</th>
+                <th scope="col" className="px-5 py-3">Contenido</th>
+                <th scope="col" className="px-5 py-3 text-right">Acciones</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {templates.data.length === 0 && (
+                <tr>
+                  <td colSpan={6} className="px-5 py-10 text-center text-slate-500">
+                    No hay plantillas.
+                  </td>
+                </tr>
+              )}
+              {templates.data.map((template) => (
+                <tr key={template.id} data-testid={`template-${template.id}`} className="align-top">
+                  <td className="px-5 py-3 whitespace-nowrap text-slate-600">{template.tenant_name}</td>
+                  <td className="px-5 py-3 font-mono text-xs font-medium whitespace-nowrap text-slate-900">{template.name}</td>
+                  <td className="px-5 py-3 text-xs font-medium text-slate-600">{template.category}</td>
+                  <td className="px-5 py-3">
+                    <StatusBadge status={template.status} />
+                  </td>
+                  <td className="max-w-md px-5 py-3 whitespace-pre-line text-slate-600">{template.body_text}</td>
+                  <td className="px-5 py-3">
+                    <TemplateActions template={template} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,137 @@
+import type { Plan } from '@embudo/contracts/http/auth';
+import { api, UNKNOWN_ERROR_MESSAGE } from '../../shared/api-client/api-client.ts';
+import { ApiError } from '../../shared/api-client/api-error.ts';
+
+export interface AdminUser {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export interface AdminSession {
+  token: string;
+  user: AdminUser;
+}
+
+export interface AdminStats {
+  totalTenants: number;
+  totalUsers: number;
+  activeConnections: number;
+  messagesSentThisMonth: number;
+  totalTemplates: number;
+  utilityTemplates: number;
+  marketingTemplates: number;
+}
+
+export interface AdminTenantUser {
+  id: string;
+  name: string;
+  email: string;
+  role: string;
+  is_active: boolean;
+  last_login_at: string | null;
+}
+
+export interface AdminTenant {
+  id: string;
+  name: string;
+  slug: string;
+  subscription_plan: Plan;
+  trial_ends_at: string | null;
+  usage: { totalCost: number };
+  users: AdminTenantUser[];
+}
+
+export type TemplateStatus = 'APPROVED' | 'PENDING' | 'REJECTED' | 'PAUSED' | 'FAILED';
+
+export interface AdminTemplate {
+  id: string;
+  tenant_name: string;
+  name: string;
+  category: string;
+  status: TemplateStatus | string;
+  body_text: string;
+}
+
+export interface Pricing {
+  price_per_sent_message: number;
+  price_per_received_message: number;
+  price_template_marketing: number;
+  price_template_utility: number;
+}
+
+export interface GupshupSettings {
+  /** Masked ("••••1234") or empty: the key itself never comes back. */
+  apiKey: string;
+  apiKeySet?: boolean;
+  partnerEmail: string;
+  partnerPassword: string;
+  partnerPasswordSet?: boolean;
+}
+
+export interface GupshupSettingsInput {
+  apiKey: string;
+  partnerEmail: string;
+  partnerPassword: string;
+}
+
+/**
+ * The operator sign-in answers 401 for wrong credentials. That is a form error, not an expired session, so it
+ * bypasses the shared client (whose 401 handling would clear storage and redirect before the form could answer).
+ */
+async function login(payload: { email: string; password: string }): Promise<AdminSession> {
+  let response: Response;
+  try {
+    response = await fetch('/api/auth/admin/login', {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+    });
+  } catch {
+    throw new ApiError(0, UNKNOWN_ERROR_MESSAGE);
+  }
+  const body: unknown = await response.json().catch(() => undefined);
+  const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  if (!response.ok) {
+    const serverMessage = typeof record.message === 'string' ? record.message : undefined;
+    throw new ApiError(response.status, serverMessage ?? UNKNOWN_ERROR_MESSAGE, { serverMessage, code: typeof record.code === 'string' ? record.code : undefined });
+  }
+  if (typeof record.token !== 'string' || !record.user || typeof record.user !== 'object') throw new ApiError(response.status, UNKNOWN_ERROR_MESSAGE);
+  return record as unknown as AdminSession;
+}
+
+/** Calls of spec 02 §7 Admin. Every path is under /api/admin (or the admin sign-in), so the admin token goes along. */
+export const adminApi = {
+  login,
+  me: () => api.get<{ user: AdminUser }>('/api/admin/me'),
+  logout: () => api.post<void>('/api/admin/logout'),
+  stats: () => api.get<AdminStats>('/api/admin/stats'),
+  tenants: () => api.get<AdminTenant[]>('/api/admin/tenants'),
+  setPlan: (tenantId: string, plan: Plan) => api.put(`/api/admin/tenants/${encodeURIComponent(tenantId)}/plan`, { subscription_plan: plan }),
+  setUserStatus: (userId: string, isActive: boolean) => api.put(`/api/admin/users/${encodeURIComponent(userId)}/status`, { is_active: isActive }),
+  resetPassword: (userId: string) => api.post<{ tempPassword: string }>(`/api/admin/users/${encodeURIComponent(userId)}/reset-password`),
+  templates: () => api.get<AdminTemplate[]>('/api/admin/templates/all'),
+  setTemplateStatus: (templateId: string, status: 'APPROVED' | 'REJECTED') =>
+    api.put(`/api/admin/templates/${encodeURIComponent(templateId)}/status`, { status }),
+  pricing: () => api.get<Pricing>('/api/admin/settings/pricing'),
+  savePricing: (pricing: Pricing) => api.put<Pricing>('/api/admin/settings/pricing', pricing),
+  gupshup: () => api.get<GupshupSettings>('/api/admin/settings/gupshup'),
+  saveGupshup: (settings: GupshupSettingsInput) => api.put<GupshupSettings>('/api/admin/settings/gupshup', settings),
+};
+
+export const adminKeys = {
+  all: ['admin'] as const,
+  me: (token: string | null) => ['admin', 'me', token] as const,
+  stats: ['admin', 'stats'] as const,
+  tenants: ['admin', 'tenants'] as const,
+  templates: ['admin', 'templates'] as const,
+  pricing: ['admin', 'settings', 'pricing'] as const,
+  gupshup: ['admin', 'settings', 'gupshup'] as const,
+};
+
+/** Spec 02 §9 plans with their Spanish labels. */
+export const planOptions: ReadonlyArray<{ value: Plan; label: string }> = [
+  { value: 'basic', label: 'Básico' },
+  { value: 'professional', label: 'Profesional' },
+  { value: 'enterprise', label: 'Empresarial' },
+];

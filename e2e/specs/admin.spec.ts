@@ -1,0 +1,106 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { inviteMember, registerCompany, type ApiSession } from '../fixtures/api.ts';
+
+const OPERATOR = { email: 'operador@embudo.test', password: 'Operador123' } as const;
+
+async function tryInvite(request: APIRequestContext, owner: ApiSession, member: { name: string; email: string }) {
+  return request.post(`/t/${owner.tenant.slug}/api/users/invite`, {
+    headers: { authorization: `Bearer ${owner.token}` },
+    data: { ...member, role: 'agent', is_active: true, funnelIds: [] },
+  });
+}
+
+async function signInAs(request: APIRequestContext, tenantSlug: string, email: string, password: string) {
+  const response = await request.post('/api/auth/login', { data: { email, password, tenantSlug } });
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { token: string }).token;
+}
+
+const meStatus = async (request: APIRequestContext, token: string) =>
+  (await request.get('/api/auth/me', { headers: { authorization: `Bearer ${token}` } })).status();
+
+async function adminToken(page: Page) {
+  const token = await page.evaluate(() => localStorage.getItem('admin_auth_token'));
+  expect(token).toBeTruthy();
+  return token as string;
+}
+
+test('the operator signs in, reads the figures, changes a plan, deactivates a user and saves pricing', async ({ page, request }) => {
+  const owner = await registerCompany(request);
+  const companyName = (await (await request.get('/api/auth/me', { headers: { authorization: `Bearer ${owner.token}` } })).json()) as { tenant: { name: string } };
+  const first = await inviteMember(request, owner, { name: 'Lucía Pérez', email: `lucia@${owner.tenant.slug}.test` });
+  // The basic plan allows 2 members: the owner and Lucía.
+  expect((await tryInvite(request, owner, { name: 'Pablo Ruiz', email: `pablo@${owner.tenant.slug}.test` })).status()).toBe(403);
+
+  // Sign-in: wrong password first, then the configured operator.
+  await page.goto('/admin/login');
+  await page.getByLabel('Email').fill(OPERATOR.email);
+  await page.getByLabel('Contraseña', { exact: true }).fill('Incorrecta1');
+  await page.getByRole('button', { name: 'Mostrar contraseña' }).click();
+  await expect(page.getByLabel('Contraseña', { exact: true })).toHaveAttribute('type', 'text');
+  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+  await expect(page.getByText('Login failed.')).toBeVisible();
+  await page.getByLabel('Contraseña', { exact: true }).fill(OPERATOR.password);
+  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+
+  // Dashboard: the cards show the server's figures.
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  const token = await adminToken(page);
+  const stats = (await (await request.get('/api/admin/stats', { headers: { authorization: `Bearer ${token}` } })).json()) as Record<string, number>;
+  expect(stats.totalTenants).toBeGreaterThanOrEqual(2);
+  await expect(page.getByTestId('stat-tenants-value')).toHaveText(String(stats.totalTenants));
+  await expect(page.getByTestId('stat-users-value')).toHaveText(String(stats.totalUsers));
+  await expect(page.getByTestId('stat-templates-value')).toHaveText(String(stats.totalTemplates));
+  await expect(page.getByRole('link', { name: 'Salir (Administrador)' })).toBeVisible();
+
+  // Tenants: the company's card, its plan changed to Profesional.
+  await page.getByRole('navigation', { name: 'Administración' }).getByRole('link', { name: 'Tenants' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Tenants' })).toBeVisible();
+  const card = page.getByRole('article', { name: companyName.tenant.name });
+  await expect(card.getByText(owner.tenant.slug, { exact: true })).toBeVisible();
+  await expect(card.getByTestId('tenant-user-count')).toHaveText('2 usuarios');
+  await expect(card.getByTestId('tenant-cost')).toHaveText(/^\$\d+\.\d{4}$/);
+  await expect(card.getByRole('switch', { name: 'Usuario activo: Marta Núñez' })).toBeDisabled();
+  await card.getByLabel('Plan').selectOption({ label: 'Profesional' });
+  await card.getByRole('button', { name: 'Guardar plan' }).click();
+  await expect(page.getByText('Plan actualizado!')).toBeVisible();
+
+  // The tenant's member limit follows the new plan.
+  await inviteMember(request, owner, { name: 'Pablo Ruiz', email: `pablo@${owner.tenant.slug}.test` });
+  await inviteMember(request, owner, { name: 'Rosa Díaz', email: `rosa@${owner.tenant.slug}.test` });
+
+  // Deactivating a user ends that user's open session.
+  const luciaToken = await signInAs(request, owner.tenant.slug, first.user.email, first.tempPassword);
+  expect(await meStatus(request, luciaToken)).toBe(200);
+  await page.reload();
+  await expect(card.getByTestId('tenant-user-count')).toHaveText('4 usuarios');
+  await expect(card.getByLabel('Plan')).toHaveValue('professional');
+  const lucia = card.getByRole('switch', { name: 'Usuario activo: Lucía Pérez' });
+  await expect(lucia).toHaveAttribute('aria-checked', 'true');
+  await lucia.click();
+  await expect(lucia).toHaveAttribute('aria-checked', 'false');
+  await expect(lucia).toBeEnabled();
+  expect(await meStatus(request, luciaToken)).toBe(401);
+
+  // Settings: pricing saved, an emptied field counting as 0.
+  await page.getByRole('navigation', { name: 'Administración' }).getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  await page.getByLabel('Precio por mensaje enviado').fill('0.0125');
+  await page.getByLabel('Precio por mensaje recibido').fill('');
+  await page.getByLabel('Precio por plantilla de marketing').fill('0.05');
+  await page.getByLabel('Precio por plantilla de utilidad').fill('0.02');
+  await page.getByRole('button', { name: 'Guardar precios' }).click();
+  await expect(page.getByText('Pricing settings saved!')).toBeVisible();
+  await expect(page.getByLabel('Precio por mensaje recibido')).toHaveValue('0');
+  const pricing = await (await request.get('/api/admin/settings/pricing', { headers: { authorization: `Bearer ${token}` } })).json();
+  expect(pricing).toEqual({ price_per_sent_message: 0.0125, price_per_received_message: 0, price_template_marketing: 0.05, price_template_utility: 0.02 });
+
+  // Unknown admin paths go to the dashboard while signed in, to the login after logging out.
+  await page.goto('/admin/no-existe');
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
+  await page.getByRole('link', { name: 'Salir (Administrador)' }).click();
+  await expect(page).toHaveURL(/\/admin\/login$/);
+  await page.goto('/admin/tenants');
+  await expect(page).toHaveURL(/\/admin\/login$/);
+});
