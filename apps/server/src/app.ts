@@ -86,13 +86,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const publicUrl = () => options.publicUrl ?? internalUrl();
   const provider = createGupshupProvider({ apiUrl: sandbox ? () => `${internalUrl()}${FAKE_GUPSHUP_PREFIX}` : options.gupshupApiUrl ?? 'https://api.gupshup.io' });
   const storage = createDiskMediaStorage(options.mediaDir);
+  const box = createSecretBox(options.appSecret);
   const events = createChatEvents(db, realtime);
   const queue = new JobQueue({ db, logger: options.logger });
   app.decorate('queue', queue);
   const chatJobs = createChatJobs({
-    db, provider, events, storage, sandbox, publicUrl: publicUrl(),
-    // Live credentials come from the platform settings (operator area); the sandbox takes any key.
-    providerApiKey: async () => (sandbox ? 'sandbox' : ''),
+    db, provider, events, storage, sandbox, publicUrl,
+    // Live sends use the operator's Gupshup API key (platform settings); the sandbox takes any key.
+    providerApiKey: async () => (sandbox ? 'sandbox' : (await gupshupCredentials(db, box)).apiKey ?? ''),
   });
   queue.register(chatJobs.sendMessage);
   queue.register(chatJobs.downloadMedia);
@@ -122,7 +123,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
     await app.register(sandboxRoutes(fake));
   }
 
-  const box = createSecretBox(options.appSecret);
   const templatesDeps = {
     db, sandbox,
     partner: createGupshupPartnerClient({
@@ -152,7 +152,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         cardUpdated: (tenantId, card) => realtime.emitToTenant(tenantId, 'card_updated', toCardUpdate(card)),
       },
     });
-    await scope.register(chatsRoutes, { ...scheduleDeps, storage, publicUrl: publicUrl(), sandbox });
+    await scope.register(chatsRoutes, { ...scheduleDeps, storage, publicUrl, sandbox });
     await scope.register(templatesRoutes, templatesDeps);
   });
 

@@ -17,6 +17,7 @@ import { queueOutbound, type OutboundDeps } from './outbound.service.ts';
 export const SEND_MAX_ATTEMPTS = 5;
 export const INTERRUPTED_SEND = 'El envío se interrumpió y no se pudo confirmar; revisa el chat antes de reenviar.';
 export const NOT_CONNECTED = 'WhatsApp no está configurado: completa la Conexión WhatsApp.';
+export const NO_PLATFORM_API_KEY = 'La plataforma aún no tiene la clave de la API de Gupshup: pide al operador que la configure.';
 const MEDIA_DOWNLOAD_LIMIT = 100 * 1024 * 1024;
 
 export interface ChatJobsDeps {
@@ -24,7 +25,8 @@ export interface ChatJobsDeps {
   provider: MessagingProvider;
   events: ChatEvents;
   storage: MediaStorage;
-  publicUrl: string;
+  /** Lazy: in tests the server only knows its port once it listens. */
+  publicUrl: () => string;
   sandbox: boolean;
   providerApiKey: () => Promise<string>;
 }
@@ -83,8 +85,12 @@ export function createChatJobs(deps: ChatJobsDeps) {
       const quoted = row.quotedMessageId
         ? (await deps.db.select().from(messages).where(and(eq(messages.id, row.quotedMessageId), eq(messages.tenantId, tenantId))).limit(1))[0]
         : undefined;
-      const content = contentOf(row, deps.publicUrl, quoted?.whatsappMessageId ?? quoted?.providerMessageId ?? undefined);
+      const content = contentOf(row, deps.publicUrl(), quoted?.whatsappMessageId ?? quoted?.providerMessageId ?? undefined);
       const apiKey = await deps.providerApiKey();
+      if (!apiKey) {
+        await markFailed(deps, row, NO_PLATFORM_API_KEY);
+        return;
+      }
 
       const [claimed] = await deps.db.update(messages).set({ dispatchStartedAt: new Date() })
         .where(and(eq(messages.id, row.id), isNull(messages.providerMessageId), isNull(messages.dispatchStartedAt), sql`${messages.ack} >= 0`))

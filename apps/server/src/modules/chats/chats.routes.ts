@@ -19,7 +19,7 @@ import { scheduleMessage, type ScheduleDeps } from './schedule.service.ts';
 
 export interface ChatsRoutesOptions extends ScheduleDeps {
   storage: MediaStorage;
-  publicUrl: string;
+  publicUrl: () => string;
   sandbox: boolean;
 }
 
@@ -37,14 +37,14 @@ export const chatsRoutes: FastifyPluginAsyncZod<ChatsRoutesOptions> = async (app
     const session = sessionOf(request);
     requireOwnerOrAdmin(await actorOf(db, session.user));
     const account = await effectiveAccount(db, session.tenant, options.sandbox);
-    return { appName: account.appName, sourceNumber: account.sourceNumber, webhookUrl: webhookUrlOf(options.publicUrl, session.tenant.id, account.webhookSecret), sandbox: options.sandbox };
+    return { appName: account.appName, sourceNumber: account.sourceNumber, webhookUrl: webhookUrlOf(options.publicUrl(), session.tenant.id, account.webhookSecret), sandbox: options.sandbox };
   });
 
   app.put('/gupshup/settings', { schema: { body: providerSettingsRequest, response: { 200: providerSettingsResponse } } }, async (request) => {
     const session = sessionOf(request);
     requireOwnerOrAdmin(await actorOf(db, session.user));
     const saved = await updateProviderSettings(db, session.tenant.id, request.body);
-    return { appName: saved.appName, sourceNumber: saved.sourceNumber, webhookUrl: webhookUrlOf(options.publicUrl, session.tenant.id, saved.webhookSecret), sandbox: options.sandbox };
+    return { appName: saved.appName, sourceNumber: saved.sourceNumber, webhookUrl: webhookUrlOf(options.publicUrl(), session.tenant.id, saved.webhookSecret), sandbox: options.sandbox };
   });
 
   app.get('/cards/:id/messages', { schema: { params: cardParams, querystring: timelineQuery } }, async (request) => {

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { cards, messages } from '../../../db/schema/index.ts';
+import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
+import { bearer, registerTenant } from '../../../test/support/factories.ts';
+import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
+import { startFakeGupshupServer } from '../../../test/fakes/fake-gupshup-server.ts';
+import { bootstrapPlatformAdmin } from '../admin/admin-bootstrap.ts';
+import { NO_PLATFORM_API_KEY } from './chats.jobs.ts';
+
+// Live mode: the real Gupshup adapter talks to the fake as a separate server, as it would to api.gupshup.io.
+let t: TestApp;
+let gupshup: Awaited<ReturnType<typeof startFakeGupshupServer>>;
+let adminToken: string;
+const ADMIN = { email: 'operador@embudo.test', password: 'Operador123' };
+
+beforeAll(async () => {
+  gupshup = await startFakeGupshupServer();
+  t = await buildTestApp({ providerMode: 'live', gupshupApiUrl: gupshup.url });
+  await listenOnRandomPort(t.app);
+  await bootstrapPlatformAdmin(t.database.db, ADMIN);
+  adminToken = (await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: ADMIN })).json().token;
+});
+afterAll(async () => {
+  await t.close();
+  await gupshup.close();
+});
+
+async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 8000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await t.app.queue.runDueJobsOnce();
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const messageRow = async (id: string) => (await t.database.db.select().from(messages).where(eq(messages.id, id)))[0];
+const sendsToGupshup = () => gupshup.fake.requests.filter((request) => request.path.endsWith('/msg'));
+
+describe('live provider credentials', () => {
+  it('sends with the operator\'s Gupshup API key, and fails clearly without one', async () => {
+    const owner = await registerTenant(t.app);
+    const provider = { appName: `live-${owner.tenant.slug}`, sourceNumber: '5215500000001' };
+    const saved = await t.app.inject({ method: 'PUT', url: `/t/${owner.tenant.slug}/api/gupshup/settings`, headers: bearer(owner.token), payload: provider });
+    expect(saved.statusCode).toBe(200);
+    gupshup.apps.push({ ...provider, callbackUrl: saved.json().webhookUrl });
+
+    await gupshup.fake.customerSends({ appName: provider.appName, phone: '5215512349999', name: 'Cliente Live', kind: 'text', text: 'Hola' });
+    const card = await until(async () => (await t.database.db.select().from(cards)
+      .where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, '5215512349999'))))[0]);
+
+    const send = (text: string) => t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/message`, headers: bearer(owner.token), payload: { cardId: card.id, text } });
+
+    const withoutKey = (await send('Sin clave')).json();
+    const failed = await until(async () => {
+      const row = await messageRow(withoutKey.id);
+      return row?.ack === -1 ? row : undefined;
+    });
+    expect(failed.errorReason).toBe(NO_PLATFORM_API_KEY);
+    expect(sendsToGupshup()).toHaveLength(0);
+
+    const stored = await t.app.inject({ method: 'PUT', url: '/api/admin/settings/gupshup', headers: bearer(adminToken), payload: { apiKey: 'live-key-123' } });
+    expect(stored.statusCode).toBe(200);
+
+    const withKey = (await send('Con clave')).json();
+    await until(async () => (await messageRow(withKey.id))?.providerMessageId);
+    expect(sendsToGupshup()).toHaveLength(1);
+    expect(sendsToGupshup()[0]!.headers.apikey).toBe('live-key-123');
+    expect(sendsToGupshup()[0]!.form['src.name']).toBe(provider.appName);
+  });
+});
