@@ -105,13 +105,6 @@ export function addDays(date: string, days: number): string {
   return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
 }
 
-/** Whole days from `from` to `to` (negative when `to` is earlier). */
-export function daysBetween(from: string, to: string): number {
-  const a = parseDateKey(from);
-  const b = parseDateKey(to);
-  return Math.round((Date.UTC(b.year, b.month - 1, b.day) - Date.UTC(a.year, a.month - 1, a.day)) / (DAY_MINUTES * MINUTE_MS));
-}
-
 /** 0 = Monday … 6 = Sunday: the agenda's weeks start on Monday. */
 export function weekdayIndex(date: string): number {
   const { year, month, day } = parseDateKey(date);

@@ -31,7 +31,7 @@ export function MonthView({ days, anchor, today, appointments, professionals, ti
     <div data-testid="month-grid" className="flex min-h-0 flex-1 flex-col overflow-auto bg-white">
       <div className="grid grid-cols-7 border-b border-slate-200">
         {WEEKDAY_HEADERS.map((header) => (
-          <div key={header} className="py-2 text-center text-xs font-semibold tracking-wide text-slate-500 uppercase">
+          <div key={header} className="py-2 text-center text-xs font-semibold text-slate-500">
             {header}
           </div>
         ))}

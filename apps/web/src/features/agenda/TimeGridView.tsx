@@ -26,6 +26,7 @@ interface TimeGridViewProps {
   onOpenTimeBlock: (block: TimeBlockDto) => void;
 }
 
+const TIME_COLUMN_PX = 56;
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 const px = (minutes: number) => minutes * PIXELS_PER_MINUTE;
 
@@ -42,12 +43,12 @@ export function TimeGridView(props: TimeGridViewProps) {
     if (scrollRef.current) scrollRef.current.scrollTop = px(SCROLL_TO_HOUR * 60);
   }, []);
   const line = nowLine(days, timezone, props.now);
-  const dayMinWidth = Math.max(140, professionals.length * 96);
+  const dayMinWidth = Math.max(120, professionals.length * 72);
 
   return (
     <div ref={scrollRef} data-testid="time-grid" className="relative min-h-0 flex-1 overflow-auto bg-white">
-      <div className="flex min-w-max">
-        <div className="sticky left-0 z-30 w-14 shrink-0 border-r border-slate-200 bg-white">
+      <div className="flex" style={{ minWidth: TIME_COLUMN_PX + days.length * dayMinWidth }}>
+        <div className="sticky left-0 z-30 shrink-0 border-r border-slate-200 bg-white" style={{ width: TIME_COLUMN_PX }}>
           <div className="sticky top-0 z-30 h-16 border-b border-slate-200 bg-white" />
           <div className="relative" style={{ height: DAY_HEIGHT_PX }}>
             {HOURS.map((hour) => (
@@ -123,13 +124,13 @@ function Lane({ date, professional, appointments, timeBlocks, timezone, onLaneCl
               event.stopPropagation();
               onOpenTimeBlock(block);
             }}
-            className={`absolute inset-x-0.5 z-0 overflow-hidden rounded-md border border-dashed px-1.5 py-0.5 text-left text-[11px] ${
+            className={`absolute inset-x-0.5 z-0 flex flex-col items-start justify-start overflow-hidden rounded-md border border-dashed px-1.5 py-0.5 text-left text-[11px] ${
               block.isAvailable ? 'border-emerald-400 bg-emerald-50/80 text-emerald-800' : 'border-slate-400 bg-[repeating-linear-gradient(135deg,#f1f5f9_0_6px,#e2e8f0_6px_12px)] text-slate-600'
             }`}
             style={{ top: px(span.top), height: px(span.height) }}
           >
-            <span className="font-semibold">{block.isAvailable ? 'Disponible' : 'Bloqueado'}</span>
-            {block.reason && <span className="block truncate">{block.reason}</span>}
+            <span className="block max-w-full truncate font-semibold">{block.isAvailable ? 'Disponible' : 'Bloqueado'}</span>
+            {block.reason && <span className="block max-w-full truncate">{block.reason}</span>}
           </button>
         );
       })}
@@ -151,7 +152,7 @@ function Lane({ date, professional, appointments, timeBlocks, timezone, onLaneCl
               event.stopPropagation();
               onOpenAppointment(appointment);
             }}
-            className={`absolute inset-x-1 z-10 overflow-hidden rounded-md border-l-4 px-1.5 py-0.5 text-left text-[11px] leading-tight shadow-sm ${colors.item}`}
+            className={`absolute inset-x-1 z-10 flex flex-col items-stretch justify-start overflow-hidden rounded-md border-l-4 px-1.5 py-0.5 text-left text-[11px] leading-tight shadow-sm ${colors.item}`}
             style={{ top: px(span.top), height: Math.max(px(span.height), 18) }}
           >
             <span className="block font-semibold">{spanLabel(appointment, timezone)}</span>
