@@ -1,15 +1,12 @@
-import { useMutation } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
-import { errorMessageOr } from '../../shared/api-client/api-error.ts';
-import { FormAlert } from '../../shared/ui/FormAlert.tsx';
-import { Modal } from '../../shared/ui/Modal.tsx';
+import { useState } from 'react';
 import { SelectField } from '../../shared/ui/SelectField.tsx';
 import { TextField } from '../../shared/ui/TextField.tsx';
-import { useToast } from '../../shared/ui/use-toast.ts';
 import { appointmentPayload, appointmentProblem, type AppointmentDraft } from './agenda-drafts.ts';
 import { agendaApi, type ProfessionalDto, type ServiceDto } from './agenda.api.ts';
-import { AgendaDialogFooter } from './AgendaDialogFooter.tsx';
+import { AgendaFormDialog } from './AgendaFormDialog.tsx';
 import { ContactSearch } from './ContactSearch.tsx';
+import { ProfessionalSelect } from './ProfessionalSelect.tsx';
+import { useDialogSave } from './use-dialog-save.ts';
 
 interface AppointmentDialogProps {
   /** Set when editing an existing appointment. */
@@ -25,34 +22,23 @@ interface AppointmentDialogProps {
 
 /** New or existing appointment: services offered are the chosen professional's, and a service fills the cost (spec 02 §5). */
 export function AppointmentDialog({ appointmentId, initial, professionals, services, readOnly, onSaved, onDelete, onClose }: AppointmentDialogProps) {
-  const toast = useToast();
-  const formId = useId();
   const [draft, setDraft] = useState(initial);
-  const [problem, setProblem] = useState<string | null>(null);
   const change = (patch: Partial<AppointmentDraft>) => setDraft((current) => ({ ...current, ...patch }));
 
   const professional = professionals.find((entry) => entry.id === draft.professionalId);
   const offered = services.filter((service) => professional?.serviceIds.includes(service.id));
 
-  const save = useMutation({
-    mutationFn: () => {
+  const form = useDialogSave({
+    problem: () => appointmentProblem(draft),
+    save: () => {
       const payload = appointmentPayload(draft);
       return appointmentId ? agendaApi.updateAppointment(appointmentId, payload) : agendaApi.createAppointment(payload);
     },
-    onSuccess: () => {
-      toast.success('Cita guardada');
-      onSaved();
-      onClose();
-    },
-    onError: (error) => toast.error(errorMessageOr(error, 'Error al guardar la cita.')),
+    success: 'Cita guardada',
+    failure: 'Error al guardar la cita.',
+    onSaved,
+    onClose,
   });
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const found = appointmentProblem(draft);
-    setProblem(found);
-    if (!found) save.mutate();
-  };
 
   const chooseProfessional = (professionalId: string) => {
     const next = professionals.find((entry) => entry.id === professionalId);
@@ -66,52 +52,33 @@ export function AppointmentDialog({ appointmentId, initial, professionals, servi
   };
 
   return (
-    <Modal
-      title={readOnly ? 'Cita' : appointmentId ? 'Editar cita' : 'Nueva cita'}
-      onClose={onClose}
-      size="lg"
-      footer={<AgendaDialogFooter formId={formId} saving={save.isPending} onCancel={onClose} onDelete={onDelete} readOnly={readOnly} />}
-    >
-      <form id={formId} noValidate onSubmit={onSubmit}>
-        <fieldset disabled={readOnly} className="grid gap-4 sm:grid-cols-2">
-          <div className="sm:col-span-2">
-            <FormAlert message={problem} />
-          </div>
-          {!readOnly && (
-            <div className="sm:col-span-2">
-              <ContactSearch onPick={(contact) => change({ clientName: contact.name, clientWhatsapp: contact.phone })} />
-            </div>
-          )}
-          <TextField label="Nombre del cliente" value={draft.clientName} onChange={(event) => change({ clientName: event.target.value })} />
-          <TextField label="WhatsApp" inputMode="tel" placeholder="573001234567" value={draft.clientWhatsapp} onChange={(event) => change({ clientWhatsapp: event.target.value })} />
-          <SelectField label="Profesional" value={draft.professionalId} onChange={(event) => chooseProfessional(event.target.value)}>
-            <option value="">Selecciona un profesional</option>
-            {professionals.map((entry) => (
-              <option key={entry.id} value={entry.id}>
-                {entry.name}
-              </option>
-            ))}
-          </SelectField>
-          <SelectField
-            label="Servicio"
-            value={draft.serviceId}
-            disabled={!professional}
-            hint={professional && offered.length === 0 ? 'Este profesional aún no tiene servicios asignados.' : undefined}
-            onChange={(event) => chooseService(event.target.value)}
-          >
-            <option value="">Selecciona un servicio</option>
-            {offered.map((service) => (
-              <option key={service.id} value={service.id}>
-                {service.name}
-              </option>
-            ))}
-          </SelectField>
-          <TextField label="Fecha" type="date" value={draft.date} onChange={(event) => change({ date: event.target.value })} />
-          <TextField label="Costo" type="number" min={0} step="0.01" value={draft.cost} onChange={(event) => change({ cost: event.target.value })} />
-          <TextField label="Hora de inicio" type="time" value={draft.startTime} onChange={(event) => change({ startTime: event.target.value })} />
-          <TextField label="Hora de fin" type="time" value={draft.endTime} onChange={(event) => change({ endTime: event.target.value })} />
-        </fieldset>
-      </form>
-    </Modal>
+    <AgendaFormDialog title={readOnly ? 'Cita' : appointmentId ? 'Editar cita' : 'Nueva cita'} size="lg" layout="grid" form={form} onClose={onClose} onDelete={onDelete} readOnly={readOnly}>
+      {!readOnly && (
+        <div className="sm:col-span-2">
+          <ContactSearch onPick={(contact) => change({ clientName: contact.name, clientWhatsapp: contact.phone })} />
+        </div>
+      )}
+      <TextField label="Nombre del cliente" value={draft.clientName} onChange={(event) => change({ clientName: event.target.value })} />
+      <TextField label="WhatsApp" inputMode="tel" placeholder="573001234567" value={draft.clientWhatsapp} onChange={(event) => change({ clientWhatsapp: event.target.value })} />
+      <ProfessionalSelect professionals={professionals} value={draft.professionalId} onChange={chooseProfessional} />
+      <SelectField
+        label="Servicio"
+        value={draft.serviceId}
+        disabled={!professional}
+        hint={professional && offered.length === 0 ? 'Este profesional aún no tiene servicios asignados.' : undefined}
+        onChange={(event) => chooseService(event.target.value)}
+      >
+        <option value="">Selecciona un servicio</option>
+        {offered.map((service) => (
+          <option key={service.id} value={service.id}>
+            {service.name}
+          </option>
+        ))}
+      </SelectField>
+      <TextField label="Fecha" type="date" value={draft.date} onChange={(event) => change({ date: event.target.value })} />
+      <TextField label="Costo" type="number" min={0} step="0.01" value={draft.cost} onChange={(event) => change({ cost: event.target.value })} />
+      <TextField label="Hora de inicio" type="time" value={draft.startTime} onChange={(event) => change({ startTime: event.target.value })} />
+      <TextField label="Hora de fin" type="time" value={draft.endTime} onChange={(event) => change({ endTime: event.target.value })} />
+    </AgendaFormDialog>
   );
 }

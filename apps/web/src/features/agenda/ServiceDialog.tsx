@@ -1,14 +1,10 @@
-import { useMutation } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { DEFAULT_SERVICE_COST, DEFAULT_SERVICE_DURATION } from '@embudo/contracts/http/agenda';
-import { errorMessageOr } from '../../shared/api-client/api-error.ts';
-import { FormAlert } from '../../shared/ui/FormAlert.tsx';
-import { Modal } from '../../shared/ui/Modal.tsx';
 import { TextField } from '../../shared/ui/TextField.tsx';
-import { useToast } from '../../shared/ui/use-toast.ts';
 import { COST_PROBLEM } from './agenda-drafts.ts';
 import { agendaApi, type ServiceDto } from './agenda.api.ts';
-import { AgendaDialogFooter } from './AgendaDialogFooter.tsx';
+import { AgendaFormDialog } from './AgendaFormDialog.tsx';
+import { useDialogSave } from './use-dialog-save.ts';
 
 interface ServiceDialogProps {
   service?: ServiceDto;
@@ -27,46 +23,27 @@ function serviceProblem(name: string, duration: string, cost: string): string | 
 
 /** Add or edit a service: name, duration (30 minutes by default) and cost (0 by default). */
 export function ServiceDialog({ service, onSaved, onDelete, onClose }: ServiceDialogProps) {
-  const toast = useToast();
-  const formId = useId();
   const [name, setName] = useState(service?.name ?? '');
   const [duration, setDuration] = useState(String(service?.duration ?? DEFAULT_SERVICE_DURATION));
   const [cost, setCost] = useState(String(service?.cost ?? DEFAULT_SERVICE_COST));
-  const [problem, setProblem] = useState<string | null>(null);
 
-  const save = useMutation({
-    mutationFn: () => {
+  const form = useDialogSave({
+    problem: () => serviceProblem(name, duration, cost),
+    save: () => {
       const body = { name: name.trim(), duration: Number(duration), cost: Number(cost) };
       return service ? agendaApi.updateService(service.id, body) : agendaApi.createService(body);
     },
-    onSuccess: () => {
-      toast.success('Servicio guardado');
-      onSaved();
-      onClose();
-    },
-    onError: (error) => toast.error(errorMessageOr(error, 'Error al guardar.')),
+    success: 'Servicio guardado',
+    failure: 'Error al guardar.',
+    onSaved,
+    onClose,
   });
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const found = serviceProblem(name, duration, cost);
-    setProblem(found);
-    if (!found) save.mutate();
-  };
-
   return (
-    <Modal
-      title={service ? 'Editar servicio' : 'Nuevo servicio'}
-      onClose={onClose}
-      size="sm"
-      footer={<AgendaDialogFooter formId={formId} saving={save.isPending} onCancel={onClose} onDelete={onDelete} />}
-    >
-      <form id={formId} noValidate onSubmit={onSubmit} className="space-y-4">
-        <FormAlert message={problem} />
-        <TextField label="Nombre" maxLength={120} value={name} onChange={(event) => setName(event.target.value)} />
-        <TextField label="Duración (minutos)" type="number" min={5} max={1440} step={5} value={duration} onChange={(event) => setDuration(event.target.value)} />
-        <TextField label="Costo" type="number" min={0} step="0.01" value={cost} onChange={(event) => setCost(event.target.value)} />
-      </form>
-    </Modal>
+    <AgendaFormDialog title={service ? 'Editar servicio' : 'Nuevo servicio'} size="sm" form={form} onClose={onClose} onDelete={onDelete}>
+      <TextField label="Nombre" maxLength={120} value={name} onChange={(event) => setName(event.target.value)} />
+      <TextField label="Duración (minutos)" type="number" min={5} max={1440} step={5} value={duration} onChange={(event) => setDuration(event.target.value)} />
+      <TextField label="Costo" type="number" min={0} step="0.01" value={cost} onChange={(event) => setCost(event.target.value)} />
+    </AgendaFormDialog>
   );
 }
