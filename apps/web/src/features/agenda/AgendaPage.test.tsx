@@ -214,6 +214,44 @@ describe('agenda screen', () => {
     expect(api.calls.filter((call) => call.method !== 'GET')).toEqual([]);
   });
 
+  it('edits and deletes an appointment, and says when deleting a block failed', async () => {
+    const block = { id: 'b1', professionalId: 'p-lucia', startTime: '2030-03-07T19:00:00.000Z', endTime: '2030-03-07T22:00:00.000Z', isAvailable: false, reason: 'Médico' };
+    const api = await openAgenda({
+      data: agendaData({ timeBlocks: [block] }),
+      handlers: {
+        'PUT /t/acme/api/agenda/appointments/a1': ({ body }) => json(200, { ...appointment, ...(body as object) }),
+        'DELETE /t/acme/api/agenda/appointments/a1': () => new Response(null, { status: 204 }),
+        'DELETE /t/acme/api/agenda/time-blocks/b1': () => new Response('', { status: 500 }),
+      },
+    });
+    fireEvent.click(screen.getByTestId('appointment-item'));
+    await screen.findByRole('heading', { name: 'Editar cita' });
+    expect(field('Fecha').value).toBe('2030-03-05');
+    expect(field('Hora de inicio').value).toBe('10:00');
+    expect(field('Hora de fin').value).toBe('11:30');
+    expect(field('Costo').value).toBe('60');
+    fireEvent.change(field('Nombre del cliente'), { target: { value: 'Juan P. Gómez' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Cita guardada')).toBeTruthy();
+    expect(api.callsTo('PUT', '/t/acme/api/agenda/appointments/a1')[0]!.body).toMatchObject({ clientName: 'Juan P. Gómez', startTime: '2030-03-05T10:00', endTime: '2030-03-05T11:30', cost: 60 });
+
+    fireEvent.click(screen.getByTestId('appointment-item'));
+    fireEvent.click(await screen.findByRole('button', { name: 'Eliminar' }));
+    expect(await screen.findByText('¿Seguro que quieres eliminar la cita de Juan Pérez?')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Eliminar' }));
+    expect(await screen.findByText('Cita eliminada')).toBeTruthy();
+
+    const blockItem = screen.getByTestId('time-block-item');
+    expect(blockItem.textContent).toBe('BloqueadoMédico');
+    fireEvent.click(blockItem);
+    await screen.findByRole('heading', { name: 'Editar bloque de tiempo' });
+    expect(field('Hora de inicio').value).toBe('13:00');
+    expect(field('Hora de fin').value).toBe('16:00');
+    fireEvent.click(screen.getByRole('button', { name: 'Eliminar' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Eliminar' }));
+    expect(await screen.findByText('Error al eliminar.')).toBeTruthy();
+  });
+
   it('asks before deleting a professional with future appointments, and deletes them too when told', async () => {
     const api = await openAgenda({
       handlers: {
