@@ -180,11 +180,17 @@ export const timeBlockDto = z.object({
 });
 export type TimeBlockDto = z.infer<typeof timeBlockDto>;
 
+export const RANGE_NEEDS_BOTH_ENDS = 'Indica el inicio y el fin del rango (start y end).';
 const rangeBound = z
-  .string({ error: 'Indica el inicio y el fin del rango (start y end).' })
+  .string({ error: RANGE_NEEDS_BOTH_ENDS })
   .refine((value) => isDateKey(value) || z.iso.datetime({ offset: true, local: true }).safeParse(value).success, { error: INVALID_RANGE_DATE });
-/** A bare date is a whole day in the tenant's time zone: start=2030-03-04&end=2030-03-10 is that week, both ends included. */
-export const agendaDataQuery = z.object({ start: rangeBound, end: rangeBound });
+/**
+ * A bare date is a whole day in the tenant's time zone: start=2030-03-04&end=2030-03-10 is that week, both ends
+ * included. Without either end the answer is the current week.
+ */
+export const agendaDataQuery = z
+  .object({ start: rangeBound.optional(), end: rangeBound.optional() })
+  .refine((query) => (query.start === undefined) === (query.end === undefined), { error: RANGE_NEEDS_BOTH_ENDS });
 
 export const agendaDataResponse = z.object({
   professionals: z.array(professionalDto),

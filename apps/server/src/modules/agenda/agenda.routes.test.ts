@@ -399,6 +399,17 @@ describe('time zone settings', () => {
 });
 
 describe('data range query', () => {
+  it('answers the current week of the company\'s calendar when no range is given', async () => {
+    const owner = await registerTenant(t.app);
+    const { service, professional } = await seedCatalog(t.app, owner);
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Bogota' }).format(new Date());
+    const thisWeek = await book(t.app, owner, { professionalId: professional.id, serviceId: service.id, startTime: `${today}T00:00`, endTime: `${today}T00:30` });
+    await book(t.app, owner, { professionalId: professional.id, serviceId: service.id, startTime: '2020-03-02T10:00', endTime: '2020-03-02T11:00' });
+    const response = await t.app.inject({ method: 'GET', url: '/api/agenda/data', headers: bearer(owner.token) });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().appointments.map((entry: { id: string }) => entry.id)).toEqual([thisWeek.id]);
+  });
+
   it.each([
     ['no start', 'end=2030-03-10', 'Indica el inicio y el fin del rango (start y end).'],
     ['no end', 'start=2030-03-04', 'Indica el inicio y el fin del rango (start y end).'],

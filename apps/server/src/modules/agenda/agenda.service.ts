@@ -1,4 +1,4 @@
-import { isDateKey, addDays, startOfDay } from '@embudo/contracts/time/wall-clock';
+import { addDays, isDateKey, startOfDay, wallClockOf, weekdayIndex } from '@embudo/contracts/time/wall-clock';
 import type { AgendaData, AgendaSettings, ContactSearchResult } from '@embudo/contracts/http/agenda';
 import { badRequest } from '../../platform/errors/app-error.ts';
 import { requireOwner } from '../../platform/policy/policy.ts';
@@ -16,7 +16,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * A bare date is a whole day of the tenant's calendar: start is its midnight, end the midnight after
  * it, so start=2030-03-04&end=2030-03-10 is that week with both ends included.
  */
-export function rangeFrom(query: { start: string; end: string }, timezone: string): InstantRange {
+export function rangeFrom(query: { start?: string; end?: string }, timezone: string, now = new Date()): InstantRange {
+  if (query.start === undefined || query.end === undefined) return currentWeek(timezone, now);
   const start = isDateKey(query.start) ? startOfDay(query.start, timezone) : instantFrom(query.start, timezone);
   const end = isDateKey(query.end) ? startOfDay(addDays(query.end, 1), timezone) : instantFrom(query.end, timezone);
   if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) throw badRequest('Fecha inválida en el rango.');
@@ -25,8 +26,15 @@ export function rangeFrom(query: { start: string; end: string }, timezone: strin
   return { start, end };
 }
 
+/** Monday to Sunday around `now` on the company's calendar. */
+function currentWeek(timezone: string, now: Date): InstantRange {
+  const today = wallClockOf(now, timezone).date;
+  const monday = addDays(today, -weekdayIndex(today));
+  return { start: startOfDay(monday, timezone), end: startOfDay(addDays(monday, 7), timezone) };
+}
+
 /** Every professional and service, and the appointments and time blocks that overlap the range. */
-export async function agendaData(scope: AgendaScope, query: { start: string; end: string }): Promise<AgendaData> {
+export async function agendaData(scope: AgendaScope, query: { start?: string; end?: string }): Promise<AgendaData> {
   const range = rangeFrom(query, scope.timezone);
   const [professionals, services, appointments, timeBlocks] = await Promise.all([
     listProfessionals(scope.db, scope.tenantId),
