@@ -22,6 +22,14 @@ test('an owner sets up the agenda, books by clicking the week, is refused an ove
   await login.signIn({ email: owner.user.email, password: owner.password, tenantSlug: owner.tenant.slug });
   await login.expectOnBoard(owner.tenant.slug);
 
+  // A customer who already chats with the company, found later by the appointment's contact search.
+  const auth = { authorization: `Bearer ${owner.token}` };
+  const wrote = await request.post('/sandbox/api/send', {
+    data: { appName: `sandbox-${owner.tenant.slug}`, phone: '573001234567', name: 'Juan Pérez', message: { kind: 'text', text: 'Hola, quiero una cita' } },
+  });
+  expect(wrote.status()).toBe(201);
+  await expect.poll(async () => (await (await request.get('/api/agenda/search-contacts?q=juan', { headers: auth })).json()) as unknown[]).toHaveLength(1);
+
   const agenda = new AgendaPage(page);
   await agenda.goto(owner.tenant.slug);
   const today = dateIn(TIME_ZONE);
@@ -41,8 +49,8 @@ test('an owner sets up the agenda, books by clicking the week, is refused an ove
   await availability.getByRole('button', { name: 'Guardar' }).click();
   await expect(agenda.toast('Disponibilidad guardada')).toBeVisible();
   const professionalId = await agenda.lane(today).getAttribute('data-professional-id');
-  const serviceId = ((await (await request.get(`/api/agenda/data?start=${today}&end=${today}`, { headers: { authorization: `Bearer ${owner.token}` } })).json()) as { services: Array<{ id: string }> }).services[0]!.id;
-  const saturday = await request.get(`/api/agenda/availability?professionalId=${professionalId}&serviceId=${serviceId}&date=${nextWeeksSaturday(today)}`, { headers: { authorization: `Bearer ${owner.token}` } });
+  const serviceId = ((await (await request.get(`/api/agenda/data?start=${today}&end=${today}`, { headers: auth })).json()) as { services: Array<{ id: string }> }).services[0]!.id;
+  const saturday = await request.get(`/api/agenda/availability?professionalId=${professionalId}&serviceId=${serviceId}&date=${nextWeeksSaturday(today)}`, { headers: auth });
   expect(((await saturday.json()) as { slots: Array<{ time: string }> }).slots.map((slot) => slot.time)).toEqual(['10:00', '10:30', '11:00', '11:30', '12:00', '12:30', '13:00']);
 
   // The week view opens on this week, with the red line on today; a click at 10:00 books 10:00 to 11:00.
@@ -55,8 +63,11 @@ test('an owner sets up the agenda, books by clicking the week, is refused an ove
   await expect(dialog.getByLabel('Hora de inicio')).toHaveValue('10:00');
   await expect(dialog.getByLabel('Hora de fin')).toHaveValue('11:00');
   await expect(dialog.getByLabel('Profesional')).toHaveValue(professionalId!);
-  await dialog.getByLabel('Nombre del cliente').fill('Juan Pérez');
-  await dialog.getByLabel('WhatsApp').fill('573001234567');
+  await dialog.getByLabel('Buscar contacto').fill('Jua');
+  await dialog.getByRole('button', { name: /Juan Pérez/ }).click();
+  await expect(dialog.getByLabel('Nombre del cliente')).toHaveValue('Juan Pérez');
+  await expect(dialog.getByLabel('WhatsApp')).toHaveValue('573001234567');
+  await expect(dialog.getByLabel('Servicio').locator('option')).toHaveText(['Selecciona un servicio', 'Corte de pelo']);
   await dialog.getByLabel('Servicio').selectOption({ label: 'Corte de pelo' });
   await expect(dialog.getByLabel('Costo')).toHaveValue('25.5');
   await dialog.getByRole('button', { name: 'Guardar' }).click();
