@@ -201,6 +201,22 @@ describe('agenda screen', () => {
     expect(await screen.findByText('Fallo al cargar los datos de la agenda.')).toBeTruthy();
   });
 
+  it('lets the owner change the company\'s time zone', async () => {
+    const api = await openAgenda({ handlers: { 'PUT /t/acme/api/agenda/settings': ({ body }) => json(200, body) } });
+    const zone = screen.getByLabelText('Zona horaria') as HTMLSelectElement;
+    expect(zone.value).toBe('America/Mexico_City');
+    fireEvent.change(zone, { target: { value: 'Europe/Madrid' } });
+    expect(await screen.findByText('Zona horaria guardada')).toBeTruthy();
+    expect(api.callsTo('PUT', '/t/acme/api/agenda/settings')[0]!.body).toEqual({ timezone: 'Europe/Madrid' });
+  });
+
+  it('shows an agent the time zone without a control, and no catalogue buttons', async () => {
+    await openAgenda({ role: 'agent' });
+    expect(screen.getByLabelText('Zona horaria').tagName).toBe('OUTPUT');
+    expect(screen.queryByRole('button', { name: 'Añadir' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Disponibilidad de Lucía' })).toBeNull();
+  });
+
   it('lets a viewer look without adding, editing or booking', async () => {
     const api = await openAgenda({ role: 'viewer' });
     expect(screen.queryByRole('button', { name: 'Añadir' })).toBeNull();
