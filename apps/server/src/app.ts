@@ -31,6 +31,7 @@ import { gupshupCredentials, resolveAdminSession } from './modules/admin/admin.s
 import { createSecretBox } from './platform/crypto/secret-box.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { templatesRoutes } from './modules/templates/templates.routes.ts';
+import { agendaRoutes } from './modules/agenda/agenda.routes.ts';
 import { isApprovedTemplate, partnerCredentialsFrom } from './modules/templates/templates.service.ts';
 import { createGupshupPartnerClient } from './messaging-providers/gupshup/gupshup-partner.client.ts';
 
@@ -154,6 +155,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     });
     await scope.register(chatsRoutes, { ...scheduleDeps, storage, publicUrl, sandbox });
     await scope.register(templatesRoutes, templatesDeps);
+    await scope.register(agendaRoutes, { db });
   });
 
   if (options.webDist && fs.existsSync(options.webDist)) {

@@ -1,6 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, ilike, inArray, like, or, sql } from 'drizzle-orm';
 import { cards } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
+import { seesAllFunnels, type Actor } from '../../platform/policy/policy.ts';
 import { firstColumn } from './funnels.service.ts';
 
 export type CardRow = typeof cards.$inferSelect;
@@ -78,4 +79,29 @@ export function toCardUpdate(card: CardRow) {
     contactLastMessageAt: card.contactLastMessageAt ? card.contactLastMessageAt.toISOString() : null,
     aiEnabled: card.aiEnabled,
   };
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
+
+/**
+ * The people the tenant chats with (never groups) whose chat name or phone contains `query`, from
+ * the funnels the actor may see, most recently active first: the agenda's client search.
+ */
+export async function searchChatContacts(executor: DbExecutor, tenantId: string, actor: Actor, query: string, limit = 10) {
+  const text = query.trim();
+  if (!text) return [];
+  if (!seesAllFunnels(actor) && actor.funnelIds.length === 0) return [];
+  const digits = text.replace(/\D/g, '');
+  const rows = await executor
+    .select({ id: cards.contactId, name: cards.title, phone: cards.phone })
+    .from(cards)
+    .where(and(
+      eq(cards.tenantId, tenantId),
+      eq(cards.isGroup, false),
+      seesAllFunnels(actor) ? undefined : inArray(cards.funnelId, [...actor.funnelIds]),
+      or(ilike(cards.title, `%${escapeLike(text)}%`), digits ? like(cards.phone, `%${digits}%`) : undefined),
+    ))
+    .orderBy(desc(cards.lastActivityAt))
+    .limit(limit);
+  return rows;
 }

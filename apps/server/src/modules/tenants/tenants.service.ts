@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { tenants } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
+import { canonicalTimeZone, isValidTimeZone } from '@embudo/contracts/time/wall-clock';
 import { SLUG_MIN_LENGTH, SLUG_PATTERN, type SessionTenant } from '@embudo/contracts/http/auth';
 
 export const TRIAL_DAYS = 7;
@@ -35,13 +36,11 @@ export async function isSlugAvailable(executor: DbExecutor, rawSlug: string): Pr
   return (await findTenantBySlug(executor, slug)) === undefined;
 }
 
-export function isValidTimezone(timezone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: timezone });
-    return true;
-  } catch {
-    return false;
-  }
+/** The owner changes it in the agenda; day boundaries and availability are computed in it. */
+export async function updateTenantTimezone(executor: DbExecutor, tenantId: string, timezone: string): Promise<string> {
+  const canonical = canonicalTimeZone(timezone);
+  await executor.update(tenants).set({ timezone: canonical }).where(eq(tenants.id, tenantId));
+  return canonical;
 }
 
 export async function createTenant(executor: DbExecutor, input: { name: string; slug: string; timezone?: string; now?: Date }) {
@@ -53,7 +52,7 @@ export async function createTenant(executor: DbExecutor, input: { name: string; 
       slug: input.slug,
       subscriptionPlan: 'basic',
       trialEndsAt: new Date(now.getTime() + TRIAL_DAYS * 24 * 60 * 60 * 1000),
-      timezone: input.timezone && isValidTimezone(input.timezone) ? input.timezone : 'UTC',
+      timezone: input.timezone && isValidTimeZone(input.timezone) ? canonicalTimeZone(input.timezone) : 'UTC',
     })
     .onConflictDoNothing({ target: tenants.slug })
     .returning();

@@ -11,11 +11,17 @@ export interface Actor {
 
 export const VIEWER_READ_ONLY = 'Tu rol de Visualizador solo permite consultar, no hacer cambios.';
 export const OWNER_OR_ADMIN_ONLY = 'Solo el propietario o un administrador pueden realizar esta acción.';
+export const OWNER_ONLY = 'Solo el propietario de la empresa puede realizar esta acción.';
 
 export const seesAllFunnels = (actor: Actor) => actor.role === 'owner' || actor.role === 'admin';
 
 export function requireOwnerOrAdmin(actor: Actor) {
   if (!seesAllFunnels(actor)) throw forbidden(OWNER_OR_ADMIN_ONLY);
+}
+
+export function requireOwner(actor: Actor) {
+  requireWriter(actor);
+  if (actor.role !== 'owner') throw forbidden(OWNER_ONLY);
 }
 
 export function requireWriter(actor: Actor) {
