@@ -124,7 +124,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   const box = createSecretBox(options.appSecret);
   const templatesDeps = {
-    db, sandbox,
+    db, sandbox, storage,
     partner: createGupshupPartnerClient({
       baseUrl: sandbox ? () => `${internalUrl()}${FAKE_GUPSHUP_PREFIX}` : options.gupshupPartnerUrl ?? 'https://partner.gupshup.io',
       credentials: async () => partnerCredentialsFrom(await gupshupCredentials(db, box), sandbox),
