@@ -187,6 +187,18 @@ export type TemplateSyncResponse = z.infer<typeof templateSyncResponse>;
 export const templateMediaResponse = z.object({ handleId: z.string(), headerType: z.enum(['IMAGE', 'VIDEO', 'DOCUMENT']), url: z.string() });
 export type TemplateMediaResponse = z.infer<typeof templateMediaResponse>;
 
+/**
+ * A template as the customer's WhatsApp shows it (the sandbox phone): the approved template with the
+ * params in place and, for a media header, the file sent with it.
+ */
+export interface RenderedTemplate {
+  name: string;
+  header?: { type: 'TEXT'; text: string } | { type: 'IMAGE' | 'VIDEO' | 'DOCUMENT'; url?: string };
+  body: string;
+  footer?: string;
+  buttons: Array<{ type: string; text: string; url?: string; phone_number?: string }>;
+}
+
 /** The operator's listing (spec 02 §7 Admin): every tenant's templates with the tenant's name. */
 export const adminTemplateResponse = templateResponse.extend({ tenant_id: z.string(), tenant_name: z.string() });
 export const adminTemplateListResponse = z.array(adminTemplateResponse);

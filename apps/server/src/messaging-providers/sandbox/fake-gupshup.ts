@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
+import type { RenderedTemplate } from '@embudo/contracts/http/templates';
 
 /**
  * A faithful fake of Gupshup's Access API: the same endpoints, form fields and answers, and the
@@ -26,14 +27,6 @@ export interface FakeConversationMessage {
   /** A template as the customer's WhatsApp shows it: Meta's approved copy with the params in place. */
   template?: RenderedTemplate;
   createdAt: string;
-}
-
-export interface RenderedTemplate {
-  name: string;
-  header?: { type: 'TEXT'; text: string } | { type: 'IMAGE' | 'VIDEO' | 'DOCUMENT'; url?: string };
-  body: string;
-  footer?: string;
-  buttons: Array<{ type: string; text: string; url?: string; phone_number?: string }>;
 }
 
 export interface FakeGupshupOptions {
