@@ -16,7 +16,7 @@ const type = (label: string, value: string) => fireEvent.change(field(label), { 
 async function openNewEditor(handlers: Parameters<typeof installTemplatesApi>[0] = {}) {
   const api = installTemplatesApi({ 'GET /t/acme/api/templates': () => json(200, []), ...handlers });
   const app = renderApp('/t/acme/templates/new');
-  await screen.findByRole('heading', { level: 1, name: 'Crear Nueva Plantilla' });
+  await screen.findByRole('heading', { level: 1, name: 'Nueva Plantilla' });
   return { api, app };
 }
 

@@ -323,7 +323,7 @@ export function TemplateEditorPage() {
       <Link to={`/t/${tenantSlug}/templates`} className="text-sm font-medium text-emerald-700 hover:text-emerald-800">
         ← Volver a Plantillas
       </Link>
-      <h1 className="mt-2 mb-6 text-2xl font-bold tracking-tight text-slate-900">{templateId ? 'Editar Plantilla' : 'Crear Nueva Plantilla'}</h1>
+      <h1 className="mt-2 mb-6 text-2xl font-bold tracking-tight text-slate-900">{templateId ? 'Editar Plantilla' : 'Nueva Plantilla'}</h1>
       {!templateId && <TemplateEditorForm initial={emptyDraft()} />}
       {templateId && existing.isPending && (
         <div className="flex justify-center py-16 text-emerald-600" role="status" aria-label="Cargando plantilla">
