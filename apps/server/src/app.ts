@@ -31,7 +31,7 @@ import { gupshupCredentials, resolveAdminSession } from './modules/admin/admin.s
 import { createSecretBox } from './platform/crypto/secret-box.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { templatesRoutes } from './modules/templates/templates.routes.ts';
-import { isApprovedTemplate, partnerCredentialsFrom } from './modules/templates/templates.service.ts';
+import { partnerCredentialsFrom } from './modules/templates/templates.service.ts';
 import { createGupshupPartnerClient } from './messaging-providers/gupshup/gupshup-partner.client.ts';
 
 export interface AppOptions {
@@ -111,7 +111,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const scheduleDeps = {
     ...chatDeps,
     enqueueScheduled: (tx: Tx, input: { tenantId: string; scheduledId: string }, runAt: Date) => queue.enqueue(tx, scheduledJob, input, { runAt, singletonKey: `scheduled:${input.scheduledId}` }),
-    isApprovedTemplate: (tenantId: string, templateId: string) => isApprovedTemplate(db, tenantId, templateId),
   };
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
   await app.register(webhooksRoutes({ ...chatDeps, storage }));

@@ -325,6 +325,18 @@ describe('POST /api/initiate-conversation', () => {
 });
 
 describe('scheduled templates', () => {
+  it('refuses to schedule a template with a variable missing, writing nothing', async () => {
+    const owner = await registerTenant(t.app);
+    const template = await approvedTemplate(t, owner, PROMO);
+    const card = await closedChat(owner);
+    const response = await call(owner, 'POST', '/message/schedule', {
+      cardId: card.id, scheduledFor: new Date(Date.now() + 60 * 60_000).toISOString(), templateId: template.id, variables: { 1: 'Ana' },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe('Completa la Variable 2 de la plantilla.');
+    expect(await t.database.db.select().from(scheduledMessages).where(eq(scheduledMessages.cardId, card.id))).toHaveLength(0);
+  });
+
   it('sends a scheduled template at its time as a template message', async () => {
     const owner = await registerTenant(t.app);
     const template = await approvedTemplate(t, owner, PROMO);

@@ -11,7 +11,7 @@ import { multipartFile, PNG_PIXEL as PNG, syncUntilReviewed as reviewed } from '
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
 import { FAKE_REJECTION_REASON, type FakeGupshup } from '../../messaging-providers/sandbox/fake-gupshup.ts';
 import { sandboxAppName } from '../chats/provider-settings.service.ts';
-import { findApprovedTemplate, isApprovedTemplate, PARTNER_CREDENTIALS_MISSING } from './templates.service.ts';
+import { findApprovedTemplate, PARTNER_CREDENTIALS_MISSING } from './templates.service.ts';
 
 type Owner = Awaited<ReturnType<typeof registerTenant>>;
 
@@ -176,12 +176,11 @@ describe('review at the provider (partner API against the fake)', () => {
     expect(all.json()).toHaveLength(2);
     expect((await call(owner, 'GET', '/templates?status=NOPE')).statusCode).toBe(400);
 
-    expect(await isApprovedTemplate(t.database.db, owner.tenant.id, good.id)).toBe(true);
-    expect(await isApprovedTemplate(t.database.db, owner.tenant.id, bad.id)).toBe(false);
-    expect(await isApprovedTemplate(t.database.db, owner.tenant.id, 'not-a-uuid')).toBe(false);
+    expect(await findApprovedTemplate(t.database.db, owner.tenant.id, bad.id)).toBeUndefined();
+    expect(await findApprovedTemplate(t.database.db, owner.tenant.id, 'not-a-uuid')).toBeUndefined();
     expect(await findApprovedTemplate(t.database.db, owner.tenant.id, good.id)).toMatchObject({ providerTemplateId: good.provider_template_id, category: 'UTILITY', bodyText: good.body_text, header: null });
     const other = await registerTenant(t.app);
-    expect(await isApprovedTemplate(t.database.db, other.tenant.id, good.id)).toBe(false);
+    expect(await findApprovedTemplate(t.database.db, other.tenant.id, good.id)).toBeUndefined();
   });
 
   it('re-submits on update: the old version is deleted at the provider and the new one reviewed again', async () => {

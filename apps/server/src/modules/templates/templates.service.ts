@@ -77,10 +77,6 @@ export async function templateForSending(executor: DbExecutor, tenantId: string,
   return row;
 }
 
-export async function isApprovedTemplate(executor: DbExecutor, tenantId: string, templateId: string): Promise<boolean> {
-  return Boolean(await findApprovedTemplate(executor, tenantId, templateId));
-}
-
 export async function listTemplates(executor: DbExecutor, tenantId: string, filter: { status?: TemplateStatus } = {}): Promise<TemplateDto[]> {
   const rows = await executor.select().from(messageTemplates)
     .where(and(eq(messageTemplates.tenantId, tenantId), filter.status ? eq(messageTemplates.status, filter.status) : undefined))
