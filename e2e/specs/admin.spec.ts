@@ -25,9 +25,18 @@ async function adminToken(page: Page) {
   return token as string;
 }
 
-test('the operator signs in, reads the figures, changes a plan, deactivates a user and saves pricing', async ({ page, request }) => {
+test('the operator signs in, reads the figures, changes a plan, deactivates a user, approves a template and saves pricing', async ({ page, request }) => {
   const owner = await registerCompany(request);
   const companyName = (await (await request.get('/api/auth/me', { headers: { authorization: `Bearer ${owner.token}` } })).json()) as { tenant: { name: string } };
+  // The company submits a template; until it is approved it cannot be sent.
+  const ownerHeaders = { authorization: `Bearer ${owner.token}` };
+  const submitted = await request.post(`/t/${owner.tenant.slug}/api/templates`, { headers: ownerHeaders, data: { name: 'gracias_compra', body_text: 'Hola {{1}}, gracias por tu compra.' } });
+  expect(submitted.status(), await submitted.text()).toBe(201);
+  const template = (await submitted.json()) as { id: string };
+  const startConversation = () => request.post(`/t/${owner.tenant.slug}/api/initiate-conversation`, {
+    headers: ownerHeaders, data: { templateId: template.id, phoneNumber: '5215511112222', variables: { 1: 'Eva' } },
+  });
+  expect((await startConversation()).status()).toBe(400);
   const first = await inviteMember(request, owner, { name: 'Lucía Pérez', email: `lucia@${owner.tenant.slug}.test` });
   // The basic plan allows 2 members: the owner and Lucía.
   expect((await tryInvite(request, owner, { name: 'Pablo Ruiz', email: `pablo@${owner.tenant.slug}.test` })).status()).toBe(403);
@@ -82,6 +91,24 @@ test('the operator signs in, reads the figures, changes a plan, deactivates a us
   await expect(lucia).toHaveAttribute('aria-checked', 'false');
   await expect(lucia).toBeEnabled();
   expect(await meStatus(request, luciaToken)).toBe(401);
+
+  // Templates: the operator approves the company's template, and the company can then send it.
+  await page.getByRole('navigation', { name: 'Administración' }).getByRole('link', { name: 'Templates' }).click();
+  const row = page.getByTestId(`template-${template.id}`);
+  await expect(row).toContainText(companyName.tenant.name);
+  await expect(row).toContainText('Hola {{1}}, gracias por tu compra.');
+  await expect(row.getByTestId('template-status')).toHaveText('Pendiente');
+  await row.getByRole('button', { name: 'Aprobar gracias_compra' }).click();
+  await expect(page.getByText('Plantilla aprobada.')).toBeVisible();
+  await expect(row.getByTestId('template-status')).toHaveText('Aprobada');
+  await expect(row.getByRole('button', { name: 'Aprobar gracias_compra' })).toHaveCount(0);
+  const started = await startConversation();
+  expect(started.status(), await started.text()).toBe(201);
+  await expect.poll(async () => {
+    const conversation = await request.get(`/sandbox/api/conversation?appName=sandbox-${owner.tenant.slug}&phone=5215511112222`);
+    const { messages } = (await conversation.json()) as { messages: Array<{ template?: { body: string } }> };
+    return messages[0]?.template?.body;
+  }, { timeout: 15_000 }).toBe('Hola Eva, gracias por tu compra.');
 
   // Settings: pricing saved, an emptied field counting as 0.
   await page.getByRole('navigation', { name: 'Administración' }).getByRole('link', { name: 'Settings' }).click();

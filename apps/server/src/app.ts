@@ -32,7 +32,7 @@ import { createSecretBox } from './platform/crypto/secret-box.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { templatesRoutes } from './modules/templates/templates.routes.ts';
 import { agendaRoutes } from './modules/agenda/agenda.routes.ts';
-import { isApprovedTemplate, partnerCredentialsFrom } from './modules/templates/templates.service.ts';
+import { partnerCredentialsFrom } from './modules/templates/templates.service.ts';
 import { createGupshupPartnerClient } from './messaging-providers/gupshup/gupshup-partner.client.ts';
 
 export interface AppOptions {
@@ -113,7 +113,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const scheduleDeps = {
     ...chatDeps,
     enqueueScheduled: (tx: Tx, input: { tenantId: string; scheduledId: string }, runAt: Date) => queue.enqueue(tx, scheduledJob, input, { runAt, singletonKey: `scheduled:${input.scheduledId}` }),
-    isApprovedTemplate: (tenantId: string, templateId: string) => isApprovedTemplate(db, tenantId, templateId),
   };
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
   await app.register(webhooksRoutes({ ...chatDeps, storage }));
@@ -125,7 +124,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   }
 
   const templatesDeps = {
-    db, sandbox,
+    db, sandbox, storage,
     partner: createGupshupPartnerClient({
       baseUrl: sandbox ? () => `${internalUrl()}${FAKE_GUPSHUP_PREFIX}` : options.gupshupPartnerUrl ?? 'https://partner.gupshup.io',
       credentials: async () => partnerCredentialsFrom(await gupshupCredentials(db, box), sandbox),

@@ -61,3 +61,27 @@ export const scheduleRequest = z.object({
   variables: z.record(z.string(), z.string()).or(z.array(z.string())).optional().nullable(),
 });
 export type ScheduleRequest = z.infer<typeof scheduleRequest>;
+
+/** `{"1": "Ana"}` or `["Ana"]`: the values of the template's numbered variables. */
+const templateVariables = z
+  .record(z.string().regex(/^\d+$/, { error: 'Las variables se nombran por su número: 1, 2, 3…' }), z.string({ error: 'Cada variable debe ser texto.' }).max(1024, { error: 'Una variable no puede superar 1024 caracteres.' }))
+  .or(z.array(z.string({ error: 'Cada variable debe ser texto.' }).max(1024, { error: 'Una variable no puede superar 1024 caracteres.' })))
+  .optional()
+  .nullable();
+
+const templateId = z.uuid({ error: 'Plantilla inválida.' });
+
+/** POST /api/message/template (spec 01 §7): allowed whether or not the 24-hour window is open. */
+export const sendTemplateRequest = z.object({ cardId, templateId, variables: templateVariables, tempId: optionalId });
+export type SendTemplateRequest = z.infer<typeof sendTemplateRequest>;
+
+export const INITIATE_PHONE_INVALID = 'El teléfono debe ser el código de país y el número, solo dígitos, sin + ni espacios.';
+
+/** POST /api/initiate-conversation (spec 01 §7); `columnId` optionally names where a new chat lands. */
+export const initiateConversationRequest = z.object({
+  templateId,
+  phoneNumber: z.string({ error: INITIATE_PHONE_INVALID }).trim().regex(/^\d{8,15}$/, { error: INITIATE_PHONE_INVALID }),
+  variables: templateVariables,
+  columnId: z.uuid({ error: 'Columna inválida.' }).optional().nullable(),
+});
+export type InitiateConversationRequest = z.infer<typeof initiateConversationRequest>;

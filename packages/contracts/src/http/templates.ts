@@ -39,13 +39,30 @@ export interface TemplateVariable {
 }
 export type VariablesSchema = Record<string, TemplateVariable>;
 
+const PLACEHOLDER = /\{\{\s*(\d+)\s*\}\}/g;
+
 /** The body's numbered placeholders `{{1}}`, `{{2}}`… in order, each labelled 'Variable N'. */
 export function deriveVariablesSchema(bodyText: string): VariablesSchema {
   const numbers = new Set<number>();
-  for (const match of bodyText.matchAll(/\{\{\s*(\d+)\s*\}\}/g)) numbers.add(Number(match[1]));
+  for (const match of bodyText.matchAll(PLACEHOLDER)) numbers.add(Number(match[1]));
   const schema: VariablesSchema = {};
   for (const n of [...numbers].sort((a, b) => a - b)) schema[String(n)] = { type: 'text', label: `Variable ${n}` };
   return schema;
+}
+
+/** Variables as a send carries them: `{"1": "Ana"}` or `["Ana"]` (the first value fills `{{1}}`). */
+export type TemplateVariables = Record<string, string> | string[];
+
+export function variablesByNumber(variables: TemplateVariables | null | undefined): Record<string, string> {
+  if (!variables) return {};
+  if (Array.isArray(variables)) return Object.fromEntries(variables.map((value, index) => [String(index + 1), value]));
+  return variables;
+}
+
+/** The text with each `{{N}}` replaced by its value; a placeholder without a value stays as written. */
+export function fillPlaceholders(text: string, variables: TemplateVariables | null | undefined): string {
+  const values = variablesByNumber(variables);
+  return text.replace(PLACEHOLDER, (whole, n: string) => values[n] || whole);
 }
 
 const tooLong = (what: string, max: number) => ({ error: `${what} no puede superar ${max} caracteres.` });
@@ -71,6 +88,24 @@ export const templateButton = z.discriminatedUnion('type', [
 ], { error: 'Tipo de botón inválido: usa QUICK_REPLY, URL o PHONE_NUMBER.' });
 export type TemplateButton = z.infer<typeof templateButton>;
 
+export const TOO_MANY_BUTTONS = `Máximo ${TEMPLATE_LIMITS.buttons} botones.`;
+export const ONE_PHONE_BUTTON = 'Solo puede haber un botón de llamada (PHONE_NUMBER).';
+export const TWO_URL_BUTTONS = 'Solo puede haber dos botones de enlace (URL).';
+export const QUICK_REPLIES_TOGETHER = 'Los botones de respuesta rápida deben ir juntos, antes o después de los demás botones.';
+
+/**
+ * WhatsApp's rules for a set of buttons (gupshup.md §7.4): at most one call button, two link buttons, and
+ * quick replies grouped apart from the others. The first rule broken, or null.
+ */
+export function buttonSetProblem(buttons: ReadonlyArray<{ type: string }>): string | null {
+  if (buttons.length > TEMPLATE_LIMITS.buttons) return TOO_MANY_BUTTONS;
+  if (buttons.filter((button) => button.type === 'PHONE_NUMBER').length > 1) return ONE_PHONE_BUTTON;
+  if (buttons.filter((button) => button.type === 'URL').length > 2) return TWO_URL_BUTTONS;
+  const kinds = buttons.map((button) => (button.type === 'QUICK_REPLY' ? 'quick' : 'other'));
+  const switches = kinds.filter((kind, index) => index > 0 && kind !== kinds[index - 1]).length;
+  return switches > 1 ? QUICK_REPLIES_TOGETHER : null;
+}
+
 export const templateHeader = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('TEXT'),
@@ -83,6 +118,8 @@ export const templateHeader = z.discriminatedUnion('type', [
   ...(['IMAGE', 'VIDEO', 'DOCUMENT'] as const).map((type) => z.object({
     type: z.literal(type),
     example_handle: z.string({ error: 'Sube un archivo de ejemplo para el encabezado.' }).trim().min(1, { error: 'Sube un archivo de ejemplo para el encabezado.' }).max(2000),
+    /** Our copy of the sample (POST /api/templates/media answers it): the preview shows it and sends use it as the header. */
+    media_url: z.string().trim().max(2000).regex(/^(\/media\/|https:\/\/)\S+$/, { error: 'La URL del archivo del encabezado no es válida.' }).optional(),
   })),
 ], { error: 'Tipo de encabezado inválido: usa TEXT, IMAGE, VIDEO o DOCUMENT.' });
 export type TemplateHeader = z.infer<typeof templateHeader>;
@@ -110,7 +147,10 @@ export const templateRequest = z.object({
     .transform((footer) => footer || null),
   buttons: z
     .array(templateButton, { error: 'Los botones deben ser una lista.' })
-    .max(TEMPLATE_LIMITS.buttons, { error: `Máximo ${TEMPLATE_LIMITS.buttons} botones.` })
+    .superRefine((buttons, context) => {
+      const problem = buttonSetProblem(buttons);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    })
     .nullish()
     .transform((buttons) => buttons ?? []),
 });
@@ -143,5 +183,29 @@ export const templateListResponse = z.array(templateResponse);
 export const templateSyncResponse = z.object({ synced: z.number(), templates: z.array(templateResponse) });
 export type TemplateSyncResponse = z.infer<typeof templateSyncResponse>;
 
-export const templateMediaResponse = z.object({ handleId: z.string(), headerType: z.enum(['IMAGE', 'VIDEO', 'DOCUMENT']) });
+/** `handleId` is the provider's sample handle; `url` our stored copy, kept in the header as `media_url`. */
+export const templateMediaResponse = z.object({ handleId: z.string(), headerType: z.enum(['IMAGE', 'VIDEO', 'DOCUMENT']), url: z.string() });
 export type TemplateMediaResponse = z.infer<typeof templateMediaResponse>;
+
+/**
+ * A template as the customer's WhatsApp shows it (the sandbox phone): the approved template with the
+ * params in place and, for a media header, the file sent with it.
+ */
+export interface RenderedTemplate {
+  name: string;
+  header?: { type: 'TEXT'; text: string } | { type: 'IMAGE' | 'VIDEO' | 'DOCUMENT'; url?: string };
+  body: string;
+  footer?: string;
+  buttons: Array<{ type: string; text: string; url?: string; phone_number?: string }>;
+}
+
+/** The operator's listing (spec 02 §7 Admin): every tenant's templates with the tenant's name. */
+export const adminTemplateResponse = templateResponse.extend({ tenant_id: z.string(), tenant_name: z.string() });
+export const adminTemplateListResponse = z.array(adminTemplateResponse);
+export type AdminTemplateDto = z.infer<typeof adminTemplateResponse>;
+
+/** Spec 02 §4: the operator sets APPROVED on any non-approved template and REJECTED on any non-rejected one. */
+export const adminTemplateStatusRequest = z.object({
+  status: z.enum(['APPROVED', 'REJECTED'], { error: 'Estado inválido: usa APPROVED o REJECTED.' }),
+});
+export const OPERATOR_REJECTION_REASON = 'Rechazada por el administrador de la plataforma.';

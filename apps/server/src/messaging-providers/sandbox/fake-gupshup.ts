@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
+import type { RenderedTemplate } from '@embudo/contracts/http/templates';
 
 /**
  * A faithful fake of Gupshup's Access API: the same endpoints, form fields and answers, and the
@@ -23,6 +24,8 @@ export interface FakeConversationMessage {
   body: Record<string, unknown>;
   status: 'submitted' | 'enqueued' | 'sent' | 'delivered' | 'read' | 'failed';
   participant?: { phone: string; name?: string };
+  /** A template as the customer's WhatsApp shows it: Meta's approved copy with the params in place. */
+  template?: RenderedTemplate;
   createdAt: string;
 }
 
@@ -153,7 +156,7 @@ export class FakeGupshup {
   }
 
   /** Plays the customer's phone: the delivery callbacks of one message the business sent. */
-  private playStatuses(app: FakeApp, message: FakeConversationMessage, destination: string) {
+  private playStatuses(app: FakeApp, message: FakeConversationMessage, destination: string, failure?: { code: number; reason: string }) {
     const step = this.options.statusStepMs ?? 400;
     const wamid = `wamid.${randomUUID().replace(/-/g, '')}`;
     const set = (status: FakeConversationMessage['status']) => {
@@ -163,10 +166,11 @@ export class FakeGupshup {
       set('enqueued');
       await this.callback(app, 'message-event', { id: message.id, type: 'enqueued', destination, payload: { whatsappMessageId: wamid, type: message.type === 'template' ? 'template' : 'session' } });
     });
-    if (destination.startsWith(FAKE_UNKNOWN_NUMBER_PREFIX)) {
+    const failed = failure ?? (destination.startsWith(FAKE_UNKNOWN_NUMBER_PREFIX) ? { code: 1002, reason: 'Number Does Not Exists On WhatsApp' } : undefined);
+    if (failed) {
       this.later(step, async () => {
         set('failed');
-        await this.callback(app, 'message-event', { id: message.id, type: 'failed', destination, payload: { code: 1002, reason: 'Number Does Not Exists On WhatsApp' } });
+        await this.callback(app, 'message-event', { id: message.id, type: 'failed', destination, payload: failed });
       });
       return;
     }
@@ -196,6 +200,7 @@ export class FakeGupshup {
       if (path.endsWith('/template/msg')) {
         const template = JSON.parse(form.template ?? '') as Record<string, unknown>;
         if (typeof template.id !== 'string') throw new Error('template id');
+        if (template.params !== undefined && !(Array.isArray(template.params) && template.params.every((param) => typeof param === 'string'))) throw new Error('params');
         body = { template, ...(form.message ? { message: JSON.parse(form.message) } : {}) };
         type = 'template';
       } else {
@@ -207,9 +212,43 @@ export class FakeGupshup {
       return { status: 400, body: { status: 'error', message: 'Invalid Message' } };
     }
     const message: FakeConversationMessage = { id: randomUUID(), direction: 'to_customer', type, body, status: 'submitted', createdAt: new Date().toISOString() };
+    let templateFailure: { code: number; reason: string } | undefined;
+    if (type === 'template') {
+      const rendered = this.renderTemplate(app.appName, body);
+      if ('failure' in rendered) templateFailure = rendered.failure;
+      else message.template = rendered;
+    }
     this.record(app.appName, destination, message);
-    this.playStatuses(app, message, destination);
+    this.playStatuses(app, message, destination, templateFailure);
     return { status: 200, body: { status: 'submitted', messageId: message.id } };
+  }
+
+  /**
+   * What the customer's WhatsApp shows for a template send: the app's approved template (by its Gupshup id)
+   * with the params in place. Gupshup accepts the send and reports a mismatch later as a `failed` event.
+   */
+  private renderTemplate(appId: string, body: Record<string, unknown>): RenderedTemplate | { failure: { code: number; reason: string } } {
+    const sent = body.template as { id: string; params?: string[] };
+    const template = this.templatesOf(appId).find((candidate) => candidate.id === sent.id);
+    if (!template) return { failure: { code: 4003, reason: 'Template not found or does not match' } };
+    if (template.status !== 'APPROVED') return { failure: { code: 4003, reason: `Template is ${template.status}, not APPROVED` } };
+    const params = sent.params ?? [];
+    // Params are positional: the i-th placeholder number in order takes the i-th param.
+    const placeholders = [...new Set([...template.data.matchAll(/\{\{\s*(\d+)\s*\}\}/g)].map((match) => Number(match[1])))].sort((a, b) => a - b);
+    if (params.length !== placeholders.length) return { failure: { code: 4003, reason: `Template expects ${placeholders.length} params, got ${params.length}` } };
+    const container = JSON.parse(template.containerMeta) as { buttons?: RenderedTemplate['buttons']; header?: string; footer?: string };
+    const media = body.message as { type?: string } & Record<string, { link?: string } | undefined> | undefined;
+    const mediaType = template.templateType as 'IMAGE' | 'VIDEO' | 'DOCUMENT';
+    const header: RenderedTemplate['header'] = ['IMAGE', 'VIDEO', 'DOCUMENT'].includes(mediaType)
+      ? { type: mediaType, url: media?.type ? media[media.type]?.link : undefined }
+      : container.header ? { type: 'TEXT', text: container.header } : undefined;
+    return {
+      name: template.elementName,
+      ...(header ? { header } : {}),
+      body: template.data.replace(/\{\{\s*(\d+)\s*\}\}/g, (whole, n: string) => params[placeholders.indexOf(Number(n))] ?? whole),
+      ...(container.footer ? { footer: container.footer } : {}),
+      buttons: (container.buttons ?? []).map(({ type, text, url, phone_number }) => ({ type, text, ...(url ? { url } : {}), ...(phone_number ? { phone_number } : {}) })),
+    };
   }
 
   /** Makes the next partner call of this kind answer this (e.g. an upload answer without handleId). */

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { platformSettings } from '../../../db/schema/index.ts';
+import { OPERATOR_REJECTION_REASON } from '@embudo/contracts/http/templates';
+import { messageTemplates, platformSettings } from '../../../db/schema/index.ts';
 import { buildTestApp, TEST_APP_SECRET, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
 import { bootstrapPlatformAdmin } from './admin-bootstrap.ts';
 import { sandboxAppName } from '../chats/provider-settings.service.ts';
+import { ALREADY_APPROVED, ALREADY_REJECTED } from '../templates/templates.service.ts';
 
 let t: TestApp;
 let adminToken: string;
@@ -115,5 +117,63 @@ describe('platform settings', () => {
     const { gupshupCredentials } = await import('./admin.service.ts');
     const { createSecretBox } = await import('../../platform/crypto/secret-box.ts');
     expect(await gupshupCredentials(t.database.db, createSecretBox(TEST_APP_SECRET))).toEqual({ apiKey: 'sk_live_supersecret1234', partnerEmail: 'ops2@embudo.test', partnerPassword: 'PartnerPass!' });
+  });
+});
+
+describe('templates review', () => {
+  const tenantCall = (owner: Awaited<ReturnType<typeof registerTenant>>, method: 'GET' | 'POST', path: string, payload?: unknown) =>
+    t.app.inject({ method, url: `/t/${owner.tenant.slug}/api${path}`, headers: bearer(owner.token), payload: payload as object });
+
+  it('lists every tenant\'s templates with the tenant name', async () => {
+    const a = await registerTenant(t.app, { companyName: 'Panadería Plantillas' });
+    const b = await registerTenant(t.app, { companyName: 'Zapatería Plantillas' });
+    const mine = (await tenantCall(a, 'POST', '/templates', { name: 'pan_fresco', category: 'MARKETING', body_text: 'Pan recién hecho, {{1}}' })).json();
+    const theirs = (await tenantCall(b, 'POST', '/templates', { name: 'zapatos', body_text: 'Tus zapatos están listos' })).json();
+    const response = await asAdmin('GET', '/api/admin/templates/all');
+    expect(response.statusCode).toBe(200);
+    const listed = response.json() as Array<{ id: string }>;
+    expect(listed.find((row) => row.id === mine.id)).toMatchObject({
+      tenant_name: 'Panadería Plantillas', tenant_id: a.tenant.id, name: 'pan_fresco', category: 'MARKETING', status: 'PENDING', body_text: 'Pan recién hecho, {{1}}',
+    });
+    expect(listed.find((row) => row.id === theirs.id)).toMatchObject({ tenant_name: 'Zapatería Plantillas', name: 'zapatos' });
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/templates/all', headers: bearer(a.token) })).statusCode).toBe(401);
+  });
+
+  it('approves any non-approved template and rejects any non-rejected one; other changes are refused', async () => {
+    const owner = await registerTenant(t.app, { companyName: 'Florería Revisión' });
+    const created = (await tenantCall(owner, 'POST', '/templates', { name: 'ramo', body_text: 'Tu ramo está listo' })).json();
+    const status = (id: string, value: unknown) => asAdmin('PUT', `/api/admin/templates/${id}/status`, { status: value });
+
+    const approved = await status(created.id, 'APPROVED');
+    expect(approved.statusCode).toBe(200);
+    expect(approved.json()).toMatchObject({ id: created.id, status: 'APPROVED', rejection_reason: null, tenant_name: 'Florería Revisión' });
+    expect((await status(created.id, 'APPROVED')).json()).toMatchObject({ code: 'BAD_REQUEST', message: ALREADY_APPROVED });
+
+    const rejected = await status(created.id, 'REJECTED');
+    expect(rejected.json()).toMatchObject({ status: 'REJECTED', rejection_reason: OPERATOR_REJECTION_REASON });
+    expect((await status(created.id, 'REJECTED')).json().message).toBe(ALREADY_REJECTED);
+    expect((await status(created.id, 'APPROVED')).json().status).toBe('APPROVED');
+
+    for (const value of ['PENDING', 'PAUSED', 'aprobada', undefined]) {
+      const refused = await status(created.id, value);
+      expect(refused.statusCode, String(value)).toBe(400);
+      expect(refused.json().message).toBe('Estado inválido: usa APPROVED o REJECTED.');
+    }
+    expect((await status(crypto.randomUUID(), 'APPROVED')).statusCode).toBe(404);
+    expect((await status('ramo', 'APPROVED')).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'PUT', url: `/api/admin/templates/${created.id}/status`, headers: bearer(owner.token), payload: { status: 'REJECTED' } })).statusCode).toBe(401);
+    const [row] = await t.database.db.select().from(messageTemplates).where(eq(messageTemplates.id, created.id));
+    expect(row!.status).toBe('APPROVED');
+  });
+
+  it('an approved template can then be sent by its tenant (and only then)', async () => {
+    const owner = await registerTenant(t.app);
+    const created = (await tenantCall(owner, 'POST', '/templates', { name: 'bienvenida', body_text: 'Hola {{1}}, bienvenido' })).json();
+    const start = () => tenantCall(owner, 'POST', '/initiate-conversation', { templateId: created.id, phoneNumber: '5215566660000', variables: { 1: 'Eva' } });
+    expect((await start()).statusCode).toBe(400);
+    await asAdmin('PUT', `/api/admin/templates/${created.id}/status`, { status: 'APPROVED' });
+    const started = await start();
+    expect(started.statusCode, started.body).toBe(201);
+    expect(started.json().message).toMatchObject({ type: 'template', text: 'Hola Eva, bienvenido' });
   });
 });

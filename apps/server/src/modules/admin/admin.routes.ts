@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { adminLoginRequest, adminMeResponse, adminSessionResponse, gupshupCredentialsRequest, pricingRequest, tenantPlanRequest, userStatusRequest } from '@embudo/contracts/http/admin';
+import { adminTemplateListResponse, adminTemplateResponse, adminTemplateStatusRequest } from '@embudo/contracts/http/templates';
 import type { Db } from '../../platform/db/database.ts';
 import type { SecretBox } from '../../platform/crypto/secret-box.ts';
 import { adminSessionOf } from '../../platform/http/route-access.ts';
 import type { ThrottleLimits } from '../auth/login-throttle.ts';
+import { listAllTemplatesForOperator, setTemplateStatusByOperator } from '../templates/templates.service.ts';
 import * as admin from './admin.service.ts';
 
 export interface AdminRoutesOptions {
@@ -48,6 +50,11 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
     onUserSessionsEnded(request.params.id);
     return answer;
   });
+
+  app.get('/api/admin/templates/all', { config: asAdmin, schema: { response: { 200: adminTemplateListResponse } } }, async () => listAllTemplatesForOperator(db));
+  app.put('/api/admin/templates/:id/status', {
+    config: asAdmin, schema: { params: idParams('Plantilla inválida.'), body: adminTemplateStatusRequest, response: { 200: adminTemplateResponse } },
+  }, async (request) => setTemplateStatusByOperator(db, request.params.id, request.body.status));
 
   app.get('/api/admin/settings/pricing', { config: asAdmin }, async () => admin.getPricing(db));
   app.put('/api/admin/settings/pricing', { config: asAdmin, schema: { body: pricingRequest } }, async (request) => admin.savePricing(db, request.body));

@@ -12,7 +12,10 @@ import { recordUsage } from '../usage/usage.service.ts';
 import type { ChatEvents } from './chat-events.ts';
 import { effectiveAccount } from './provider-settings.service.ts';
 import type { MessageRow } from './message-dto.ts';
-import { queueOutbound, type OutboundDeps } from './outbound.service.ts';
+import { queueOutbound, type OutboundDeps, type OutboundDraft } from './outbound.service.ts';
+import { templateDraft, type TemplateMessagePayload } from './template-send.service.ts';
+import { templateForSending } from '../templates/templates.service.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 
 export const SEND_MAX_ATTEMPTS = 5;
 export const INTERRUPTED_SEND = 'El envío se interrumpió y no se pudo confirmar; revisa el chat antes de reenviar.';
@@ -42,8 +45,9 @@ function contentOf(row: MessageRow, publicUrl: string, replyTo?: string): Outbou
     case 'document':
       return { type: row.type, url: absolute(row.mediaUrl ?? ''), caption: row.text ?? undefined, fileName: row.mediaFileName ?? undefined, replyToProviderId: replyTo };
     case 'template': {
-      const payload = (row.payload ?? {}) as { templateProviderId?: string; params?: string[]; headerMedia?: { type: 'image' | 'video' | 'document'; url: string } };
-      return { type: 'template', templateProviderId: payload.templateProviderId ?? '', params: payload.params ?? [], headerMedia: payload.headerMedia };
+      const payload = (row.payload ?? {}) as Partial<TemplateMessagePayload>;
+      const headerMedia = payload.headerMedia ? { ...payload.headerMedia, url: absolute(payload.headerMedia.url) } : undefined;
+      return { type: 'template', templateProviderId: payload.templateProviderId ?? '', params: payload.params ?? [], headerMedia };
     }
     case 'interactive': {
       const payload = row.payload as Extract<OutboundContent, { type: 'quick_reply' | 'list' }>;
@@ -161,12 +165,20 @@ export function createScheduledJob(deps: OutboundDeps) {
       if (!item || item.status !== 'scheduled') return;
       const card = await findCard(deps.db, tenantId, item.cardId);
       if (!card) return;
+      let draft: OutboundDraft = { type: 'text', text: item.text };
       if (item.templateId) {
-        await deps.db.update(scheduledMessages).set({ status: 'failed', errorReason: 'Las plantillas aún no se pueden enviar.' }).where(eq(scheduledMessages.id, item.id));
-        return;
+        try {
+          draft = templateDraft(await templateForSending(deps.db, tenantId, item.templateId), item.variables as Record<string, string> | string[] | null);
+        } catch (error) {
+          // The template was deleted or is no longer approved since the item was scheduled: nothing can go out.
+          if (!(error instanceof AppError)) throw error;
+          await deps.db.update(scheduledMessages).set({ status: 'failed', errorReason: error.message })
+            .where(and(eq(scheduledMessages.id, item.id), eq(scheduledMessages.status, 'scheduled')));
+          return;
+        }
       }
       try {
-        await queueOutbound(deps, { tenantId, userId: item.authorUserId }, card, { type: 'text', text: item.text }, {
+        await queueOutbound(deps, { tenantId, userId: item.authorUserId }, card, draft, {
           alsoInTransaction: async (tx, message) => {
             const [marked] = await tx.update(scheduledMessages).set({ status: 'sent', sentMessageId: message.id })
               .where(and(eq(scheduledMessages.id, item.id), eq(scheduledMessages.status, 'scheduled'))).returning();

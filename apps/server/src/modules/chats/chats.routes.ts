@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import '@fastify/multipart';
 import { z } from 'zod';
-import { noteRequest, scheduleRequest, providerSettingsRequest, providerSettingsResponse, sendTextRequest, timelineQuery } from '@embudo/contracts/http/chats';
+import {
+  initiateConversationRequest, noteRequest, scheduleRequest, providerSettingsRequest, providerSettingsResponse, sendTemplateRequest, sendTextRequest, timelineQuery,
+} from '@embudo/contracts/http/chats';
 import type { Db } from '../../platform/db/database.ts';
 import { badRequest } from '../../platform/errors/app-error.ts';
 import { sessionOf } from '../../platform/http/route-access.ts';
@@ -16,6 +18,7 @@ import { effectiveAccount, updateProviderSettings, webhookUrlOf } from './provid
 import { checkUpload, MAX_UPLOAD_BYTES } from './media-upload.ts';
 import { toMessageDto } from './message-dto.ts';
 import { scheduleMessage, type ScheduleDeps } from './schedule.service.ts';
+import { initiateConversation, sendTemplate } from './template-send.service.ts';
 
 export interface ChatsRoutesOptions extends ScheduleDeps {
   storage: MediaStorage;
@@ -97,6 +100,12 @@ export const chatsRoutes: FastifyPluginAsyncZod<ChatsRoutesOptions> = async (app
     }, { tempId: parsed.data.tempId, quotedMessageId: parsed.data.quotedMessageId });
     return reply.status(201).send(toMessageDto(message));
   });
+
+  app.post('/message/template', { schema: { body: sendTemplateRequest } }, async (request, reply) =>
+    reply.status(201).send(await sendTemplate(options, await authorOf(db, request), request.body)));
+
+  app.post('/initiate-conversation', { schema: { body: initiateConversationRequest } }, async (request, reply) =>
+    reply.status(201).send(await initiateConversation(options, await authorOf(db, request), request.body)));
 
   app.post('/message/schedule', { schema: { body: scheduleRequest } }, async (request, reply) =>
     reply.status(201).send(await scheduleMessage(options, await authorOf(db, request), request.body)));

@@ -47,43 +47,54 @@ async function quotedOf(tx: Tx, tenantId: string, cardId: string, quotedMessageI
 
 export type OutboundDraft = Pick<typeof messages.$inferInsert, 'type' | 'text' | 'mediaUrl' | 'mediaMime' | 'mediaFileName' | 'templateId' | 'templateCategory' | 'payload'>;
 
+export interface OutboundOptions {
+  tempId?: string | null;
+  quotedMessageId?: string | null;
+  sender?: 'user' | 'ai';
+  /** More writes that must commit or roll back with the message (e.g. marking a scheduled item sent). */
+  alsoInTransaction?: (tx: Tx, message: MessageRow) => Promise<void>;
+}
+
+/** Inside the caller's transaction: the message at ack 0, its send job (outbox) and the card summary. */
+export async function storeOutbound(
+  deps: Pick<OutboundDeps, 'enqueueSend'>,
+  tx: Tx,
+  origin: { tenantId: string; userId: string | null },
+  card: CardRow,
+  draft: OutboundDraft,
+  options: OutboundOptions,
+): Promise<{ message: MessageRow; updatedCard: CardRow }> {
+  const quoted = await quotedOf(tx, origin.tenantId, card.id, options.quotedMessageId);
+  const [message] = await tx.insert(messages).values({
+    tenantId: origin.tenantId,
+    cardId: card.id,
+    sender: options.sender ?? 'user',
+    authorUserId: origin.userId,
+    ...draft,
+    tempId: options.tempId ?? null,
+    ack: 0,
+    quotedMessageId: quoted?.id ?? null,
+    quotedMessageText: quoted?.text ?? null,
+    quotedMessageSender: quoted?.sender ?? null,
+  }).returning();
+  await deps.enqueueSend(tx, { tenantId: origin.tenantId, messageId: message!.id });
+  await options.alsoInTransaction?.(tx, message!);
+  const updatedCard = await recordCardActivity(tx, origin.tenantId, card.id, {
+    lastMessageType: draft.type, lastMessageText: draft.text ?? null, at: message!.createdAt, fromContact: false, countsAsUnread: false,
+  });
+  return { message: message!, updatedCard };
+}
+
 /** Stores an outbound message at ack 0 and its send job in one transaction, then tells the room. */
 export async function queueOutbound(
   deps: OutboundDeps,
   origin: { tenantId: string; userId: string | null },
   card: CardRow,
   draft: OutboundDraft,
-  options: {
-    tempId?: string | null;
-    quotedMessageId?: string | null;
-    sender?: 'user' | 'ai';
-    /** More writes that must commit or roll back with the message (e.g. marking a scheduled item sent). */
-    alsoInTransaction?: (tx: Tx, message: MessageRow) => Promise<void>;
-  },
+  options: OutboundOptions,
 ): Promise<MessageRow> {
-  const author = origin;
-  const { message, updatedCard } = await deps.db.transaction(async (tx) => {
-    const quoted = await quotedOf(tx, author.tenantId, card.id, options.quotedMessageId);
-    const [message] = await tx.insert(messages).values({
-      tenantId: author.tenantId,
-      cardId: card.id,
-      sender: options.sender ?? 'user',
-      authorUserId: author.userId,
-      ...draft,
-      tempId: options.tempId ?? null,
-      ack: 0,
-      quotedMessageId: quoted?.id ?? null,
-      quotedMessageText: quoted?.text ?? null,
-      quotedMessageSender: quoted?.sender ?? null,
-    }).returning();
-    await deps.enqueueSend(tx, { tenantId: author.tenantId, messageId: message!.id });
-    await options.alsoInTransaction?.(tx, message!);
-    const updatedCard = await recordCardActivity(tx, author.tenantId, card.id, {
-      lastMessageType: draft.type, lastMessageText: draft.text ?? null, at: message!.createdAt, fromContact: false, countsAsUnread: false,
-    });
-    return { message: message!, updatedCard };
-  });
-  emitNewMessage(deps.events, author.tenantId, updatedCard, message, false);
+  const { message, updatedCard } = await deps.db.transaction((tx) => storeOutbound(deps, tx, origin, card, draft, options));
+  emitNewMessage(deps.events, origin.tenantId, updatedCard, message, false);
   return message;
 }
 

@@ -3,14 +3,14 @@ import { CONVERSATION_WINDOW_MS, EMPTY_MESSAGE, SCHEDULE_IN_PAST, SCHEDULE_NEEDS
 import { scheduledMessages } from '../../../db/schema/index.ts';
 import type { Tx } from '../../platform/db/database.ts';
 import { badRequest } from '../../platform/errors/app-error.ts';
+import { findApprovedTemplate } from '../templates/templates.service.ts';
 import { writableCard, type Author, type OutboundDeps } from './outbound.service.ts';
+import { templateDraft } from './template-send.service.ts';
 
 export const TEMPLATES_NOT_AVAILABLE = 'Plantilla no encontrada o no aprobada.';
 
 export interface ScheduleDeps extends OutboundDeps {
   enqueueScheduled: (tx: Tx, input: { tenantId: string; scheduledId: string }, runAt: Date) => Promise<unknown>;
-  /** Answers whether the template may be sent (APPROVED in this tenant); templates live in their own module. */
-  isApprovedTemplate: (tenantId: string, templateId: string) => Promise<boolean>;
 }
 
 /** Spec 01 §5 Schedule: future time; outside the 24-hour window a template; inside it non-empty text. */
@@ -23,7 +23,12 @@ export async function scheduleMessage(deps: ScheduleDeps, author: Author, input:
   const text = input.text?.trim() ?? '';
   if (outsideWindow && !input.templateId) throw badRequest(SCHEDULE_NEEDS_TEMPLATE);
   if (!input.templateId && !text) throw badRequest(EMPTY_MESSAGE);
-  if (input.templateId && !(await deps.isApprovedTemplate(author.tenantId, input.templateId))) throw badRequest(TEMPLATES_NOT_AVAILABLE);
+  if (input.templateId) {
+    const template = await findApprovedTemplate(deps.db, author.tenantId, input.templateId);
+    if (!template) throw badRequest(TEMPLATES_NOT_AVAILABLE);
+    // Every variable is needed now, not found missing when the item is due.
+    templateDraft(template, input.variables);
+  }
 
   const row = await deps.db.transaction(async (tx) => {
     const [created] = await tx.insert(scheduledMessages).values({

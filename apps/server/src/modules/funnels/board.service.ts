@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { boardColumns, cards, funnels } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import { notFound } from '../../platform/errors/app-error.ts';
-import { canSeeFunnel, seesAllFunnels, type Actor } from '../../platform/policy/policy.ts';
+import { canSeeFunnel, type Actor } from '../../platform/policy/policy.ts';
 import { toCardUpdate } from './cards.service.ts';
+import { funnelVisibleTo } from './funnels.service.ts';
 
 export const FUNNEL_NOT_FOUND = 'Funnel no encontrado.';
 
@@ -13,7 +14,7 @@ export async function funnelSummaries(executor: DbExecutor, tenantId: string, ac
     .select({ id: funnels.id, name: funnels.name, unreadCount: sql<number>`coalesce(sum(${cards.unreadCount}), 0)::int` })
     .from(funnels)
     .leftJoin(cards, and(eq(cards.funnelId, funnels.id), eq(cards.tenantId, tenantId)))
-    .where(and(eq(funnels.tenantId, tenantId), seesAllFunnels(actor) ? undefined : actor.funnelIds.length ? inArray(funnels.id, [...actor.funnelIds]) : sql`false`))
+    .where(and(eq(funnels.tenantId, tenantId), funnelVisibleTo(actor)))
     .groupBy(funnels.id, funnels.name, funnels.position, funnels.createdAt)
     .orderBy(asc(funnels.position), asc(funnels.createdAt));
   return rows;

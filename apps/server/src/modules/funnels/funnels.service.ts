@@ -1,6 +1,7 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { boardColumns, funnels } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
+import { canSeeFunnel, seesAllFunnels, type Actor } from '../../platform/policy/policy.ts';
 
 export const DEFAULT_FUNNEL_NAME = 'Sales Funnel';
 
@@ -25,14 +26,30 @@ export async function listFunnelIds(executor: DbExecutor, tenantId: string): Pro
   return rows.map((row) => row.id);
 }
 
-/** The first column of the tenant's first funnel: where a new chat lands by default. */
-export async function firstColumn(executor: DbExecutor, tenantId: string) {
+/** The SQL condition for the funnels an actor may see (none for owners and admins: they see all). */
+export function funnelVisibleTo(actor: Actor) {
+  if (seesAllFunnels(actor)) return undefined;
+  return actor.funnelIds.length > 0 ? inArray(funnels.id, [...actor.funnelIds]) : sql`false`;
+}
+
+/**
+ * The first column of the tenant's first funnel: where a new chat lands by default. With an actor, the
+ * first funnel that actor may see.
+ */
+export async function firstColumn(executor: DbExecutor, tenantId: string, actor?: Actor) {
   const [row] = await executor
     .select({ columnId: boardColumns.id, funnelId: boardColumns.funnelId })
     .from(boardColumns)
     .innerJoin(funnels, eq(funnels.id, boardColumns.funnelId))
-    .where(eq(boardColumns.tenantId, tenantId))
+    .where(and(eq(boardColumns.tenantId, tenantId), actor ? funnelVisibleTo(actor) : undefined))
     .orderBy(asc(funnels.position), asc(funnels.createdAt), asc(boardColumns.position), asc(boardColumns.createdAt))
     .limit(1);
   return row;
+}
+
+/** A column of the tenant in a funnel the actor may see, or undefined (a hidden one is like a missing one). */
+export async function visibleColumn(executor: DbExecutor, tenantId: string, actor: Actor, columnId: string) {
+  const [row] = await executor.select({ columnId: boardColumns.id, funnelId: boardColumns.funnelId }).from(boardColumns)
+    .where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.id, columnId))).limit(1);
+  return row && canSeeFunnel(actor, row.funnelId) ? row : undefined;
 }

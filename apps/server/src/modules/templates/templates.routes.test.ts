@@ -1,13 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { MEDIA_UPLOAD_INVALID_RESPONSE, TEMPLATE_MEDIA_UNSUPPORTED, TEMPLATE_NAME_REQUIRED } from '@embudo/contracts/http/templates';
-import { messageTemplates, tenants } from '../../../db/schema/index.ts';
+import {
+  MEDIA_UPLOAD_INVALID_RESPONSE, ONE_PHONE_BUTTON, QUICK_REPLIES_TOGETHER, TEMPLATE_MEDIA_UNSUPPORTED, TEMPLATE_NAME_REQUIRED, TWO_URL_BUTTONS,
+} from '@embudo/contracts/http/templates';
+import { messageTemplates } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
+import { signInMember } from '../../../test/support/members.ts';
+import { multipartFile, PNG_PIXEL as PNG, syncUntilReviewed as reviewed } from '../../../test/support/templates.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
 import { FAKE_REJECTION_REASON, type FakeGupshup } from '../../messaging-providers/sandbox/fake-gupshup.ts';
 import { sandboxAppName } from '../chats/provider-settings.service.ts';
-import { findApprovedTemplate, isApprovedTemplate, PARTNER_CREDENTIALS_MISSING } from './templates.service.ts';
+import { findApprovedTemplate, PARTNER_CREDENTIALS_MISSING } from './templates.service.ts';
 
 type Owner = Awaited<ReturnType<typeof registerTenant>>;
 
@@ -31,49 +35,13 @@ const rowsOf = (tenantId: string) => t.database.db.select().from(messageTemplate
 const partnerCalls = (appId: string, method: string, suffix: string) =>
   fake.requests.filter((request) => request.method === method && request.path === `/partner/app/${appId}${suffix}`);
 
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** Syncs until the template leaves PENDING, as a person pressing Sincronizar con Meta would. */
-const syncUntilReviewed = (owner: Owner, id: string) => until(async () => {
-  const response = await call(owner, 'POST', '/templates/sync');
-  expect(response.statusCode).toBe(200);
-  const found = (response.json().templates as Array<{ id: string; status: string }>).find((entry) => entry.id === id);
-  return found && found.status !== 'PENDING' ? found : undefined;
-});
-
-async function memberWith(owner: Owner, role: 'agent' | 'viewer') {
-  await t.database.db.update(tenants).set({ subscriptionPlan: 'enterprise' }).where(eq(tenants.id, owner.tenant.id));
-  const email = `${role}-${Date.now()}@x.test`;
-  const invited = (await call(owner, 'POST', '/users/invite', { name: role, email, role, funnelIds: [] })).json();
-  const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: invited.tempPassword, tenantSlug: owner.tenant.slug } });
-  const token = (await t.app.inject({ method: 'PUT', url: '/api/auth/change-password', headers: bearer(login.json().token), payload: { newPassword: 'Miembro123' } })).json().token;
-  return { ...owner, token };
-}
-
-function multipart(field: string, fileName: string, data: Buffer) {
-  const boundary = `----embudo${Date.now()}`;
-  const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
-    data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
+const syncUntilReviewed = (owner: Owner, id: string) => reviewed(t, owner, id);
 
 const uploadMedia = (owner: Owner, fileName: string, data: Buffer, field = 'media') => {
-  const form = multipart(field, fileName, data);
+  const form = multipartFile(field, fileName, data);
   return t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/templates/media`, headers: { ...bearer(owner.token), ...form.headers }, payload: form.body });
 };
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]), Buffer.alloc(64)]);
 const MP4 = Buffer.concat([Buffer.from([0x00, 0x00, 0x00, 0x18]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2'), Buffer.alloc(64)]);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
@@ -90,6 +58,8 @@ describe('template rules (spec 02 §5, §9)', () => {
     ['3 buttons of each type', { buttons: [quick('Sí'), { type: 'URL', text: 'Ver', url: 'https://tienda.example/p/{{1}}' }, { type: 'PHONE_NUMBER', text: 'Llamar', phone_number: '+5215512345678' }] }],
     ['MARKETING in en_US', { category: 'MARKETING', language_code: 'en_US' }],
     ['AUTHENTICATION in pt_BR', { category: 'AUTHENTICATION', language_code: 'pt_BR' }],
+    ['two URL buttons after the quick replies', { buttons: [quick('Sí'), { type: 'URL', text: 'A', url: 'https://a.example' }, { type: 'URL', text: 'B', url: 'https://b.example' }] }],
+    ['quick replies after the others', { buttons: [{ type: 'URL', text: 'A', url: 'https://a.example' }, quick('Sí'), quick('No')] }],
   ])('accepts %s', async (_label, overrides) => {
     const owner = await registerTenant(t.app);
     const response = await call(owner, 'POST', '/templates', template(overrides));
@@ -108,6 +78,9 @@ describe('template rules (spec 02 §5, §9)', () => {
     ['footer of 61', { footer: x(61) }, 'El pie de página no puede superar 60 caracteres.'],
     ['button text of 26', { buttons: [quick(x(26))] }, 'El texto del botón no puede superar 25 caracteres.'],
     ['4 buttons', { buttons: [quick('a'), quick('b'), quick('c'), quick('d')] }, 'Máximo 3 botones.'],
+    ['two call buttons', { buttons: [{ type: 'PHONE_NUMBER', text: 'A', phone_number: '+5215512345678' }, { type: 'PHONE_NUMBER', text: 'B', phone_number: '+5215512345679' }] }, ONE_PHONE_BUTTON],
+    ['three URL buttons', { buttons: ['a', 'b', 'c'].map((n) => ({ type: 'URL', text: n, url: `https://${n}.example` })) }, TWO_URL_BUTTONS],
+    ['quick replies split by another button', { buttons: [quick('Sí'), { type: 'URL', text: 'Ver', url: 'https://a.example' }, quick('No')] }, QUICK_REPLIES_TOGETHER],
     ['bad button type', { buttons: [{ type: 'COPY_CODE', text: 'x' }] }, 'Tipo de botón inválido: usa QUICK_REPLY, URL o PHONE_NUMBER.'],
     ['URL button without URL', { buttons: [{ type: 'URL', text: 'Ver' }] }, 'La URL del botón es requerida.'],
     ['URL button with a bad URL', { buttons: [{ type: 'URL', text: 'Ver', url: 'tienda' }] }, 'La URL del botón debe empezar con http:// o https://.'],
@@ -203,12 +176,11 @@ describe('review at the provider (partner API against the fake)', () => {
     expect(all.json()).toHaveLength(2);
     expect((await call(owner, 'GET', '/templates?status=NOPE')).statusCode).toBe(400);
 
-    expect(await isApprovedTemplate(t.database.db, owner.tenant.id, good.id)).toBe(true);
-    expect(await isApprovedTemplate(t.database.db, owner.tenant.id, bad.id)).toBe(false);
-    expect(await isApprovedTemplate(t.database.db, owner.tenant.id, 'not-a-uuid')).toBe(false);
+    expect(await findApprovedTemplate(t.database.db, owner.tenant.id, bad.id)).toBeUndefined();
+    expect(await findApprovedTemplate(t.database.db, owner.tenant.id, 'not-a-uuid')).toBeUndefined();
     expect(await findApprovedTemplate(t.database.db, owner.tenant.id, good.id)).toMatchObject({ providerTemplateId: good.provider_template_id, category: 'UTILITY', bodyText: good.body_text, header: null });
     const other = await registerTenant(t.app);
-    expect(await isApprovedTemplate(t.database.db, other.tenant.id, good.id)).toBe(false);
+    expect(await findApprovedTemplate(t.database.db, other.tenant.id, good.id)).toBeUndefined();
   });
 
   it('re-submits on update: the old version is deleted at the provider and the new one reviewed again', async () => {
@@ -270,17 +242,36 @@ describe('POST /api/templates/media', () => {
     const appId = sandboxAppName(owner.tenant.slug);
     const response = await uploadMedia(owner, fileName.replace(/\.\w+$/, '.bin'), data);
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json()).toEqual({ handleId: expect.stringMatching(/^4::/), headerType });
+    expect(response.json()).toEqual({ handleId: expect.stringMatching(/^4::/), headerType, url: expect.stringMatching(/^\/media\//) });
     expect(partnerCalls(appId, 'POST', '/upload/media').at(-1)!.form.file_type).toBe(mime);
+  });
+
+  it('keeps our copy of the sample for previews and sends, served from our media URL', async () => {
+    const owner = await registerTenant(t.app);
+    const { url } = (await uploadMedia(owner, 'promo.png', PNG)).json();
+    expect(url).toMatch(new RegExp(`^/media/${owner.tenant.id}/[0-9a-f-]{36}\\.png$`));
+    const served = await t.app.inject({ method: 'GET', url });
+    expect(served.statusCode).toBe(200);
+    expect(served.rawPayload.equals(PNG)).toBe(true);
+  });
+
+  it('refuses a header file of another tenant', async () => {
+    const owner = await registerTenant(t.app);
+    const other = await registerTenant(t.app);
+    const { handleId, url } = (await uploadMedia(other, 'promo.png', PNG)).json();
+    const response = await call(owner, 'POST', '/templates', template({ header: { type: 'IMAGE', example_handle: handleId, media_url: url } }));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe('La URL del archivo del encabezado no es válida.');
+    expect(await rowsOf(owner.tenant.id)).toHaveLength(0);
   });
 
   it('creates a media-header template with the handle as its sample', async () => {
     const owner = await registerTenant(t.app);
     const appId = sandboxAppName(owner.tenant.slug);
-    const { handleId } = (await uploadMedia(owner, 'promo.png', PNG)).json();
-    const created = await call(owner, 'POST', '/templates', template({ header: { type: 'IMAGE', example_handle: handleId } }));
+    const { handleId, url } = (await uploadMedia(owner, 'promo.png', PNG)).json();
+    const created = await call(owner, 'POST', '/templates', template({ header: { type: 'IMAGE', example_handle: handleId, media_url: url } }));
     expect(created.statusCode).toBe(201);
-    expect(created.json().header).toEqual({ type: 'IMAGE', example_handle: handleId });
+    expect(created.json().header).toEqual({ type: 'IMAGE', example_handle: handleId, media_url: url });
     expect(partnerCalls(appId, 'POST', '/templates').at(-1)!.form).toMatchObject({ templateType: 'IMAGE', exampleMedia: handleId, enableSample: 'true' });
     expect(partnerCalls(appId, 'POST', '/templates').at(-1)!.form).not.toHaveProperty('header');
   });
@@ -305,20 +296,21 @@ describe('POST /api/templates/media', () => {
 });
 
 describe('access', () => {
-  it('lets agents list (and read) templates but not create, edit, delete, sync or upload', async () => {
+  it.each(['agent', 'viewer'] as const)('lets the %s list (and read) templates but not create, edit, delete, sync or upload', async (role) => {
     const owner = await registerTenant(t.app);
     const created = (await call(owner, 'POST', '/templates', template())).json();
-    const agent = await memberWith(owner, 'agent');
-    expect((await call(agent, 'GET', '/templates')).json()).toHaveLength(1);
-    expect((await call(agent, 'GET', `/templates/${created.id}`)).statusCode).toBe(200);
+    const member = await signInMember(t, owner, role);
+    expect((await call(member, 'GET', '/templates')).json()).toHaveLength(1);
+    expect((await call(member, 'GET', `/templates/${created.id}`)).statusCode).toBe(200);
     for (const [method, path, payload] of [
       ['POST', '/templates', template()], ['PUT', `/templates/${created.id}`, template()], ['DELETE', `/templates/${created.id}`, undefined], ['POST', '/templates/sync', undefined],
     ] as const) {
-      const response = await call(agent, method, path, payload);
+      const response = await call(member, method, path, payload);
       expect(response.statusCode, `${method} ${path}`).toBe(403);
     }
-    expect((await uploadMedia(agent, 'sample.png', PNG)).statusCode).toBe(403);
+    expect((await uploadMedia(member, 'sample.png', PNG)).statusCode).toBe(403);
     expect(await rowsOf(owner.tenant.id)).toHaveLength(1);
+    expect(await rowsOf(owner.tenant.id)).toMatchObject([{ bodyText: created.body_text }]);
   });
 
   it('answers 404 to another tenant\'s template id, touching nothing', async () => {

@@ -1,15 +1,16 @@
 import { and, desc, eq, ne } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import {
-  deriveVariablesSchema, MEDIA_UPLOAD_INVALID_RESPONSE, TEMPLATE_MEDIA_UNSUPPORTED, TEMPLATE_NOT_FOUND, templateMediaTypes,
-  type TemplateDto, type TemplateRequest, type TemplateStatus,
+  deriveVariablesSchema, MEDIA_UPLOAD_INVALID_RESPONSE, OPERATOR_REJECTION_REASON, TEMPLATE_MEDIA_UNSUPPORTED, TEMPLATE_NOT_FOUND, templateMediaTypes,
+  type AdminTemplateDto, type TemplateDto, type TemplateRequest, type TemplateStatus,
 } from '@embudo/contracts/http/templates';
-import { messageTemplates } from '../../../db/schema/index.ts';
+import { messageTemplates, tenants } from '../../../db/schema/index.ts';
 import type { Db, DbExecutor } from '../../platform/db/database.ts';
 import { AppError, badGateway, badRequest, conflict, notFound } from '../../platform/errors/app-error.ts';
 import { requireOwnerOrAdmin, type Actor } from '../../platform/policy/policy.ts';
 import { MEDIA_HANDLE_MISSING, PartnerApiError, type GupshupPartnerApi, type PartnerCredentials } from '../../messaging-providers/gupshup/gupshup-partner.client.ts';
 import { toPartnerTemplateFields } from '../../messaging-providers/gupshup/gupshup-template.mapper.ts';
+import { MEDIA_URL_PREFIX, type MediaStorage } from '../../platform/storage/media-storage.ts';
 import { effectiveAccount } from '../chats/provider-settings.service.ts';
 
 export type TemplateRow = typeof messageTemplates.$inferSelect;
@@ -18,6 +19,8 @@ export interface TemplatesDeps {
   db: Db;
   partner: GupshupPartnerApi;
   sandbox: boolean;
+  /** Keeps our copy of each header sample: the editor previews it and sends use it as the header. */
+  storage: MediaStorage;
 }
 
 /** Who acts, in which tenant; the slug names the sandbox app when none is configured. */
@@ -62,8 +65,16 @@ export async function findApprovedTemplate(executor: DbExecutor, tenantId: strin
   return row?.status === 'APPROVED' ? row : undefined;
 }
 
-export async function isApprovedTemplate(executor: DbExecutor, tenantId: string, templateId: string): Promise<boolean> {
-  return Boolean(await findApprovedTemplate(executor, tenantId, templateId));
+export const TEMPLATE_NOT_APPROVED = 'Solo se pueden enviar plantillas aprobadas: esta plantilla no está aprobada.';
+export const TEMPLATE_NOT_AT_PROVIDER = 'Esta plantilla no está registrada en WhatsApp: edítala y guárdala para enviarla a revisión de nuevo.';
+
+/** A template a send may use: this tenant's (else 404, like a missing one), APPROVED and known to the provider. */
+export async function templateForSending(executor: DbExecutor, tenantId: string, templateId: string): Promise<TemplateRow> {
+  const row = await findOwn(executor, tenantId, templateId);
+  if (!row) throw notFound(TEMPLATE_NOT_FOUND);
+  if (row.status !== 'APPROVED') throw badRequest(TEMPLATE_NOT_APPROVED);
+  if (!row.providerTemplateId) throw badRequest(TEMPLATE_NOT_AT_PROVIDER);
+  return row;
 }
 
 export async function listTemplates(executor: DbExecutor, tenantId: string, filter: { status?: TemplateStatus } = {}): Promise<TemplateDto[]> {
@@ -111,6 +122,14 @@ async function assertNameFree(executor: DbExecutor, tenantId: string, input: Tem
   if (clash) throw conflict(`Ya existe una plantilla llamada ${input.name} en el idioma ${input.language_code}.`);
 }
 
+/** A header file of ours must be this tenant's; an https URL elsewhere is the tenant's own choice. */
+function assertOwnHeaderMedia(tenantId: string, input: TemplateRequest) {
+  const url = input.header && input.header.type !== 'TEXT' ? input.header.media_url : undefined;
+  if (url?.startsWith(`${MEDIA_URL_PREFIX}/`) && !url.startsWith(`${MEDIA_URL_PREFIX}/${tenantId}/`)) {
+    throw badRequest('La URL del archivo del encabezado no es válida.');
+  }
+}
+
 function columnsOf(input: TemplateRequest) {
   return {
     name: input.name, category: input.category, languageCode: input.language_code, header: input.header, bodyText: input.body_text,
@@ -125,6 +144,7 @@ function submit(deps: TemplatesDeps, appId: string, columns: ReturnType<typeof c
 /** Submits the template for review first and stores it only once the provider took it. */
 export async function createTemplate(deps: TemplatesDeps, who: TemplateActor, input: TemplateRequest): Promise<TemplateDto> {
   requireOwnerOrAdmin(who.actor);
+  assertOwnHeaderMedia(who.tenant.id, input);
   await assertNameFree(deps.db, who.tenant.id, input);
   const appId = await appIdOf(deps, who.tenant);
   const columns = columnsOf(input);
@@ -152,6 +172,7 @@ export async function updateTemplate(deps: TemplatesDeps, who: TemplateActor, te
   requireOwnerOrAdmin(who.actor);
   const existing = await findOwn(deps.db, who.tenant.id, templateId);
   if (!existing) throw notFound(TEMPLATE_NOT_FOUND);
+  assertOwnHeaderMedia(who.tenant.id, input);
   await assertNameFree(deps.db, who.tenant.id, input, existing.id);
   const appId = await appIdOf(deps, who.tenant);
   const columns = columnsOf(input);
@@ -222,7 +243,10 @@ export async function syncTemplates(deps: TemplatesDeps, who: TemplateActor): Pr
   return { synced, templates: await listTemplates(deps.db, who.tenant.id) };
 }
 
-/** A header sample, checked by its content (png/jpeg, mp4, pdf), uploaded to the provider for its handle. */
+/**
+ * A header sample, checked by its content (png/jpeg, mp4, pdf), uploaded to the provider for its handle.
+ * Our copy is stored only once the provider took it, so a refused upload leaves no file behind.
+ */
 export async function uploadTemplateMedia(deps: TemplatesDeps, who: TemplateActor, file: { data: Buffer; fileName: string }) {
   requireOwnerOrAdmin(who.actor);
   const detected = await fileTypeFromBuffer(file.data);
@@ -233,9 +257,39 @@ export async function uploadTemplateMedia(deps: TemplatesDeps, who: TemplateActo
   const appId = await appIdOf(deps, who.tenant);
   try {
     const handleId = await deps.partner.uploadMedia(appId, { data: file.data, mime: detected.mime, fileName: file.fileName || `sample.${detected.ext}` });
-    return { handleId, headerType };
+    const url = await deps.storage.save(who.tenant.id, file.data, detected.ext);
+    return { handleId, headerType, url };
   } catch (error) {
     if (error instanceof PartnerApiError && error.message === MEDIA_HANDLE_MISSING) throw badGateway(MEDIA_UPLOAD_INVALID_RESPONSE);
     return providerFailure(error, 'No se pudo subir el archivo a Gupshup');
   }
+}
+
+/** Every tenant's templates, newest first, with the tenant's name (the operator's review table). */
+export async function listAllTemplatesForOperator(db: Db): Promise<AdminTemplateDto[]> {
+  const rows = await db.select({ template: messageTemplates, tenantName: tenants.name }).from(messageTemplates)
+    .innerJoin(tenants, eq(tenants.id, messageTemplates.tenantId))
+    .orderBy(desc(messageTemplates.createdAt));
+  return rows.map((row) => ({ ...toTemplateDto(row.template), tenant_id: row.template.tenantId, tenant_name: row.tenantName }));
+}
+
+export const ALREADY_APPROVED = 'La plantilla ya está aprobada.';
+export const ALREADY_REJECTED = 'La plantilla ya está rechazada.';
+
+/**
+ * The operator's decision (spec 02 §4): APPROVED on any non-approved template, REJECTED on any non-rejected
+ * one. It is stored as is; a later sync copies the provider's review again.
+ */
+export async function setTemplateStatusByOperator(db: Db, templateId: string, status: 'APPROVED' | 'REJECTED'): Promise<AdminTemplateDto> {
+  const [row] = await db.select({ template: messageTemplates, tenantName: tenants.name }).from(messageTemplates)
+    .innerJoin(tenants, eq(tenants.id, messageTemplates.tenantId))
+    .where(eq(messageTemplates.id, templateId)).limit(1);
+  if (!row) throw notFound(TEMPLATE_NOT_FOUND);
+  if (row.template.status === status) throw badRequest(status === 'APPROVED' ? ALREADY_APPROVED : ALREADY_REJECTED);
+  const [updated] = await db.update(messageTemplates)
+    .set({ status, rejectionReason: status === 'REJECTED' ? OPERATOR_REJECTION_REASON : null, updatedAt: new Date() })
+    .where(and(eq(messageTemplates.id, templateId), ne(messageTemplates.status, status)))
+    .returning();
+  if (!updated) throw badRequest(status === 'APPROVED' ? ALREADY_APPROVED : ALREADY_REJECTED);
+  return { ...toTemplateDto(updated), tenant_id: updated.tenantId, tenant_name: row.tenantName };
 }

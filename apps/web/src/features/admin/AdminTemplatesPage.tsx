@@ -3,24 +3,7 @@ import { Button } from '../../shared/ui/Button.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { adminApi, adminKeys, type AdminTemplate } from './admin.api.ts';
 import { AdminPageHeader, ErrorBlock, LoadingBlock } from './AdminPageHeader.tsx';
-
-/** Spec 02 §4: PAUSED is shown as pending and FAILED as rejected. */
-const statusView: Record<string, { label: string; className: string }> = {
-  APPROVED: { label: 'Aprobada', className: 'bg-emerald-50 text-emerald-700 ring-emerald-600/20' },
-  PENDING: { label: 'Pendiente', className: 'bg-amber-50 text-amber-700 ring-amber-600/20' },
-  PAUSED: { label: 'Pendiente', className: 'bg-amber-50 text-amber-700 ring-amber-600/20' },
-  REJECTED: { label: 'Rechazada', className: 'bg-rose-50 text-rose-700 ring-rose-600/20' },
-  FAILED: { label: 'Rechazada', className: 'bg-rose-50 text-rose-700 ring-rose-600/20' },
-};
-
-function StatusBadge({ status }: { status: string }) {
-  const view = statusView[status] ?? { label: status, className: 'bg-slate-100 text-slate-600 ring-slate-500/20' };
-  return (
-    <span data-status={status} className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${view.className}`}>
-      {view.label}
-    </span>
-  );
-}
+import { TemplateStatusChip } from '../templates/TemplateStatusChip.tsx';
 
 function TemplateActions({ template }: { template: AdminTemplate }) {
   const queryClient = useQueryClient();
@@ -85,7 +68,7 @@ export function AdminTemplatesPage() {
                   <td className="px-5 py-3 font-mono text-xs font-medium whitespace-nowrap text-slate-900">{template.name}</td>
                   <td className="px-5 py-3 text-xs font-medium text-slate-600">{template.category}</td>
                   <td className="px-5 py-3">
-                    <StatusBadge status={template.status} />
+                    <TemplateStatusChip status={template.status} />
                   </td>
                   <td className="max-w-md px-5 py-3 whitespace-pre-line text-slate-600">{template.body_text}</td>
                   <td className="px-5 py-3">

@@ -31,6 +31,62 @@ function quickReplyTitles(message: ChatMessage): string[] {
   return options.map((option) => (typeof option === 'string' ? option : String(asRecord(option)?.title ?? ''))).filter(Boolean);
 }
 
+interface SentTemplate {
+  header: { type: string; text?: string; media_url?: string } | null;
+  footer: string | null;
+  buttons: Array<{ type: string; text: string; url?: string; phone_number?: string }>;
+}
+
+/** A sent template keeps its header, footer and buttons beside the filled body (payload.template). */
+function sentTemplateOf(message: ChatMessage): SentTemplate | null {
+  const template = asRecord(message.payload?.template);
+  if (!template) return null;
+  const header = asRecord(template.header);
+  const buttons = Array.isArray(template.buttons) ? template.buttons.map(asRecord).filter((button): button is Record<string, unknown> => Boolean(button)) : [];
+  return {
+    header: header && typeof header.type === 'string'
+      ? { type: header.type, text: typeof header.text === 'string' ? header.text : undefined, media_url: typeof header.media_url === 'string' ? header.media_url : undefined }
+      : null,
+    footer: typeof template.footer === 'string' ? template.footer : null,
+    buttons: buttons.map((button) => ({
+      type: String(button.type ?? ''), text: String(button.text ?? ''),
+      url: typeof button.url === 'string' ? button.url : undefined, phone_number: typeof button.phone_number === 'string' ? button.phone_number : undefined,
+    })),
+  };
+}
+
+function TemplateHeader({ header }: { header: NonNullable<SentTemplate['header']> }) {
+  if (header.type === 'TEXT') return header.text ? <p className="mb-1 font-semibold">{header.text}</p> : null;
+  if (!header.media_url) return null;
+  if (header.type === 'IMAGE') return <img src={header.media_url} alt="Encabezado de la plantilla" className="mb-1 max-h-48 max-w-full rounded-lg object-cover" loading="lazy" />;
+  if (header.type === 'VIDEO') return <video src={header.media_url} controls preload="metadata" className="mb-1 max-h-48 max-w-full rounded-lg" />;
+  return (
+    <a href={header.media_url} target="_blank" rel="noreferrer" className="mb-1 inline-flex items-center gap-2 rounded-lg bg-black/5 px-3 py-2 text-sm font-medium text-sky-700 hover:underline">
+      Documento
+    </a>
+  );
+}
+
+function TemplateMessage({ message }: { message: ChatMessage }) {
+  const template = sentTemplateOf(message);
+  return (
+    <div data-testid="template-message">
+      {template?.header && <TemplateHeader header={template.header} />}
+      {message.text && <p className="whitespace-pre-wrap break-words">{message.text}</p>}
+      {template?.footer && <p className="mt-1 text-xs text-slate-500">{template.footer}</p>}
+      {template && template.buttons.length > 0 && (
+        <ul className="mt-2 space-y-1" aria-label="Botones de la plantilla">
+          {template.buttons.map((button, index) => (
+            <li key={`${button.text}-${index}`} className="rounded-md border border-sky-200 bg-white/70 px-2 py-1 text-center text-xs font-medium text-sky-700">
+              {button.text}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 function Caption({ text }: { text: string | null | undefined }) {
   return text ? <p className="mt-1 whitespace-pre-wrap break-words">{text}</p> : null;
 }
@@ -97,6 +153,8 @@ export function MessageContent({ message, onOpenImage }: { message: ChatMessage;
         </a>
       );
     }
+    case 'template':
+      return <TemplateMessage message={message} />;
     default:
       return (
         <>

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { fillPlaceholders } from '@embudo/contracts/http/templates';
 import type { ApprovedTemplate } from './chat.api.ts';
 
 export interface TemplateChoice {
@@ -15,7 +16,7 @@ export function variableKeys(template: ApprovedTemplate | undefined): string[] {
 
 /** The body with {{N}} replaced by the entered values, for previews and the optimistic bubble. */
 export function fillTemplate(template: ApprovedTemplate, variables: Record<string, string>) {
-  return template.body_text.replace(/\{\{\s*(\d+)\s*\}\}/g, (whole, key: string) => variables[key] || whole);
+  return fillPlaceholders(template.body_text, variables);
 }
 
 export function templateChoiceComplete(templates: ApprovedTemplate[], choice: TemplateChoice) {

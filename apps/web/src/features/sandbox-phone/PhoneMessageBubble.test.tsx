@@ -56,6 +56,25 @@ describe('PhoneMessageBubble', () => {
     expect(screen.getByText('martes')).toBeTruthy();
   });
 
+  it('shows a template as the customer\'s WhatsApp renders it, with its buttons to tap or open', () => {
+    const onReply = vi.fn();
+    const template = {
+      name: 'promo', header: { type: 'IMAGE' as const, url: 'http://127.0.0.1:3000/media/t1/promo.png' }, body: 'Hola Ana, tu cupón X1 vence pronto.', footer: 'Tienda Núñez',
+      buttons: [{ type: 'QUICK_REPLY', text: 'Lo quiero' }, { type: 'URL', text: 'Ver tienda', url: 'https://tienda.example/' }, { type: 'PHONE_NUMBER', text: 'Llamar', phone_number: '+5215512345678' }],
+    };
+    render(<PhoneMessageBubble message={aMessage({ type: 'template', body: { template: { id: 'gs-1', params: ['Ana', 'X1'] } }, template })} onReply={onReply} />);
+    const rendered = screen.getByTestId('phone-template');
+    expect(within(rendered).getByText('Hola Ana, tu cupón X1 vence pronto.')).toBeTruthy();
+    expect(within(rendered).getByText('Tienda Núñez')).toBeTruthy();
+    // The server's own media URL is served on this page's origin.
+    expect(within(rendered).getByRole('img', { name: 'Encabezado de la plantilla' }).getAttribute('src')).toBe('/media/t1/promo.png');
+    const buttons = within(screen.getByRole('group', { name: 'Botones de la plantilla' }));
+    expect(buttons.getByRole('link', { name: 'Ver tienda' }).getAttribute('href')).toBe('https://tienda.example/');
+    expect(buttons.getByRole('link', { name: 'Llamar' }).getAttribute('href')).toBe('tel:+5215512345678');
+    fireEvent.click(buttons.getByRole('button', { name: 'Lo quiero' }));
+    expect(onReply).toHaveBeenCalledWith({ kind: 'quick_reply', text: 'Lo quiero' });
+  });
+
   it('answers a quick reply with the tapped button', () => {
     const onReply = vi.fn();
     const body = { type: 'quick_reply', msgid: 'qr-7', content: { type: 'text', text: '¿Agendamos?' }, options: [{ type: 'text', title: 'Sí', postbackText: 'agendar-si' }, { type: 'text', title: 'No', postbackText: 'agendar-no' }] };

@@ -1,9 +1,10 @@
 import { useState, type ReactNode } from 'react';
 import { DeliveryTicks } from './DeliveryTicks.tsx';
 import { phoneMessageContent, type PhoneMessageContent, type ReplyOption } from './phone-message-content.ts';
+import type { RenderedTemplate } from '@embudo/contracts/http/templates';
 import type { CustomerMessageInput, PhoneMessage } from './sandbox-phone.api.ts';
 
-export type InteractiveReply = Extract<CustomerMessageInput, { kind: 'button_reply' | 'list_reply' }>;
+export type InteractiveReply = Extract<CustomerMessageInput, { kind: 'button_reply' | 'list_reply' | 'quick_reply' }>;
 
 export interface PhoneMessageBubbleProps {
   message: PhoneMessage;
@@ -77,6 +78,60 @@ function ListOptions({ content, onPick, disabled }: { content: Extract<PhoneMess
             </div>
           ))}
         </div>
+      )}
+    </div>
+  );
+}
+
+function RenderedTemplateBody({ template }: { template: RenderedTemplate }) {
+  const header = template.header;
+  return (
+    <div className="px-1" data-testid="phone-template">
+      {header?.type === 'TEXT' && <p className="font-semibold">{header.text}</p>}
+      {header && header.type !== 'TEXT' && header.url && (
+        header.type === 'IMAGE' ? (
+          <MediaFrame>
+            <img src={header.url} alt="Encabezado de la plantilla" className="max-h-56 w-full object-cover" />
+          </MediaFrame>
+        ) : header.type === 'VIDEO' ? (
+          <MediaFrame>
+            <video src={header.url} controls className="max-h-56 w-full" aria-label="Encabezado de la plantilla" />
+          </MediaFrame>
+        ) : (
+          <DocumentLink url={header.url} fileName={`${template.name}.pdf`} />
+        )
+      )}
+      <p className="mt-1 whitespace-pre-wrap">{template.body}</p>
+      {template.footer && <p className="mt-1 text-xs text-slate-500">{template.footer}</p>}
+    </div>
+  );
+}
+
+/** A template's buttons under its bubble, as WhatsApp shows them: replies to tap, links and calls to open. */
+function TemplateButtons({ buttons, onReply, replying }: { buttons: RenderedTemplate['buttons']; onReply?: PhoneMessageBubbleProps['onReply']; replying: boolean }) {
+  const style = 'flex items-center justify-center gap-1.5 rounded-lg bg-white px-3 py-2 text-center text-sm font-medium text-sky-600 shadow-sm hover:bg-slate-50';
+  return (
+    <div className="mt-1 flex w-full max-w-[85%] flex-col gap-1" aria-label="Botones de la plantilla" role="group">
+      {buttons.map((button, index) =>
+        button.type === 'URL' && button.url ? (
+          <a key={index} href={button.url} target="_blank" rel="noreferrer" className={style}>
+            {button.text}
+          </a>
+        ) : button.type === 'PHONE_NUMBER' && button.phone_number ? (
+          <a key={index} href={`tel:${button.phone_number}`} className={style}>
+            {button.text}
+          </a>
+        ) : (
+          <button
+            key={index}
+            type="button"
+            disabled={replying || !onReply}
+            onClick={() => onReply?.({ kind: 'quick_reply', text: button.text })}
+            className={`${style} disabled:cursor-not-allowed disabled:opacity-60`}
+          >
+            {button.text}
+          </button>
+        ),
       )}
     </div>
   );
@@ -170,6 +225,7 @@ function Body({ content, onReply, replying }: { content: PhoneMessageContent; on
         </div>
       );
     case 'template':
+      if (content.rendered) return <RenderedTemplateBody template={content.rendered} />;
       return (
         <div className="px-1">
           {content.media?.type === 'image' ? (
@@ -240,6 +296,9 @@ export function PhoneMessageBubble({ message, onReply, replying = false }: Phone
           {fromBusiness && <DeliveryTicks status={message.status} />}
         </p>
       </div>
+      {content.kind === 'template' && content.rendered && content.rendered.buttons.length > 0 && (
+        <TemplateButtons buttons={content.rendered.buttons} onReply={onReply} replying={replying} />
+      )}
       {options.length > 0 && content.kind === 'quick_reply' && (
         <div className="mt-1 flex w-full max-w-[85%] flex-col gap-1">
           {options.map((option) => (

@@ -1,3 +1,4 @@
+import type { RenderedTemplate } from '@embudo/contracts/http/templates';
 import type { PhoneMessage } from './sandbox-phone.api.ts';
 
 export interface ReplyOption {
@@ -17,7 +18,7 @@ export type PhoneMessageContent =
   | { kind: 'location'; latitude: string; longitude: string; name?: string; address?: string }
   | { kind: 'quick_reply'; msgId?: string; header?: string; text: string; footer?: string; mediaUrl?: string; options: ReplyOption[] }
   | { kind: 'list'; msgId?: string; title?: string; body: string; footer?: string; buttonTitle: string; sections: Array<{ title?: string; options: ReplyOption[] }> }
-  | { kind: 'template'; templateId: string; params: string[]; media?: { type: string; url: string } }
+  | { kind: 'template'; templateId: string; params: string[]; media?: { type: string; url: string }; rendered?: RenderedTemplate }
   | { kind: 'reply'; title: string; description?: string }
   | { kind: 'unknown'; type: string };
 
@@ -70,8 +71,16 @@ function options(value: unknown): ReplyOption[] {
   });
 }
 
+/** The fake's rendering, with its header file made same-origin like every other media URL. */
+function renderedTemplate(rendered: RenderedTemplate | undefined): RenderedTemplate | undefined {
+  if (!rendered) return undefined;
+  const header = rendered.header;
+  if (!header || header.type === 'TEXT') return rendered;
+  return { ...rendered, header: { type: header.type, url: media(header.url) } };
+}
+
 /** A message the business sent: Gupshup's `message` JSON (or `{template, message?}` for a template). */
-function businessContent(type: string, body: Json): PhoneMessageContent {
+function businessContent(type: string, body: Json, rendered?: RenderedTemplate): PhoneMessageContent {
   if (type === 'template' || 'template' in body) {
     const template = record(body.template);
     const header = record(body.message);
@@ -82,6 +91,7 @@ function businessContent(type: string, body: Json): PhoneMessageContent {
       templateId: text(template.id) ?? '',
       params: list(template.params).map((param) => text(param) ?? ''),
       ...(headerType && headerUrl ? { media: { type: headerType, url: headerUrl } } : {}),
+      ...(rendered ? { rendered: renderedTemplate(rendered) } : {}),
     };
   }
   const kind = text(body.type) ?? type;
@@ -174,7 +184,7 @@ function customerContent(type: string, body: Json): PhoneMessageContent {
   }
 }
 
-export function phoneMessageContent(message: Pick<PhoneMessage, 'direction' | 'type' | 'body'>): PhoneMessageContent {
+export function phoneMessageContent(message: Pick<PhoneMessage, 'direction' | 'type' | 'body' | 'template'>): PhoneMessageContent {
   const body = record(message.body);
-  return message.direction === 'to_customer' ? businessContent(message.type, body) : customerContent(message.type, body);
+  return message.direction === 'to_customer' ? businessContent(message.type, body, message.template) : customerContent(message.type, body);
 }

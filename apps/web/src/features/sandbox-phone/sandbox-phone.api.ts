@@ -1,3 +1,4 @@
+import type { RenderedTemplate } from '@embudo/contracts/http/templates';
 import { api } from '../../shared/api-client/api-client.ts';
 
 /** A company the in-process fake Gupshup knows: the business side of the sandbox phone. */
@@ -20,6 +21,8 @@ export interface PhoneMessage {
   status: PhoneMessageStatus;
   /** Who wrote, in a group conversation. */
   participant?: { phone: string; name?: string };
+  /** Set for a template the fake could render (approved at the provider). */
+  template?: RenderedTemplate;
   createdAt: string;
 }
 
@@ -27,6 +30,8 @@ export type CustomerMessageInput =
   | { kind: 'text'; text: string }
   | { kind: 'location'; latitude: number; longitude: number; name?: string; address?: string }
   | { kind: 'button_reply'; title: string; id?: string; postbackText?: string }
+  /** A tap on a template's quick-reply button (Gupshup's `quick_reply` inbound with `type: button`). */
+  | { kind: 'quick_reply'; text: string; postbackText?: string }
   | { kind: 'list_reply'; title: string; id?: string; postbackText?: string }
   | { kind: 'media'; dataBase64: string; fileName: string; caption?: string; voice?: boolean };
 
