@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
-  MEDIA_UPLOAD_INVALID_RESPONSE, TEMPLATE_LIMITS, TEMPLATE_MEDIA_UNSUPPORTED, TEMPLATE_NAME_HINT, templateCategories, templateLanguages, templateMediaTypes,
+  deriveVariablesSchema, MEDIA_UPLOAD_INVALID_RESPONSE, TEMPLATE_LIMITS, TEMPLATE_MEDIA_UNSUPPORTED, TEMPLATE_NAME_HINT, templateCategories, templateLanguages, templateMediaTypes,
   type TemplateButtonType, type TemplateHeaderType,
 } from '@embudo/contracts/http/templates';
 import { ApiError, errorMessageOr } from '../../shared/api-client/api-error.ts';
@@ -51,7 +51,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 
 /** The next free variable number: one more than the highest `{{N}}` in the body. */
 function nextVariable(body: string) {
-  const numbers = [...body.matchAll(/\{\{\s*(\d+)\s*\}\}/g)].map((match) => Number(match[1]));
+  const numbers = Object.keys(deriveVariablesSchema(body)).map(Number);
   return numbers.length ? Math.max(...numbers) + 1 : 1;
 }
 
