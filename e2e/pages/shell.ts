@@ -15,6 +15,13 @@ export class Shell {
     await this.page.getByTestId('user-menu-button').click();
   }
 
+  /** Opens Mi Consumo and returns the dialog. */
+  async openUsage() {
+    await this.openUserMenu();
+    await this.page.getByRole('menuitem', { name: 'Mi Consumo' }).click();
+    return this.page.getByRole('dialog', { name: 'Mi Consumo' });
+  }
+
   async logout() {
     await this.openUserMenu();
     await this.page.getByRole('menuitem', { name: 'Cerrar Sesión' }).click();

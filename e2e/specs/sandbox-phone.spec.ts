@@ -1,6 +1,8 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { registerCompany, type ApiSession } from '../fixtures/api.ts';
 import { SandboxPhonePage } from '../pages/sandbox-phone-page.ts';
+import { LoginPage } from '../pages/login-page.ts';
+import { Shell } from '../pages/shell.ts';
 
 interface Usage {
   sentCount: number;
@@ -27,7 +29,7 @@ function tenantApi(request: APIRequestContext, owner: ApiSession) {
   };
 }
 
-test('a customer writes from the sandbox phone, the company answers and the phone shows it read', async ({ page, request }) => {
+test('a customer writes from the sandbox phone, the company answers and the phone shows it read', async ({ page, request, browser }) => {
   const owner = await registerCompany(request);
   const tenant = tenantApi(request, owner);
   const customer = { appName: `sandbox-${owner.tenant.slug}`, phone: '5215512340000', name: 'Cliente E2E' };
@@ -60,4 +62,16 @@ test('a customer writes from the sandbox phone, the company answers and the phon
   await expect(reply).toHaveCount(1, { timeout: 15_000 });
   await expect(reply.getByTestId('ticks')).toHaveAttribute('data-status', 'read', { timeout: 15_000 });
   await expect.poll(async () => (await tenant.usage()).sentCount, { timeout: 15_000 }).toBe(1);
+
+  // The owner reads the month's counts in Mi Consumo.
+  const ownerPage = await (await browser.newContext()).newPage();
+  const login = new LoginPage(ownerPage);
+  await login.goto();
+  await login.signIn({ email: owner.user.email, password: owner.password, tenantSlug: owner.tenant.slug });
+  await login.expectOnBoard(owner.tenant.slug);
+  const usage = await new Shell(ownerPage).openUsage();
+  await expect(usage.getByText('Mensajes enviados').locator('..')).toContainText('1');
+  await expect(usage.getByText('Mensajes recibidos').locator('..')).toContainText('1');
+  await expect(usage.getByText('Plantillas de marketing').locator('..')).toContainText('0');
+  await expect(usage.getByText('$0.0000')).toBeVisible();
 });
