@@ -30,6 +30,7 @@ import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { gupshupCredentials, resolveAdminSession } from './modules/admin/admin.service.ts';
 import { createSecretBox } from './platform/crypto/secret-box.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { realtimeFunnelAccess } from './modules/users/users.service.ts';
 import { templatesRoutes } from './modules/templates/templates.routes.ts';
 import { isApprovedTemplate, partnerCredentialsFrom } from './modules/templates/templates.service.ts';
 import { createGupshupPartnerClient } from './messaging-providers/gupshup/gupshup-partner.client.ts';
@@ -65,7 +66,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.decorate('routeTable', recordRouteTable(app));
   const { db } = options;
   const sessionResolver = (token: string | undefined) => resolveSession(db, token);
-  const realtime = createRealtime({ httpServer: app.server, resolveSession: sessionResolver, redisUrl: options.redisUrl, logger: options.logger });
+  const realtime = createRealtime({
+    httpServer: app.server, resolveSession: sessionResolver, redisUrl: options.redisUrl, logger: options.logger,
+    funnelAccessOf: (tenantId, userId) => realtimeFunnelAccess(db, tenantId, userId),
+  });
   app.decorate('realtime', realtime);
   app.addHook('preClose', async () => realtime.close());
 
@@ -143,13 +147,21 @@ export async function buildApp(options: AppOptions): Promise<App> {
     onPasswordChanged: (_tenantId, userId) => realtime.disconnectUser(userId),
   });
   await registerTenantRoutes(app, async (scope) => {
-    await scope.register(usersRoutes, { db, onSessionsRevoked: (userId) => realtime.disconnectUser(userId) });
+    await scope.register(usersRoutes, {
+      db,
+      onSessionsRevoked: (userId) => realtime.disconnectUser(userId),
+      onAccessChanged: async (user) => {
+        await realtime.refreshUserAccess(user.id);
+        realtime.emitToUser(user.id, 'user_updated', user);
+        realtime.emitToUser(user.id, 'funnels_updated', {});
+      },
+    });
     await scope.register(funnelsRoutes, {
       db,
       events: {
-        boardUpdated: (tenantId, funnelId) => realtime.emitToTenant(tenantId, 'board_updated', { funnelId }),
+        boardUpdated: (tenantId, funnelId) => realtime.emitToFunnel(tenantId, funnelId, 'board_updated', { funnelId }),
         funnelsUpdated: (tenantId) => realtime.emitToTenant(tenantId, 'funnels_updated', {}),
-        cardUpdated: (tenantId, card) => realtime.emitToTenant(tenantId, 'card_updated', toCardUpdate(card)),
+        cardUpdated: (tenantId, card) => realtime.emitToFunnel(tenantId, card.funnelId, 'card_updated', toCardUpdate(card)),
       },
     });
     await scope.register(chatsRoutes, { ...scheduleDeps, storage, publicUrl: publicUrl(), sandbox });
