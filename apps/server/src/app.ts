@@ -17,6 +17,10 @@ import { chatsRoutes } from './modules/chats/chats.routes.ts';
 import { funnelsRoutes } from './modules/funnels/funnels.routes.ts';
 import { toCardUpdate } from './modules/funnels/cards.service.ts';
 import { webhooksRoutes } from './modules/chats/webhooks.routes.ts';
+import type { InboundBot } from './modules/chats/inbound.service.ts';
+import type { BoardEvents } from './modules/funnels/board-edit.service.ts';
+import { autobotRoutes } from './modules/autobot/autobot.routes.ts';
+import { greetOnNextMessage, handleCustomerMessage, landingColumn } from './modules/autobot/autobot.service.ts';
 import { allSandboxApps } from './modules/chats/provider-settings.service.ts';
 import { MAX_UPLOAD_BYTES } from './modules/chats/media-upload.ts';
 import type { Logger } from './platform/logger/logger.ts';
@@ -118,7 +122,19 @@ export async function buildApp(options: AppOptions): Promise<App> {
     isApprovedTemplate: (tenantId: string, templateId: string) => isApprovedTemplate(db, tenantId, templateId),
   };
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
-  await app.register(webhooksRoutes({ ...chatDeps, storage }));
+  const boardEvents: BoardEvents = {
+    boardUpdated: (tenantId, funnelId) => realtime.emitToFunnel(tenantId, funnelId, 'board_updated', { funnelId }),
+    funnelsUpdated: (tenantId) => realtime.emitToTenant(tenantId, 'funnels_updated', {}),
+    cardUpdated: (tenantId, card) => realtime.emitToFunnel(tenantId, card.funnelId, 'card_updated', toCardUpdate(card)),
+  };
+  const autobotDeps = { db, outbound: chatDeps, boardEvents };
+  const inboundBot: InboundBot = {
+    landingColumn,
+    // The customer's message is already stored and announced; a bot failure must not fail the webhook.
+    afterCustomerMessage: (tenantId, card, message, created) =>
+      handleCustomerMessage(autobotDeps, tenantId, card, message, created).catch((error: unknown) => options.logger.error({ err: error, tenantId, cardId: card.id }, 'auto-bot failed')),
+  };
+  await app.register(webhooksRoutes({ ...chatDeps, storage, bot: inboundBot }));
   if (sandbox) {
     const fake = new FakeGupshup({ apps: () => allSandboxApps(db, internalUrl()), publicUrl: () => `${internalUrl()}${FAKE_GUPSHUP_PREFIX}`, log: options.logger });
     app.decorate('sandboxPhone', fake);
@@ -158,12 +174,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     });
     await scope.register(funnelsRoutes, {
       db,
-      events: {
-        boardUpdated: (tenantId, funnelId) => realtime.emitToFunnel(tenantId, funnelId, 'board_updated', { funnelId }),
-        funnelsUpdated: (tenantId) => realtime.emitToTenant(tenantId, 'funnels_updated', {}),
-        cardUpdated: (tenantId, card) => realtime.emitToFunnel(tenantId, card.funnelId, 'card_updated', toCardUpdate(card)),
-      },
+      events: boardEvents,
+      archiveLanding: { column: (tenantId) => landingColumn(db, tenantId), returned: (tenantId, cardId) => greetOnNextMessage(db, tenantId, cardId) },
     });
+    await scope.register(autobotRoutes, { db });
     await scope.register(chatsRoutes, { ...scheduleDeps, storage, publicUrl: publicUrl(), sandbox });
     await scope.register(templatesRoutes, templatesDeps);
   });

@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { boardColumns, funnels } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
 
@@ -35,4 +35,21 @@ export async function firstColumn(executor: DbExecutor, tenantId: string) {
     .orderBy(asc(funnels.position), asc(funnels.createdAt), asc(boardColumns.position), asc(boardColumns.createdAt))
     .limit(1);
   return row;
+}
+
+export interface TenantColumn {
+  id: string;
+  title: string;
+  funnelId: string;
+  funnelName: string;
+}
+
+/** The named columns that exist in this tenant (others are simply absent), with their funnel's name. */
+export async function columnsOfTenant(executor: DbExecutor, tenantId: string, columnIds: readonly string[]): Promise<TenantColumn[]> {
+  if (columnIds.length === 0) return [];
+  return executor
+    .select({ id: boardColumns.id, title: boardColumns.title, funnelId: boardColumns.funnelId, funnelName: funnels.name })
+    .from(boardColumns)
+    .innerJoin(funnels, eq(funnels.id, boardColumns.funnelId))
+    .where(and(eq(boardColumns.tenantId, tenantId), inArray(boardColumns.id, [...columnIds])));
 }
