@@ -209,7 +209,7 @@ const keyOf = (method: string, url: string) => `${method} ${url.startsWith(TENAN
 
 function multipartBody(form: NonNullable<Call['form']>) {
   const boundary = `----matriz${randomUUID()}`;
-  const parts = Object.entries(form.fields).map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  const parts: Buffer[] = Object.entries(form.fields).map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${form.file.field}"; filename="${form.file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`), form.file.data, Buffer.from(`\r\n--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
