@@ -6,6 +6,7 @@ import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { Button } from '../../shared/ui/Button.tsx';
 import { Modal } from '../../shared/ui/Modal.tsx';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
+import { Switch } from '../../shared/ui/Switch.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { useSession } from '../auth/use-session.ts';
 import { autobotApi } from './autobot.api.ts';
@@ -107,18 +108,13 @@ export function AutobotDialog({ onClose }: { onClose: () => void }) {
                 </p>
               )}
             </div>
-            <button
-              type="button"
-              role="switch"
-              aria-checked={enabled}
-              aria-label="Activar bot automático"
+            <Switch
+              checked={enabled}
+              label="Activar bot automático"
               disabled={!included && !enabled}
               title={!included ? PLAN_FEATURE_MISSING.automation_bot(plan) : undefined}
-              onClick={() => setEnabled((value) => !value)}
-              className={`relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition disabled:cursor-not-allowed disabled:opacity-50 ${enabled ? 'bg-emerald-600' : 'bg-slate-300'}`}
-            >
-              <span className={`inline-block size-5 rounded-full bg-white shadow transition ${enabled ? 'translate-x-5' : 'translate-x-0.5'}`} />
-            </button>
+              onChange={setEnabled}
+            />
           </div>
 
           <Step number={1} title="Mensaje de bienvenida">

@@ -7,6 +7,7 @@ import { Button } from '../../shared/ui/Button.tsx';
 import { CopyButton } from '../../shared/ui/CopyButton.tsx';
 import { Modal } from '../../shared/ui/Modal.tsx';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
+import { Switch } from '../../shared/ui/Switch.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { useSession } from '../auth/use-session.ts';
 import { roleLabels } from '../shell/role-labels.ts';
@@ -39,23 +40,6 @@ function TemporaryPassword({ email, tempPassword, onHide }: { email: string; tem
         Ocultar
       </button>
     </div>
-  );
-}
-
-function ActiveSwitch({ user, disabledReason, pending, onChange }: { user: SessionUser; disabledReason: string | null; pending: boolean; onChange: (active: boolean) => void }) {
-  return (
-    <button
-      type="button"
-      role="switch"
-      aria-checked={user.is_active}
-      aria-label={`Estado de ${user.name}`}
-      title={disabledReason ?? (user.is_active ? 'Activo' : 'Inactivo')}
-      disabled={disabledReason !== null || pending}
-      onClick={() => onChange(!user.is_active)}
-      className={`relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition disabled:cursor-not-allowed disabled:opacity-50 ${user.is_active ? 'bg-emerald-600' : 'bg-slate-300'}`}
-    >
-      <span className={`inline-block size-5 rounded-full bg-white shadow transition ${user.is_active ? 'translate-x-5' : 'translate-x-0.5'}`} />
-    </button>
   );
 }
 
@@ -192,10 +176,11 @@ export function TeamDialog({ onClose }: { onClose: () => void }) {
                       </td>
                       <td className="px-2 py-3 text-slate-700">{roleLabels[user.role]}</td>
                       <td className="px-2 py-3">
-                        <ActiveSwitch
-                          user={user}
-                          disabledReason={toggleBlockedBecause(user)}
-                          pending={toggleActive.isPending && toggleActive.variables?.user.id === user.id}
+                        <Switch
+                          checked={user.is_active}
+                          label={`Estado de ${user.name}`}
+                          title={toggleBlockedBecause(user) ?? (user.is_active ? 'Activo' : 'Inactivo')}
+                          disabled={toggleBlockedBecause(user) !== null || (toggleActive.isPending && toggleActive.variables?.user.id === user.id)}
                           onChange={(active) => toggleActive.mutate({ user, active })}
                         />
                       </td>
