@@ -31,4 +31,9 @@ export class SandboxPhonePage {
   businessMessage(text: string) {
     return this.messages('to_customer').filter({ hasText: text });
   }
+
+  /** Taps a reply button under the business's latest message that offers it. */
+  async pressReply(title: string) {
+    await this.messages('to_customer').getByRole('button', { name: title, exact: true }).last().click();
+  }
 }

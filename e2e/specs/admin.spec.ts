@@ -1,7 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { inviteMember, registerCompany, type ApiSession } from '../fixtures/api.ts';
-
-const OPERATOR = { email: 'operador@embudo.test', password: 'Operador123' } as const;
+import { inviteMember, OPERATOR, registerCompany, type ApiSession } from '../fixtures/api.ts';
 
 async function tryInvite(request: APIRequestContext, owner: ApiSession, member: { name: string; email: string }) {
   return request.post(`/t/${owner.tenant.slug}/api/users/invite`, {

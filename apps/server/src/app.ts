@@ -17,6 +17,10 @@ import { chatsRoutes } from './modules/chats/chats.routes.ts';
 import { funnelsRoutes } from './modules/funnels/funnels.routes.ts';
 import { toCardUpdate } from './modules/funnels/cards.service.ts';
 import { webhooksRoutes } from './modules/chats/webhooks.routes.ts';
+import type { InboundBot } from './modules/chats/inbound.service.ts';
+import type { BoardEvents } from './modules/funnels/board-edit.service.ts';
+import { autobotRoutes } from './modules/autobot/autobot.routes.ts';
+import { greetOnNextMessage, handleCustomerMessage, landingColumn } from './modules/autobot/autobot.service.ts';
 import { allSandboxApps } from './modules/chats/provider-settings.service.ts';
 import { MAX_UPLOAD_BYTES } from './modules/chats/media-upload.ts';
 import type { Logger } from './platform/logger/logger.ts';
@@ -30,6 +34,7 @@ import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { gupshupCredentials, resolveAdminSession } from './modules/admin/admin.service.ts';
 import { createSecretBox } from './platform/crypto/secret-box.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { realtimeFunnelAccess } from './modules/users/users.service.ts';
 import { templatesRoutes } from './modules/templates/templates.routes.ts';
 import { agendaRoutes } from './modules/agenda/agenda.routes.ts';
 import { partnerCredentialsFrom } from './modules/templates/templates.service.ts';
@@ -66,7 +71,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.decorate('routeTable', recordRouteTable(app));
   const { db } = options;
   const sessionResolver = (token: string | undefined) => resolveSession(db, token);
-  const realtime = createRealtime({ httpServer: app.server, resolveSession: sessionResolver, redisUrl: options.redisUrl, logger: options.logger });
+  const realtime = createRealtime({
+    httpServer: app.server, resolveSession: sessionResolver, redisUrl: options.redisUrl, logger: options.logger,
+    funnelAccessOf: (tenantId, userId) => realtimeFunnelAccess(db, tenantId, userId),
+  });
   app.decorate('realtime', realtime);
   app.addHook('preClose', async () => realtime.close());
 
@@ -115,7 +123,19 @@ export async function buildApp(options: AppOptions): Promise<App> {
     enqueueScheduled: (tx: Tx, input: { tenantId: string; scheduledId: string }, runAt: Date) => queue.enqueue(tx, scheduledJob, input, { runAt, singletonKey: `scheduled:${input.scheduledId}` }),
   };
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
-  await app.register(webhooksRoutes({ ...chatDeps, storage }));
+  const boardEvents: BoardEvents = {
+    boardUpdated: (tenantId, funnelId) => realtime.emitToFunnel(tenantId, funnelId, 'board_updated', { funnelId }),
+    funnelsUpdated: (tenantId) => realtime.emitToTenant(tenantId, 'funnels_updated', {}),
+    cardUpdated: (tenantId, card) => realtime.emitToFunnel(tenantId, card.funnelId, 'card_updated', toCardUpdate(card)),
+  };
+  const autobotDeps = { db, outbound: chatDeps, boardEvents };
+  const inboundBot: InboundBot = {
+    landingColumn,
+    // The customer's message is already stored and announced; a bot failure must not fail the webhook.
+    afterCustomerMessage: (tenantId, card, message, created) =>
+      handleCustomerMessage(autobotDeps, tenantId, card, message, created).catch((error: unknown) => options.logger.error({ err: error, tenantId, cardId: card.id }, 'auto-bot failed')),
+  };
+  await app.register(webhooksRoutes({ ...chatDeps, storage, bot: inboundBot }));
   if (sandbox) {
     const fake = new FakeGupshup({ apps: () => allSandboxApps(db, internalUrl()), publicUrl: () => `${internalUrl()}${FAKE_GUPSHUP_PREFIX}`, log: options.logger });
     app.decorate('sandboxPhone', fake);
@@ -143,15 +163,21 @@ export async function buildApp(options: AppOptions): Promise<App> {
     onPasswordChanged: (_tenantId, userId) => realtime.disconnectUser(userId),
   });
   await registerTenantRoutes(app, async (scope) => {
-    await scope.register(usersRoutes, { db, onSessionsRevoked: (userId) => realtime.disconnectUser(userId) });
-    await scope.register(funnelsRoutes, {
+    await scope.register(usersRoutes, {
       db,
-      events: {
-        boardUpdated: (tenantId, funnelId) => realtime.emitToTenant(tenantId, 'board_updated', { funnelId }),
-        funnelsUpdated: (tenantId) => realtime.emitToTenant(tenantId, 'funnels_updated', {}),
-        cardUpdated: (tenantId, card) => realtime.emitToTenant(tenantId, 'card_updated', toCardUpdate(card)),
+      onSessionsRevoked: (userId) => realtime.disconnectUser(userId),
+      onAccessChanged: async (user) => {
+        await realtime.refreshUserAccess(user.id);
+        realtime.emitToUser(user.id, 'user_updated', user);
+        realtime.emitToUser(user.id, 'funnels_updated', {});
       },
     });
+    await scope.register(funnelsRoutes, {
+      db,
+      events: boardEvents,
+      archiveLanding: { column: (tenantId) => landingColumn(db, tenantId), returned: (tenantId, cardId) => greetOnNextMessage(db, tenantId, cardId) },
+    });
+    await scope.register(autobotRoutes, { db });
     await scope.register(chatsRoutes, { ...scheduleDeps, storage, publicUrl, sandbox });
     await scope.register(templatesRoutes, templatesDeps);
     await scope.register(agendaRoutes, { db });

@@ -3,3 +3,4 @@ export * from './jobs.ts';
 export * from './messaging.ts';
 export * from './templates.ts';
 export * from './agenda.ts';
+export * from './autobot.ts';

@@ -112,6 +112,7 @@ describe('route table', () => {
     }
   });
 
+  // One sign-in (argon2, slow on purpose) per call, for every body route: more than the default 30 s on a busy machine.
   it('never answers 500 to malformed JSON, missing fields or wrong types', async () => {
     const withBody = apiRoutes().filter((route) => ['POST', 'PUT', 'PATCH'].includes(route.method));
     expect(withBody.length).toBeGreaterThan(0);
@@ -155,5 +156,5 @@ describe('route table', () => {
         if (response.statusCode >= 400) expect(response.json().message, context).toEqual(expect.any(String));
       }
     }
-  });
+  }, 180_000);
 });

@@ -44,6 +44,7 @@ describe('starting the server', () => {
     expect(lines[0]).toMatch(/^Invalid configuration: PORT /);
   });
 
+  // Two cold starts of a fresh embedded database, each allowed 60 s above.
   it('in embedded mode seeds the demo tenant, prints its sign-in and the operator account, and serves the API', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-start-'));
     dataDirs.push(dataDir);
@@ -79,5 +80,5 @@ describe('starting the server', () => {
       again.stop();
       await again.exited;
     }
-  });
+  }, 150_000);
 });

@@ -33,17 +33,3 @@ export async function registerTenant(app: FastifyInstance, overrides: Record<str
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-/**
- * A member of the owner's company with that role, signed in with a password of their own. The plan
- * is raised first so the invitation fits whatever the test's plan limit.
- */
-export async function signInMember(app: FastifyInstance, db: Db, owner: SessionResponse, role: 'admin' | 'agent' | 'viewer', funnelIds: string[] = []) {
-  await db.update(tenants).set({ subscriptionPlan: 'enterprise' }).where(eq(tenants.id, owner.tenant.id));
-  const email = `${role}-${randomBytes(4).toString('hex')}@${owner.tenant.slug}.test`;
-  const invited = await app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/users/invite`, headers: bearer(owner.token), payload: { name: role, email, role, funnelIds } });
-  if (invited.statusCode !== 201) throw new Error(`invite failed: ${invited.statusCode} ${invited.body}`);
-  const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: invited.json().tempPassword, tenantSlug: owner.tenant.slug } });
-  const changed = await app.inject({ method: 'PUT', url: '/api/auth/change-password', headers: bearer(login.json().token), payload: { newPassword: 'Miembro123' } });
-  return { ...owner, token: changed.json().token as string };
-}

@@ -1,23 +1,38 @@
 import { eq } from 'drizzle-orm';
 import type { Role } from '@embudo/contracts/http/auth';
 import { tenants } from '../../db/schema/index.ts';
+import type { App } from '../../src/app.ts';
+import type { Db } from '../../src/platform/db/database.ts';
+import { hashPassword } from '../../src/platform/auth/secrets.ts';
+import { createUser, replaceFunnelAccess } from '../../src/modules/users/users.service.ts';
 import type { TestApp } from './build-test-app.ts';
-import { bearer, type registerTenant } from './factories.ts';
+import type { registerTenant } from './factories.ts';
+
+export const MEMBER_PASSWORD = 'Miembro123';
+// One hash for every test member: argon2 is slow on purpose.
+const memberHash = hashPassword(MEMBER_PASSWORD);
+let memberCount = 0;
+
+/** A signed-in teammate of the given role and funnels, created directly in the database. */
+export async function signedInMember(app: App, db: Db, tenant: { id: string; slug: string }, role: Role, funnelIds: string[] = [], name?: string) {
+  memberCount += 1;
+  const user = await createUser(db, {
+    tenantId: tenant.id, name: name ?? `Miembro ${role} ${memberCount}`, email: `miembro-${memberCount}-${Date.now()}@equipo.test`, passwordHash: await memberHash, role,
+  });
+  if (funnelIds.length > 0) await replaceFunnelAccess(db, user.id, funnelIds);
+  const login = await app.inject({
+    method: 'POST', url: '/api/auth/login', remoteAddress: `10.77.${memberCount % 250}.${(memberCount * 7) % 250}`,
+    payload: { email: user.email, password: MEMBER_PASSWORD, tenantSlug: tenant.slug },
+  });
+  if (login.statusCode !== 200) throw new Error(`member login failed: ${login.statusCode} ${login.body}`);
+  return { user, token: login.json().token as string };
+}
 
 type Owner = Awaited<ReturnType<typeof registerTenant>>;
 
-let invited = 0;
-
-/**
- * Invites a member with this role and funnels (on a plan with room for them) and signs them in with a
- * password of their own: the session a real agent or viewer would have.
- */
+/** The owner's session answer with a teammate's token instead, on a plan with room for every feature. */
 export async function signInMember(t: TestApp, owner: Owner, role: Exclude<Role, 'owner'>, funnelIds: string[] = []): Promise<Owner> {
   await t.database.db.update(tenants).set({ subscriptionPlan: 'enterprise' }).where(eq(tenants.id, owner.tenant.id));
-  const email = `${role}-${++invited}-${Date.now()}@x.test`;
-  const invite = await t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/users/invite`, headers: bearer(owner.token), payload: { name: role, email, role, funnelIds } });
-  if (invite.statusCode !== 201) throw new Error(`invite failed: ${invite.statusCode} ${invite.body}`);
-  const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: invite.json().tempPassword, tenantSlug: owner.tenant.slug } });
-  const changed = await t.app.inject({ method: 'PUT', url: '/api/auth/change-password', headers: bearer(login.json().token), payload: { newPassword: 'Miembro123' } });
-  return { ...owner, token: changed.json().token as string };
+  const member = await signedInMember(t.app, t.database.db, owner.tenant, role, funnelIds);
+  return { ...owner, token: member.token };
 }

@@ -1,26 +1,47 @@
 import { z } from 'zod';
-import { sessionUser } from './auth.ts';
+import { roles, sessionUser } from './auth.ts';
 
-/** PUT /api/users/{id}: the Foundation serves the name-only form; the team issue adds the rest. */
-export const updateUserNameRequest = z.object({
-  name: z.string({ error: 'El nombre es requerido.' }).trim().min(1, { error: 'El nombre es requerido.' }).max(120),
-});
+export const NAME_REQUIRED = 'El nombre es requerido.';
+export const EMAIL_REQUIRED = 'El email es requerido.';
+export const EMAIL_INVALID = 'Email inválido';
+export const EMAIL_LOCKED = 'El email no se puede cambiar.';
+export const OWNER_ROLE_LOCKED = 'El propietario no puede cambiar su propio rol.';
+export const OWNER_CANNOT_DEACTIVATE = 'El propietario no puede desactivarse a sí mismo.';
+export const ALL_FUNNELS_ROLES_NOTE = 'Los administradores y propietarios tienen acceso a todos los funnels.';
+
+const userName = z.string({ error: NAME_REQUIRED }).trim().min(1, { error: NAME_REQUIRED }).max(120, { error: 'El nombre es demasiado largo.' });
+const userEmail = z.string({ error: EMAIL_REQUIRED }).trim().min(1, { error: EMAIL_REQUIRED }).pipe(z.email({ error: EMAIL_INVALID }));
+const funnelIdList = z.array(z.uuid({ error: 'Funnel inválido.' }), { error: 'Funnels inválidos.' });
+
+/** The profile form's call: only the name. */
+export const updateUserNameRequest = z.object({ name: userName });
 export type UpdateUserNameRequest = z.infer<typeof updateUserNameRequest>;
+
+/**
+ * PUT /api/users/{id} (spec 01 §7): the team form sends every field, the status toggle only
+ * `is_active`, the profile only `name`. The email is locked: it may be sent, but not changed.
+ */
+export const updateUserRequest = z
+  .object({
+    name: userName.optional(),
+    email: z.string({ error: EMAIL_INVALID }).trim().optional(),
+    role: z.enum(roles, { error: 'Rol inválido.' }).optional(),
+    is_active: z.boolean({ error: 'Estado inválido.' }).optional(),
+    funnelIds: funnelIdList.optional(),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), { error: NAME_REQUIRED });
+export type UpdateUserRequest = z.infer<typeof updateUserRequest>;
 
 export const userResponse = sessionUser;
 
 export const assignableRoles = ['admin', 'agent', 'viewer'] as const;
 
 export const inviteUserRequest = z.object({
-  name: z.string({ error: 'El nombre es requerido.' }).trim().min(1, { error: 'El nombre es requerido.' }).max(120),
-  email: z
-    .string({ error: 'El email es requerido.' })
-    .trim()
-    .min(1, { error: 'El email es requerido.' })
-    .pipe(z.email({ error: 'Email inválido' })),
+  name: userName,
+  email: userEmail,
   role: z.enum(assignableRoles, { error: 'Rol inválido.' }).default('agent'),
   is_active: z.boolean({ error: 'Estado inválido.' }).default(true),
-  funnelIds: z.array(z.uuid({ error: 'Funnel inválido.' }), { error: 'Funnels inválidos.' }).default([]),
+  funnelIds: funnelIdList.default([]),
 });
 export type InviteUserRequest = z.infer<typeof inviteUserRequest>;
 

@@ -1,4 +1,5 @@
 /** Socket.io event maps shared by server and client (spec 02 §7 Realtime). */
+import type { SessionUser } from '../http/auth.ts';
 
 export interface JoinTenantPayload {
   tenantSlug: string;
@@ -42,6 +43,8 @@ export interface ServerToClientEvents {
   'message:new': (payload: MessageNewPayload) => void;
   card_updated: (payload: CardUpdatedPayload) => void;
   batch_updated: (payload?: { batchId?: string }) => void;
+  /** To one user whose role, funnels or status an owner or admin changed: their screens follow at once. */
+  user_updated: (payload: SessionUser) => void;
   /** Sent once the join is accepted, so the client knows it is in its tenant's room. */
   joined: (payload: { tenantSlug: string }) => void;
   join_error: (payload: { message: string }) => void;

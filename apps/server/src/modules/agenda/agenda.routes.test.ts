@@ -5,7 +5,8 @@ import {
 } from '@embudo/contracts/http/agenda';
 import { agendaServices, appointments, professionals, timeBlocks } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
-import { bearer, registerTenant, signInMember } from '../../../test/support/factories.ts';
+import { bearer, registerTenant } from '../../../test/support/factories.ts';
+import { signInMember } from '../../../test/support/members.ts';
 import { agendaCaller, book, seedCatalog } from '../../../test/support/agenda-fixtures.ts';
 import { OWNER_ONLY, OWNER_OR_ADMIN_ONLY, VIEWER_READ_ONLY } from '../../platform/policy/policy.ts';
 import { upsertContact } from '../chats/contacts.service.ts';
@@ -329,9 +330,9 @@ describe('roles', () => {
   it('lets a viewer read only, an agent book and block, owners and admins manage the catalogue', async () => {
     const owner = await registerTenant(t.app);
     const { service, professional } = await seedCatalog(t.app, owner);
-    const viewer = await signInMember(t.app, t.database.db, owner, 'viewer');
-    const agent = await signInMember(t.app, t.database.db, owner, 'agent');
-    const admin = await signInMember(t.app, t.database.db, owner, 'admin');
+    const viewer = await signInMember(t, owner, 'viewer');
+    const agent = await signInMember(t, owner, 'agent');
+    const admin = await signInMember(t, owner, 'admin');
     const appointment = { clientName: 'Ana', professionalId: professional.id, serviceId: service.id, startTime: '2030-03-04T10:00', endTime: '2030-03-04T11:00' };
     const block = { professionalId: professional.id, startTime: '2030-03-04T13:00', endTime: '2030-03-04T14:00' };
 
@@ -444,9 +445,9 @@ describe('contact search', () => {
     expect((await call(owner, 'GET', '/agenda/search-contacts?q=100%25')).json()).toEqual([]);
     expect((await call(owner, 'GET', '/agenda/search-contacts?q=')).json()).toEqual([]);
 
-    const unassigned = await signInMember(t.app, t.database.db, owner, 'agent');
+    const unassigned = await signInMember(t, owner, 'agent');
     expect((await call(unassigned, 'GET', '/agenda/search-contacts?q=laur')).json()).toEqual([]);
-    const assigned = await signInMember(t.app, t.database.db, owner, 'viewer', [laura.funnelId]);
+    const assigned = await signInMember(t, owner, 'viewer', [laura.funnelId]);
     expect((await call(assigned, 'GET', '/agenda/search-contacts?q=laura')).json()).toEqual([{ id: laura.contactId, name: 'Laura Díaz', phone: '573001112233' }]);
   });
 });

@@ -1,9 +1,9 @@
 import { and, eq, or, sql } from 'drizzle-orm';
 import { messages } from '../../../db/schema/index.ts';
-import type { Db, Tx } from '../../platform/db/database.ts';
+import type { Db, DbExecutor, Tx } from '../../platform/db/database.ts';
 import { unauthorized } from '../../platform/errors/app-error.ts';
 import { ackByStatus, type InboundMessage, type InboundStatus, type MessagingProvider } from '../../messaging-providers/provider.ts';
-import { findOrCreateCard, recordCardActivity, toCardUpdate, type CardRow } from '../funnels/cards.service.ts';
+import { findOrCreateCard, recordCardActivity, toCardUpdate, type CardPlace, type CardRow } from '../funnels/cards.service.ts';
 import { findTenantById } from '../tenants/tenants.service.ts';
 import { recordUsage } from '../usage/usage.service.ts';
 import { upsertContact } from './contacts.service.ts';
@@ -13,12 +13,21 @@ import type { ChatEvents } from './chat-events.ts';
 
 export const UNSUPPORTED_MEDIA_TEXT = 'Unsupported media';
 
+/** The menu auto-bot as the inbound path sees it; the autobot module implements it. */
+export interface InboundBot {
+  /** The bot's waiting room while it runs: where a new contact's card lands. */
+  landingColumn(executor: DbExecutor, tenantId: string): Promise<CardPlace | undefined>;
+  /** Called once per stored customer message, after it is committed and announced. */
+  afterCustomerMessage(tenantId: string, card: CardRow, message: MessageRow, cardCreated: boolean): Promise<void>;
+}
+
 export interface InboundDeps {
   db: Db;
   provider: MessagingProvider;
   events: ChatEvents;
   /** Records the media download job in the same transaction as the message. */
   enqueueMediaDownload: (tx: Tx, input: { tenantId: string; messageId: string; url: string; contentType?: string }) => Promise<unknown>;
+  bot?: InboundBot;
 }
 
 function previewText(event: InboundMessage): string | null {
@@ -52,7 +61,7 @@ export async function storeInboundMessage(deps: InboundDeps, tenantId: string, e
     const contact = await upsertContact(tx, tenantId, event.group
       ? { phone: event.group.id, name: event.group.name, isGroup: true }
       : { phone: event.from, name: event.senderName, isGroup: false });
-    const { card, created } = await findOrCreateCard(tx, tenantId, contact);
+    const { card, created } = await findOrCreateCard(tx, tenantId, contact, deps.bot && (() => deps.bot!.landingColumn(tx, tenantId)));
     const quoted = event.quoted ? await findQuoted(tx, tenantId, event.quoted) : undefined;
     const type = storedType(event);
     const [message] = await tx
@@ -87,6 +96,7 @@ export async function storeInboundMessage(deps: InboundDeps, tenantId: string, e
   });
   if (!outcome) return undefined;
   emitNewMessage(deps.events, tenantId, outcome.card, outcome.message, outcome.created);
+  await deps.bot?.afterCustomerMessage(tenantId, outcome.card, outcome.message, outcome.created);
   return outcome.message;
 }
 

@@ -114,8 +114,9 @@ export async function addNote(deps: Pick<OutboundDeps, 'db' | 'events'>, author:
   return { id: note!.id, cardId: card.id, author: note!.authorName, text: note!.text, timestamp: note!.createdAt.toISOString(), raw_timestamp: note!.createdAt.getTime() };
 }
 
+/** Read state is shared by the team, so marking read is a change: viewers leave it as it is. */
 export async function markRead(deps: Pick<OutboundDeps, 'db' | 'events'>, author: Author, cardId: string) {
-  const card = await visibleCard(deps.db, author, cardId);
+  const card = await writableCard(deps.db, author, cardId);
   const [updated] = await deps.db.update(cards).set({ unreadCount: 0 }).where(and(eq(cards.tenantId, author.tenantId), eq(cards.id, card.id))).returning();
   deps.events.emit(author.tenantId, card.funnelId, 'card_updated', toCardUpdate(updated!));
   return toCardUpdate(updated!);

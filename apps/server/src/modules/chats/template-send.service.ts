@@ -88,7 +88,7 @@ export async function initiateConversation(deps: OutboundDeps, author: Author, i
 
   const outcome = await deps.db.transaction(async (tx) => {
     const contact = await upsertContact(tx, author.tenantId, { phone: input.phoneNumber, isGroup: false });
-    const { card, created } = await findOrCreateCard(tx, author.tenantId, contact, landing);
+    const { card, created } = await findOrCreateCard(tx, author.tenantId, contact, async () => landing);
     if (!canSeeFunnel(author.actor, card.funnelId)) throw forbidden(CONTACT_IN_HIDDEN_FUNNEL);
     const stored = await storeOutbound(deps, tx, { tenantId: author.tenantId, userId: author.actor.userId }, card, draft, {});
     return { ...stored, created };

@@ -86,6 +86,7 @@ describe('cards', () => {
     expect((await call(owner, 'POST', '/card/move', { cardId: card.id, targetColumnId: otherColumn.id })).json()).toMatchObject({ funnelId: other.id, columnId: otherColumn.id });
 
     expect((await call(owner, 'PUT', `/cards/${card.id}`, { title: 'Lola VIP' })).json().title).toBe('Lola VIP');
+    await t.database.db.update(tenants).set({ subscriptionPlan: 'professional' }).where(eq(tenants.id, owner.tenant.id));
     expect((await call(owner, 'PUT', `/cards/${card.id}/toggle-ai`, { enabled: true })).json().aiEnabled).toBe(true);
     expect((await call(owner, 'POST', `/columns/${otherColumn.id}/toggle-cards-ai`, { enabled: false })).json()).toEqual({ updated: 1, enabled: false });
     const [row] = await t.database.db.select().from(cards).where(eq(cards.id, card.id));
@@ -95,6 +96,21 @@ describe('cards', () => {
     expect(archived.statusCode).toBe(200);
     const [after] = await t.database.db.select().from(cards).where(eq(cards.id, card.id));
     expect(after).toMatchObject({ archived: true, unreadCount: 0 });
+  });
+
+  it('refuses switching the AI assistant on under the Starter plan, per card and per column; switching off still works', async () => {
+    const { owner, card, columns } = await setup();
+    const message = 'El asistente de IA es una función del plan Pro. Tu plan Básico (Starter) no lo incluye.';
+    const perCard = await call(owner, 'PUT', `/cards/${card.id}/toggle-ai`, { enabled: true });
+    expect(perCard.statusCode).toBe(403);
+    expect(perCard.json().message).toBe(message);
+    const perColumn = await call(owner, 'POST', `/columns/${columns[0].id}/toggle-cards-ai`, { enabled: true });
+    expect(perColumn.statusCode).toBe(403);
+    expect(perColumn.json().message).toBe(message);
+    const [row] = await t.database.db.select().from(cards).where(eq(cards.id, card.id));
+    expect(row!.aiEnabled).toBe(false);
+    expect((await call(owner, 'PUT', `/cards/${card.id}/toggle-ai`, { enabled: false })).statusCode).toBe(200);
+    expect((await call(owner, 'POST', `/columns/${columns[0].id}/toggle-cards-ai`, { enabled: false })).statusCode).toBe(200);
   });
 
   it('answers 404 for another tenant\'s card or column, and 403 for a viewer', async () => {

@@ -3,9 +3,11 @@ import { COLUMN_HAS_CHATS } from '@embudo/contracts/http/funnels';
 import { boardColumns, cards, funnels } from '../../../db/schema/index.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { badRequest, notFound } from '../../platform/errors/app-error.ts';
+import type { Plan } from '@embudo/contracts/http/auth';
 import { canSeeFunnel, requireFunnelVisible, requireOwnerOrAdmin, requireWriter, type Actor } from '../../platform/policy/policy.ts';
+import { requirePlanFeature } from '../tenants/plan-limits.ts';
 import { FUNNEL_NOT_FOUND } from './board.service.ts';
-import { toCardUpdate, type CardRow } from './cards.service.ts';
+import { toCardUpdate, type CardPlace, type CardRow } from './cards.service.ts';
 
 export const COLUMN_NOT_FOUND = 'Columna no encontrada.';
 export const CARD_NOT_FOUND = 'Chat no encontrado.';
@@ -16,10 +18,18 @@ export interface BoardEvents {
   cardUpdated(tenantId: string, card: CardRow): void;
 }
 
+/** Where an archived chat goes: the auto-bot's waiting room while the bot runs (the autobot module answers). */
+export interface ArchiveLanding {
+  column(tenantId: string): Promise<CardPlace | undefined>;
+  /** The chat is back in the waiting room: the bot greets the contact on their next message. */
+  returned(tenantId: string, cardId: string): Promise<void>;
+}
+
 interface Scope {
   db: Db;
   events: BoardEvents;
   tenantId: string;
+  plan: Plan;
   actor: Actor;
 }
 
@@ -95,7 +105,7 @@ export async function deleteColumn(scope: Scope, columnId: string) {
 }
 
 /** Every column the actor may see, with its funnel's name (bot menus, move dialogs). */
-export async function allColumns(scope: Omit<Scope, 'events'>) {
+export async function allColumns(scope: Pick<Scope, 'db' | 'tenantId' | 'actor'>) {
   const rows = await scope.db
     .select({ id: boardColumns.id, title: boardColumns.title, color: boardColumns.color, funnelId: boardColumns.funnelId, funnelName: funnels.name })
     .from(boardColumns)
@@ -107,6 +117,7 @@ export async function allColumns(scope: Omit<Scope, 'events'>) {
 
 export async function toggleColumnCardsAi(scope: Scope, columnId: string, enabled: boolean) {
   const column = await writableColumn(scope, columnId);
+  if (enabled) requirePlanFeature(scope.plan, 'ai_assistant');
   const updated = await scope.db.update(cards).set({ aiEnabled: enabled }).where(and(eq(cards.tenantId, scope.tenantId), eq(cards.columnId, column.id))).returning({ id: cards.id });
   scope.events.boardUpdated(scope.tenantId, column.funnelId);
   return { updated: updated.length, enabled };
@@ -134,22 +145,25 @@ export async function renameCard(scope: Scope, cardId: string, title: string) {
 
 export async function toggleCardAi(scope: Scope, cardId: string, enabled: boolean) {
   const card = await writableCard(scope, cardId);
+  if (enabled) requirePlanFeature(scope.plan, 'ai_assistant');
   const [row] = await scope.db.update(cards).set({ aiEnabled: enabled }).where(eq(cards.id, card.id)).returning();
   scope.events.cardUpdated(scope.tenantId, row!);
   return toCardUpdate(row!);
 }
 
 /**
- * Archives a chat: marked archived and read, and moved to the landing column the caller names
- * (the auto-bot's trigger column once bot settings exist); a new message brings it back.
+ * Archives a chat: marked archived and read, and moved to the auto-bot's waiting room while the
+ * bot runs, so the contact is greeted again when they come back; a new message unarchives it.
  */
-export async function archiveCard(scope: Scope, cardId: string, landing: { columnId: string; funnelId: string } | undefined) {
+export async function archiveCard(scope: Scope, cardId: string, landing: ArchiveLanding | undefined) {
   const card = await writableCard(scope, cardId);
+  const place = await landing?.column(scope.tenantId);
   const [row] = await scope.db.update(cards)
-    .set({ archived: true, unreadCount: 0, ...(landing ? { columnId: landing.columnId, funnelId: landing.funnelId } : {}) })
+    .set({ archived: true, unreadCount: 0, ...(place ? { columnId: place.columnId, funnelId: place.funnelId } : {}) })
     .where(eq(cards.id, card.id)).returning();
+  if (place) await landing!.returned(scope.tenantId, card.id);
   scope.events.boardUpdated(scope.tenantId, card.funnelId);
-  if (landing && landing.funnelId !== card.funnelId) scope.events.boardUpdated(scope.tenantId, landing.funnelId);
+  if (place && place.funnelId !== card.funnelId) scope.events.boardUpdated(scope.tenantId, place.funnelId);
   scope.events.cardUpdated(scope.tenantId, row!);
   return toCardUpdate(row!);
 }

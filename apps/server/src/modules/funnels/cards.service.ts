@@ -16,19 +16,24 @@ export async function findCardByContact(executor: DbExecutor, tenantId: string, 
   return row;
 }
 
+export interface CardPlace {
+  columnId: string;
+  funnelId: string;
+}
+
 /**
  * The contact's card, or a new one in the landing column (the auto-bot's trigger column when the
- * caller passes one, else the first column of the first funnel). Answers whether it was created.
+ * caller names one, else the first column of the first funnel). Answers whether it was created.
  */
 export async function findOrCreateCard(
   executor: DbExecutor,
   tenantId: string,
   contact: { id: string; phone: string; name: string | null; isGroup: boolean },
-  landing?: { columnId: string; funnelId: string },
+  landing?: () => Promise<CardPlace | undefined>,
 ): Promise<{ card: CardRow; created: boolean }> {
   const existing = await findCardByContact(executor, tenantId, contact.id);
   if (existing) return { card: existing, created: false };
-  const column = landing ?? (await firstColumn(executor, tenantId));
+  const column = (await landing?.()) ?? (await firstColumn(executor, tenantId));
   if (!column) throw new Error(`tenant ${tenantId} has no column to receive chats`);
   const inserted = await executor
     .insert(cards)
@@ -37,6 +42,13 @@ export async function findOrCreateCard(
     .returning();
   if (inserted[0]) return { card: inserted[0], created: true };
   return { card: (await findCardByContact(executor, tenantId, contact.id))!, created: false };
+}
+
+/** Puts a card in a column (of any funnel of the tenant) on behalf of the system, e.g. the auto-bot. */
+export async function placeCard(executor: DbExecutor, tenantId: string, cardId: string, place: CardPlace): Promise<CardRow | undefined> {
+  const [row] = await executor.update(cards).set({ columnId: place.columnId, funnelId: place.funnelId })
+    .where(and(eq(cards.tenantId, tenantId), eq(cards.id, cardId))).returning();
+  return row;
 }
 
 export interface CardActivity {

@@ -13,10 +13,16 @@ const funnelParams = idParams('Funnel inválido.');
 const columnParams = idParams('Columna inválida.');
 const cardParams = idParams('Chat inválido.');
 
-export const funnelsRoutes: FastifyPluginAsyncZod<{ db: Db; events: edit.BoardEvents }> = async (app, { db, events }) => {
+export interface FunnelsRoutesOptions {
+  db: Db;
+  events: edit.BoardEvents;
+  archiveLanding?: edit.ArchiveLanding;
+}
+
+export const funnelsRoutes: FastifyPluginAsyncZod<FunnelsRoutesOptions> = async (app, { db, events, archiveLanding }) => {
   const scopeOf = async (request: FastifyRequest) => {
     const session = sessionOf(request);
-    return { db, events, tenantId: session.tenant.id, actor: await actorOf(db, session.user) };
+    return { db, events, tenantId: session.tenant.id, plan: session.tenant.subscriptionPlan, actor: await actorOf(db, session.user) };
   };
 
   app.get('/funnels/summary', async (request) => {
@@ -55,5 +61,5 @@ export const funnelsRoutes: FastifyPluginAsyncZod<{ db: Db; events: edit.BoardEv
   app.put('/cards/:id/toggle-ai', { schema: { params: cardParams, body: toggleAiRequest } }, async (request) =>
     edit.toggleCardAi(await scopeOf(request), request.params.id, request.body.enabled));
   app.post('/cards/:id/archive', { schema: { params: cardParams } }, async (request) =>
-    edit.archiveCard(await scopeOf(request), request.params.id, undefined));
+    edit.archiveCard(await scopeOf(request), request.params.id, archiveLanding));
 };

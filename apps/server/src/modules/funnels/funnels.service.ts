@@ -53,3 +53,20 @@ export async function visibleColumn(executor: DbExecutor, tenantId: string, acto
     .where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.id, columnId))).limit(1);
   return row && canSeeFunnel(actor, row.funnelId) ? row : undefined;
 }
+
+export interface TenantColumn {
+  id: string;
+  title: string;
+  funnelId: string;
+  funnelName: string;
+}
+
+/** The named columns that exist in this tenant (others are simply absent), with their funnel's name. */
+export async function columnsOfTenant(executor: DbExecutor, tenantId: string, columnIds: readonly string[]): Promise<TenantColumn[]> {
+  if (columnIds.length === 0) return [];
+  return executor
+    .select({ id: boardColumns.id, title: boardColumns.title, funnelId: boardColumns.funnelId, funnelName: funnels.name })
+    .from(boardColumns)
+    .innerJoin(funnels, eq(funnels.id, boardColumns.funnelId))
+    .where(and(eq(boardColumns.tenantId, tenantId), inArray(boardColumns.id, [...columnIds])));
+}

@@ -49,7 +49,7 @@ describe('POST /api/users/invite', () => {
     expect((await invite(owner, { name: 'Uno', email: 'uno@equipo.test' })).statusCode).toBe(201);
     const refused = await invite(owner, { name: 'Dos', email: 'dos@equipo.test' });
     expect(refused.statusCode).toBe(403);
-    expect(refused.json().message).toBe('Tu plan Básico permite hasta 2 miembros. Mejora tu plan para invitar a más usuarios.');
+    expect(refused.json().message).toBe('Tu plan Básico (Starter) permite hasta 2 miembros activos. Mejora tu plan para invitar o activar a más usuarios.');
     expect(await userCount(owner.tenant.id)).toBe(2);
     await onPlan(owner, 'professional');
     expect((await invite(owner, { name: 'Dos', email: 'dos@equipo.test' })).statusCode).toBe(201);

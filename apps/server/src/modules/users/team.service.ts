@@ -1,21 +1,28 @@
-import type { InviteUserRequest } from '@embudo/contracts/http/users';
+import { and, eq } from 'drizzle-orm';
+import { EMAIL_LOCKED, OWNER_CANNOT_DEACTIVATE, OWNER_ROLE_LOCKED, type InviteUserRequest, type UpdateUserRequest } from '@embudo/contracts/http/users';
+import { users } from '../../../db/schema/index.ts';
 import type { Db } from '../../platform/db/database.ts';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors/app-error.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/errors/app-error.ts';
 import { generateTemporaryPassword, hashPassword } from '../../platform/auth/secrets.ts';
+import { isOwnerOrAdmin, requireMayEditUser, requireOwnerOrAdmin, type Actor } from '../../platform/policy/policy.ts';
 import type { AuthenticatedSession } from '../auth/auth.service.ts';
 import { revokeAllSessions } from '../auth/auth.service.ts';
 import { listFunnelIds } from '../funnels/funnels.service.ts';
-import { memberLimitByPlan, memberLimitMessage } from '../tenants/plan-limits.ts';
-import { countUsers, createUser, findUser, findUserByEmail, replaceFunnelAccess, setPassword, toSessionUser } from './users.service.ts';
-import { users } from '../../../db/schema/index.ts';
-import { and, eq } from 'drizzle-orm';
+import { requireMemberSeat } from '../tenants/plan-limits.ts';
+import { countActiveUsers, createUser, findUser, findUserByEmail, replaceFunnelAccess, setPassword, toSessionUser, type UserRow } from './users.service.ts';
 
 export const EMAIL_IN_USE = 'Ya existe un usuario con ese email en tu empresa.';
 export const OWNER_PASSWORD_RESET_REFUSED = 'No se puede resetear la contraseña del propietario.';
+export const OWNER_EDIT_REFUSED = 'Solo el propietario puede modificar sus propios datos.';
+export const SELF_DEACTIVATION_REFUSED = 'No puedes desactivarte a ti mismo.';
+export const USER_NOT_FOUND = 'Usuario no encontrado.';
+export const TEAM_MANAGERS_ONLY = 'Solo el propietario o un administrador pueden gestionar el equipo.';
 
 export function assertTeamManager(session: AuthenticatedSession) {
-  if (session.user.role !== 'owner' && session.user.role !== 'admin') throw forbidden('Solo el propietario o un administrador pueden gestionar el equipo.');
+  requireOwnerOrAdmin(session.user, TEAM_MANAGERS_ONLY);
 }
+
+const actorOfSession = (session: AuthenticatedSession): Pick<Actor, 'role' | 'userId'> => ({ role: session.user.role, userId: session.user.id });
 
 async function assertTenantFunnels(db: Db, tenantId: string, funnelIds: string[]) {
   const own = new Set(await listFunnelIds(db, tenantId));
@@ -27,10 +34,8 @@ export async function inviteUser(db: Db, session: AuthenticatedSession, input: I
   assertTeamManager(session);
   const tenantId = session.tenant.id;
   if (await findUserByEmail(db, tenantId, input.email)) throw conflict(EMAIL_IN_USE);
-  if ((await countUsers(db, tenantId)) >= memberLimitByPlan[session.tenant.subscriptionPlan]) {
-    throw new AppError('FORBIDDEN', memberLimitMessage(session.tenant.subscriptionPlan));
-  }
-  const restricted = input.role === 'agent' || input.role === 'viewer';
+  if (input.is_active) requireMemberSeat(session.tenant.subscriptionPlan, await countActiveUsers(db, tenantId));
+  const restricted = !isOwnerOrAdmin(input.role);
   if (restricted) await assertTenantFunnels(db, tenantId, input.funnelIds);
 
   const tempPassword = generateTemporaryPassword();
@@ -46,10 +51,63 @@ export async function inviteUser(db: Db, session: AuthenticatedSession, input: I
   });
 }
 
+export interface TeamMemberUpdate {
+  user: UserRow;
+  /** The member was deactivated: their sessions are revoked and their sockets must end. */
+  deactivated: boolean;
+  /** Role or funnel access changed: their live connections must follow. */
+  accessChanged: boolean;
+}
+
+/**
+ * PUT /api/users/{id}: everyone may rename themself; owners and admins change other members'
+ * name, role, status and funnels. Nobody but the owner touches the owner's row, and the owner
+ * can neither change their own role nor deactivate themself (spec 01 §4, §5, §6).
+ */
+export async function updateTeamMember(db: Db, session: AuthenticatedSession, userId: string, input: UpdateUserRequest): Promise<TeamMemberUpdate> {
+  const tenantId = session.tenant.id;
+  const target = await findUser(db, tenantId, userId);
+  if (!target) throw notFound(USER_NOT_FOUND);
+  const self = target.id === session.user.id;
+  const emailChanged = input.email !== undefined && input.email.toLowerCase() !== target.email;
+  const onlyProfileFields = input.role === undefined && input.is_active === undefined && input.funnelIds === undefined;
+  requireMayEditUser(actorOfSession(session), target.id, onlyProfileFields && !emailChanged);
+  if (emailChanged) throw badRequest(EMAIL_LOCKED);
+
+  if (target.role === 'owner') {
+    if (!self) throw forbidden(OWNER_EDIT_REFUSED);
+    if (input.role !== undefined && input.role !== 'owner') throw forbidden(OWNER_ROLE_LOCKED);
+    if (input.is_active === false) throw forbidden(OWNER_CANNOT_DEACTIVATE);
+  } else {
+    // There is one owner per company; nobody becomes one from the team form.
+    if (input.role === 'owner') throw badRequest('Rol inválido.');
+    if (self && input.is_active === false) throw forbidden(SELF_DEACTIVATION_REFUSED);
+  }
+
+  const role = input.role ?? target.role;
+  const restricted = !isOwnerOrAdmin(role);
+  const funnelIds = restricted && input.funnelIds !== undefined ? [...new Set(input.funnelIds)] : undefined;
+  if (funnelIds) await assertTenantFunnels(db, tenantId, funnelIds);
+  const activating = input.is_active === true && !target.isActive;
+  if (activating) requireMemberSeat(session.tenant.subscriptionPlan, await countActiveUsers(db, tenantId));
+  const deactivated = input.is_active === false && target.isActive;
+
+  const user = await db.transaction(async (tx) => {
+    const [row] = await tx.update(users)
+      .set({ ...(input.name !== undefined ? { name: input.name } : {}), role, ...(input.is_active !== undefined ? { isActive: input.is_active } : {}) })
+      .where(and(eq(users.tenantId, tenantId), eq(users.id, target.id)))
+      .returning();
+    if (funnelIds) await replaceFunnelAccess(tx, target.id, funnelIds);
+    if (deactivated) await revokeAllSessions(tx, tenantId, target.id);
+    return row!;
+  });
+  return { user, deactivated, accessChanged: role !== target.role || funnelIds !== undefined || activating };
+}
+
 export async function resetUserPassword(db: Db, session: AuthenticatedSession, userId: string) {
   assertTeamManager(session);
   const target = await findUser(db, session.tenant.id, userId);
-  if (!target) throw notFound('Usuario no encontrado.');
+  if (!target) throw notFound(USER_NOT_FOUND);
   if (target.role === 'owner') throw forbidden(OWNER_PASSWORD_RESET_REFUSED);
   const tempPassword = generateTemporaryPassword();
   const passwordHash = await hashPassword(tempPassword);

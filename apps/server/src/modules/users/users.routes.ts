@@ -1,17 +1,23 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { inviteUserRequest, tempPasswordResponse, updateUserNameRequest, userResponse, usersListResponse, userWithTempPasswordResponse } from '@embudo/contracts/http/users';
+import { inviteUserRequest, tempPasswordResponse, updateUserRequest, userResponse, usersListResponse, userWithTempPasswordResponse } from '@embudo/contracts/http/users';
+import type { SessionUser } from '@embudo/contracts/http/auth';
 import { sessionOf } from '../../platform/http/route-access.ts';
-import { forbidden, notFound } from '../../platform/errors/app-error.ts';
 import type { Db } from '../../platform/db/database.ts';
-import { findUser, listUsers, toSessionUser, updateUserName } from './users.service.ts';
-import { assertTeamManager, inviteUser, resetUserPassword } from './team.service.ts';
-
-const canManageTeam = (role: string) => role === 'owner' || role === 'admin';
+import { listUsers, toSessionUser } from './users.service.ts';
+import { assertTeamManager, inviteUser, resetUserPassword, updateTeamMember } from './team.service.ts';
 
 const userIdParams = z.object({ id: z.uuid({ error: 'Identificador inválido.' }) });
 
-export const usersRoutes: FastifyPluginAsyncZod<{ db: Db; onSessionsRevoked?: (userId: string) => void }> = async (app, { db, onSessionsRevoked }) => {
+export interface UsersRoutesOptions {
+  db: Db;
+  /** The user's sessions were revoked (reset, deactivation): end their live connections. */
+  onSessionsRevoked?: (userId: string) => void;
+  /** The user's role, funnels or status changed: their live connections and open screens must follow. */
+  onAccessChanged?: (user: SessionUser) => Promise<void>;
+}
+
+export const usersRoutes: FastifyPluginAsyncZod<UsersRoutesOptions> = async (app, { db, onSessionsRevoked, onAccessChanged }) => {
   app.get('/users', { schema: { response: { 200: usersListResponse } } }, async (request) => {
     const session = sessionOf(request);
     assertTeamManager(session);
@@ -28,13 +34,11 @@ export const usersRoutes: FastifyPluginAsyncZod<{ db: Db; onSessionsRevoked?: (u
     return answer;
   });
 
-  app.put('/users/:id', {
-    schema: { params: userIdParams, body: updateUserNameRequest, response: { 200: userResponse } },
-  }, async (request) => {
-    const session = sessionOf(request);
-    const target = await findUser(db, session.tenant.id, request.params.id);
-    if (!target) throw notFound('Usuario no encontrado.');
-    if (target.id !== session.user.id && !canManageTeam(session.user.role)) throw forbidden();
-    return toSessionUser(db, await updateUserName(db, session.tenant.id, target.id, request.body.name));
+  app.put('/users/:id', { schema: { params: userIdParams, body: updateUserRequest, response: { 200: userResponse } } }, async (request) => {
+    const { user, deactivated, accessChanged } = await updateTeamMember(db, sessionOf(request), request.params.id, request.body);
+    const answer = await toSessionUser(db, user);
+    if (deactivated) onSessionsRevoked?.(user.id);
+    else if (accessChanged) await onAccessChanged?.(answer);
+    return answer;
   });
 };

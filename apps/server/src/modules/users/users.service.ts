@@ -2,16 +2,15 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { userFunnelAccess, users } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import type { Role, SessionUser } from '@embudo/contracts/http/auth';
-import { notFound } from '../../platform/errors/app-error.ts';
+import { isOwnerOrAdmin, type Actor } from '../../platform/policy/policy.ts';
+import type { FunnelAccess } from '../../platform/realtime/realtime.ts';
 import { listFunnelIds } from '../funnels/funnels.service.ts';
 
 export type UserRow = typeof users.$inferSelect;
 
-const seesEveryFunnel = (role: Role) => role === 'owner' || role === 'admin';
-
 /** Owners and admins see every funnel; agents and viewers only the funnels ticked on them. */
 export async function funnelAccessOf(executor: DbExecutor, user: UserRow): Promise<string[]> {
-  if (seesEveryFunnel(user.role)) return listFunnelIds(executor, user.tenantId);
+  if (isOwnerOrAdmin(user.role)) return listFunnelIds(executor, user.tenantId);
   const rows = await executor.select({ funnelId: userFunnelAccess.funnelId }).from(userFunnelAccess).where(eq(userFunnelAccess.userId, user.id));
   return rows.map((row) => row.funnelId);
 }
@@ -50,12 +49,6 @@ export async function createUser(
   return row!;
 }
 
-export async function updateUserName(executor: DbExecutor, tenantId: string, userId: string, name: string): Promise<UserRow> {
-  const [row] = await executor.update(users).set({ name }).where(and(eq(users.tenantId, tenantId), eq(users.id, userId))).returning();
-  if (!row) throw notFound('Usuario no encontrado.');
-  return row;
-}
-
 export async function setPassword(executor: DbExecutor, tenantId: string, userId: string, passwordHash: string, forceChange: boolean) {
   await executor.update(users).set({ passwordHash, forcePasswordChange: forceChange }).where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
 }
@@ -68,8 +61,9 @@ export async function listUsers(executor: DbExecutor, tenantId: string): Promise
   return executor.select().from(users).where(eq(users.tenantId, tenantId)).orderBy(asc(users.createdAt));
 }
 
-export async function countUsers(executor: DbExecutor, tenantId: string): Promise<number> {
-  const [row] = await executor.select({ count: sql<number>`count(*)::int` }).from(users).where(eq(users.tenantId, tenantId));
+/** Active members: what the plan's member limit counts (a deactivated member frees a seat). */
+export async function countActiveUsers(executor: DbExecutor, tenantId: string): Promise<number> {
+  const [row] = await executor.select({ count: sql<number>`count(*)::int` }).from(users).where(and(eq(users.tenantId, tenantId), eq(users.isActive, true)));
   return row?.count ?? 0;
 }
 
@@ -79,6 +73,14 @@ export async function replaceFunnelAccess(executor: DbExecutor, userId: string, 
 }
 
 /** The policy's view of a signed-in user. */
-export async function actorOf(executor: DbExecutor, user: UserRow) {
+export async function actorOf(executor: DbExecutor, user: UserRow): Promise<Actor> {
   return { userId: user.id, role: user.role, funnelIds: await funnelAccessOf(executor, user) };
+}
+
+/** Which funnels' live events a user may receive; nothing once the user is gone or deactivated. */
+export async function realtimeFunnelAccess(executor: DbExecutor, tenantId: string, userId: string): Promise<FunnelAccess> {
+  const user = await findUser(executor, tenantId, userId);
+  if (!user || !user.isActive) return { all: false, funnelIds: [] };
+  if (isOwnerOrAdmin(user.role)) return { all: true };
+  return { all: false, funnelIds: await funnelAccessOf(executor, user) };
 }

@@ -13,18 +13,22 @@ export const VIEWER_READ_ONLY = 'Tu rol de Visualizador solo permite consultar, 
 export const OWNER_OR_ADMIN_ONLY = 'Solo el propietario o un administrador pueden realizar esta acción.';
 export const OWNER_ONLY = 'Solo el propietario de la empresa puede realizar esta acción.';
 
-export const seesAllFunnels = (actor: Actor) => actor.role === 'owner' || actor.role === 'admin';
+/** Owners and admins: every funnel, the team, bot and provider settings, templates and bots. */
+export const isOwnerOrAdmin = (role: Role) => role === 'owner' || role === 'admin';
 
-export function requireOwnerOrAdmin(actor: Actor) {
-  if (!seesAllFunnels(actor)) throw forbidden(OWNER_OR_ADMIN_ONLY);
+export const seesAllFunnels = (actor: Pick<Actor, 'role'>) => isOwnerOrAdmin(actor.role);
+
+export function requireOwnerOrAdmin(actor: Pick<Actor, 'role'>, message = OWNER_OR_ADMIN_ONLY) {
+  if (!isOwnerOrAdmin(actor.role)) throw forbidden(message);
 }
 
-export function requireOwner(actor: Actor) {
+export function requireOwner(actor: Pick<Actor, 'role'>) {
   requireWriter(actor);
   if (actor.role !== 'owner') throw forbidden(OWNER_ONLY);
 }
 
-export function requireWriter(actor: Actor) {
+/** Viewers read what they may see and change nothing. */
+export function requireWriter(actor: Pick<Actor, 'role'>) {
   if (actor.role === 'viewer') throw forbidden(VIEWER_READ_ONLY);
 }
 
@@ -35,4 +39,11 @@ export function canSeeFunnel(actor: Actor, funnelId: string) {
 /** A funnel the actor may not see answers exactly like a missing one. */
 export function requireFunnelVisible(actor: Actor, funnelId: string, message = 'No encontrado.') {
   if (!canSeeFunnel(actor, funnelId)) throw notFound(message);
+}
+
+/** Anyone may change their own name; changing another member is for owners and admins. */
+export function requireMayEditUser(actor: Pick<Actor, 'role' | 'userId'>, targetUserId: string, onlyProfileFields: boolean) {
+  if (actor.userId === targetUserId && onlyProfileFields) return;
+  if (actor.userId !== targetUserId && !isOwnerOrAdmin(actor.role)) throw forbidden();
+  requireOwnerOrAdmin(actor);
 }

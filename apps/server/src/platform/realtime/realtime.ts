@@ -14,12 +14,27 @@ export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, 
 
 const tenantRoom = (tenantId: string) => `tenant:${tenantId}`;
 const userRoom = (userId: string) => `user:${userId}`;
+const funnelRoom = (funnelId: string) => `funnel:${funnelId}`;
+/** Owners and admins see every funnel, including ones created after they joined. */
+const allFunnelsRoom = (tenantId: string) => `tenant:${tenantId}:all-funnels`;
+const isFunnelRoom = (room: string) => room.startsWith('funnel:') || room.endsWith(':all-funnels');
+
+/** Which funnels' events a user may receive, read fresh from the database at join and on change. */
+export type FunnelAccess = { all: true } | { all: false; funnelIds: readonly string[] };
 
 export const REALTIME_REFUSED = 'Sesión inválida para este tenant.';
 
+type EventArgs<E extends keyof ServerToClientEvents> = Parameters<ServerToClientEvents[E]>;
+
 export interface Realtime {
   io: RealtimeServer;
-  emitToTenant<E extends keyof ServerToClientEvents>(tenantId: string, event: E, ...args: Parameters<ServerToClientEvents[E]>): void;
+  /** Tenant-wide events (funnels_updated, batch_updated): every joined member receives them. */
+  emitToTenant<E extends keyof ServerToClientEvents>(tenantId: string, event: E, ...args: EventArgs<E>): void;
+  /** Events of one funnel's board, cards and messages: only members who may see that funnel receive them. */
+  emitToFunnel<E extends keyof ServerToClientEvents>(tenantId: string, funnelId: string, event: E, ...args: EventArgs<E>): void;
+  emitToUser<E extends keyof ServerToClientEvents>(userId: string, event: E, ...args: EventArgs<E>): void;
+  /** Re-reads a user's funnel access and moves their joined sockets (on any process) to the matching rooms. */
+  refreshUserAccess(userId: string): Promise<void>;
   /** Ends the sockets of a user whose sessions were revoked (password change, deactivation). */
   disconnectUser(userId: string): void;
   /** Live sockets of this process (the admin dashboard sums them across processes later). */
@@ -34,6 +49,7 @@ function readHandshake(value: unknown): string | undefined {
 export function createRealtime(options: {
   httpServer: HttpServer;
   resolveSession: (token: string | undefined) => Promise<AuthenticatedSession | null>;
+  funnelAccessOf: (tenantId: string, userId: string) => Promise<FunnelAccess>;
   redisUrl?: string;
   logger: Logger;
 }): Realtime {
@@ -61,6 +77,11 @@ export function createRealtime(options: {
     next();
   });
 
+  const funnelRoomsOf = async (tenantId: string, userId: string) => {
+    const access = await options.funnelAccessOf(tenantId, userId);
+    return access.all ? [allFunnelsRoom(tenantId)] : access.funnelIds.map(funnelRoom);
+  };
+
   io.on('connection', (socket) => {
     void socket.join(userRoom(socket.data.session.user.id));
     socket.on('join_tenant', async (payload, ack) => {
@@ -71,7 +92,7 @@ export function createRealtime(options: {
         socket.disconnect(true);
         return;
       }
-      await socket.join(tenantRoom(session.tenant.id));
+      await socket.join([tenantRoom(session.tenant.id), ...(await funnelRoomsOf(session.tenant.id, session.user.id))]);
       ack?.({ ok: true });
       socket.emit('joined', { tenantSlug: session.tenant.slug });
     });
@@ -81,6 +102,24 @@ export function createRealtime(options: {
     io,
     emitToTenant: (tenantId, event, ...args) => {
       io.to(tenantRoom(tenantId)).emit(event, ...args);
+    },
+    emitToFunnel: (tenantId, funnelId, event, ...args) => {
+      // A socket in both rooms still receives the event once.
+      io.to([funnelRoom(funnelId), allFunnelsRoom(tenantId)]).emit(event, ...args);
+    },
+    emitToUser: (userId, event, ...args) => {
+      io.to(userRoom(userId)).emit(event, ...args);
+    },
+    refreshUserAccess: async (userId) => {
+      const sockets = await io.in(userRoom(userId)).fetchSockets();
+      for (const socket of sockets) {
+        const tenantId = socket.data.session.tenant.id;
+        // Sockets that have not joined their tenant yet get their rooms at join time.
+        if (!socket.rooms.has(tenantRoom(tenantId))) continue;
+        const wanted = await funnelRoomsOf(tenantId, userId);
+        for (const room of socket.rooms) if (isFunnelRoom(room) && !wanted.includes(room)) socket.leave(room);
+        socket.join(wanted);
+      }
     },
     disconnectUser: (userId) => {
       io.in(userRoom(userId)).disconnectSockets(true);

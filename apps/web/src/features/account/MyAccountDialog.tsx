@@ -9,6 +9,7 @@ import { TextField } from '../../shared/ui/TextField.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { authApi } from '../auth/auth.api.ts';
 import { useSession } from '../auth/use-session.ts';
+import { PlanSummary } from './PlanSummary.tsx';
 import { usersApi } from './users.api.ts';
 
 /** Spec 01 §9: after a password change the user is signed out 2 seconds later. */
@@ -38,7 +39,7 @@ function ProfileTab() {
     onError: (error) => toast.error(errorMessageOr(error, 'Error al actualizar el nombre.')),
   });
 
-  if (!user) return null;
+  if (!user || !session) return null;
   const unchanged = trimmed === user.name;
 
   const onSubmit = (event: FormEvent) => {
@@ -50,6 +51,7 @@ function ProfileTab() {
     <form noValidate onSubmit={onSubmit} className="space-y-5">
       <TextField label="Nombre" autoComplete="name" value={name} onChange={(event) => setName(event.target.value)} />
       <TextField label="Email" type="email" value={user.email} readOnly hint="El email no se puede cambiar." />
+      <PlanSummary tenant={session.tenant} />
       <div className="flex justify-end">
         <Button type="submit" disabled={!trimmed || unchanged} loading={save.isPending}>
           Guardar cambios

@@ -1,19 +1,10 @@
-import { useState } from 'react';
 import { Button } from '../../shared/ui/Button.tsx';
+import { CopyButton } from '../../shared/ui/CopyButton.tsx';
 import { Modal } from '../../shared/ui/Modal.tsx';
 import type { AdminTenantUser } from './admin.api.ts';
 
 /** Shows a reset's temporary password once: it is not stored anywhere the operator can see it again. */
 export function TempPasswordModal({ user, tempPassword, onClose }: { user: AdminTenantUser; tempPassword: string; onClose: () => void }) {
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(tempPassword);
-      setCopied(true);
-    } catch {
-      setCopied(false);
-    }
-  };
   return (
     <Modal
       title="Contraseña temporal"
@@ -31,9 +22,7 @@ export function TempPasswordModal({ user, tempPassword, onClose }: { user: Admin
         <code data-testid="temp-password" className="flex-1 rounded-lg bg-slate-100 px-3 py-2.5 font-mono text-base font-semibold tracking-wide text-slate-900 select-all">
           {tempPassword}
         </code>
-        <Button variant="secondary" onClick={() => void copy()}>
-          {copied ? 'Copiada' : 'Copiar'}
-        </Button>
+        <CopyButton text={tempPassword} />
       </div>
     </Modal>
   );

@@ -18,10 +18,12 @@ interface BoardCardItemProps {
   onOpen: (cardId: string) => void;
   onRename: (card: BoardCard) => void;
   onMoveToFunnel: (card: BoardCard) => void;
+  /** Viewers read chats only: no drag, no card menu. */
+  readOnly?: boolean;
 }
 
 /** One chat on the board: draggable between columns, opens the chat on click. */
-export const BoardCardItem = memo(function BoardCardItem({ card, active, onOpen, onRename, onMoveToFunnel }: BoardCardItemProps) {
+export const BoardCardItem = memo(function BoardCardItem({ card, active, onOpen, onRename, onMoveToFunnel, readOnly = false }: BoardCardItemProps) {
   const [menuOpen, setMenuOpen] = useState(false);
   const menuRef = useRef<HTMLDivElement>(null);
 
@@ -38,8 +40,9 @@ export const BoardCardItem = memo(function BoardCardItem({ card, active, onOpen,
     <div
       data-testid="board-card"
       data-card-id={card.id}
-      draggable
+      draggable={!readOnly}
       onDragStart={(event) => {
+        if (readOnly) return;
         event.dataTransfer.setData(CARD_DRAG_TYPE, card.id);
         event.dataTransfer.setData('text/plain', card.id);
         event.dataTransfer.effectAllowed = 'move';
@@ -70,28 +73,30 @@ export const BoardCardItem = memo(function BoardCardItem({ card, active, onOpen,
             {card.unreadCount}
           </span>
         )}
-        <div ref={menuRef} className="relative" onClick={(event) => event.stopPropagation()}>
-          <button
-            type="button"
-            aria-label="Opciones del chat"
-            aria-haspopup="menu"
-            aria-expanded={menuOpen}
-            onClick={() => setMenuOpen((open) => !open)}
-            className="rounded p-0.5 text-slate-400 hover:bg-slate-100 hover:text-slate-700"
-          >
-            ⋮
-          </button>
-          {menuOpen && (
-            <div role="menu" className="absolute right-0 z-20 mt-1 w-40 rounded-lg bg-white py-1 text-sm shadow-lg ring-1 ring-slate-200">
-              <button type="button" role="menuitem" className="block w-full px-3 py-1.5 text-left hover:bg-slate-50" onClick={() => { setMenuOpen(false); onRename(card); }}>
-                Renombrar
-              </button>
-              <button type="button" role="menuitem" className="block w-full px-3 py-1.5 text-left hover:bg-slate-50" onClick={() => { setMenuOpen(false); onMoveToFunnel(card); }}>
-                Mover a funnel
-              </button>
-            </div>
-          )}
-        </div>
+        {!readOnly && (
+          <div ref={menuRef} className="relative" onClick={(event) => event.stopPropagation()}>
+            <button
+              type="button"
+              aria-label="Opciones del chat"
+              aria-haspopup="menu"
+              aria-expanded={menuOpen}
+              onClick={() => setMenuOpen((open) => !open)}
+              className="rounded p-0.5 text-slate-400 hover:bg-slate-100 hover:text-slate-700"
+            >
+              ⋮
+            </button>
+            {menuOpen && (
+              <div role="menu" className="absolute right-0 z-20 mt-1 w-40 rounded-lg bg-white py-1 text-sm shadow-lg ring-1 ring-slate-200">
+                <button type="button" role="menuitem" className="block w-full px-3 py-1.5 text-left hover:bg-slate-50" onClick={() => { setMenuOpen(false); onRename(card); }}>
+                  Renombrar
+                </button>
+                <button type="button" role="menuitem" className="block w-full px-3 py-1.5 text-left hover:bg-slate-50" onClick={() => { setMenuOpen(false); onMoveToFunnel(card); }}>
+                  Mover a funnel
+                </button>
+              </div>
+            )}
+          </div>
+        )}
       </div>
       <p className="mt-1.5 line-clamp-2 text-xs text-slate-600" data-testid="card-preview">
         {lastMessagePreview(card)}

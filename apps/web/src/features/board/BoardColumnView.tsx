@@ -29,8 +29,18 @@ function matches(card: BoardCard, search: string) {
   return [card.title, card.phone, card.lastMessageText].some((field) => field?.toLowerCase().includes(needle));
 }
 
+interface BoardColumnViewProps {
+  column: BoardColumn;
+  openCardId: string | null;
+  actions: ColumnActions;
+  /** Viewers: no editing, no column tools, no drag and drop, no new conversations. */
+  readOnly?: boolean;
+  /** Why the AI cannot be switched on under this plan; null when it can. */
+  aiUnavailableReason?: string | null;
+}
+
 /** One column of the funnel: header tools, search, unread-first sort and its cards. */
-export function BoardColumnView({ column, openCardId, actions }: { column: BoardColumn; openCardId: string | null; actions: ColumnActions }) {
+export function BoardColumnView({ column, openCardId, actions, readOnly = false, aiUnavailableReason = null }: BoardColumnViewProps) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(column.title);
   const [menuOpen, setMenuOpen] = useState(false);
@@ -59,6 +69,7 @@ export function BoardColumnView({ column, openCardId, actions }: { column: Board
       data-column-id={column.id}
       aria-label={column.title}
       onDragOver={(event) => {
+        if (readOnly) return;
         if (!event.dataTransfer.types.includes(CARD_DRAG_TYPE) && !event.dataTransfer.types.includes('text/plain')) return;
         event.preventDefault();
         event.dataTransfer.dropEffect = 'move';
@@ -69,6 +80,7 @@ export function BoardColumnView({ column, openCardId, actions }: { column: Board
       }}
       onDrop={(event) => {
         event.preventDefault();
+        if (readOnly) return;
         setDragOver(false);
         const cardId = event.dataTransfer.getData(CARD_DRAG_TYPE) || event.dataTransfer.getData('text/plain');
         if (cardId) actions.onDropCard(cardId, column.id);
@@ -92,9 +104,10 @@ export function BoardColumnView({ column, openCardId, actions }: { column: Board
             />
           ) : (
             <h2
-              className="min-w-0 flex-1 cursor-text truncate text-sm font-semibold text-slate-800"
-              title="Haz clic para editar el título"
+              className={`min-w-0 flex-1 truncate text-sm font-semibold text-slate-800 ${readOnly ? '' : 'cursor-text'}`}
+              title={readOnly ? undefined : 'Haz clic para editar el título'}
               onClick={() => {
+                if (readOnly) return;
                 setDraft(column.title);
                 ended.current = false;
                 setEditing(true);
@@ -106,50 +119,56 @@ export function BoardColumnView({ column, openCardId, actions }: { column: Board
           <span className="rounded-full bg-white px-2 text-xs font-medium text-slate-500 ring-1 ring-slate-200" aria-label={`${column.cards.length} chats`}>
             {column.cards.length}
           </span>
-          <div className="relative">
-            <button type="button" aria-label="Opciones de la columna" aria-haspopup="menu" aria-expanded={menuOpen} onClick={() => setMenuOpen((open) => !open)} className="rounded p-1 text-slate-500 hover:bg-white">
-              ⋯
-            </button>
-            {menuOpen && (
-              <div role="menu" className="absolute right-0 z-30 mt-1 w-56 rounded-lg bg-white py-1 text-sm shadow-lg ring-1 ring-slate-200" onMouseLeave={() => setMenuOpen(false)}>
-                <div className="flex items-center gap-2 px-3 py-2" aria-label="Color de la columna" role="group">
-                  {columnColors.map((color) => (
-                    <button
-                      key={color}
-                      type="button"
-                      aria-label={`Color ${colorStyles[color].label}`}
-                      aria-pressed={column.color === color}
-                      title={colorStyles[color].label}
-                      onClick={() => {
-                        setMenuOpen(false);
-                        actions.onColor(column, color);
-                      }}
-                      className={`size-5 rounded-full ${colorStyles[color].dot} ${column.color === color ? 'ring-2 ring-slate-800 ring-offset-1' : ''}`}
-                    />
-                  ))}
-                </div>
-                <button type="button" role="menuitem" disabled title="Próximamente" className="block w-full px-3 py-1.5 text-left text-slate-300">
-                  Configuración de columna
-                </button>
-                <button type="button" role="menuitem" disabled title="Próximamente" className="block w-full px-3 py-1.5 text-left text-slate-300">
-                  Configurar Bot Gemini
-                </button>
-                {(
-                  [
-                    ['Activar AI en todos', () => actions.onToggleAi(column, true)],
-                    ['Desactivar AI en todos', () => actions.onToggleAi(column, false)],
-                  ] as const
-                ).map(([label, run]) => (
-                  <button key={label} type="button" role="menuitem" className="block w-full px-3 py-1.5 text-left hover:bg-slate-50" onClick={() => { setMenuOpen(false); run(); }}>
-                    {label}
+          {!readOnly && (
+            <div className="relative">
+              <button type="button" aria-label="Opciones de la columna" aria-haspopup="menu" aria-expanded={menuOpen} onClick={() => setMenuOpen((open) => !open)} className="rounded p-1 text-slate-500 hover:bg-white">
+                ⋯
+              </button>
+              {menuOpen && (
+                <div role="menu" className="absolute right-0 z-30 mt-1 w-56 rounded-lg bg-white py-1 text-sm shadow-lg ring-1 ring-slate-200" onMouseLeave={() => setMenuOpen(false)}>
+                  <div className="flex items-center gap-2 px-3 py-2" aria-label="Color de la columna" role="group">
+                    {columnColors.map((color) => (
+                      <button
+                        key={color}
+                        type="button"
+                        aria-label={`Color ${colorStyles[color].label}`}
+                        aria-pressed={column.color === color}
+                        title={colorStyles[color].label}
+                        onClick={() => {
+                          setMenuOpen(false);
+                          actions.onColor(column, color);
+                        }}
+                        className={`size-5 rounded-full ${colorStyles[color].dot} ${column.color === color ? 'ring-2 ring-slate-800 ring-offset-1' : ''}`}
+                      />
+                    ))}
+                  </div>
+                  <button type="button" role="menuitem" disabled title="Próximamente" className="block w-full px-3 py-1.5 text-left text-slate-300">
+                    Configuración de columna
                   </button>
-                ))}
-                <button type="button" role="menuitem" className="block w-full px-3 py-1.5 text-left text-rose-600 hover:bg-rose-50" onClick={() => { setMenuOpen(false); actions.onDelete(column); }}>
-                  Borrar Columna
-                </button>
-              </div>
-            )}
-          </div>
+                  <button type="button" role="menuitem" disabled title="Próximamente" className="block w-full px-3 py-1.5 text-left text-slate-300">
+                    Configurar Bot Gemini
+                  </button>
+                  <button
+                    type="button"
+                    role="menuitem"
+                    disabled={aiUnavailableReason !== null}
+                    title={aiUnavailableReason ?? undefined}
+                    className="block w-full px-3 py-1.5 text-left hover:bg-slate-50 disabled:cursor-not-allowed disabled:text-slate-300 disabled:hover:bg-transparent"
+                    onClick={() => { setMenuOpen(false); actions.onToggleAi(column, true); }}
+                  >
+                    Activar AI en todos
+                    {aiUnavailableReason && <span className="mt-0.5 block text-[11px] leading-snug text-amber-700">{aiUnavailableReason}</span>}
+                  </button>
+                  <button type="button" role="menuitem" className="block w-full px-3 py-1.5 text-left hover:bg-slate-50" onClick={() => { setMenuOpen(false); actions.onToggleAi(column, false); }}>
+                    Desactivar AI en todos
+                  </button>
+                  <button type="button" role="menuitem" className="block w-full px-3 py-1.5 text-left text-rose-600 hover:bg-rose-50" onClick={() => { setMenuOpen(false); actions.onDelete(column); }}>
+                    Borrar Columna
+                  </button>
+                </div>
+              )}
+            </div>
+          )}
         </div>
         <div className="flex items-center gap-1.5">
           <input
@@ -170,11 +189,13 @@ export function BoardColumnView({ column, openCardId, actions }: { column: Board
             No leídos primero
           </button>
         </div>
-        <button type="button" onClick={() => actions.onStartConversation(column)} className="w-full rounded-lg border border-dashed border-slate-300 py-1 text-xs font-medium text-slate-600 hover:border-emerald-400 hover:text-emerald-700">
-          + Iniciar Conversación
-        </button>
+        {!readOnly && (
+          <button type="button" onClick={() => actions.onStartConversation(column)} className="w-full rounded-lg border border-dashed border-slate-300 py-1 text-xs font-medium text-slate-600 hover:border-emerald-400 hover:text-emerald-700">
+            + Iniciar Conversación
+          </button>
+        )}
       </div>
-      <CardList cards={cards} openCardId={openCardId} onOpen={actions.onOpenCard} onRename={actions.onRenameCard} onMoveToFunnel={actions.onMoveCardToFunnel} />
+      <CardList cards={cards} openCardId={openCardId} onOpen={actions.onOpenCard} onRename={actions.onRenameCard} onMoveToFunnel={actions.onMoveCardToFunnel} readOnly={readOnly} />
     </section>
   );
 }

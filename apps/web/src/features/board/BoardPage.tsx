@@ -8,6 +8,7 @@ import { Spinner } from '../../shared/ui/Spinner.tsx';
 import { useDialogs } from '../../shared/ui/use-dialogs.ts';
 import { useModal } from '../../shared/ui/use-modal.ts';
 import { useToast } from '../../shared/ui/use-toast.ts';
+import { usePermissions } from '../auth/use-permissions.ts';
 import { ChatPanel, type ChatCard } from '../chat/ChatPanel.tsx';
 import { boardApi, type Board, type BoardCard, type BoardColumn, type FunnelSummary } from './board.api.ts';
 import { applyCardUpdate, boardCounters, findCard, moveCardLocally, patchCard } from './board-cache.ts';
@@ -42,6 +43,7 @@ export function BoardPage() {
   const [selectedId, setSelectedId] = useState<string | null>(() => localStorage.getItem(SELECTED_FUNNEL_KEY));
   const [openCardId, setOpenCardId] = useState<string | null>(null);
   const [soundOn, setSoundOn] = useState(readSoundEnabled);
+  const { canWrite, canManage, aiUnavailableReason } = usePermissions();
 
   const funnels = useQuery({ queryKey: funnelsKey, queryFn: boardApi.funnels });
   const funnelList = useMemo(() => funnels.data ?? [], [funnels.data]);
@@ -252,10 +254,14 @@ export function BoardPage() {
     <div className="flex h-[calc(100vh-4rem)] min-h-[480px] flex-col">
       <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 bg-white px-4 py-3 sm:px-6">
         <h1 className="text-xl font-bold tracking-tight text-slate-900">Sales Funnel</h1>
-        {funnelList.length > 0 && funnelId && <FunnelSelector funnels={funnelList} selectedId={funnelId} onSelect={selectFunnel} onRename={(funnel, name) => void renameFunnel(funnel, name)} />}
-        <Button size="sm" variant="secondary" onClick={() => void createFunnel()}>
-          + Nuevo Funnel
-        </Button>
+        {funnelList.length > 0 && funnelId && (
+          <FunnelSelector funnels={funnelList} selectedId={funnelId} onSelect={selectFunnel} onRename={canWrite ? (funnel, name) => void renameFunnel(funnel, name) : undefined} />
+        )}
+        {canManage && (
+          <Button size="sm" variant="secondary" onClick={() => void createFunnel()}>
+            + Nuevo Funnel
+          </Button>
+        )}
         <div className="flex flex-wrap items-center gap-2">
           <Counter label="Individuales" value={counters.unreadIndividual} testId="counter-individual" />
           <Counter label="Grupales" value={counters.unreadGroup} testId="counter-group" />
@@ -276,21 +282,25 @@ export function BoardPage() {
           <Button size="sm" variant="secondary" onClick={() => { refetchFunnels(); refetchBoard(); }} loading={board.isFetching && !board.isLoading}>
             Actualizar
           </Button>
-          <Button size="sm" variant="secondary" onClick={() => void createColumn()} disabled={!funnelId}>
-            + Nueva Columna
-          </Button>
-          <Button
-            size="sm"
-            onClick={() =>
-              modal.open((close) => (
-                <Modal title="Envío Masivo" onClose={close} size="sm" footer={<Button onClick={close} data-autofocus>Entendido</Button>}>
-                  <p className="text-sm text-slate-600">El asistente de Envío Masivo llegará con el módulo de envíos masivos.</p>
-                </Modal>
-              ))
-            }
-          >
-            Envío Masivo
-          </Button>
+          {canWrite && (
+            <>
+              <Button size="sm" variant="secondary" onClick={() => void createColumn()} disabled={!funnelId}>
+                + Nueva Columna
+              </Button>
+              <Button
+                size="sm"
+                onClick={() =>
+                  modal.open((close) => (
+                    <Modal title="Envío Masivo" onClose={close} size="sm" footer={<Button onClick={close} data-autofocus>Entendido</Button>}>
+                      <p className="text-sm text-slate-600">El asistente de Envío Masivo llegará con el módulo de envíos masivos.</p>
+                    </Modal>
+                  ))
+                }
+              >
+                Envío Masivo
+              </Button>
+            </>
+          )}
         </div>
       </div>
 
@@ -309,15 +319,19 @@ export function BoardPage() {
               {errorMessageOr(board.error, 'Failed to load board.')}
             </p>
           ) : funnelList.length === 0 ? (
-            <p className="p-8 text-center text-sm text-slate-500">Aún no tienes funnels. Crea uno con '+ Nuevo Funnel'.</p>
+            <p className="p-8 text-center text-sm text-slate-500">
+              {canManage ? "Aún no tienes funnels. Crea uno con '+ Nuevo Funnel'." : 'Aún no tienes acceso a ningún funnel. Pide a un administrador que te dé acceso.'}
+            </p>
           ) : (
             <div className="flex h-full gap-3 p-4">
-              {board.data?.columns.map((column) => <BoardColumnView key={column.id} column={column} openCardId={openCardId} actions={actions} />)}
+              {board.data?.columns.map((column) => (
+                <BoardColumnView key={column.id} column={column} openCardId={openCardId} actions={actions} readOnly={!canWrite} aiUnavailableReason={aiUnavailableReason} />
+              ))}
               {board.data?.columns.length === 0 && <p className="p-4 text-sm text-slate-500">Este funnel no tiene columnas. Crea una con '+ Nueva Columna'.</p>}
             </div>
           )}
         </div>
-        {openCard && <ChatPanel key={openCard.id} card={openCard} onClose={() => setOpenCardId(null)} onCardPatched={patchOpenCard} />}
+        {openCard && <ChatPanel key={openCard.id} card={openCard} onClose={() => setOpenCardId(null)} onCardPatched={patchOpenCard} readOnly={!canWrite} aiUnavailableReason={aiUnavailableReason} />}
       </div>
     </div>
   );

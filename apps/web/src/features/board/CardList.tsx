@@ -12,6 +12,7 @@ interface CardListProps {
   onOpen: (cardId: string) => void;
   onRename: (card: BoardCard) => void;
   onMoveToFunnel: (card: BoardCard) => void;
+  readOnly?: boolean;
 }
 
 function VirtualCardList({ cards, openCardId, ...actions }: CardListProps) {

@@ -5,7 +5,8 @@ interface FunnelSelectorProps {
   funnels: FunnelSummary[];
   selectedId: string;
   onSelect: (funnelId: string) => void;
-  onRename: (funnel: FunnelSummary, name: string) => void;
+  /** Absent for viewers: the pencil is not shown. */
+  onRename?: (funnel: FunnelSummary, name: string) => void;
 }
 
 /** The funnel picker with inline rename (pencil → input; Enter or blur saves, Escape cancels). */
@@ -20,7 +21,7 @@ export function FunnelSelector({ funnels, selectedId, onSelect, onRename }: Funn
     if (ended.current) return;
     ended.current = true;
     setEditing(false);
-    if (save && selected) onRename(selected, draft);
+    if (save && selected) onRename?.(selected, draft);
   };
 
   if (editing && selected) {
@@ -55,20 +56,22 @@ export function FunnelSelector({ funnels, selectedId, onSelect, onRename }: Funn
           </option>
         ))}
       </select>
-      <button
-        type="button"
-        aria-label="Renombrar funnel"
-        title="Renombrar funnel"
-        disabled={!selected}
-        onClick={() => {
-          setDraft(selected?.name ?? '');
-          ended.current = false;
-          setEditing(true);
-        }}
-        className="rounded-lg p-2 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
-      >
-        ✎
-      </button>
+      {onRename && (
+        <button
+          type="button"
+          aria-label="Renombrar funnel"
+          title="Renombrar funnel"
+          disabled={!selected}
+          onClick={() => {
+            setDraft(selected?.name ?? '');
+            ended.current = false;
+            setEditing(true);
+          }}
+          className="rounded-lg p-2 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
+        >
+          ✎
+        </button>
+      )}
     </div>
   );
 }

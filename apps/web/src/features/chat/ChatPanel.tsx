@@ -32,6 +32,10 @@ interface ChatPanelProps {
   onClose: () => void;
   /** Applies a local change to the card on the board, before the server's card_updated confirms it. */
   onCardPatched: (patch: Partial<ChatCard>) => void;
+  /** Viewers read the chat and change nothing (not even its read state). */
+  readOnly?: boolean;
+  /** Why the AI cannot be switched on under this plan; null when it can. */
+  aiUnavailableReason?: string | null;
 }
 
 type Tab = 'messages' | 'notes';
@@ -71,7 +75,7 @@ function NoteBubble({ item }: { item: Extract<TimelineItem, { kind: 'note' }> })
 }
 
 /** The side panel of one chat (spec 01 §2 Chat view). */
-export function ChatPanel({ card, onClose, onCardPatched }: ChatPanelProps) {
+export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUnavailableReason = null }: ChatPanelProps) {
   const toast = useToast();
   const modal = useModal();
   const now = useNow();
@@ -88,11 +92,11 @@ export function ChatPanel({ card, onClose, onCardPatched }: ChatPanelProps) {
   // Opening a chat with unread messages marks it read (spec 01 §4).
   const unread = card.unreadCount > 0;
   useEffect(() => {
-    if (!unread) return;
+    if (!unread || readOnly) return;
     onCardPatched({ unreadCount: 0 });
     chatApi.markRead(card.id).catch(() => undefined);
     // Only when the card or its unread state changes, not on every new onCardPatched.
-  }, [card.id, unread]);
+  }, [card.id, unread, readOnly]);
 
   useEffect(() => {
     setReplyTo(null);
@@ -191,6 +195,9 @@ export function ChatPanel({ card, onClose, onCardPatched }: ChatPanelProps) {
     onError: (error) => toast.error(errorMessageOr(error, 'Error al archivar el chat.')),
   });
 
+  // Switching the assistant off is always allowed; on needs a plan that includes it.
+  const aiLocked = aiUnavailableReason !== null && !card.aiEnabled;
+
   const openTemplate = () => modal.open((close) => <TemplateSendDialog cardId={card.id} onClose={close} />);
   const openSchedule = () => modal.open((close) => <ScheduleDialog cardId={card.id} contactLastMessageAt={card.contactLastMessageAt} onClose={close} />);
 
@@ -209,15 +216,17 @@ export function ChatPanel({ card, onClose, onCardPatched }: ChatPanelProps) {
         </div>
         <div className="flex shrink-0 flex-col items-end gap-1.5">
           <div className="flex items-center gap-1">
-            <button
-              type="button"
-              onClick={() => archive.mutate()}
-              disabled={archive.isPending}
-              className="rounded-lg px-2 py-1 text-xs font-medium text-slate-600 ring-1 ring-slate-300 hover:bg-slate-100"
-              title="Resolver y archivar"
-            >
-              Archivar
-            </button>
+            {!readOnly && (
+              <button
+                type="button"
+                onClick={() => archive.mutate()}
+                disabled={archive.isPending}
+                className="rounded-lg px-2 py-1 text-xs font-medium text-slate-600 ring-1 ring-slate-300 hover:bg-slate-100"
+                title="Resolver y archivar"
+              >
+                Archivar
+              </button>
+            )}
             <button type="button" onClick={onClose} aria-label="Cerrar chat" className="rounded-lg p-1.5 text-slate-400 hover:bg-slate-100 hover:text-slate-700">
               ✕
             </button>
@@ -226,11 +235,19 @@ export function ChatPanel({ card, onClose, onCardPatched }: ChatPanelProps) {
             type="button"
             role="switch"
             aria-checked={card.aiEnabled}
-            onClick={() => toggleAi.mutate(!card.aiEnabled)}
-            className={`rounded-full px-2.5 py-1 text-xs font-semibold ring-1 ring-inset ${card.aiEnabled ? 'bg-violet-100 text-violet-800 ring-violet-300' : 'bg-slate-100 text-slate-600 ring-slate-300'}`}
+            disabled={readOnly}
+            aria-disabled={aiLocked || undefined}
+            title={aiLocked ? aiUnavailableReason ?? undefined : undefined}
+            onClick={() => (aiLocked ? toast.info(aiUnavailableReason ?? '') : toggleAi.mutate(!card.aiEnabled))}
+            className={`rounded-full px-2.5 py-1 text-xs font-semibold ring-1 ring-inset disabled:cursor-default ${aiLocked ? 'cursor-not-allowed opacity-60' : ''} ${card.aiEnabled ? 'bg-violet-100 text-violet-800 ring-violet-300' : 'bg-slate-100 text-slate-600 ring-slate-300'}`}
           >
             {card.aiEnabled ? 'AI Activa' : 'AI Inactiva'}
           </button>
+          {aiLocked && !readOnly && (
+            <p data-testid="ai-plan-note" className="max-w-48 text-right text-[11px] leading-snug text-amber-700">
+              {aiUnavailableReason}
+            </p>
+          )}
         </div>
       </header>
 
@@ -279,18 +296,24 @@ export function ChatPanel({ card, onClose, onCardPatched }: ChatPanelProps) {
             )}
             {!timeline.isLoading && !timeline.isError && itemCount === 0 && <p className="py-8 text-center text-sm text-slate-400">Aún no hay mensajes.</p>}
           </div>
-          <ChatComposer
-            windowOpen={windowOpen}
-            replyTo={replyTo}
-            onCancelReply={() => setReplyTo(null)}
-            onSendText={sendText}
-            onSendFile={sendFile}
-            onOpenTemplate={openTemplate}
-            onOpenSchedule={openSchedule}
-          />
+          {readOnly ? (
+            <p data-testid="read-only-note" className="border-t border-slate-200 bg-white px-4 py-3 text-center text-xs text-slate-500">
+              Tu rol de Visualizador solo permite consultar este chat.
+            </p>
+          ) : (
+            <ChatComposer
+              windowOpen={windowOpen}
+              replyTo={replyTo}
+              onCancelReply={() => setReplyTo(null)}
+              onSendText={sendText}
+              onSendFile={sendFile}
+              onOpenTemplate={openTemplate}
+              onOpenSchedule={openSchedule}
+            />
+          )}
         </>
       ) : (
-        <NotesTab cardId={card.id} notes={timeline.items.filter((item): item is Extract<TimelineItem, { kind: 'note' }> => item.kind === 'note')} />
+        <NotesTab cardId={card.id} readOnly={readOnly} notes={timeline.items.filter((item): item is Extract<TimelineItem, { kind: 'note' }> => item.kind === 'note')} />
       )}
 
       {lightbox && (

@@ -8,7 +8,7 @@ import { upsertItem } from './timeline-cache.ts';
 import { useTimelineUpdater } from './use-timeline.ts';
 
 /** Notas Internas: notes the team keeps on the chat, never sent to the contact. */
-export function NotesTab({ cardId, notes }: { cardId: string; notes: ChatNote[] }) {
+export function NotesTab({ cardId, notes, readOnly = false }: { cardId: string; notes: ChatNote[]; readOnly?: boolean }) {
   const toast = useToast();
   const updateTimeline = useTimelineUpdater();
   const [text, setText] = useState('');
@@ -41,19 +41,21 @@ export function NotesTab({ cardId, notes }: { cardId: string; notes: ChatNote[] 
           </li>
         ))}
       </ul>
-      <form onSubmit={onSubmit} className="flex items-end gap-2 border-t border-slate-200 bg-white px-3 py-2">
-        <textarea
-          rows={2}
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          placeholder="Escribe una nota interna…"
-          aria-label="Nota interna"
-          className="flex-1 resize-none rounded-lg border border-slate-300 px-3 py-2 text-sm outline-none focus:border-amber-500"
-        />
-        <Button type="submit" size="sm" disabled={!text.trim()} loading={add.isPending}>
-          Agregar Nota
-        </Button>
-      </form>
+      {!readOnly && (
+        <form onSubmit={onSubmit} className="flex items-end gap-2 border-t border-slate-200 bg-white px-3 py-2">
+          <textarea
+            rows={2}
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            placeholder="Escribe una nota interna…"
+            aria-label="Nota interna"
+            className="flex-1 resize-none rounded-lg border border-slate-300 px-3 py-2 text-sm outline-none focus:border-amber-500"
+          />
+          <Button type="submit" size="sm" disabled={!text.trim()} loading={add.isPending}>
+            Agregar Nota
+          </Button>
+        </form>
+      )}
     </div>
   );
 }

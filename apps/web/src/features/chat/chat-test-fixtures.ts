@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
 import { installFakeApi, json } from '../../test/fake-api.ts';
+import type { SessionTenant, SessionUser } from '@embudo/contracts/http/auth';
 import { aTenant, aUser, storeSession } from '../../test/session-fixture.ts';
 import type { Board, BoardCard } from '../board/board.api.ts';
 import type { ChatMessage, TimelineItem } from './chat.api.ts';
@@ -56,10 +57,15 @@ export function aBoard(cards: BoardCard[] = [aCard()]): Board {
   };
 }
 
-/** A signed-in session, one funnel with `board`, and the card's timeline; more handlers may be added. */
-export function installBoardApi(board: Board, items: TimelineItem[] = [], extra: Parameters<typeof installFakeApi>[0] = {}) {
-  const user = aUser();
-  const tenant = aTenant();
+/** A signed-in session (an owner on Starter unless told), one funnel with `board`, the card's timeline; more handlers may be added. */
+export function installBoardApi(
+  board: Board,
+  items: TimelineItem[] = [],
+  extra: Parameters<typeof installFakeApi>[0] = {},
+  who: { user?: Partial<SessionUser>; tenant?: Partial<SessionTenant> } = {},
+) {
+  const user = aUser(who.user);
+  const tenant = aTenant(who.tenant);
   storeSession(user, tenant);
   vi.stubGlobal('crypto', { ...globalThis.crypto, randomUUID: () => 'temp-uuid-1' });
   return installFakeApi({

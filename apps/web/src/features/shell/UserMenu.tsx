@@ -4,8 +4,9 @@ import { MyAccountDialog } from '../account/MyAccountDialog.tsx';
 import { UsageModal } from '../account/UsageModal.tsx';
 import { useSession } from '../auth/use-session.ts';
 import { useModal } from '../../shared/ui/use-modal.ts';
-import { ComingSoonModal } from './ComingSoonModal.tsx';
 import { WhatsAppConnectionDialog } from '../whatsapp-connection/WhatsAppConnectionDialog.tsx';
+import { TeamDialog } from '../team/TeamDialog.tsx';
+import { AutobotDialog } from '../autobot/AutobotDialog.tsx';
 import { canManageTenant, planLabels, roleLabels } from './role-labels.ts';
 import { userInitials } from './user-initials.ts';
 
@@ -59,8 +60,6 @@ export function UserMenu() {
   const { user, tenant } = session;
   const slug = tenant.slug;
 
-  const comingSoon = (title: string) => () => modal.open((close) => <ComingSoonModal title={title} onClose={close} />);
-
   const everyone: MenuEntry[] = [
     { label: 'Mi Consumo', icon: icons.usage, action: () => modal.open((close) => <UsageModal onClose={close} />) },
     { label: 'Mi Perfil', icon: icons.profile, action: () => modal.open((close) => <MyAccountDialog onClose={close} initialTab="profile" />) },
@@ -69,9 +68,9 @@ export function UserMenu() {
   const managers: MenuEntry[] = canManageTenant(user.role)
     ? [
         { label: 'Bots Studio', icon: icons.bots, action: () => navigate(`/t/${slug}/bots`) },
-        { label: 'Administrar Equipo', icon: icons.team, action: comingSoon('Administrar Equipo') },
+        { label: 'Administrar Equipo', icon: icons.team, action: () => modal.open((close) => <TeamDialog onClose={close} />) },
         { label: 'Plantillas', icon: icons.templates, action: () => navigate(`/t/${slug}/templates`) },
-        { label: 'Configurar Bot Auto', icon: icons.autobot, action: comingSoon('Configurar Bot Auto') },
+        { label: 'Configurar Bot Auto', icon: icons.autobot, action: () => modal.open((close) => <AutobotDialog onClose={close} />) },
         { label: 'Conexión WhatsApp', icon: icons.whatsapp, action: () => modal.open((close) => <WhatsAppConnectionDialog onClose={close} />) },
       ]
     : [];

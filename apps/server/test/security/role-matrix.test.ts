@@ -1,0 +1,263 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, asc, eq } from 'drizzle-orm';
+import { boardColumns, cards, contacts, funnels, tenants } from '../../db/schema/index.ts';
+import { bootstrapPlatformAdmin } from '../../src/modules/admin/admin-bootstrap.ts';
+import { isApiRoute, TENANT_PREFIX } from '../../src/platform/http/route-access.ts';
+import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
+import { bearer, registerTenant } from '../support/factories.ts';
+import { MEMBER_PASSWORD, signedInMember } from '../support/members.ts';
+import { listenOnRandomPort } from '../support/realtime-client.ts';
+
+/**
+ * The role matrix, driven by the app's own route table: every API route must have a line below,
+ * and each of owner, admin, agent with the funnel, agent without it, viewer and another company's
+ * owner must get the expected answer. A route added without a line fails the first test.
+ *
+ * Fixtures live in company A's funnel F1. "agentElsewhere" is an agent who only sees another
+ * funnel of A; "viewer" sees F1; "stranger" is the owner of company B using A's ids.
+ */
+
+const roles = ['owner', 'admin', 'agent', 'agentElsewhere', 'viewer', 'stranger'] as const;
+type RoleName = (typeof roles)[number];
+/** 'ok' is any 2xx; a number is the exact status. */
+type Outcome = 'ok' | 400 | 401 | 403 | 404;
+type Expectation = Record<RoleName, Outcome>;
+
+// Who gets what, by kind of route.
+const everyMember: Expectation = { owner: 'ok', admin: 'ok', agent: 'ok', agentElsewhere: 'ok', viewer: 'ok', stranger: 'ok' };
+const memberById: Expectation = { ...everyMember, stranger: 404 };
+const funnelRead: Expectation = { owner: 'ok', admin: 'ok', agent: 'ok', agentElsewhere: 404, viewer: 'ok', stranger: 404 };
+const funnelWrite: Expectation = { ...funnelRead, viewer: 403 };
+const managers: Expectation = { owner: 'ok', admin: 'ok', agent: 403, agentElsewhere: 403, viewer: 403, stranger: 'ok' };
+const managersById: Expectation = { ...managers, stranger: 404 };
+const platformAdmin: Expectation = { owner: 401, admin: 401, agent: 401, agentElsewhere: 401, viewer: 401, stranger: 401 };
+const sameForAll = (outcome: Outcome): Expectation => ({ owner: outcome, admin: outcome, agent: outcome, agentElsewhere: outcome, viewer: outcome, stranger: outcome });
+
+interface Call {
+  id?: string;
+  body?: unknown;
+  /** multipart/form-data fields and one file. */
+  form?: { fields: Record<string, string>; file: { field: string; name: string; data: Buffer } };
+}
+
+interface Entry {
+  expect: Expectation;
+  /** Builds a fresh request for one call (fresh fixtures where the call changes or removes them). */
+  call?: (fixtures: Fixtures) => Promise<Call> | Call;
+  /** The call ends the session it is made with: sign in again first. */
+  freshSession?: boolean;
+  /** The call revokes every session of the user and answers a new token: keep using that one. */
+  renewsSessions?: boolean;
+}
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const soon = () => new Date(Date.now() + 60 * 60 * 1000).toISOString();
+
+/** One line per API route, keyed as the /api form (the /t/{slug}/api form is checked the same way). */
+const matrix: Record<string, Entry> = {
+  'POST /api/auth/login': { expect: sameForAll(400), call: () => ({ body: {} }) },
+  'POST /api/auth/register': { expect: sameForAll(400), call: () => ({ body: {} }) },
+  'GET /api/tenants/check-slug/:slug': { expect: sameForAll('ok'), call: () => ({ id: 'libre-del-todo' }) },
+  'POST /api/auth/logout': { expect: everyMember, freshSession: true },
+  'GET /api/auth/me': { expect: everyMember },
+  'PUT /api/auth/change-password': { expect: everyMember, renewsSessions: true, call: (f) => ({ body: { newPassword: f.passwordOfCaller } }) },
+
+  'POST /api/auth/admin/login': { expect: sameForAll(400), call: () => ({ body: {} }) },
+  'GET /api/admin/me': { expect: platformAdmin },
+  'POST /api/admin/logout': { expect: platformAdmin },
+  'GET /api/admin/stats': { expect: platformAdmin },
+  'GET /api/admin/tenants-summary': { expect: platformAdmin },
+  'GET /api/admin/tenants': { expect: platformAdmin },
+  'PUT /api/admin/tenants/:id/plan': { expect: platformAdmin, call: (f) => ({ id: f.tenantId, body: { subscription_plan: 'basic' } }) },
+  'PUT /api/admin/users/:id/status': { expect: platformAdmin, call: (f) => ({ id: f.ownerId, body: { is_active: false } }) },
+  'POST /api/admin/users/:id/reset-password': { expect: platformAdmin, call: (f) => ({ id: f.ownerId }) },
+  'GET /api/admin/settings/pricing': { expect: platformAdmin },
+  'PUT /api/admin/settings/pricing': { expect: platformAdmin, call: () => ({ body: {} }) },
+  'GET /api/admin/settings/gupshup': { expect: platformAdmin },
+  'PUT /api/admin/settings/gupshup': { expect: platformAdmin, call: () => ({ body: {} }) },
+
+  'GET /api/users': { expect: managers },
+  'POST /api/users/invite': { expect: managers, call: () => ({ body: { name: 'Invitada', email: `invitada-${randomUUID()}@equipo.test` } }) },
+  'POST /api/users/:id/reset-password': { expect: managersById, call: async (f) => ({ id: await f.teammate() }) },
+  'PUT /api/users/:id': { expect: managersById, call: async (f) => ({ id: await f.teammate(), body: { role: 'viewer', funnelIds: [f.funnelId] } }) },
+
+  'GET /api/funnels/summary': { expect: everyMember },
+  'POST /api/funnels': { expect: managers, call: () => ({ body: { name: 'Nuevo embudo' } }) },
+  'PUT /api/funnels/:id': { expect: funnelWrite, call: (f) => ({ id: f.funnelId, body: { name: 'Ventas' } }) },
+  'GET /api/funnels/:id/board': { expect: funnelRead, call: (f) => ({ id: f.funnelId }) },
+  'GET /api/funnels/:id/columns': { expect: funnelRead, call: (f) => ({ id: f.funnelId }) },
+  'GET /api/columns/all': { expect: everyMember },
+  'POST /api/columns': { expect: funnelWrite, call: (f) => ({ body: { funnelId: f.funnelId, title: 'Columna nueva' } }) },
+  'PUT /api/columns/:id': { expect: funnelWrite, call: async (f) => ({ id: await f.column(), body: { title: 'Renombrada' } }) },
+  'DELETE /api/columns/:id': { expect: funnelWrite, call: async (f) => ({ id: await f.column() }) },
+  'POST /api/columns/:id/toggle-cards-ai': { expect: funnelWrite, call: async (f) => ({ id: await f.column(), body: { enabled: true } }) },
+  'POST /api/card/move': { expect: funnelWrite, call: async (f) => ({ body: { cardId: await f.card(), targetColumnId: await f.column() } }) },
+  'PUT /api/cards/:id': { expect: funnelWrite, call: async (f) => ({ id: await f.card(), body: { title: 'Cliente VIP' } }) },
+  'PUT /api/cards/:id/toggle-ai': { expect: funnelWrite, call: async (f) => ({ id: await f.card(), body: { enabled: true } }) },
+  'POST /api/cards/:id/archive': { expect: funnelWrite, call: async (f) => ({ id: await f.card() }) },
+  'POST /api/cards/:id/mark-read': { expect: funnelWrite, call: async (f) => ({ id: await f.card() }) },
+  'GET /api/cards/:id/messages': { expect: funnelRead, call: async (f) => ({ id: await f.card() }) },
+
+  'POST /api/message': { expect: funnelWrite, call: async (f) => ({ body: { cardId: await f.card(), text: 'Hola', tempId: randomUUID() } }) },
+  'POST /api/message/media': {
+    expect: funnelWrite,
+    call: async (f) => ({ form: { fields: { cardId: await f.card(), caption: 'Foto' }, file: { field: 'media', name: 'foto.png', data: PNG } } }),
+  },
+  'POST /api/message/schedule': { expect: funnelWrite, call: async (f) => ({ body: { cardId: await f.card(), scheduledFor: soon(), text: 'Recordatorio' } }) },
+  'POST /api/note': { expect: funnelWrite, call: async (f) => ({ body: { cardId: await f.card(), text: 'Nota interna' } }) },
+  'GET /api/usage': { expect: everyMember },
+
+  'GET /api/gupshup/settings': { expect: managers },
+  'PUT /api/gupshup/settings': { expect: managers, call: (f) => ({ body: { appName: f.appName, sourceNumber: '5215500000000' } }) },
+  'GET /api/bot-settings': { expect: managers },
+  'PUT /api/bot-settings': { expect: managers, call: () => ({ body: { enabled: false, message: 'Hola' } }) },
+
+  'GET /api/templates': { expect: everyMember },
+  'GET /api/templates/:id': { expect: memberById, call: async (f) => ({ id: await f.template() }) },
+  'POST /api/templates': { expect: managers, call: () => ({ body: { name: `plantilla_${randomUUID().slice(0, 8)}`, body_text: 'Hola {{1}}' } }) },
+  'PUT /api/templates/:id': { expect: managersById, call: async (f) => ({ id: await f.template(), body: { name: `editada_${randomUUID().slice(0, 8)}`, body_text: 'Hola de nuevo' } }) },
+  'DELETE /api/templates/:id': { expect: managersById, call: async (f) => ({ id: await f.template() }) },
+  'POST /api/templates/sync': { expect: managers },
+  'POST /api/templates/media': { expect: managers, call: () => ({ form: { fields: {}, file: { field: 'media', name: 'cabecera.png', data: PNG } } }) },
+};
+
+interface Fixtures {
+  tenantId: string;
+  ownerId: string;
+  funnelId: string;
+  appName: string;
+  passwordOfCaller: string;
+  column(): Promise<string>;
+  card(): Promise<string>;
+  template(): Promise<string>;
+  teammate(): Promise<string>;
+}
+
+interface Caller {
+  token: string;
+  slug: string;
+  email: string;
+  password: string;
+}
+
+let t: TestApp;
+let callers: Record<RoleName, Caller>;
+let fixtures: (caller: Caller) => Fixtures;
+
+beforeAll(async () => {
+  t = await buildTestApp({ providerMode: 'sandbox' });
+  await listenOnRandomPort(t.app);
+  await bootstrapPlatformAdmin(t.database.db, { email: 'matriz@embudo.test', password: 'Matriz1234' });
+  const db = t.database.db;
+  const a = await registerTenant(t.app, { companyName: 'Empresa A' });
+  const b = await registerTenant(t.app, { companyName: 'Empresa B' });
+  // Enterprise: no member limit and every feature, so only roles decide the answers.
+  for (const tenant of [a.tenant, b.tenant]) await db.update(tenants).set({ subscriptionPlan: 'enterprise' }).where(eq(tenants.id, tenant.id));
+  const [f1] = await db.select().from(funnels).where(eq(funnels.tenantId, a.tenant.id)).orderBy(asc(funnels.position));
+  const [f2] = await db.insert(funnels).values({ tenantId: a.tenant.id, name: 'Otro embudo', position: 1 }).returning();
+  const [firstColumn] = await db.select().from(boardColumns).where(and(eq(boardColumns.tenantId, a.tenant.id), eq(boardColumns.funnelId, f1!.id))).orderBy(asc(boardColumns.position));
+
+  const member = async (role: 'admin' | 'agent' | 'viewer', funnelIds: string[]) => {
+    const { user, token } = await signedInMember(t.app, db, a.tenant, role, funnelIds);
+    return { token, slug: a.tenant.slug, email: user.email, password: MEMBER_PASSWORD };
+  };
+  callers = {
+    owner: { token: a.token, slug: a.tenant.slug, email: a.user.email, password: a.password },
+    admin: await member('admin', []),
+    agent: await member('agent', [f1!.id]),
+    agentElsewhere: await member('agent', [f2!.id]),
+    viewer: await member('viewer', [f1!.id]),
+    stranger: { token: b.token, slug: b.tenant.slug, email: b.user.email, password: b.password },
+  };
+
+  let phones = 0;
+  const appName = (await t.app.inject({ method: 'GET', url: '/api/gupshup/settings', headers: bearer(a.token) })).json().appName as string;
+  fixtures = (caller) => ({
+    tenantId: a.tenant.id,
+    ownerId: a.user.id,
+    funnelId: f1!.id,
+    appName,
+    passwordOfCaller: caller.password,
+    column: async () => {
+      const [row] = await db.insert(boardColumns).values({ tenantId: a.tenant.id, funnelId: f1!.id, title: 'Fixture', position: 99 }).returning();
+      return row!.id;
+    },
+    card: async () => {
+      phones += 1;
+      const phone = `5215599${String(phones).padStart(6, '0')}`;
+      const [contact] = await db.insert(contacts).values({ tenantId: a.tenant.id, phone, name: 'Cliente' }).returning();
+      const [row] = await db.insert(cards).values({
+        tenantId: a.tenant.id, funnelId: f1!.id, columnId: firstColumn!.id, contactId: contact!.id, title: 'Cliente', phone,
+        unreadCount: 1, contactLastMessageAt: new Date(),
+      }).returning();
+      return row!.id;
+    },
+    template: async () => {
+      const created = await t.app.inject({
+        method: 'POST', url: '/api/templates', headers: bearer(callers.owner.token), payload: { name: `fixture_${randomUUID().slice(0, 8)}`, body_text: 'Hola {{1}}' },
+      });
+      if (created.statusCode !== 201) throw new Error(`template fixture: ${created.statusCode} ${created.body}`);
+      return created.json().id as string;
+    },
+    teammate: async () => (await signedInMember(t.app, db, a.tenant, 'agent', [f1!.id])).user.id,
+  });
+});
+afterAll(async () => t.close());
+
+const keyOf = (method: string, url: string) => `${method} ${url.startsWith(TENANT_PREFIX) ? url.slice(TENANT_PREFIX.length) : url}`;
+
+function multipartBody(form: NonNullable<Call['form']>) {
+  const boundary = `----matriz${randomUUID()}`;
+  const parts: Buffer[] = Object.entries(form.fields).map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${form.file.field}"; filename="${form.file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`), form.file.data, Buffer.from(`\r\n--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+async function tokenFor(caller: Caller, fresh: boolean) {
+  if (!fresh) return caller.token;
+  const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: '10.88.0.1', payload: { email: caller.email, password: caller.password, tenantSlug: caller.slug } });
+  if (login.statusCode !== 200) throw new Error(`fresh login failed: ${login.body}`);
+  return login.json().token as string;
+}
+
+function matches(outcome: Outcome, status: number) {
+  return outcome === 'ok' ? status >= 200 && status < 300 : status === outcome;
+}
+
+describe('role matrix', () => {
+  it('has exactly one line for every API route of the route table', () => {
+    const routeKeys = new Set(t.app.routeTable.filter((route) => isApiRoute(route.url)).map((route) => keyOf(route.method, route.url)));
+    const missing = [...routeKeys].filter((key) => !(key in matrix));
+    const stale = Object.keys(matrix).filter((key) => !routeKeys.has(key));
+    expect(missing, 'routes without a line in the role matrix').toEqual([]);
+    expect(stale, 'matrix lines for routes that do not exist').toEqual([]);
+  });
+
+  it.each(Object.keys(matrix))('%s answers each role as expected', async (key) => {
+    const entry = matrix[key]!;
+    const forms = t.app.routeTable.filter((route) => isApiRoute(route.url) && keyOf(route.method, route.url) === key);
+    expect(forms.length).toBeGreaterThan(0);
+    const wrong: string[] = [];
+    for (const route of forms) {
+      for (const role of roles) {
+        const caller = callers[role];
+        const request = (await entry.call?.(fixtures(caller))) ?? {};
+        const url = route.url.replace(':tenantSlug', caller.slug).replace(/:(?!tenantSlug)[A-Za-z]+/, request.id ?? randomUUID());
+        const token = await tokenFor(caller, entry.freshSession ?? false);
+        const multipart = request.form ? multipartBody(request.form) : undefined;
+        const response = await t.app.inject({
+          method: route.method as 'GET',
+          url,
+          headers: { ...bearer(token), ...(multipart ? { 'content-type': multipart.contentType } : {}) },
+          payload: multipart ? multipart.payload : (request.body as object | undefined),
+        });
+        if (entry.renewsSessions && response.statusCode === 200) caller.token = response.json().token;
+        const expected = entry.expect[role];
+        if (!matches(expected, response.statusCode)) wrong.push(`${role} on ${route.url}: expected ${expected}, got ${response.statusCode} ${response.body.slice(0, 160)}`);
+        else if (response.statusCode >= 400) expect(response.json().message, `${role} on ${route.url}`).toEqual(expect.any(String));
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
