@@ -145,7 +145,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await registerTenantRoutes(app, async (scope) => {
     await scope.register(usersRoutes, { db, onSessionsRevoked: (userId) => realtime.disconnectUser(userId) });
     await scope.register(funnelsRoutes, {
-      db,
+      db, storage,
       events: {
         boardUpdated: (tenantId, funnelId) => realtime.emitToTenant(tenantId, 'board_updated', { funnelId }),
         funnelsUpdated: (tenantId) => realtime.emitToTenant(tenantId, 'funnels_updated', {}),

@@ -2,3 +2,4 @@ export * from './tenancy.ts';
 export * from './jobs.ts';
 export * from './messaging.ts';
 export * from './templates.ts';
+export * from './funnels.ts';

@@ -157,6 +157,7 @@ export function createScheduledJob(deps: OutboundDeps) {
       if (!card) return;
       if (item.templateId) {
         await deps.db.update(scheduledMessages).set({ status: 'failed', errorReason: 'Las plantillas aún no se pueden enviar.' }).where(eq(scheduledMessages.id, item.id));
+        deps.events.emit(tenantId, card.funnelId, 'scheduled:updated', { cardId: card.id, scheduled: { id: item.id, status: 'failed' } });
         return;
       }
       try {
@@ -167,6 +168,8 @@ export function createScheduledJob(deps: OutboundDeps) {
             if (!marked) throw new ScheduledAlreadyHandled();
           },
         });
+        // The sent message itself arrives as message:new; the chat drops the scheduled item.
+        deps.events.emit(tenantId, card.funnelId, 'scheduled:updated', { cardId: card.id, scheduled: { id: item.id, status: 'sent' } });
       } catch (error) {
         if (!(error instanceof ScheduledAlreadyHandled)) throw error;
       }

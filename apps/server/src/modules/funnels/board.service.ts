@@ -4,6 +4,7 @@ import type { DbExecutor } from '../../platform/db/database.ts';
 import { notFound } from '../../platform/errors/app-error.ts';
 import { canSeeFunnel, seesAllFunnels, type Actor } from '../../platform/policy/policy.ts';
 import { toCardUpdate } from './cards.service.ts';
+import { columnDto } from './column-dto.ts';
 
 export const FUNNEL_NOT_FOUND = 'Funnel no encontrado.';
 
@@ -30,7 +31,7 @@ export async function funnelColumns(executor: DbExecutor, tenantId: string, acto
   const rows = await executor.select().from(boardColumns)
     .where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.funnelId, funnel.id)))
     .orderBy(asc(boardColumns.position), asc(boardColumns.createdAt));
-  return rows.map((column) => ({ id: column.id, title: column.title, funnelId: column.funnelId, color: column.color, funnelName: funnel.name }));
+  return rows.map((column) => ({ ...columnDto(column), funnelName: funnel.name }));
 }
 
 /** The board: columns with card summaries (never message histories), newest activity first. */
