@@ -17,6 +17,8 @@ export interface ColumnActions {
   onToggleAi: (column: BoardColumn, enabled: boolean) => void;
   onDelete: (column: BoardColumn) => void;
   onStartConversation: (column: BoardColumn) => void;
+  onOpenSettings: (column: BoardColumn) => void;
+  onOpenBot: (column: BoardColumn) => void;
   onDropCard: (cardId: string, columnId: string) => void;
   onOpenCard: (cardId: string) => void;
   onRenameCard: (card: BoardCard) => void;
@@ -128,14 +130,10 @@ export function BoardColumnView({ column, openCardId, actions }: { column: Board
                     />
                   ))}
                 </div>
-                <button type="button" role="menuitem" disabled title="Próximamente" className="block w-full px-3 py-1.5 text-left text-slate-300">
-                  Configuración de columna
-                </button>
-                <button type="button" role="menuitem" disabled title="Próximamente" className="block w-full px-3 py-1.5 text-left text-slate-300">
-                  Configurar Bot Gemini
-                </button>
                 {(
                   [
+                    ['Configuración de columna', () => actions.onOpenSettings(column)],
+                    ['Configurar Bot Gemini', () => actions.onOpenBot(column)],
                     ['Activar AI en todos', () => actions.onToggleAi(column, true)],
                     ['Desactivar AI en todos', () => actions.onToggleAi(column, false)],
                   ] as const
