@@ -3,7 +3,7 @@ import { boardColumns, cards, funnels } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import { notFound } from '../../platform/errors/app-error.ts';
 import { canSeeFunnel, seesAllFunnels, type Actor } from '../../platform/policy/policy.ts';
-import { toCardUpdate } from './cards.service.ts';
+import { cardSummaryColumns, toCardUpdate, type CardSummary } from './cards.service.ts';
 import { columnDto } from './column-dto.ts';
 
 export const FUNNEL_NOT_FOUND = 'Funnel no encontrado.';
@@ -37,10 +37,10 @@ export async function funnelColumns(executor: DbExecutor, tenantId: string, acto
 /** The board: columns with card summaries (never message histories), newest activity first. */
 export async function funnelBoard(executor: DbExecutor, tenantId: string, actor: Actor, funnelId: string) {
   const columns = await funnelColumns(executor, tenantId, actor, funnelId);
-  const cardRows = await executor.select().from(cards)
+  const cardRows = await executor.select(cardSummaryColumns).from(cards)
     .where(and(eq(cards.tenantId, tenantId), eq(cards.funnelId, funnelId)))
     .orderBy(desc(cards.lastActivityAt));
-  const byColumn = new Map(columns.map((column) => [column.id, [] as ReturnType<typeof toCardUpdate>[]]));
+  const byColumn = new Map(columns.map((column) => [column.id, [] as CardSummary[]]));
   for (const card of cardRows) byColumn.get(card.columnId)?.push(toCardUpdate(card));
   const counters = {
     unreadIndividual: cardRows.filter((card) => !card.isGroup && card.unreadCount > 0).length,
