@@ -48,8 +48,10 @@ export class BoardPage {
 
   async selectFunnel(name: string) {
     const selector = this.page.getByLabel('Funnel', { exact: true });
-    await expect(selector.locator('option', { hasText: name })).toHaveCount(1);
-    await selector.selectOption({ label: await selector.locator('option', { hasText: name }).innerText() });
+    const option = selector.locator('option', { hasText: name });
+    await expect(option).toHaveCount(1);
+    // By value (the funnel id): the label also shows the unread count, which changes live.
+    await selector.selectOption(String(await option.getAttribute('value')));
   }
 
   toast(text: string) {
