@@ -299,9 +299,12 @@ export function BoardPage() {
             aria-label="Sonido de notificaciones"
             title={soundOn ? 'Sonido activado' : 'Sonido desactivado'}
             onClick={toggleSound}
-            className="grid size-8 place-items-center rounded-lg text-lg ring-1 ring-slate-300 hover:bg-slate-50"
+            className={`grid size-8 place-items-center rounded-lg ring-1 ring-slate-300 hover:bg-slate-50 ${soundOn ? 'text-emerald-700' : 'text-slate-400'}`}
           >
-            {soundOn ? '🔔' : '🔕'}
+            <svg viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+              <path d="M6 8a6 6 0 1 1 12 0c0 7 3 9 3 9H3s3-2 3-9M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+              {!soundOn && <path d="m3 3 18 18" />}
+            </svg>
           </button>
           <Button size="sm" variant="secondary" onClick={() => { refetchFunnels(); refetchBoard(); }} loading={board.isFetching && !board.isLoading}>
             Actualizar
