@@ -1,33 +1,55 @@
 import { expect, type Page } from '@playwright/test';
 
-/** The board's chat panel for one card. */
+/** The chat panel beside the board (spec 01 §2 Chat view). */
 export class ChatPanel {
   constructor(private readonly page: Page) {}
 
-  async open(cardTitle: string) {
-    await this.page.getByRole('button', { name: `Abrir chat ${cardTitle}` }).click();
-    await expect(this.panel()).toBeVisible();
-  }
-
-  panel() {
+  get root() {
     return this.page.getByTestId('chat-panel');
   }
 
+  async open(cardTitle: string) {
+    await this.page.getByRole('button', { name: `Abrir chat ${cardTitle}` }).click();
+    await expect(this.root).toBeVisible();
+  }
+
   windowIndicator() {
-    return this.panel().getByTestId('window-indicator');
+    return this.root.getByTestId('window-indicator');
   }
 
   messages() {
-    return this.panel().getByTestId('chat-message');
+    return this.root.getByTestId('chat-message');
   }
 
   /** Picks an approved template (its option reads "name (CATEGORY)") and fills its variables by label. */
   async sendTemplate(templateOption: string, variables: Record<string, string>) {
-    await this.panel().getByRole('button', { name: 'Enviar plantilla' }).click();
+    await this.root.getByRole('button', { name: 'Enviar plantilla' }).click();
     const dialog = this.page.getByRole('dialog', { name: 'Enviar plantilla' });
     await dialog.getByLabel('Plantilla').selectOption({ label: templateOption });
     for (const [label, value] of Object.entries(variables)) await dialog.getByLabel(label, { exact: true }).fill(value);
     await dialog.getByRole('button', { name: 'Enviar Plantilla' }).click();
     await expect(dialog).toBeHidden();
+  }
+
+  get messageBox() {
+    return this.root.getByRole('textbox', { name: 'Mensaje' });
+  }
+
+  button(name: string) {
+    return this.root.getByRole('button', { name, exact: true });
+  }
+
+  message(text: string) {
+    return this.messages().filter({ hasText: text });
+  }
+
+  async send(text: string) {
+    await this.messageBox.fill(text);
+    await this.messageBox.press('Enter');
+    await expect(this.messageBox).toHaveValue('');
+  }
+
+  async openTab(name: 'Mensajes' | 'Notas Internas') {
+    await this.root.getByRole('tab', { name }).click();
   }
 }

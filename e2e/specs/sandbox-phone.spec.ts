@@ -1,33 +1,9 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { registerCompany, type ApiSession } from '../fixtures/api.ts';
+import { expect, test } from '@playwright/test';
+import { registerCompany } from '../fixtures/api.ts';
+import { tenantApi } from '../fixtures/tenant-api.ts';
 import { SandboxPhonePage } from '../pages/sandbox-phone-page.ts';
 import { LoginPage } from '../pages/login-page.ts';
 import { Shell } from '../pages/shell.ts';
-
-interface Usage {
-  sentCount: number;
-  receivedCount: number;
-}
-
-interface Board {
-  columns: Array<{ cards: Array<{ id: string; phone: string | null }> }>;
-}
-
-function tenantApi(request: APIRequestContext, owner: ApiSession) {
-  const headers = { authorization: `Bearer ${owner.token}` };
-  const base = `/t/${owner.tenant.slug}/api`;
-  const getJson = async <T>(path: string): Promise<T> => {
-    const response = await request.get(`${base}${path}`, { headers });
-    expect(response.status(), `GET ${path}`).toBe(200);
-    return (await response.json()) as T;
-  };
-  return {
-    usage: () => getJson<Usage>('/usage'),
-    funnels: () => getJson<Array<{ id: string; name: string }>>('/funnels/summary'),
-    board: (funnelId: string) => getJson<Board>(`/funnels/${funnelId}/board`),
-    sendText: (body: { cardId: string; text: string; tempId: string }) => request.post(`${base}/message`, { headers, data: body }),
-  };
-}
 
 test('a customer writes from the sandbox phone, the company answers and the phone shows it read', async ({ page, request, browser }) => {
   const owner = await registerCompany(request);

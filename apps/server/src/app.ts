@@ -173,7 +173,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       },
     });
     await scope.register(funnelsRoutes, {
-      db,
+      db, storage,
       events: boardEvents,
       archiveLanding: { column: (tenantId) => landingColumn(db, tenantId), returned: (tenantId, cardId) => greetOnNextMessage(db, tenantId, cardId) },
     });

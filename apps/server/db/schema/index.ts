@@ -4,3 +4,4 @@ export * from './messaging.ts';
 export * from './templates.ts';
 export * from './agenda.ts';
 export * from './autobot.ts';
+export * from './funnels.ts';

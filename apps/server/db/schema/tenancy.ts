@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { GeminiConfig } from '@embudo/contracts/http/funnels';
 
 const id = () => uuid('id').primaryKey().default(sql`gen_random_uuid()`);
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -75,6 +76,10 @@ export const boardColumns = pgTable('board_columns', {
   title: text('title').notNull(),
   color: text('color', { enum: ['blue', 'orange', 'purple', 'green'] }).notNull().default('blue'),
   position: integer('position').notNull().default(0),
+  /** The column's AI assistant (spec 01 §3 Column AI config); null until first configured. */
+  geminiConfig: jsonb('gemini_config').$type<GeminiConfig>(),
+  /** A Bots Studio bot that answers in this column instead of the generic assistant. */
+  assistantBotId: uuid('assistant_bot_id'),
   createdAt: createdAt(),
 }, (t) => [index('board_columns_funnel_idx').on(t.tenantId, t.funnelId)]);
 

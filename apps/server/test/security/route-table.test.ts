@@ -156,5 +156,6 @@ describe('route table', () => {
         if (response.statusCode >= 400) expect(response.json().message, context).toEqual(expect.any(String));
       }
     }
+    // Every route signs in afresh for each body (argon2), so the time grows with the API surface.
   }, 180_000);
 });

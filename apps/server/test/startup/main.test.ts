@@ -80,5 +80,6 @@ describe('starting the server', () => {
       again.stop();
       await again.exited;
     }
+    // Two cold starts of a fresh embedded database, each allowed 60 s above.
   }, 150_000);
 });

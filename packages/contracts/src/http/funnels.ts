@@ -3,19 +3,43 @@ import { z } from 'zod';
 export const columnColors = ['blue', 'orange', 'purple', 'green'] as const;
 
 const name = (message: string) => z.string({ error: message }).trim().min(1, { error: message }).max(120, { error: 'Máximo 120 caracteres.' });
+/** Spec 01 §5 Renames: a blank value is not an error, it is simply not kept (the service ignores it). */
+const rename = (message: string) => z.string({ error: message }).trim().max(120, { error: 'Máximo 120 caracteres.' });
 
 export const createFunnelRequest = z.object({ name: name('El nombre del funnel es requerido.') });
-export const renameFunnelRequest = createFunnelRequest;
+export const renameFunnelRequest = z.object({ name: rename('El nombre del funnel es requerido.') });
 
 export const createColumnRequest = z.object({
   funnelId: z.uuid({ error: 'Funnel inválido.' }),
   title: name('El título de la columna es requerido.'),
 });
 
-export const updateColumnRequest = z.object({
-  title: name('El título de la columna es requerido.').optional(),
-  color: z.enum(columnColors, { error: 'Color inválido: usa blue, orange, purple o green.' }).optional(),
+export const TOOL_FILE_PATH = /^\/media\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.(csv|txt|json)$/;
+
+/** A file the column's assistant may consult (spec 01 §3 Column AI config). */
+export const columnToolSchema = z.object({
+  type: z.literal('file_upload', { error: 'Tipo de herramienta inválido: usa file_upload.' }),
+  id: z.string({ error: 'Cada herramienta necesita un id.' }).trim().min(1, { error: 'Cada herramienta necesita un id.' }).max(100),
+  fileName: z.string({ error: 'Cada herramienta necesita el nombre del archivo.' }).trim().min(1, { error: 'Cada herramienta necesita el nombre del archivo.' }).max(255),
+  filePath: z.string({ error: 'Cada herramienta necesita la ruta del archivo subido.' }).regex(TOOL_FILE_PATH, { error: 'La ruta del archivo no es un archivo de herramienta subido.' }),
+  purpose: z.string({ error: 'El propósito debe ser texto.' }).trim().max(1000, { error: 'El propósito admite como máximo 1000 caracteres.' }).default(''),
 });
+export type ColumnTool = z.infer<typeof columnToolSchema>;
+
+export const geminiConfigSchema = z.object({
+  isEnabled: z.boolean({ error: 'Indica isEnabled: true o false.' }),
+  systemPrompt: z.string({ error: 'Las instrucciones deben ser texto.' }).max(20_000, { error: 'Las instrucciones admiten como máximo 20000 caracteres.' }).default(''),
+  tools: z.array(columnToolSchema, { error: 'tools debe ser una lista.' }).max(20, { error: 'Como máximo 20 archivos de herramientas por columna.' }).default([]),
+});
+export type GeminiConfig = z.infer<typeof geminiConfigSchema>;
+
+export const updateColumnRequest = z.object({
+  title: rename('El título de la columna es requerido.').optional(),
+  color: z.enum(columnColors, { error: 'Color inválido: usa blue, orange, purple o green.' }).optional(),
+  gemini_config: geminiConfigSchema.nullable().optional(),
+  assistant_bot_id: z.uuid({ error: 'Bot inválido.' }).nullable().optional(),
+});
+export type UpdateColumnRequest = z.infer<typeof updateColumnRequest>;
 
 export const toggleAiRequest = z.object({ enabled: z.boolean({ error: 'Indica enabled: true o false.' }) });
 
@@ -24,6 +48,29 @@ export const moveCardRequest = z.object({
   targetColumnId: z.uuid({ error: 'Columna inválida.' }),
 });
 
-export const renameCardRequest = z.object({ title: name('El nombre del chat es requerido.') });
+export const renameCardRequest = z.object({ title: rename('El nombre del chat es requerido.') });
 
 export const COLUMN_HAS_CHATS = 'No se puede eliminar una columna con chats. Mueve los chats primero.';
+
+export const QUICK_REPLY_TITLE_REQUIRED = 'El título es requerido.';
+export const QUICK_REPLY_TEXT_REQUIRED = 'El texto es requerido.';
+
+const quickReplyFields = {
+  title: z.string({ error: QUICK_REPLY_TITLE_REQUIRED }).trim().min(1, { error: QUICK_REPLY_TITLE_REQUIRED }).max(100, { error: 'El título admite como máximo 100 caracteres.' }),
+  text: z.string({ error: QUICK_REPLY_TEXT_REQUIRED }).trim().min(1, { error: QUICK_REPLY_TEXT_REQUIRED }).max(4096, { error: 'El texto admite como máximo 4096 caracteres.' }),
+};
+
+export const createQuickReplyRequest = z.object({ columnId: z.uuid({ error: 'Columna inválida.' }), ...quickReplyFields });
+export const updateQuickReplyRequest = z.object(quickReplyFields);
+
+export const quickReplyResponse = z.object({ id: z.string(), columnId: z.string(), title: z.string(), text: z.string() });
+export type QuickReply = z.infer<typeof quickReplyResponse>;
+
+export const assignedTemplatesRequest = z.object({
+  templateIds: z.array(z.uuid({ error: 'Plantilla inválida.' }), { error: 'templateIds debe ser una lista de plantillas.' }).max(200, { error: 'Como máximo 200 plantillas por columna.' }),
+});
+export const assignedTemplatesResponse = assignedTemplatesRequest;
+
+export const TOOL_FILE_MAX_BYTES = 5 * 1024 * 1024;
+export const TOOL_FILE_REFUSED = 'Sube un archivo CSV, TXT o JSON de texto.';
+export const toolUploadResponse = z.object({ fileName: z.string(), filePath: z.string() });

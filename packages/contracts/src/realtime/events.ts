@@ -36,12 +36,26 @@ export interface MessageNewPayload {
   message: Record<string, unknown>;
 }
 
+/** An internal note added to a chat, so every agent with the chat open sees it at once. */
+export interface NoteNewPayload {
+  cardId: string;
+  note: { id: string; cardId: string; author: string; text: string; timestamp: string; raw_timestamp: number };
+}
+
+/** A scheduled item was created, or left the schedule (sent or failed): the chat shows or drops it. */
+export interface ScheduledUpdatedPayload {
+  cardId: string;
+  scheduled: { id: string; status: 'scheduled' | 'sent' | 'failed'; [field: string]: unknown };
+}
+
 export interface ServerToClientEvents {
   board_updated: (payload: BoardUpdatedPayload) => void;
   funnels_updated: (payload?: Record<string, never>) => void;
   message_status_updated: (payload: MessageStatusUpdatedPayload) => void;
   'message:new': (payload: MessageNewPayload) => void;
   card_updated: (payload: CardUpdatedPayload) => void;
+  'note:new': (payload: NoteNewPayload) => void;
+  'scheduled:updated': (payload: ScheduledUpdatedPayload) => void;
   batch_updated: (payload?: { batchId?: string }) => void;
   /** To one user whose role, funnels or status an owner or admin changed: their screens follow at once. */
   user_updated: (payload: SessionUser) => void;

@@ -174,6 +174,7 @@ export function createScheduledJob(deps: OutboundDeps) {
           if (!(error instanceof AppError)) throw error;
           await deps.db.update(scheduledMessages).set({ status: 'failed', errorReason: error.message })
             .where(and(eq(scheduledMessages.id, item.id), eq(scheduledMessages.status, 'scheduled')));
+          deps.events.emit(tenantId, card.funnelId, 'scheduled:updated', { cardId: card.id, scheduled: { id: item.id, status: 'failed' } });
           return;
         }
       }
@@ -185,6 +186,8 @@ export function createScheduledJob(deps: OutboundDeps) {
             if (!marked) throw new ScheduledAlreadyHandled();
           },
         });
+        // The sent message itself arrives as message:new; the chat drops the scheduled item.
+        deps.events.emit(tenantId, card.funnelId, 'scheduled:updated', { cardId: card.id, scheduled: { id: item.id, status: 'sent' } });
       } catch (error) {
         if (!(error instanceof ScheduledAlreadyHandled)) throw error;
       }

@@ -110,8 +110,10 @@ export function assertWindowOpenForFiles(card: CardRow) {
 
 export async function addNote(deps: Pick<OutboundDeps, 'db' | 'events'>, author: Author, input: { cardId: string; text: string }) {
   const card = await writableCard(deps.db, author, input.cardId);
-  const [note] = await deps.db.insert(notes).values({ tenantId: author.tenantId, cardId: card.id, authorUserId: author.actor.userId, authorName: author.userName, text: input.text }).returning();
-  return { id: note!.id, cardId: card.id, author: note!.authorName, text: note!.text, timestamp: note!.createdAt.toISOString(), raw_timestamp: note!.createdAt.getTime() };
+  const [row] = await deps.db.insert(notes).values({ tenantId: author.tenantId, cardId: card.id, authorUserId: author.actor.userId, authorName: author.userName, text: input.text }).returning();
+  const note = { id: row!.id, cardId: card.id, author: row!.authorName, text: row!.text, timestamp: row!.createdAt.toISOString(), raw_timestamp: row!.createdAt.getTime() };
+  deps.events.emit(author.tenantId, card.funnelId, 'note:new', { cardId: card.id, note });
+  return note;
 }
 
 /** Read state is shared by the team, so marking read is a change: viewers leave it as it is. */

@@ -38,10 +38,12 @@ export async function scheduleMessage(deps: ScheduleDeps, author: Author, input:
     await deps.enqueueScheduled(tx, { tenantId: author.tenantId, scheduledId: created!.id }, scheduledFor);
     return created!;
   });
-  return {
+  const item = {
     id: row.id, cardId: row.cardId, author: row.authorName, scheduledFor: row.scheduledFor.toISOString(), text: row.text,
     templateId: row.templateId, variables: row.variables, status: row.status, raw_timestamp: row.createdAt.getTime(),
   };
+  deps.events.emit(author.tenantId, card.funnelId, 'scheduled:updated', { cardId: card.id, scheduled: item });
+  return item;
 }
 
 export async function findScheduled(deps: Pick<ScheduleDeps, 'db'>, tenantId: string, scheduledId: string) {

@@ -1,50 +1,38 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { boardColumns, cards, funnels, tenants } from '../../../db/schema/index.ts';
-import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
+import { useListeningSandboxApp } from '../../../test/support/listening-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
-import { connectClient, joinTenant, listenOnRandomPort, nextEvent, type TestSocket } from '../../../test/support/realtime-client.ts';
+import { nextEvent } from '../../../test/support/realtime-client.ts';
 import { sandboxAppName } from '../chats/provider-settings.service.ts';
 
-let t: TestApp;
-let baseUrl: string;
-const sockets: TestSocket[] = [];
-beforeAll(async () => {
-  t = await buildTestApp({ providerMode: 'sandbox' });
-  baseUrl = await listenOnRandomPort(t.app);
-});
-afterAll(async () => {
-  sockets.forEach((socket) => socket.disconnect());
-  await t.close();
-});
+const app = useListeningSandboxApp();
 
 type Owner = Awaited<ReturnType<typeof registerTenant>>;
 const call = (owner: Owner, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, payload?: unknown) =>
-  t.app.inject({ method, url: `/t/${owner.tenant.slug}/api${path}`, headers: bearer(owner.token), payload: payload as object });
+  app.t.app.inject({ method, url: `/t/${owner.tenant.slug}/api${path}`, headers: bearer(owner.token), payload: payload as object });
 
 async function setup() {
-  const owner = await registerTenant(t.app);
-  await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215599999999', name: 'Lola', kind: 'text', text: 'hola' });
+  const owner = await registerTenant(app.t.app);
+  await app.t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215599999999', name: 'Lola', kind: 'text', text: 'hola' });
   const [funnel] = (await call(owner, 'GET', '/funnels/summary')).json();
   const board = (await call(owner, 'GET', `/funnels/${funnel.id}/board`)).json();
   return { owner, funnel, board, card: board.columns[0].cards[0], columns: board.columns };
 }
 
 async function memberWith(owner: Owner, role: 'agent' | 'viewer', funnelIds: string[]) {
-  await t.database.db.update(tenants).set({ subscriptionPlan: 'enterprise' }).where(eq(tenants.id, owner.tenant.id));
+  await app.t.database.db.update(tenants).set({ subscriptionPlan: 'enterprise' }).where(eq(tenants.id, owner.tenant.id));
   const email = `${role}-${Date.now()}@x.test`;
   const invited = (await call(owner, 'POST', '/users/invite', { name: role, email, role, funnelIds })).json();
-  const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: invited.tempPassword, tenantSlug: owner.tenant.slug } });
-  const token = (await t.app.inject({ method: 'PUT', url: '/api/auth/change-password', headers: bearer(login.json().token), payload: { newPassword: 'Miembro123' } })).json().token;
+  const login = await app.t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: invited.tempPassword, tenantSlug: owner.tenant.slug } });
+  const token = (await app.t.app.inject({ method: 'PUT', url: '/api/auth/change-password', headers: bearer(login.json().token), payload: { newPassword: 'Miembro123' } })).json().token;
   return { ...owner, token };
 }
 
 describe('funnels and columns', () => {
   it('creates and renames funnels and columns, with realtime notices', async () => {
     const { owner, funnel } = await setup();
-    const socket = connectClient(baseUrl, owner.token, owner.tenant.slug);
-    sockets.push(socket);
-    await joinTenant(socket, owner.tenant.slug, owner.token);
+    const socket = await app.joinedSocket(owner);
 
     const funnelsUpdated = nextEvent(socket, 'funnels_updated');
     const created = await call(owner, 'POST', '/funnels', { name: '  Postventa ' });
@@ -52,7 +40,7 @@ describe('funnels and columns', () => {
     expect(created.json()).toMatchObject({ name: 'Postventa' });
     await funnelsUpdated;
     expect((await call(owner, 'PUT', `/funnels/${funnel.id}`, { name: 'Ventas' })).json().name).toBe('Ventas');
-    expect((await call(owner, 'PUT', `/funnels/${funnel.id}`, { name: '  ' })).statusCode).toBe(400);
+    expect((await call(owner, 'PUT', `/funnels/${funnel.id}`, { name: 123 })).statusCode).toBe(400);
 
     const boardUpdated = nextEvent(socket, 'board_updated');
     const column = (await call(owner, 'POST', '/columns', { funnelId: funnel.id, title: 'Seguimiento' })).json();
@@ -71,7 +59,65 @@ describe('funnels and columns', () => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toBe('No se puede eliminar una columna con chats. Mueve los chats primero.');
     expect((await call(owner, 'DELETE', `/columns/${columns[1].id}`)).statusCode).toBe(204);
-    expect(await t.database.db.select().from(boardColumns).where(eq(boardColumns.id, columns[1].id))).toHaveLength(0);
+    expect(await app.t.database.db.select().from(boardColumns).where(eq(boardColumns.id, columns[1].id))).toHaveLength(0);
+  });
+});
+
+describe('renames (spec 01 §5: kept only when the trimmed value is non-empty and changed)', () => {
+  it('ignores blank or unchanged names of funnels, columns and cards: nothing written, no notice', async () => {
+    const { owner, funnel, card, columns } = await setup();
+    const socket = await app.joinedSocket(owner);
+    const seen: string[] = [];
+    for (const event of ['funnels_updated', 'board_updated', 'card_updated'] as const) socket.on(event, () => seen.push(event));
+
+    for (const name of ['   ', ' Sales Funnel ']) {
+      const answer = await call(owner, 'PUT', `/funnels/${funnel.id}`, { name });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json().name).toBe('Sales Funnel');
+    }
+    for (const title of ['', `  ${columns[0].title}  `]) {
+      expect((await call(owner, 'PUT', `/columns/${columns[0].id}`, { title })).json().title).toBe(columns[0].title);
+    }
+    for (const title of [' ', 'Lola']) {
+      expect((await call(owner, 'PUT', `/cards/${card.id}`, { title })).json().title).toBe('Lola');
+    }
+
+    // Events arrive in order: the first one seen is the real rename's, so the ignored ones sent none.
+    const renamed = nextEvent(socket, 'funnels_updated');
+    expect((await call(owner, 'PUT', `/funnels/${funnel.id}`, { name: '  Ventas  ' })).json().name).toBe('Ventas');
+    await renamed;
+    expect(seen).toEqual(['funnels_updated']);
+    const [row] = await app.t.database.db.select().from(cards).where(eq(cards.id, card.id));
+    expect(row!.title).toBe('Lola');
+    const [column] = await app.t.database.db.select().from(boardColumns).where(eq(boardColumns.id, columns[0].id));
+    expect(column!.title).toBe(columns[0].title);
+  });
+});
+
+describe('realtime notices', () => {
+  it('tells the tenant\'s room about every change of the board', async () => {
+    const { owner, funnel, card, columns } = await setup();
+    const socket = await app.joinedSocket(owner);
+    const expectEvent = async <E extends 'funnels_updated' | 'board_updated' | 'card_updated'>(event: E, change: () => Promise<unknown>) => {
+      const received = nextEvent(socket, event);
+      await change();
+      return received;
+    };
+
+    expect(await expectEvent('card_updated', () => call(owner, 'POST', '/card/move', { cardId: card.id, targetColumnId: columns[1].id }))).toMatchObject({ id: card.id, columnId: columns[1].id });
+    expect(await expectEvent('board_updated', () => call(owner, 'POST', '/card/move', { cardId: card.id, targetColumnId: columns[2].id }))).toEqual({ funnelId: funnel.id });
+    expect(await expectEvent('card_updated', () => call(owner, 'PUT', `/cards/${card.id}`, { title: 'Lola García' }))).toMatchObject({ id: card.id, title: 'Lola García' });
+    expect(await expectEvent('card_updated', () => call(owner, 'PUT', `/cards/${card.id}/toggle-ai`, { enabled: true }))).toMatchObject({ id: card.id, aiEnabled: true });
+    expect(await expectEvent('board_updated', () => call(owner, 'POST', `/columns/${columns[2].id}/toggle-cards-ai`, { enabled: false }))).toEqual({ funnelId: funnel.id });
+    expect(await expectEvent('card_updated', () => call(owner, 'POST', `/cards/${card.id}/archive`))).toMatchObject({ id: card.id });
+    const created = await expectEvent('board_updated', () => call(owner, 'POST', '/columns', { funnelId: funnel.id, title: 'Nueva' }));
+    expect(created).toEqual({ funnelId: funnel.id });
+    const column = (await call(owner, 'GET', `/funnels/${funnel.id}/columns`)).json().at(-1);
+    expect(await expectEvent('board_updated', () => call(owner, 'PUT', `/columns/${column.id}`, { color: 'green' }))).toEqual({ funnelId: funnel.id });
+    expect(await expectEvent('board_updated', () => call(owner, 'PUT', `/columns/${column.id}`, { gemini_config: { isEnabled: true, systemPrompt: 'Hola', tools: [] } }))).toEqual({ funnelId: funnel.id });
+    expect(await expectEvent('board_updated', () => call(owner, 'DELETE', `/columns/${column.id}`))).toEqual({ funnelId: funnel.id });
+    await expectEvent('funnels_updated', () => call(owner, 'POST', '/funnels', { name: 'Postventa' }));
+    await expectEvent('funnels_updated', () => call(owner, 'PUT', `/funnels/${funnel.id}`, { name: 'Ventas 2' }));
   });
 });
 
@@ -86,15 +132,15 @@ describe('cards', () => {
     expect((await call(owner, 'POST', '/card/move', { cardId: card.id, targetColumnId: otherColumn.id })).json()).toMatchObject({ funnelId: other.id, columnId: otherColumn.id });
 
     expect((await call(owner, 'PUT', `/cards/${card.id}`, { title: 'Lola VIP' })).json().title).toBe('Lola VIP');
-    await t.database.db.update(tenants).set({ subscriptionPlan: 'professional' }).where(eq(tenants.id, owner.tenant.id));
+    await app.t.database.db.update(tenants).set({ subscriptionPlan: 'professional' }).where(eq(tenants.id, owner.tenant.id));
     expect((await call(owner, 'PUT', `/cards/${card.id}/toggle-ai`, { enabled: true })).json().aiEnabled).toBe(true);
     expect((await call(owner, 'POST', `/columns/${otherColumn.id}/toggle-cards-ai`, { enabled: false })).json()).toEqual({ updated: 1, enabled: false });
-    const [row] = await t.database.db.select().from(cards).where(eq(cards.id, card.id));
+    const [row] = await app.t.database.db.select().from(cards).where(eq(cards.id, card.id));
     expect(row!.aiEnabled).toBe(false);
 
     const archived = await call(owner, 'POST', `/cards/${card.id}/archive`);
     expect(archived.statusCode).toBe(200);
-    const [after] = await t.database.db.select().from(cards).where(eq(cards.id, card.id));
+    const [after] = await app.t.database.db.select().from(cards).where(eq(cards.id, card.id));
     expect(after).toMatchObject({ archived: true, unreadCount: 0 });
   });
 
@@ -107,7 +153,7 @@ describe('cards', () => {
     const perColumn = await call(owner, 'POST', `/columns/${columns[0].id}/toggle-cards-ai`, { enabled: true });
     expect(perColumn.statusCode).toBe(403);
     expect(perColumn.json().message).toBe(message);
-    const [row] = await t.database.db.select().from(cards).where(eq(cards.id, card.id));
+    const [row] = await app.t.database.db.select().from(cards).where(eq(cards.id, card.id));
     expect(row!.aiEnabled).toBe(false);
     expect((await call(owner, 'PUT', `/cards/${card.id}/toggle-ai`, { enabled: false })).statusCode).toBe(200);
     expect((await call(owner, 'POST', `/columns/${columns[0].id}/toggle-cards-ai`, { enabled: false })).statusCode).toBe(200);
@@ -125,6 +171,6 @@ describe('cards', () => {
     expect((await call(viewer, 'POST', '/funnels', { name: 'x' })).statusCode).toBe(403);
     const agentWithout = await memberWith(a.owner, 'agent', []);
     expect((await call(agentWithout, 'POST', '/card/move', { cardId: a.card.id, targetColumnId: a.columns[1].id })).statusCode).toBe(404);
-    expect(await t.database.db.select().from(funnels).where(eq(funnels.tenantId, a.owner.tenant.id))).toHaveLength(1);
+    expect(await app.t.database.db.select().from(funnels).where(eq(funnels.tenantId, a.owner.tenant.id))).toHaveLength(1);
   });
 });

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { COLUMN_HAS_CHATS } from '@embudo/contracts/http/funnels';
+import { COLUMN_HAS_CHATS, type GeminiConfig, type UpdateColumnRequest } from '@embudo/contracts/http/funnels';
 import { boardColumns, cards, funnels } from '../../../db/schema/index.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { badRequest, notFound } from '../../platform/errors/app-error.ts';
@@ -8,6 +8,7 @@ import { canSeeFunnel, requireFunnelVisible, requireOwnerOrAdmin, requireWriter,
 import { requirePlanFeature } from '../tenants/plan-limits.ts';
 import { FUNNEL_NOT_FOUND } from './board.service.ts';
 import { toCardUpdate, type CardPlace, type CardRow } from './cards.service.ts';
+import { columnDto } from './column-dto.ts';
 
 export const COLUMN_NOT_FOUND = 'Columna no encontrada.';
 export const CARD_NOT_FOUND = 'Chat no encontrado.';
@@ -25,7 +26,7 @@ export interface ArchiveLanding {
   returned(tenantId: string, cardId: string): Promise<void>;
 }
 
-interface Scope {
+export interface Scope {
   db: Db;
   events: BoardEvents;
   tenantId: string;
@@ -41,11 +42,16 @@ async function writableFunnel(scope: Scope, funnelId: string) {
   return funnel;
 }
 
-async function writableColumn(scope: Scope, columnId: string) {
-  requireWriter(scope.actor);
+/** The column, if it is in the tenant and its funnel is visible to the actor (else 404, like a missing one). */
+export async function visibleColumn(scope: Pick<Scope, 'db' | 'tenantId' | 'actor'>, columnId: string) {
   const [column] = await scope.db.select().from(boardColumns).where(and(eq(boardColumns.tenantId, scope.tenantId), eq(boardColumns.id, columnId))).limit(1);
   if (!column || !canSeeFunnel(scope.actor, column.funnelId)) throw notFound(COLUMN_NOT_FOUND);
   return column;
+}
+
+export async function writableColumn(scope: Pick<Scope, 'db' | 'tenantId' | 'actor'>, columnId: string) {
+  requireWriter(scope.actor);
+  return visibleColumn(scope, columnId);
 }
 
 async function writableCard(scope: Scope, cardId: string) {
@@ -56,7 +62,11 @@ async function writableCard(scope: Scope, cardId: string) {
 }
 
 const funnelDto = (row: typeof funnels.$inferSelect) => ({ id: row.id, name: row.name, unreadCount: 0 });
-const columnDto = (row: typeof boardColumns.$inferSelect) => ({ id: row.id, title: row.title, funnelId: row.funnelId, color: row.color });
+/** Spec 01 §5 Renames: kept only when the trimmed value is non-empty and changed. */
+const keptRename = (input: string | undefined, current: string) => {
+  const trimmed = input?.trim() ?? '';
+  return trimmed !== '' && trimmed !== current ? trimmed : undefined;
+};
 
 /** New funnels are for owners and admins: agents see only the funnels ticked for them. */
 export async function createFunnel(scope: Scope, name: string) {
@@ -69,8 +79,10 @@ export async function createFunnel(scope: Scope, name: string) {
   return funnelDto(row!);
 }
 
-export async function renameFunnel(scope: Scope, funnelId: string, name: string) {
-  await writableFunnel(scope, funnelId);
+export async function renameFunnel(scope: Scope, funnelId: string, input: string) {
+  const funnel = await writableFunnel(scope, funnelId);
+  const name = keptRename(input, funnel.name);
+  if (!name) return funnelDto(funnel);
   const [row] = await scope.db.update(funnels).set({ name }).where(and(eq(funnels.tenantId, scope.tenantId), eq(funnels.id, funnelId))).returning();
   scope.events.funnelsUpdated(scope.tenantId);
   return funnelDto(row!);
@@ -86,10 +98,31 @@ export async function createColumn(scope: Scope, funnelId: string, title: string
   return columnDto(row!);
 }
 
-export async function updateColumn(scope: Scope, columnId: string, changes: { title?: string; color?: 'blue' | 'orange' | 'purple' | 'green' }) {
+export const FOREIGN_TOOL_FILE = 'Un archivo de herramienta no pertenece a esta empresa: súbelo de nuevo.';
+
+/**
+ * Title (a rename), colour, the AI assistant's config and the column bot. Choosing a bot turns
+ * the generic assistant off (spec 01 §4); nothing is written when nothing changes.
+ */
+export async function updateColumn(scope: Scope, columnId: string, changes: UpdateColumnRequest) {
   const column = await writableColumn(scope, columnId);
-  if (changes.title === undefined && changes.color === undefined) return columnDto(column);
-  const [row] = await scope.db.update(boardColumns).set(changes).where(eq(boardColumns.id, column.id)).returning();
+  const set: Partial<typeof boardColumns.$inferInsert> = {};
+  const title = keptRename(changes.title, column.title);
+  if (title) set.title = title;
+  if (changes.color && changes.color !== column.color) set.color = changes.color;
+  let geminiConfig: GeminiConfig | null | undefined = changes.gemini_config;
+  if (geminiConfig) {
+    // A tool file is read by the assistant later: only files uploaded by this tenant may be named.
+    if (geminiConfig.tools.some((tool) => !tool.filePath.startsWith(`/media/${scope.tenantId}/`))) throw badRequest(FOREIGN_TOOL_FILE);
+  }
+  if (changes.assistant_bot_id !== undefined) {
+    set.assistantBotId = changes.assistant_bot_id;
+    const current = geminiConfig ?? column.geminiConfig;
+    if (changes.assistant_bot_id && current?.isEnabled) geminiConfig = { ...current, isEnabled: false };
+  }
+  if (geminiConfig !== undefined) set.geminiConfig = geminiConfig;
+  if (Object.keys(set).length === 0) return columnDto(column);
+  const [row] = await scope.db.update(boardColumns).set(set).where(eq(boardColumns.id, column.id)).returning();
   scope.events.boardUpdated(scope.tenantId, column.funnelId);
   return columnDto(row!);
 }
@@ -107,12 +140,12 @@ export async function deleteColumn(scope: Scope, columnId: string) {
 /** Every column the actor may see, with its funnel's name (bot menus, move dialogs). */
 export async function allColumns(scope: Pick<Scope, 'db' | 'tenantId' | 'actor'>) {
   const rows = await scope.db
-    .select({ id: boardColumns.id, title: boardColumns.title, color: boardColumns.color, funnelId: boardColumns.funnelId, funnelName: funnels.name })
+    .select({ column: boardColumns, funnelName: funnels.name })
     .from(boardColumns)
     .innerJoin(funnels, eq(funnels.id, boardColumns.funnelId))
     .where(eq(boardColumns.tenantId, scope.tenantId))
     .orderBy(asc(funnels.position), asc(funnels.createdAt), asc(boardColumns.position), asc(boardColumns.createdAt));
-  return rows.filter((row) => canSeeFunnel(scope.actor, row.funnelId));
+  return rows.filter((row) => canSeeFunnel(scope.actor, row.column.funnelId)).map((row) => ({ ...columnDto(row.column), funnelName: row.funnelName }));
 }
 
 export async function toggleColumnCardsAi(scope: Scope, columnId: string, enabled: boolean) {
@@ -136,8 +169,10 @@ export async function moveCard(scope: Scope, cardId: string, targetColumnId: str
   return toCardUpdate(row!);
 }
 
-export async function renameCard(scope: Scope, cardId: string, title: string) {
+export async function renameCard(scope: Scope, cardId: string, input: string) {
   const card = await writableCard(scope, cardId);
+  const title = keptRename(input, card.title);
+  if (!title) return toCardUpdate(card);
   const [row] = await scope.db.update(cards).set({ title }).where(eq(cards.id, card.id)).returning();
   scope.events.cardUpdated(scope.tenantId, row!);
   return toCardUpdate(row!);

@@ -2,8 +2,9 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { boardColumns, cards, funnels } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import { notFound } from '../../platform/errors/app-error.ts';
-import { canSeeFunnel, type Actor } from '../../platform/policy/policy.ts';
-import { toCardUpdate } from './cards.service.ts';
+import { canSeeFunnel, seesAllFunnels, type Actor } from '../../platform/policy/policy.ts';
+import { cardSummaryColumns, toCardUpdate, type CardSummary } from './cards.service.ts';
+import { columnDto } from './column-dto.ts';
 import { funnelVisibleTo } from './funnels.service.ts';
 
 export const FUNNEL_NOT_FOUND = 'Funnel no encontrado.';
@@ -31,16 +32,16 @@ export async function funnelColumns(executor: DbExecutor, tenantId: string, acto
   const rows = await executor.select().from(boardColumns)
     .where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.funnelId, funnel.id)))
     .orderBy(asc(boardColumns.position), asc(boardColumns.createdAt));
-  return rows.map((column) => ({ id: column.id, title: column.title, funnelId: column.funnelId, color: column.color, funnelName: funnel.name }));
+  return rows.map((column) => ({ ...columnDto(column), funnelName: funnel.name }));
 }
 
 /** The board: columns with card summaries (never message histories), newest activity first. */
 export async function funnelBoard(executor: DbExecutor, tenantId: string, actor: Actor, funnelId: string) {
   const columns = await funnelColumns(executor, tenantId, actor, funnelId);
-  const cardRows = await executor.select().from(cards)
+  const cardRows = await executor.select(cardSummaryColumns).from(cards)
     .where(and(eq(cards.tenantId, tenantId), eq(cards.funnelId, funnelId)))
     .orderBy(desc(cards.lastActivityAt));
-  const byColumn = new Map(columns.map((column) => [column.id, [] as ReturnType<typeof toCardUpdate>[]]));
+  const byColumn = new Map(columns.map((column) => [column.id, [] as CardSummary[]]));
   for (const card of cardRows) byColumn.get(card.columnId)?.push(toCardUpdate(card));
   const counters = {
     unreadIndividual: cardRows.filter((card) => !card.isGroup && card.unreadCount > 0).length,

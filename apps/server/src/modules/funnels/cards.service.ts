@@ -76,7 +76,26 @@ export async function recordCardActivity(executor: DbExecutor, tenantId: string,
   return row!;
 }
 
-export function toCardUpdate(card: CardRow) {
+/** The card fields the board shows: what a board answer and card_updated carry, never messages. */
+export const cardSummaryColumns = {
+  id: cards.id,
+  funnelId: cards.funnelId,
+  columnId: cards.columnId,
+  title: cards.title,
+  phone: cards.phone,
+  isGroup: cards.isGroup,
+  unreadCount: cards.unreadCount,
+  lastMessageType: cards.lastMessageType,
+  lastMessageText: cards.lastMessageText,
+  lastActivityAt: cards.lastActivityAt,
+  contactLastMessageAt: cards.contactLastMessageAt,
+  aiEnabled: cards.aiEnabled,
+};
+
+/** A card shows two lines of its last message; the whole text lives in the chat. */
+export const PREVIEW_MAX_CHARS = 160;
+
+export function toCardUpdate(card: Pick<CardRow, keyof typeof cardSummaryColumns>) {
   return {
     id: card.id,
     funnelId: card.funnelId,
@@ -86,12 +105,14 @@ export function toCardUpdate(card: CardRow) {
     isGroup: card.isGroup,
     unreadCount: card.unreadCount,
     lastMessageType: card.lastMessageType,
-    lastMessageText: card.lastMessageText,
+    lastMessageText: card.lastMessageText && card.lastMessageText.length > PREVIEW_MAX_CHARS ? `${card.lastMessageText.slice(0, PREVIEW_MAX_CHARS - 1)}…` : card.lastMessageText,
     lastActivityAt: card.lastActivityAt.toISOString(),
     contactLastMessageAt: card.contactLastMessageAt ? card.contactLastMessageAt.toISOString() : null,
     aiEnabled: card.aiEnabled,
   };
 }
+
+export type CardSummary = ReturnType<typeof toCardUpdate>;
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 

@@ -39,6 +39,16 @@ describe('funnels summary and board', () => {
     expect(columns.map((column: { id: string }) => column.id)).toEqual(board.columns.map((column: { id: string }) => column.id));
   });
 
+  it('carries a two-line preview of a long last message, not the whole text', async () => {
+    const owner = await registerTenant(t.app);
+    const long = `Hola, ${'quisiera saber precios y disponibilidad '.repeat(20)}`;
+    await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215510000009', name: 'Larga', kind: 'text', text: long });
+    const [funnel] = (await get(owner.tenant.slug, owner.token, '/funnels/summary')).json();
+    const [card] = (await get(owner.tenant.slug, owner.token, `/funnels/${funnel.id}/board`)).json().columns[0].cards;
+    expect(card.lastMessageText).toHaveLength(160);
+    expect(card.lastMessageText).toBe(`${long.slice(0, 159)}…`);
+  });
+
   it('answers 404 for another tenant\'s funnel and hides unticked funnels from an agent', async () => {
     const a = await registerTenant(t.app);
     const b = await registerTenant(t.app);

@@ -1,25 +1,34 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { createColumnRequest, createFunnelRequest, moveCardRequest, renameCardRequest, renameFunnelRequest, toggleAiRequest, updateColumnRequest } from '@embudo/contracts/http/funnels';
+import '@fastify/multipart';
+import {
+  assignedTemplatesRequest, createColumnRequest, createFunnelRequest, createQuickReplyRequest, moveCardRequest, renameCardRequest, renameFunnelRequest,
+  toggleAiRequest, TOOL_FILE_MAX_BYTES, TOOL_FILE_REFUSED, updateColumnRequest, updateQuickReplyRequest,
+} from '@embudo/contracts/http/funnels';
 import type { Db } from '../../platform/db/database.ts';
+import { badRequest } from '../../platform/errors/app-error.ts';
 import { sessionOf } from '../../platform/http/route-access.ts';
+import type { MediaStorage } from '../../platform/storage/media-storage.ts';
 import { actorOf } from '../users/users.service.ts';
 import { funnelBoard, funnelColumns, funnelSummaries } from './board.service.ts';
 import * as edit from './board-edit.service.ts';
+import * as settings from './column-settings.service.ts';
 
 const idParams = (message: string) => z.object({ id: z.uuid({ error: message }) });
 const funnelParams = idParams('Funnel inválido.');
 const columnParams = idParams('Columna inválida.');
 const cardParams = idParams('Chat inválido.');
+const quickReplyParams = idParams('Respuesta rápida inválida.');
 
 export interface FunnelsRoutesOptions {
   db: Db;
   events: edit.BoardEvents;
+  storage: MediaStorage;
   archiveLanding?: edit.ArchiveLanding;
 }
 
-export const funnelsRoutes: FastifyPluginAsyncZod<FunnelsRoutesOptions> = async (app, { db, events, archiveLanding }) => {
+export const funnelsRoutes: FastifyPluginAsyncZod<FunnelsRoutesOptions> = async (app, { db, events, storage, archiveLanding }) => {
   const scopeOf = async (request: FastifyRequest) => {
     const session = sessionOf(request);
     return { db, events, tenantId: session.tenant.id, plan: session.tenant.subscriptionPlan, actor: await actorOf(db, session.user) };
@@ -53,6 +62,38 @@ export const funnelsRoutes: FastifyPluginAsyncZod<FunnelsRoutesOptions> = async 
   });
   app.post('/columns/:id/toggle-cards-ai', { schema: { params: columnParams, body: toggleAiRequest } }, async (request) =>
     edit.toggleColumnCardsAi(await scopeOf(request), request.params.id, request.body.enabled));
+
+  // Column settings (spec 01 §2 Other dialogs): quick replies, assigned templates, assistant tool files.
+  app.get('/columns/:id/quick-replies', { schema: { params: columnParams } }, async (request) =>
+    settings.listQuickReplies(await scopeOf(request), request.params.id));
+  app.post('/quick-replies', { schema: { body: createQuickReplyRequest } }, async (request, reply) =>
+    reply.status(201).send(await settings.createQuickReply(await scopeOf(request), request.body)));
+  app.put('/quick-replies/:id', { schema: { params: quickReplyParams, body: updateQuickReplyRequest } }, async (request) =>
+    settings.updateQuickReply(await scopeOf(request), request.params.id, request.body));
+  app.delete('/quick-replies/:id', { schema: { params: quickReplyParams } }, async (request, reply) => {
+    await settings.deleteQuickReply(await scopeOf(request), request.params.id);
+    return reply.status(204).send();
+  });
+  app.get('/columns/:id/assigned-templates', { schema: { params: columnParams } }, async (request) =>
+    settings.assignedTemplates(await scopeOf(request), request.params.id));
+  app.put('/columns/:id/assigned-templates', { schema: { params: columnParams, body: assignedTemplatesRequest } }, async (request) =>
+    settings.assignTemplates(await scopeOf(request), request.params.id, request.body.templateIds));
+  app.post('/columns/:id/tools/upload', { schema: { params: columnParams } }, async (request, reply) => {
+    if (!request.isMultipart()) throw badRequest('Envía el archivo como multipart/form-data en el campo tool_file.');
+    const scope = await scopeOf(request);
+    await edit.writableColumn(scope, request.params.id);
+    let upload: { data: Buffer; fileName: string } | undefined;
+    for await (const part of request.parts({ limits: { fileSize: TOOL_FILE_MAX_BYTES, files: 1 } })) {
+      if (part.type !== 'file') continue;
+      const data = await part.toBuffer().catch((error: { code?: string }) => {
+        throw error.code === 'FST_REQ_FILE_TOO_LARGE' ? badRequest(settings.TOOL_FILE_TOO_LARGE) : error;
+      });
+      if (part.fieldname === 'tool_file') upload = { data, fileName: part.filename || 'herramienta' };
+    }
+    if (!upload) throw badRequest(settings.TOOL_FILE_MISSING);
+    if (!/\.(csv|txt|json)$/i.test(upload.fileName)) throw badRequest(TOOL_FILE_REFUSED);
+    return reply.status(201).send(await settings.uploadToolFile({ ...scope, storage }, request.params.id, upload));
+  });
 
   app.post('/card/move', { schema: { body: moveCardRequest } }, async (request) =>
     edit.moveCard(await scopeOf(request), request.body.cardId, request.body.targetColumnId));

@@ -1,4 +1,5 @@
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useRef, useState } from 'react';
+import { useOutsideClick } from '../../shared/hooks/use-outside-click.ts';
 import type { BoardCard } from './board.api.ts';
 
 export const CARD_DRAG_TYPE = 'application/x-embudo-card';
@@ -27,14 +28,8 @@ export const BoardCardItem = memo(function BoardCardItem({ card, active, onOpen,
   const [menuOpen, setMenuOpen] = useState(false);
   const menuRef = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
-    if (!menuOpen) return;
-    const close = (event: MouseEvent) => {
-      if (!menuRef.current?.contains(event.target as Node)) setMenuOpen(false);
-    };
-    document.addEventListener('mousedown', close);
-    return () => document.removeEventListener('mousedown', close);
-  }, [menuOpen]);
+  const closeMenu = useCallback(() => setMenuOpen(false), []);
+  useOutsideClick(menuRef, menuOpen, closeMenu);
 
   return (
     <div

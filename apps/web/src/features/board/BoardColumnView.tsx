@@ -17,6 +17,8 @@ export interface ColumnActions {
   onToggleAi: (column: BoardColumn, enabled: boolean) => void;
   onDelete: (column: BoardColumn) => void;
   onStartConversation: (column: BoardColumn) => void;
+  onOpenSettings: (column: BoardColumn) => void;
+  onOpenBot: (column: BoardColumn) => void;
   onDropCard: (cardId: string, columnId: string) => void;
   onOpenCard: (cardId: string) => void;
   onRenameCard: (card: BoardCard) => void;
@@ -142,12 +144,16 @@ export function BoardColumnView({ column, openCardId, actions, readOnly = false,
                       />
                     ))}
                   </div>
-                  <button type="button" role="menuitem" disabled title="Próximamente" className="block w-full px-3 py-1.5 text-left text-slate-300">
-                    Configuración de columna
-                  </button>
-                  <button type="button" role="menuitem" disabled title="Próximamente" className="block w-full px-3 py-1.5 text-left text-slate-300">
-                    Configurar Bot Gemini
-                  </button>
+                  {(
+                    [
+                      ['Configuración de columna', () => actions.onOpenSettings(column)],
+                      ['Configurar Bot Gemini', () => actions.onOpenBot(column)],
+                    ] as const
+                  ).map(([label, run]) => (
+                    <button key={label} type="button" role="menuitem" className="block w-full px-3 py-1.5 text-left hover:bg-slate-50" onClick={() => { setMenuOpen(false); run(); }}>
+                      {label}
+                    </button>
+                  ))}
                   <button
                     type="button"
                     role="menuitem"

@@ -15,7 +15,7 @@ vi.mock('socket.io-client', () => ({
 
 async function openBoard() {
   renderApp('/t/acme');
-  await screen.findByRole('heading', { level: 1, name: 'Sales Funnel' });
+  await screen.findByRole('heading', { level: 1, name: 'Sales Funnel' }, { timeout: 5000 });
   await screen.findAllByTestId('board-column');
 }
 
@@ -97,6 +97,60 @@ describe('board', () => {
     expect(cardIdsIn('col2')).toEqual(['c1']);
     expect(within(column('col2')).getByTestId('unread-badge').textContent).toBe('4');
     expect(screen.getByTestId('card-title').textContent).toContain('Lucía (VIP)');
+  });
+
+  it('counts a new customer message on a closed card, not on the open one, which is read at once', async () => {
+    const api = installBoardApi(aBoard([aCard(), aCard({ id: 'c2', title: 'Pedro', unreadCount: 1 })]));
+    await openBoard();
+    fireEvent.click(screen.getByRole('button', { name: 'Abrir chat Lucía Pérez' }));
+    await screen.findByTestId('chat-panel');
+    const badge = (cardId: string) => within(screen.getAllByTestId('board-card').find((card) => card.getAttribute('data-card-id') === cardId)!).queryByTestId('unread-badge')?.textContent ?? null;
+
+    await act(async () => {
+      socket.current!.serverEmit('message:new', { cardId: 'c2', message: { id: 'm1', sender: 'contact', text: 'Hola' } });
+      socket.current!.serverEmit('message:new', { cardId: 'c1', message: { id: 'm2', sender: 'contact', text: 'Sigo aquí' } });
+      socket.current!.serverEmit('message:new', { cardId: 'c2', message: { id: 'm1', mediaUrl: '/media/x.jpg', updated: true } });
+      socket.current!.serverEmit('message:new', { cardId: 'c2', message: { id: 'm3', sender: 'user', text: 'Respuesta' } });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    expect(badge('c2')).toBe('2');
+    expect(badge('c1')).toBeNull();
+    await waitFor(() => expect(api.callsTo('POST', '/t/acme/api/cards/c1/mark-read')).toHaveLength(1));
+
+    // The server's own count for the open card does not show while it is being read.
+    await act(async () => {
+      socket.current!.serverEmit('card_updated', { ...aCard(), unreadCount: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    expect(badge('c1')).toBeNull();
+  });
+
+  it('reloads the board for a card it does not know and on board_updated', async () => {
+    const api = installBoardApi(aBoard());
+    await openBoard();
+    const loads = () => api.callsTo('GET', '/t/acme/api/funnels/f1/board').length;
+    const before = loads();
+    await act(async () => {
+      socket.current!.serverEmit('card_updated', { ...aCard({ id: 'nuevo', title: 'Nuevo' }), created: true });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    await waitFor(() => expect(loads()).toBe(before + 1));
+    await act(async () => {
+      socket.current!.serverEmit('board_updated', { funnelId: 'f1' });
+      socket.current!.serverEmit('board_updated', { funnelId: 'f2' });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    await waitFor(() => expect(loads()).toBe(before + 2));
+  });
+
+  it('remembers the sound toggle', async () => {
+    installBoardApi(aBoard());
+    await openBoard();
+    const toggle = screen.getByRole('switch', { name: 'Sonido de notificaciones' });
+    expect(toggle.getAttribute('aria-checked')).toBe('true');
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-checked')).toBe('false');
+    expect(localStorage.getItem('board_sound_enabled')).toBe('false');
   });
 
   it('shows the fallback when the funnels cannot be loaded', async () => {

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
+import { useRealtime } from '../../shared/realtime-client/use-realtime.ts';
 import { useSocketEvent } from '../../shared/realtime-client/use-socket-event.ts';
 import { Button } from '../../shared/ui/Button.tsx';
 import { Modal } from '../../shared/ui/Modal.tsx';
@@ -10,9 +11,11 @@ import { useModal } from '../../shared/ui/use-modal.ts';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { usePermissions } from '../auth/use-permissions.ts';
 import { ChatPanel, type ChatCard } from '../chat/ChatPanel.tsx';
-import { boardApi, type Board, type BoardCard, type BoardColumn, type FunnelSummary } from './board.api.ts';
+import { boardApi, type Board, type BoardCard, type BoardColumn, type ColumnSummary, type FunnelSummary } from './board.api.ts';
 import { applyCardUpdate, boardCounters, findCard, moveCardLocally, patchCard } from './board-cache.ts';
 import { BoardColumnView, type ColumnActions } from './BoardColumnView.tsx';
+import { ColumnBotDialog } from './ColumnBotDialog.tsx';
+import { ColumnSettingsDialog } from './ColumnSettingsDialog.tsx';
 import { FunnelSelector } from './FunnelSelector.tsx';
 import { MoveCardDialog } from './MoveCardDialog.tsx';
 import { playNotificationBeep, readSoundEnabled, storeSoundEnabled } from './notification-sound.ts';
@@ -55,7 +58,7 @@ export function BoardPage() {
     if (funnels.isError) toast.error(errorMessageOr(funnels.error, 'No se pudieron cargar los funnels.'));
   }, [funnels.isError, funnels.error, toast]);
   useEffect(() => {
-    if (board.isError) toast.error(errorMessageOr(board.error, 'Failed to load board.'));
+    if (board.isError) toast.error(errorMessageOr(board.error, 'No se pudo cargar el tablero.'));
   }, [board.isError, board.error, toast]);
 
   const selectFunnel = (id: string) => {
@@ -80,7 +83,9 @@ export function BoardPage() {
   useSocketEvent('card_updated', (update) => {
     const current = funnelId ? queryClient.getQueryData<Board>(boardKey(funnelId)) : undefined;
     if (!current) return;
-    const result = applyCardUpdate(current, update as Partial<BoardCard> & { id: string });
+    // The open chat is being read: it stays at 0 while the chat panel marks it read on the server.
+    const seen = update.id === openCardId && typeof update.unreadCount === 'number' ? { ...update, unreadCount: 0 } : update;
+    const result = applyCardUpdate(current, seen as Partial<BoardCard> & { id: string });
     if (result.unknown) refetchBoard();
     else queryClient.setQueryData(boardKey(current.funnel.id), result.board);
     if (typeof update.unreadCount === 'number') refetchFunnels();
@@ -89,9 +94,23 @@ export function BoardPage() {
     if (!payload?.funnelId || payload.funnelId === funnelId) refetchBoard();
   });
   useSocketEvent('funnels_updated', () => refetchFunnels());
-  useSocketEvent('message:new', ({ message }) => {
-    if (soundOn && message.sender === 'contact' && !message.updated) playNotificationBeep();
+  useSocketEvent('message:new', ({ cardId, message }) => {
+    // `updated` only fills in a downloaded media URL of a message already counted.
+    if (message.sender !== 'contact' || message.updated) return;
+    if (soundOn) playNotificationBeep();
+    if (cardId !== openCardId) setBoard((current) => patchCard(current, cardId, { unreadCount: (findCard(current, cardId)?.unreadCount ?? 0) + 1 }));
   });
+  // Events missed while the connection was down are not replayed: read the board again on reconnect.
+  const { status: realtimeStatus } = useRealtime();
+  const wasConnected = useRef(false);
+  useEffect(() => {
+    if (realtimeStatus !== 'connected') return;
+    if (wasConnected.current) {
+      refetchFunnels();
+      refetchBoard();
+    }
+    wasConnected.current = true;
+  }, [realtimeStatus, refetchBoard, refetchFunnels]);
 
   const toggleSound = () => {
     setSoundOn((on) => {
@@ -164,6 +183,15 @@ export function BoardPage() {
     [dialogs, setBoard, toast],
   );
 
+  const patchColumn = useCallback(
+    (saved: ColumnSummary) =>
+      setBoard((current) => ({
+        ...current,
+        columns: current.columns.map((item) => (item.id === saved.id ? { ...item, gemini_config: saved.gemini_config, assistant_bot_id: saved.assistant_bot_id } : item)),
+      })),
+    [setBoard],
+  );
+
   const actions: ColumnActions = {
     onRename: async (column, input) => {
       const title = renamedValue(input, column.title);
@@ -215,6 +243,8 @@ export function BoardPage() {
         toast.error(errorMessageOr(error, 'Error al eliminar la columna.'));
       }
     },
+    onOpenSettings: (column) => modal.open((close) => <ColumnSettingsDialog column={column} onSaved={patchColumn} onClose={close} />),
+    onOpenBot: (column) => modal.open((close) => <ColumnBotDialog column={column} onSaved={patchColumn} onClose={close} />),
     onStartConversation: (column) => modal.open((close) => <StartConversationDialog columnId={column.id} onStarted={refetchBoard} onClose={close} />),
     onDropCard: (cardId, targetColumnId) => {
       const previous = funnelId ? queryClient.getQueryData<Board>(boardKey(funnelId)) : undefined;
@@ -275,9 +305,12 @@ export function BoardPage() {
             aria-label="Sonido de notificaciones"
             title={soundOn ? 'Sonido activado' : 'Sonido desactivado'}
             onClick={toggleSound}
-            className="grid size-8 place-items-center rounded-lg text-lg ring-1 ring-slate-300 hover:bg-slate-50"
+            className={`grid size-8 place-items-center rounded-lg ring-1 ring-slate-300 hover:bg-slate-50 ${soundOn ? 'text-emerald-700' : 'text-slate-400'}`}
           >
-            {soundOn ? '🔔' : '🔕'}
+            <svg viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+              <path d="M6 8a6 6 0 1 1 12 0c0 7 3 9 3 9H3s3-2 3-9M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+              {!soundOn && <path d="m3 3 18 18" />}
+            </svg>
           </button>
           <Button size="sm" variant="secondary" onClick={() => { refetchFunnels(); refetchBoard(); }} loading={board.isFetching && !board.isLoading}>
             Actualizar
@@ -316,7 +349,7 @@ export function BoardPage() {
             </p>
           ) : board.isError ? (
             <p role="alert" className="p-8 text-center text-sm text-rose-600">
-              {errorMessageOr(board.error, 'Failed to load board.')}
+              {errorMessageOr(board.error, 'No se pudo cargar el tablero.')}
             </p>
           ) : funnelList.length === 0 ? (
             <p className="p-8 text-center text-sm text-slate-500">

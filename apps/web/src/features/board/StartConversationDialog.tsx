@@ -15,7 +15,7 @@ export function StartConversationDialog({ columnId, onStarted, onClose }: { colu
   const [step, setStep] = useState<1 | 2>(1);
   const [phone, setPhone] = useState('');
   const [choice, setChoice] = useState<TemplateChoice>({ templateId: '', variables: {} });
-  const { templates, isLoading } = useApprovedTemplates();
+  const { templates, isLoading } = useApprovedTemplates(columnId);
 
   const start = useMutation({
     mutationFn: () => boardApi.initiateConversation({ templateId: choice.templateId, phoneNumber: phone, variables: choice.variables, columnId }),

@@ -1,15 +1,18 @@
 import { WINDOW_CLOSED_FILES, WINDOW_CLOSED_TEXT } from '@embudo/contracts/http/chats';
-import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import { useVoiceRecorder } from '../sandbox-phone/use-voice-recorder.ts';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import type { ChatMessage } from './chat.api.ts';
 import { senderLabel } from './MessageBubble.tsx';
+import { QuickRepliesMenu } from './QuickRepliesMenu.tsx';
+import { icon, IconButton } from './ComposerIconButton.tsx';
 
 export const MICROPHONE_DENIED = 'No se pudo acceder al micrófono. Por favor, revisa los permisos.';
 
 type VoiceState = 'idle' | 'recording' | 'stopped';
 
 interface ChatComposerProps {
+  columnId: string;
   windowOpen: boolean;
   replyTo: ChatMessage | null;
   onCancelReply: () => void;
@@ -19,33 +22,13 @@ interface ChatComposerProps {
   onOpenSchedule: () => void;
 }
 
-function IconButton({ label, title, disabled, onClick, children }: { label: string; title?: string; disabled?: boolean; onClick?: () => void; children: ReactNode }) {
-  return (
-    <button
-      type="button"
-      aria-label={label}
-      title={title ?? label}
-      disabled={disabled}
-      onClick={onClick}
-      className="grid size-9 shrink-0 place-items-center rounded-full text-slate-500 hover:bg-slate-100 hover:text-slate-800 disabled:cursor-not-allowed disabled:text-slate-300 disabled:hover:bg-transparent"
-    >
-      {children}
-    </button>
-  );
-}
-
-const icon = (d: string) => (
-  <svg viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-    <path d={d} />
-  </svg>
-);
-
 /** The chat footer: quick replies, reply-to preview, attach, template, schedule, voice and send. */
-export function ChatComposer({ windowOpen, replyTo, onCancelReply, onSendText, onSendFile, onOpenTemplate, onOpenSchedule }: ChatComposerProps) {
+export function ChatComposer({ columnId, windowOpen, replyTo, onCancelReply, onSendText, onSendFile, onOpenTemplate, onOpenSchedule }: ChatComposerProps) {
   const toast = useToast();
   const [text, setText] = useState('');
   const [voice, setVoice] = useState<VoiceState>('idle');
   const fileInput = useRef<HTMLInputElement>(null);
+  const textArea = useRef<HTMLTextAreaElement>(null);
   const recorder = useVoiceRecorder();
 
   const send = () => {
@@ -115,9 +98,14 @@ export function ChatComposer({ windowOpen, replyTo, onCancelReply, onSendText, o
         </p>
       )}
       <div className="flex items-end gap-1">
-        <IconButton label="Respuestas rápidas" title="Próximamente" disabled>
-          {icon('M13 2 3 14h9l-1 8 10-12h-9z')}
-        </IconButton>
+        <QuickRepliesMenu
+          columnId={columnId}
+          disabled={!windowOpen}
+          onPick={(reply) => {
+            setText(reply.text);
+            textArea.current?.focus();
+          }}
+        />
         <IconButton label="Adjuntar archivo" title={windowOpen ? 'Adjuntar archivo' : WINDOW_CLOSED_FILES} disabled={!windowOpen} onClick={() => fileInput.current?.click()}>
           {icon('m21 11-8.6 8.6a5 5 0 0 1-7-7L14 4a3.3 3.3 0 0 1 4.7 4.7l-8.6 8.6a1.7 1.7 0 0 1-2.4-2.4L15.6 7')}
         </IconButton>
@@ -139,6 +127,7 @@ export function ChatComposer({ windowOpen, replyTo, onCancelReply, onSendText, o
         </IconButton>
         {voice === 'idle' ? (
           <textarea
+            ref={textArea}
             rows={1}
             value={text}
             disabled={!windowOpen}

@@ -14,8 +14,9 @@ vi.mock('socket.io-client', () => ({
 
 async function openChat() {
   renderApp('/t/acme');
-  await screen.findByRole('heading', { name: 'Sales Funnel' });
-  fireEvent.click(await screen.findByRole('button', { name: 'Abrir chat Lucía Pérez' }));
+  // The first render of a file also loads the app's modules: allow it more than the default second.
+  await screen.findByRole('heading', { name: 'Sales Funnel' }, { timeout: 5000 });
+  fireEvent.click(await screen.findByRole('button', { name: 'Abrir chat Lucía Pérez' }, { timeout: 5000 }));
   return screen.findByTestId('chat-panel');
 }
 
@@ -141,6 +142,20 @@ describe('sending', () => {
     expect((screen.getByRole('button', { name: 'Grabar nota de voz' }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByText('La ventana de 24 horas está cerrada. Envía una plantilla para reiniciar la conversación.')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Enviar plantilla' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('loads the older page when the timeline is scrolled to its top', async () => {
+    const api = installBoardApi(aBoard(), [], {
+      'GET /t/acme/api/cards/c1/messages?limit=50': () => json(200, { items: [aMessage({ id: 'new-1', text: 'Mensaje reciente' })], nextCursor: 'cursor-1' }),
+      'GET /t/acme/api/cards/c1/messages?limit=50&cursor=cursor-1': () => json(200, { items: [aMessage({ id: 'old-1', text: 'Mensaje antiguo', raw_timestamp: 1 })], nextCursor: null }),
+    });
+    await openChat();
+    await screen.findByText('Mensaje reciente');
+    fireEvent.scroll(screen.getByTestId('chat-timeline'));
+    expect(await screen.findByText('Mensaje antiguo')).toBeTruthy();
+    expect(messages().map((message) => message.getAttribute('data-message-id'))).toEqual(['old-1', 'new-1']);
+    fireEvent.scroll(screen.getByTestId('chat-timeline'));
+    expect(api.callsTo('GET', '/t/acme/api/cards/c1/messages?limit=50&cursor=cursor-1')).toHaveLength(1);
   });
 
   it('marks an unread chat read on opening, and shows the window countdown', async () => {

@@ -5,20 +5,21 @@ import { useSocketEvent } from '../../shared/realtime-client/use-socket-event.ts
 import { Spinner } from '../../shared/ui/Spinner.tsx';
 import { useModal } from '../../shared/ui/use-modal.ts';
 import { useToast } from '../../shared/ui/use-toast.ts';
-import { chatApi, type ChatMessage, type MessageAck, type TimelineItem } from './chat.api.ts';
+import { chatApi, type ChatMessage, type MessageAck, type ScheduledItem, type TimelineItem } from './chat.api.ts';
 import { ChatComposer } from './ChatComposer.tsx';
 import { conversationWindow } from './conversation-window.ts';
 import { formatTime, MessageBubble } from './MessageBubble.tsx';
 import { NotesTab } from './NotesTab.tsx';
 import { ScheduleDialog } from './ScheduleDialog.tsx';
 import { TemplateSendDialog } from './TemplateSendDialog.tsx';
-import { applyStatus, upsertItem } from './timeline-cache.ts';
+import { applyStatus, removeItem, upsertItem } from './timeline-cache.ts';
 import { useTimeline, useTimelineUpdater } from './use-timeline.ts';
 import { useNow, WindowIndicator } from './WindowIndicator.tsx';
 
 /** What the chat needs of a board card (spec 01 §3 Card). */
 export interface ChatCard {
   id: string;
+  columnId: string;
   title: string;
   phone: string | null;
   isGroup: boolean;
@@ -107,6 +108,17 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
   useSocketEvent('message:new', ({ cardId, message }) => {
     if (cardId !== card.id) return;
     updateTimeline(cardId, (data) => upsertItem(data, { kind: 'message', ...(message as Partial<ChatMessage>) }));
+    // The agent is looking at this chat: a customer's new message is read at once.
+    if (message.sender === 'contact' && !message.updated) chatApi.markRead(card.id).catch(() => undefined);
+  });
+  useSocketEvent('note:new', ({ cardId, note }) => {
+    if (cardId === card.id) updateTimeline(cardId, (data) => upsertItem(data, { kind: 'note', ...note }));
+  });
+  useSocketEvent('scheduled:updated', ({ cardId, scheduled }) => {
+    if (cardId !== card.id) return;
+    updateTimeline(cardId, (data) =>
+      scheduled.status === 'scheduled' ? upsertItem(data, { kind: 'scheduled', ...(scheduled as unknown as ScheduledItem) }) : removeItem(data, 'scheduled', scheduled.id),
+    );
   });
   useSocketEvent('message_status_updated', ({ cardId, messageId, tempId, ack }) => {
     if (cardId !== card.id) return;
@@ -198,8 +210,8 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
   // Switching the assistant off is always allowed; on needs a plan that includes it.
   const aiLocked = aiUnavailableReason !== null && !card.aiEnabled;
 
-  const openTemplate = () => modal.open((close) => <TemplateSendDialog cardId={card.id} onClose={close} />);
-  const openSchedule = () => modal.open((close) => <ScheduleDialog cardId={card.id} contactLastMessageAt={card.contactLastMessageAt} onClose={close} />);
+  const openTemplate = () => modal.open((close) => <TemplateSendDialog cardId={card.id} columnId={card.columnId} onClose={close} />);
+  const openSchedule = () => modal.open((close) => <ScheduleDialog cardId={card.id} columnId={card.columnId} contactLastMessageAt={card.contactLastMessageAt} onClose={close} />);
 
   return (
     <aside data-testid="chat-panel" data-card-id={card.id} aria-label={`Chat con ${card.title}`} className="flex h-full w-full flex-col border-l border-slate-200 bg-slate-50 shadow-xl sm:w-[420px] lg:w-[480px]">
@@ -302,6 +314,7 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
             </p>
           ) : (
             <ChatComposer
+              columnId={card.columnId}
               windowOpen={windowOpen}
               replyTo={replyTo}
               onCancelReply={() => setReplyTo(null)}

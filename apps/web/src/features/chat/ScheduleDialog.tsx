@@ -14,16 +14,17 @@ import { upsertItem } from './timeline-cache.ts';
 
 interface ScheduleDialogProps {
   cardId: string;
+  columnId: string;
   contactLastMessageAt: string | null | undefined;
   onClose: () => void;
 }
 
 /** Schedule a message: free text inside the 24-hour window, a template outside it (spec 01 §5). */
-export function ScheduleDialog({ cardId, contactLastMessageAt, onClose }: ScheduleDialogProps) {
+export function ScheduleDialog({ cardId, columnId, contactLastMessageAt, onClose }: ScheduleDialogProps) {
   const toast = useToast();
   const id = useId();
   const updateTimeline = useTimelineUpdater();
-  const { templates } = useApprovedTemplates();
+  const { templates } = useApprovedTemplates(columnId);
   const [when, setWhen] = useState('');
   const [mode, setMode] = useState<ScheduleDraft['mode']>('text');
   const [text, setText] = useState('');
@@ -79,6 +80,7 @@ export function ScheduleDialog({ cardId, contactLastMessageAt, onClose }: Schedu
           <input
             id={`${id}-when`}
             type="datetime-local"
+            step={1}
             value={when}
             onChange={(event) => setWhen(event.target.value)}
             className="block w-full rounded-lg border border-slate-300 px-3 py-2.5 text-sm shadow-sm outline-none focus:border-emerald-500 focus:ring-4 focus:ring-emerald-100"

@@ -11,10 +11,10 @@ import { useApprovedTemplates } from './use-approved-templates.ts';
 import { useTimelineUpdater } from './use-timeline.ts';
 
 /** Sends an approved template: shown at once, removed again if the send fails (spec 01 §8). */
-export function TemplateSendDialog({ cardId, onClose }: { cardId: string; onClose: () => void }) {
+export function TemplateSendDialog({ cardId, columnId, onClose }: { cardId: string; columnId: string; onClose: () => void }) {
   const toast = useToast();
   const updateTimeline = useTimelineUpdater();
-  const { templates, isLoading } = useApprovedTemplates();
+  const { templates, isLoading } = useApprovedTemplates(columnId);
   const [choice, setChoice] = useState<TemplateChoice>({ templateId: '', variables: {} });
   const ready = templateChoiceComplete(templates, choice);
 

@@ -86,10 +86,12 @@ export const chatApi = {
   markRead: (cardId: string) => api.post<unknown>(`${cardPath(cardId)}/mark-read`),
   toggleAi: (cardId: string, enabled: boolean) => api.put<unknown>(`${cardPath(cardId)}/toggle-ai`, { enabled }),
   archive: (cardId: string) => api.post<unknown>(`${cardPath(cardId)}/archive`),
-  /** The answer is an array or an object holding `templates` (spec 02 §7). */
-  approvedTemplates: async (): Promise<ApprovedTemplate[]> => {
-    const answer = await api.get<unknown>('/api/templates?status=APPROVED');
+  /** All of the tenant's templates, or only the approved ones; the answer is an array or an object holding `templates` (spec 01 §7). */
+  templates: async (status?: 'APPROVED'): Promise<ApprovedTemplate[]> => {
+    const answer = await api.get<unknown>(`/api/templates?status=${status ?? ''}`);
     const list = Array.isArray(answer) ? answer : (answer as { templates?: unknown } | undefined)?.templates;
-    return Array.isArray(list) ? (list as ApprovedTemplate[]).filter((template) => template.status === 'APPROVED') : [];
+    const templates = Array.isArray(list) ? (list as ApprovedTemplate[]) : [];
+    return status ? templates.filter((template) => template.status === status) : templates;
   },
+  approvedTemplates: () => chatApi.templates('APPROVED'),
 };

@@ -69,3 +69,9 @@ export function removeByTempId(data: TimelineData | undefined, tempId: string): 
   if (!data) return data;
   return { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.filter((item) => !(item.kind === 'message' && item.tempId === tempId)) })) };
 }
+
+/** Drops a note or scheduled item (e.g. a scheduled message that has been sent). */
+export function removeItem(data: TimelineData | undefined, kind: 'note' | 'scheduled', id: string): TimelineData | undefined {
+  if (!data) return data;
+  return { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.filter((item) => !(item.kind === kind && item.id === id)) })) };
+}

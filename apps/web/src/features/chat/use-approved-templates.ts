@@ -1,15 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { ApiError, errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { useToast } from '../../shared/ui/use-toast.ts';
+import { assignedTemplatesKey } from '../board/AssignedTemplatesTab.tsx';
+import { boardApi } from '../board/board.api.ts';
 import { chatApi } from './chat.api.ts';
 
 /**
  * Approved templates for sending. A 404 means the templates module is not there: no templates,
  * silently; any other failure shows 'Error al cargar plantillas' once.
  */
-export function useApprovedTemplates() {
+export function useApprovedTemplates(columnId?: string) {
   const toast = useToast();
+  // Templates assigned to the chat's column come first; without them the order is the server's.
+  const assigned = useQuery({ queryKey: assignedTemplatesKey(columnId ?? ''), queryFn: () => boardApi.assignedTemplates(columnId!), enabled: Boolean(columnId), staleTime: 60_000 });
   const query = useQuery({
     queryKey: ['templates', 'APPROVED'],
     queryFn: async () => {
@@ -26,5 +30,10 @@ export function useApprovedTemplates() {
   useEffect(() => {
     if (error) toast.error(errorMessageOr(error, 'Error al cargar plantillas'));
   }, [error, toast]);
-  return { templates: query.data ?? [], isLoading: query.isLoading };
+  const templates = useMemo(() => {
+    const first = new Set(assigned.data?.templateIds ?? []);
+    const all = query.data ?? [];
+    return first.size === 0 ? all : [...all.filter((template) => first.has(template.id)), ...all.filter((template) => !first.has(template.id))];
+  }, [assigned.data, query.data]);
+  return { templates, isLoading: query.isLoading };
 }

@@ -1,0 +1,122 @@
+import { and, asc, eq } from 'drizzle-orm';
+import { fileTypeFromBuffer } from 'file-type';
+import { TOOL_FILE_MAX_BYTES, TOOL_FILE_REFUSED } from '@embudo/contracts/http/funnels';
+import { columnTemplates, quickReplies } from '../../../db/schema/index.ts';
+import type { Db } from '../../platform/db/database.ts';
+import { badRequest, notFound } from '../../platform/errors/app-error.ts';
+import { requireWriter, type Actor } from '../../platform/policy/policy.ts';
+import type { MediaStorage } from '../../platform/storage/media-storage.ts';
+import { listTemplates } from '../templates/templates.service.ts';
+import { visibleColumn, writableColumn } from './board-edit.service.ts';
+
+export const QUICK_REPLY_NOT_FOUND = 'Respuesta rápida no encontrada.';
+export const TEMPLATE_NOT_FOUND = 'Plantilla no encontrada.';
+export const TOOL_FILE_TOO_LARGE = 'El archivo de herramienta supera el límite de 5 MB.';
+export const TOOL_FILE_MISSING = 'Falta el archivo (campo tool_file).';
+
+interface Scope {
+  db: Db;
+  tenantId: string;
+  actor: Actor;
+}
+
+type QuickReplyRow = typeof quickReplies.$inferSelect;
+const quickReplyDto = (row: QuickReplyRow) => ({ id: row.id, columnId: row.columnId, title: row.title, text: row.text });
+
+export async function listQuickReplies(scope: Scope, columnId: string) {
+  const column = await visibleColumn(scope, columnId);
+  const rows = await scope.db.select().from(quickReplies)
+    .where(and(eq(quickReplies.tenantId, scope.tenantId), eq(quickReplies.columnId, column.id)))
+    .orderBy(asc(quickReplies.createdAt), asc(quickReplies.id));
+  return rows.map(quickReplyDto);
+}
+
+export async function createQuickReply(scope: Scope, input: { columnId: string; title: string; text: string }) {
+  const column = await writableColumn(scope, input.columnId);
+  const [row] = await scope.db.insert(quickReplies).values({ tenantId: scope.tenantId, columnId: column.id, title: input.title, text: input.text }).returning();
+  return quickReplyDto(row!);
+}
+
+/** A quick reply of this tenant whose column's funnel the actor may see and change. */
+async function writableQuickReply(scope: Scope, quickReplyId: string) {
+  requireWriter(scope.actor);
+  const [row] = await scope.db.select().from(quickReplies).where(and(eq(quickReplies.tenantId, scope.tenantId), eq(quickReplies.id, quickReplyId))).limit(1);
+  if (!row) throw notFound(QUICK_REPLY_NOT_FOUND);
+  await visibleColumn(scope, row.columnId).catch(() => {
+    throw notFound(QUICK_REPLY_NOT_FOUND);
+  });
+  return row;
+}
+
+export async function updateQuickReply(scope: Scope, quickReplyId: string, input: { title: string; text: string }) {
+  const current = await writableQuickReply(scope, quickReplyId);
+  const [row] = await scope.db.update(quickReplies).set({ title: input.title, text: input.text }).where(eq(quickReplies.id, current.id)).returning();
+  return quickReplyDto(row!);
+}
+
+export async function deleteQuickReply(scope: Scope, quickReplyId: string) {
+  const current = await writableQuickReply(scope, quickReplyId);
+  await scope.db.delete(quickReplies).where(eq(quickReplies.id, current.id));
+}
+
+export async function assignedTemplates(scope: Scope, columnId: string) {
+  const column = await visibleColumn(scope, columnId);
+  const rows = await scope.db.select({ templateId: columnTemplates.templateId }).from(columnTemplates)
+    .where(and(eq(columnTemplates.tenantId, scope.tenantId), eq(columnTemplates.columnId, column.id)))
+    .orderBy(asc(columnTemplates.createdAt), asc(columnTemplates.id));
+  return { templateIds: rows.map((row) => row.templateId) };
+}
+
+/** Replaces the column's templates with `templateIds`; an id that is not this tenant's template refuses the whole change. */
+export async function assignTemplates(scope: Scope, columnId: string, templateIds: string[]) {
+  const column = await writableColumn(scope, columnId);
+  const wanted = [...new Set(templateIds)];
+  const own = new Set((await listTemplates(scope.db, scope.tenantId)).map((template) => template.id));
+  if (wanted.some((id) => !own.has(id))) throw notFound(TEMPLATE_NOT_FOUND);
+  await scope.db.transaction(async (tx) => {
+    await tx.delete(columnTemplates).where(and(eq(columnTemplates.tenantId, scope.tenantId), eq(columnTemplates.columnId, column.id)));
+    if (wanted.length > 0) {
+      await tx.insert(columnTemplates).values(wanted.map((templateId) => ({ tenantId: scope.tenantId, columnId: column.id, templateId })));
+    }
+  });
+  return { templateIds: wanted };
+}
+
+const TOOL_EXTENSIONS = ['csv', 'txt', 'json'] as const;
+
+function isUtf8Text(data: Buffer) {
+  if (data.subarray(0, 64 * 1024).includes(0)) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(data);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A column tool file (spec 01 §5: CSV, TXT or JSON): checked by its content, not only its name —
+ * plain UTF-8 text, no known binary signature, JSON that parses — and at most 5 MB.
+ */
+export async function checkToolFile(data: Buffer, fileName: string): Promise<(typeof TOOL_EXTENSIONS)[number]> {
+  if (data.length === 0) throw badRequest(TOOL_FILE_MISSING);
+  if (data.length > TOOL_FILE_MAX_BYTES) throw badRequest(TOOL_FILE_TOO_LARGE);
+  const extension = fileName.toLowerCase().split('.').pop();
+  const kind = TOOL_EXTENSIONS.find((candidate) => candidate === extension);
+  if (!kind || (await fileTypeFromBuffer(data)) || !isUtf8Text(data)) throw badRequest(TOOL_FILE_REFUSED);
+  if (kind === 'json') {
+    try {
+      JSON.parse(data.toString('utf8'));
+    } catch {
+      throw badRequest('El archivo JSON no es válido.');
+    }
+  }
+  return kind;
+}
+
+export async function uploadToolFile(scope: Scope & { storage: MediaStorage }, columnId: string, upload: { data: Buffer; fileName: string }) {
+  const column = await writableColumn(scope, columnId);
+  const extension = await checkToolFile(upload.data, upload.fileName);
+  const filePath = await scope.storage.save(scope.tenantId, upload.data, extension);
+  return { fileName: upload.fileName.split(/[\\/]/).pop()!.slice(0, 255), filePath };
+}

@@ -1,0 +1,100 @@
+import type { ColumnTool, GeminiConfig } from '@embudo/contracts/http/funnels';
+import { useId, useRef, useState } from 'react';
+import { errorMessageOr } from '../../shared/api-client/api-error.ts';
+import { Button } from '../../shared/ui/Button.tsx';
+import { useToast } from '../../shared/ui/use-toast.ts';
+import { boardApi } from './board.api.ts';
+
+export const EMPTY_ASSISTANT: GeminiConfig = { isEnabled: false, systemPrompt: '', tools: [] };
+
+/** The enable switch and the instructions of a column's AI assistant (spec 01 §3 Column AI config). */
+export function AssistantGeneralFields({ value, onChange }: { value: GeminiConfig; onChange: (next: GeminiConfig) => void }) {
+  const id = useId();
+  return (
+    <div className="space-y-4">
+      <label className="flex items-center justify-between gap-3 rounded-lg bg-slate-50 px-3 py-3 ring-1 ring-slate-200">
+        <span>
+          <span className="block text-sm font-semibold text-slate-800">Asistente AI de la columna</span>
+          <span className="block text-xs text-slate-500">Responde a los chats de esta columna que tengan la AI activa.</span>
+        </span>
+        <input
+          type="checkbox"
+          role="switch"
+          aria-label="Asistente activo"
+          checked={value.isEnabled}
+          onChange={(event) => onChange({ ...value, isEnabled: event.target.checked })}
+          className="size-5 accent-emerald-600"
+        />
+      </label>
+      <div>
+        <label htmlFor={`${id}-prompt`} className="mb-1.5 block text-sm font-medium text-slate-700">
+          Instrucciones del asistente
+        </label>
+        <textarea
+          id={`${id}-prompt`}
+          rows={6}
+          value={value.systemPrompt}
+          maxLength={20_000}
+          placeholder="Eres el asistente de ventas de la empresa. Responde con amabilidad y brevedad…"
+          onChange={(event) => onChange({ ...value, systemPrompt: event.target.value })}
+          className="block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm shadow-sm outline-none focus:border-emerald-500 focus:ring-4 focus:ring-emerald-100"
+        />
+      </div>
+    </div>
+  );
+}
+
+/** The assistant's file tools: upload a CSV, TXT or JSON, say what it is for, remove it. */
+export function ToolFilesEditor({ columnId, tools, onChange }: { columnId: string; tools: ColumnTool[]; onChange: (next: ColumnTool[]) => void }) {
+  const toast = useToast();
+  const input = useRef<HTMLInputElement>(null);
+  const [uploading, setUploading] = useState(false);
+
+  const upload = async (file: File | undefined) => {
+    if (!file) return;
+    setUploading(true);
+    try {
+      const { fileName, filePath } = await boardApi.uploadToolFile(columnId, file);
+      onChange([...tools, { type: 'file_upload', id: crypto.randomUUID(), fileName, filePath, purpose: '' }]);
+      toast.success('Archivo de herramienta subido exitosamente.');
+    } catch (error) {
+      toast.error(errorMessageOr(error, 'Error al subir el archivo.'));
+    } finally {
+      setUploading(false);
+    }
+  };
+
+  return (
+    <div className="space-y-3">
+      <p className="text-sm text-slate-600">Archivos que el asistente puede consultar (se sugieren CSV, TXT o JSON).</p>
+      <ul className="space-y-2" aria-label="Archivos de herramientas">
+        {tools.length === 0 && <li className="rounded-lg bg-slate-50 px-3 py-3 text-center text-sm text-slate-500">Sin archivos.</li>}
+        {tools.map((tool) => (
+          <li key={tool.id} data-testid="tool-file" className="space-y-2 rounded-lg bg-slate-50 px-3 py-2 ring-1 ring-slate-200">
+            <div className="flex items-center gap-2">
+              <span className="min-w-0 flex-1 truncate text-sm font-medium text-slate-800">📄 {tool.fileName}</span>
+              <Button size="sm" variant="ghost" className="text-rose-600" aria-label={`Quitar ${tool.fileName}`} onClick={() => onChange(tools.filter((item) => item.id !== tool.id))}>
+                Quitar
+              </Button>
+            </div>
+            <input
+              aria-label={`Propósito de ${tool.fileName}`}
+              value={tool.purpose}
+              maxLength={1000}
+              placeholder="¿Para qué sirve? p. ej. lista de precios"
+              onChange={(event) => onChange(tools.map((item) => (item.id === tool.id ? { ...item, purpose: event.target.value } : item)))}
+              className="block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm outline-none focus:border-emerald-500"
+            />
+          </li>
+        ))}
+      </ul>
+      <input ref={input} type="file" hidden accept=".csv,.txt,.json,text/csv,text/plain,application/json" data-testid="tool-file-input" onChange={(event) => {
+        void upload(event.target.files?.[0]);
+        event.target.value = '';
+      }} />
+      <Button variant="secondary" size="sm" loading={uploading} onClick={() => input.current?.click()}>
+        Subir archivo
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import { render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { aCard } from '../chat/chat-test-fixtures.ts';
+import { CardList } from './CardList.tsx';
+
+const noop = () => undefined;
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('CardList', () => {
+  it('renders only what is on screen of a column with 5,000 chats', () => {
+    // jsdom lays nothing out: the column is as tall as on a laptop screen, each card 112 px.
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(800);
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(288);
+    vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(112);
+    const cards = Array.from({ length: 5000 }, (_, index) => aCard({ id: `c${index}`, title: `Cliente ${index}` }));
+    render(<CardList cards={cards} openCardId={null} onOpen={noop} onRename={noop} onMoveToFunnel={noop} />);
+    const list = screen.getByTestId('card-list');
+    expect(list.getAttribute('data-virtual')).toBe('true');
+    const rendered = screen.queryAllByTestId('board-card').length;
+    expect(rendered).toBeGreaterThan(0);
+    expect(rendered).toBeLessThan(50);
+    // The scroll height stands for every card, so the scrollbar covers the whole column.
+    expect(Number.parseInt((list.firstElementChild as HTMLElement).style.height, 10)).toBeGreaterThanOrEqual(5000 * 100);
+  });
+
+  it('renders a short column as a plain list', () => {
+    render(<CardList cards={[aCard(), aCard({ id: 'c2' })]} openCardId={null} onOpen={noop} onRename={noop} onMoveToFunnel={noop} />);
+    expect(screen.getByTestId('card-list').getAttribute('data-virtual')).toBeNull();
+    expect(screen.getAllByTestId('board-card')).toHaveLength(2);
+  });
+});

@@ -1,0 +1,156 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { json } from '../../test/fake-api.ts';
+import { renderApp } from '../../test/render-app.tsx';
+import { aBoard, createEmittingSocket, installBoardApi } from '../chat/chat-test-fixtures.ts';
+
+vi.mock('socket.io-client', () => ({ io: () => createEmittingSocket() }));
+
+const template = (id: string, name: string, status = 'APPROVED') => ({ id, name, category: 'UTILITY', body_text: `Hola {{1}}, ${name}`, status, variables_schema: { 1: { type: 'text', label: 'Variable 1' } } });
+
+async function openColumnMenuItem(item: 'Configuración de columna' | 'Configurar Bot Gemini') {
+  renderApp('/t/acme');
+  const [column] = await screen.findAllByTestId('board-column', {}, { timeout: 5000 });
+  fireEvent.click(within(column!).getByRole('button', { name: 'Opciones de la columna' }));
+  fireEvent.click(screen.getByRole('menuitem', { name: item }));
+  return screen.findByRole('dialog');
+}
+
+describe('column settings: Respuestas Rápidas', () => {
+  it('lists, creates, edits and deletes quick replies with the spec messages', async () => {
+    let replies = [{ id: 'q1', columnId: 'col1', title: 'Horario', text: 'Abrimos de 9 a 18 h.' }];
+    const api = installBoardApi(aBoard(), [], {
+      'GET /t/acme/api/columns/col1/quick-replies': () => json(200, replies),
+      'POST /t/acme/api/quick-replies': ({ body }) => {
+        const created = { id: 'q2', ...(body as { columnId: string; title: string; text: string }) };
+        replies = [...replies, created];
+        return json(201, created);
+      },
+      'PUT /t/acme/api/quick-replies/q1': ({ body }) => {
+        replies = replies.map((reply) => (reply.id === 'q1' ? { ...reply, ...(body as object) } : reply));
+        return json(200, replies[0]);
+      },
+      'DELETE /t/acme/api/quick-replies/q1': () => {
+        replies = replies.filter((reply) => reply.id !== 'q1');
+        return new Response(null, { status: 204 });
+      },
+    });
+    const dialog = await openColumnMenuItem('Configuración de columna');
+    expect(within(dialog).getByRole('tab', { name: 'Respuestas Rápidas' }).getAttribute('aria-selected')).toBe('true');
+    expect(within(dialog).getByRole('tab', { name: 'Plantillas' })).toBeTruthy();
+    expect(within(dialog).getByRole('tab', { name: 'Asistente' })).toBeTruthy();
+    expect(await within(dialog).findByText('Horario')).toBeTruthy();
+
+    // Title and text are required: nothing is sent without both.
+    fireEvent.change(within(dialog).getByLabelText('Título'), { target: { value: 'Precios' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('El título y el texto son requeridos.');
+    expect(api.callsTo('POST', '/t/acme/api/quick-replies')).toHaveLength(0);
+
+    fireEvent.change(within(dialog).getByLabelText('Texto'), { target: { value: ' Te envío la lista. ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Respuesta rápida guardada.')).toBeTruthy();
+    expect(api.callsTo('POST', '/t/acme/api/quick-replies')[0]!.body).toEqual({ columnId: 'col1', title: 'Precios', text: 'Te envío la lista.' });
+    expect(await within(dialog).findByText('Precios')).toBeTruthy();
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Editar Horario' }));
+    fireEvent.change(within(dialog).getByLabelText('Título'), { target: { value: 'Horario de atención' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(await within(dialog).findByText('Horario de atención')).toBeTruthy();
+    expect(api.callsTo('PUT', '/t/acme/api/quick-replies/q1')[0]!.body).toEqual({ title: 'Horario de atención', text: 'Abrimos de 9 a 18 h.' });
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Eliminar Horario de atención' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirmar' }));
+    expect(await screen.findByText('Respuesta rápida eliminada.')).toBeTruthy();
+    await waitFor(() => expect(within(dialog).queryByText('Horario de atención')).toBeNull());
+  });
+
+  it('shows the spec fallbacks when loading, saving or deleting fails', async () => {
+    installBoardApi(aBoard(), [], {
+      'GET /t/acme/api/columns/col1/quick-replies': () => new Response('', { status: 500 }),
+      'POST /t/acme/api/quick-replies': () => new Response('', { status: 500 }),
+    });
+    const dialog = await openColumnMenuItem('Configuración de columna');
+    expect(await screen.findByText('Error al cargar respuestas rápidas')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Título'), { target: { value: 'x' } });
+    fireEvent.change(within(dialog).getByLabelText('Texto'), { target: { value: 'y' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Error al guardar.')).toBeTruthy();
+  });
+});
+
+describe('column settings: Plantillas', () => {
+  it('ticks the assigned templates and saves the new assignment', async () => {
+    const api = installBoardApi(aBoard(), [], {
+      'GET /t/acme/api/templates?status=': () => json(200, [template('t1', 'bienvenida'), template('t2', 'seguimiento', 'PENDING')]),
+      'GET /t/acme/api/columns/col1/assigned-templates': () => json(200, { templateIds: ['t1'] }),
+      'PUT /t/acme/api/columns/col1/assigned-templates': ({ body }) => json(200, body),
+    });
+    const dialog = await openColumnMenuItem('Configuración de columna');
+    fireEvent.click(within(dialog).getByRole('tab', { name: 'Plantillas' }));
+    const bienvenida = (await within(dialog).findByRole('checkbox', { name: /bienvenida/ })) as HTMLInputElement;
+    const seguimiento = within(dialog).getByRole('checkbox', { name: /seguimiento/ }) as HTMLInputElement;
+    expect(bienvenida.checked).toBe(true);
+    expect(seguimiento.checked).toBe(false);
+    fireEvent.click(seguimiento);
+    fireEvent.click(bienvenida);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Guardar asignación' }));
+    expect(await screen.findByText('Asignación de plantillas actualizada.')).toBeTruthy();
+    expect(api.callsTo('PUT', '/t/acme/api/columns/col1/assigned-templates')[0]!.body).toEqual({ templateIds: ['t2'] });
+  });
+
+  it('says when the assigned templates cannot be loaded', async () => {
+    installBoardApi(aBoard(), [], {
+      'GET /t/acme/api/templates?status=': () => json(200, []),
+      'GET /t/acme/api/columns/col1/assigned-templates': () => new Response('', { status: 500 }),
+    });
+    const dialog = await openColumnMenuItem('Configuración de columna');
+    fireEvent.click(within(dialog).getByRole('tab', { name: 'Plantillas' }));
+    expect(await screen.findByText('Error al cargar plantillas asignadas.')).toBeTruthy();
+  });
+});
+
+describe('column assistant', () => {
+  it('uploads a tool file and saves isEnabled, systemPrompt and tools through PUT /api/columns/{id}', async () => {
+    const api = installBoardApi(aBoard(), [], {
+      'GET /t/acme/api/columns/col1/quick-replies': () => json(200, []),
+      'POST /t/acme/api/columns/col1/tools/upload': () => json(201, { fileName: 'precios.csv', filePath: '/media/t/f.csv' }),
+      'PUT /t/acme/api/columns/col1': ({ body }) => json(200, { id: 'col1', title: 'Nuevos', funnelId: 'f1', color: 'blue', assistant_bot_id: null, ...(body as object) }),
+    });
+    vi.stubGlobal('crypto', { ...globalThis.crypto, randomUUID: () => 'tool-1' });
+    const dialog = await openColumnMenuItem('Configuración de columna');
+    fireEvent.click(within(dialog).getByRole('tab', { name: 'Asistente' }));
+    fireEvent.click(within(dialog).getByRole('switch', { name: 'Asistente activo' }));
+    fireEvent.change(within(dialog).getByLabelText('Instrucciones del asistente'), { target: { value: 'Eres el asistente de ventas.' } });
+    fireEvent.change(within(dialog).getByTestId('tool-file-input'), { target: { files: [new File(['producto,precio\n'], 'precios.csv', { type: 'text/csv' })] } });
+    expect(await screen.findByText('Archivo de herramienta subido exitosamente.')).toBeTruthy();
+    const form = api.callsTo('POST', '/t/acme/api/columns/col1/tools/upload')[0]!.body as FormData;
+    expect((form.get('tool_file') as File).name).toBe('precios.csv');
+    fireEvent.change(within(dialog).getByLabelText('Propósito de precios.csv'), { target: { value: 'Lista de precios' } });
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Guardar asistente' }));
+    expect(await screen.findByText('Asistente de columna actualizado.')).toBeTruthy();
+    expect(api.callsTo('PUT', '/t/acme/api/columns/col1')[0]!.body).toEqual({
+      gemini_config: { isEnabled: true, systemPrompt: 'Eres el asistente de ventas.', tools: [{ type: 'file_upload', id: 'tool-1', fileName: 'precios.csv', filePath: '/media/t/f.csv', purpose: 'Lista de precios' }] },
+    });
+  });
+
+  it('says when a tool file is refused, and reverts a bot choice the server refuses', async () => {
+    installBoardApi(aBoard(), [], {
+      'POST /t/acme/api/columns/col1/tools/upload': () => json(400, { code: 'BAD_REQUEST', message: 'Sube un archivo CSV, TXT o JSON de texto.' }),
+      'GET /t/acme/api/bots': () => json(200, [{ id: 'b1', name: 'Agenda' }]),
+      'PUT /t/acme/api/columns/col1': () => new Response('', { status: 500 }),
+    });
+    const dialog = await openColumnMenuItem('Configurar Bot Gemini');
+    expect((within(dialog).getByRole('tab', { name: 'Flujo (Próximamente)' }) as HTMLButtonElement).disabled).toBe(true);
+    const bot = within(dialog).getByLabelText('Bot de la columna') as HTMLSelectElement;
+    await within(dialog).findByRole('option', { name: 'Agenda' });
+    fireEvent.change(bot, { target: { value: 'b1' } });
+    expect(await screen.findByText('Error al actualizar.')).toBeTruthy();
+    expect(bot.value).toBe('');
+
+    fireEvent.click(within(dialog).getByRole('tab', { name: 'Herramientas' }));
+    fireEvent.change(within(dialog).getByTestId('tool-file-input'), { target: { files: [new File(['MZ'], 'x.exe')] } });
+    expect(await screen.findByText('Sube un archivo CSV, TXT o JSON de texto.')).toBeTruthy();
+  });
+});
