@@ -1,5 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { inviteMember, OPERATOR, registerCompany, type ApiSession } from '../fixtures/api.ts';
+import { LoginPage } from '../pages/login-page.ts';
+import { Shell } from '../pages/shell.ts';
 
 async function tryInvite(request: APIRequestContext, owner: ApiSession, member: { name: string; email: string }) {
   return request.post(`/t/${owner.tenant.slug}/api/users/invite`, {
@@ -23,7 +25,7 @@ async function adminToken(page: Page) {
   return token as string;
 }
 
-test('the operator signs in, reads the figures, changes a plan, deactivates a user, approves a template and saves pricing', async ({ page, request }) => {
+test('the operator signs in, reads the figures, changes a plan, deactivates a user, approves a template and saves pricing', async ({ page, request, browser }) => {
   const owner = await registerCompany(request);
   const companyName = (await (await request.get('/api/auth/me', { headers: { authorization: `Bearer ${owner.token}` } })).json()) as { tenant: { name: string } };
   // The company submits a template; until it is approved it cannot be sent.
@@ -31,8 +33,8 @@ test('the operator signs in, reads the figures, changes a plan, deactivates a us
   const submitted = await request.post(`/t/${owner.tenant.slug}/api/templates`, { headers: ownerHeaders, data: { name: 'gracias_compra', body_text: 'Hola {{1}}, gracias por tu compra.' } });
   expect(submitted.status(), await submitted.text()).toBe(201);
   const template = (await submitted.json()) as { id: string };
-  const startConversation = () => request.post(`/t/${owner.tenant.slug}/api/initiate-conversation`, {
-    headers: ownerHeaders, data: { templateId: template.id, phoneNumber: '5215511112222', variables: { 1: 'Eva' } },
+  const startConversation = (phoneNumber = '5215511112222') => request.post(`/t/${owner.tenant.slug}/api/initiate-conversation`, {
+    headers: ownerHeaders, data: { templateId: template.id, phoneNumber, variables: { 1: 'Eva' } },
   });
   expect((await startConversation()).status()).toBe(400);
   const first = await inviteMember(request, owner, { name: 'Lucía Pérez', email: `lucia@${owner.tenant.slug}.test` });
@@ -120,6 +122,20 @@ test('the operator signs in, reads the figures, changes a plan, deactivates a us
   await expect(page.getByLabel('Precio por mensaje recibido')).toHaveValue('0');
   const pricing = await (await request.get('/api/admin/settings/pricing', { headers: { authorization: `Bearer ${token}` } })).json();
   expect(pricing).toEqual({ price_per_sent_message: 0.0125, price_per_received_message: 0, price_template_marketing: 0.05, price_template_utility: 0.02 });
+
+  // The company's next utility template is priced at the new price, and its owner sees it in Mi Consumo.
+  const usageCost = async () => ((await (await request.get(`/t/${owner.tenant.slug}/api/usage`, { headers: ownerHeaders })).json()) as { totalCost: number }).totalCost;
+  expect(await usageCost()).toBe(0);
+  expect((await startConversation('5215511113333')).status()).toBe(201);
+  await expect.poll(usageCost, { timeout: 15_000 }).toBeCloseTo(0.02, 6);
+  const ownerPage = await (await browser.newContext()).newPage();
+  const login = new LoginPage(ownerPage);
+  await login.goto();
+  await login.signIn({ email: owner.user.email, password: owner.password, tenantSlug: owner.tenant.slug });
+  await login.expectOnBoard(owner.tenant.slug);
+  const usage = await new Shell(ownerPage).openUsage();
+  await expect(usage.getByText('$0.0200')).toBeVisible();
+  await expect(usage.getByText('Plantillas de utilidad').locator('..')).toContainText('2');
 
   // Unknown admin paths go to the dashboard while signed in, to the login after logging out.
   await page.goto('/admin/no-existe');
