@@ -107,6 +107,8 @@ describe('realtime notices', () => {
     expect(await expectEvent('card_updated', () => call(owner, 'POST', '/card/move', { cardId: card.id, targetColumnId: columns[1].id }))).toMatchObject({ id: card.id, columnId: columns[1].id });
     expect(await expectEvent('board_updated', () => call(owner, 'POST', '/card/move', { cardId: card.id, targetColumnId: columns[2].id }))).toEqual({ funnelId: funnel.id });
     expect(await expectEvent('card_updated', () => call(owner, 'PUT', `/cards/${card.id}`, { title: 'Lola García' }))).toMatchObject({ id: card.id, title: 'Lola García' });
+    // The AI assistant is a Pro feature.
+    await app.t.database.db.update(tenants).set({ subscriptionPlan: 'professional' }).where(eq(tenants.id, owner.tenant.id));
     expect(await expectEvent('card_updated', () => call(owner, 'PUT', `/cards/${card.id}/toggle-ai`, { enabled: true }))).toMatchObject({ id: card.id, aiEnabled: true });
     expect(await expectEvent('board_updated', () => call(owner, 'POST', `/columns/${columns[2].id}/toggle-cards-ai`, { enabled: false }))).toEqual({ funnelId: funnel.id });
     expect(await expectEvent('card_updated', () => call(owner, 'POST', `/cards/${card.id}/archive`))).toMatchObject({ id: card.id });
