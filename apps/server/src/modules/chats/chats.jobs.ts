@@ -150,7 +150,7 @@ export function createChatJobs(deps: ChatJobsDeps) {
   /**
    * Tells the customer's WhatsApp that the business read up to this inbound message. Best effort: the chat is
    * already read on our side, so a receipt that finally fails is only logged (by the queue after the last
-   * retry, here when the provider refuses it outright).
+   * retry, here when it cannot succeed).
    */
   const sendReadReceipt = defineJob({
     name: 'chats.send-read-receipt',
@@ -168,8 +168,10 @@ export function createChatJobs(deps: ChatJobsDeps) {
       try {
         await deps.provider.markRead({ appName: account.appName, sourceNumber: account.sourceNumber }, row.providerMessageId);
       } catch (error) {
-        if (!(error instanceof ProviderError) || error.retryable) throw error;
-        deps.log.warn({ err: error, tenantId, messageId, status: error.status }, 'WhatsApp read receipt refused by the provider; not retried');
+        // Retrying helps an outage, not a refusal or missing partner credentials (an AppError).
+        const final = (error instanceof ProviderError && !error.retryable) || error instanceof AppError;
+        if (!final) throw error;
+        deps.log.warn({ err: error, tenantId, messageId }, 'WhatsApp read receipt not sent; not retried');
       }
     },
   });
