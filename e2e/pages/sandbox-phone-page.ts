@@ -32,6 +32,11 @@ export class SandboxPhonePage {
     return this.messages('to_customer').filter({ hasText: text });
   }
 
+  /** One of the customer's own messages; its ticks turn read once the business opened the chat. */
+  customerMessage(text: string) {
+    return this.messages('from_customer').filter({ hasText: text });
+  }
+
   /** Taps a reply button under the business's latest message that offers it. */
   async pressReply(title: string) {
     await this.messages('to_customer').getByRole('button', { name: title, exact: true }).last().click();

@@ -38,6 +38,9 @@ test('a customer writes from the sandbox phone, the card appears live, the agent
     await phone.goto();
     await phone.playCustomer({ appName: `sandbox-${owner.tenant.slug}`, ...customer });
     await phone.sendText('Hola, ¿tienen taladros?');
+    // Delivered to the business, not read yet: nobody opened the chat.
+    const asked = phone.customerMessage('Hola, ¿tienen taladros?');
+    await expect(asked.getByTestId('ticks')).toHaveAttribute('data-status', 'delivered');
 
     // The card arrives on the open board with its unread badge, no reload.
     await expect(board.cardIn('Nuevos', 'Cliente E2E')).toBeVisible();
@@ -50,6 +53,9 @@ test('a customer writes from the sandbox phone, the card appears live, the agent
     await expect(chat.message('Hola, ¿tienen taladros?')).toBeVisible();
     await expect(board.unreadBadge('Cliente E2E')).toHaveCount(0);
     await expect(agentPage.getByTestId('window-indicator')).toHaveText(/^Ventana: 23h \d+m restantes$/);
+    // Opening the chat sends WhatsApp's read receipt: the customer's ticks turn blue.
+    await expect(asked.getByTestId('ticks')).toHaveAttribute('data-status', 'read', { timeout: 15_000 });
+    await expect(asked.getByRole('img', { name: 'Leído' })).toBeVisible();
     // Read on the server too: a reload shows no badge.
     await agentPage.reload();
     await expect(board.card('Cliente E2E')).toBeVisible();
@@ -69,6 +75,7 @@ test('a customer writes from the sandbox phone, the card appears live, the agent
     await phone.sendText('Perfecto, paso mañana');
     await expect(chat.message('Perfecto, paso mañana')).toBeVisible();
     await expect(board.unreadBadge('Cliente E2E')).toHaveCount(0);
+    await expect(phone.customerMessage('Perfecto, paso mañana').getByTestId('ticks')).toHaveAttribute('data-status', 'read', { timeout: 15_000 });
   } finally {
     await context.close();
   }

@@ -93,19 +93,25 @@ export async function buildApp(options: AppOptions): Promise<App> {
     return typeof address === 'object' && address ? `http://127.0.0.1:${address.port}` : 'http://127.0.0.1:3000';
   };
   const publicUrl = () => options.publicUrl ?? internalUrl();
-  const provider = createGupshupProvider({ apiUrl: sandbox ? () => `${internalUrl()}${FAKE_GUPSHUP_PREFIX}` : options.gupshupApiUrl ?? 'https://api.gupshup.io' });
-  const storage = createDiskMediaStorage(options.mediaDir);
   const box = createSecretBox(options.appSecret);
+  // Templates, template media and read receipts go through Gupshup's partner API; the sandbox uses the in-process fake.
+  const partner = createGupshupPartnerClient({
+    baseUrl: sandbox ? () => `${internalUrl()}${FAKE_GUPSHUP_PREFIX}` : options.gupshupPartnerUrl ?? 'https://partner.gupshup.io',
+    credentials: async () => partnerCredentialsFrom(await gupshupCredentials(db, box), sandbox),
+  });
+  const provider = createGupshupProvider({ apiUrl: sandbox ? () => `${internalUrl()}${FAKE_GUPSHUP_PREFIX}` : options.gupshupApiUrl ?? 'https://api.gupshup.io', partner });
+  const storage = createDiskMediaStorage(options.mediaDir);
   const events = createChatEvents(db, realtime);
   const queue = new JobQueue({ db, logger: options.logger });
   app.decorate('queue', queue);
   const chatJobs = createChatJobs({
-    db, provider, events, storage, sandbox, publicUrl,
+    db, provider, events, storage, sandbox, publicUrl, log: options.logger,
     // Live sends use the operator's Gupshup API key (platform settings); the sandbox takes any key.
     providerApiKey: async () => (sandbox ? 'sandbox' : (await gupshupCredentials(db, box)).apiKey ?? ''),
   });
   queue.register(chatJobs.sendMessage);
   queue.register(chatJobs.downloadMedia);
+  queue.register(chatJobs.sendReadReceipt);
   if (options.runJobs) {
     app.addHook('onReady', async () => queue.start());
   }
@@ -115,6 +121,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     db, provider, events,
     enqueueSend: (tx: Tx, input: { tenantId: string; messageId: string }) => queue.enqueue(tx, chatJobs.sendMessage, input, { singletonKey: `send:${input.messageId}` }),
     enqueueMediaDownload: (tx: Tx, input: { tenantId: string; messageId: string; url: string; contentType?: string }) => queue.enqueue(tx, chatJobs.downloadMedia, input),
+    enqueueReadReceipt: (tx: Tx, input: { tenantId: string; messageId: string }) => queue.enqueue(tx, chatJobs.sendReadReceipt, input, { singletonKey: `read:${input.messageId}` }),
   };
   const scheduledJob = createScheduledJob(chatDeps);
   queue.register(scheduledJob);
@@ -143,13 +150,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     await app.register(sandboxRoutes(fake));
   }
 
-  const templatesDeps = {
-    db, sandbox, storage,
-    partner: createGupshupPartnerClient({
-      baseUrl: sandbox ? () => `${internalUrl()}${FAKE_GUPSHUP_PREFIX}` : options.gupshupPartnerUrl ?? 'https://partner.gupshup.io',
-      credentials: async () => partnerCredentialsFrom(await gupshupCredentials(db, box), sandbox),
-    }),
-  };
+  const templatesDeps = { db, sandbox, storage, partner };
   await app.register(adminRoutes, {
     db, box,
     throttle: options.throttle ?? defaultThrottleLimits,

@@ -69,6 +69,11 @@ export type InboundEvent = InboundMessage | InboundStatus;
 
 export interface MessagingProvider {
   send(account: ProviderAccount, destination: string, content: OutboundContent): Promise<SendResult>;
+  /**
+   * Tells the customer's WhatsApp that the business read this inbound message (by its WhatsApp id);
+   * WhatsApp shows every earlier message of the chat as read too. Throws a ProviderError.
+   */
+  markRead(account: Pick<ProviderAccount, 'appName' | 'sourceNumber'>, whatsappMessageId: string): Promise<void>;
   parseWebhook(body: unknown): InboundEvent[];
 }
 

@@ -2,7 +2,8 @@ import { MEDIA_UPLOAD_INVALID_RESPONSE } from '@embudo/contracts/http/templates'
 
 /**
  * Gupshup's partner API (partner.gupshup.io, gupshup.md §7): partner login → app token, then the
- * app's templates and template media samples. Tokens are cached; a 401 drops them and retries once.
+ * app's templates and template media samples, and read receipts through the v3 passthrough (§2.2).
+ * Tokens are cached; a 401 drops them and retries once.
  */
 
 export interface PartnerCredentials {
@@ -24,6 +25,8 @@ export interface GupshupPartnerApi {
   /** With a template id only that language is deleted; by name alone Gupshup deletes every language. */
   deleteTemplate(appId: string, elementName: string, templateId?: string): Promise<void>;
   uploadMedia(appId: string, file: { data: Buffer; mime: string; fileName: string }): Promise<string>;
+  /** Marks a customer's message read on their WhatsApp (the classic `/wa/api/v1/msg` API has no read receipt). */
+  markRead(appId: string, whatsappMessageId: string): Promise<void>;
 }
 
 /** Any failure of the partner API; `message` is Gupshup's own when it gave one. */
@@ -71,8 +74,12 @@ export function createGupshupPartnerClient(options: PartnerClientOptions): Gupsh
     return { status: response.status, body };
   }
 
-  const failure = (answer: { status: number; body: Record<string, unknown> }) =>
-    new PartnerApiError(typeof answer.body.message === 'string' && answer.body.message ? answer.body.message : `Gupshup respondió ${answer.status}`, answer.status);
+  const failure = (answer: { status: number; body: Record<string, unknown> }) => {
+    // Gupshup answers `{status, message}`; the v3 passthrough may relay Meta's `{error: {message}}` (meta-cloud.md §2.8).
+    const metaMessage = (answer.body.error as { message?: unknown } | undefined)?.message;
+    const message = [answer.body.message, metaMessage].find((candidate): candidate is string => typeof candidate === 'string' && candidate !== '');
+    return new PartnerApiError(message ?? `Gupshup respondió ${answer.status}`, answer.status);
+  };
 
   async function loginToken(): Promise<string> {
     const credentials = await options.credentials();
@@ -146,6 +153,19 @@ export function createGupshupPartnerClient(options: PartnerClientOptions): Gupsh
       if (typeof handle === 'string' && handle) return handle;
       if (answer.status === 401 || answer.status >= 500) throw failure(answer);
       throw new PartnerApiError(MEDIA_HANDLE_MISSING, answer.status);
+    },
+
+    async markRead(appId, whatsappMessageId) {
+      // Meta's mark-as-read body (meta-cloud.md §2.7) through the passthrough, which mirrors Meta's answers.
+      const answer = await appCall(appId, '/v3/message', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ messaging_product: 'whatsapp', status: 'read', message_id: whatsappMessageId }),
+      });
+      // The exact success body is unconfirmed: Meta's `{"success":true}` or a Meta-like `{"messaging_product":"whatsapp",…}`.
+      const accepted = answer.body.success === true || answer.body.messaging_product === 'whatsapp';
+      if (answer.status >= 200 && answer.status < 300 && accepted) return;
+      throw failure(answer);
     },
   };
 }

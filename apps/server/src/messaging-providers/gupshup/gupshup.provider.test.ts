@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGupshupServer } from '../../../test/fakes/fake-gupshup-server.ts';
 import { ProviderError } from '../provider.ts';
 import { createGupshupProvider } from './gupshup.provider.ts';
+import { createGupshupPartnerClient } from './gupshup-partner.client.ts';
 
 let server: Awaited<ReturnType<typeof startFakeGupshupServer>>;
 const account = { appName: 'LojaDemo', sourceNumber: '5511888880000', apiKey: 'key-123' };
@@ -12,8 +13,10 @@ beforeAll(async () => {
 });
 afterAll(async () => server.close());
 
+const partnerAt = (url: string) => createGupshupPartnerClient({ baseUrl: url, credentials: async () => ({ email: 'ops@acme.example', password: 'secreto' }) });
+
 describe('Gupshup adapter against the fake', () => {
-  const provider = () => createGupshupProvider({ apiUrl: server.url });
+  const provider = () => createGupshupProvider({ apiUrl: server.url, partner: partnerAt(server.url) });
 
   it('sends a text as Gupshup form fields with the apikey header and returns the Gupshup id', async () => {
     const result = await provider().send(account, '5511999990000', { type: 'text', text: 'Hola', replyToProviderId: 'wamid.Q' });
@@ -67,8 +70,27 @@ describe('Gupshup adapter against the fake', () => {
   });
 
   it('reports a refused connection as retryable and certain (nothing was sent)', async () => {
-    const closed = createGupshupProvider({ apiUrl: 'http://127.0.0.1:9' });
+    const closed = createGupshupProvider({ apiUrl: 'http://127.0.0.1:9', partner: partnerAt('http://127.0.0.1:9') });
     const error = await closed.send(account, '5511999990000', { type: 'text', text: 'x' }).catch((e) => e);
     expect(error).toMatchObject({ retryable: true, uncertain: false });
+    const receipt = await closed.markRead(account, 'wamid.X').catch((e) => e);
+    expect(receipt).toBeInstanceOf(ProviderError);
+    expect(receipt).toMatchObject({ retryable: true });
+  });
+
+  it('marks a customer message read through the partner API, with the app name as app id', async () => {
+    const { id } = await server.fake.customerSends({ appName: 'LojaDemo', phone: '5511999990001', kind: 'text', text: 'Oi' });
+    await provider().markRead(account, id);
+    expect(server.fake.requests.at(-1)).toMatchObject({ method: 'POST', path: '/partner/app/LojaDemo/v3/message', json: { message_id: id } });
+    expect(server.fake.conversation('LojaDemo', '5511999990001').map((message) => message.status)).toEqual(['read']);
+  });
+
+  it('reports a partner 5xx as a retryable read-receipt failure and an unknown message as final', async () => {
+    server.fake.failNextPartnerCall('mark-read', { status: 503 });
+    const outage = await provider().markRead(account, 'wamid.X').catch((error) => error);
+    expect(outage).toBeInstanceOf(ProviderError);
+    expect(outage).toMatchObject({ retryable: true, status: 503 });
+    const unknown = await provider().markRead(account, 'wamid.NOPE').catch((error) => error);
+    expect(unknown).toMatchObject({ retryable: false, status: 400, message: 'Invalid message_id' });
   });
 });

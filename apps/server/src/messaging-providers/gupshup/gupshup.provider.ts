@@ -1,12 +1,25 @@
 import { ProviderError, type MessagingProvider, type OutboundContent, type ProviderAccount, type SendResult } from '../provider.ts';
+import { PartnerApiError, type GupshupPartnerApi } from './gupshup-partner.client.ts';
 import { toGupshupMessage, toGupshupTemplateFields } from './gupshup-message.mapper.ts';
 import { parseGupshupWebhook } from './gupshup-webhook.parser.ts';
 
 const SEND_TIMEOUT_MS = 15_000;
 
-/** Gupshup's classic Access API (`/wa/api/v1/msg`, `/wa/api/v1/template/msg`), form-encoded with `apikey`. */
-/** `apiUrl` may be lazy: the in-process sandbox only knows its port once the server listens. */
-export function createGupshupProvider(options: { apiUrl: string | (() => string); fetch?: typeof fetch }): MessagingProvider {
+export interface GupshupProviderOptions {
+  /** May be lazy: the in-process sandbox only knows its port once the server listens. */
+  apiUrl: string | (() => string);
+  /** Read receipts exist only on the partner API's v3 passthrough (gupshup.md §2.2). */
+  partner: Pick<GupshupPartnerApi, 'markRead'>;
+  fetch?: typeof fetch;
+}
+
+const retryableStatus = (status: number | undefined) => status === undefined || status === 429 || status >= 500;
+
+/**
+ * Gupshup's classic Access API (`/wa/api/v1/msg`, `/wa/api/v1/template/msg`), form-encoded with `apikey`,
+ * and the partner API for read receipts, where the app name is the app id as in the templates module.
+ */
+export function createGupshupProvider(options: GupshupProviderOptions): MessagingProvider {
   const doFetch = options.fetch ?? fetch;
   const apiUrl = () => (typeof options.apiUrl === 'string' ? options.apiUrl : options.apiUrl()).replace(/\/$/, '');
 
@@ -32,8 +45,7 @@ export function createGupshupProvider(options: { apiUrl: string | (() => string)
       // A non-JSON answer (an HTML error page from a proxy) is reported by status below.
     }
     if (response.ok && body.status === 'submitted' && body.messageId) return { providerMessageId: body.messageId };
-    const retryable = response.status === 429 || response.status >= 500;
-    throw new ProviderError(body.message ?? `Gupshup respondió ${response.status}`, retryable, response.status);
+    throw new ProviderError(body.message ?? `Gupshup respondió ${response.status}`, retryableStatus(response.status), response.status);
   }
 
   return {
@@ -43,6 +55,15 @@ export function createGupshupProvider(options: { apiUrl: string | (() => string)
         return post('/wa/api/v1/template/msg', account, { ...common, ...toGupshupTemplateFields(content) });
       }
       return post('/wa/api/v1/msg', account, { ...common, message: JSON.stringify(toGupshupMessage(content)) });
+    },
+    async markRead(account, whatsappMessageId) {
+      try {
+        await options.partner.markRead(account.appName, whatsappMessageId);
+      } catch (error) {
+        // No status means Gupshup never answered; a read receipt is idempotent, so that is simply retryable.
+        if (error instanceof PartnerApiError) throw new ProviderError(error.message, retryableStatus(error.status), error.status);
+        throw error;
+      }
     },
     parseWebhook: parseGupshupWebhook,
   };

@@ -6,7 +6,8 @@ import type { RenderedTemplate } from '@embudo/contracts/http/templates';
 /**
  * A faithful fake of Gupshup's Access API: the same endpoints, form fields and answers, and the
  * same v2 callbacks (inbound messages, then enqueued → sent → delivered → read for what is sent).
- * It backs the in-process sandbox provider, the sandbox phone, and tests as a standalone server.
+ * The customer's own messages go sent → delivered (our webhook took them) → read (the business's
+ * read receipt). It backs the in-process sandbox provider, the sandbox phone, and tests as a standalone server.
  */
 
 export interface FakeApp {
@@ -47,6 +48,8 @@ export interface SentRequest {
   headers: Record<string, string | undefined>;
   /** Form fields as sent; for a multipart upload, its text fields plus `file` (the file name). */
   form: Record<string, string>;
+  /** The body of a JSON call (the v3 passthrough), as sent. */
+  json?: unknown;
 }
 
 /** A template as the partner API lists it (gupshup.md §7.5). */
@@ -71,7 +74,7 @@ export interface FakePartnerTemplate {
   modifiedOn: number;
 }
 
-export type PartnerCall = 'login' | 'token' | 'create' | 'list' | 'delete' | 'upload';
+export type PartnerCall = 'login' | 'token' | 'create' | 'list' | 'delete' | 'upload' | 'mark-read';
 
 /** The fake reviewer rejects a body containing this word, so tests and demos choose the outcome. */
 export const FAKE_REJECT_WORD = 'rechazar';
@@ -132,7 +135,8 @@ export class FakeGupshup {
     return appName ? (await this.options.apps()).find((app) => app.appName === appName) : undefined;
   }
 
-  private async callback(app: FakeApp, type: string, payload: Record<string, unknown>) {
+  /** Delivers one callback; answers whether the app accepted it (2xx). */
+  private async callback(app: FakeApp, type: string, payload: Record<string, unknown>): Promise<boolean> {
     const envelope = { app: app.appName, timestamp: Date.now(), version: 2, type, payload };
     try {
       const response = await fetch(app.callbackUrl, {
@@ -142,8 +146,10 @@ export class FakeGupshup {
         signal: AbortSignal.timeout(10_000),
       });
       if (!response.ok) this.options.log?.warn({ status: response.status, type }, 'sandbox callback refused');
+      return response.ok;
     } catch (error) {
       this.options.log?.warn({ err: error, type }, 'sandbox callback failed');
+      return false;
     }
   }
 
@@ -393,6 +399,30 @@ export class FakeGupshup {
     return { status: 200, body: { status: 'success', handleId: { message: handle } } };
   }
 
+  /**
+   * `POST /partner/app/{appId}/v3/message` (§2.2) with Meta's mark-as-read body (meta-cloud.md §2.7). Only
+   * read receipts are served here. Like WhatsApp, it marks that customer message and every earlier one read.
+   */
+  partnerMarkRead(appId: string, headers: Record<string, string | undefined>, body: unknown) {
+    this.requests.push({ method: 'POST', path: `/partner/app/${appId}/v3/message`, headers, form: {}, json: body });
+    if (!this.appTokenValid(appId, headers)) return unauthorised;
+    const failure = this.partnerFailure('mark-read');
+    if (failure) return failure;
+    const bad = (message: string) => ({ status: 400, body: { status: 'error', message } });
+    if (!headers['content-type']?.startsWith('application/json')) return bad('Content-Type must be application/json');
+    const receipt = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+    if (receipt.messaging_product !== 'whatsapp') return bad('messaging_product must be whatsapp');
+    if (receipt.status !== 'read') return bad('Only read receipts are supported by this sandbox');
+    const conversation = [...this.conversations.entries()]
+      .find(([key, list]) => key.startsWith(`${appId}:`) && list.some((message) => message.direction === 'from_customer' && message.id === receipt.message_id))?.[1];
+    if (!conversation) return bad('Invalid message_id');
+    const readIndex = conversation.findIndex((message) => message.id === receipt.message_id);
+    conversation.slice(0, readIndex + 1).forEach((message) => {
+      if (message.direction === 'from_customer') message.status = 'read';
+    });
+    return { status: 200, body: { success: true } };
+  }
+
   storeFile(data: Buffer, contentType: string, name?: string) {
     const id = randomUUID();
     this.files.set(id, { data, contentType, name });
@@ -419,10 +449,12 @@ export class FakeGupshup {
       ...(input.replyTo ? { context: { id: input.replyTo.whatsappId, gsId: input.replyTo.gsId } } : {}),
     };
     const conversationPhone = input.group ? input.group.id : input.phone;
-    this.record(app.appName, conversationPhone, {
+    const message: FakeConversationMessage = {
       id, direction: 'from_customer', type: input.kind, body: inner, status: 'sent', participant: input.group ? { phone: input.phone, name: input.name } : undefined, createdAt: new Date().toISOString(),
-    });
-    await this.callback(app, 'message', payload);
+    };
+    this.record(app.appName, conversationPhone, message);
+    // Delivered once the business's server took it; a read receipt may already have come meanwhile.
+    if ((await this.callback(app, 'message', payload)) && message.status === 'sent') message.status = 'delivered';
     return { id };
   }
 }
@@ -498,7 +530,7 @@ export function fakeGupshupRoutes(fake: FakeGupshup): FastifyPluginAsync {
 }
 
 function partnerHeaders(request: FastifyRequest) {
-  return { authorization: request.headers.authorization, token: request.headers.token as string | undefined };
+  return { authorization: request.headers.authorization, token: request.headers.token as string | undefined, 'content-type': request.headers['content-type'] };
 }
 
 function registerPartnerRoutes(app: FastifyInstance, fake: FakeGupshup) {
@@ -528,6 +560,10 @@ function registerPartnerRoutes(app: FastifyInstance, fake: FakeGupshup) {
   app.delete('/partner/app/:appId/template/:elementName/:templateId', { config }, async (request, reply) => {
     const params = request.params as AppParams & { elementName: string; templateId: string };
     const answer = fake.partnerDeleteTemplate(params.appId, partnerHeaders(request), params.elementName, params.templateId);
+    return reply.status(answer.status).send(answer.body);
+  });
+  app.post('/partner/app/:appId/v3/message', { config }, async (request, reply) => {
+    const answer = fake.partnerMarkRead((request.params as AppParams).appId, partnerHeaders(request), request.body);
     return reply.status(answer.status).send(answer.body);
   });
   app.post('/partner/app/:appId/upload/media', { config }, async (request, reply) => {

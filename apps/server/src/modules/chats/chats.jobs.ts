@@ -16,8 +16,10 @@ import { queueOutbound, type OutboundDeps, type OutboundDraft } from './outbound
 import { templateDraft, type TemplateMessagePayload } from './template-send.service.ts';
 import { templateForSending } from '../templates/templates.service.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
+import type { Logger } from '../../platform/logger/logger.ts';
 
 export const SEND_MAX_ATTEMPTS = 5;
+export const READ_RECEIPT_MAX_ATTEMPTS = 5;
 export const INTERRUPTED_SEND = 'El envío se interrumpió y no se pudo confirmar; revisa el chat antes de reenviar.';
 export const NOT_CONNECTED = 'WhatsApp no está configurado: completa la Conexión WhatsApp.';
 export const NO_PLATFORM_API_KEY = 'La plataforma aún no tiene la clave de la API de Gupshup: pide al operador que la configure.';
@@ -32,6 +34,7 @@ export interface ChatJobsDeps {
   publicUrl: () => string;
   sandbox: boolean;
   providerApiKey: () => Promise<string>;
+  log: Pick<Logger, 'warn'>;
 }
 
 /** The provider content of a stored outbound message; media URLs become absolute for the provider to fetch. */
@@ -144,7 +147,36 @@ export function createChatJobs(deps: ChatJobsDeps) {
     },
   });
 
-  return { sendMessage, downloadMedia };
+  /**
+   * Tells the customer's WhatsApp that the business read up to this inbound message. Best effort: the chat is
+   * already read on our side, so a receipt that finally fails is only logged (by the queue after the last
+   * retry, here when it cannot succeed).
+   */
+  const sendReadReceipt = defineJob({
+    name: 'chats.send-read-receipt',
+    payload: z.object({ tenantId: z.uuid(), messageId: z.uuid() }),
+    maxAttempts: READ_RECEIPT_MAX_ATTEMPTS,
+    backoff: { baseMs: 2_000, maxMs: 5 * 60_000 },
+    handler: async ({ tenantId, messageId }) => {
+      const [row] = await deps.db.select().from(messages)
+        .where(and(eq(messages.id, messageId), eq(messages.tenantId, tenantId), eq(messages.sender, 'contact'))).limit(1);
+      // An inbound message's provider id is its WhatsApp id (the webhook's `payload.id`).
+      const tenant = row?.providerMessageId ? await findTenantById(deps.db, tenantId) : undefined;
+      if (!row?.providerMessageId || !tenant) return;
+      const account = await effectiveAccount(deps.db, tenant, deps.sandbox);
+      if (!account.appName || !account.sourceNumber) return;
+      try {
+        await deps.provider.markRead({ appName: account.appName, sourceNumber: account.sourceNumber }, row.providerMessageId);
+      } catch (error) {
+        // Retrying helps an outage, not a refusal or missing partner credentials (an AppError).
+        const final = (error instanceof ProviderError && !error.retryable) || error instanceof AppError;
+        if (!final) throw error;
+        deps.log.warn({ err: error, tenantId, messageId }, 'WhatsApp read receipt not sent; not retried');
+      }
+    },
+  });
+
+  return { sendMessage, downloadMedia, sendReadReceipt };
 }
 
 function extensionOf(contentType: string | undefined) {

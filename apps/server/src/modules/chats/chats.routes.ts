@@ -12,7 +12,7 @@ import { requireOwnerOrAdmin } from '../../platform/policy/policy.ts';
 import type { MediaStorage } from '../../platform/storage/media-storage.ts';
 import { actorOf } from '../users/users.service.ts';
 import { monthUsage } from '../usage/usage.service.ts';
-import { addNote, markRead, queueOutbound, sendText, assertWindowOpenForFiles, visibleCard, writableCard, type Author } from './outbound.service.ts';
+import { addNote, markRead, queueOutbound, sendText, assertWindowOpenForFiles, visibleCard, writableCard, type Author, type MarkReadDeps } from './outbound.service.ts';
 import { cardTimeline, decodeCursor } from './timeline.service.ts';
 import { effectiveAccount, updateProviderSettings, webhookUrlOf } from './provider-settings.service.ts';
 import { checkUpload, MAX_UPLOAD_BYTES } from './media-upload.ts';
@@ -20,7 +20,7 @@ import { toMessageDto } from './message-dto.ts';
 import { scheduleMessage, type ScheduleDeps } from './schedule.service.ts';
 import { initiateConversation, sendTemplate } from './template-send.service.ts';
 
-export interface ChatsRoutesOptions extends ScheduleDeps {
+export interface ChatsRoutesOptions extends ScheduleDeps, Pick<MarkReadDeps, 'enqueueReadReceipt'> {
   storage: MediaStorage;
   publicUrl: () => string;
   sandbox: boolean;

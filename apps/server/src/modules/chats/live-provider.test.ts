@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
-import { cards, messages } from '../../../db/schema/index.ts';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { cards, jobs, messages } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
@@ -16,7 +16,7 @@ const ADMIN = { email: 'operador@embudo.test', password: 'Operador123' };
 
 beforeAll(async () => {
   gupshup = await startFakeGupshupServer();
-  t = await buildTestApp({ providerMode: 'live', gupshupApiUrl: gupshup.url });
+  t = await buildTestApp({ providerMode: 'live', gupshupApiUrl: gupshup.url, gupshupPartnerUrl: gupshup.url });
   await listenOnRandomPort(t.app);
   await bootstrapPlatformAdmin(t.database.db, ADMIN);
   adminToken = (await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: ADMIN })).json().token;
@@ -70,5 +70,42 @@ describe('live provider credentials', () => {
     expect(sendsToGupshup()).toHaveLength(1);
     expect(sendsToGupshup()[0]!.headers.apikey).toBe('live-key-123');
     expect(sendsToGupshup()[0]!.form['src.name']).toBe(provider.appName);
+  });
+});
+
+describe('live read receipts', () => {
+  it('need the operator\'s partner credentials: without them nothing is retried, with them the receipt reaches Gupshup for the tenant\'s app', async () => {
+    const owner = await registerTenant(t.app);
+    const provider = { appName: `leido-${owner.tenant.slug}`, sourceNumber: '5215500000002' };
+    const saved = await t.app.inject({ method: 'PUT', url: `/t/${owner.tenant.slug}/api/gupshup/settings`, headers: bearer(owner.token), payload: provider });
+    gupshup.apps.push({ ...provider, callbackUrl: saved.json().webhookUrl });
+    const receiptsOf = () => gupshup.fake.requests.filter((request) => request.path === `/partner/app/${provider.appName}/v3/message`);
+    const receiptJob = async () => (await t.database.db.select().from(jobs)
+      .where(and(eq(jobs.name, 'chats.send-read-receipt'), sql`${jobs.payload}->>'tenantId' = ${owner.tenant.id}`)).orderBy(desc(jobs.createdAt)))[0];
+    const customerWritesAndAgentOpens = async (text: string) => {
+      const { id } = await gupshup.fake.customerSends({ appName: provider.appName, phone: '5215512348888', name: 'Cliente Leído', kind: 'text', text });
+      const [card] = await t.database.db.select().from(cards).where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, '5215512348888')));
+      expect((await t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/cards/${card!.id}/mark-read`, headers: bearer(owner.token) })).statusCode).toBe(200);
+      return id;
+    };
+
+    await customerWritesAndAgentOpens('Hola');
+    const refused = await until(async () => {
+      const job = await receiptJob();
+      return job?.status === 'completed' || job?.status === 'failed' ? job : undefined;
+    });
+    expect(refused).toMatchObject({ status: 'completed', attempts: 1 });
+    expect(receiptsOf()).toHaveLength(0);
+
+    const stored = await t.app.inject({
+      method: 'PUT', url: '/api/admin/settings/gupshup', headers: bearer(adminToken),
+      payload: { apiKey: 'live-key-123', partnerEmail: 'ops@embudo.test', partnerPassword: 'secreto-partner' },
+    });
+    expect(stored.statusCode).toBe(200);
+    const wamid = await customerWritesAndAgentOpens('¿Me leen?');
+    await until(async () => receiptsOf().length > 0);
+    expect(receiptsOf().map((request) => request.json)).toEqual([{ messaging_product: 'whatsapp', status: 'read', message_id: wamid }]);
+    expect(gupshup.fake.requests.some((request) => request.path === '/partner/account/login' && request.form.email === 'ops@embudo.test')).toBe(true);
+    expect(gupshup.fake.conversation(provider.appName, '5215512348888').map((message) => message.status)).toEqual(['read', 'read']);
   });
 });

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull } from 'drizzle-orm';
 import { WINDOW_CLOSED_FILES, WINDOW_CLOSED_TEXT, windowIsOpen } from '@embudo/contracts/http/chats';
 import { cards, messages, notes } from '../../../db/schema/index.ts';
 import type { Db, Tx } from '../../platform/db/database.ts';
@@ -116,10 +116,30 @@ export async function addNote(deps: Pick<OutboundDeps, 'db' | 'events'>, author:
   return note;
 }
 
-/** Read state is shared by the team, so marking read is a change: viewers leave it as it is. */
-export async function markRead(deps: Pick<OutboundDeps, 'db' | 'events'>, author: Author, cardId: string) {
+export interface MarkReadDeps extends Pick<OutboundDeps, 'db' | 'events'> {
+  /** Records the WhatsApp read-receipt job in the caller's transaction (outbox), so it goes out only if the reset commits. */
+  enqueueReadReceipt: (tx: Tx, input: { tenantId: string; messageId: string }) => Promise<unknown>;
+}
+
+/**
+ * Read state is shared by the team, so marking read is a change: viewers leave it as it is. When something was
+ * unread, the customer's WhatsApp is told too, for the newest inbound message (WhatsApp reads the earlier ones with it).
+ */
+export async function markRead(deps: MarkReadDeps, author: Author, cardId: string) {
   const card = await writableCard(deps.db, author, cardId);
-  const [updated] = await deps.db.update(cards).set({ unreadCount: 0 }).where(and(eq(cards.tenantId, author.tenantId), eq(cards.id, card.id))).returning();
-  deps.events.emit(author.tenantId, card.funnelId, 'card_updated', toCardUpdate(updated!));
-  return toCardUpdate(updated!);
+  const cleared = await deps.db.transaction(async (tx) => {
+    // The guard makes concurrent opens of one chat send one receipt: only the reset that found unread messages enqueues.
+    const [updated] = await tx.update(cards).set({ unreadCount: 0 })
+      .where(and(eq(cards.tenantId, author.tenantId), eq(cards.id, card.id), gt(cards.unreadCount, 0))).returning();
+    if (!updated) return undefined;
+    const [newest] = await tx.select({ id: messages.id }).from(messages)
+      .where(and(eq(messages.tenantId, author.tenantId), eq(messages.cardId, card.id), eq(messages.sender, 'contact'), isNotNull(messages.providerMessageId)))
+      .orderBy(desc(messages.createdAt), desc(messages.id))
+      .limit(1);
+    if (newest) await deps.enqueueReadReceipt(tx, { tenantId: author.tenantId, messageId: newest.id });
+    return updated;
+  });
+  if (!cleared) return toCardUpdate({ ...card, unreadCount: 0 });
+  deps.events.emit(author.tenantId, card.funnelId, 'card_updated', toCardUpdate(cleared));
+  return toCardUpdate(cleared);
 }

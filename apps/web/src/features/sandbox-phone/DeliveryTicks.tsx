@@ -13,7 +13,10 @@ function Check({ className = '' }: { className?: string }) {
   return <path className={className} d="M1.5 8.5 4.8 11.8 11.5 4.5" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />;
 }
 
-/** WhatsApp's delivery marks for a message the business sent: ✓ sent, ✓✓ delivered, blue ✓✓ read, ❗ failed. */
+/**
+ * WhatsApp's delivery marks: ✓ sent, ✓✓ delivered, blue ✓✓ read, ❗ failed. On the customer's own messages the
+ * blue ticks mean the business opened the chat (its read receipt).
+ */
 export function DeliveryTicks({ status }: { status: PhoneMessageStatus }) {
   const label = labels[status];
   const common = { 'data-testid': 'ticks', 'data-status': status, role: 'img', 'aria-label': label, title: label };

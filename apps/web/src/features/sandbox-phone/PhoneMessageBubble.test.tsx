@@ -28,11 +28,24 @@ describe('PhoneMessageBubble', () => {
     expect(screen.getByRole('img', { name: label })).toBeTruthy();
   });
 
-  it('shows customer messages without ticks, with the participant in a group', () => {
-    render(<PhoneMessageBubble message={aMessage({ direction: 'from_customer', body: { text: 'Buenas' }, participant: { phone: '5215500000001', name: 'Luis' } })} />);
+  it('shows customer messages on the right with the participant in a group and their own ticks', () => {
+    render(<PhoneMessageBubble message={aMessage({ direction: 'from_customer', status: 'delivered', body: { text: 'Buenas' }, participant: { phone: '5215500000001', name: 'Luis' } })} />);
     expect(screen.getByTestId('phone-message').dataset.direction).toBe('from_customer');
     expect(screen.getByText('Luis')).toBeTruthy();
-    expect(screen.queryByTestId('ticks')).toBeNull();
+    const ticks = screen.getByRole('img', { name: 'Entregado' });
+    expect(ticks.dataset.status).toBe('delivered');
+    expect(ticks.getAttribute('class')).toContain('text-slate-400');
+  });
+
+  it('turns the customer\'s ticks blue once the business read the chat', () => {
+    const { rerender } = render(<PhoneMessageBubble message={aMessage({ direction: 'from_customer', status: 'delivered', body: { text: 'Buenas' } })} />);
+    expect(screen.getByTestId('ticks').getAttribute('class')).not.toContain('text-sky-500');
+    rerender(<PhoneMessageBubble message={aMessage({ direction: 'from_customer', status: 'read', body: { text: 'Buenas' } })} />);
+    const ticks = screen.getByRole('img', { name: 'Leído' });
+    expect(ticks.dataset.status).toBe('read');
+    expect(ticks.getAttribute('class')).toContain('text-sky-500');
+    // Two checks, as WhatsApp draws read and delivered.
+    expect(ticks.querySelectorAll('path')).toHaveLength(2);
   });
 
   it('renders images with caption, documents as links and audio as a player', () => {

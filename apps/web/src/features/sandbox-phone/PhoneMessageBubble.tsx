@@ -293,7 +293,7 @@ export function PhoneMessageBubble({ message, onReply, replying = false }: Phone
         <Body content={content} onReply={onReply} replying={replying} />
         <p className="mt-0.5 flex items-center justify-end gap-1 pl-6 text-[11px] text-slate-500 tabular-nums">
           <time dateTime={message.createdAt}>{timeOf(message.createdAt)}</time>
-          {fromBusiness && <DeliveryTicks status={message.status} />}
+          <DeliveryTicks status={message.status} />
         </p>
       </div>
       {content.kind === 'template' && content.rendered && content.rendered.buttons.length > 0 && (

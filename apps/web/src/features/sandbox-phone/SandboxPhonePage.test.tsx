@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { installFakeApi, json } from '../../test/fake-api.ts';
 import { renderApp } from '../../test/render-app.tsx';
+import { CONVERSATION_POLL_MS } from './SandboxPhonePage.tsx';
 
 const apps = [{ appName: 'sandbox-acme', sourceNumber: '15550001000', label: 'Acme' }];
 const conversationUrl = 'GET /sandbox/api/conversation?appName=sandbox-acme&phone=5215512340000';
@@ -51,6 +52,16 @@ describe('SandboxPhonePage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Sí, llámenme' }));
     await waitFor(() => expect(api.callsTo('POST', '/sandbox/api/send')).toHaveLength(1));
     expect((api.callsTo('POST', '/sandbox/api/send')[0]?.body as { message: unknown }).message).toEqual({ kind: 'button_reply', title: 'Sí, llámenme', id: 'qr-1', postbackText: 'llamar' });
+  });
+
+  it("shows the customer's message read once the business opens the chat, on the next poll", async () => {
+    const customerMessage = { id: 'c1', direction: 'from_customer', type: 'text', body: { text: 'Hola' }, createdAt: '2025-03-01T15:00:00.000Z' };
+    const api = await openWithCompany([{ ...customerMessage, status: 'delivered' }]);
+    const bubble = await screen.findByTestId('phone-message');
+    expect(within(bubble).getByRole('img', { name: 'Entregado' })).toBeTruthy();
+    api.setHandler(conversationUrl, () => json(200, { messages: [{ ...customerMessage, status: 'read' }] }));
+    const read = await within(bubble).findByRole('img', { name: 'Leído' }, { timeout: CONVERSATION_POLL_MS * 3 });
+    expect(read.dataset.status).toBe('read');
   });
 
   it("shows the server's message when a send is refused", async () => {
