@@ -4,10 +4,12 @@ import { and, asc, eq } from 'drizzle-orm';
 import { boardColumns, cards, contacts, funnels, tenants } from '../../db/schema/index.ts';
 import { bootstrapPlatformAdmin } from '../../src/modules/admin/admin-bootstrap.ts';
 import { isApiRoute, TENANT_PREFIX } from '../../src/platform/http/route-access.ts';
+import { book, seedCatalog } from '../support/agenda-fixtures.ts';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
 import { bearer, registerTenant } from '../support/factories.ts';
 import { MEMBER_PASSWORD, signedInMember } from '../support/members.ts';
 import { listenOnRandomPort } from '../support/realtime-client.ts';
+import { approvedTemplate } from '../support/templates.ts';
 
 /**
  * The role matrix, driven by the app's own route table: every API route must have a line below,
@@ -31,11 +33,15 @@ const funnelRead: Expectation = { owner: 'ok', admin: 'ok', agent: 'ok', agentEl
 const funnelWrite: Expectation = { ...funnelRead, viewer: 403 };
 const managers: Expectation = { owner: 'ok', admin: 'ok', agent: 403, agentElsewhere: 403, viewer: 403, stranger: 'ok' };
 const managersById: Expectation = { ...managers, stranger: 404 };
+/** Agenda bookings (appointments, time blocks): every member but a viewer, in any funnel; A's ids are not B's. */
+const writersById: Expectation = { ...memberById, viewer: 403 };
+const ownerOnly: Expectation = { owner: 'ok', admin: 403, agent: 403, agentElsewhere: 403, viewer: 403, stranger: 'ok' };
 const platformAdmin: Expectation = { owner: 401, admin: 401, agent: 401, agentElsewhere: 401, viewer: 401, stranger: 401 };
 const sameForAll = (outcome: Outcome): Expectation => ({ owner: outcome, admin: outcome, agent: outcome, agentElsewhere: outcome, viewer: outcome, stranger: outcome });
 
 interface Call {
   id?: string;
+  query?: Record<string, string>;
   body?: unknown;
   /** multipart/form-data fields and one file. */
   form?: { fields: Record<string, string>; file: { field: string; name: string; data: Buffer } };
@@ -52,7 +58,8 @@ interface Entry {
 }
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-const soon = () => new Date(Date.now() + 60 * 60 * 1000).toISOString();
+const inHours = (hours: number) => new Date(Date.now() + hours * 60 * 60 * 1000).toISOString();
+const soon = () => inHours(1);
 
 /** One line per API route, keyed as the /api form (the /t/{slug}/api form is checked the same way). */
 const matrix: Record<string, Entry> = {
@@ -76,6 +83,8 @@ const matrix: Record<string, Entry> = {
   'PUT /api/admin/settings/pricing': { expect: platformAdmin, call: () => ({ body: {} }) },
   'GET /api/admin/settings/gupshup': { expect: platformAdmin },
   'PUT /api/admin/settings/gupshup': { expect: platformAdmin, call: () => ({ body: {} }) },
+  'GET /api/admin/templates/all': { expect: platformAdmin },
+  'PUT /api/admin/templates/:id/status': { expect: platformAdmin, call: async (f) => ({ id: await f.template(), body: { status: 'APPROVED' } }) },
 
   'GET /api/users': { expect: managers },
   'POST /api/users/invite': { expect: managers, call: () => ({ body: { name: 'Invitada', email: `invitada-${randomUUID()}@equipo.test` } }) },
@@ -92,6 +101,16 @@ const matrix: Record<string, Entry> = {
   'PUT /api/columns/:id': { expect: funnelWrite, call: async (f) => ({ id: await f.column(), body: { title: 'Renombrada' } }) },
   'DELETE /api/columns/:id': { expect: funnelWrite, call: async (f) => ({ id: await f.column() }) },
   'POST /api/columns/:id/toggle-cards-ai': { expect: funnelWrite, call: async (f) => ({ id: await f.column(), body: { enabled: true } }) },
+  'GET /api/columns/:id/quick-replies': { expect: funnelRead, call: async (f) => ({ id: (await f.quickReply()).columnId }) },
+  'POST /api/quick-replies': { expect: funnelWrite, call: async (f) => ({ body: { columnId: await f.column(), title: 'Saludo', text: 'Hola, ¿en qué te ayudo?' } }) },
+  'PUT /api/quick-replies/:id': { expect: funnelWrite, call: async (f) => ({ id: (await f.quickReply()).id, body: { title: 'Despedida', text: 'Gracias por escribir' } }) },
+  'DELETE /api/quick-replies/:id': { expect: funnelWrite, call: async (f) => ({ id: (await f.quickReply()).id }) },
+  'GET /api/columns/:id/assigned-templates': { expect: funnelRead, call: async (f) => ({ id: await f.column() }) },
+  'PUT /api/columns/:id/assigned-templates': { expect: funnelWrite, call: async (f) => ({ id: await f.column(), body: { templateIds: [await f.template()] } }) },
+  'POST /api/columns/:id/tools/upload': {
+    expect: funnelWrite,
+    call: async (f) => ({ id: await f.column(), form: { fields: {}, file: { field: 'tool_file', name: 'precios.csv', data: Buffer.from('producto,precio\nCorte,25\n') } } }),
+  },
   'POST /api/card/move': { expect: funnelWrite, call: async (f) => ({ body: { cardId: await f.card(), targetColumnId: await f.column() } }) },
   'PUT /api/cards/:id': { expect: funnelWrite, call: async (f) => ({ id: await f.card(), body: { title: 'Cliente VIP' } }) },
   'PUT /api/cards/:id/toggle-ai': { expect: funnelWrite, call: async (f) => ({ id: await f.card(), body: { enabled: true } }) },
@@ -103,6 +122,12 @@ const matrix: Record<string, Entry> = {
   'POST /api/message/media': {
     expect: funnelWrite,
     call: async (f) => ({ form: { fields: { cardId: await f.card(), caption: 'Foto' }, file: { field: 'media', name: 'foto.png', data: PNG } } }),
+  },
+  'POST /api/message/template': {
+    expect: funnelWrite, call: async (f) => ({ body: { cardId: await f.card(), templateId: await f.approvedTemplate(), variables: { 1: 'Lucía' }, tempId: randomUUID() } }),
+  },
+  'POST /api/initiate-conversation': {
+    expect: funnelWrite, call: async (f) => ({ body: { templateId: await f.approvedTemplate(), phoneNumber: f.newPhone(), variables: { 1: 'Lucía' }, columnId: await f.column() } }),
   },
   'POST /api/message/schedule': { expect: funnelWrite, call: async (f) => ({ body: { cardId: await f.card(), scheduledFor: soon(), text: 'Recordatorio' } }) },
   'POST /api/note': { expect: funnelWrite, call: async (f) => ({ body: { cardId: await f.card(), text: 'Nota interna' } }) },
@@ -120,6 +145,28 @@ const matrix: Record<string, Entry> = {
   'DELETE /api/templates/:id': { expect: managersById, call: async (f) => ({ id: await f.template() }) },
   'POST /api/templates/sync': { expect: managers },
   'POST /api/templates/media': { expect: managers, call: () => ({ form: { fields: {}, file: { field: 'media', name: 'cabecera.png', data: PNG } } }) },
+
+  'GET /api/agenda/data': { expect: everyMember, call: () => ({ query: { start: inHours(-24 * 7), end: inHours(24 * 7) } }) },
+  'GET /api/agenda/settings': { expect: everyMember },
+  'PUT /api/agenda/settings': { expect: ownerOnly, call: () => ({ body: { timezone: 'America/Bogota' } }) },
+  'GET /api/agenda/search-contacts': { expect: everyMember, call: () => ({ query: { q: 'Cliente' } }) },
+  'GET /api/agenda/availability': { expect: memberById, call: async (f) => ({ query: { ...(await f.catalog()), date: inHours(24).slice(0, 10) } }) },
+  'POST /api/agenda/professionals': { expect: managersById, call: async (f) => ({ body: { name: 'Marta', color: 'green', serviceIds: [(await f.catalog()).serviceId] } }) },
+  'PUT /api/agenda/professionals/:id': { expect: managersById, call: async (f) => ({ id: (await f.catalog()).professionalId, body: { name: 'Lucía Gómez' } }) },
+  'DELETE /api/agenda/professionals/:id': { expect: managersById, call: async (f) => ({ id: (await f.catalog()).professionalId }) },
+  'POST /api/agenda/services': { expect: managers, call: () => ({ body: { name: 'Manicura', duration: 45, cost: 18 } }) },
+  'PUT /api/agenda/services/:id': { expect: managersById, call: async (f) => ({ id: (await f.catalog()).serviceId, body: { cost: 30 } }) },
+  'DELETE /api/agenda/services/:id': { expect: managersById, call: async (f) => ({ id: (await f.catalog()).serviceId }) },
+  'POST /api/agenda/appointments': {
+    expect: writersById, call: async (f) => ({ body: { ...(await f.catalog()), clientName: 'Lucía', startTime: inHours(24), endTime: inHours(25) } }),
+  },
+  'PUT /api/agenda/appointments/:id': { expect: writersById, call: async (f) => ({ id: await f.appointment(), body: { clientName: 'Lucía Pérez' } }) },
+  'DELETE /api/agenda/appointments/:id': { expect: writersById, call: async (f) => ({ id: await f.appointment() }) },
+  'POST /api/agenda/time-blocks': {
+    expect: writersById, call: async (f) => ({ body: { professionalId: (await f.catalog()).professionalId, startTime: inHours(48), endTime: inHours(49), reason: 'Médico' } }),
+  },
+  'PUT /api/agenda/time-blocks/:id': { expect: writersById, call: async (f) => ({ id: await f.timeBlock(), body: { reason: 'Formación' } }) },
+  'DELETE /api/agenda/time-blocks/:id': { expect: writersById, call: async (f) => ({ id: await f.timeBlock() }) },
 };
 
 interface Fixtures {
@@ -130,8 +177,20 @@ interface Fixtures {
   passwordOfCaller: string;
   column(): Promise<string>;
   card(): Promise<string>;
+  /** A phone number no contact of A has yet. */
+  newPhone(): string;
+  /** A quick reply in a fresh column of F1. */
+  quickReply(): Promise<{ id: string; columnId: string }>;
   template(): Promise<string>;
+  /** One APPROVED template of A ('Hola {{1}}'), reviewed by the sandbox; shared, since sending does not change it. */
+  approvedTemplate(): Promise<string>;
   teammate(): Promise<string>;
+  /** A fresh agenda service of A and a fresh professional who offers it. */
+  catalog(): Promise<{ professionalId: string; serviceId: string }>;
+  /** An appointment of A tomorrow, with its own professional. */
+  appointment(): Promise<string>;
+  /** A time block of A the day after tomorrow, with its own professional. */
+  timeBlock(): Promise<string>;
 }
 
 interface Caller {
@@ -148,6 +207,7 @@ let fixtures: (caller: Caller) => Fixtures;
 beforeAll(async () => {
   t = await buildTestApp({ providerMode: 'sandbox' });
   await listenOnRandomPort(t.app);
+  t.app.sandboxPhone!.templateReviewMs = 20;
   await bootstrapPlatformAdmin(t.database.db, { email: 'matriz@embudo.test', password: 'Matriz1234' });
   const db = t.database.db;
   const a = await registerTenant(t.app, { companyName: 'Empresa A' });
@@ -172,6 +232,17 @@ beforeAll(async () => {
   };
 
   let phones = 0;
+  const newPhone = () => {
+    phones += 1;
+    return `5215599${String(phones).padStart(6, '0')}`;
+  };
+  // Agenda and template fixtures are made through the API by A's owner, with the token in use now.
+  const ownerOfA = () => ({ ...a, token: callers.owner.token });
+  let approved: Promise<string> | undefined;
+  const catalog = async () => {
+    const { professional, service } = await seedCatalog(t.app, ownerOfA());
+    return { professionalId: professional.id, serviceId: service.id };
+  };
   const appName = (await t.app.inject({ method: 'GET', url: '/api/gupshup/settings', headers: bearer(a.token) })).json().appName as string;
   fixtures = (caller) => ({
     tenantId: a.tenant.id,
@@ -183,9 +254,9 @@ beforeAll(async () => {
       const [row] = await db.insert(boardColumns).values({ tenantId: a.tenant.id, funnelId: f1!.id, title: 'Fixture', position: 99 }).returning();
       return row!.id;
     },
+    newPhone,
     card: async () => {
-      phones += 1;
-      const phone = `5215599${String(phones).padStart(6, '0')}`;
+      const phone = newPhone();
       const [contact] = await db.insert(contacts).values({ tenantId: a.tenant.id, phone, name: 'Cliente' }).returning();
       const [row] = await db.insert(cards).values({
         tenantId: a.tenant.id, funnelId: f1!.id, columnId: firstColumn!.id, contactId: contact!.id, title: 'Cliente', phone,
@@ -200,7 +271,26 @@ beforeAll(async () => {
       if (created.statusCode !== 201) throw new Error(`template fixture: ${created.statusCode} ${created.body}`);
       return created.json().id as string;
     },
+    quickReply: async () => {
+      const [column] = await db.insert(boardColumns).values({ tenantId: a.tenant.id, funnelId: f1!.id, title: 'Con respuestas', position: 99 }).returning();
+      const created = await t.app.inject({
+        method: 'POST', url: '/api/quick-replies', headers: bearer(callers.owner.token), payload: { columnId: column!.id, title: 'Horario', text: 'Abrimos de 9 a 17' },
+      });
+      if (created.statusCode !== 201) throw new Error(`quick reply fixture: ${created.statusCode} ${created.body}`);
+      return { id: created.json().id as string, columnId: column!.id };
+    },
+    approvedTemplate: () => (approved ??= approvedTemplate(t, ownerOfA(), { name: `aprobada_${randomUUID().slice(0, 8)}`, body_text: 'Hola {{1}}' }).then((row) => row.id)),
     teammate: async () => (await signedInMember(t.app, db, a.tenant, 'agent', [f1!.id])).user.id,
+    catalog,
+    appointment: async () => (await book(t.app, ownerOfA(), { ...(await catalog()), startTime: inHours(24), endTime: inHours(25) })).id,
+    timeBlock: async () => {
+      const { professionalId } = await catalog();
+      const created = await t.app.inject({
+        method: 'POST', url: '/api/agenda/time-blocks', headers: bearer(callers.owner.token), payload: { professionalId, startTime: inHours(48), endTime: inHours(49), reason: 'Vacaciones' },
+      });
+      if (created.statusCode !== 201) throw new Error(`time block fixture: ${created.statusCode} ${created.body}`);
+      return created.json().id as string;
+    },
   });
 });
 afterAll(async () => t.close());
@@ -243,7 +333,8 @@ describe('role matrix', () => {
       for (const role of roles) {
         const caller = callers[role];
         const request = (await entry.call?.(fixtures(caller))) ?? {};
-        const url = route.url.replace(':tenantSlug', caller.slug).replace(/:(?!tenantSlug)[A-Za-z]+/, request.id ?? randomUUID());
+        const path = route.url.replace(':tenantSlug', caller.slug).replace(/:(?!tenantSlug)[A-Za-z]+/, request.id ?? randomUUID());
+        const url = request.query ? `${path}?${new URLSearchParams(request.query)}` : path;
         const token = await tokenFor(caller, entry.freshSession ?? false);
         const multipart = request.form ? multipartBody(request.form) : undefined;
         const response = await t.app.inject({
