@@ -13,7 +13,10 @@ export const providerSettings = pgTable('provider_settings', {
   sourceNumber: text('source_number'),
   webhookSecret: text('webhook_secret').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+}, (table) => [
+  // One Gupshup app belongs to one company: the app name picks the app for sends, templates and receipts.
+  uniqueIndex('provider_settings_app_name_key').on(sql`lower(${table.appName})`),
+]);
 
 export const contacts = pgTable('contacts', {
   id: id(),

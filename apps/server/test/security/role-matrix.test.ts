@@ -23,7 +23,7 @@ import { approvedTemplate } from '../support/templates.ts';
 const roles = ['owner', 'admin', 'agent', 'agentElsewhere', 'viewer', 'stranger'] as const;
 type RoleName = (typeof roles)[number];
 /** 'ok' is any 2xx; a number is the exact status. */
-type Outcome = 'ok' | 400 | 401 | 403 | 404;
+type Outcome = 'ok' | 400 | 401 | 403 | 404 | 409;
 type Expectation = Record<RoleName, Outcome>;
 
 // Who gets what, by kind of route.
@@ -134,7 +134,8 @@ const matrix: Record<string, Entry> = {
   'GET /api/usage': { expect: everyMember },
 
   'GET /api/gupshup/settings': { expect: managers },
-  'PUT /api/gupshup/settings': { expect: managers, call: (f) => ({ body: { appName: f.appName, sourceNumber: '5215500000000' } }) },
+  // Company B may not take company A's Gupshup app.
+  'PUT /api/gupshup/settings': { expect: { ...managers, stranger: 409 }, call: (f) => ({ body: { appName: f.appName, sourceNumber: '5215500000000' } }) },
   'GET /api/bot-settings': { expect: managers },
   'PUT /api/bot-settings': { expect: managers, call: () => ({ body: { enabled: false, message: 'Hola' } }) },
 

@@ -46,7 +46,7 @@ export const chatsRoutes: FastifyPluginAsyncZod<ChatsRoutesOptions> = async (app
   app.put('/gupshup/settings', { schema: { body: providerSettingsRequest, response: { 200: providerSettingsResponse } } }, async (request) => {
     const session = sessionOf(request);
     requireOwnerOrAdmin(await actorOf(db, session.user));
-    const saved = await updateProviderSettings(db, session.tenant.id, request.body);
+    const saved = await updateProviderSettings(db, session.tenant, request.body);
     return { appName: saved.appName, sourceNumber: saved.sourceNumber, webhookUrl: webhookUrlOf(options.publicUrl(), session.tenant.id, saved.webhookSecret), sandbox: options.sandbox };
   });
 

@@ -59,6 +59,24 @@ describe('provider settings', () => {
     const saved = await put({ appName: 'MiApp', sourceNumber: '5215500000000' });
     expect(saved.json()).toMatchObject({ appName: 'MiApp', sourceNumber: '5215500000000', webhookUrl: initial.webhookUrl });
   });
+
+  it('refuses another company\'s app, saved or sandbox default, and writes nothing', async () => {
+    const first = await registerTenant(t.app);
+    const second = await registerTenant(t.app);
+    const put = (owner: Owner, appName: string) =>
+      t.app.inject({ method: 'PUT', url: `/t/${owner.tenant.slug}/api/gupshup/settings`, headers: bearer(owner.token), payload: { appName, sourceNumber: '5215500000009' } });
+    const appName = `Tienda-${first.tenant.slug}`;
+    expect((await put(first, appName)).statusCode).toBe(200);
+    for (const taken of [appName, appName.toUpperCase(), sandboxAppName(first.tenant.slug)]) {
+      const refused = await put(second, taken);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().message).toBe('Esa app de Gupshup ya está conectada a otra empresa.');
+    }
+    expect((await settings(second)).appName).toBe(sandboxAppName(second.tenant.slug));
+    // Saving one's own app again, or one's own sandbox name, is fine.
+    expect((await put(first, appName)).statusCode).toBe(200);
+    expect((await put(second, sandboxAppName(second.tenant.slug))).statusCode).toBe(200);
+  });
 });
 
 describe('inbound webhook', () => {

@@ -1,7 +1,12 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import { providerSettings, tenants } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
+import { conflict } from '../../platform/errors/app-error.ts';
+import { isUniqueViolation } from '../../platform/db/unique-violation.ts';
+
+export const APP_NAME_TAKEN = 'Esa app de Gupshup ya está conectada a otra empresa.';
+const SANDBOX_PREFIX = 'sandbox-';
 
 export const SANDBOX_SOURCE_NUMBER = '15550001000';
 
@@ -25,7 +30,7 @@ export async function providerSettingsOf(executor: DbExecutor, tenantId: string)
  * fake's number, so the embedded demo works with no set-up.
  */
 export function sandboxAppName(slug: string) {
-  return `sandbox-${slug}`;
+  return `${SANDBOX_PREFIX}${slug}`;
 }
 
 export async function effectiveAccount(executor: DbExecutor, tenant: { id: string; slug: string }, sandbox: boolean) {
@@ -35,14 +40,26 @@ export async function effectiveAccount(executor: DbExecutor, tenant: { id: strin
   return { appName, sourceNumber, webhookSecret: settings.webhookSecret };
 }
 
-export async function updateProviderSettings(executor: DbExecutor, tenantId: string, input: { appName: string; sourceNumber: string }) {
-  await providerSettingsOf(executor, tenantId);
-  const [row] = await executor
-    .update(providerSettings)
-    .set({ appName: input.appName, sourceNumber: input.sourceNumber, updatedAt: new Date() })
-    .where(eq(providerSettings.tenantId, tenantId))
-    .returning();
-  return row!;
+/** Another company's app, saved or its sandbox default, is refused: the app name is what picks the app. */
+export async function updateProviderSettings(executor: DbExecutor, tenant: { id: string; slug: string }, input: { appName: string; sourceNumber: string }) {
+  const claimed = input.appName.toLowerCase();
+  const reservedForSandbox = claimed.startsWith(SANDBOX_PREFIX) && claimed !== sandboxAppName(tenant.slug).toLowerCase();
+  const [takenBySettings] = await executor.select({ tenantId: providerSettings.tenantId }).from(providerSettings)
+    .where(and(sql`lower(${providerSettings.appName}) = ${claimed}`, ne(providerSettings.tenantId, tenant.id))).limit(1);
+  if (reservedForSandbox || takenBySettings) throw conflict(APP_NAME_TAKEN);
+  await providerSettingsOf(executor, tenant.id);
+  try {
+    const [row] = await executor
+      .update(providerSettings)
+      .set({ appName: input.appName, sourceNumber: input.sourceNumber, updatedAt: new Date() })
+      .where(eq(providerSettings.tenantId, tenant.id))
+      .returning();
+    return row!;
+  } catch (error) {
+    // Two companies saving the same app at once: the unique index decides.
+    if (isUniqueViolation(error)) throw conflict(APP_NAME_TAKEN);
+    throw error;
+  }
 }
 
 export function webhookUrlOf(publicUrl: string, tenantId: string, secret: string) {

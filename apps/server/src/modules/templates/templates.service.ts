@@ -1,4 +1,5 @@
 import { and, desc, eq, ne } from 'drizzle-orm';
+import { isUniqueViolation } from '../../platform/db/unique-violation.ts';
 import { fileTypeFromBuffer } from 'file-type';
 import {
   deriveVariablesSchema, MEDIA_UPLOAD_INVALID_RESPONSE, OPERATOR_REJECTION_REASON, TEMPLATE_MEDIA_UNSUPPORTED, TEMPLATE_NOT_FOUND, templateMediaTypes,
@@ -157,7 +158,7 @@ export async function createTemplate(deps: TemplatesDeps, who: TemplateActor, in
   } catch (error) {
     // Lost a race with an identical save: the provider's copy must not stay orphaned.
     await deps.partner.deleteTemplate(appId, columns.name, submitted.id).catch(() => undefined);
-    if ((error as { code?: string; cause?: { code?: string } }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505') {
+    if (isUniqueViolation(error)) {
       throw conflict(`Ya existe una plantilla llamada ${input.name} en el idioma ${input.language_code}.`);
     }
     throw error;

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "provider_settings_app_name_key" ON "provider_settings" USING btree (lower("app_name"));
