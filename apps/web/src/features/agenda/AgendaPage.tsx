@@ -147,11 +147,9 @@ export function AgendaPage() {
         onClose={close}
       />
     ));
-  const newAppointmentOn = (date: string) => {
-    if (!canBook) return;
-    if (professionals.length === 0) return toast.info('Añade primero un profesional.');
-    newAppointment({ date, minutes: clockTimeToMinutes(DEFAULT_DAY_START), professionalId: professionals[0]!.id });
-  };
+  /** Month view: a new appointment on that date, for the first professional when there is one. */
+  const newAppointmentOn = (date: string) =>
+    newAppointment({ date, minutes: clockTimeToMinutes(DEFAULT_DAY_START), professionalId: professionals[0]?.id ?? '' });
 
   const exportJson = () => {
     const span = titleDays(view, anchor);
@@ -186,20 +184,22 @@ export function AgendaPage() {
         onDayClick={newAppointmentOn} onOpenAppointment={openAppointment}
       />
     );
-  } else if (professionals.length === 0) {
-    content = (
-      <div className="grid flex-1 place-items-center p-6 text-center text-sm text-slate-500">
-        {canManage ? 'Añade un profesional en la barra lateral para empezar a agendar citas.' : 'Aún no hay profesionales en la agenda.'}
-      </div>
-    );
   } else {
+    // Without professionals the grid still shows its hours and days, with no lanes to book in yet.
     content = (
-      <TimeGridView
-        key={view}
-        days={days} professionals={professionals} appointments={data.data.appointments} timeBlocks={data.data.timeBlocks}
-        timezone={timezone} now={now} today={today}
-        onLaneClick={newAppointment} onLaneContextMenu={newTimeBlock} onOpenAppointment={openAppointment} onOpenTimeBlock={openTimeBlock}
-      />
+      <>
+        {professionals.length === 0 && (
+          <p role="note" className="border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-800">
+            {canManage ? 'Añade un profesional en la barra lateral para empezar a agendar citas.' : 'Aún no hay profesionales en la agenda.'}
+          </p>
+        )}
+        <TimeGridView
+          key={view}
+          days={days} professionals={professionals} appointments={data.data.appointments} timeBlocks={data.data.timeBlocks}
+          timezone={timezone} now={now} today={today}
+          onLaneClick={newAppointment} onLaneContextMenu={newTimeBlock} onOpenAppointment={openAppointment} onOpenTimeBlock={openTimeBlock}
+        />
+      </>
     );
   }
 
