@@ -204,7 +204,9 @@ export function AgendaPage() {
   }
 
   return (
-    <div className="flex h-[calc(100vh-4rem)] min-h-[560px] flex-col lg:flex-row">
+    // From lg up the agenda fills the window under the one-row header (64 px and its border). Below it the sidebar stacks on top
+    // and the calendar keeps nearly a screen of its own under it (the header takes two rows there).
+    <div className="flex flex-col lg:h-[calc(100vh-4rem-1px)] lg:min-h-[560px] lg:flex-row">
       <AgendaSidebar
         professionals={professionals}
         services={services}
@@ -217,7 +219,7 @@ export function AgendaPage() {
         onAddService={() => openService()}
         onEditService={openService}
       />
-      <div className="flex min-h-0 min-w-0 flex-1 flex-col">
+      <div className="flex h-[calc(100dvh-7rem)] min-h-[480px] min-w-0 flex-none flex-col lg:h-auto lg:min-h-0 lg:flex-1">
         <AgendaToolbar
           title={rangeTitle(view, anchor)}
           view={view}
