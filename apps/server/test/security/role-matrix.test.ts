@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
-import { boardColumns, cards, contacts, funnels, tenants } from '../../db/schema/index.ts';
+import { boardColumns, cards, contacts, funnels, messageTemplates, tenants } from '../../db/schema/index.ts';
 import { bootstrapPlatformAdmin } from '../../src/modules/admin/admin-bootstrap.ts';
 import { isApiRoute, TENANT_PREFIX } from '../../src/platform/http/route-access.ts';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
@@ -32,11 +32,14 @@ const funnelWrite: Expectation = { ...funnelRead, viewer: 403 };
 const managers: Expectation = { owner: 'ok', admin: 'ok', agent: 403, agentElsewhere: 403, viewer: 403, stranger: 'ok' };
 const managersById: Expectation = { ...managers, stranger: 404 };
 const platformAdmin: Expectation = { owner: 401, admin: 401, agent: 401, agentElsewhere: 401, viewer: 401, stranger: 401 };
+/** Any member but a viewer writes (bookings, a first template send); another company's owner does not find A's ids. */
+const writerById: Expectation = { ...memberById, viewer: 403 };
 const sameForAll = (outcome: Outcome): Expectation => ({ owner: outcome, admin: outcome, agent: outcome, agentElsewhere: outcome, viewer: outcome, stranger: outcome });
 
 interface Call {
   id?: string;
   body?: unknown;
+  query?: Record<string, string>;
   /** multipart/form-data fields and one file. */
   form?: { fields: Record<string, string>; file: { field: string; name: string; data: Buffer } };
 }
@@ -106,6 +109,20 @@ const matrix: Record<string, Entry> = {
   },
   'POST /api/message/schedule': { expect: funnelWrite, call: async (f) => ({ body: { cardId: await f.card(), scheduledFor: soon(), text: 'Recordatorio' } }) },
   'POST /api/note': { expect: funnelWrite, call: async (f) => ({ body: { cardId: await f.card(), text: 'Nota interna' } }) },
+  'POST /api/message/template': { expect: funnelWrite, call: async (f) => ({ body: { cardId: await f.card(), templateId: await f.approvedTemplate(), variables: { 1: 'Ana' } } }) },
+  // The other agent's only funnel has no column for a new chat yet: told so (400), nothing created.
+  'POST /api/initiate-conversation': { expect: { ...writerById, agentElsewhere: 400 }, call: async (f) => ({ body: { templateId: await f.approvedTemplate(), phoneNumber: f.newPhone(), variables: ['Ana'] } }) },
+
+  'GET /api/columns/:id/quick-replies': { expect: funnelRead, call: async (f) => ({ id: await f.column() }) },
+  'POST /api/quick-replies': { expect: funnelWrite, call: async (f) => ({ body: { columnId: await f.column(), title: 'Saludo', text: 'Hola' } }) },
+  'PUT /api/quick-replies/:id': { expect: funnelWrite, call: async (f) => ({ id: await f.quickReply(), body: { title: 'Saludo', text: 'Hola de nuevo' } }) },
+  'DELETE /api/quick-replies/:id': { expect: funnelWrite, call: async (f) => ({ id: await f.quickReply() }) },
+  'GET /api/columns/:id/assigned-templates': { expect: funnelRead, call: async (f) => ({ id: await f.column() }) },
+  'PUT /api/columns/:id/assigned-templates': { expect: funnelWrite, call: async (f) => ({ id: await f.column(), body: { templateIds: [] } }) },
+  'POST /api/columns/:id/tools/upload': {
+    expect: funnelWrite,
+    call: async (f) => ({ id: await f.column(), form: { fields: {}, file: { field: 'tool_file', name: 'precios.txt', data: Buffer.from('Corte: 20') } } }),
+  },
   'GET /api/usage': { expect: everyMember },
 
   'GET /api/gupshup/settings': { expect: managers },
@@ -120,6 +137,31 @@ const matrix: Record<string, Entry> = {
   'DELETE /api/templates/:id': { expect: managersById, call: async (f) => ({ id: await f.template() }) },
   'POST /api/templates/sync': { expect: managers },
   'POST /api/templates/media': { expect: managers, call: () => ({ form: { fields: {}, file: { field: 'media', name: 'cabecera.png', data: PNG } } }) },
+
+  'GET /api/admin/templates/all': { expect: platformAdmin },
+  'PUT /api/admin/templates/:id/status': { expect: platformAdmin, call: async (f) => ({ id: await f.template(), body: { status: 'APPROVED' } }) },
+
+  // Agenda: every member reads and books (a viewer only reads); owners and admins keep the catalogue; the owner sets the zone.
+  'GET /api/agenda/data': { expect: everyMember },
+  'GET /api/agenda/settings': { expect: everyMember },
+  'PUT /api/agenda/settings': { expect: { ...managers, admin: 403 }, call: () => ({ body: { timezone: 'America/Bogota' } }) },
+  'GET /api/agenda/search-contacts': { expect: everyMember },
+  'GET /api/agenda/availability': { expect: memberById, call: async (f) => ({ query: { ...(await f.booking()), date: '2030-03-04' } }) },
+  'POST /api/agenda/professionals': { expect: managers, call: () => ({ body: { name: 'Lucía' } }) },
+  'PUT /api/agenda/professionals/:id': { expect: managersById, call: async (f) => ({ id: (await f.booking()).professionalId, body: { color: 'green' } }) },
+  'DELETE /api/agenda/professionals/:id': { expect: managersById, call: async (f) => ({ id: (await f.booking()).professionalId }) },
+  'POST /api/agenda/services': { expect: managers, call: () => ({ body: { name: 'Corte' } }) },
+  'PUT /api/agenda/services/:id': { expect: managersById, call: async (f) => ({ id: (await f.booking()).serviceId, body: { cost: 20 } }) },
+  'DELETE /api/agenda/services/:id': { expect: managersById, call: async (f) => ({ id: (await f.booking()).serviceId }) },
+  'POST /api/agenda/appointments': { expect: writerById, call: async (f) => ({ body: { ...(await f.booking()), clientName: 'Eva', startTime: '2030-03-04T10:00', endTime: '2030-03-04T11:00' } }) },
+  'PUT /api/agenda/appointments/:id': { expect: writerById, call: async (f) => ({ id: await f.appointment(), body: { clientName: 'Eva Ruiz' } }) },
+  'DELETE /api/agenda/appointments/:id': { expect: writerById, call: async (f) => ({ id: await f.appointment() }) },
+  'POST /api/agenda/time-blocks': {
+    expect: writerById,
+    call: async (f) => ({ body: { professionalId: (await f.booking()).professionalId, startTime: '2030-03-04T13:00', endTime: '2030-03-04T14:00' } }),
+  },
+  'PUT /api/agenda/time-blocks/:id': { expect: writerById, call: async (f) => ({ id: await f.timeBlock(), body: { reason: 'Almuerzo' } }) },
+  'DELETE /api/agenda/time-blocks/:id': { expect: writerById, call: async (f) => ({ id: await f.timeBlock() }) },
 };
 
 interface Fixtures {
@@ -131,7 +173,14 @@ interface Fixtures {
   column(): Promise<string>;
   card(): Promise<string>;
   template(): Promise<string>;
+  approvedTemplate(): Promise<string>;
+  quickReply(): Promise<string>;
+  newPhone(): string;
   teammate(): Promise<string>;
+  /** A fresh professional of company A offering a fresh service, so bookings never overlap. */
+  booking(): Promise<{ professionalId: string; serviceId: string }>;
+  appointment(): Promise<string>;
+  timeBlock(): Promise<string>;
 }
 
 interface Caller {
@@ -200,8 +249,42 @@ beforeAll(async () => {
       if (created.statusCode !== 201) throw new Error(`template fixture: ${created.statusCode} ${created.body}`);
       return created.json().id as string;
     },
+    approvedTemplate: async () => {
+      const id = await fixtures(caller).template();
+      await db.update(messageTemplates).set({ status: 'APPROVED' }).where(eq(messageTemplates.id, id));
+      return id;
+    },
+    quickReply: async () => {
+      const created = await t.app.inject({
+        method: 'POST', url: '/api/quick-replies', headers: bearer(callers.owner.token), payload: { columnId: await fixtures(caller).column(), title: 'Fixture', text: 'Hola' },
+      });
+      if (created.statusCode !== 201) throw new Error(`quick reply fixture: ${created.statusCode} ${created.body}`);
+      return created.json().id as string;
+    },
+    newPhone: () => {
+      phones += 1;
+      return `5215588${String(phones).padStart(6, '0')}`;
+    },
     teammate: async () => (await signedInMember(t.app, db, a.tenant, 'agent', [f1!.id])).user.id,
+    booking: () => agendaBooking(),
+    appointment: async () => (await asOwnerOfA('POST', '/api/agenda/appointments', {
+      ...(await agendaBooking()), clientName: 'Fixture', startTime: '2030-03-05T10:00', endTime: '2030-03-05T11:00',
+    })).id,
+    timeBlock: async () => (await asOwnerOfA('POST', '/api/agenda/time-blocks', {
+      professionalId: (await agendaBooking()).professionalId, startTime: '2030-03-05T13:00', endTime: '2030-03-05T14:00',
+    })).id,
   });
+
+  async function asOwnerOfA(method: 'POST', url: string, payload: object): Promise<{ id: string }> {
+    const created = await t.app.inject({ method, url, headers: bearer(callers.owner.token), payload });
+    if (created.statusCode !== 201) throw new Error(`agenda fixture ${url}: ${created.statusCode} ${created.body}`);
+    return created.json();
+  }
+  async function agendaBooking() {
+    const service = await asOwnerOfA('POST', '/api/agenda/services', { name: 'Fixture' });
+    const professional = await asOwnerOfA('POST', '/api/agenda/professionals', { name: 'Fixture', serviceIds: [service.id] });
+    return { professionalId: professional.id, serviceId: service.id };
+  }
 });
 afterAll(async () => t.close());
 
@@ -243,7 +326,8 @@ describe('role matrix', () => {
       for (const role of roles) {
         const caller = callers[role];
         const request = (await entry.call?.(fixtures(caller))) ?? {};
-        const url = route.url.replace(':tenantSlug', caller.slug).replace(/:(?!tenantSlug)[A-Za-z]+/, request.id ?? randomUUID());
+        const path = route.url.replace(':tenantSlug', caller.slug).replace(/:(?!tenantSlug)[A-Za-z]+/, request.id ?? randomUUID());
+        const url = request.query ? `${path}?${new URLSearchParams(request.query).toString()}` : path;
         const token = await tokenFor(caller, entry.freshSession ?? false);
         const multipart = request.form ? multipartBody(request.form) : undefined;
         const response = await t.app.inject({
