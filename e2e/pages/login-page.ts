@@ -9,7 +9,7 @@ export class LoginPage {
 
   async signIn(credentials: { email: string; password: string; tenantSlug: string }) {
     await this.page.getByLabel('Email').fill(credentials.email);
-    await this.page.getByLabel('Contraseña', { exact: true }).fill(credentials.password);
+    await this.page.getByLabel('Contraseña').fill(credentials.password);
     await this.page.getByLabel('Slug de empresa').fill(credentials.tenantSlug);
     await this.page.getByRole('button', { name: /iniciar sesión/i }).click();
   }

@@ -44,12 +44,12 @@ test('the operator signs in, reads the figures, changes a plan, deactivates a us
   // Sign-in: wrong password first, then the configured operator.
   await page.goto('/admin/login');
   await page.getByLabel('Email').fill(OPERATOR.email);
-  await page.getByLabel('Contraseña', { exact: true }).fill('Incorrecta1');
+  await page.getByLabel('Contraseña').fill('Incorrecta1');
   await page.getByRole('button', { name: 'Mostrar contraseña' }).click();
-  await expect(page.getByLabel('Contraseña', { exact: true })).toHaveAttribute('type', 'text');
+  await expect(page.getByLabel('Contraseña')).toHaveAttribute('type', 'text');
   await page.getByRole('button', { name: 'Iniciar sesión' }).click();
   await expect(page.getByText('Login failed.')).toBeVisible();
-  await page.getByLabel('Contraseña', { exact: true }).fill(OPERATOR.password);
+  await page.getByLabel('Contraseña').fill(OPERATOR.password);
   await page.getByRole('button', { name: 'Iniciar sesión' }).click();
 
   // Dashboard: the cards show the server's figures.

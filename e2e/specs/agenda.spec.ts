@@ -132,3 +132,23 @@ test('an owner sets up the agenda, books by clicking the week, is refused an ove
   await page.getByRole('button', { name: 'Exportar JSON' }).click();
   await expect(agenda.toast('No hay citas para exportar en el rango actual.')).toBeVisible();
 });
+
+test('a new company on a phone-sized window sees the 24-hour week at once, with most of a screen for the calendar', async ({ page, request }) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  const owner = await registerCompany(request);
+  const login = new LoginPage(page);
+  await login.goto();
+  await login.signIn({ email: owner.user.email, password: owner.password, tenantSlug: owner.tenant.slug });
+  await login.expectOnBoard(owner.tenant.slug);
+
+  const agenda = new AgendaPage(page);
+  await agenda.goto(owner.tenant.slug);
+  await expect(page.getByText('Añade un profesional en la barra lateral para empezar a agendar citas.')).toBeVisible();
+  await expect(page.getByTestId('day-column')).toHaveCount(7);
+  const grid = page.getByTestId('time-grid');
+  await expect(grid.getByText('08:00', { exact: true })).toBeAttached();
+  // Scrolled to 8:00 at 60 px per hour.
+  await expect.poll(() => grid.evaluate((element) => element.scrollTop)).toBe(480);
+  const height = (await grid.boundingBox())!.height;
+  expect(height).toBeGreaterThan(400);
+});

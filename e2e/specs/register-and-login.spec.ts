@@ -20,11 +20,11 @@ test('a company registers (auto slug), reaches a connected board, logs out and b
 
   await page.getByLabel('Tu nombre').fill('Marta Núñez');
   await page.getByLabel('Email').fill(`marta@${company.slug}.test`);
-  await page.getByLabel('Contraseña', { exact: true }).fill('debil');
+  await page.getByLabel('Contraseña').fill('debil');
   await page.getByRole('button', { name: 'Crear cuenta' }).click();
   await expect(page.getByText('La contraseña no cumple los requisitos')).toBeVisible();
   await expect(page).toHaveURL(/\/register$/);
-  await page.getByLabel('Contraseña', { exact: true }).fill(STRONG_PASSWORD);
+  await page.getByLabel('Contraseña').fill(STRONG_PASSWORD);
   await page.getByRole('button', { name: 'Crear cuenta' }).click();
 
   const login = new LoginPage(page);
@@ -38,7 +38,7 @@ test('a company registers (auto slug), reaches a connected board, logs out and b
   await expect(page.getByText('Email, contraseña o empresa incorrectos.')).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
 
-  await page.getByLabel('Contraseña', { exact: true }).fill(STRONG_PASSWORD);
+  await page.getByLabel('Contraseña').fill(STRONG_PASSWORD);
   await page.getByRole('button', { name: 'Iniciar Sesión' }).click();
   await login.expectOnBoard(company.slug);
   await shell.expectConnected();

@@ -26,7 +26,7 @@ test('a template with an image header and two buttons is reviewed, then sent on 
   await expect(page.getByText('Aún no tienes plantillas.')).toBeVisible();
 
   // The editor: name normalised as typed, image header with its sample, body, footer, two buttons.
-  await page.getByRole('link', { name: 'Crear Nueva Plantilla' }).click();
+  await page.getByRole('button', { name: 'Crear Nueva Plantilla' }).click();
   await expect(page).toHaveURL(new RegExp(`/t/${slug}/templates/new$`));
   await templates.field('Nombre de la plantilla').fill('Promo Verano!');
   await expect(templates.field('Nombre de la plantilla')).toHaveValue('promoverano');

@@ -26,6 +26,7 @@ import { MAX_UPLOAD_BYTES } from './modules/chats/media-upload.ts';
 import type { Logger } from './platform/logger/logger.ts';
 import { registerErrorHandler } from './platform/errors/error-handler.ts';
 import { recordRouteTable, registerRouteAccess, registerTenantRoutes, type RouteTableEntry } from './platform/http/route-access.ts';
+import { acceptEmptyJsonBodies } from './platform/http/json-body-parser.ts';
 import { createRealtime, type Realtime } from './platform/realtime/realtime.ts';
 import { defaultThrottleLimits, type ThrottleLimits } from './modules/auth/login-throttle.ts';
 import { resolveSession } from './modules/auth/auth.service.ts';
@@ -83,6 +84,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       directives: { 'img-src': ["'self'", 'data:', 'blob:'], 'media-src': ["'self'", 'data:', 'blob:'], 'connect-src': ["'self'", 'ws:', 'wss:'] },
     },
   });
+  acceptEmptyJsonBodies(app);
   registerErrorHandler(app, options.webDist && fs.existsSync(options.webDist) ? path.join(options.webDist, 'index.html') : undefined);
   registerRouteAccess(app, sessionResolver, (token) => resolveAdminSession(db, token));
 

@@ -73,7 +73,7 @@ export const roleSchema = z.enum(roles);
 export type Role = z.infer<typeof roleSchema>;
 
 export const plans = ['basic', 'professional', 'enterprise'] as const;
-export const planSchema = z.enum(plans);
+export const planSchema = z.enum(plans, { error: 'Plan inválido: usa basic, professional o enterprise.' });
 export type Plan = z.infer<typeof planSchema>;
 
 export const sessionUser = z.object({

@@ -175,8 +175,16 @@ export const templateResponse = z.object({
 });
 export type TemplateDto = z.infer<typeof templateResponse>;
 
+/** Spec 02 §7: `?status=` is `all` (or empty) for every template, or one status such as APPROVED, in any case. */
 export const templateListQuery = z.object({
-  status: z.preprocess((value) => (value === '' ? undefined : value), z.enum(templateStatuses, { error: 'Estado de plantilla inválido.' }).optional()),
+  status: z.preprocess(
+    (value) => {
+      if (typeof value !== 'string') return value;
+      const status = value.trim().toUpperCase();
+      return status === '' || status === 'ALL' ? undefined : status;
+    },
+    z.enum(templateStatuses, { error: 'Estado de plantilla inválido: usa all, APPROVED, PENDING, REJECTED, PAUSED o FAILED.' }).optional(),
+  ),
 });
 export const templateListResponse = z.array(templateResponse);
 

@@ -62,7 +62,9 @@ describe('tenants, users and figures', () => {
     expect((await invite(2)).statusCode).toBe(403);
     expect((await asAdmin('PUT', `/api/admin/tenants/${owner.tenant.id}/plan`, { subscription_plan: 'professional' })).json()).toEqual({ id: owner.tenant.id, subscription_plan: 'professional' });
     expect((await invite(2)).statusCode).toBe(201);
-    expect((await asAdmin('PUT', `/api/admin/tenants/${owner.tenant.id}/plan`, { subscription_plan: 'gold' })).statusCode).toBe(400);
+    const gold = await asAdmin('PUT', `/api/admin/tenants/${owner.tenant.id}/plan`, { subscription_plan: 'gold' });
+    expect(gold.statusCode).toBe(400);
+    expect(gold.json().message).toBe('Plan inválido: usa basic, professional o enterprise.');
     expect((await asAdmin('PUT', `/api/admin/tenants/${crypto.randomUUID()}/plan`, { subscription_plan: 'basic' })).statusCode).toBe(404);
   });
 

@@ -66,6 +66,8 @@ describe('funnels and columns', () => {
 describe('renames (spec 01 §5: kept only when the trimmed value is non-empty and changed)', () => {
   it('ignores blank or unchanged names of funnels, columns and cards: nothing written, no notice', async () => {
     const { owner, funnel, card, columns } = await setup();
+    // The AI switches below need the Pro plan (a Starter company is refused with 403 and no notice).
+    await app.t.database.db.update(tenants).set({ subscriptionPlan: 'professional' }).where(eq(tenants.id, owner.tenant.id));
     const socket = await app.joinedSocket(owner);
     const seen: string[] = [];
     for (const event of ['funnels_updated', 'board_updated', 'card_updated'] as const) socket.on(event, () => seen.push(event));
@@ -97,6 +99,8 @@ describe('renames (spec 01 §5: kept only when the trimmed value is non-empty an
 describe('realtime notices', () => {
   it('tells the tenant\'s room about every change of the board', async () => {
     const { owner, funnel, card, columns } = await setup();
+    // The AI switches below need the Pro plan (a Starter company is refused with 403 and no notice).
+    await app.t.database.db.update(tenants).set({ subscriptionPlan: 'professional' }).where(eq(tenants.id, owner.tenant.id));
     const socket = await app.joinedSocket(owner);
     const expectEvent = async <E extends 'funnels_updated' | 'board_updated' | 'card_updated'>(event: E, change: () => Promise<unknown>) => {
       const received = nextEvent(socket, event);
@@ -107,8 +111,6 @@ describe('realtime notices', () => {
     expect(await expectEvent('card_updated', () => call(owner, 'POST', '/card/move', { cardId: card.id, targetColumnId: columns[1].id }))).toMatchObject({ id: card.id, columnId: columns[1].id });
     expect(await expectEvent('board_updated', () => call(owner, 'POST', '/card/move', { cardId: card.id, targetColumnId: columns[2].id }))).toEqual({ funnelId: funnel.id });
     expect(await expectEvent('card_updated', () => call(owner, 'PUT', `/cards/${card.id}`, { title: 'Lola García' }))).toMatchObject({ id: card.id, title: 'Lola García' });
-    // The AI assistant is a Pro feature.
-    await app.t.database.db.update(tenants).set({ subscriptionPlan: 'professional' }).where(eq(tenants.id, owner.tenant.id));
     expect(await expectEvent('card_updated', () => call(owner, 'PUT', `/cards/${card.id}/toggle-ai`, { enabled: true }))).toMatchObject({ id: card.id, aiEnabled: true });
     expect(await expectEvent('board_updated', () => call(owner, 'POST', `/columns/${columns[2].id}/toggle-cards-ai`, { enabled: false }))).toEqual({ funnelId: funnel.id });
     expect(await expectEvent('card_updated', () => call(owner, 'POST', `/cards/${card.id}/archive`))).toMatchObject({ id: card.id });

@@ -174,7 +174,12 @@ describe('review at the provider (partner API against the fake)', () => {
     expect(approved.json().map((entry: { id: string }) => entry.id)).toEqual([good.id]);
     const all = await call(owner, 'GET', '/templates?status=');
     expect(all.json()).toHaveLength(2);
-    expect((await call(owner, 'GET', '/templates?status=NOPE')).statusCode).toBe(400);
+    // Spec 02 §7: ?status= is all or APPROVED, written as the client writes it.
+    expect((await call(owner, 'GET', '/templates?status=all')).json()).toHaveLength(2);
+    expect((await call(owner, 'GET', '/templates?status=approved')).json().map((entry: { id: string }) => entry.id)).toEqual([good.id]);
+    const unknown = await call(owner, 'GET', '/templates?status=NOPE');
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toMatch(/^Estado de plantilla inválido/);
 
     expect(await findApprovedTemplate(t.database.db, owner.tenant.id, bad.id)).toBeUndefined();
     expect(await findApprovedTemplate(t.database.db, owner.tenant.id, 'not-a-uuid')).toBeUndefined();

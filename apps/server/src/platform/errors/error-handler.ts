@@ -4,6 +4,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { AppError } from './app-error.ts';
 
 const INVALID_JSON = 'El cuerpo de la solicitud no es JSON válido.';
+const EMPTY_BODY = 'El cuerpo de la solicitud está vacío.';
 
 /** The one place that turns errors into HTTP answers `{ code, message }`. */
 export function registerErrorHandler(app: FastifyInstance, spaIndexFile?: string) {
@@ -12,6 +13,9 @@ export function registerErrorHandler(app: FastifyInstance, spaIndexFile?: string
       return reply.status(error.status).send({ code: error.code, message: error.message });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
+      if (error.validationContext === 'body' && request.body === undefined) {
+        return reply.status(400).send({ code: 'BAD_REQUEST', message: EMPTY_BODY });
+      }
       const first = error.validation[0];
       const message = first?.message && !first.message.startsWith('Invalid input') ? first.message : describeIssue(first);
       return reply.status(400).send({ code: 'BAD_REQUEST', message });
@@ -28,11 +32,9 @@ export function registerErrorHandler(app: FastifyInstance, spaIndexFile?: string
     if (status >= 400 && status < 500) {
       const message = fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
         ? INVALID_JSON
-        : fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
-          ? 'El cuerpo de la solicitud está vacío.'
-          : fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-            ? 'Tipo de contenido no soportado.'
-            : error.message;
+        : fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+          ? 'Tipo de contenido no soportado.'
+          : error.message;
       return reply.status(status).send({ code: status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST', message });
     }
     request.log.error({ err: error }, 'unhandled error');

@@ -2,6 +2,7 @@ import { adminLoginRequest } from '@embudo/contracts/http/admin';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
+import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { firstErrorByField } from '../../shared/forms/first-error-by-field.ts';
 import { BrandLogo } from '../../shared/ui/BrandLogo.tsx';
 import { Button } from '../../shared/ui/Button.tsx';
@@ -10,8 +11,13 @@ import { TextField } from '../../shared/ui/TextField.tsx';
 import { adminApi } from './admin.api.ts';
 import { useAdminSession } from './use-admin-session.ts';
 
-/** Spec 02 §8: whatever the reason, a failed operator sign-in reads the same. */
+/** Spec 02 §8: the fallback of a failed operator sign-in, shown above the server's own reason when it sent one. */
 export const LOGIN_FAILED_MESSAGE = 'Login failed.';
+
+function serverDetail(error: unknown): string | undefined {
+  const message = errorMessageOr(error, LOGIN_FAILED_MESSAGE);
+  return message === LOGIN_FAILED_MESSAGE ? undefined : message;
+}
 
 type LoginForm = { email: string; password: string };
 
@@ -40,10 +46,12 @@ function PasswordField({ value, onChange, error }: { value: string; onChange: (v
         <button
           type="button"
           onClick={() => setVisible((current) => !current)}
-          aria-label={visible ? 'Ocultar contraseña' : 'Mostrar contraseña'}
           aria-pressed={visible}
+          title={visible ? 'Ocultar contraseña' : 'Mostrar contraseña'}
           className="absolute inset-y-0 right-0 grid w-10 place-items-center rounded-r-lg text-slate-400 hover:text-slate-600 focus-visible:outline-2 focus-visible:outline-emerald-600"
         >
+          {/* Named by its text, not aria-label: a label lookup for "Contraseña" must find the field alone. */}
+          <span className="sr-only">{visible ? 'Ocultar contraseña' : 'Mostrar contraseña'}</span>
           <svg viewBox="0 0 20 20" className="size-5" fill="none" stroke="currentColor" strokeWidth="1.6" aria-hidden="true">
             <path d="M1.5 10S4.5 4 10 4s8.5 6 8.5 6-3 6-8.5 6-8.5-6-8.5-6Z" strokeLinejoin="round" />
             <circle cx="10" cy="10" r="2.5" />
@@ -97,7 +105,7 @@ export function AdminLoginPage() {
         <h1 className="mt-1 text-2xl font-bold tracking-tight text-slate-900">Admin Login</h1>
         <p className="mt-1.5 text-sm text-slate-500">Acceso exclusivo para operadores de Embudo.</p>
         <form noValidate onSubmit={onSubmit} className="mt-7 space-y-5">
-          <FormAlert message={login.isError ? LOGIN_FAILED_MESSAGE : null} />
+          <FormAlert message={login.isError ? LOGIN_FAILED_MESSAGE : null} detail={login.isError ? serverDetail(login.error) : undefined} />
           <TextField
             label="Email"
             type="email"

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { Button } from '../../shared/ui/Button.tsx';
 import { TextField } from '../../shared/ui/TextField.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
@@ -47,7 +48,7 @@ function PricingFormView({ initial }: { initial: Pricing }) {
       void queryClient.invalidateQueries({ queryKey: adminKeys.tenants });
       toast.success('Pricing settings saved!');
     },
-    onError: () => toast.error('Failed to save pricing settings.'),
+    onError: (error) => toast.error(errorMessageOr(error, 'Failed to save pricing settings.')),
   });
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -97,7 +98,7 @@ function ProviderFormView({ initial }: { initial: GupshupSettings }) {
       }
       toast.success('Settings saved!');
     },
-    onError: () => toast.error('Failed to save settings.'),
+    onError: (error) => toast.error(errorMessageOr(error, 'Failed to save settings.')),
   });
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();

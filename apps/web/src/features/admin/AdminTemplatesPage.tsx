@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { Button } from '../../shared/ui/Button.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { adminApi, adminKeys, type AdminTemplate } from './admin.api.ts';
@@ -11,7 +12,7 @@ function TemplateActions({ template }: { template: AdminTemplate }) {
   const change = useMutation({
     mutationFn: (status: 'APPROVED' | 'REJECTED') => adminApi.setTemplateStatus(template.id, status),
     onSuccess: (_result, status) => toast.success(status === 'APPROVED' ? 'Plantilla aprobada.' : 'Plantilla rechazada.'),
-    onError: () => toast.error('Error al actualizar la plantilla.'),
+    onError: (error) => toast.error(errorMessageOr(error, 'Error al actualizar la plantilla.')),
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: adminKeys.templates });
       void queryClient.invalidateQueries({ queryKey: adminKeys.stats });

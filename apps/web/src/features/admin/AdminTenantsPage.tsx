@@ -1,6 +1,7 @@
 import type { Plan } from '@embudo/contracts/http/auth';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { Button } from '../../shared/ui/Button.tsx';
 import { useDialogs } from '../../shared/ui/use-dialogs.ts';
 import { useModal } from '../../shared/ui/use-modal.ts';
@@ -32,7 +33,7 @@ function StatusToggle({ user }: { user: AdminTenantUser }) {
   const isOwner = user.role === 'owner';
   const change = useMutation({
     mutationFn: (isActive: boolean) => adminApi.setUserStatus(user.id, isActive),
-    onError: () => toast.error('Error al cambiar el estado del usuario.'),
+    onError: (error) => toast.error(errorMessageOr(error, 'Error al cambiar el estado del usuario.')),
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.tenants }),
   });
   const active = change.isPending ? change.variables : user.is_active;
@@ -64,7 +65,7 @@ function ResetPasswordButton({ user }: { user: AdminTenantUser }) {
   const reset = useMutation({
     mutationFn: () => adminApi.resetPassword(user.id),
     onSuccess: ({ tempPassword }) => modal.open((close) => <TempPasswordModal user={user} tempPassword={tempPassword} onClose={close} />),
-    onError: () => toast.error('Error al resetear la contraseña.'),
+    onError: (error) => toast.error(errorMessageOr(error, 'Error al resetear la contraseña.')),
   });
   const onClick = async () => {
     const confirmed = await dialogs.confirm({
@@ -93,7 +94,7 @@ function TenantCard({ tenant }: { tenant: AdminTenant }) {
       toast.success('Plan actualizado!');
       void queryClient.invalidateQueries({ queryKey: adminKeys.tenants });
     },
-    onError: () => toast.error('Error al actualizar el plan.'),
+    onError: (error) => toast.error(errorMessageOr(error, 'Error al actualizar el plan.')),
   });
   const userCount = tenant.users.length;
 

@@ -58,6 +58,8 @@ describe('admin sign-in', () => {
     installFakeApi({});
     renderApp('/admin/login');
     const password = (await screen.findByLabelText('Contraseña')) as HTMLInputElement;
+    // A browser test looking the field up by "Contraseña" must find the field alone, not the toggle too.
+    expect(screen.getAllByLabelText(/contraseña/i)).toEqual([password]);
     expect(password.type).toBe('password');
     fireEvent.click(screen.getByRole('button', { name: 'Mostrar contraseña' }));
     expect(password.type).toBe('text');
@@ -65,13 +67,14 @@ describe('admin sign-in', () => {
     expect(password.type).toBe('password');
   });
 
-  it("shows 'Login failed.' when the server refuses the credentials", async () => {
+  it("shows 'Login failed.' and the server's reason when the server refuses the credentials", async () => {
     installFakeApi({ 'POST /api/auth/admin/login': () => json(401, { code: 'UNAUTHORIZED', message: 'Email o contraseña incorrectos.' }) });
     const app = renderApp('/admin/login');
     fireEvent.change(await screen.findByLabelText('Email'), { target: { value: 'operador@embudo.test' } });
     fireEvent.change(screen.getByLabelText('Contraseña'), { target: { value: 'mala' } });
     fireEvent.click(screen.getByRole('button', { name: 'Iniciar sesión' }));
     expect(await screen.findByText('Login failed.')).toBeTruthy();
+    expect(screen.getByText('Email o contraseña incorrectos.')).toBeTruthy();
     expect(app.pathname()).toBe('/admin/login');
     expect(localStorage.getItem('admin_auth_token')).toBeNull();
   });
@@ -155,13 +158,17 @@ describe('admin tenants', () => {
     expect(api.callsTo('PUT', '/api/admin/tenants/t1/plan')[0]?.body).toEqual({ subscription_plan: 'professional' });
   });
 
-  it('tells the operator when the plan could not be saved', async () => {
+  it("tells the operator when the plan could not be saved: the server's reason, or the fallback", async () => {
+    let answer = json(400, { code: 'BAD_REQUEST', message: 'Plan inválido: usa basic, professional o enterprise.' });
     signedIn({
       'GET /api/admin/tenants': () => json(200, [acme]),
-      'PUT /api/admin/tenants/t1/plan': () => json(500, { message: 'boom' }),
+      'PUT /api/admin/tenants/t1/plan': () => answer,
     });
     renderApp('/admin/tenants');
     fireEvent.click(await screen.findByRole('button', { name: 'Guardar plan' }));
+    expect(await screen.findByText('Plan inválido: usa basic, professional o enterprise.')).toBeTruthy();
+    answer = json(500, {});
+    fireEvent.click(screen.getByRole('button', { name: 'Guardar plan' }));
     expect(await screen.findByText('Error al actualizar el plan.')).toBeTruthy();
   });
 
@@ -190,6 +197,20 @@ describe('admin tenants', () => {
     renderApp('/admin/tenants');
     fireEvent.click(await screen.findByRole('switch', { name: 'Usuario activo: Beto Agente' }));
     expect(await screen.findByText('Error al cambiar el estado del usuario.')).toBeTruthy();
+  });
+
+  it("shows the server's reason when a status change or a reset is refused", async () => {
+    signedIn({
+      'GET /api/admin/tenants': () => json(200, [acme]),
+      'PUT /api/admin/users/u2/status': () => json(403, { code: 'FORBIDDEN', message: 'El plan Básico permite 2 miembros activos.' }),
+      'POST /api/admin/users/u2/reset-password': () => json(404, { code: 'NOT_FOUND', message: 'Usuario no encontrado.' }),
+    });
+    renderApp('/admin/tenants');
+    fireEvent.click(await screen.findByRole('switch', { name: 'Usuario activo: Beto Agente' }));
+    expect(await screen.findByText('El plan Básico permite 2 miembros activos.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Resetear contraseña de Beto Agente' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Resetear' }));
+    expect(await screen.findByText('Usuario no encontrado.')).toBeTruthy();
   });
 
   it('resets a password after confirmation and shows the temporary one', async () => {
@@ -250,14 +271,18 @@ describe('admin settings', () => {
     expect(sent.value).toBe('0');
   });
 
-  it('reports a failed pricing save', async () => {
+  it("reports a failed pricing save: the server's reason, or the fallback", async () => {
+    let answer = json(400, { message: 'Los precios admiten hasta 4 decimales.' });
     signedIn({
       'GET /api/admin/settings/pricing': () => json(200, pricing),
       'GET /api/admin/settings/gupshup': () => json(200, gupshup),
-      'PUT /api/admin/settings/pricing': () => json(400, { message: 'Los precios admiten hasta 4 decimales.' }),
+      'PUT /api/admin/settings/pricing': () => answer,
     });
     renderApp('/admin/settings');
     fireEvent.click(await screen.findByRole('button', { name: 'Guardar precios' }));
+    expect(await screen.findByText('Los precios admiten hasta 4 decimales.')).toBeTruthy();
+    answer = json(500, {});
+    fireEvent.click(screen.getByRole('button', { name: 'Guardar precios' }));
     expect(await screen.findByText('Failed to save pricing settings.')).toBeTruthy();
   });
 

@@ -48,8 +48,9 @@ async function openAgenda(options: { role?: Role; data?: AgendaData; handlers?: 
     ...options.handlers,
   });
   renderApp('/t/acme/agenda');
-  await screen.findByText('4 – 10 de marzo de 2030');
-  await waitFor(() => expect(screen.queryAllByTestId('time-lane').length).toBeGreaterThan(0));
+  // The first render loads the lazy signed-in screens, slow on a busy machine.
+  await screen.findByText('4 – 10 de marzo de 2030', undefined, { timeout: 5000 });
+  await waitFor(() => expect(screen.queryAllByTestId('day-column').length).toBeGreaterThan(0));
   return api;
 }
 
@@ -185,6 +186,23 @@ describe('agenda screen', () => {
     expect(field('Fecha').value).toBe('2030-03-21');
     expect(field('Hora de inicio').value).toBe('09:00');
     expect(field('Hora de fin').value).toBe('10:00');
+  });
+
+  it('shows the 24-hour grid before any professional exists, and a month click still opens a new appointment', async () => {
+    await openAgenda({ data: agendaData({ professionals: [], services: [], appointments: [] }) });
+    expect(screen.getByText('Añade un profesional en la barra lateral para empezar a agendar citas.')).toBeTruthy();
+    expect(screen.getAllByTestId('day-column')).toHaveLength(7);
+    const grid = screen.getByTestId('time-grid');
+    for (const hour of ['00:00', '08:00', '23:00']) expect(within(grid).getByText(hour)).toBeTruthy();
+    expect(screen.queryAllByTestId('time-lane')).toHaveLength(0);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Mes' }));
+    const cells = await screen.findAllByTestId('month-cell');
+    fireEvent.click(cells.find((cell) => cell.dataset.date === '2030-03-21')!);
+    await screen.findByRole('heading', { name: 'Nueva cita' });
+    expect(field('Fecha').value).toBe('2030-03-21');
+    expect((screen.getByLabelText('Profesional') as HTMLSelectElement).value).toBe('');
+    expect(screen.getByText('Aún no hay profesionales: añade uno en la barra lateral de la agenda.')).toBeTruthy();
   });
 
   it('says there is nothing to export in an empty range, and how loading failed', async () => {

@@ -147,11 +147,9 @@ export function AgendaPage() {
         onClose={close}
       />
     ));
-  const newAppointmentOn = (date: string) => {
-    if (!canBook) return;
-    if (professionals.length === 0) return toast.info('Añade primero un profesional.');
-    newAppointment({ date, minutes: clockTimeToMinutes(DEFAULT_DAY_START), professionalId: professionals[0]!.id });
-  };
+  /** Month view: a new appointment on that date, for the first professional when there is one. */
+  const newAppointmentOn = (date: string) =>
+    newAppointment({ date, minutes: clockTimeToMinutes(DEFAULT_DAY_START), professionalId: professionals[0]?.id ?? '' });
 
   const exportJson = () => {
     const span = titleDays(view, anchor);
@@ -186,25 +184,29 @@ export function AgendaPage() {
         onDayClick={newAppointmentOn} onOpenAppointment={openAppointment}
       />
     );
-  } else if (professionals.length === 0) {
-    content = (
-      <div className="grid flex-1 place-items-center p-6 text-center text-sm text-slate-500">
-        {canManage ? 'Añade un profesional en la barra lateral para empezar a agendar citas.' : 'Aún no hay profesionales en la agenda.'}
-      </div>
-    );
   } else {
+    // Without professionals the grid still shows its hours and days, with no lanes to book in yet.
     content = (
-      <TimeGridView
-        key={view}
-        days={days} professionals={professionals} appointments={data.data.appointments} timeBlocks={data.data.timeBlocks}
-        timezone={timezone} now={now} today={today}
-        onLaneClick={newAppointment} onLaneContextMenu={newTimeBlock} onOpenAppointment={openAppointment} onOpenTimeBlock={openTimeBlock}
-      />
+      <>
+        {professionals.length === 0 && (
+          <p role="note" className="border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-800">
+            {canManage ? 'Añade un profesional en la barra lateral para empezar a agendar citas.' : 'Aún no hay profesionales en la agenda.'}
+          </p>
+        )}
+        <TimeGridView
+          key={view}
+          days={days} professionals={professionals} appointments={data.data.appointments} timeBlocks={data.data.timeBlocks}
+          timezone={timezone} now={now} today={today}
+          onLaneClick={newAppointment} onLaneContextMenu={newTimeBlock} onOpenAppointment={openAppointment} onOpenTimeBlock={openTimeBlock}
+        />
+      </>
     );
   }
 
   return (
-    <div className="flex h-[calc(100vh-4rem)] min-h-[560px] flex-col lg:flex-row">
+    // From lg up the agenda fills the window under the one-row header (64 px and its border). Below it the sidebar stacks on top
+    // and the calendar keeps nearly a screen of its own under it (the header takes two rows there).
+    <div className="flex flex-col lg:h-[calc(100vh-4rem-1px)] lg:min-h-[560px] lg:flex-row">
       <AgendaSidebar
         professionals={professionals}
         services={services}
@@ -217,7 +219,7 @@ export function AgendaPage() {
         onAddService={() => openService()}
         onEditService={openService}
       />
-      <div className="flex min-h-0 min-w-0 flex-1 flex-col">
+      <div className="flex h-[calc(100dvh-7rem)] min-h-[480px] min-w-0 flex-none flex-col lg:h-auto lg:min-h-0 lg:flex-1">
         <AgendaToolbar
           title={rangeTitle(view, anchor)}
           view={view}

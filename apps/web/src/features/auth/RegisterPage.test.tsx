@@ -34,6 +34,14 @@ function availability(taken: string[] = []) {
 }
 
 describe('register page', () => {
+  it('names each field by its own label only, so a lookup by "Contraseña" finds the password field alone', async () => {
+    availability();
+    renderApp('/register');
+    const password = await screen.findByLabelText('Contraseña');
+    expect(screen.getAllByLabelText(/contraseña/i)).toEqual([password]);
+    expect(screen.getAllByLabelText(/email/i)).toHaveLength(1);
+  });
+
   it('derives the slug from the company name and checks it once typing stops', async () => {
     const api = availability();
     renderApp('/register');

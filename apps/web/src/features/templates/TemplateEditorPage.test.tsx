@@ -192,4 +192,12 @@ describe('template editor: saving and media samples', () => {
     await waitFor(() => expect(screen.getAllByText('Template not found.')).toHaveLength(2));
     expect(screen.queryByRole('button', { name: SAVE })).toBeNull();
   });
+
+  it('says Template not found. for an address that cannot name a template', async () => {
+    installTemplatesApi({ 'GET /t/acme/api/templates/abc': () => json(400, { code: 'BAD_REQUEST', message: 'Plantilla inválida.' }) });
+    renderApp('/t/acme/templates/abc');
+    await waitFor(() => expect(screen.getAllByText('Template not found.')).toHaveLength(2));
+    expect(screen.queryByText('Plantilla inválida.')).toBeNull();
+    expect(screen.queryByRole('button', { name: SAVE })).toBeNull();
+  });
 });

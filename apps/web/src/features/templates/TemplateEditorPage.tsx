@@ -312,10 +312,11 @@ export function TemplateEditorPage() {
     queryFn: () => templatesApi.get(templateId!),
     enabled: Boolean(templateId),
   });
-  const notFound = existing.error instanceof ApiError && existing.error.status === 404;
+  // 404, or 400 for an id that cannot name a template (/templates/abc): either way there is no such template.
+  const notFound = existing.error instanceof ApiError && (existing.error.status === 404 || existing.error.status === 400);
   const loadError = existing.error;
   useEffect(() => {
-    if (loadError) toast.error(errorMessageOr(loadError, notFound ? TEMPLATE_NOT_FOUND_TEXT : 'Failed to load templates.'));
+    if (loadError) toast.error(notFound ? TEMPLATE_NOT_FOUND_TEXT : errorMessageOr(loadError, 'Failed to load templates.'));
   }, [loadError, notFound, toast]);
 
   return (

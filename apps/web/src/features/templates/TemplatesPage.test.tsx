@@ -19,7 +19,7 @@ describe('templates list', () => {
         aTemplate({ id: 'r', name: 'rechazada', status: 'REJECTED', rejection_reason: 'Contenido no permitido' }),
       ]),
     });
-    renderApp('/t/acme/templates');
+    const app = renderApp('/t/acme/templates');
     expect(await screen.findByRole('heading', { level: 1, name: 'Plantillas de Mensajes' })).toBeTruthy();
     await screen.findByRole('article', { name: 'aprobada' });
 
@@ -37,14 +37,18 @@ describe('templates list', () => {
     expect(within(card('fallida')).getByTestId('template-status').textContent).toBe('Rechazada');
     expect(within(card('fallida')).getByTestId('rejection-reason').textContent).toContain('Formato inválido');
     expect(within(card('rechazada')).getByTestId('rejection-reason').textContent).toContain('Contenido no permitido');
-    expect(within(card('rechazada')).getByRole('link', { name: 'Editar rechazada' }).getAttribute('href')).toBe('/t/acme/templates/r');
+    // Spec 02 §2: each card has edit and delete buttons.
+    expect(within(card('rechazada')).getByRole('button', { name: 'Eliminar rechazada' })).toBeTruthy();
+    fireEvent.click(within(card('rechazada')).getByRole('button', { name: 'Editar rechazada' }));
+    await waitFor(() => expect(app.pathname()).toBe('/t/acme/templates/r'));
   });
 
-  it('shows the empty state, and links to the editor', async () => {
+  it('shows the empty state, and its Crear Nueva Plantilla button opens the editor', async () => {
     installTemplatesApi({ 'GET /t/acme/api/templates': () => json(200, { templates: [] }) });
     const app = renderApp('/t/acme/templates');
     expect(await screen.findByText('Aún no tienes plantillas.')).toBeTruthy();
-    fireEvent.click(screen.getByRole('link', { name: 'Crear Nueva Plantilla' }));
+    expect(screen.getByRole('button', { name: 'Sincronizar con Meta' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Crear Nueva Plantilla' }));
     await waitFor(() => expect(app.pathname()).toBe('/t/acme/templates/new'));
   });
 
@@ -119,7 +123,8 @@ describe('templates list', () => {
     renderApp('/t/acme/templates');
     await screen.findByRole('article', { name: 'aviso_pedido' });
     expect(screen.queryByRole('button', { name: 'Sincronizar con Meta' })).toBeNull();
-    expect(screen.queryByRole('link', { name: 'Crear Nueva Plantilla' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Crear Nueva Plantilla' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Editar aviso_pedido' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Eliminar aviso_pedido' })).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Link, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import type { TemplateDto } from '@embudo/contracts/http/templates';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { Button } from '../../shared/ui/Button.tsx';
@@ -15,11 +15,10 @@ import { templatesApi, templatesKeys } from './templates.api.ts';
 
 export const DELETE_QUESTION = 'Are you sure you want to delete this template? This action is irreversible.';
 
-const linkButton = 'inline-flex h-10 items-center justify-center gap-2 rounded-lg px-4 text-sm font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2';
-
 function TemplateCard({ template, slug, canManage, onDelete, deleting }: {
   template: TemplateDto; slug: string; canManage: boolean; onDelete: () => void; deleting: boolean;
 }) {
+  const navigate = useNavigate();
   return (
     <article aria-label={template.name} data-testid="template-card" className="flex flex-col rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
       <TemplatePhonePreview template={template} />
@@ -39,13 +38,9 @@ function TemplateCard({ template, slug, canManage, onDelete, deleting }: {
       )}
       {canManage && (
         <div className="mt-auto flex justify-end gap-2 pt-4">
-          <Link
-            to={`/t/${slug}/templates/${template.id}`}
-            aria-label={`Editar ${template.name}`}
-            className="inline-flex h-8 items-center rounded-lg px-3 text-sm font-semibold text-slate-700 ring-1 ring-slate-300 ring-inset hover:bg-slate-50"
-          >
+          <Button variant="secondary" size="sm" onClick={() => void navigate(`/t/${slug}/templates/${template.id}`)} aria-label={`Editar ${template.name}`}>
             Editar
-          </Link>
+          </Button>
           <Button variant="danger" size="sm" loading={deleting} onClick={onDelete} aria-label={`Eliminar ${template.name}`}>
             Eliminar
           </Button>
@@ -63,6 +58,7 @@ export function TemplatesPage() {
   const toast = useToast();
   const dialogs = useDialogs();
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const templates = useQuery({ queryKey: templatesKeys.list, queryFn: templatesApi.list });
 
   const loadError = templates.error;
@@ -106,9 +102,7 @@ export function TemplatesPage() {
             <Button variant="secondary" loading={sync.isPending} onClick={() => sync.mutate()}>
               Sincronizar con Meta
             </Button>
-            <Link to={`/t/${tenantSlug}/templates/new`} className={`${linkButton} bg-emerald-600 text-white shadow-sm hover:bg-emerald-700 focus-visible:outline-emerald-600`}>
-              Crear Nueva Plantilla
-            </Link>
+            <Button onClick={() => void navigate(`/t/${tenantSlug}/templates/new`)}>Crear Nueva Plantilla</Button>
           </div>
         )}
       </div>
