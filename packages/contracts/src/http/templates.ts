@@ -175,8 +175,12 @@ export const templateResponse = z.object({
 });
 export type TemplateDto = z.infer<typeof templateResponse>;
 
+/** Spec 01 §7: `?status=` is `all` or `APPROVED`; `all` (or nothing) lists every template. */
 export const templateListQuery = z.object({
-  status: z.preprocess((value) => (value === '' ? undefined : value), z.enum(templateStatuses, { error: 'Estado de plantilla inválido.' }).optional()),
+  status: z.preprocess(
+    (value) => (value === '' || (typeof value === 'string' && value.toLowerCase() === 'all') ? undefined : value),
+    z.enum(templateStatuses, { error: 'Estado de plantilla inválido.' }).optional(),
+  ),
 });
 export const templateListResponse = z.array(templateResponse);
 

@@ -174,6 +174,10 @@ describe('review at the provider (partner API against the fake)', () => {
     expect(approved.json().map((entry: { id: string }) => entry.id)).toEqual([good.id]);
     const all = await call(owner, 'GET', '/templates?status=');
     expect(all.json()).toHaveLength(2);
+    // Spec 01 §7 writes the filter as `all` or `APPROVED`.
+    const allByName = await call(owner, 'GET', '/templates?status=all');
+    expect(allByName.statusCode).toBe(200);
+    expect(allByName.json()).toHaveLength(2);
     expect((await call(owner, 'GET', '/templates?status=NOPE')).statusCode).toBe(400);
 
     expect(await findApprovedTemplate(t.database.db, owner.tenant.id, bad.id)).toBeUndefined();
