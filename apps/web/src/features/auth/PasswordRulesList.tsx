@@ -3,7 +3,7 @@ import { passwordRules } from '@embudo/contracts/http/auth';
 /** The four password rules with a live met/unmet mark for the typed password. */
 export function PasswordRulesList({ password, id }: { password: string; id?: string }) {
   return (
-    <ul id={id} aria-label="Requisitos de la contraseña" className="grid grid-cols-1 gap-1.5 sm:grid-cols-2">
+    <ul id={id} aria-label="Requisitos de seguridad" className="grid grid-cols-1 gap-1.5 sm:grid-cols-2">
       {passwordRules.map((rule) => {
         const met = rule.test(password);
         return (
