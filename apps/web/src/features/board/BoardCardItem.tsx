@@ -1,5 +1,5 @@
 import { memo, useCallback, useRef, useState } from 'react';
-import { useOutsideClick } from '../../shared/hooks/use-outside-click.ts';
+import { useDismiss } from '../../shared/hooks/use-dismiss.ts';
 import type { BoardCard } from './board.api.ts';
 
 export const CARD_DRAG_TYPE = 'application/x-embudo-card';
@@ -29,7 +29,7 @@ export const BoardCardItem = memo(function BoardCardItem({ card, active, onOpen,
   const menuRef = useRef<HTMLDivElement>(null);
 
   const closeMenu = useCallback(() => setMenuOpen(false), []);
-  useOutsideClick(menuRef, menuOpen, closeMenu);
+  useDismiss(menuRef, menuOpen, closeMenu);
 
   return (
     <div
