@@ -57,9 +57,9 @@ describe('chat timeline rendering', () => {
   it('heads notes and scheduled items with drawn icons, never emoji a machine without an emoji font shows as boxes', async () => {
     const at = Date.now() - 10 * 60_000;
     installBoardApi(aBoard([aCard({ isGroup: true })]), [
-      { kind: 'note', id: 'n1', cardId: 'c1', author: 'Ana', text: 'Llamar mañana', timestamp: new Date(at).toISOString(), raw_timestamp: at },
-      { kind: 'scheduled', id: 's1', cardId: 'c1', author: 'Ana', scheduledFor: new Date(Date.now() + 3_600_000).toISOString(), text: 'Recordatorio', templateId: null, variables: null, status: 'scheduled', raw_timestamp: at + 1 },
-    ] as Parameters<typeof installBoardApi>[1]);
+      { kind: 'note', id: 'n1', author: 'Ana', text: 'Llamar mañana', timestamp: new Date(at).toISOString(), raw_timestamp: at },
+      { kind: 'scheduled', id: 's1', author: 'Ana', scheduledFor: new Date(Date.now() + 3_600_000).toISOString(), text: 'Recordatorio', templateId: null, status: 'scheduled', raw_timestamp: at + 1 },
+    ]);
     const panel = await openChat();
     const note = await within(panel).findByTestId('chat-note');
     const scheduled = within(panel).getByTestId('chat-scheduled');
