@@ -172,6 +172,24 @@ test('internal notes stay inside the team and show in the timeline', async ({ pa
   expect(onPhone.some((message) => JSON.stringify(message.body).includes('Pidió factura'))).toBe(false);
 });
 
+test('the message box stays on screen on a 1280x800 laptop and on a phone, whatever the header needs', async ({ page, request }) => {
+  // A long name and the wider "Conectando..." state once pushed the header onto a second row and the box below the fold.
+  const owner = await registerCompany(request, { userName: 'Maximiliana Fernández de la Vega' });
+  const customer = { phone: '5215522220009', name: 'Cliente Pantalla' };
+  await customerWrites(request, owner, customer, 'Hola');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const { chat } = await openChatWith(page, owner, customer);
+  expect((await page.locator('header').first().boundingBox())!.height).toBeLessThanOrEqual(72);
+  await expect(chat.messageBox).toBeInViewport({ ratio: 1 });
+  expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(800);
+
+  await page.setViewportSize({ width: 390, height: 760 });
+  await expect(chat.messageBox).toBeInViewport({ ratio: 1 });
+  await chat.messageBox.fill('Desde el teléfono');
+  await chat.button('Enviar').click();
+  await expect(chat.message('Desde el teléfono')).toBeInViewport();
+});
+
 test('a voice note is recorded from the microphone and reaches the customer as ogg/opus', async ({ page, request }) => {
   const owner = await registerCompany(request);
   const customer = { phone: '5215522220006', name: 'Cliente Voz' };

@@ -204,7 +204,7 @@ export function AgendaPage() {
   }
 
   return (
-    <div className="flex h-[calc(100vh-4rem)] min-h-[560px] flex-col lg:flex-row">
+    <div className="flex h-full min-h-[560px] flex-col lg:flex-row">
       <AgendaSidebar
         professionals={professionals}
         services={services}

@@ -217,7 +217,7 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
   const openSchedule = () => modal.open((close) => <ScheduleDialog cardId={card.id} columnId={card.columnId} contactLastMessageAt={card.contactLastMessageAt} onClose={close} />);
 
   return (
-    <aside data-testid="chat-panel" data-card-id={card.id} aria-label={`Chat con ${card.title}`} className="flex h-full w-full flex-col border-l border-slate-200 bg-slate-50 shadow-xl sm:w-[420px] lg:w-[480px]">
+    <aside data-testid="chat-panel" data-card-id={card.id} aria-label={`Chat con ${card.title}`} className="flex h-full w-full flex-col border-l border-slate-200 bg-slate-50 shadow-xl max-sm:fixed max-sm:inset-0 max-sm:z-40 sm:w-[420px] lg:w-[480px]">
       <header className="flex items-start gap-3 border-b border-slate-200 bg-white px-4 py-3">
         <div className="min-w-0 flex-1">
           <h2 className="truncate text-base font-semibold text-slate-900" data-testid="chat-title">
