@@ -136,7 +136,7 @@ test('quick replies are kept per column and fill the message box', async ({ page
   await settings.getByRole('button', { name: 'Guardar' }).click();
   await expect(page.getByText('Respuesta rápida guardada.')).toBeVisible();
   await expect(settings.getByTestId('quick-reply-row')).toHaveCount(1);
-  await settings.getByRole('button', { name: 'Cerrar diálogo' }).click();
+  await settings.getByRole('button', { name: 'Salir del diálogo' }).click();
 
   await board.card(customer.name).click();
   const chat = new ChatPanel(page);
