@@ -21,7 +21,7 @@ export class ChatPanel {
     return this.root.getByTestId('chat-message');
   }
 
-  /** Picks an approved template (its option reads "name (CATEGORY)") and fills its variables by label. */
+  /** Picks an approved template by its name and fills its variables by label. */
   async sendTemplate(templateOption: string, variables: Record<string, string>) {
     await this.root.getByRole('button', { name: 'Enviar plantilla' }).click();
     const dialog = this.page.getByRole('dialog', { name: 'Enviar plantilla' });

@@ -143,7 +143,7 @@ test('quick replies are kept per column and fill the message box', async ({ page
   await settings.getByRole('button', { name: 'Guardar' }).click();
   await expect(page.getByText('Respuesta rápida guardada.')).toBeVisible();
   await expect(settings.getByTestId('quick-reply-row')).toHaveCount(1);
-  await settings.getByRole('button', { name: 'Cerrar diálogo' }).click();
+  await settings.getByRole('button', { name: 'Salir del diálogo' }).click();
 
   await board.card(customer.name).click();
   const chat = new ChatPanel(page);
@@ -177,6 +177,24 @@ test('internal notes stay inside the team and show in the timeline', async ({ pa
   await expect(chat.root.getByTestId('chat-note')).toContainText('Pidió factura a nombre de la empresa');
   const onPhone = await phoneConversation(request, owner, customer);
   expect(onPhone.some((message) => JSON.stringify(message.body).includes('Pidió factura'))).toBe(false);
+});
+
+test('the message box stays on screen on a 1280x800 laptop and on a phone, whatever the header needs', async ({ page, request }) => {
+  // A long name and the wider "Conectando..." state once pushed the header onto a second row and the box below the fold.
+  const owner = await registerCompany(request, { userName: 'Maximiliana Fernández de la Vega' });
+  const customer = { phone: '5215522220009', name: 'Cliente Pantalla' };
+  await customerWrites(request, owner, customer, 'Hola');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const { chat } = await openChatWith(page, owner, customer);
+  expect((await page.locator('header').first().boundingBox())!.height).toBeLessThanOrEqual(72);
+  await expect(chat.messageBox).toBeInViewport({ ratio: 1 });
+  expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(800);
+
+  await page.setViewportSize({ width: 390, height: 760 });
+  await expect(chat.messageBox).toBeInViewport({ ratio: 1 });
+  await chat.messageBox.fill('Desde el teléfono');
+  await chat.button('Enviar').click();
+  await expect(chat.message('Desde el teléfono')).toBeInViewport();
 });
 
 test('a voice note is recorded from the microphone and reaches the customer as ogg/opus', async ({ page, request }) => {

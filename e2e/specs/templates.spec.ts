@@ -65,7 +65,7 @@ test('a template with an image header and two buttons is reviewed, then sent on 
   const start = page.getByRole('dialog', { name: 'Iniciar Conversación' });
   await start.getByLabel('Teléfono').fill(customer.phone);
   await start.getByRole('button', { name: 'Siguiente' }).click();
-  await start.getByLabel('Plantilla').selectOption({ label: 'promoverano (MARKETING)' });
+  await start.getByLabel('Plantilla').selectOption({ label: 'promoverano' });
   await start.getByLabel('Variable 1', { exact: true }).fill('Lucía');
   await start.getByLabel('Variable 2', { exact: true }).fill('BIENVENIDA');
   await start.getByRole('button', { name: 'Enviar' }).click();
@@ -74,7 +74,7 @@ test('a template with an image header and two buttons is reviewed, then sent on 
   const chat = new ChatPanel(page);
   await chat.open(customer.phone);
   await expect(chat.windowIndicator()).toHaveAttribute('data-state', 'closed');
-  await chat.sendTemplate('promoverano (MARKETING)', { 'Variable 1': 'Lucía', 'Variable 2': 'VERANO24' });
+  await chat.sendTemplate('promoverano', { 'Variable 1': 'Lucía', 'Variable 2': 'VERANO24' });
   const sent = chat.messages().filter({ hasText: 'Hola Lucía, tu cupón VERANO24 te espera.' });
   await expect(sent).toHaveCount(1);
   await expect(sent.getByRole('list', { name: 'Botones de la plantilla' }).getByRole('listitem')).toHaveText(['Lo quiero', 'Ver tienda']);

@@ -11,9 +11,11 @@ export function ShellLayout() {
   return (
     <SocketProvider token={session.token} tenantSlug={session.tenant.slug}>
       <LiveSessionUpdates />
-      <div className="flex min-h-screen flex-col bg-slate-50">
+      {/* The window's height, split between the header (whatever rows it needs) and the page, so
+          full-height pages such as the board keep the chat composer on screen. */}
+      <div className="flex h-dvh flex-col bg-slate-50">
         <AppHeader slug={session.tenant.slug} />
-        <main className="flex-1">
+        <main className="min-h-0 flex-1 overflow-y-auto">
           <Outlet />
         </main>
       </div>

@@ -204,9 +204,9 @@ export function AgendaPage() {
   }
 
   return (
-    // From lg up the agenda fills the window under the one-row header (64 px and its border). Below it the sidebar stacks on top
-    // and the calendar keeps nearly a screen of its own under it (the header takes two rows there).
-    <div className="flex flex-col lg:h-[calc(100vh-4rem-1px)] lg:min-h-[560px] lg:flex-row">
+    // From lg up the agenda fills the shell's main area. Below it the sidebar stacks on top and the calendar
+    // keeps nearly a screen of its own under it.
+    <div className="flex flex-col lg:h-full lg:min-h-[560px] lg:flex-row">
       <AgendaSidebar
         professionals={professionals}
         services={services}

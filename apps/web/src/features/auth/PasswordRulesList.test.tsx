@@ -28,4 +28,17 @@ describe('PasswordRulesList', () => {
     render(<PasswordRulesList password={password} />);
     expect(metRules()).toEqual(met);
   });
+
+  it('is not named after the password, so a label lookup of "Contraseña" finds only the field', () => {
+    // Browser tests find fields by a label substring (Playwright's getByLabel): the list must not answer too.
+    render(
+      <>
+        <label htmlFor="password">Contraseña</label>
+        <input id="password" type="password" />
+        <PasswordRulesList password="" />
+      </>,
+    );
+    expect(screen.getAllByLabelText(/contraseña/i)).toHaveLength(1);
+    expect(screen.getByRole('list', { name: 'Requisitos de seguridad' })).toBeTruthy();
+  });
 });

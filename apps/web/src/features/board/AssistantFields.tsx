@@ -2,6 +2,7 @@ import type { ColumnTool, GeminiConfig } from '@embudo/contracts/http/funnels';
 import { useId, useRef, useState } from 'react';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { Button } from '../../shared/ui/Button.tsx';
+import { LineIcon } from '../../shared/ui/LineIcon.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { boardApi } from './board.api.ts';
 
@@ -72,7 +73,10 @@ export function ToolFilesEditor({ columnId, tools, onChange }: { columnId: strin
         {tools.map((tool) => (
           <li key={tool.id} data-testid="tool-file" className="space-y-2 rounded-lg bg-slate-50 px-3 py-2 ring-1 ring-slate-200">
             <div className="flex items-center gap-2">
-              <span className="min-w-0 flex-1 truncate text-sm font-medium text-slate-800">📄 {tool.fileName}</span>
+              <span className="min-w-0 flex-1 truncate text-sm font-medium text-slate-800">
+                <LineIcon name="file" className="mr-1 size-4 align-[-3px] text-slate-500" />
+                {tool.fileName}
+              </span>
               <Button size="sm" variant="ghost" className="text-rose-600" aria-label={`Quitar ${tool.fileName}`} onClick={() => onChange(tools.filter((item) => item.id !== tool.id))}>
                 Quitar
               </Button>

@@ -1,11 +1,15 @@
 import { memo, useCallback, useRef, useState } from 'react';
-import { useOutsideClick } from '../../shared/hooks/use-outside-click.ts';
+import { useDismiss } from '../../shared/hooks/use-dismiss.ts';
+import { LineIcon, type IconName } from '../../shared/ui/LineIcon.tsx';
 import type { BoardCard } from './board.api.ts';
 
 export const CARD_DRAG_TYPE = 'application/x-embudo-card';
 
 const previews: Record<string, string> = {
-  image: '📷 Imagen', video: '🎥 Video', audio: '🎤 Audio', sticker: 'Sticker', location: '📍 Ubicación', document: '📄 Documento', template: '📋 Plantilla',
+  image: 'Imagen', video: 'Video', audio: 'Audio', sticker: 'Sticker', location: 'Ubicación', document: 'Documento', template: 'Plantilla',
+};
+const previewIcons: Record<string, IconName> = {
+  image: 'image', sticker: 'image', video: 'video', audio: 'microphone', location: 'pin', document: 'file', template: 'template',
 };
 
 export function lastMessagePreview(card: Pick<BoardCard, 'lastMessageType' | 'lastMessageText'>) {
@@ -29,7 +33,7 @@ export const BoardCardItem = memo(function BoardCardItem({ card, active, onOpen,
   const menuRef = useRef<HTMLDivElement>(null);
 
   const closeMenu = useCallback(() => setMenuOpen(false), []);
-  useOutsideClick(menuRef, menuOpen, closeMenu);
+  useDismiss(menuRef, menuOpen, closeMenu);
 
   return (
     <div
@@ -55,8 +59,8 @@ export const BoardCardItem = memo(function BoardCardItem({ card, active, onOpen,
         <div className="min-w-0 flex-1">
           <p className="flex items-center gap-1 truncate text-sm font-semibold text-slate-900" data-testid="card-title">
             {card.isGroup && (
-              <span aria-label="Grupo" title="Grupo" data-testid="group-icon">
-                👥
+              <span role="img" aria-label="Grupo" title="Grupo" data-testid="group-icon" className="text-slate-500">
+                <LineIcon name="group" />
               </span>
             )}
             <span className="truncate">{card.title}</span>
@@ -94,6 +98,9 @@ export const BoardCardItem = memo(function BoardCardItem({ card, active, onOpen,
         )}
       </div>
       <p className="mt-1.5 line-clamp-2 text-xs text-slate-600" data-testid="card-preview">
+        {!card.lastMessageText && card.lastMessageType && previewIcons[card.lastMessageType] && (
+          <LineIcon name={previewIcons[card.lastMessageType]!} className="mr-1 size-3.5 align-[-2px] text-slate-400" />
+        )}
         {lastMessagePreview(card)}
       </p>
       <div className="mt-1.5 flex items-center justify-between text-[11px] text-slate-400">

@@ -1,5 +1,6 @@
-import { useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { columnColors } from '@embudo/contracts/http/funnels';
+import { useDismiss } from '../../shared/hooks/use-dismiss.ts';
 import type { BoardCard, BoardColumn, ColumnColor } from './board.api.ts';
 import { CARD_DRAG_TYPE } from './BoardCardItem.tsx';
 import { CardList } from './CardList.tsx';
@@ -46,6 +47,9 @@ export function BoardColumnView({ column, openCardId, actions, readOnly = false,
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(column.title);
   const [menuOpen, setMenuOpen] = useState(false);
+  const menuHolder = useRef<HTMLDivElement>(null);
+  const closeMenu = useCallback(() => setMenuOpen(false), []);
+  useDismiss(menuHolder, menuOpen, closeMenu);
   const [search, setSearch] = useState('');
   const [unreadFirst, setUnreadFirst] = useState(false);
   const [dragOver, setDragOver] = useState(false);
@@ -122,12 +126,12 @@ export function BoardColumnView({ column, openCardId, actions, readOnly = false,
             {column.cards.length}
           </span>
           {!readOnly && (
-            <div className="relative">
+            <div ref={menuHolder} className="relative">
               <button type="button" aria-label="Opciones de la columna" aria-haspopup="menu" aria-expanded={menuOpen} onClick={() => setMenuOpen((open) => !open)} className="rounded p-1 text-slate-500 hover:bg-white">
                 ⋯
               </button>
               {menuOpen && (
-                <div role="menu" className="absolute right-0 z-30 mt-1 w-56 rounded-lg bg-white py-1 text-sm shadow-lg ring-1 ring-slate-200" onMouseLeave={() => setMenuOpen(false)}>
+                <div role="menu" className="absolute right-0 z-30 mt-1 w-56 rounded-lg bg-white py-1 text-sm shadow-lg ring-1 ring-slate-200">
                   <div className="flex items-center gap-2 px-3 py-2" aria-label="Color de la columna" role="group">
                     {columnColors.map((color) => (
                       <button

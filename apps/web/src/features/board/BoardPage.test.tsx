@@ -74,6 +74,18 @@ describe('board', () => {
     expect(screen.getByTestId('card-title').textContent).toContain('Lucía P.');
   });
 
+  it('says so when the chosen funnel has no column to move the chat to', async () => {
+    const api = installBoardApi(aBoard(), [], { 'GET /t/acme/api/funnels/f2/columns': () => json(200, []) });
+    await openBoard();
+    fireEvent.click(screen.getByRole('button', { name: 'Opciones del chat' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Mover a funnel' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Mover a funnel' });
+    fireEvent.change(within(dialog).getByLabelText('Funnel de destino'), { target: { value: 'f2' } });
+    expect(await within(dialog).findByText('Este funnel no tiene columnas. Crea una antes de mover chats a él.')).toBeTruthy();
+    expect((within(dialog).getByRole('button', { name: 'Mover Chat' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(api.callsTo('POST', '/t/acme/api/card/move')).toHaveLength(0);
+  });
+
   it('moves a dragged card at once and puts it back when the server refuses', async () => {
     let answer!: (response: Response) => void;
     const api = installBoardApi(aBoard(), [], { 'POST /t/acme/api/card/move': () => new Promise<Response>((resolve) => (answer = resolve)) });

@@ -281,7 +281,7 @@ export function BoardPage() {
   const counters = board.data ? boardCounters(board.data) : { unreadIndividual: 0, unreadGroup: 0, totalContacts: 0 };
 
   return (
-    <div className="flex h-[calc(100vh-4rem)] min-h-[480px] flex-col">
+    <div className="flex h-full min-h-[480px] flex-col">
       <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 bg-white px-4 py-3 sm:px-6">
         <h1 className="text-xl font-bold tracking-tight text-slate-900">Sales Funnel</h1>
         {funnelList.length > 0 && funnelId && (

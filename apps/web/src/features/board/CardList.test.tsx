@@ -29,4 +29,17 @@ describe('CardList', () => {
     expect(screen.getByTestId('card-list').getAttribute('data-virtual')).toBeNull();
     expect(screen.getAllByTestId('board-card')).toHaveLength(2);
   });
+
+  it('marks media and group chats with drawn icons, never emoji a machine without an emoji font shows as boxes', () => {
+    const cards = [
+      aCard({ id: 'voice', lastMessageType: 'audio', lastMessageText: null }),
+      aCard({ id: 'group', isGroup: true, title: 'Familia', lastMessageType: 'image', lastMessageText: null }),
+    ];
+    render(<CardList cards={cards} openCardId={null} onOpen={noop} onRename={noop} onMoveToFunnel={noop} />);
+    const previews = screen.getAllByTestId('card-preview');
+    expect(previews.map((preview) => preview.textContent)).toEqual(['Audio', 'Imagen']);
+    expect(previews.every((preview) => preview.querySelector('svg'))).toBe(true);
+    expect(screen.getByRole('img', { name: 'Grupo' }).querySelector('svg')).toBeTruthy();
+    expect(screen.getByTestId('card-list').textContent).not.toMatch(/\p{Extended_Pictographic}/u);
+  });
 });

@@ -88,6 +88,8 @@ export function MoveCardDialog({ cardId, cardTitle, currentFunnelId, funnels, on
               </option>
             ))}
           </select>
+          {funnelId && columns.data?.length === 0 && <p className="mt-1.5 text-xs text-slate-500">Este funnel no tiene columnas. Crea una antes de mover chats a él.</p>}
+          {columns.isError && <p className="mt-1.5 text-xs text-rose-600">{errorMessageOr(columns.error, 'Error al cargar las columnas.')}</p>}
         </div>
       </div>
     </Modal>

@@ -67,7 +67,11 @@ describe('chat footer', () => {
     await openChat();
     fireEvent.click(screen.getByRole('button', { name: 'Enviar plantilla' }));
     const dialog = await screen.findByRole('dialog');
-    fireEvent.change(await within(dialog).findByLabelText('Plantilla'), { target: { value: 't1' } });
+    const picker = await within(dialog).findByLabelText('Plantilla');
+    // Options read just the template's name, so a template is picked by the name it was given.
+    expect(within(picker).getByRole('option', { name: approved.name }).getAttribute('value')).toBe('t1');
+    fireEvent.change(picker, { target: { value: 't1' } });
+    expect(within(dialog).getByTestId('template-category').textContent).toBe(`Categoría: ${approved.category}`);
     fireEvent.change(within(dialog).getByLabelText('Variable 1'), { target: { value: 'Lucía' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Enviar Plantilla' }));
     const optimistic = await screen.findByTestId('chat-message');

@@ -54,6 +54,22 @@ describe('chat timeline rendering', () => {
     expect(screen.getByRole('img', { name: 'Imagen ampliada' })).toBeTruthy();
   });
 
+  it('heads notes and scheduled items with drawn icons, never emoji a machine without an emoji font shows as boxes', async () => {
+    const at = Date.now() - 10 * 60_000;
+    installBoardApi(aBoard([aCard({ isGroup: true })]), [
+      { kind: 'note', id: 'n1', author: 'Ana', text: 'Llamar mañana', timestamp: new Date(at).toISOString(), raw_timestamp: at },
+      { kind: 'scheduled', id: 's1', author: 'Ana', scheduledFor: new Date(Date.now() + 3_600_000).toISOString(), text: 'Recordatorio', templateId: null, status: 'scheduled', raw_timestamp: at + 1 },
+    ]);
+    const panel = await openChat();
+    const note = await within(panel).findByTestId('chat-note');
+    const scheduled = within(panel).getByTestId('chat-scheduled');
+    expect(note.textContent).toContain('Nota interna · Ana');
+    expect(scheduled.textContent).toContain('Programado para');
+    for (const header of [note, scheduled]) expect(header.querySelector('svg')).toBeTruthy();
+    expect(within(panel).getByRole('img', { name: 'Grupo' }).querySelector('svg')).toBeTruthy();
+    expect(panel.textContent).not.toMatch(/[\u{1F300}-\u{1FAFF}]/u);
+  });
+
   it('shows ticks from ack: clock, ✓, ✓✓, blue ✓✓ and a red ! with the error', async () => {
     installBoardApi(aBoard(), [
       aMessage({ id: 'a0', sender: 'user', ack: 0 }),

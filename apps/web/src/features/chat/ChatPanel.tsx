@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { useSocketEvent } from '../../shared/realtime-client/use-socket-event.ts';
+import { LineIcon } from '../../shared/ui/LineIcon.tsx';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
 import { useModal } from '../../shared/ui/use-modal.ts';
 import { useToast } from '../../shared/ui/use-toast.ts';
@@ -52,8 +53,9 @@ function ScheduledBubble({ item }: { item: Extract<TimelineItem, { kind: 'schedu
   return (
     <div data-testid="chat-scheduled" className="flex justify-end">
       <div className="max-w-[80%] rounded-2xl border border-dashed border-sky-300 bg-sky-50 px-3 py-2 text-sm text-slate-700">
-        <p className="text-[11px] font-semibold text-sky-700">
-          🕒 Programado para {new Date(item.scheduledFor).toLocaleString('es')}
+        <p className="flex items-center gap-1 text-[11px] font-semibold text-sky-700">
+          <LineIcon name="clock" />
+          Programado para {new Date(item.scheduledFor).toLocaleString('es')}
           {item.author ? ` · ${item.author}` : ''}
         </p>
         <p className="whitespace-pre-wrap">{item.text || 'Plantilla'}</p>
@@ -66,8 +68,9 @@ function NoteBubble({ item }: { item: Extract<TimelineItem, { kind: 'note' }> })
   return (
     <div data-testid="chat-note" className="flex justify-center">
       <div className="max-w-[85%] rounded-xl bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
-        <p className="text-[11px] font-semibold">
-          📝 Nota interna{item.author ? ` · ${item.author}` : ''} · {formatTime(item.raw_timestamp)}
+        <p className="flex items-center gap-1 text-[11px] font-semibold">
+          <LineIcon name="note" />
+          Nota interna{item.author ? ` · ${item.author}` : ''} · {formatTime(item.raw_timestamp)}
         </p>
         <p className="whitespace-pre-wrap">{item.text}</p>
       </div>
@@ -214,11 +217,15 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
   const openSchedule = () => modal.open((close) => <ScheduleDialog cardId={card.id} columnId={card.columnId} contactLastMessageAt={card.contactLastMessageAt} onClose={close} />);
 
   return (
-    <aside data-testid="chat-panel" data-card-id={card.id} aria-label={`Chat con ${card.title}`} className="flex h-full w-full flex-col border-l border-slate-200 bg-slate-50 shadow-xl sm:w-[420px] lg:w-[480px]">
+    <aside data-testid="chat-panel" data-card-id={card.id} aria-label={`Chat con ${card.title}`} className="flex h-full w-full flex-col border-l border-slate-200 bg-slate-50 shadow-xl max-sm:fixed max-sm:inset-0 max-sm:z-40 sm:w-[420px] lg:w-[480px]">
       <header className="flex items-start gap-3 border-b border-slate-200 bg-white px-4 py-3">
         <div className="min-w-0 flex-1">
           <h2 className="truncate text-base font-semibold text-slate-900" data-testid="chat-title">
-            {card.isGroup && <span aria-label="Grupo" title="Grupo">👥 </span>}
+            {card.isGroup && (
+              <span role="img" aria-label="Grupo" title="Grupo" className="mr-1 text-slate-500">
+                <LineIcon name="group" className="size-4 align-[-2px]" />
+              </span>
+            )}
             {card.title}
           </h2>
           {card.phone && <p className="text-xs text-slate-500">+{card.phone}</p>}

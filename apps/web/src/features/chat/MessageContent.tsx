@@ -1,3 +1,4 @@
+import { LineIcon } from '../../shared/ui/LineIcon.tsx';
 import type { ChatMessage } from './chat.api.ts';
 
 const MEDIA_TYPES = new Set(['image', 'video', 'audio', 'sticker', 'document']);
@@ -145,7 +146,8 @@ export function MessageContent({ message, onOpenImage }: { message: ChatMessage;
       const href = `https://www.google.com/maps?q=${location.latitude},${location.longitude}`;
       return (
         <a href={href} target="_blank" rel="noreferrer" className="block text-sm text-sky-700 hover:underline" data-testid="location-link">
-          📍 {location.name || 'Ubicación'}
+          <LineIcon name="pin" className="mr-1 size-4 align-[-3px]" />
+          {location.name || 'Ubicación'}
           {location.address && <span className="block text-xs text-slate-500">{location.address}</span>}
           <span className="block text-xs text-slate-500">
             {location.latitude.toFixed(5)}, {location.longitude.toFixed(5)}

@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from 'react';
-import { useOutsideClick } from '../../shared/hooks/use-outside-click.ts';
+import { useDismiss } from '../../shared/hooks/use-dismiss.ts';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
 import type { QuickReply } from '../board/board.api.ts';
@@ -13,7 +13,7 @@ export function QuickRepliesMenu({ columnId, disabled, onPick }: { columnId: str
   const holder = useRef<HTMLDivElement>(null);
 
   const close = useCallback(() => setOpen(false), []);
-  useOutsideClick(holder, open, close);
+  useDismiss(holder, open, close);
 
   return (
     <div ref={holder} className="relative">

@@ -44,13 +44,16 @@ export function TemplatePicker({ templates, value, onChange }: { templates: Appr
           <option value="">Selecciona una plantilla</option>
           {templates.map((candidate) => (
             <option key={candidate.id} value={candidate.id}>
-              {candidate.name} ({candidate.category})
+              {candidate.name}
             </option>
           ))}
         </select>
       </div>
       {template && (
         <>
+          <p className="text-xs text-slate-500" data-testid="template-category">
+            Categoría: <span className="font-semibold text-slate-700">{template.category}</span>
+          </p>
           <p className="whitespace-pre-wrap rounded-lg bg-slate-50 p-3 text-sm text-slate-700 ring-1 ring-slate-200" data-testid="template-preview">
             {fillTemplate(template, value.variables)}
           </p>

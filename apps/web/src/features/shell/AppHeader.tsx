@@ -36,15 +36,16 @@ function Navigation({ slug, className = '' }: { slug: string; className?: string
 export function AppHeader({ slug }: { slug: string }) {
   const searchId = useId();
   return (
-    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur supports-[backdrop-filter]:bg-white/75">
-      <div className="flex flex-wrap items-center gap-x-4 px-4 sm:px-6">
+    <header className="relative z-30 shrink-0 border-b border-slate-200 bg-white">
+      <div className="flex flex-wrap items-center gap-x-4 px-4 sm:px-6 lg:flex-nowrap">
         <Link to={`/t/${slug}`} className="flex h-16 shrink-0 items-center" aria-label="Embudo, ir al Sales Funnel">
           <BrandLogo />
         </Link>
-        {/* One navigation: its own row under the bar on small screens, inline from lg up. */}
-        <Navigation slug={slug} className="order-last -mx-1 w-full overflow-x-auto pb-2 lg:order-none lg:mx-0 lg:ml-2 lg:w-auto lg:pb-0" />
-        <div className="ml-auto flex h-16 items-center gap-3">
-          <div className="relative hidden md:block">
+        {/* One navigation: its own row under the bar on small screens, inline from lg up, where it
+            scrolls sideways rather than push the bar onto a second line. */}
+        <Navigation slug={slug} className="order-last -mx-1 w-full overflow-x-auto pb-2 lg:order-none lg:mx-0 lg:ml-2 lg:w-auto lg:min-w-0 lg:pb-0" />
+        <div className="ml-auto flex h-16 shrink-0 items-center gap-3">
+          <div className="relative hidden xl:block">
             <label htmlFor={searchId} className="sr-only">
               Buscar
             </label>
@@ -56,7 +57,7 @@ export function AppHeader({ slug }: { slug: string }) {
               id={searchId}
               type="search"
               placeholder="Buscar..."
-              className="h-9 w-56 rounded-lg border border-slate-200 bg-slate-50 pr-3 pl-9 text-sm outline-none transition placeholder:text-slate-400 focus:border-emerald-500 focus:bg-white focus:ring-4 focus:ring-emerald-100 xl:w-72"
+              className="h-9 w-48 rounded-lg border border-slate-200 bg-slate-50 pr-3 pl-9 text-sm outline-none transition placeholder:text-slate-400 focus:border-emerald-500 focus:bg-white focus:ring-4 focus:ring-emerald-100 2xl:w-72"
             />
           </div>
           <ConnectionStatusButton />

@@ -103,7 +103,7 @@ describe('Administrar Equipo', () => {
     expect(within(row('carlos@acme.test')).getByText('Visualizador')).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: 'Editar Carlos Ruiz' }));
-    fireEvent.click(await screen.findByRole('button', { name: '← Volver a la Lista' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Volver a la Lista' }));
     expect(await screen.findByRole('dialog', { name: 'Administrar Equipo' })).toBeTruthy();
   });
 
@@ -164,7 +164,7 @@ describe('Administrar Equipo', () => {
     answer = new Response('', { status: 500 });
     fireEvent.click(screen.getByRole('button', { name: 'Invitar Usuario' }));
     expect(await screen.findByText('Error al guardar el usuario.')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: '← Volver a la Lista' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Volver a la Lista' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Resetear contraseña de Carlos Ruiz' }));
     fireEvent.click(screen.getByRole('button', { name: 'Resetear' }));
     expect(await screen.findByText('Error al resetear la contraseña.')).toBeTruthy();

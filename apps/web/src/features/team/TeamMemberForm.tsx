@@ -68,7 +68,7 @@ export function TeamMemberForm({ editing, saving, onSubmit, onBack }: TeamMember
     <form noValidate onSubmit={submit} className="space-y-5" aria-label={editing ? 'Editar Usuario' : 'Invitar Usuario'}>
       <div>
         <Button variant="ghost" size="sm" onClick={onBack} className="-ml-3">
-          ← Volver a la Lista
+          <span aria-hidden="true">← </span>Volver a la Lista
         </Button>
       </div>
       <TextField label="Nombre" value={name} onChange={(event) => setName(event.target.value)} error={submitted ? problems.name : null} autoComplete="off" />

@@ -58,11 +58,12 @@ export function Modal({ title, onClose, children, footer, size = 'md', descripti
             </h2>
             {description && <div className="mt-1 text-sm text-slate-500">{description}</div>}
           </div>
+          {/* Not named "Cerrar": many dialogs have a Cerrar button of their own, and a search for it must find one. */}
           <button
             type="button"
             onClick={() => onCloseRef.current()}
             className="-mr-2 rounded-lg p-1.5 text-slate-400 hover:bg-slate-100 hover:text-slate-600"
-            aria-label="Cerrar diálogo"
+            aria-label="Salir del diálogo"
           >
             <svg viewBox="0 0 20 20" className="size-5" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
               <path d="m6 6 8 8M14 6l-8 8" strokeLinecap="round" />

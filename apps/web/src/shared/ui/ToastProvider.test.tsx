@@ -46,7 +46,7 @@ describe('toasts', () => {
   it('can be closed by hand', () => {
     const toast = setup();
     act(() => toast().info('Hola'));
-    fireEvent.click(screen.getByRole('button', { name: 'Cerrar notificación' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Descartar notificación' }));
     expect(screen.queryByText('Hola')).toBeNull();
   });
 });

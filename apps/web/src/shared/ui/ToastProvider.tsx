@@ -48,7 +48,7 @@ function ToastItem({ toast, onClose }: { toast: Toast; onClose: (id: number) => 
         type="button"
         onClick={() => onClose(toast.id)}
         className="rounded-md p-1 text-slate-400 hover:bg-black/5 hover:text-slate-600"
-        aria-label="Cerrar notificación"
+        aria-label="Descartar notificación"
       >
         <svg viewBox="0 0 20 20" className="size-4" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
           <path d="m6 6 8 8M14 6l-8 8" strokeLinecap="round" />

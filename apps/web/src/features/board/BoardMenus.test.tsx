@@ -1,0 +1,44 @@
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { aBoard, aCard } from '../chat/chat-test-fixtures.ts';
+import { BoardColumnView, type ColumnActions } from './BoardColumnView.tsx';
+
+const noop = () => undefined;
+const actions: ColumnActions = {
+  onRename: noop, onColor: noop, onToggleAi: noop, onDelete: noop, onStartConversation: noop, onOpenSettings: noop,
+  onOpenBot: noop, onDropCard: noop, onOpenCard: noop, onRenameCard: noop, onMoveCardToFunnel: noop,
+};
+
+function renderColumn() {
+  const column = aBoard([aCard()]).columns[0]!;
+  render(<BoardColumnView column={column} openCardId={null} actions={actions} />);
+  return screen.getByTestId('board-column');
+}
+
+describe('board menus', () => {
+  it('the column menu closes on Escape and on a click elsewhere, not only when the pointer leaves it', () => {
+    const column = renderColumn();
+    const open = () => fireEvent.click(within(column).getByRole('button', { name: 'Opciones de la columna' }));
+
+    open();
+    expect(screen.getByRole('menuitem', { name: 'Borrar Columna' })).toBeTruthy();
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(screen.queryByRole('menu')).toBeNull();
+
+    open();
+    fireEvent.mouseDown(document.body);
+    expect(screen.queryByRole('menu')).toBeNull();
+
+    open();
+    fireEvent.mouseDown(screen.getByRole('menuitem', { name: 'Borrar Columna' }));
+    expect(screen.getByRole('menu')).toBeTruthy();
+  });
+
+  it('the card menu closes on Escape', () => {
+    const column = renderColumn();
+    fireEvent.click(within(column).getByRole('button', { name: 'Opciones del chat' }));
+    expect(screen.getByRole('menuitem', { name: 'Renombrar' })).toBeTruthy();
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(screen.queryByRole('menu')).toBeNull();
+  });
+});
