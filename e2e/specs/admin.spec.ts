@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { inviteMember, OPERATOR, registerCompany, setPlan, type ApiSession } from '../fixtures/api.ts';
+import { inviteMember, OPERATOR, registerCompany, type ApiSession } from '../fixtures/api.ts';
 import { LoginPage } from '../pages/login-page.ts';
 import { Shell } from '../pages/shell.ts';
 
@@ -37,9 +37,8 @@ test('the operator signs in, reads the figures, changes a plan, deactivates a us
     headers: ownerHeaders, data: { templateId: template.id, phoneNumber, variables: { 1: 'Eva' } },
   });
   expect((await startConversation()).status()).toBe(400);
-  // New companies start on Pro; on the basic plan 2 members fit: the owner and Lucía.
-  await setPlan(request, owner.tenant.id, 'basic');
   const first = await inviteMember(request, owner, { name: 'Lucía Pérez', email: `lucia@${owner.tenant.slug}.test` });
+  // The basic plan allows 2 members: the owner and Lucía.
   expect((await tryInvite(request, owner, { name: 'Pablo Ruiz', email: `pablo@${owner.tenant.slug}.test` })).status()).toBe(403);
 
   // Sign-in: wrong password first, then the configured operator.

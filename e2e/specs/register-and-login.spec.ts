@@ -1,11 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { DEMO, registerCompany, STRONG_PASSWORD, uniqueCompany } from '../fixtures/api.ts';
-import { customerWrites } from '../fixtures/tenant-api.ts';
-import { BoardPage } from '../pages/board-page.ts';
-import { ChatPanel } from '../pages/chat-panel.ts';
+import { DEMO, STRONG_PASSWORD, uniqueCompany } from '../fixtures/api.ts';
 import { LoginPage } from '../pages/login-page.ts';
 import { Shell } from '../pages/shell.ts';
-import { TeamDialog } from '../pages/team-dialog.ts';
 
 test('a company registers (auto slug), reaches a connected board, logs out and back in', async ({ page }) => {
   const company = uniqueCompany();
@@ -72,27 +68,4 @@ test('the printed demo sign-in opens the shell with a green connection status', 
   }
   await page.getByRole('navigation').getByRole('link', { name: 'Agenda', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Agenda' })).toBeVisible();
-});
-
-test('a new company tries every feature in its trial: a team of three, the AI assistant on a chat, the plan in Mi Cuenta', async ({ page, request }) => {
-  const owner = await registerCompany(request);
-  await customerWrites(request, owner, { phone: '5215522230001', name: 'Cliente Prueba' }, 'Hola');
-  const board = new BoardPage(page);
-  await board.signIn({ email: owner.user.email, password: owner.password, tenantSlug: owner.tenant.slug });
-
-  const team = new TeamDialog(page);
-  await team.open();
-  await team.invite({ name: 'Lucía Agente', email: `lucia@${owner.tenant.slug}.test`, funnels: ['Sales Funnel'] });
-  await team.invite({ name: 'Pablo Lector', email: `pablo@${owner.tenant.slug}.test`, role: 'Visualizador', funnels: ['Sales Funnel'] });
-  await page.keyboard.press('Escape');
-
-  await board.card('Cliente Prueba').click();
-  const chat = new ChatPanel(page);
-  await chat.root.getByRole('switch', { name: 'AI Inactiva' }).click();
-  await expect(chat.root.getByRole('switch', { name: 'AI Activa' })).toHaveAttribute('aria-checked', 'true');
-
-  await new Shell(page).openUserMenu();
-  await page.getByRole('menuitem', { name: 'Mi Perfil' }).click();
-  await expect(page.getByTestId('plan-name')).toHaveText('Profesional (Pro)');
-  await expect(page.getByTestId('trial-status')).toHaveText(/^Prueba gratuita hasta el .+ \(quedan 7 días\)\.$/);
 });

@@ -24,10 +24,10 @@ async function countTenants() {
 }
 
 describe('POST /api/auth/register', () => {
-  it('creates the tenant on the Pro plan with a 7-day trial, its owner and a default funnel, and signs in', async () => {
+  it('creates the tenant on plan basic with a 7-day trial, its owner and a default funnel, and signs in', async () => {
     const before = Date.now();
     const session = await registerTenant(t.app, { companyName: 'Panadería Sol', userName: 'Lucía Pérez' });
-    expect(session.tenant).toMatchObject({ name: 'Panadería Sol', subscription_plan: 'professional', timezone: 'America/Bogota' });
+    expect(session.tenant).toMatchObject({ name: 'Panadería Sol', subscription_plan: 'basic', timezone: 'America/Bogota' });
     const trialEnd = new Date(session.tenant.trial_ends_at!).getTime();
     expect(trialEnd - before).toBeGreaterThan(6.9 * 86_400_000);
     expect(trialEnd - before).toBeLessThan(7.1 * 86_400_000);

@@ -113,7 +113,6 @@ describe('GET/PUT /api/bot-settings', () => {
       expect((await call(owner, member.token, 'PUT', '/bot-settings', { enabled: false })).statusCode).toBe(403);
       await t.app.inject({ method: 'PUT', url: `/api/users/${member.user.id}`, headers: bearer(owner.token), payload: { is_active: false } });
     }
-    await onPlan(owner, 'basic');
     const [funnel] = (await call(owner, owner.token, 'GET', '/funnels/summary')).json();
     const columns = (await call(owner, owner.token, 'GET', `/funnels/${funnel.id}/columns`)).json();
     const body = { enabled: true, message: 'Hola', triggerColumnId: columns[0].id, menuColumnIds: [columns[1].id] };

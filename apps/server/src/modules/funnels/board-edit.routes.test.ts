@@ -150,7 +150,6 @@ describe('cards', () => {
 
   it('refuses switching the AI assistant on under the Starter plan, per card and per column; switching off still works', async () => {
     const { owner, card, columns } = await setup();
-    await app.t.database.db.update(tenants).set({ subscriptionPlan: 'basic' }).where(eq(tenants.id, owner.tenant.id));
     const message = 'El asistente de IA es una función del plan Pro. Tu plan Básico (Starter) no lo incluye.';
     const perCard = await call(owner, 'PUT', `/cards/${card.id}/toggle-ai`, { enabled: true });
     expect(perCard.statusCode).toBe(403);

@@ -6,14 +6,6 @@ import { SLUG_MIN_LENGTH, SLUG_PATTERN, type SessionTenant } from '@embudo/contr
 
 export const TRIAL_DAYS = 7;
 
-/**
- * A new company starts its 7-day trial on Pro, so it can try everything the app offers (the AI
- * assistant, the menu bot, a team of up to 10). There is no way to pay or upgrade in the app yet,
- * so starting on Starter would lock those features away with no way out; the operator changes
- * plans in the admin area.
- */
-export const REGISTRATION_PLAN = 'professional' as const satisfies SessionTenant['subscription_plan'];
-
 export type TenantRow = typeof tenants.$inferSelect;
 
 export function toSessionTenant(row: TenantRow): SessionTenant {
@@ -58,7 +50,7 @@ export async function createTenant(executor: DbExecutor, input: { name: string; 
     .values({
       name: input.name,
       slug: input.slug,
-      subscriptionPlan: REGISTRATION_PLAN,
+      subscriptionPlan: 'basic',
       trialEndsAt: new Date(now.getTime() + TRIAL_DAYS * 24 * 60 * 60 * 1000),
       timezone: input.timezone && isValidTimeZone(input.timezone) ? canonicalTimeZone(input.timezone) : 'UTC',
     })

@@ -170,7 +170,6 @@ describe('deactivation and plan seats', () => {
 
   it('counts active members against the plan: a deactivated one frees a seat, reactivating past the limit is refused', async () => {
     const owner = await registerTenant(t.app);
-    await onPlan(owner, 'basic');
     const { user: first } = await signedInMember(t.app, t.database.db, owner.tenant, 'agent');
     await put(owner, owner.token, first.id, { is_active: false });
     const invited = await t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/users/invite`, headers: bearer(owner.token), payload: { name: 'Segunda', email: 'segunda@equipo.test' } });
