@@ -2,11 +2,11 @@ import { passwordRules } from '@embudo/contracts/http/auth';
 
 /**
  * The four password rules with a live met/unmet mark for the typed password. The field points here with
- * aria-describedby; the list carries no label of its own, so looking up the label "Contraseña" finds the field alone.
+ * aria-describedby; the list is named without the word "Contraseña", so looking up that label finds the field alone.
  */
 export function PasswordRulesList({ password, id }: { password: string; id?: string }) {
   return (
-    <ul id={id} className="grid grid-cols-1 gap-1.5 sm:grid-cols-2">
+    <ul id={id} aria-label="Requisitos de seguridad" className="grid grid-cols-1 gap-1.5 sm:grid-cols-2">
       {passwordRules.map((rule) => {
         const met = rule.test(password);
         return (
