@@ -92,36 +92,36 @@ export function createOutboundHttp(options: OutboundHttpOptions = {}): OutboundH
 
       const client = url.protocol === 'https:' ? https : http;
       const body = request.body === undefined ? undefined : Buffer.from(request.body);
+      let settled = false;
       const outgoing = client.request(url, {
         method: request.method ?? 'GET',
         headers: { 'user-agent': 'Embudo-Bot/1.0', ...(body ? { 'content-length': String(body.length) } : {}), ...request.headers },
         lookup: guardedLookup,
-        timeout: timeoutMs,
       });
-      const deadline = setTimeout(() => outgoing.destroy(new OutboundRefused(`Sin respuesta en ${Math.round(timeoutMs / 1000)} s.`)), timeoutMs);
-      outgoing.on('timeout', () => outgoing.destroy(new OutboundRefused(`Sin respuesta en ${Math.round(timeoutMs / 1000)} s.`)));
-      outgoing.on('error', (error) => {
+      // Settles once, whichever of answer, error, size cap or deadline comes first.
+      const fail = (error: Error) => {
+        if (settled) return;
+        settled = true;
         clearTimeout(deadline);
+        outgoing.destroy();
         reject(error);
-      });
+      };
+      const deadline = setTimeout(() => fail(new OutboundRefused(`Sin respuesta en ${Math.round(timeoutMs / 1000)} s.`)), timeoutMs);
+      outgoing.on('error', fail);
       outgoing.on('response', (response) => {
         const chunks: Buffer[] = [];
         let size = 0;
         response.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size > maxBytes) {
-            outgoing.destroy(new OutboundRefused(`La respuesta supera el límite de ${Math.round(maxBytes / 1024)} KB.`));
-            return;
-          }
-          chunks.push(chunk);
+          if (size > maxBytes) fail(new OutboundRefused(`La respuesta supera el límite de ${Math.round(maxBytes / 1024)} KB.`));
+          else chunks.push(chunk);
         });
+        response.on('error', fail);
         response.on('end', () => {
+          if (settled) return;
+          settled = true;
           clearTimeout(deadline);
           resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), body: Buffer.concat(chunks) });
-        });
-        response.on('error', (error) => {
-          clearTimeout(deadline);
-          reject(error);
         });
       });
       outgoing.end(body);
