@@ -1,4 +1,5 @@
 import '@xyflow/react/dist/style.css';
+import './bot-editor.css';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, useEdgesState, useNodesState, useReactFlow, type Connection, type Edge, type IsValidConnection,
@@ -130,7 +131,7 @@ function BotEditor({ bot, slug }: { bot: BotDetail; slug: string }) {
         </header>
         <div className="flex min-h-0 flex-1">
           <NodePalette onAdd={addAtCentre} />
-          <div ref={canvasRef} className="min-w-0 flex-1" data-testid="flow-canvas" onDragOver={onDragOver} onDrop={onDrop}>
+          <div ref={canvasRef} className="bot-editor-canvas min-w-0 flex-1" data-testid="flow-canvas" onDragOver={onDragOver} onDrop={onDrop}>
             <ReactFlow<EditorNode, Edge>
               nodes={nodes}
               edges={edges}
