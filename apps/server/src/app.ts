@@ -40,6 +40,12 @@ import { templatesRoutes } from './modules/templates/templates.routes.ts';
 import { agendaRoutes } from './modules/agenda/agenda.routes.ts';
 import { partnerCredentialsFrom } from './modules/templates/templates.service.ts';
 import { createGupshupPartnerClient } from './messaging-providers/gupshup/gupshup-partner.client.ts';
+import { createOutboundHttp } from './platform/outbound-http/outbound-http.guard.ts';
+import { botsRoutes } from './modules/bots/bots.routes.ts';
+import { createBotLive, type BotLive } from './modules/bots/bot-live.service.ts';
+import { createBotTimerJob } from './modules/bots/bots.jobs.ts';
+import { createSmtpEmailSender } from './modules/bots/email-sender.ts';
+import { createGeminiResponder } from './modules/bots/ai-responder.ts';
 
 export interface AppOptions {
   db: Db;
@@ -60,6 +66,13 @@ export interface AppOptions {
   /** Folder of the built SPA; when present it is served with a fallback to index.html. */
   webDist?: string;
   throttle?: ThrottleLimits;
+  /** SMTP server for the bot sendEmail node; unset, the node reports that e-mail is not configured. */
+  smtpUrl?: string;
+  /** Gemini for the bot aiPrompt node; unset, the node says AI is not configured. */
+  geminiApiKey?: string;
+  geminiBaseUrl?: string;
+  /** Bot webhook and image nodes may reach loopback and private networks (tests, on-premise); refused by default. */
+  allowPrivateOutbound?: boolean;
 }
 
 export type App = FastifyInstance & { realtime: Realtime; routeTable: RouteTableEntry[]; queue: JobQueue; sandboxPhone?: FakeGupshup };
@@ -132,17 +145,38 @@ export async function buildApp(options: AppOptions): Promise<App> {
     enqueueScheduled: (tx: Tx, input: { tenantId: string; scheduledId: string }, runAt: Date) => queue.enqueue(tx, scheduledJob, input, { runAt, singletonKey: `scheduled:${input.scheduledId}` }),
   };
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
+  // Bots Studio flows: the same runtime for the playground and live chats.
+  const botRunDeps = {
+    db,
+    http: createOutboundHttp({ allowPrivateNetworks: options.allowPrivateOutbound ?? false }),
+    email: options.smtpUrl ? createSmtpEmailSender(options.smtpUrl) : undefined,
+    ai: options.geminiApiKey ? createGeminiResponder({ apiKey: options.geminiApiKey, baseUrl: options.geminiBaseUrl }) : undefined,
+  };
+  // The live runtime and its timer job need each other; the job reads it once both exist.
+  let botLive: BotLive | undefined;
+  const botTimerJob = createBotTimerJob(() => botLive!);
+  queue.register(botTimerJob);
   const boardEvents: BoardEvents = {
     boardUpdated: (tenantId, funnelId) => realtime.emitToFunnel(tenantId, funnelId, 'board_updated', { funnelId }),
     funnelsUpdated: (tenantId) => realtime.emitToTenant(tenantId, 'funnels_updated', {}),
     cardUpdated: (tenantId, card) => realtime.emitToFunnel(tenantId, card.funnelId, 'card_updated', toCardUpdate(card)),
+    cardEnteredColumn: (tenantId, card) =>
+      void botLive!.cardEnteredColumn(tenantId, card).catch((error: unknown) => options.logger.error({ err: error, tenantId, cardId: card.id }, 'column bot failed on entry')),
   };
+  botLive = createBotLive({
+    ...botRunDeps, outbound: chatDeps, storage, boardEvents, log: options.logger,
+    enqueueTimer: (tx, payload, runAt) => queue.enqueue(tx, botTimerJob, payload, { runAt, singletonKey: `bot-timer:${payload.sessionId}:${payload.revision}` }),
+    autobotWaitingRoom: (tenantId) => landingColumn(db, tenantId),
+  });
   const autobotDeps = { db, outbound: chatDeps, boardEvents };
   const inboundBot: InboundBot = {
     landingColumn,
     // The customer's message is already stored and announced; a bot failure must not fail the webhook.
-    afterCustomerMessage: (tenantId, card, message, created) =>
-      handleCustomerMessage(autobotDeps, tenantId, card, message, created).catch((error: unknown) => options.logger.error({ err: error, tenantId, cardId: card.id }, 'auto-bot failed')),
+    // The menu auto-bot answers in its waiting room; a column's flow bot everywhere else.
+    afterCustomerMessage: async (tenantId, card, message, created) => {
+      await handleCustomerMessage(autobotDeps, tenantId, card, message, created).catch((error: unknown) => options.logger.error({ err: error, tenantId, cardId: card.id }, 'auto-bot failed'));
+      await botLive!.afterCustomerMessage(tenantId, card, message).catch((error: unknown) => options.logger.error({ err: error, tenantId, cardId: card.id }, 'column bot failed'));
+    },
   };
   await app.register(webhooksRoutes({ ...chatDeps, storage, bot: inboundBot }));
   if (sandbox) {
@@ -184,6 +218,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     await scope.register(chatsRoutes, { ...scheduleDeps, storage, publicUrl, sandbox });
     await scope.register(templatesRoutes, templatesDeps);
     await scope.register(agendaRoutes, { db });
+    await scope.register(botsRoutes, { ...botRunDeps, boardEvents });
   });
 
   if (options.webDist && fs.existsSync(options.webDist)) {

@@ -24,6 +24,7 @@ async function main() {
     db: database.db, logger, redisUrl: config.redisUrl, webDist, runJobs: true, appSecret,
     mediaDir: path.join(config.dataDir, 'media'), publicUrl: process.env.PUBLIC_URL ? config.publicUrl : undefined,
     providerMode: config.providerMode, gupshupApiUrl: config.gupshupApiUrl, gupshupPartnerUrl: config.gupshupPartnerUrl,
+    smtpUrl: config.smtpUrl, geminiApiKey: config.geminiApiKey, geminiBaseUrl: config.geminiBaseUrl, allowPrivateOutbound: config.outboundAllowPrivate,
   });
   app.addHook('onClose', async () => database.close());
   await app.listen({ port: config.port, host: config.host });

@@ -147,6 +147,14 @@ const matrix: Record<string, Entry> = {
   'POST /api/templates/sync': { expect: managers },
   'POST /api/templates/media': { expect: managers, call: () => ({ form: { fields: {}, file: { field: 'media', name: 'cabecera.png', data: PNG } } }) },
 
+  'GET /api/bots': { expect: everyMember },
+  'POST /api/bots': { expect: managers, call: () => ({ body: { name: 'Bot de citas', type: 'scheduling', avatar_icon: 'scheduling' } }) },
+  'GET /api/bots/:id': { expect: memberById, call: async (f) => ({ id: await f.bot() }) },
+  'PUT /api/bots/:id': { expect: managersById, call: async (f) => ({ id: await f.bot(), body: { name: 'Renombrado', config: { nodes: [], edges: [] } } }) },
+  'DELETE /api/bots/:id': { expect: managersById, call: async (f) => ({ id: await f.bot() }) },
+  'POST /api/bots/:id/simulate': { expect: managersById, call: async (f) => ({ id: await f.bot(), body: { message: 'Hola', sessionId: null, botConfig: { nodes: [], edges: [] } } }) },
+  'DELETE /api/bots/simulation/:sessionId': { expect: managersById, call: async (f) => ({ id: await f.simulation() }) },
+
   'GET /api/agenda/data': { expect: everyMember, call: () => ({ query: { start: inHours(-24 * 7), end: inHours(24 * 7) } }) },
   'GET /api/agenda/settings': { expect: everyMember },
   'PUT /api/agenda/settings': { expect: ownerOnly, call: () => ({ body: { timezone: 'America/Bogota' } }) },
@@ -192,6 +200,10 @@ interface Fixtures {
   appointment(): Promise<string>;
   /** A time block of A the day after tomorrow, with its own professional. */
   timeBlock(): Promise<string>;
+  /** A fresh Bots Studio bot of A. */
+  bot(): Promise<string>;
+  /** A fresh playground session of one of A's bots. */
+  simulation(): Promise<string>;
 }
 
 interface Caller {
@@ -284,6 +296,19 @@ beforeAll(async () => {
     teammate: async () => (await signedInMember(t.app, db, a.tenant, 'agent', [f1!.id])).user.id,
     catalog,
     appointment: async () => (await book(t.app, ownerOfA(), { ...(await catalog()), startTime: inHours(24), endTime: inHours(25) })).id,
+    bot: async () => {
+      const created = await t.app.inject({ method: 'POST', url: '/api/bots', headers: bearer(callers.owner.token), payload: { name: 'Fixture' } });
+      if (created.statusCode !== 201) throw new Error(`bot fixture: ${created.statusCode} ${created.body}`);
+      return created.json().id as string;
+    },
+    simulation: async () => {
+      const created = await t.app.inject({ method: 'POST', url: '/api/bots', headers: bearer(callers.owner.token), payload: { name: 'Fixture' } });
+      const simulated = await t.app.inject({
+        method: 'POST', url: `/api/bots/${created.json().id}/simulate`, headers: bearer(callers.owner.token), payload: { message: 'Hola', botConfig: { nodes: [], edges: [] } },
+      });
+      if (simulated.statusCode !== 200) throw new Error(`simulation fixture: ${simulated.statusCode} ${simulated.body}`);
+      return simulated.json().sessionId as string;
+    },
     timeBlock: async () => {
       const { professionalId } = await catalog();
       const created = await t.app.inject({

@@ -21,7 +21,6 @@ describe('routes', () => {
     ['/t/acme/templates/abc', 'Editar Plantilla'],
     ['/t/acme/batches', 'Dashboard de Envíos Masivos'],
     ['/t/acme/bots', 'Bots Studio'],
-    ['/t/acme/bots/b1', 'Bots Studio'],
   ])('%s shows "%s" to a signed-in user', async (path, title) => {
     signedIn();
     renderApp(path);

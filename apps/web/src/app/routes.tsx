@@ -38,7 +38,7 @@ export const routes: RouteObject[] = [
               { path: 'templates/:templateId', lazy: templateEditor },
               { path: 'batches', lazy: async () => ({ Component: (await import('../features/bulk-sends/BatchesPage.tsx')).BatchesPage }) },
               { path: 'bots', lazy: async () => ({ Component: (await import('../features/bots/BotsPage.tsx')).BotsPage }) },
-              { path: 'bots/:botId', lazy: async () => ({ Component: (await import('../features/bots/BotEditorPage.tsx')).BotEditorPage }) },
+              { path: 'bots/:botId', lazy: async () => ({ Component: (await import('../features/bot-editor/BotEditorPage.tsx')).BotEditorPage }) },
             ],
           },
         ],

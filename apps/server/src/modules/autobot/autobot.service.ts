@@ -73,7 +73,7 @@ export async function greetOnNextMessage(db: Db, tenantId: string, cardId: strin
 export interface AutobotDeps {
   db: Db;
   outbound: OutboundDeps;
-  boardEvents: Pick<BoardEvents, 'boardUpdated' | 'cardUpdated'>;
+  boardEvents: Pick<BoardEvents, 'boardUpdated' | 'cardUpdated' | 'cardEnteredColumn'>;
 }
 
 type Step =
@@ -133,6 +133,8 @@ export async function handleCustomerMessage(deps: AutobotDeps, tenantId: string,
       if (moved.funnelId !== card.funnelId) deps.boardEvents.boardUpdated(tenantId, moved.funnelId);
       deps.boardEvents.cardUpdated(tenantId, moved);
       await reply(moved, { type: 'text', text: confirmationText(step.option.title) });
+      // After the confirmation, so a bot that greets on entry to that column speaks second.
+      deps.boardEvents.cardEnteredColumn?.(tenantId, moved);
       return;
     }
     case 'handoff':

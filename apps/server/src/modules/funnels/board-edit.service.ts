@@ -9,6 +9,8 @@ import { requirePlanFeature } from '../tenants/plan-limits.ts';
 import { FUNNEL_NOT_FOUND } from './board.service.ts';
 import { toCardUpdate, type CardPlace, type CardRow } from './cards.service.ts';
 import { columnDto } from './column-dto.ts';
+import { findBot } from '../bots/bots.service.ts';
+import { BOT_NOT_FOUND } from '@embudo/contracts/http/bots';
 
 export const COLUMN_NOT_FOUND = 'Columna no encontrada.';
 export const CARD_NOT_FOUND = 'Chat no encontrado.';
@@ -17,6 +19,8 @@ export interface BoardEvents {
   boardUpdated(tenantId: string, funnelId: string): void;
   funnelsUpdated(tenantId: string): void;
   cardUpdated(tenantId: string, card: CardRow): void;
+  /** A card was moved into another column (a bot that starts on entry there begins). */
+  cardEnteredColumn?(tenantId: string, card: CardRow): void;
 }
 
 /** Where an archived chat goes: the auto-bot's waiting room while the bot runs (the autobot module answers). */
@@ -116,6 +120,7 @@ export async function updateColumn(scope: Scope, columnId: string, changes: Upda
     if (geminiConfig.tools.some((tool) => !tool.filePath.startsWith(`/media/${scope.tenantId}/`))) throw badRequest(FOREIGN_TOOL_FILE);
   }
   if (changes.assistant_bot_id !== undefined) {
+    if (changes.assistant_bot_id && !(await findBot(scope.db, scope.tenantId, changes.assistant_bot_id))) throw notFound(BOT_NOT_FOUND);
     set.assistantBotId = changes.assistant_bot_id;
     const current = geminiConfig ?? column.geminiConfig;
     if (changes.assistant_bot_id && current?.isEnabled) geminiConfig = { ...current, isEnabled: false };
@@ -166,6 +171,7 @@ export async function moveCard(scope: Scope, cardId: string, targetColumnId: str
   scope.events.boardUpdated(scope.tenantId, card.funnelId);
   if (target.funnelId !== card.funnelId) scope.events.boardUpdated(scope.tenantId, target.funnelId);
   scope.events.cardUpdated(scope.tenantId, row!);
+  if (target.id !== card.columnId) scope.events.cardEnteredColumn?.(scope.tenantId, row!);
   return toCardUpdate(row!);
 }
 

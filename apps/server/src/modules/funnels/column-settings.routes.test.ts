@@ -174,7 +174,7 @@ describe('column assistant', () => {
     expect(board.columns[0].gemini_config).toEqual(config);
 
     // Choosing a column bot turns the generic assistant off.
-    const botId = crypto.randomUUID();
+    const botId = (await call(owner, 'POST', '/bots', { name: 'Agenda' })).json().id as string;
     const withBot = (await call(owner, 'PUT', `/columns/${column.id}`, { assistant_bot_id: botId })).json();
     expect(withBot).toMatchObject({ assistant_bot_id: botId, gemini_config: { ...config, isEnabled: false } });
     expect((await call(owner, 'PUT', `/columns/${column.id}`, { assistant_bot_id: null })).json().assistant_bot_id).toBeNull();

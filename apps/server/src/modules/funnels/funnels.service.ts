@@ -70,3 +70,17 @@ export async function columnsOfTenant(executor: DbExecutor, tenantId: string, co
     .innerJoin(funnels, eq(funnels.id, boardColumns.funnelId))
     .where(and(eq(boardColumns.tenantId, tenantId), inArray(boardColumns.id, [...columnIds])));
 }
+
+/** The Bots Studio bot a column runs, if any. */
+export async function columnBot(executor: DbExecutor, tenantId: string, columnId: string): Promise<{ botId: string | null; funnelId: string; title: string } | undefined> {
+  const [row] = await executor.select({ botId: boardColumns.assistantBotId, funnelId: boardColumns.funnelId, title: boardColumns.title }).from(boardColumns)
+    .where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.id, columnId))).limit(1);
+  return row;
+}
+
+/** A deleted bot leaves the columns that ran it; answers the funnels whose boards changed. */
+export async function clearColumnsBot(executor: DbExecutor, tenantId: string, botId: string): Promise<string[]> {
+  const rows = await executor.update(boardColumns).set({ assistantBotId: null })
+    .where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.assistantBotId, botId))).returning({ funnelId: boardColumns.funnelId });
+  return [...new Set(rows.map((row) => row.funnelId))];
+}

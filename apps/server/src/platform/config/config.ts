@@ -34,6 +34,7 @@ const envSchema = z.object({
   GEMINI_BASE_URL: urlWithProtocol(['http:', 'https:']).optional(),
   SMTP_URL: urlWithProtocol(['smtp:', 'smtps:']).optional(),
   PUBLIC_URL: urlWithProtocol(['http:', 'https:']).optional(),
+  OUTBOUND_ALLOW_PRIVATE: booleanFlag.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -71,6 +72,8 @@ function resolveConfig(env: z.infer<typeof envSchema>) {
     geminiApiKey: env.GEMINI_API_KEY,
     geminiBaseUrl: env.GEMINI_BASE_URL,
     smtpUrl: env.SMTP_URL,
+    /** Bot webhook and image nodes may call loopback and private addresses (off unless the operator says so). */
+    outboundAllowPrivate: env.OUTBOUND_ALLOW_PRIVATE ?? false,
     logLevel: env.LOG_LEVEL,
     /** Base URL the outside world (provider webhooks, media fetches) uses to reach this app. */
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),

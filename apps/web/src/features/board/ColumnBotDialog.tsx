@@ -1,8 +1,8 @@
 import type { GeminiConfig } from '@embudo/contracts/http/funnels';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
-import { api } from '../../shared/api-client/api-client.ts';
-import { ApiError, errorMessageOr } from '../../shared/api-client/api-error.ts';
+import { botsApi, botsKeys } from '../bots/bots.api.ts';
+import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { Button } from '../../shared/ui/Button.tsx';
 import { Modal } from '../../shared/ui/Modal.tsx';
 import { TabBar } from '../../shared/ui/TabBar.tsx';
@@ -13,23 +13,6 @@ import { useSaveAssistant } from './ColumnSettingsDialog.tsx';
 
 type BotTab = 'general' | 'tools' | 'flow';
 
-interface BotOption {
-  id: string;
-  name: string;
-}
-
-/** Bots Studio's bots; until that module answers (404) the list is simply empty. */
-async function listBots(): Promise<BotOption[]> {
-  try {
-    const answer = await api.get<unknown>('/api/bots');
-    const list = Array.isArray(answer) ? answer : (answer as { bots?: unknown } | undefined)?.bots;
-    return Array.isArray(list) ? (list as BotOption[]) : [];
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return [];
-    throw error;
-  }
-}
-
 /** 'Configurar Bot Gemini': tabs General, Herramientas and a disabled 'Flujo (Próximamente)'. */
 export function ColumnBotDialog({ column, onSaved, onClose }: { column: BoardColumn; onSaved: (column: ColumnSummary) => void; onClose: () => void }) {
   const toast = useToast();
@@ -37,7 +20,7 @@ export function ColumnBotDialog({ column, onSaved, onClose }: { column: BoardCol
   const [tab, setTab] = useState<BotTab>('general');
   const [draft, setDraft] = useState<GeminiConfig>(column.gemini_config ?? EMPTY_ASSISTANT);
   const [botId, setBotId] = useState(column.assistant_bot_id ?? '');
-  const bots = useQuery({ queryKey: ['bots'], queryFn: listBots });
+  const bots = useQuery({ queryKey: botsKeys.all, queryFn: botsApi.list });
   const save = useSaveAssistant(column, onSaved);
 
   useEffect(() => {

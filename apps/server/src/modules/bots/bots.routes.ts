@@ -1,0 +1,43 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { botListResponse, botResponse, createBotRequest, saveBotRequest, simulateRequest, simulateResponse } from '@embudo/contracts/http/bots';
+import { sessionOf } from '../../platform/http/route-access.ts';
+import type { BoardEvents } from '../funnels/board-edit.service.ts';
+import * as botsService from './bots.service.ts';
+import { endSimulation, simulate } from './bot-simulation.service.ts';
+import type { BotRunDeps } from './bot-run-services.ts';
+
+export interface BotsRoutesOptions extends BotRunDeps {
+  boardEvents: Pick<BoardEvents, 'boardUpdated'>;
+}
+
+const botParams = z.object({ id: z.uuid({ error: 'Bot inválido.' }) });
+const simulationParams = z.object({ sessionId: z.uuid({ error: 'Sesión de prueba inválida.' }) });
+
+/** Bots Studio (spec 02 §7 Bots): every member reads the bots (the column bot dialog lists them); owners and admins change them. */
+export const botsRoutes: FastifyPluginAsyncZod<BotsRoutesOptions> = async (app, options) => {
+  const scopeOf = (request: FastifyRequest): botsService.BotsScope => {
+    const session = sessionOf(request);
+    return { db: options.db, tenantId: session.tenant.id, actor: session.user, boardUpdated: options.boardEvents.boardUpdated };
+  };
+
+  app.get('/bots', { schema: { response: { 200: botListResponse } } }, async (request) => botsService.listBots(scopeOf(request)));
+  app.post('/bots', { schema: { body: createBotRequest, response: { 201: botResponse } } }, async (request, reply) =>
+    reply.status(201).send(await botsService.createBot(scopeOf(request), request.body)));
+  app.get('/bots/:id', { schema: { params: botParams, response: { 200: botResponse } } }, async (request) =>
+    botsService.getBot(scopeOf(request), request.params.id));
+  app.put('/bots/:id', { schema: { params: botParams, body: saveBotRequest, response: { 200: botResponse } } }, async (request) =>
+    botsService.saveBot(scopeOf(request), request.params.id, request.body));
+  app.delete('/bots/:id', { schema: { params: botParams } }, async (request, reply) => {
+    await botsService.deleteBot(scopeOf(request), request.params.id);
+    return reply.status(204).send();
+  });
+
+  app.post('/bots/:id/simulate', { schema: { params: botParams, body: simulateRequest, response: { 200: simulateResponse } } }, async (request) =>
+    simulate(options, scopeOf(request), request.params.id, request.body));
+  app.delete('/bots/simulation/:sessionId', { schema: { params: simulationParams } }, async (request, reply) => {
+    await endSimulation(scopeOf(request), request.params.sessionId);
+    return reply.status(204).send();
+  });
+};
