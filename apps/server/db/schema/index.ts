@@ -5,3 +5,4 @@ export * from './templates.ts';
 export * from './agenda.ts';
 export * from './autobot.ts';
 export * from './funnels.ts';
+export * from './bulk-sends.ts';

@@ -10,6 +10,7 @@ import { bearer, registerTenant } from '../support/factories.ts';
 import { MEMBER_PASSWORD, signedInMember } from '../support/members.ts';
 import { listenOnRandomPort } from '../support/realtime-client.ts';
 import { approvedTemplate } from '../support/templates.ts';
+import { excelFile } from '../support/excel.ts';
 
 /**
  * The role matrix, driven by the app's own route table: every API route must have a line below,
@@ -146,6 +147,18 @@ const matrix: Record<string, Entry> = {
   'DELETE /api/templates/:id': { expect: managersById, call: async (f) => ({ id: await f.template() }) },
   'POST /api/templates/sync': { expect: managers },
   'POST /api/templates/media': { expect: managers, call: () => ({ form: { fields: {}, file: { field: 'media', name: 'cabecera.png', data: PNG } } }) },
+
+  'GET /api/batches': { expect: everyMember },
+  'POST /api/funnels/:id/batches': {
+    expect: funnelWrite,
+    call: async (f) => ({
+      id: f.funnelId,
+      form: {
+        fields: { templateId: await f.approvedTemplate(), targetColumnId: await f.column(), phoneColumn: 'telefono' },
+        file: { field: 'file', name: 'clientes.xlsx', data: await excelFile([['telefono', 'Variable 1'], [f.newPhone(), 'Lucía']]) },
+      },
+    }),
+  },
 
   'GET /api/agenda/data': { expect: everyMember, call: () => ({ query: { start: inHours(-24 * 7), end: inHours(24 * 7) } }) },
   'GET /api/agenda/settings': { expect: everyMember },
