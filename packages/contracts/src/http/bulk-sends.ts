@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { VariablesSchema } from './templates.ts';
 
 /** Spec 02 §4: a batch is processing until every row left the send stage, then completed (or failed when nothing went out). */
 export const batchStatuses = ['processing', 'completed', 'failed'] as const;
@@ -14,7 +13,7 @@ export const BULK_SEND_QUEUED = '¡Lote encolado! El envío se está procesando 
 export const BULK_MAX_ROWS = 5_000;
 export const BULK_MAX_FILE_BYTES = 10 * 1024 * 1024;
 /** Thousands with a dot, as Spanish writes them (Intl leaves four-digit numbers ungrouped in es). */
-const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+export const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
 export const BULK_TOO_MANY_ROWS = (rows: number) =>
   `El archivo tiene ${thousands(rows)} filas con datos: el máximo por envío es ${thousands(BULK_MAX_ROWS)}. Divídelo en varios archivos.`;
 
@@ -24,20 +23,23 @@ export const SAMPLE_PHONE_HEADER = 'telefono';
 
 const byNumber = (a: string, b: string) => Number(a) - Number(b);
 
+/** A template's variables by number, as its variables_schema holds them. */
+export type LabelledVariables = Record<string, { label: string }>;
+
 /** The template's variable numbers in `{{N}}` order. */
-export function variableNumbers(schema: VariablesSchema): string[] {
+export function variableNumbers(schema: LabelledVariables): string[] {
   return Object.keys(schema).sort(byNumber);
 }
 
 /** The sample file's headers: telefono, then each variable's label. */
-export function sampleHeaders(schema: VariablesSchema): string[] {
+export function sampleHeaders(schema: LabelledVariables): string[] {
   return [SAMPLE_PHONE_HEADER, ...variableNumbers(schema).map((n) => schema[n]!.label)];
 }
 
 const comparable = (header: string) => header.normalize('NFD').replace(/[\u0300-\u036f]/g, '').trim().toLowerCase();
 
 /** Each variable read from the column named like its label, as in the sample file; variables without such a column are left out. */
-export function defaultVariableColumns(schema: VariablesSchema, headers: readonly string[]): Record<string, string> {
+export function defaultVariableColumns(schema: LabelledVariables, headers: readonly string[]): Record<string, string> {
   const mapping: Record<string, string> = {};
   for (const n of variableNumbers(schema)) {
     const header = headers.find((candidate) => comparable(candidate) === comparable(schema[n]!.label));
