@@ -144,11 +144,11 @@ describe('bulk-send wizard', () => {
     const created: Blob[] = [];
     // jsdom has no object URLs; the browser's would point at this blob.
     vi.stubGlobal('URL', class extends URL {
-      static createObjectURL(blob: Blob) {
+      static override createObjectURL(blob: Blob) {
         created.push(blob);
         return 'blob:muestra';
       }
-      static revokeObjectURL() {}
+      static override revokeObjectURL() {}
     });
     const clicked: string[] = [];
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
