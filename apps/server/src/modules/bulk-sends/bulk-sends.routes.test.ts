@@ -122,6 +122,9 @@ describe('POST /api/funnels/{id}/batches', () => {
       status: 'processing', message_template_name: 'aviso_pedido', user_name: owner.user.name, funnel_id: funnelId,
       total_messages: 4, sent_count: 0, delivered_count: 0, read_count: 0, replied_count: 0, failed_count: 1, invalid_rows: 1, duplicates_skipped: 1,
     });
+    // The answer is the batch as the dashboard lists it.
+    const { invalid_rows: _invalid, duplicates_skipped: _duplicates, ...asCreated } = created;
+    expect(await listed(owner, created.id)).toEqual(asCreated);
     const [refused] = await db().select().from(batchRecipients).where(and(eq(batchRecipients.batchId, created.id), eq(batchRecipients.status, 'failed')));
     expect(refused).toMatchObject({ rowNumber: 5, errorReason: 'Teléfono inválido: "12ab" (usa código de país y número, solo dígitos).' });
 

@@ -32,8 +32,11 @@ export interface BulkSendPace {
   chunkIntervalMs: number;
 }
 
-/** 20 messages a second: well under WhatsApp's lowest throughput tier (80/s), and gentle on the queue. */
-export const DEFAULT_BULK_SEND_PACE: BulkSendPace = { chunkSize: 20, chunkIntervalMs: 1_000 };
+/**
+ * 20 messages a second: well under WhatsApp's lowest throughput tier (80/s) and gentle on the queue. Small
+ * chunks keep each chunk transaction short, which matters on embedded PGlite (one connection for everyone).
+ */
+export const DEFAULT_BULK_SEND_PACE: BulkSendPace = { chunkSize: 10, chunkIntervalMs: 500 };
 
 export interface ChunkPayload {
   tenantId: string;
@@ -81,7 +84,7 @@ interface SummaryRow {
  * and replied when the customer wrote on that chat after it. Processing while a row still waits for its turn
  * or for the provider's answer; then completed if anything went out, else failed.
  */
-async function batchSummaries(executor: DbExecutor, where: SQL, limit = 100): Promise<BatchDto[]> {
+async function batchSummaries(executor: DbExecutor, where: SQL): Promise<BatchDto[]> {
   const rows = await queryRows<SummaryRow>(executor, sql`
     select b.id, b.created_at, b.template_name, b.user_name, b.funnel_id,
       count(r.id)::int as total,
@@ -100,7 +103,7 @@ async function batchSummaries(executor: DbExecutor, where: SQL, limit = 100): Pr
     where ${where}
     group by b.id
     order by b.created_at desc, b.id desc
-    limit ${limit}`);
+    limit 100`);
   return rows.map((row) => {
     const status: BatchStatus = row.unsettled > 0 ? 'processing' : row.accepted > 0 ? 'completed' : 'failed';
     return {
@@ -126,11 +129,6 @@ export function listBatches(db: Db, tenantId: string, actor: Actor): Promise<Bat
     ? sql`true`
     : actor.funnelIds.length > 0 ? sql`b.funnel_id in (${sql.join(actor.funnelIds.map((id) => sql`${id}::uuid`), sql`, `)})` : sql`false`;
   return batchSummaries(db, sql`b.tenant_id = ${tenantId} and ${visible}`);
-}
-
-async function batchSummary(executor: DbExecutor, tenantId: string, batchId: string): Promise<BatchDto> {
-  const [summary] = await batchSummaries(executor, sql`b.tenant_id = ${tenantId} and b.id = ${batchId}`, 1);
-  return summary!;
 }
 
 interface PlannedRow {
@@ -233,7 +231,13 @@ export async function createBatch(
     return created!;
   });
   deps.updates.changed(author.tenantId, batch.id);
-  return { ...(await batchSummary(deps.db, author.tenantId, batch.id)), invalid_rows: planned.length - sendable.length, duplicates_skipped: duplicates };
+  // As it stands at commit: nothing has gone out yet and the refused rows are the failed ones.
+  const refused = planned.length - sendable.length;
+  return {
+    id: batch.id, created_at: batch.createdAt.toISOString(), status: 'processing', message_template_name: batch.templateName, user_name: batch.userName,
+    total_messages: planned.length, sent_count: 0, delivered_count: 0, read_count: 0, replied_count: 0, failed_count: refused, funnel_id: batch.funnelId,
+    invalid_rows: refused, duplicates_skipped: duplicates,
+  };
 }
 
 async function findBatch(executor: DbExecutor, tenantId: string, batchId: string): Promise<BatchRow | undefined> {
