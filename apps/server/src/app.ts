@@ -46,6 +46,10 @@ import { createBotLive, type BotLive } from './modules/bots/bot-live.service.ts'
 import { createBotTimerJob } from './modules/bots/bots.jobs.ts';
 import { createSmtpEmailSender } from './modules/bots/email-sender.ts';
 import { createGeminiResponder } from './modules/bots/ai-responder.ts';
+import { createBatchUpdates, withBatchUpdates } from './modules/bulk-sends/batch-updates.ts';
+import { createBulkSendJobs } from './modules/bulk-sends/bulk-sends.jobs.ts';
+import { bulkSendsRoutes } from './modules/bulk-sends/bulk-sends.routes.ts';
+import { DEFAULT_BULK_SEND_PACE, type BulkSendPace } from './modules/bulk-sends/bulk-sends.service.ts';
 
 export interface AppOptions {
   db: Db;
@@ -73,6 +77,8 @@ export interface AppOptions {
   geminiBaseUrl?: string;
   /** Bot webhook and image nodes may reach loopback and private networks (tests, on-premise); refused by default. */
   allowPrivateOutbound?: boolean;
+  /** How fast bulk sends go out; tests and the benchmark change it. */
+  bulkSendPace?: BulkSendPace;
 }
 
 export type App = FastifyInstance & { realtime: Realtime; routeTable: RouteTableEntry[]; queue: JobQueue; sandboxPhone?: FakeGupshup };
@@ -116,7 +122,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   const provider = createGupshupProvider({ apiUrl: sandbox ? () => `${internalUrl()}${FAKE_GUPSHUP_PREFIX}` : options.gupshupApiUrl ?? 'https://api.gupshup.io', partner });
   const storage = createDiskMediaStorage(options.mediaDir);
-  const events = createChatEvents(db, realtime);
+  // The batch dashboard follows the chat events of its messages (statuses, replies) without chats knowing of it.
+  const batchUpdates = createBatchUpdates({
+    db, log: options.logger, emitToTenant: (tenantId, batchId) => realtime.emitToTenant(tenantId, 'batch_updated', { batchId }),
+  });
+  app.addHook('preClose', async () => batchUpdates.close());
+  const events = withBatchUpdates(createChatEvents(db, realtime), batchUpdates);
   const queue = new JobQueue({ db, logger: options.logger });
   app.decorate('queue', queue);
   const chatJobs = createChatJobs({
@@ -140,6 +151,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   };
   const scheduledJob = createScheduledJob(chatDeps);
   queue.register(scheduledJob);
+  const bulkSendDeps = { ...chatDeps, pace: options.bulkSendPace ?? DEFAULT_BULK_SEND_PACE, updates: batchUpdates };
+  const bulkSendJobs = createBulkSendJobs({ ...bulkSendDeps, log: options.logger });
+  queue.register(bulkSendJobs.sendChunk);
   const scheduleDeps = {
     ...chatDeps,
     enqueueScheduled: (tx: Tx, input: { tenantId: string; scheduledId: string }, runAt: Date) => queue.enqueue(tx, scheduledJob, input, { runAt, singletonKey: `scheduled:${input.scheduledId}` }),
@@ -219,6 +233,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     await scope.register(templatesRoutes, templatesDeps);
     await scope.register(agendaRoutes, { db });
     await scope.register(botsRoutes, { ...botRunDeps, boardEvents });
+    await scope.register(bulkSendsRoutes, {
+      ...bulkSendDeps,
+      enqueueChunk: (tx, payload, delayMs) => queue.enqueue(tx, bulkSendJobs.sendChunk, payload, { delayMs, singletonKey: `batch:${payload.batchId}:${payload.chunk}` }),
+    });
   });
 
   if (options.webDist && fs.existsSync(options.webDist)) {

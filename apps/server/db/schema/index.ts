@@ -6,3 +6,4 @@ export * from './agenda.ts';
 export * from './autobot.ts';
 export * from './funnels.ts';
 export * from './bots.ts';
+export * from './bulk-sends.ts';

@@ -10,6 +10,7 @@ import { bearer, registerTenant } from '../support/factories.ts';
 import { MEMBER_PASSWORD, signedInMember } from '../support/members.ts';
 import { listenOnRandomPort } from '../support/realtime-client.ts';
 import { approvedTemplate } from '../support/templates.ts';
+import { excelFile } from '../support/excel.ts';
 
 /**
  * The role matrix, driven by the app's own route table: every API route must have a line below,
@@ -154,6 +155,18 @@ const matrix: Record<string, Entry> = {
   'DELETE /api/bots/:id': { expect: managersById, call: async (f) => ({ id: await f.bot() }) },
   'POST /api/bots/:id/simulate': { expect: managersById, call: async (f) => ({ id: await f.bot(), body: { message: 'Hola', sessionId: null, botConfig: { nodes: [], edges: [] } } }) },
   'DELETE /api/bots/simulation/:sessionId': { expect: managersById, call: async (f) => ({ id: await f.simulation() }) },
+
+  'GET /api/batches': { expect: everyMember },
+  'POST /api/funnels/:id/batches': {
+    expect: funnelWrite,
+    call: async (f) => ({
+      id: f.funnelId,
+      form: {
+        fields: { templateId: await f.approvedTemplate(), targetColumnId: await f.column(), phoneColumn: 'telefono' },
+        file: { field: 'file', name: 'clientes.xlsx', data: await excelFile([['telefono', 'Variable 1'], [f.newPhone(), 'Lucía']]) },
+      },
+    }),
+  },
 
   'GET /api/agenda/data': { expect: everyMember, call: () => ({ query: { start: inHours(-24 * 7), end: inHours(24 * 7) } }) },
   'GET /api/agenda/settings': { expect: everyMember },

@@ -4,7 +4,6 @@ import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { useRealtime } from '../../shared/realtime-client/use-realtime.ts';
 import { useSocketEvent } from '../../shared/realtime-client/use-socket-event.ts';
 import { Button } from '../../shared/ui/Button.tsx';
-import { Modal } from '../../shared/ui/Modal.tsx';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
 import { useDialogs } from '../../shared/ui/use-dialogs.ts';
 import { useModal } from '../../shared/ui/use-modal.ts';
@@ -21,6 +20,7 @@ import { MoveCardDialog } from './MoveCardDialog.tsx';
 import { playNotificationBeep, readSoundEnabled, storeSoundEnabled } from './notification-sound.ts';
 import { renamedValue } from './rename-value.ts';
 import { StartConversationDialog } from './StartConversationDialog.tsx';
+import { BulkSendWizard } from '../bulk-sends/BulkSendWizard.tsx';
 
 const SELECTED_FUNNEL_KEY = 'board_funnel_id';
 const funnelsKey = ['funnels'] as const;
@@ -322,13 +322,10 @@ export function BoardPage() {
               </Button>
               <Button
                 size="sm"
-                onClick={() =>
-                  modal.open((close) => (
-                    <Modal title="Envío Masivo" onClose={close} size="sm" footer={<Button onClick={close} data-autofocus>Entendido</Button>}>
-                      <p className="text-sm text-slate-600">El asistente de Envío Masivo llegará con el módulo de envíos masivos.</p>
-                    </Modal>
-                  ))
-                }
+                disabled={!funnelId || !board.data}
+                onClick={() => {
+                  if (funnelId && board.data) modal.open((close) => <BulkSendWizard funnelId={funnelId} columns={board.data.columns} onClose={close} />);
+                }}
               >
                 Envío Masivo
               </Button>

@@ -1,5 +1,130 @@
-import { PagePlaceholder } from '../../shared/ui/PagePlaceholder.tsx';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { Link, useParams } from 'react-router';
+import type { BatchDto } from '@embudo/contracts/http/bulk-sends';
+import { errorMessageOr } from '../../shared/api-client/api-error.ts';
+import { useRealtime } from '../../shared/realtime-client/use-realtime.ts';
+import { useSocketEvent } from '../../shared/realtime-client/use-socket-event.ts';
+import { Spinner } from '../../shared/ui/Spinner.tsx';
+import { StatusChip } from '../../shared/ui/StatusChip.tsx';
+import { useToast } from '../../shared/ui/use-toast.ts';
+import { batchFunnel, batchStatusViews } from './batch-funnel.ts';
+import { batchesKey, bulkSendsApi } from './bulk-sends.api.ts';
 
+export const LOAD_FAILED = 'Failed to load batches.';
+
+const dateFormat = new Intl.DateTimeFormat('es-ES', { dateStyle: 'medium', timeStyle: 'short' });
+const headers = ['Fecha', 'Estado', 'Plantilla', 'Iniciado Por', 'Total', 'Enviados', 'Entregados', 'Leídos', 'Respondidos', 'Fallidos'] as const;
+
+/** A count with its step of the funnel (spec 02 §9), e.g. 3 and 75%. */
+function Count({ value, share, testId }: { value: number; share?: string; testId: string }) {
+  return (
+    <td className="px-3 py-3 text-right tabular-nums">
+      <span data-testid={testId} className="font-semibold text-slate-900">
+        {value}
+      </span>
+      {share !== undefined && (
+        <span data-testid={`${testId}-percent`} className="block text-xs text-slate-500">
+          {share}
+        </span>
+      )}
+    </td>
+  );
+}
+
+function BatchRow({ batch }: { batch: BatchDto }) {
+  const funnel = batchFunnel(batch);
+  const status = batchStatusViews[batch.status];
+  const failed = batch.failed_count > 0;
+  return (
+    <tr data-testid="batch-row" data-batch-id={batch.id} className="border-t border-slate-100 align-top">
+      <td className="px-3 py-3 whitespace-nowrap text-slate-700">{dateFormat.format(new Date(batch.created_at))}</td>
+      <td className="px-3 py-3">
+        <StatusChip data-testid="batch-status" data-status={batch.status} tone={status.tone} label={status.label} />
+      </td>
+      <td className="px-3 py-3 font-mono text-xs text-slate-800">{batch.message_template_name}</td>
+      <td className="px-3 py-3 text-slate-700">{batch.user_name}</td>
+      <Count value={batch.total_messages} testId="batch-total" />
+      <Count value={batch.sent_count} share={funnel.sent} testId="batch-sent" />
+      <Count value={batch.delivered_count} share={funnel.delivered} testId="batch-delivered" />
+      <Count value={batch.read_count} share={funnel.read} testId="batch-read" />
+      <Count value={batch.replied_count} share={funnel.replied} testId="batch-replied" />
+      <td className="px-3 py-3 text-right tabular-nums">
+        <span
+          data-testid="batch-failed"
+          data-highlighted={failed}
+          className={failed ? 'inline-flex rounded-full bg-rose-50 px-2 py-0.5 font-semibold text-rose-700 ring-1 ring-rose-600/20 ring-inset' : 'font-semibold text-slate-900'}
+        >
+          {batch.failed_count}
+        </span>
+      </td>
+    </tr>
+  );
+}
+
+/** /t/{slug}/batches (spec 02 §2 Batches): every bulk send with its live counts. */
 export function BatchesPage() {
-  return <PagePlaceholder title="Dashboard de Envíos Masivos" description="Aquí seguirás cada envío masivo iniciado desde el botón Envío Masivo del funnel." />;
+  const { tenantSlug = '' } = useParams();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const batches = useQuery({ queryKey: batchesKey, queryFn: bulkSendsApi.list });
+  const refetch = () => void queryClient.invalidateQueries({ queryKey: batchesKey });
+
+  // Spec 02 §4: the list is read again whenever the server pushes batch_updated, and after a reconnection.
+  useSocketEvent('batch_updated', refetch);
+  const { status: realtimeStatus } = useRealtime();
+  const wasConnected = useRef(false);
+  useEffect(() => {
+    if (realtimeStatus !== 'connected') return;
+    if (wasConnected.current) void queryClient.invalidateQueries({ queryKey: batchesKey });
+    wasConnected.current = true;
+  }, [realtimeStatus, queryClient]);
+
+  const loadError = batches.error;
+  useEffect(() => {
+    if (loadError) toast.error(errorMessageOr(loadError, LOAD_FAILED));
+  }, [loadError, toast]);
+
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-6 sm:px-6">
+      <h1 className="text-2xl font-bold tracking-tight text-slate-900">Dashboard de Envíos Masivos</h1>
+      <p className="mt-1 text-sm text-slate-500">Enviados sobre el total, entregados sobre enviados, leídos sobre entregados y respondidos sobre enviados.</p>
+
+      {batches.isLoading ? (
+        <div className="grid place-items-center py-16 text-slate-400">
+          <Spinner className="size-8" />
+        </div>
+      ) : batches.isError ? (
+        <p role="alert" className="mt-8 text-center text-sm text-rose-600">
+          {errorMessageOr(batches.error, LOAD_FAILED)}
+        </p>
+      ) : (batches.data ?? []).length === 0 ? (
+        <div className="mt-8 rounded-2xl bg-white px-6 py-12 text-center shadow-sm ring-1 ring-slate-200">
+          <p className="text-sm text-slate-600">Aún no hay envíos masivos. Inicia uno con el botón Envío Masivo en la vista del funnel.</p>
+          <Link to={`/t/${tenantSlug}`} className="mt-4 inline-flex h-10 items-center rounded-lg px-4 text-sm font-semibold text-emerald-700 ring-1 ring-emerald-600/30 ring-inset hover:bg-emerald-50">
+            Ir al Sales Funnel
+          </Link>
+        </div>
+      ) : (
+        <div className="mt-6 overflow-x-auto rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
+          <table className="min-w-full text-sm">
+            <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-500 uppercase">
+              <tr>
+                {headers.map((header, index) => (
+                  <th key={header} scope="col" className={`px-3 py-3 ${index >= 4 ? 'text-right' : 'text-left'}`}>
+                    {header}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {batches.data!.map((batch) => (
+                <BatchRow key={batch.id} batch={batch} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
 }

@@ -1,7 +1,8 @@
 import { useEffect, useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 
-const widths = { sm: 'max-w-md', md: 'max-w-lg', lg: 'max-w-2xl' } as const;
+// wizard: the bulk-send wizard's 700 px (spec 02 §9).
+const widths = { sm: 'max-w-md', md: 'max-w-lg', lg: 'max-w-2xl', wizard: 'max-w-[700px]' } as const;
 
 export interface ModalProps {
   title: ReactNode;

@@ -1,0 +1,354 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { BULK_REQUIRED_FIELDS, BULK_TOO_MANY_ROWS, EXCEL_FILES_ONLY, type BatchDto } from '@embudo/contracts/http/bulk-sends';
+import { batches, batchRecipients, boardColumns, cards, contacts, funnels, jobs, messages, messageTemplates } from '../../../db/schema/index.ts';
+import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
+import { excelFile, multipartForm } from '../../../test/support/excel.ts';
+import { bearer, registerTenant } from '../../../test/support/factories.ts';
+import { signInMember } from '../../../test/support/members.ts';
+import { connectClient, joinTenant, listenOnRandomPort, type TestSocket } from '../../../test/support/realtime-client.ts';
+import { approvedTemplate, syncUntilReviewed, until } from '../../../test/support/templates.ts';
+import type { FakeGupshup } from '../../messaging-providers/sandbox/fake-gupshup.ts';
+import { sandboxAppName } from '../chats/provider-settings.service.ts';
+import { CONTACT_IN_HIDDEN_FUNNEL } from '../chats/template-send.service.ts';
+import { TEMPLATE_NOT_APPROVED } from '../templates/templates.service.ts';
+import { NO_DATA_ROWS, OLD_XLS_FORMAT } from './excel-sheet.parser.ts';
+
+type Owner = Awaited<ReturnType<typeof registerTenant>>;
+
+const CHUNK_JOB = 'bulk-sends.send-chunk';
+const SEND_JOB = 'chats.send-message';
+const CHUNK_INTERVAL_MS = 60_000;
+
+let t: TestApp;
+let fake: FakeGupshup;
+let baseUrl: string;
+const sockets: TestSocket[] = [];
+beforeAll(async () => {
+  // Two rows a minute: tests see the pacing, then let time "pass" by making the next chunk due.
+  t = await buildTestApp({ providerMode: 'sandbox', bulkSendPace: { chunkSize: 2, chunkIntervalMs: CHUNK_INTERVAL_MS } });
+  baseUrl = await listenOnRandomPort(t.app);
+  fake = t.app.sandboxPhone!;
+  fake.templateReviewMs = 20;
+});
+afterAll(async () => {
+  sockets.forEach((socket) => socket.disconnect());
+  await t.close();
+});
+
+const db = () => t.database.db;
+const call = (who: Owner, method: 'GET' | 'POST', path: string, payload?: unknown) =>
+  t.app.inject({ method, url: `/t/${who.tenant.slug}/api${path}`, headers: bearer(who.token), payload: payload as Record<string, unknown> });
+
+const PEDIDO = { name: 'aviso_pedido', body_text: 'Hola {{1}}, tu pedido {{2}} está listo.' };
+const HEADERS = ['telefono', 'Variable 1', 'Variable 2'];
+const valid = [HEADERS, ['5215560000001', 'Ana', 'A-1']];
+
+async function funnelOf(owner: Owner) {
+  const [funnel] = (await call(owner, 'GET', '/funnels/summary')).json() as Array<{ id: string }>;
+  const columns = (await call(owner, 'GET', `/funnels/${funnel!.id}/columns`)).json() as Array<{ id: string; title: string }>;
+  return { funnelId: funnel!.id, columns };
+}
+
+interface BatchRequest {
+  fields: Record<string, string>;
+  file?: { name: string; data: Buffer };
+}
+
+function postBatch(owner: Owner, funnelId: string, request: BatchRequest) {
+  const form = multipartForm(request.fields, request.file && { field: 'file', ...request.file });
+  return t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/funnels/${funnelId}/batches`, headers: { ...bearer(owner.token), ...form.headers }, payload: form.body });
+}
+
+/** A company with the approved template and a batch request to its second column, ready to send these rows. */
+async function companyWithFile(rows: unknown[][], owner?: Owner) {
+  const company = owner ?? (await registerTenant(t.app));
+  const template = await approvedTemplate(t, company, PEDIDO);
+  const { funnelId, columns } = await funnelOf(company);
+  const request: BatchRequest = {
+    fields: { templateId: template.id, targetColumnId: columns[1]!.id, phoneColumn: 'telefono' },
+    file: { name: 'clientes.xlsx', data: await excelFile(rows) },
+  };
+  return { owner: company, template, funnelId, columns, request };
+}
+
+/** Lets time pass for the paced chunks and runs the queue until every chunk and send is done. */
+async function sendEverything() {
+  await until(async () => {
+    await db().update(jobs).set({ runAt: sql`now()` }).where(and(eq(jobs.name, CHUNK_JOB), eq(jobs.status, 'pending')));
+    await t.app.queue.runDueJobsOnce(10);
+    const left = await db().select({ id: jobs.id }).from(jobs).where(and(inArray(jobs.name, [CHUNK_JOB, SEND_JOB]), inArray(jobs.status, ['pending', 'running'])));
+    return left.length === 0 ? true : undefined;
+  }, 20_000);
+}
+
+async function listed(owner: Owner, batchId: string): Promise<BatchDto | undefined> {
+  const response = await call(owner, 'GET', '/batches');
+  expect(response.statusCode).toBe(200);
+  return (response.json() as BatchDto[]).find((batch) => batch.id === batchId);
+}
+
+const untilBatch = (owner: Owner, batchId: string, done: (batch: BatchDto) => boolean) =>
+  until(async () => {
+    const batch = await listed(owner, batchId);
+    return batch && done(batch) ? batch : undefined;
+  }, 20_000);
+
+/** The template sends Gupshup received from this company, by destination. */
+const sendsTo = (owner: Owner) =>
+  fake.requests.filter((request) => request.path.endsWith('/template/msg') && request.form['src.name'] === sandboxAppName(owner.tenant.slug)).map((request) => request.form.destination);
+
+async function nothingWritten(tenantId: string) {
+  expect(await db().select().from(batches).where(eq(batches.tenantId, tenantId))).toHaveLength(0);
+  expect(await db().select().from(batchRecipients).where(eq(batchRecipients.tenantId, tenantId))).toHaveLength(0);
+  expect(await db().select().from(contacts).where(eq(contacts.tenantId, tenantId))).toHaveLength(0);
+  expect(await db().select().from(jobs).where(and(eq(jobs.name, CHUNK_JOB), sql`${jobs.payload}->>'tenantId' = ${tenantId}`))).toHaveLength(0);
+}
+
+describe('POST /api/funnels/{id}/batches', () => {
+  it('queues the valid rows paced in chunks, counts bad rows as failed, sends repeated phones once, and follows the statuses to read', async () => {
+    const { owner, funnelId, columns, request } = await companyWithFile([
+      HEADERS,
+      ['5215510000001', 'Ana', 'A-1'],
+      [5215510000002, 'Luis', 'B-2'],
+      ['+52 1 55 1000 0003', 'Eva', 'C-3'],
+      ['12ab', 'Mal', 'X-0'],
+      ['52 155 1000 0001', 'Ana otra vez', 'A-9'],
+    ]);
+    const response = await postBatch(owner, funnelId, request);
+    expect(response.statusCode, response.body).toBe(201);
+    const created = response.json();
+    expect(created).toMatchObject({
+      status: 'processing', message_template_name: 'aviso_pedido', user_name: owner.user.name, funnel_id: funnelId,
+      total_messages: 4, sent_count: 0, delivered_count: 0, read_count: 0, replied_count: 0, failed_count: 1, invalid_rows: 1, duplicates_skipped: 1,
+    });
+    // The answer is the batch as the dashboard lists it.
+    const { invalid_rows: _invalid, duplicates_skipped: _duplicates, ...asCreated } = created;
+    expect(await listed(owner, created.id)).toEqual(asCreated);
+    const [refused] = await db().select().from(batchRecipients).where(and(eq(batchRecipients.batchId, created.id), eq(batchRecipients.status, 'failed')));
+    expect(refused).toMatchObject({ rowNumber: 5, errorReason: 'Teléfono inválido: "12ab" (usa código de país y número, solo dígitos).' });
+
+    // Three rows in chunks of two: the second chunk is due a full interval after the first.
+    const chunks = await db().select({ runAt: jobs.runAt }).from(jobs)
+      .where(and(eq(jobs.name, CHUNK_JOB), sql`${jobs.payload}->>'batchId' = ${created.id}`)).orderBy(asc(jobs.runAt));
+    expect(chunks).toHaveLength(2);
+    expect(chunks[1]!.runAt.getTime() - chunks[0]!.runAt.getTime()).toBe(CHUNK_INTERVAL_MS);
+
+    await sendEverything();
+    expect(sendsTo(owner).sort()).toEqual(['5215510000001', '5215510000002', '5215510000003']);
+    const landed = await db().select().from(cards).where(eq(cards.tenantId, owner.tenant.id)).orderBy(asc(cards.phone));
+    expect(landed.map((card) => [card.phone, card.columnId])).toEqual(['5215510000001', '5215510000002', '5215510000003'].map((phone) => [phone, columns[1]!.id]));
+    const texts = await db().select({ text: messages.text, ack: messages.ack }).from(messages).where(eq(messages.tenantId, owner.tenant.id)).orderBy(asc(messages.text));
+    expect(texts.map((row) => row.text)).toEqual(['Hola Ana, tu pedido A-1 está listo.', 'Hola Eva, tu pedido C-3 está listo.', 'Hola Luis, tu pedido B-2 está listo.']);
+
+    const done = await untilBatch(owner, created.id, (batch) => batch.read_count === 3);
+    expect(done).toMatchObject({ status: 'completed', total_messages: 4, sent_count: 3, delivered_count: 3, read_count: 3, replied_count: 0, failed_count: 1 });
+    // Usage counts each send as a template of its category, as any template send.
+    expect((await call(owner, 'GET', '/usage')).json()).toMatchObject({ utilityTemplateCount: 3 });
+  });
+
+  it('reads the variables from the columns the caller maps, and accepts a phone column of any name', async () => {
+    const { owner, funnelId, request } = await companyWithFile([['Celular', 'Cliente', 'Pedido'], ['5215520000001', 'Marta', 'Z-7']]);
+    const response = await postBatch(owner, funnelId, { ...request, fields: { ...request.fields, phoneColumn: 'Celular', variableColumns: JSON.stringify({ 1: 'Cliente', 2: 'Pedido' }) } });
+    expect(response.statusCode, response.body).toBe(201);
+    await sendEverything();
+    const [message] = await db().select().from(messages).where(eq(messages.tenantId, owner.tenant.id));
+    expect(message!.text).toBe('Hola Marta, tu pedido Z-7 está listo.');
+  });
+
+  it('announces batch_updated to the company and counts a customer reply after the batch message', async () => {
+    const { owner, funnelId, request } = await companyWithFile([HEADERS, ['5215530000001', 'Rosa', 'R-1'], ['5215530000002', 'Pablo', 'P-2']]);
+    const agent = await signInMember(t, owner, 'agent', [funnelId]);
+    const socket = connectClient(baseUrl, agent.token, owner.tenant.slug);
+    sockets.push(socket);
+    await joinTenant(socket, owner.tenant.slug, agent.token);
+    const seen: string[] = [];
+    socket.on('batch_updated', (payload) => seen.push(payload?.batchId ?? ''));
+
+    const created = (await postBatch(owner, funnelId, request)).json();
+    await until(async () => (seen.includes(created.id) ? true : undefined));
+    await sendEverything();
+    await untilBatch(owner, created.id, (batch) => batch.read_count === 2);
+    const before = seen.length;
+
+    await fake.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215530000002', name: 'Pablo', kind: 'text', text: 'Me interesa' });
+    const replied = await untilBatch(owner, created.id, (batch) => batch.replied_count === 1);
+    expect(replied).toMatchObject({ replied_count: 1, sent_count: 2, status: 'completed' });
+    await until(async () => (seen.slice(before).includes(created.id) ? true : undefined));
+  });
+
+  it('leaves an existing chat where it is, and refuses a row whose chat is in a funnel the sender may not see', async () => {
+    const owner = await registerTenant(t.app);
+    const { funnelId, columns } = await funnelOf(owner);
+    const [hidden] = await db().insert(funnels).values({ tenantId: owner.tenant.id, name: 'Privado', position: 1 }).returning();
+    const [hiddenColumn] = await db().insert(boardColumns).values({ tenantId: owner.tenant.id, funnelId: hidden!.id, title: 'Privada', position: 0 }).returning();
+    for (const phone of ['5215540000001', '5215540000002']) {
+      await fake.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone, name: 'Cliente', kind: 'text', text: 'hola' });
+    }
+    await db().update(cards).set({ columnId: columns[3]!.id }).where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, '5215540000001')));
+    await db().update(cards).set({ funnelId: hidden!.id, columnId: hiddenColumn!.id }).where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, '5215540000002')));
+    const agent = await signInMember(t, owner, 'agent', [funnelId]);
+    const { request } = await companyWithFile([HEADERS, ['5215540000001', 'Ana', '1'], ['5215540000002', 'Beto', '2'], ['5215540000003', 'Caro', '3']], owner);
+
+    const created = (await postBatch(agent, funnelId, request)).json();
+    await sendEverything();
+    expect(sendsTo(owner).sort()).toEqual(['5215540000001', '5215540000003']);
+    const byPhone = Object.fromEntries((await db().select().from(cards).where(eq(cards.tenantId, owner.tenant.id))).map((card) => [card.phone, card.columnId]));
+    expect(byPhone).toEqual({ '5215540000001': columns[3]!.id, '5215540000002': hiddenColumn!.id, '5215540000003': columns[1]!.id });
+    const [refused] = await db().select().from(batchRecipients).where(and(eq(batchRecipients.batchId, created.id), eq(batchRecipients.status, 'failed')));
+    expect(refused).toMatchObject({ phone: '5215540000002', errorReason: CONTACT_IN_HIDDEN_FUNNEL });
+    expect(await untilBatch(owner, created.id, (batch) => batch.sent_count === 2)).toMatchObject({ total_messages: 3, failed_count: 1 });
+  });
+
+  it('ends failed when nothing could be sent', async () => {
+    const { owner, funnelId, request } = await companyWithFile([HEADERS, ['5215550000001', 'Ana', '1'], ['5215550000002', 'Beto', '2']]);
+    const refusal = { status: 400, body: { status: 'error', message: 'Invalid Destination' } };
+    fake.failNextSends(refusal, refusal);
+    const created = (await postBatch(owner, funnelId, request)).json();
+    await sendEverything();
+    expect(await untilBatch(owner, created.id, (batch) => batch.status !== 'processing')).toMatchObject({ status: 'failed', sent_count: 0, failed_count: 2, total_messages: 2 });
+  });
+
+  it.each<[string, (request: BatchRequest) => Promise<BatchRequest> | BatchRequest, string]>([
+    ['no file', (r) => ({ fields: r.fields }), BULK_REQUIRED_FIELDS],
+    ['no phone column', (r) => ({ ...r, fields: { ...r.fields, phoneColumn: '' } }), BULK_REQUIRED_FIELDS],
+    ['a blank phone column', (r) => ({ ...r, fields: { ...r.fields, phoneColumn: '   ' } }), BULK_REQUIRED_FIELDS],
+    ['no template', (r) => ({ ...r, fields: { targetColumnId: r.fields.targetColumnId!, phoneColumn: 'telefono' } }), BULK_REQUIRED_FIELDS],
+    ['no destination column', (r) => ({ ...r, fields: { templateId: r.fields.templateId!, phoneColumn: 'telefono' } }), BULK_REQUIRED_FIELDS],
+    ['a bad template id', (r) => ({ ...r, fields: { ...r.fields, templateId: 'plantilla' } }), 'Plantilla inválida.'],
+    ['a CSV file', (r) => ({ ...r, file: { name: 'clientes.csv', data: Buffer.from('telefono\n5215512345678\n') } }), EXCEL_FILES_ONLY],
+    ['a text file named .xlsx', (r) => ({ ...r, file: { name: 'clientes.xlsx', data: Buffer.from('telefono,Variable 1\n5215512345678,Ana\n') } }), EXCEL_FILES_ONLY],
+    ['a PNG named .xls', (r) => ({ ...r, file: { name: 'clientes.xls', data: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64') } }), EXCEL_FILES_ONLY],
+    ['an old binary .xls', (r) => {
+      const data = Buffer.alloc(4096);
+      Buffer.from('D0CF11E0A1B11AE1', 'hex').copy(data);
+      return { ...r, file: { name: 'clientes.xls', data } };
+    }, OLD_XLS_FORMAT],
+    ['a phone column not in the file', (r) => ({ ...r, fields: { ...r.fields, phoneColumn: 'celular' } }), 'La columna "celular" no está en el archivo.'],
+    ['a file without the variables\' columns', async (r) => ({ ...r, file: { name: 'c.xlsx', data: await excelFile([['telefono'], ['5215512345678']]) } }), 'Elige la columna del archivo para la Variable 1 de la plantilla.'],
+    ['a variable mapped to a missing column', (r) => ({ ...r, fields: { ...r.fields, variableColumns: '{"1":"Nombre","2":"Variable 2"}' } }), 'La columna "Nombre" no está en el archivo.'],
+    ['a variable the template lacks', (r) => ({ ...r, fields: { ...r.fields, variableColumns: '{"1":"Variable 1","2":"Variable 2","3":"Variable 2"}' } }), 'La plantilla aviso_pedido no tiene la variable {{3}}.'],
+    ['variable columns that are not JSON', (r) => ({ ...r, fields: { ...r.fields, variableColumns: '{1:' } }), 'variableColumns debe ser JSON: {"1": "Nombre de la columna"}.'],
+    ['only headers', async (r) => ({ ...r, file: { name: 'c.xlsx', data: await excelFile([HEADERS]) } }), NO_DATA_ROWS],
+    ['only invalid rows', async (r) => ({ ...r, file: { name: 'c.xlsx', data: await excelFile([HEADERS, ['55-12', 'Ana', '1'], ['', 'Luis', '2']]) } }),
+      'Ninguna fila del archivo se puede enviar. Fila 2: Teléfono inválido: "55-12" (usa código de país y número, solo dígitos).'],
+    ['a row without a variable value', async (r) => ({ ...r, file: { name: 'c.xlsx', data: await excelFile([HEADERS, ['5215512345678', 'Ana', '']]) } }),
+      'Ninguna fila del archivo se puede enviar. Fila 2: Falta la Variable 2 (columna "Variable 2").'],
+    ['more rows than the limit', async (r) => ({
+      ...r, file: { name: 'c.xlsx', data: await excelFile([HEADERS, ...Array.from({ length: 5_001 }, (_, i) => [`52155${String(i).padStart(8, '0')}`, 'Ana', '1'])]) },
+    }), BULK_TOO_MANY_ROWS(5_001)],
+  ])('refuses %s with 400 and writes nothing', async (_label, change, message) => {
+    const { owner, funnelId, request } = await companyWithFile(valid);
+    const response = await postBatch(owner, funnelId, await change(request));
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json().message).toBe(message);
+    await nothingWritten(owner.tenant.id);
+  });
+
+  it('says 5.000 in the limit message', () => {
+    expect(BULK_TOO_MANY_ROWS(5_001)).toBe('El archivo tiene 5.001 filas con datos: el máximo por envío es 5.000. Divídelo en varios archivos.');
+  });
+
+  it('refuses a body that is not multipart with 400', async () => {
+    const { owner, funnelId, request } = await companyWithFile(valid);
+    const response = await call(owner, 'POST', `/funnels/${funnelId}/batches`, request.fields);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe('Envía el archivo como multipart/form-data en el campo file.');
+    await nothingWritten(owner.tenant.id);
+  });
+
+  it('refuses a template that is not approved with 400 and writes nothing', async () => {
+    const { owner, funnelId, request } = await companyWithFile(valid);
+    const pending = (await call(owner, 'POST', '/templates', { name: 'pendiente', body_text: 'Hola {{1}}' })).json();
+    const rejected = (await call(owner, 'POST', '/templates', { name: 'mala', body_text: 'Por favor rechazar {{1}}' })).json();
+    expect((await syncUntilReviewed(t, owner, rejected.id)).status).toBe('REJECTED');
+    await db().update(messageTemplates).set({ status: 'PENDING' }).where(eq(messageTemplates.id, pending.id));
+    for (const templateId of [pending.id, rejected.id]) {
+      const response = await postBatch(owner, funnelId, { ...request, fields: { ...request.fields, templateId } });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toBe(TEMPLATE_NOT_APPROVED);
+    }
+    await nothingWritten(owner.tenant.id);
+  });
+
+  it('answers 404 to another company\'s funnel, template or column, and to a column of another funnel', async () => {
+    const ours = await companyWithFile(valid);
+    const theirs = await companyWithFile(valid);
+    const [otherFunnel] = await db().insert(funnels).values({ tenantId: ours.owner.tenant.id, name: 'Otro', position: 1 }).returning();
+    const [otherColumn] = await db().insert(boardColumns).values({ tenantId: ours.owner.tenant.id, funnelId: otherFunnel!.id, title: 'Otra', position: 0 }).returning();
+    const cases: Array<[string, BatchRequest, string]> = [
+      [theirs.funnelId, ours.request, 'Funnel no encontrado.'],
+      [ours.funnelId, { ...ours.request, fields: { ...ours.request.fields, templateId: theirs.template.id } }, 'Template not found.'],
+      [ours.funnelId, { ...ours.request, fields: { ...ours.request.fields, targetColumnId: theirs.columns[0]!.id } }, 'Columna no encontrada.'],
+      [ours.funnelId, { ...ours.request, fields: { ...ours.request.fields, targetColumnId: otherColumn!.id } }, 'Columna no encontrada.'],
+    ];
+    for (const [funnelId, request, message] of cases) {
+      const response = await postBatch(ours.owner, funnelId, request);
+      expect(response.statusCode, message).toBe(404);
+      expect(response.json().message).toBe(message);
+    }
+    await nothingWritten(ours.owner.tenant.id);
+    await nothingWritten(theirs.owner.tenant.id);
+  });
+
+  it('lets an agent of the funnel send, answers 404 to an agent without it and 403 to a viewer', async () => {
+    const { owner, funnelId, request } = await companyWithFile(valid);
+    const viewer = await signInMember(t, owner, 'viewer', [funnelId]);
+    const outsider = await signInMember(t, owner, 'agent', []);
+    expect((await postBatch(viewer, funnelId, request)).statusCode).toBe(403);
+    expect((await postBatch(outsider, funnelId, request)).statusCode).toBe(404);
+    await nothingWritten(owner.tenant.id);
+    const agent = await signInMember(t, owner, 'agent', [funnelId]);
+    expect((await postBatch(agent, funnelId, request)).statusCode).toBe(201);
+    await sendEverything();
+  });
+});
+
+describe('GET /api/batches', () => {
+  it('lists the company\'s batches, newest first, of the funnels the member may see', async () => {
+    const { owner, funnelId, request } = await companyWithFile(valid);
+    const first = (await postBatch(owner, funnelId, request)).json();
+    const second = (await postBatch(owner, funnelId, request)).json();
+    await sendEverything();
+    const all = (await call(owner, 'GET', '/batches')).json() as BatchDto[];
+    expect(all.map((batch) => batch.id)).toEqual([second.id, first.id]);
+    expect(Object.keys(all[0]!).sort()).toEqual([
+      'created_at', 'delivered_count', 'failed_count', 'funnel_id', 'id', 'message_template_name', 'read_count', 'replied_count', 'sent_count', 'status', 'total_messages', 'user_name',
+    ]);
+    const viewer = await signInMember(t, owner, 'viewer', [funnelId]);
+    const elsewhere = await signInMember(t, owner, 'agent', []);
+    const stranger = await registerTenant(t.app);
+    expect(((await call(viewer, 'GET', '/batches')).json() as BatchDto[]).map((batch) => batch.id)).toEqual([second.id, first.id]);
+    expect((await call(elsewhere, 'GET', '/batches')).json()).toEqual([]);
+    expect((await call(stranger, 'GET', '/batches')).json()).toEqual([]);
+  });
+});
+
+describe('restart safety', () => {
+  it('resumes a batch interrupted mid-way without sending any row twice', async () => {
+    const phones = ['5215570000001', '5215570000002', '5215570000003', '5215570000004', '5215570000005'];
+    const { owner, funnelId, request } = await companyWithFile([HEADERS, ...phones.map((phone, i) => [phone, `Cliente ${i}`, `P-${i}`])]);
+    const created = (await postBatch(owner, funnelId, request)).json();
+    const chunkJobs = () => db().select().from(jobs).where(and(eq(jobs.name, CHUNK_JOB), sql`${jobs.payload}->>'batchId' = ${created.id}`)).orderBy(asc(jobs.runAt));
+
+    // Only the first chunk is due: it stores its two messages and their send jobs.
+    expect(await t.app.queue.runDueJobsOnce(1)).toBe(1);
+    const [firstChunk, secondChunk] = await chunkJobs();
+    expect(firstChunk!.status).toBe('completed');
+    expect(await db().select().from(messages).where(eq(messages.tenantId, owner.tenant.id))).toHaveLength(2);
+
+    // The process dies: it had committed the first chunk but not yet recorded the job as done, and it was
+    // in the middle of the second chunk (whose transaction rolled back). Both leases lapse.
+    const diedWhileRunning = { status: 'running' as const, lockedBy: 'worker-that-died', lockedUntil: sql`now() - interval '1 second'`, runAt: sql`now()` };
+    await db().update(jobs).set({ ...diedWhileRunning, attempts: 1 }).where(inArray(jobs.id, [firstChunk!.id, secondChunk!.id]));
+
+    // A new process picks the work up from the database.
+    await sendEverything();
+    expect(sendsTo(owner).sort()).toEqual(phones);
+    const rows = await db().select().from(batchRecipients).where(eq(batchRecipients.batchId, created.id));
+    expect(rows.every((row) => row.status === 'queued' && row.messageId)).toBe(true);
+    expect(new Set(rows.map((row) => row.messageId)).size).toBe(phones.length);
+    expect(await db().select().from(messages).where(eq(messages.tenantId, owner.tenant.id))).toHaveLength(phones.length);
+    expect(await untilBatch(owner, created.id, (batch) => batch.sent_count === 5)).toMatchObject({ status: 'completed', total_messages: 5, failed_count: 0 });
+  });
+});

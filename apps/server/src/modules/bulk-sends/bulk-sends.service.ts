@@ -1,0 +1,331 @@
+import { and, asc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import {
+  createBatchFields, defaultVariableColumns, normalizePhone, variableNumbers, BULK_REQUIRED_FIELDS,
+  type BatchDto, type BatchStatus, type CreateBatchResponse,
+} from '@embudo/contracts/http/bulk-sends';
+import { batches, batchRecipients, boardColumns } from '../../../db/schema/index.ts';
+import { queryRows, type Db, type DbExecutor, type Tx } from '../../platform/db/database.ts';
+import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
+import { canSeeFunnel, requireWriter, seesAllFunnels, type Actor } from '../../platform/policy/policy.ts';
+import { findOrCreateCard, type CardRow } from '../funnels/cards.service.ts';
+import { COLUMN_NOT_FOUND } from '../funnels/board-edit.service.ts';
+import { funnelColumns } from '../funnels/board.service.ts';
+import { templateForSending, type TemplateRow } from '../templates/templates.service.ts';
+import { findUser, actorOf } from '../users/users.service.ts';
+import { upsertContact } from '../chats/contacts.service.ts';
+import { emitNewMessage } from '../chats/inbound.service.ts';
+import type { MessageRow } from '../chats/message-dto.ts';
+import { storeOutbound, type Author, type OutboundDeps } from '../chats/outbound.service.ts';
+import { CONTACT_IN_HIDDEN_FUNNEL, templateDraft } from '../chats/template-send.service.ts';
+import type { BatchUpdates } from './batch-updates.ts';
+import { readExcelSheet, type Sheet } from './excel-sheet.parser.ts';
+
+export const TARGET_COLUMN_GONE = 'La columna de destino ya no existe.';
+export const CREATOR_GONE = 'El usuario que inició el envío ya no existe.';
+
+/**
+ * How fast a batch goes out: chunks of `chunkSize` rows, one chunk every `chunkIntervalMs`. Each chunk is
+ * its own job due at its own time, so a batch never floods the queue ahead of the agents' own sends.
+ */
+export interface BulkSendPace {
+  chunkSize: number;
+  chunkIntervalMs: number;
+}
+
+/**
+ * 20 messages a second: well under WhatsApp's lowest throughput tier (80/s) and gentle on the queue. Small
+ * chunks keep each chunk transaction short, which matters on embedded PGlite (one connection for everyone).
+ */
+export const DEFAULT_BULK_SEND_PACE: BulkSendPace = { chunkSize: 10, chunkIntervalMs: 500 };
+
+export interface ChunkPayload {
+  tenantId: string;
+  batchId: string;
+  chunk: number;
+}
+
+/** What sending a chunk needs. */
+export interface ChunkDeps extends OutboundDeps {
+  pace: BulkSendPace;
+  updates: BatchUpdates;
+}
+
+export interface BulkSendDeps extends ChunkDeps {
+  /** Records one chunk's job in the caller's transaction, due `delayMs` from now. */
+  enqueueChunk: (tx: Tx, payload: ChunkPayload, delayMs: number) => Promise<unknown>;
+}
+
+export interface ExcelUpload {
+  data: Buffer;
+  fileName: string;
+}
+
+type BatchRow = typeof batches.$inferSelect;
+
+interface SummaryRow {
+  id: string;
+  created_at: Date | string;
+  template_name: string;
+  user_name: string;
+  funnel_id: string;
+  total: number;
+  sent: number;
+  delivered: number;
+  read: number;
+  replied: number;
+  failed: number;
+  unsettled: number;
+  accepted: number;
+}
+
+/**
+ * Status and counts straight from the rows' messages: a row counts as sent, delivered or read by its
+ * message's ack (ack only grows, so each includes the next), failed when refused or when its message failed,
+ * and replied when the customer wrote on that chat after it. Processing while a row still waits for its turn
+ * or for the provider's answer; then completed if anything went out, else failed.
+ */
+async function batchSummaries(executor: DbExecutor, where: SQL): Promise<BatchDto[]> {
+  const rows = await queryRows<SummaryRow>(executor, sql`
+    select b.id, b.created_at, b.template_name, b.user_name, b.funnel_id,
+      count(r.id)::int as total,
+      count(*) filter (where m.ack >= 1)::int as sent,
+      count(*) filter (where m.ack >= 2)::int as delivered,
+      count(*) filter (where m.ack >= 3)::int as read,
+      count(*) filter (where m.id is not null and exists (
+        select 1 from messages reply
+        where reply.tenant_id = m.tenant_id and reply.card_id = m.card_id and reply.sender = 'contact' and reply.created_at > m.created_at))::int as replied,
+      count(*) filter (where r.status = 'failed' or m.ack = -1)::int as failed,
+      count(*) filter (where r.status = 'pending' or (m.id is not null and m.provider_message_id is null and m.ack >= 0))::int as unsettled,
+      count(*) filter (where m.provider_message_id is not null and m.ack >= 0)::int as accepted
+    from batches b
+    left join batch_recipients r on r.batch_id = b.id
+    left join messages m on m.id = r.message_id
+    where ${where}
+    group by b.id
+    order by b.created_at desc, b.id desc
+    limit 100`);
+  return rows.map((row) => {
+    const status: BatchStatus = row.unsettled > 0 ? 'processing' : row.accepted > 0 ? 'completed' : 'failed';
+    return {
+      id: row.id,
+      created_at: new Date(row.created_at).toISOString(),
+      status,
+      message_template_name: row.template_name,
+      user_name: row.user_name,
+      total_messages: row.total,
+      sent_count: row.sent,
+      delivered_count: row.delivered,
+      read_count: row.read,
+      replied_count: row.replied,
+      failed_count: row.failed,
+      funnel_id: row.funnel_id,
+    };
+  });
+}
+
+/** GET /api/batches: the newest batches of the funnels the actor may see. */
+export function listBatches(db: Db, tenantId: string, actor: Actor): Promise<BatchDto[]> {
+  const visible = seesAllFunnels(actor)
+    ? sql`true`
+    : actor.funnelIds.length > 0 ? sql`b.funnel_id in (${sql.join(actor.funnelIds.map((id) => sql`${id}::uuid`), sql`, `)})` : sql`false`;
+  return batchSummaries(db, sql`b.tenant_id = ${tenantId} and ${visible}`);
+}
+
+interface PlannedRow {
+  rowNumber: number;
+  phone: string | null;
+  variables: Record<string, string>;
+  failure?: string;
+}
+
+/** Which column fills each variable: the caller's mapping, or the columns named like the labels (the sample file). */
+function variableColumnsFor(template: TemplateRow, sheet: Sheet, requested: Record<string, string> | undefined): Record<string, string> {
+  const schema = template.variablesSchema;
+  const mapping = requested ?? defaultVariableColumns(schema, sheet.headers);
+  for (const [n, header] of Object.entries(mapping)) {
+    if (!schema[n]) throw badRequest(`La plantilla ${template.name} no tiene la variable {{${n}}}.`);
+    if (!sheet.headers.includes(header)) throw badRequest(`La columna "${header}" no está en el archivo.`);
+  }
+  const unmapped = variableNumbers(schema).find((n) => !mapping[n]);
+  if (unmapped) throw badRequest(`Elige la columna del archivo para la ${schema[unmapped]!.label} de la plantilla.`);
+  return mapping;
+}
+
+/** Each row checked as it will be sent; a repeated phone is dropped (sent once). */
+function planRows(sheet: Sheet, phoneColumn: string, template: TemplateRow, variableColumns: Record<string, string>) {
+  const seen = new Set<string>();
+  const planned: PlannedRow[] = [];
+  let duplicates = 0;
+  for (const row of sheet.rows) {
+    const raw = row.values[phoneColumn] ?? '';
+    const phone = raw ? normalizePhone(raw) : undefined;
+    if (phone && seen.has(phone)) {
+      duplicates += 1;
+      continue;
+    }
+    if (phone) seen.add(phone);
+    const variables = Object.fromEntries(Object.entries(variableColumns).map(([n, header]) => [n, row.values[header] ?? '']));
+    const missing = variableNumbers(template.variablesSchema).find((n) => !variables[n]);
+    const failure = !raw
+      ? 'Fila sin teléfono.'
+      : !phone
+        ? `Teléfono inválido: "${raw.slice(0, 40)}" (usa código de país y número, solo dígitos).`
+        : missing
+          ? `Falta la ${template.variablesSchema[missing]!.label} (columna "${variableColumns[missing]}").`
+          : undefined;
+    planned.push({ rowNumber: row.rowNumber, phone: phone ?? null, variables, failure });
+  }
+  return { planned, duplicates };
+}
+
+const INSERT_ROWS_PER_STATEMENT = 1_000;
+
+/**
+ * POST /api/funnels/{id}/batches. Everything is checked before anything is written; then the batch, its rows
+ * and one job per chunk commit together, so a batch either exists whole with its sending scheduled, or not at all.
+ */
+export async function createBatch(
+  deps: BulkSendDeps,
+  author: Author,
+  funnelId: string,
+  upload: ExcelUpload | undefined,
+  fields: Record<string, string>,
+): Promise<CreateBatchResponse> {
+  requireWriter(author.actor);
+  const columns = await funnelColumns(deps.db, author.tenantId, author.actor, funnelId);
+  if (!upload || upload.data.length === 0) throw badRequest(BULK_REQUIRED_FIELDS);
+  const parsed = createBatchFields.safeParse(fields);
+  if (!parsed.success) throw badRequest(parsed.error.issues[0]!.message);
+  const input = parsed.data;
+  const target = columns.find((column) => column.id === input.targetColumnId);
+  if (!target) throw notFound(COLUMN_NOT_FOUND);
+  const template = await templateForSending(deps.db, author.tenantId, input.templateId);
+
+  const sheet = await readExcelSheet(upload.data, upload.fileName);
+  if (!sheet.headers.includes(input.phoneColumn)) throw badRequest(`La columna "${input.phoneColumn}" no está en el archivo.`);
+  const variableColumns = variableColumnsFor(template, sheet, input.variableColumns);
+  const { planned, duplicates } = planRows(sheet, input.phoneColumn, template, variableColumns);
+  const sendable = planned.filter((row) => !row.failure);
+  if (sendable.length === 0) {
+    const first = planned[0]!;
+    throw badRequest(`Ninguna fila del archivo se puede enviar. Fila ${first.rowNumber}: ${first.failure}`);
+  }
+
+  const batch = await deps.db.transaction(async (tx) => {
+    const [created] = await tx.insert(batches).values({
+      tenantId: author.tenantId, funnelId, targetColumnId: target.id, templateId: template.id, templateName: template.name,
+      userId: author.actor.userId, userName: author.userName, fileName: upload.fileName.slice(0, 255),
+    }).returning();
+    let position = 0;
+    const values = planned.map((row) => ({
+      tenantId: author.tenantId, batchId: created!.id, rowNumber: row.rowNumber, phone: row.phone, variables: row.variables,
+      position: row.failure ? null : position++, status: row.failure ? ('failed' as const) : ('pending' as const), errorReason: row.failure ?? null,
+    }));
+    for (let start = 0; start < values.length; start += INSERT_ROWS_PER_STATEMENT) {
+      await tx.insert(batchRecipients).values(values.slice(start, start + INSERT_ROWS_PER_STATEMENT));
+    }
+    const chunks = Math.ceil(sendable.length / deps.pace.chunkSize);
+    for (let chunk = 0; chunk < chunks; chunk++) {
+      await deps.enqueueChunk(tx, { tenantId: author.tenantId, batchId: created!.id, chunk }, chunk * deps.pace.chunkIntervalMs);
+    }
+    return created!;
+  });
+  deps.updates.changed(author.tenantId, batch.id);
+  // As it stands at commit: nothing has gone out yet and the refused rows are the failed ones.
+  const refused = planned.length - sendable.length;
+  return {
+    id: batch.id, created_at: batch.createdAt.toISOString(), status: 'processing', message_template_name: batch.templateName, user_name: batch.userName,
+    total_messages: planned.length, sent_count: 0, delivered_count: 0, read_count: 0, replied_count: 0, failed_count: refused, funnel_id: batch.funnelId,
+    invalid_rows: refused, duplicates_skipped: duplicates,
+  };
+}
+
+async function findBatch(executor: DbExecutor, tenantId: string, batchId: string): Promise<BatchRow | undefined> {
+  const [row] = await executor.select().from(batches).where(and(eq(batches.tenantId, tenantId), eq(batches.id, batchId))).limit(1);
+  return row;
+}
+
+/** Why no row of this batch can go out any more (template no longer approved, column or creator gone), if so. */
+async function batchBlocker(db: Db, batch: BatchRow): Promise<{ blocked: string } | { template: TemplateRow; actor: Actor; landing: { columnId: string; funnelId: string } }> {
+  let template: TemplateRow;
+  try {
+    template = await templateForSending(db, batch.tenantId, batch.templateId ?? '');
+  } catch (error) {
+    if (error instanceof AppError) return { blocked: error.message };
+    throw error;
+  }
+  const [column] = batch.targetColumnId
+    ? await db.select({ columnId: boardColumns.id, funnelId: boardColumns.funnelId }).from(boardColumns)
+      .where(and(eq(boardColumns.tenantId, batch.tenantId), eq(boardColumns.id, batch.targetColumnId))).limit(1)
+    : [];
+  if (!column) return { blocked: TARGET_COLUMN_GONE };
+  const creator = batch.userId ? await findUser(db, batch.tenantId, batch.userId) : undefined;
+  if (!creator) return { blocked: CREATOR_GONE };
+  return { template, actor: await actorOf(db, creator), landing: column };
+}
+
+const failRow = (tx: Tx, rowId: string, reason: string) =>
+  tx.update(batchRecipients).set({ status: 'failed', errorReason: reason }).where(eq(batchRecipients.id, rowId));
+
+/**
+ * Sends one chunk: each pending row gets its contact and chat (new chats land in the batch's column; a chat
+ * that exists stays where it is) and its template message at ack 0 with its send job, and is marked queued in
+ * the same transaction. A rerun after a crash finds those rows queued and skips them, so no row is sent twice.
+ */
+export async function dispatchChunk(deps: ChunkDeps, { tenantId, batchId, chunk }: ChunkPayload): Promise<void> {
+  const batch = await findBatch(deps.db, tenantId, batchId);
+  if (!batch) return;
+  const context = await batchBlocker(deps.db, batch);
+  const first = chunk * deps.pace.chunkSize;
+  const inChunk = and(
+    eq(batchRecipients.batchId, batch.id), eq(batchRecipients.status, 'pending'),
+    gte(batchRecipients.position, first), lt(batchRecipients.position, first + deps.pace.chunkSize),
+  );
+
+  const stored = await deps.db.transaction(async (tx) => {
+    const rows = await tx.select().from(batchRecipients).where(inChunk).orderBy(asc(batchRecipients.position)).for('update', { skipLocked: true });
+    const sent: Array<{ message: MessageRow; updatedCard: CardRow; created: boolean }> = [];
+    for (const row of rows) {
+      if ('blocked' in context) {
+        await failRow(tx, row.id, context.blocked);
+        continue;
+      }
+      const contact = await upsertContact(tx, tenantId, { phone: row.phone!, isGroup: false });
+      const { card, created } = await findOrCreateCard(tx, tenantId, contact, async () => context.landing);
+      if (!canSeeFunnel(context.actor, card.funnelId)) {
+        await failRow(tx, row.id, CONTACT_IN_HIDDEN_FUNNEL);
+        continue;
+      }
+      let draft;
+      try {
+        draft = templateDraft(context.template, row.variables);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        await failRow(tx, row.id, error.message);
+        continue;
+      }
+      const outcome = await storeOutbound(deps, tx, { tenantId, userId: batch.userId }, card, draft, {
+        alsoInTransaction: async (inner, message) => {
+          await inner.update(batchRecipients).set({ status: 'queued', cardId: card.id, messageId: message.id }).where(eq(batchRecipients.id, row.id));
+        },
+      });
+      sent.push({ ...outcome, created });
+    }
+    return { sent, touched: rows.length };
+  });
+  for (const { message, updatedCard, created } of stored.sent) emitNewMessage(deps.events, tenantId, updatedCard, message, created);
+  if (stored.touched > 0) deps.updates.changed(tenantId, batch.id);
+}
+
+export const CHUNK_GAVE_UP = 'No se pudo preparar el envío de esta fila; inténtalo de nuevo en otro lote.';
+
+/** After the chunk job's last failed attempt: its rows will never be sent, so they count as failed rather than keep the batch processing. */
+export async function giveUpChunk(deps: ChunkDeps, { tenantId, batchId, chunk }: ChunkPayload): Promise<void> {
+  const first = chunk * deps.pace.chunkSize;
+  const failed = await deps.db.update(batchRecipients).set({ status: 'failed', errorReason: CHUNK_GAVE_UP }).where(and(
+    eq(batchRecipients.tenantId, tenantId), eq(batchRecipients.batchId, batchId), eq(batchRecipients.status, 'pending'),
+    gte(batchRecipients.position, first), lt(batchRecipients.position, first + deps.pace.chunkSize),
+  )).returning({ id: batchRecipients.id });
+  if (failed.length > 0) deps.updates.changed(tenantId, batchId);
+}
+

@@ -1,0 +1,99 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { BatchDto } from '@embudo/contracts/http/bulk-sends';
+import { json } from '../../test/fake-api.ts';
+import { renderApp } from '../../test/render-app.tsx';
+import { createEmittingSocket } from '../chat/chat-test-fixtures.ts';
+import { installTemplatesApi } from '../templates/templates-test-fixtures.ts';
+import { batchFunnel, percent } from './batch-funnel.ts';
+
+const socket = vi.hoisted(() => ({ current: null as { serverEmit(event: string, payload: unknown): void } | null }));
+vi.mock('socket.io-client', () => ({
+  io: () => {
+    const created = createEmittingSocket();
+    socket.current = created;
+    return created;
+  },
+}));
+
+function aBatch(overrides: Partial<BatchDto> = {}): BatchDto {
+  return {
+    id: 'b1', created_at: '2025-03-04T15:30:00.000Z', status: 'completed', message_template_name: 'aviso_pedido', user_name: 'Ana María',
+    total_messages: 8, sent_count: 6, delivered_count: 4, read_count: 3, replied_count: 2, failed_count: 2, funnel_id: 'f1', ...overrides,
+  };
+}
+
+const rowOf = (id: string) => within(screen.getAllByTestId('batch-row').find((row) => row.getAttribute('data-batch-id') === id)!);
+
+describe('batches dashboard', () => {
+  it('shows each batch with its status, counts and funnel percentages, failed highlighted when above 0', async () => {
+    installTemplatesApi({
+      'GET /t/acme/api/batches': () => json(200, [
+        aBatch(),
+        aBatch({ id: 'b2', status: 'processing', total_messages: 3, sent_count: 0, delivered_count: 0, read_count: 0, replied_count: 0, failed_count: 0 }),
+        aBatch({ id: 'b3', status: 'failed', total_messages: 2, sent_count: 0, delivered_count: 0, read_count: 0, replied_count: 0, failed_count: 2 }),
+      ]),
+    });
+    renderApp('/t/acme/batches');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard de Envíos Masivos' })).toBeTruthy();
+    await screen.findAllByTestId('batch-row');
+    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual(
+      ['Fecha', 'Estado', 'Plantilla', 'Iniciado Por', 'Total', 'Enviados', 'Entregados', 'Leídos', 'Respondidos', 'Fallidos'],
+    );
+
+    const done = rowOf('b1');
+    expect(done.getByTestId('batch-status').textContent).toBe('Completado');
+    expect(done.getByTestId('batch-status').getAttribute('data-tone')).toBe('approved');
+    expect(done.getByText('aviso_pedido')).toBeTruthy();
+    expect(done.getByText('Ana María')).toBeTruthy();
+    expect(done.getByTestId('batch-total').textContent).toBe('8');
+    expect(done.getByTestId('batch-sent-percent').textContent).toBe('75%');
+    expect(done.getByTestId('batch-delivered-percent').textContent).toBe('67%');
+    expect(done.getByTestId('batch-read-percent').textContent).toBe('75%');
+    expect(done.getByTestId('batch-replied-percent').textContent).toBe('33%');
+    expect(done.getByTestId('batch-failed').getAttribute('data-highlighted')).toBe('true');
+
+    const running = rowOf('b2');
+    expect(running.getByTestId('batch-status').textContent).toBe('Procesando');
+    expect(running.getByTestId('batch-status').getAttribute('data-tone')).toBe('pending');
+    expect(running.getByTestId('batch-sent-percent').textContent).toBe('0%');
+    expect(running.getByTestId('batch-delivered-percent').textContent).toBe('—');
+    expect(running.getByTestId('batch-failed').getAttribute('data-highlighted')).toBe('false');
+
+    expect(rowOf('b3').getByTestId('batch-status').textContent).toBe('Fallido');
+    expect(rowOf('b3').getByTestId('batch-status').getAttribute('data-tone')).toBe('rejected');
+  });
+
+  it('reads the list again when the server pushes batch_updated', async () => {
+    const api = installTemplatesApi({ 'GET /t/acme/api/batches': () => json(200, [aBatch({ status: 'processing', sent_count: 0 })]) });
+    renderApp('/t/acme/batches');
+    await screen.findAllByTestId('batch-row');
+    expect(rowOf('b1').getByTestId('batch-sent').textContent).toBe('0');
+    api.setHandler('GET /t/acme/api/batches', () => json(200, [aBatch({ status: 'completed', sent_count: 7 })]));
+    await waitFor(() => expect(socket.current).not.toBeNull());
+    act(() => socket.current!.serverEmit('batch_updated', { batchId: 'b1' }));
+    await waitFor(() => expect(rowOf('b1').getByTestId('batch-sent').textContent).toBe('7'));
+    expect(rowOf('b1').getByTestId('batch-status').textContent).toBe('Completado');
+  });
+
+  it('points to the Envío Masivo button of the funnel view when there is no batch yet', async () => {
+    installTemplatesApi({ 'GET /t/acme/api/batches': () => json(200, []) });
+    renderApp('/t/acme/batches');
+    expect(await screen.findByText('Aún no hay envíos masivos. Inicia uno con el botón Envío Masivo en la vista del funnel.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Ir al Sales Funnel' }).getAttribute('href')).toBe('/t/acme');
+  });
+
+  it('says Failed to load batches. when the list cannot be loaded', async () => {
+    installTemplatesApi({ 'GET /t/acme/api/batches': () => new Response('', { status: 500 }) });
+    renderApp('/t/acme/batches');
+    await waitFor(() => expect(screen.getAllByText('Failed to load batches.')).toHaveLength(2));
+  });
+});
+
+describe('batch funnel', () => {
+  it('divides each step by the one before it, rounding to whole percents', () => {
+    expect(batchFunnel({ total_messages: 3, sent_count: 2, delivered_count: 2, read_count: 1, replied_count: 1 })).toEqual({ sent: '67%', delivered: '100%', read: '50%', replied: '50%' });
+    expect(batchFunnel({ total_messages: 0, sent_count: 0, delivered_count: 0, read_count: 0, replied_count: 0 })).toEqual({ sent: '—', delivered: '—', read: '—', replied: '—' });
+    expect(percent(1, 200)).toBe('1%');
+  });
+});

@@ -1,0 +1,26 @@
+import type { BatchDto, CreateBatchResponse } from '@embudo/contracts/http/bulk-sends';
+import { api } from '../../shared/api-client/api-client.ts';
+
+export const batchesKey = ['batches'] as const;
+
+export interface BatchRequest {
+  file: File;
+  templateId: string;
+  targetColumnId: string;
+  phoneColumn: string;
+  /** Variable number → the header of the column that fills it. */
+  variableColumns: Record<string, string>;
+}
+
+export const bulkSendsApi = {
+  list: () => api.get<BatchDto[]>('/api/batches'),
+  create: (funnelId: string, request: BatchRequest) => {
+    const form = new FormData();
+    form.append('file', request.file, request.file.name);
+    form.append('templateId', request.templateId);
+    form.append('targetColumnId', request.targetColumnId);
+    form.append('phoneColumn', request.phoneColumn);
+    form.append('variableColumns', JSON.stringify(request.variableColumns));
+    return api.post<CreateBatchResponse>(`/api/funnels/${encodeURIComponent(funnelId)}/batches`, form);
+  },
+};

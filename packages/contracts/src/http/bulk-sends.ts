@@ -1,0 +1,118 @@
+import { z } from 'zod';
+
+/** Spec 02 §4: a batch is processing until every row left the send stage, then completed (or failed when nothing went out). */
+export const batchStatuses = ['processing', 'completed', 'failed'] as const;
+export type BatchStatus = (typeof batchStatuses)[number];
+
+/** Spec 02 §5 and §8, word for word. */
+export const BULK_REQUIRED_FIELDS = 'Por favor completa todos los campos requeridos.';
+export const EXCEL_FILES_ONLY = 'Por favor, sube un archivo Excel (.xls, .xlsx).';
+export const BULK_SEND_QUEUED = '¡Lote encolado! El envío se está procesando en segundo plano.';
+
+/** One batch sends to at most this many rows, so a file cannot hold the queue for hours. */
+export const BULK_MAX_ROWS = 5_000;
+export const BULK_MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** Thousands with a dot, as Spanish writes them (Intl leaves four-digit numbers ungrouped in es). */
+export const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+export const BULK_TOO_MANY_ROWS = (rows: number) =>
+  `El archivo tiene ${thousands(rows)} filas con datos: el máximo por envío es ${thousands(BULK_MAX_ROWS)}. Divídelo en varios archivos.`;
+
+/** The sample file (spec 02 §2 Bulk send modal): a phone column named telefono, then one column per template variable label. */
+export const SAMPLE_FILE_NAME = 'plantilla_ejemplo.xlsx';
+export const SAMPLE_PHONE_HEADER = 'telefono';
+
+const byNumber = (a: string, b: string) => Number(a) - Number(b);
+
+/** A template's variables by number, as its variables_schema holds them. */
+export type LabelledVariables = Record<string, { label: string }>;
+
+/** The template's variable numbers in `{{N}}` order. */
+export function variableNumbers(schema: LabelledVariables): string[] {
+  return Object.keys(schema).sort(byNumber);
+}
+
+/** The sample file's headers: telefono, then each variable's label. */
+export function sampleHeaders(schema: LabelledVariables): string[] {
+  return [SAMPLE_PHONE_HEADER, ...variableNumbers(schema).map((n) => schema[n]!.label)];
+}
+
+const comparable = (header: string) => header.normalize('NFD').replace(/[\u0300-\u036f]/g, '').trim().toLowerCase();
+
+/** Each variable read from the column named like its label, as in the sample file; variables without such a column are left out. */
+export function defaultVariableColumns(schema: LabelledVariables, headers: readonly string[]): Record<string, string> {
+  const mapping: Record<string, string> = {};
+  for (const n of variableNumbers(schema)) {
+    const header = headers.find((candidate) => comparable(candidate) === comparable(schema[n]!.label));
+    if (header) mapping[n] = header;
+  }
+  return mapping;
+}
+
+/** Spec 02 §5: the phone column is auto-picked when a header contains telefono or phone (accents and case aside). */
+export function pickPhoneColumn(headers: readonly string[]): string | undefined {
+  return headers.find((header) => /telefono|phone/.test(comparable(header)));
+}
+
+/**
+ * A phone as WhatsApp wants it (country code and number, digits only), from what people type in a sheet:
+ * spaces, dashes, dots, brackets and a leading + or 00 are dropped. Undefined when it is not a phone.
+ */
+export function normalizePhone(raw: string): string | undefined {
+  let digits = raw.trim().replace(/[\s\-.()/]/g, '');
+  if (digits.startsWith('+')) digits = digits.slice(1);
+  else if (digits.startsWith('00')) digits = digits.slice(2);
+  return /^\d{8,15}$/.test(digits) ? digits : undefined;
+}
+
+const requiredText = z.string({ error: BULK_REQUIRED_FIELDS }).trim().min(1, { error: BULK_REQUIRED_FIELDS });
+
+/**
+ * The text fields of POST /api/funnels/{id}/batches (multipart, beside `file`). `variableColumns` is JSON
+ * mapping a variable number to the header of the column that fills it, e.g. {"1":"Nombre"}; when left out,
+ * each variable is read from the column named like its label (the sample file's layout).
+ */
+export const createBatchFields = z.object({
+  templateId: requiredText.pipe(z.uuid({ error: 'Plantilla inválida.' })),
+  targetColumnId: requiredText.pipe(z.uuid({ error: 'Columna inválida.' })),
+  phoneColumn: requiredText.max(200, { error: 'El nombre de la columna de teléfono es demasiado largo.' }),
+  variableColumns: z
+    .string()
+    .optional()
+    .transform((text, context) => {
+      if (!text?.trim()) return undefined;
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        context.addIssue({ code: 'custom', message: 'variableColumns debe ser JSON: {"1": "Nombre de la columna"}.' });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.record(
+      z.string().regex(/^\d+$/, { error: 'Las variables se nombran por su número: 1, 2, 3…' }),
+      z.string({ error: 'Cada variable se asigna al nombre de una columna.' }).trim().min(1, { error: 'Cada variable se asigna al nombre de una columna.' }).max(200),
+      { error: 'variableColumns debe ser JSON: {"1": "Nombre de la columna"}.' },
+    ).optional()),
+});
+export type CreateBatchFields = z.infer<typeof createBatchFields>;
+
+/** Spec 02 §3 Batch; counts follow each message's delivery state and the customers' replies. */
+export const batchResponse = z.object({
+  id: z.string(),
+  created_at: z.string(),
+  status: z.enum(batchStatuses),
+  message_template_name: z.string(),
+  user_name: z.string(),
+  total_messages: z.number(),
+  sent_count: z.number(),
+  delivered_count: z.number(),
+  read_count: z.number(),
+  replied_count: z.number(),
+  failed_count: z.number(),
+  funnel_id: z.string(),
+});
+export type BatchDto = z.infer<typeof batchResponse>;
+export const batchListResponse = z.array(batchResponse);
+
+/** What the upload found besides the batch: rows refused before sending (counted as failed) and repeated phones (sent once). */
+export const createBatchResponse = batchResponse.extend({ invalid_rows: z.number(), duplicates_skipped: z.number() });
+export type CreateBatchResponse = z.infer<typeof createBatchResponse>;
