@@ -32,5 +32,7 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup-tests.ts'],
+    // Above the 5 s that findBy*/waitFor may poll (setup-tests.ts), so a slow first render fails as a clear wait, not a test timeout.
+    testTimeout: 15_000,
   },
 });
