@@ -55,15 +55,10 @@ globalUnicastV6.addSubnet('2000::', 3, 'ipv6');
 export function ipv6Bytes(text: string): Uint8Array | undefined {
   const address = text.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   if (!net.isIPv6(address)) return undefined;
-  let groups = address;
+  // A dotted IPv4 tail (::ffff:127.0.0.1) becomes the two hex groups it stands for.
+  const groups = address.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_all, a: string, b: string, c: string, d: string) =>
+    `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`);
   const bytes = new Uint8Array(16);
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(groups);
-  let tail: number[] = [];
-  if (dotted) {
-    tail = dotted[1]!.split('.').map(Number);
-    const hex = `${((tail[0]! << 8) | tail[1]!).toString(16)}:${((tail[2]! << 8) | tail[3]!).toString(16)}`;
-    groups = groups.slice(0, -dotted[1]!.length) + hex;
-  }
   const [head, rest] = groups.split('::') as [string, string | undefined];
   const left = head ? head.split(':') : [];
   const right = rest ? rest.split(':') : [];
