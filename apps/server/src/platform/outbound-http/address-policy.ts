@@ -8,7 +8,7 @@ import os from 'node:os';
  */
 
 /** IPv4 ranges that are not public unicast (IANA special-purpose registry). */
-export const REFUSED_IPV4_RANGES = [
+const REFUSED_IPV4_RANGES = [
   ['0.0.0.0', 8, 'this network, unspecified'],
   ['10.0.0.0', 8, 'private (RFC 1918)'],
   ['100.64.0.0', 10, 'carrier-grade NAT (RFC 6598)'],
@@ -30,7 +30,7 @@ export const REFUSED_IPV4_RANGES = [
  * IPv6 ranges refused outright. Only 2000::/3 is global unicast, so everything outside it is refused
  * as well, except the IPv4-carrying forms judged by their IPv4 address.
  */
-export const REFUSED_IPV6_RANGES = [
+const REFUSED_IPV6_RANGES = [
   ['::', 128, 'unspecified'],
   ['::1', 128, 'loopback'],
   ['64:ff9b:1::', 48, 'local-use NAT64 (RFC 8215)'],
@@ -52,7 +52,7 @@ const globalUnicastV6 = new net.BlockList();
 globalUnicastV6.addSubnet('2000::', 3, 'ipv6');
 
 /** The 16 bytes of an IPv6 address (zone id ignored), or undefined when it is not one. */
-export function ipv6Bytes(text: string): Uint8Array | undefined {
+function ipv6Bytes(text: string): Uint8Array | undefined {
   const address = text.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   if (!net.isIPv6(address)) return undefined;
   // A dotted IPv4 tail (::ffff:127.0.0.1) becomes the two hex groups it stands for.
@@ -81,7 +81,7 @@ const zeros = (count: number) => Array<number>(count).fill(0);
  * IPv4-translated ::ffff:0:a.b.c.d, IPv4-compatible ::a.b.c.d, NAT64 64:ff9b::a.b.c.d, 6to4 2002:AABB:CCDD::,
  * Teredo 2001:0:SSSS:SSSS:…:~CCCC:~CCCC (server and client, the client's bits inverted). Empty for the rest.
  */
-export function embeddedIPv4(bytes: Uint8Array): string[] {
+function embeddedIPv4(bytes: Uint8Array): string[] {
   if (startsWith(bytes, [...zeros(10), 0xff, 0xff])) return [v4At(bytes, 12)];
   if (startsWith(bytes, [...zeros(8), 0xff, 0xff, 0, 0])) return [v4At(bytes, 12)];
   if (startsWith(bytes, zeros(12))) return [v4At(bytes, 12)];
@@ -94,7 +94,7 @@ export function embeddedIPv4(bytes: Uint8Array): string[] {
 const canonicalV6 = (bytes: Uint8Array) => Array.from({ length: 8 }, (_, index) => ((bytes[index * 2]! << 8) | bytes[index * 2 + 1]!).toString(16)).join(':');
 
 /** This host's own interface addresses (IPv4 dotted, IPv6 as eight hex groups): a public one may still reach us. */
-export function ownInterfaceAddresses(): Set<string> {
+function ownInterfaceAddresses(): Set<string> {
   const own = new Set<string>();
   for (const entries of Object.values(os.networkInterfaces())) {
     for (const entry of entries ?? []) {
