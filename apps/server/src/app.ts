@@ -9,6 +9,8 @@ import type { Db, Tx } from './platform/db/database.ts';
 import { JobQueue } from './platform/queue/job-queue.ts';
 import { createDiskMediaStorage } from './platform/storage/media-storage.ts';
 import { createGupshupProvider } from './messaging-providers/gupshup/gupshup.provider.ts';
+import { createGupshupMediaDownloader } from './messaging-providers/gupshup/gupshup-media.ts';
+import { sandboxMediaDownloader } from './messaging-providers/sandbox/sandbox-media.ts';
 import { FakeGupshup } from './messaging-providers/sandbox/fake-gupshup.ts';
 import { FAKE_GUPSHUP_PREFIX, sandboxRoutes } from './messaging-providers/sandbox/sandbox-phone.routes.ts';
 import { createChatEvents } from './modules/chats/chat-events.ts';
@@ -75,7 +77,7 @@ export interface AppOptions {
   /** Gemini for the bot aiPrompt node; unset, the node says AI is not configured. */
   geminiApiKey?: string;
   geminiBaseUrl?: string;
-  /** Bot webhook and image nodes may reach loopback and private networks (tests, on-premise); refused by default. */
+  /** URLs from the outside world (bot webhook and image nodes, inbound media) may reach loopback and private networks (tests, on-premise); refused by default. */
   allowPrivateOutbound?: boolean;
   /** How fast bulk sends go out; tests and the benchmark change it. */
   bulkSendPace?: BulkSendPace;
@@ -130,8 +132,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const events = withBatchUpdates(createChatEvents(db, realtime), batchUpdates);
   const queue = new JobQueue({ db, logger: options.logger });
   app.decorate('queue', queue);
+  const fake = sandbox
+    ? new FakeGupshup({ apps: () => allSandboxApps(db, internalUrl()), publicUrl: () => `${internalUrl()}${FAKE_GUPSHUP_PREFIX}`, log: options.logger })
+    : undefined;
   const chatJobs = createChatJobs({
     db, provider, events, storage, sandbox, publicUrl, log: options.logger,
+    downloadMedia: fake ? sandboxMediaDownloader(fake) : createGupshupMediaDownloader({ allowPrivateNetworks: options.allowPrivateOutbound ?? false }),
     // Live sends use the operator's Gupshup API key (platform settings); the sandbox takes any key.
     providerApiKey: async () => (sandbox ? 'sandbox' : (await gupshupCredentials(db, box)).apiKey ?? ''),
   });
@@ -193,8 +199,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     },
   };
   await app.register(webhooksRoutes({ ...chatDeps, storage, bot: inboundBot }));
-  if (sandbox) {
-    const fake = new FakeGupshup({ apps: () => allSandboxApps(db, internalUrl()), publicUrl: () => `${internalUrl()}${FAKE_GUPSHUP_PREFIX}`, log: options.logger });
+  if (fake) {
     app.decorate('sandboxPhone', fake);
     app.addHook('onClose', async () => fake.close());
     await app.register(sandboxRoutes(fake));

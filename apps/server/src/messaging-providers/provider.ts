@@ -33,6 +33,12 @@ export class ProviderError extends Error {
   }
 }
 
+/**
+ * Fetches the media of an inbound message from where the provider keeps it, and only from there.
+ * Throws a ProviderError whose `retryable` says whether trying again later may help.
+ */
+export type MediaDownloader = (url: string) => Promise<{ data: Buffer; contentType?: string }>;
+
 export type InboundMessageType =
   | 'text' | 'image' | 'video' | 'audio' | 'document' | 'sticker' | 'location' | 'button_reply' | 'list_reply' | 'contact' | 'unsupported';
 

@@ -11,12 +11,14 @@ export interface ReceivedRequest {
 export interface FakeRoute {
   status?: number;
   contentType?: string;
+  /** More answer headers, e.g. a redirect's `location`. */
+  headers?: Record<string, string>;
   body: string | Buffer;
   /** Answers only once this long has passed (timeouts). */
   delayMs?: number;
 }
 
-/** A local HTTP server for bot webhook, image and Gemini calls: routes set by the test, requests kept to inspect. */
+/** A local HTTP server for bot webhook, image, media and Gemini calls: routes set by the test, requests kept to inspect. */
 export async function startFakeWebhookServer() {
   const routes = new Map<string, FakeRoute | ((request: ReceivedRequest) => FakeRoute)>();
   const received: ReceivedRequest[] = [];
@@ -30,7 +32,7 @@ export async function startFakeWebhookServer() {
       const found = routes.get(entry.path.split('?')[0]!);
       const route = typeof found === 'function' ? found(entry) : found ?? { status: 404, body: 'not found' };
       const answer = () => {
-        response.writeHead(route.status ?? 200, { 'content-type': route.contentType ?? 'application/json' });
+        response.writeHead(route.status ?? 200, { 'content-type': route.contentType ?? 'application/json', ...route.headers });
         response.end(route.body);
       };
       if (route.delayMs) {

@@ -11,6 +11,8 @@ export const TEST_APP_SECRET = 'test-app-secret-0123456789abcdefghijklmnop';
 export interface TestApp {
   app: App;
   database: Database & { url?: string };
+  /** The app's media folder: one sub-folder per tenant. */
+  mediaDir: string;
   close(): Promise<void>;
 }
 
@@ -22,6 +24,7 @@ export async function buildTestApp(overrides: Partial<Omit<AppOptions, 'db' | 'l
   return {
     app,
     database,
+    mediaDir,
     close: async () => {
       await app.close();
       await database.close();

@@ -433,6 +433,12 @@ export class FakeGupshup {
     return this.files.get(id);
   }
 
+  /** The stored upload behind a URL this fake handed out (storeFile), and only such a URL. */
+  fileAt(url: string) {
+    const prefix = `${this.options.publicUrl()}/files/`;
+    return url.startsWith(prefix) ? this.files.get(url.slice(prefix.length)) : undefined;
+  }
+
   /** The customer writes: builds Gupshup's inbound `message` callback and delivers it to the app. */
   async customerSends(input: CustomerMessage): Promise<{ id: string }> {
     const app = await this.appNamed(input.appName);

@@ -5,7 +5,8 @@ import { messages, scheduledMessages } from '../../../db/schema/index.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { defineJob } from '../../platform/queue/job-definition.ts';
 import type { MediaStorage } from '../../platform/storage/media-storage.ts';
-import { ProviderError, type MessagingProvider, type OutboundContent } from '../../messaging-providers/provider.ts';
+import { ProviderError, type MediaDownloader, type MessagingProvider, type OutboundContent } from '../../messaging-providers/provider.ts';
+import { extensionForMime, FALLBACK_EXTENSION } from '../../platform/storage/media-types.ts';
 import { findCard } from '../funnels/cards.service.ts';
 import { findTenantById } from '../tenants/tenants.service.ts';
 import { recordUsage } from '../usage/usage.service.ts';
@@ -23,13 +24,16 @@ export const READ_RECEIPT_MAX_ATTEMPTS = 5;
 export const INTERRUPTED_SEND = 'El envío se interrumpió y no se pudo confirmar; revisa el chat antes de reenviar.';
 export const NOT_CONNECTED = 'WhatsApp no está configurado: completa la Conexión WhatsApp.';
 export const NO_PLATFORM_API_KEY = 'La plataforma aún no tiene la clave de la API de Gupshup: pide al operador que la configure.';
-const MEDIA_DOWNLOAD_LIMIT = 100 * 1024 * 1024;
+export const MEDIA_DOWNLOAD_MAX_ATTEMPTS = 4;
+export const MEDIA_NOT_DOWNLOADED = 'No se pudo descargar el archivo del cliente.';
 
 export interface ChatJobsDeps {
   db: Db;
   provider: MessagingProvider;
   events: ChatEvents;
   storage: MediaStorage;
+  /** Inbound media, only from the provider's own hosts (or the sandbox's fake). */
+  downloadMedia: MediaDownloader;
   /** Lazy: in tests the server only knows its port once it listens. */
   publicUrl: () => string;
   sandbox: boolean;
@@ -123,27 +127,35 @@ export function createChatJobs(deps: ChatJobsDeps) {
     },
   });
 
+  /**
+   * Copies an inbound message's media into our storage. A refusal (a URL that is not the provider's) or
+   * the last failed attempt leaves the message without media and with the reason, logged, never retried.
+   */
   const downloadMedia = defineJob({
     name: 'chats.download-media',
     payload: z.object({ tenantId: z.uuid(), messageId: z.uuid(), url: z.string(), contentType: z.string().optional() }),
-    maxAttempts: 4,
+    maxAttempts: MEDIA_DOWNLOAD_MAX_ATTEMPTS,
     backoff: { baseMs: 3_000, maxMs: 60_000 },
     handler: async ({ tenantId, messageId, url, contentType }, ctx) => {
+      let media: Awaited<ReturnType<MediaDownloader>>;
       try {
-        const response = await fetch(url, { signal: AbortSignal.timeout(30_000) });
-        if (!response.ok) throw new Error(`media download answered ${response.status}`);
-        const data = Buffer.from(await response.arrayBuffer());
-        if (data.length > MEDIA_DOWNLOAD_LIMIT) throw new Error('media too large');
-        const detected = await fileTypeFromBuffer(data);
-        const extension = detected?.ext ?? extensionOf(contentType);
-        const stored = await deps.storage.save(tenantId, data, extension);
-        const [row] = await deps.db.update(messages).set({ mediaUrl: stored, mediaMime: detected?.mime ?? contentType ?? null })
-          .where(and(eq(messages.id, messageId), eq(messages.tenantId, tenantId))).returning();
-        if (row) await deps.events.emitForCard(tenantId, row.cardId, 'message:new', { cardId: row.cardId, message: { id: row.id, mediaUrl: stored, updated: true } });
+        media = await deps.downloadMedia(url);
       } catch (error) {
-        // After the last attempt the message keeps no URL, which the chat shows as 'Media URL no disponible.'
-        if (ctx.attempt < 4) throw error;
+        const retryable = !(error instanceof ProviderError) || error.retryable;
+        if (retryable && ctx.attempt < MEDIA_DOWNLOAD_MAX_ATTEMPTS) throw error;
+        deps.log.warn({ err: error, tenantId, messageId, url }, 'inbound media not downloaded; not retried');
+        const [row] = await deps.db.update(messages).set({ errorReason: MEDIA_NOT_DOWNLOADED })
+          .where(and(eq(messages.id, messageId), eq(messages.tenantId, tenantId), isNull(messages.mediaUrl))).returning();
+        if (row) await deps.events.emitForCard(tenantId, row.cardId, 'message:new', { cardId: row.cardId, message: { id: row.id, error: MEDIA_NOT_DOWNLOADED, updated: true } });
+        return;
       }
+      const detected = await fileTypeFromBuffer(media.data);
+      const declared = contentType ?? media.contentType;
+      const extension = extensionForMime(detected?.mime) ?? extensionForMime(declared) ?? FALLBACK_EXTENSION;
+      const stored = await deps.storage.save(tenantId, media.data, extension);
+      const [row] = await deps.db.update(messages).set({ mediaUrl: stored, mediaMime: detected?.mime ?? declared ?? null })
+        .where(and(eq(messages.id, messageId), eq(messages.tenantId, tenantId))).returning();
+      if (row) await deps.events.emitForCard(tenantId, row.cardId, 'message:new', { cardId: row.cardId, message: { id: row.id, mediaUrl: stored, updated: true } });
     },
   });
 
@@ -177,11 +189,6 @@ export function createChatJobs(deps: ChatJobsDeps) {
   });
 
   return { sendMessage, downloadMedia, sendReadReceipt };
-}
-
-function extensionOf(contentType: string | undefined) {
-  const subtype = contentType?.split(';')[0]?.split('/')[1];
-  return subtype ? subtype.replace('jpeg', 'jpg').replace('x-', '') : 'bin';
 }
 
 export class ScheduledAlreadyHandled extends Error {}

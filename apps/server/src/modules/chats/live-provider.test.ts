@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { cards, jobs, messages } from '../../../db/schema/index.ts';
@@ -6,18 +8,24 @@ import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
 import { startFakeGupshupServer } from '../../../test/fakes/fake-gupshup-server.ts';
 import { bootstrapPlatformAdmin } from '../admin/admin-bootstrap.ts';
-import { NO_PLATFORM_API_KEY } from './chats.jobs.ts';
+import { MEDIA_NOT_DOWNLOADED, NO_PLATFORM_API_KEY } from './chats.jobs.ts';
+import { startFakeWebhookServer } from '../../../test/fakes/fake-webhook-server.ts';
+import { deliverInboundFile } from '../../../test/support/inbound-media.ts';
 
 // Live mode: the real Gupshup adapter talks to the fake as a separate server, as it would to api.gupshup.io.
 let t: TestApp;
 let gupshup: Awaited<ReturnType<typeof startFakeGupshupServer>>;
 let adminToken: string;
+let baseUrl = '';
+/** Requests that reached the app's own HTTP server (inject() does not go through it). */
+const ownRequests: string[] = [];
 const ADMIN = { email: 'operador@embudo.test', password: 'Operador123' };
 
 beforeAll(async () => {
   gupshup = await startFakeGupshupServer();
   t = await buildTestApp({ providerMode: 'live', gupshupApiUrl: gupshup.url, gupshupPartnerUrl: gupshup.url });
-  await listenOnRandomPort(t.app);
+  baseUrl = await listenOnRandomPort(t.app);
+  t.app.server.on('request', (request: { url?: string }) => ownRequests.push(request.url ?? ''));
   await bootstrapPlatformAdmin(t.database.db, ADMIN);
   adminToken = (await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: ADMIN })).json().token;
 });
@@ -107,5 +115,30 @@ describe('live read receipts', () => {
     expect(receiptsOf().map((request) => request.json)).toEqual([{ messaging_product: 'whatsapp', status: 'read', message_id: wamid }]);
     expect(gupshup.fake.requests.some((request) => request.path === '/partner/account/login' && request.form.email === 'ops@embudo.test')).toBe(true);
     expect(gupshup.fake.conversation(provider.appName, '5215512348888').map((message) => message.status)).toEqual(['read', 'read']);
+  });
+});
+
+describe('live inbound media', () => {
+  it('goes only to Gupshup\'s hosts: a loopback or foreign URL is refused at once, never retried, nothing stored', async () => {
+    const loopback = await startFakeWebhookServer();
+    try {
+      const owner = await registerTenant(t.app);
+      const port = new URL(loopback.url).port;
+      const urls = [
+        `${loopback.url}/secret`, `http://[::ffff:127.0.0.1]:${port}/secret`, `${baseUrl}/api/health`, `${gupshup.url}/files/x`,
+        'https://filemanager.gupshup.io.evil.example/x.pdf', 'http://169.254.169.254/latest/meta-data/',
+      ];
+      for (const url of urls) {
+        const { job, message } = await deliverInboundFile(t, owner, { url, contentType: 'application/pdf' });
+        expect(job, url).toMatchObject({ status: 'completed', attempts: 1 });
+        expect(message, url).toMatchObject({ mediaUrl: null, errorReason: MEDIA_NOT_DOWNLOADED });
+      }
+      expect(loopback.received).toHaveLength(0);
+      // The fake Gupshup calls our webhook for the other tests' messages; nothing else may reach us.
+      expect(ownRequests.filter((path) => !path.startsWith('/webhooks/gupshup/'))).toEqual([]);
+      expect(fs.existsSync(path.join(t.mediaDir, owner.tenant.id))).toBe(false);
+    } finally {
+      await loopback.close();
+    }
   });
 });

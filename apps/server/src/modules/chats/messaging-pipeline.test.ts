@@ -5,7 +5,7 @@ import { buildTestApp, type TestApp } from '../../../test/support/build-test-app
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { connectClient, joinTenant, listenOnRandomPort, nextEvent, type TestSocket } from '../../../test/support/realtime-client.ts';
 import { sandboxAppName } from './provider-settings.service.ts';
-import { INTERRUPTED_SEND } from './chats.jobs.ts';
+import { INTERRUPTED_SEND, MEDIA_NOT_DOWNLOADED } from './chats.jobs.ts';
 
 let t: TestApp;
 let baseUrl: string;
@@ -163,7 +163,7 @@ describe('inbound webhook', () => {
       return job?.status === 'completed' || job?.status === 'failed' ? job : undefined;
     });
     const document = (await messagesOf(owner.tenant.id)).find((row) => row.type === 'document');
-    expect(document!.mediaUrl).toBeNull();
+    expect(document).toMatchObject({ mediaUrl: null, errorReason: MEDIA_NOT_DOWNLOADED });
   });
 });
 

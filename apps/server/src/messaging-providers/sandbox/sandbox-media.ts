@@ -1,0 +1,17 @@
+import { ProviderError, type MediaDownloader } from '../provider.ts';
+import type { FakeGupshup } from './fake-gupshup.ts';
+
+export const SANDBOX_MEDIA_MISSING = 'El archivo no está en el sandbox.';
+
+/**
+ * In sandbox mode inbound media can only be a file the sandbox phone uploaded to the in-process fake:
+ * it is read from the fake directly, so no URL in a webhook ever makes the server open a connection
+ * (not even to its own loopback) and no loopback exception exists in the outbound client.
+ */
+export function sandboxMediaDownloader(fake: FakeGupshup): MediaDownloader {
+  return async (url) => {
+    const file = fake.fileAt(url);
+    if (!file) throw new ProviderError(SANDBOX_MEDIA_MISSING, false);
+    return { data: file.data, contentType: file.contentType };
+  };
+}
