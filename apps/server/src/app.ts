@@ -168,6 +168,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // Bots Studio flows: the same runtime for the playground and live chats.
   const botRunDeps = {
     db,
+    box,
     http: createOutboundHttp({ allowPrivateNetworks: options.allowPrivateOutbound ?? false }),
     email: options.smtpUrl ? createSmtpEmailSender(options.smtpUrl) : undefined,
     ai: options.geminiApiKey ? createGeminiResponder({ apiKey: options.geminiApiKey, baseUrl: options.geminiBaseUrl }) : undefined,

@@ -150,7 +150,8 @@ const matrix: Record<string, Entry> = {
 
   'GET /api/bots': { expect: everyMember },
   'POST /api/bots': { expect: managers, call: () => ({ body: { name: 'Bot de citas', type: 'scheduling', avatar_icon: 'scheduling' } }) },
-  'GET /api/bots/:id': { expect: memberById, call: async (f) => ({ id: await f.bot() }) },
+  // A bot's flow is Bots Studio's (owners and admins); everyone lists the bots for Configurar Bot Gemini.
+  'GET /api/bots/:id': { expect: managersById, call: async (f) => ({ id: await f.bot() }) },
   'PUT /api/bots/:id': { expect: managersById, call: async (f) => ({ id: await f.bot(), body: { name: 'Renombrado', config: { nodes: [], edges: [] } } }) },
   'DELETE /api/bots/:id': { expect: managersById, call: async (f) => ({ id: await f.bot() }) },
   'POST /api/bots/:id/simulate': { expect: managersById, call: async (f) => ({ id: await f.bot(), body: { message: 'Hola', sessionId: null, botConfig: { nodes: [], edges: [] } } }) },

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { installFakeApi, json } from '../test/fake-api.ts';
 import { createFakeSocket } from '../test/fake-socket.ts';
@@ -25,6 +25,51 @@ describe('routes', () => {
     signedIn();
     renderApp(path);
     expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
+  });
+
+  describe('follows the server policy per role', () => {
+    const managersOnly = ['/t/acme/bots', '/t/acme/bots/44444444-4444-4444-8444-444444444444', '/t/acme/templates/new', '/t/acme/templates/abc'];
+
+    it.each((['agent', 'viewer'] as const).flatMap((role) => managersOnly.map((path) => [role, path] as const)))(
+      '%s: opening %s by URL shows the no-permission page, with the way back to the board, and nothing of the screen loads',
+      async (role, path) => {
+        const api = signedIn(aUser({ role }));
+        const app = renderApp(path);
+        expect(await screen.findByRole('heading', { level: 1, name: 'No tienes permiso para ver esta sección' })).toBeTruthy();
+        expect(screen.getByText(/^Tu rol de (Agente|Visualizador) no incluye esta sección/)).toBeTruthy();
+        expect(screen.getByRole('link', { name: 'Volver al tablero' }).getAttribute('href')).toBe('/t/acme');
+        expect(app.pathname()).toBe(path);
+        expect(api.calls.filter((call) => /\/api\/(bots|templates)/.test(call.url))).toEqual([]);
+      },
+    );
+
+    it.each([
+      ['/t/acme/bots', 'Bots Studio'],
+      ['/t/acme/templates/new', 'Nueva Plantilla'],
+    ])('an admin opens %s', async (path, title) => {
+      signedIn(aUser({ role: 'admin' }));
+      renderApp(path);
+      expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
+    });
+
+    it.each((['agent', 'viewer'] as const).flatMap((role) => [
+      [role, '/t/acme', 'Sales Funnel'],
+      [role, '/t/acme/agenda', 'Agenda'],
+      [role, '/t/acme/templates', 'Plantillas de Mensajes'],
+      [role, '/t/acme/batches', 'Dashboard de Envíos Masivos'],
+    ] as const))('%s: still opens %s ("%s")', async (role, path, title) => {
+      signedIn(aUser({ role }));
+      renderApp(path);
+      expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
+    });
+
+    it('the no-permission page leads back to the board', async () => {
+      signedIn(aUser({ role: 'agent' }));
+      const app = renderApp('/t/acme/bots');
+      fireEvent.click(await screen.findByRole('link', { name: 'Volver al tablero' }));
+      expect(await screen.findByRole('heading', { level: 1, name: 'Sales Funnel' })).toBeTruthy();
+      expect(app.pathname()).toBe('/t/acme');
+    });
   });
 
   it('sends a visitor without a session from /t to /login', async () => {

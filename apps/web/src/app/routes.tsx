@@ -2,6 +2,7 @@ import { Navigate, type RouteObject } from 'react-router';
 import { adminRoute } from '../features/admin/admin-routes.tsx';
 import { ForcePasswordChangePage } from '../features/auth/ForcePasswordChangePage.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
+import { RequirePermission } from '../features/auth/RequirePermission.tsx';
 import { RegisterPage } from '../features/auth/RegisterPage.tsx';
 import { LandingPage } from '../features/landing/LandingPage.tsx';
 import { RootLayout } from './layouts/RootLayout.tsx';
@@ -34,11 +35,18 @@ export const routes: RouteObject[] = [
               { index: true, lazy: async () => ({ Component: (await import('../features/board/BoardPage.tsx')).BoardPage }) },
               { path: 'agenda', lazy: async () => ({ Component: (await import('../features/agenda/AgendaPage.tsx')).AgendaPage }) },
               { path: 'templates', lazy: async () => ({ Component: (await import('../features/templates/TemplatesPage.tsx')).TemplatesPage }) },
-              { path: 'templates/new', lazy: templateEditor },
-              { path: 'templates/:templateId', lazy: templateEditor },
               { path: 'batches', lazy: async () => ({ Component: (await import('../features/bulk-sends/BatchesPage.tsx')).BatchesPage }) },
-              { path: 'bots', lazy: async () => ({ Component: (await import('../features/bots/BotsPage.tsx')).BotsPage }) },
-              { path: 'bots/:botId', lazy: async () => ({ Component: (await import('../features/bot-editor/BotEditorPage.tsx')).BotEditorPage }) },
+              {
+                // Mirrors the server's policy: creating and editing templates and Bots Studio are for owners and admins
+                // (spec 01 §2, §6); every other role reads the board, agenda, templates and batches.
+                element: <RequirePermission need="canManage" />,
+                children: [
+                  { path: 'templates/new', lazy: templateEditor },
+                  { path: 'templates/:templateId', lazy: templateEditor },
+                  { path: 'bots', lazy: async () => ({ Component: (await import('../features/bots/BotsPage.tsx')).BotsPage }) },
+                  { path: 'bots/:botId', lazy: async () => ({ Component: (await import('../features/bot-editor/BotEditorPage.tsx')).BotEditorPage }) },
+                ],
+              },
             ],
           },
         ],

@@ -7,6 +7,9 @@ export const EMAIL_INVALID = 'Email inválido';
 export const EMAIL_LOCKED = 'El email no se puede cambiar.';
 export const OWNER_ROLE_LOCKED = 'El propietario no puede cambiar su propio rol.';
 export const OWNER_CANNOT_DEACTIVATE = 'El propietario no puede desactivarse a sí mismo.';
+/** Spec 01 §4, §6: the owner's row is theirs alone, and not even theirs to edit from the team dialog. */
+export const OWNER_ROW_LOCKED = 'Solo el propietario puede modificar sus propios datos.';
+export const OWNER_SELF_EDIT_REFUSED = 'El propietario no puede editar su propia fila del equipo: cambia tu nombre en Mi Perfil.';
 export const ALL_FUNNELS_ROLES_NOTE = 'Los administradores y propietarios tienen acceso a todos los funnels.';
 
 const userName = z.string({ error: NAME_REQUIRED }).trim().min(1, { error: NAME_REQUIRED }).max(120, { error: 'El nombre es demasiado largo.' });

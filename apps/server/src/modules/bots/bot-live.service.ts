@@ -11,6 +11,7 @@ import type { BoardEvents } from '../funnels/board-edit.service.ts';
 import { findCard, placeCard, type CardPlace, type CardRow } from '../funnels/cards.service.ts';
 import { columnBot } from '../funnels/funnels.service.ts';
 import { findBot, type BotRow } from './bots.service.ts';
+import { runnableConfig } from './bot-secrets.ts';
 import { runServicesFor, type BotRunDeps } from './bot-run-services.ts';
 import { advanceFlow, awaitsAnswer, newRunState, type FlowInput } from './runtime/flow-runtime.ts';
 import type { BotMessage } from './runtime/node-executor.ts';
@@ -76,7 +77,7 @@ export function createBotLive(deps: BotLiveDeps) {
 
   async function run(tenantId: string, card: CardRow, bot: BotRow, session: LiveSession | undefined, state: FlowRunState, input: FlowInput, depth: number) {
     let moveTo: { id: string; funnelId: string } | undefined;
-    const result = await advanceFlow(bot.config, state, input, {
+    const result = await advanceFlow(runnableConfig(deps.box, bot.config), state, input, {
       mode: 'live',
       services: runServicesFor(deps, tenantId, (column) => { moveTo = column; }),
     });

@@ -1,3 +1,4 @@
+import type { SecretBox } from '../../platform/crypto/secret-box.ts';
 import type { Db } from '../../platform/db/database.ts';
 import type { OutboundHttp } from '../../platform/outbound-http/outbound-http.guard.ts';
 import { columnsOfTenant } from '../funnels/funnels.service.ts';
@@ -11,6 +12,8 @@ import type { RuntimeServices } from './runtime/node-executor.ts';
 /** What every run of a flow needs from the app: the database and the ways out (HTTP, e-mail, AI). */
 export interface BotRunDeps {
   db: Db;
+  /** Opens the credentials sealed in a flow's nodes, to run it. */
+  box: SecretBox;
   http: OutboundHttp;
   email?: EmailSender;
   ai?: AiResponder;

@@ -5,6 +5,7 @@ import { botSessions } from '../../../db/schema/index.ts';
 import { notFound } from '../../platform/errors/app-error.ts';
 import { requireOwnerOrAdmin } from '../../platform/policy/policy.ts';
 import { requireBot, type BotsScope } from './bots.service.ts';
+import { runnableDraft } from './bot-secrets.ts';
 import { runServicesFor, type BotRunDeps } from './bot-run-services.ts';
 import { advanceFlow, newRunState } from './runtime/flow-runtime.ts';
 import type { BotMessage } from './runtime/node-executor.ts';
@@ -29,6 +30,7 @@ export function playgroundText(message: BotMessage): string {
 /**
  * POST /api/bots/{id}/simulate: runs the editor's unsaved flow through the live runtime, in a test
  * session kept on the server. A missing or finished session (or one of another bot) starts a new one.
+ * Credentials the editor holds masked run with the bot's stored ones.
  */
 export async function simulate(deps: BotRunDeps, scope: BotsScope, botId: string, input: { message: string; sessionId?: string | null; botConfig: BotConfig }): Promise<SimulateResponse> {
   requireOwnerOrAdmin(scope.actor);
@@ -40,7 +42,7 @@ export async function simulate(deps: BotRunDeps, scope: BotsScope, botId: string
     : [];
   const previous = existing?.state ?? newRunState({ ...SIMULATION_CONTACT });
 
-  const result = await advanceFlow(input.botConfig, previous, { kind: 'message', answer: { text: input.message } }, { mode: 'simulation', services: runServicesFor(deps, scope.tenantId) });
+  const result = await advanceFlow(runnableDraft(deps.box, input.botConfig, bot.config), previous, { kind: 'message', answer: { text: input.message } }, { mode: 'simulation', services: runServicesFor(deps, scope.tenantId) });
   const lines = [...result.messages.map(playgroundText), ...result.reports];
   let sessionId = existing?.id;
   if (existing) {

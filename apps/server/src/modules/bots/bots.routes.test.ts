@@ -150,7 +150,7 @@ describe('GET, PUT and DELETE /api/bots/{id}', () => {
     expect(foreign.json().message).toBe('Nodo «Entrada»: la columna elegida no existe.');
   });
 
-  it('answers another company\'s bot like a missing one, and refuses agents and viewers every change', async () => {
+  it('answers another company\'s bot like a missing one, and refuses agents opening, changing or trying it', async () => {
     const { owner, funnelId } = await company();
     const other = await company();
     const bot = await newBot(owner);
@@ -163,7 +163,7 @@ describe('GET, PUT and DELETE /api/bots/{id}', () => {
     expect((await call(owner, 'GET', '/bots/no-es-un-id')).statusCode).toBe(400);
 
     const agent = await signedInMember(t.app, t.database.db, owner.tenant, 'agent', [funnelId]);
-    expect((await call(agent, 'GET', `/bots/${bot.id}`)).statusCode).toBe(200);
+    expect((await call(agent, 'GET', `/bots/${bot.id}`)).statusCode).toBe(403);
     expect((await call(agent, 'PUT', `/bots/${bot.id}`, { name: 'X', config: optionsFlow() })).statusCode).toBe(403);
     expect((await call(agent, 'DELETE', `/bots/${bot.id}`)).statusCode).toBe(403);
     expect((await call(agent, 'POST', `/bots/${bot.id}/simulate`, { message: 'hola', botConfig: optionsFlow() })).statusCode).toBe(403);

@@ -15,11 +15,14 @@ export interface BotsRoutesOptions extends BotRunDeps {
 const botParams = z.object({ id: z.uuid({ error: 'Bot inválido.' }) });
 const simulationParams = z.object({ sessionId: z.uuid({ error: 'Sesión de prueba inválida.' }) });
 
-/** Bots Studio (spec 02 §7 Bots): every member reads the bots (the column bot dialog lists them); owners and admins change them. */
+/**
+ * Bots Studio (spec 02 §7 Bots): every member lists the bots (the column bot dialog offers them);
+ * only owners and admins open, change or try a bot's flow.
+ */
 export const botsRoutes: FastifyPluginAsyncZod<BotsRoutesOptions> = async (app, options) => {
   const scopeOf = (request: FastifyRequest): botsService.BotsScope => {
     const session = sessionOf(request);
-    return { db: options.db, tenantId: session.tenant.id, actor: session.user, boardUpdated: options.boardEvents.boardUpdated };
+    return { db: options.db, box: options.box, tenantId: session.tenant.id, actor: session.user, boardUpdated: options.boardEvents.boardUpdated };
   };
 
   app.get('/bots', { schema: { response: { 200: botListResponse } } }, async (request) => botsService.listBots(scopeOf(request)));

@@ -2,11 +2,13 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { BotConfig } from '@embudo/contracts/flows/flow';
 import { BOT_NOT_FOUND, type BotDetail, type BotSummary, type BotType } from '@embudo/contracts/http/bots';
 import { bots } from '../../../db/schema/index.ts';
+import type { SecretBox } from '../../platform/crypto/secret-box.ts';
 import type { Db, DbExecutor } from '../../platform/db/database.ts';
 import { badRequest, notFound } from '../../platform/errors/app-error.ts';
 import { requireOwnerOrAdmin, type Actor } from '../../platform/policy/policy.ts';
 import { clearColumnsBot, columnsOfTenant } from '../funnels/funnels.service.ts';
 import { findUser } from '../users/users.service.ts';
+import { maskedConfig, sealedConfig } from './bot-secrets.ts';
 
 export type BotRow = typeof bots.$inferSelect;
 
@@ -14,6 +16,8 @@ export interface BotsScope {
   db: Db;
   tenantId: string;
   actor: Pick<Actor, 'role'>;
+  /** Seals the credentials in bot nodes (stored encrypted, answered masked). */
+  box: SecretBox;
   /** Boards whose columns changed (a deleted bot leaves its columns). */
   boardUpdated(tenantId: string, funnelId: string): void;
 }
@@ -25,7 +29,8 @@ export const isUuid = (value: string) => UUID.test(value);
 export const toBotSummary = (row: BotRow): BotSummary => ({
   id: row.id, name: row.name, type: row.type, avatar_icon: row.type, created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString(),
 });
-const toBotDetail = (row: BotRow): BotDetail => ({ ...toBotSummary(row), config: row.config });
+/** A bot with its flow, credentials masked: only owners and admins ever get one. */
+const toBotDetail = (box: SecretBox, row: BotRow): BotDetail => ({ ...toBotSummary(row), config: maskedConfig(box, row.config) });
 
 /** The tenant's bot, or undefined (another tenant's bot is simply not found). */
 export async function findBot(executor: DbExecutor, tenantId: string, botId: string): Promise<BotRow | undefined> {
@@ -45,15 +50,17 @@ export async function listBots(scope: BotsScope): Promise<BotSummary[]> {
   return rows.map(toBotSummary);
 }
 
+/** Opening a bot's flow is Bots Studio's: agents and viewers only list the bots (Configurar Bot Gemini). */
 export async function getBot(scope: BotsScope, botId: string): Promise<BotDetail> {
-  return toBotDetail(await requireBot(scope.db, scope.tenantId, botId));
+  requireOwnerOrAdmin(scope.actor);
+  return toBotDetail(scope.box, await requireBot(scope.db, scope.tenantId, botId));
 }
 
 /** A new bot starts with an empty flow; its avatar is its type (spec 02 §3 Bot). */
 export async function createBot(scope: BotsScope, input: { name: string; type: BotType }): Promise<BotDetail> {
   requireOwnerOrAdmin(scope.actor);
   const [row] = await scope.db.insert(bots).values({ tenantId: scope.tenantId, name: input.name, type: input.type }).returning();
-  return toBotDetail(row!);
+  return toBotDetail(scope.box, row!);
 }
 
 /** Columns, team members and the like that the flow names must be this tenant's. */
@@ -75,14 +82,18 @@ async function checkReferences(executor: DbExecutor, tenantId: string, config: B
   if (missing) throw badRequest(`Nodo «${missing.label}»: la columna elegida no existe.`);
 }
 
-/** PUT /api/bots/{id}: name and the whole flow, checked node by node (contract) and reference by reference. */
+/**
+ * PUT /api/bots/{id}: name and the whole flow, checked node by node (contract) and reference by reference;
+ * credentials sent back masked keep the stored ones.
+ */
 export async function saveBot(scope: BotsScope, botId: string, input: { name: string; config: BotConfig }): Promise<BotDetail> {
   requireOwnerOrAdmin(scope.actor);
   const bot = await requireBot(scope.db, scope.tenantId, botId);
   await checkReferences(scope.db, scope.tenantId, input.config);
-  const [row] = await scope.db.update(bots).set({ name: input.name, config: input.config, updatedAt: new Date() })
+  const config = sealedConfig(scope.box, input.config, bot.config);
+  const [row] = await scope.db.update(bots).set({ name: input.name, config, updatedAt: new Date() })
     .where(and(eq(bots.tenantId, scope.tenantId), eq(bots.id, bot.id))).returning();
-  return toBotDetail(row!);
+  return toBotDetail(scope.box, row!);
 }
 
 /** Deletes the bot and, in the same transaction, clears it from every column that ran it. */

@@ -126,9 +126,26 @@ describe('owner protections', () => {
     const off = await put(owner, owner.token, owner.user.id, { is_active: false });
     expect(off.statusCode).toBe(403);
     expect(off.json().message).toBe('El propietario no puede desactivarse a sí mismo.');
-    const same = await put(owner, owner.token, owner.user.id, { name: 'Dueña', email: owner.user.email, role: 'owner', funnelIds: [] });
-    expect(same.statusCode).toBe(200);
+    const renamed = await put(owner, owner.token, owner.user.id, { name: 'Dueña' });
+    expect(renamed.statusCode).toBe(200);
     expect(await rowOf(owner.user.id)).toMatchObject({ name: 'Dueña', role: 'owner', isActive: true });
+  });
+
+  it("the owner's own row cannot be edited from the team form, even with nothing but the name changed", async () => {
+    const owner = await registerTenant(t.app);
+    const teamForms = [
+      { name: 'Otra Dueña', email: owner.user.email, role: 'owner', funnelIds: [] },
+      { name: 'Otra Dueña', role: 'owner' },
+      { name: 'Otra Dueña', email: owner.user.email },
+      { is_active: true },
+      { funnelIds: [] },
+    ];
+    for (const payload of teamForms) {
+      const refused = await put(owner, owner.token, owner.user.id, payload);
+      expect(refused.statusCode, JSON.stringify(payload)).toBe(403);
+      expect(refused.json().message).toBe('El propietario no puede editar su propia fila del equipo: cambia tu nombre en Mi Perfil.');
+    }
+    expect(await rowOf(owner.user.id)).toMatchObject({ name: owner.user.name, role: 'owner', isActive: true });
   });
 
   it('nobody else edits, deactivates or resets the owner, not even an admin', async () => {

@@ -1,5 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import { EMAIL_LOCKED, OWNER_CANNOT_DEACTIVATE, OWNER_ROLE_LOCKED, type InviteUserRequest, type UpdateUserRequest } from '@embudo/contracts/http/users';
+import {
+  EMAIL_LOCKED, OWNER_CANNOT_DEACTIVATE, OWNER_ROLE_LOCKED, OWNER_ROW_LOCKED, OWNER_SELF_EDIT_REFUSED, type InviteUserRequest, type UpdateUserRequest,
+} from '@embudo/contracts/http/users';
 import { users } from '../../../db/schema/index.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors/app-error.ts';
@@ -13,7 +15,6 @@ import { countActiveUsers, createUser, findUser, findUserByEmail, replaceFunnelA
 
 export const EMAIL_IN_USE = 'Ya existe un usuario con ese email en tu empresa.';
 export const OWNER_PASSWORD_RESET_REFUSED = 'No se puede resetear la contraseña del propietario.';
-export const OWNER_EDIT_REFUSED = 'Solo el propietario puede modificar sus propios datos.';
 export const SELF_DEACTIVATION_REFUSED = 'No puedes desactivarte a ti mismo.';
 export const USER_NOT_FOUND = 'Usuario no encontrado.';
 export const TEAM_MANAGERS_ONLY = 'Solo el propietario o un administrador pueden gestionar el equipo.';
@@ -60,9 +61,9 @@ export interface TeamMemberUpdate {
 }
 
 /**
- * PUT /api/users/{id}: everyone may rename themself; owners and admins change other members'
- * name, role, status and funnels. Nobody but the owner touches the owner's row, and the owner
- * can neither change their own role nor deactivate themself (spec 01 §4, §5, §6).
+ * PUT /api/users/{id}: everyone may rename themself (Mi Perfil sends only the name); owners and
+ * admins change other members' name, role, status and funnels. Nobody touches the owner's row from
+ * the team dialog, not even the owner (spec 01 §4: it "cannot be toggled, edited or reset"; §5, §6).
  */
 export async function updateTeamMember(db: Db, session: AuthenticatedSession, userId: string, input: UpdateUserRequest): Promise<TeamMemberUpdate> {
   const tenantId = session.tenant.id;
@@ -75,9 +76,11 @@ export async function updateTeamMember(db: Db, session: AuthenticatedSession, us
   if (emailChanged) throw badRequest(EMAIL_LOCKED);
 
   if (target.role === 'owner') {
-    if (!self) throw forbidden(OWNER_EDIT_REFUSED);
+    if (!self) throw forbidden(OWNER_ROW_LOCKED);
     if (input.role !== undefined && input.role !== 'owner') throw forbidden(OWNER_ROLE_LOCKED);
     if (input.is_active === false) throw forbidden(OWNER_CANNOT_DEACTIVATE);
+    // The team form sends every field: only the profile's name-only change reaches the owner's row.
+    if (!onlyProfileFields || input.email !== undefined) throw forbidden(OWNER_SELF_EDIT_REFUSED);
   } else {
     // There is one owner per company; nobody becomes one from the team form.
     if (input.role === 'owner') throw badRequest('Rol inválido.');

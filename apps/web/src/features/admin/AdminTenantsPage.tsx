@@ -1,4 +1,4 @@
-import type { Plan } from '@embudo/contracts/http/auth';
+import type { Plan, Role } from '@embudo/contracts/http/auth';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
@@ -10,19 +10,19 @@ import { adminApi, adminKeys, planOptions, type AdminTenant, type AdminTenantUse
 import { formatCost } from './admin-format.ts';
 import { AdminPageHeader, ErrorBlock, LoadingBlock } from './AdminPageHeader.tsx';
 import { TempPasswordModal } from './TempPasswordModal.tsx';
+import { roleLabels } from '../shell/role-labels.ts';
 
-const roleLabels: Record<string, string> = { owner: 'Propietario', admin: 'Admin', agent: 'Agente', viewer: 'Lector' };
-const roleStyles: Record<string, string> = {
+const roleStyles: Record<Role, string> = {
   owner: 'bg-amber-50 text-amber-700 ring-amber-600/20',
   admin: 'bg-violet-50 text-violet-700 ring-violet-600/20',
   agent: 'bg-sky-50 text-sky-700 ring-sky-600/20',
   viewer: 'bg-slate-100 text-slate-600 ring-slate-500/20',
 };
 
-function RoleBadge({ role }: { role: string }) {
+function RoleBadge({ role }: { role: Role }) {
   return (
-    <span data-role={role} className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${roleStyles[role] ?? roleStyles.viewer}`}>
-      {roleLabels[role] ?? role}
+    <span data-role={role} className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${roleStyles[role]}`}>
+      {roleLabels[role]}
     </span>
   );
 }

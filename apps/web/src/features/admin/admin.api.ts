@@ -1,4 +1,4 @@
-import type { Plan } from '@embudo/contracts/http/auth';
+import type { Plan, Role } from '@embudo/contracts/http/auth';
 import { api, UNKNOWN_ERROR_MESSAGE } from '../../shared/api-client/api-client.ts';
 import { ApiError } from '../../shared/api-client/api-error.ts';
 
@@ -27,7 +27,7 @@ export interface AdminTenantUser {
   id: string;
   name: string;
   email: string;
-  role: string;
+  role: Role;
   is_active: boolean;
   last_login_at: string | null;
 }

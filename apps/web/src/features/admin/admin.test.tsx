@@ -31,6 +31,7 @@ const acme: AdminTenant = {
   users: [
     { id: 'u1', name: 'Ana Dueña', email: 'ana@acme.test', role: 'owner', is_active: true, last_login_at: null },
     { id: 'u2', name: 'Beto Agente', email: 'beto@acme.test', role: 'agent', is_active: true, last_login_at: null },
+    { id: 'u3', name: 'Vera Visora', email: 'vera@acme.test', role: 'viewer', is_active: true, last_login_at: null },
   ],
 };
 
@@ -149,7 +150,7 @@ describe('admin tenants', () => {
     const card = await screen.findByRole('article', { name: 'Acme' });
     expect(within(card).getByText('acme')).toBeTruthy();
     expect(within(card).getByTestId('tenant-cost').textContent).toBe('$1.5000');
-    expect(within(card).getByTestId('tenant-user-count').textContent).toBe('2 usuarios');
+    expect(within(card).getByTestId('tenant-user-count').textContent).toBe('3 usuarios');
     const select = within(card).getByLabelText('Plan') as HTMLSelectElement;
     expect([...select.options].map((option) => option.text)).toEqual(['Básico', 'Profesional', 'Empresarial']);
     fireEvent.change(select, { target: { value: 'professional' } });
@@ -181,6 +182,8 @@ describe('admin tenants', () => {
     const owner = (await screen.findByRole('switch', { name: 'Usuario activo: Ana Dueña' })) as HTMLButtonElement;
     expect(owner.disabled).toBe(true);
     expect(within(screen.getByTestId('user-ana@acme.test')).getByText('Propietario')).toBeTruthy();
+    // Spec 01 §6 names the viewer role Visualizador; the admin area says the same as the team dialog.
+    expect(within(screen.getByTestId('user-vera@acme.test')).getByText('Visualizador')).toBeTruthy();
     const agent = screen.getByRole('switch', { name: 'Usuario activo: Beto Agente' }) as HTMLButtonElement;
     expect(agent.disabled).toBe(false);
     fireEvent.click(owner);

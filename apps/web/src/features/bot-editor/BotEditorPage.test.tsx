@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { SECRET_MASK } from '@embudo/contracts/flows/node-secrets';
 import type { BotDetail } from '@embudo/contracts/http/bots';
 import { installFakeApi, json } from '../../test/fake-api.ts';
 import { createFakeSocket } from '../../test/fake-socket.ts';
@@ -101,5 +102,34 @@ describe('bot editor', () => {
     fireEvent.change(await screen.findByLabelText('Nombre del bot', {}, LAZY), { target: { value: '' } });
     fireEvent.click(screen.getByRole('button', { name: 'Guardar Flujo' }));
     expect(await screen.findByText('El nombre del bot es requerido.')).toBeTruthy();
+  });
+
+  it('keeps a stored access token masked: saved back unchanged, or emptied with Cambiar to type a new one', async () => {
+    const withImage = aBot();
+    withImage.config.nodes.push({
+      id: 'sendImage-1', type: 'sendImage', position: { x: 0, y: 400 },
+      data: { label: 'Catálogo', imageUrl: 'https://cdn.acme.test/catalogo.png', authToken: `${SECRET_MASK}3210`, errorMessage: 'Sin imagen.' },
+    });
+    const api = signedIn({
+      [`GET /t/acme/api/bots/${BOT_ID}`]: () => json(200, withImage),
+      [`PUT /t/acme/api/bots/${BOT_ID}`]: () => json(200, withImage),
+    });
+    renderApp(`/t/acme/bots/${BOT_ID}`);
+    const token = (await screen.findByLabelText('Token de acceso (opcional)', {}, LAZY)) as HTMLInputElement;
+    expect(token.value).toBe(`${SECRET_MASK}3210`);
+    expect(token.readOnly).toBe(true);
+    expect(screen.getByText('Guardado cifrado: no se vuelve a mostrar.')).toBeTruthy();
+    const savedToken = (index: number) => (api.callsTo('PUT', `/t/acme/api/bots/${BOT_ID}`)[index]!.body as BotDetail).config.nodes.find((node) => node.id === 'sendImage-1')!.data.authToken;
+    fireEvent.click(screen.getByRole('button', { name: 'Guardar Flujo' }));
+    await waitFor(() => expect(savedToken(0)).toBe(`${SECRET_MASK}3210`));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Cambiar' }));
+    const emptied = screen.getByLabelText('Token de acceso (opcional)') as HTMLInputElement;
+    expect(emptied.value).toBe('');
+    expect(emptied.type).toBe('password');
+    fireEvent.change(emptied, { target: { value: 'token-nuevo' } });
+    await screen.findByRole('button', { name: 'Guardar Flujo' });
+    fireEvent.click(screen.getByRole('button', { name: 'Guardar Flujo' }));
+    await waitFor(() => expect(savedToken(1)).toBe('token-nuevo'));
   });
 });

@@ -13,8 +13,6 @@ import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { Button } from '../../shared/ui/Button.tsx';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
-import { useSession } from '../auth/use-session.ts';
-import { canManageTenant } from '../shell/role-labels.ts';
 import { botsApi, botsKeys } from '../bots/bots.api.ts';
 import { connect, createNode, fromBotConfig, isValidConnection, removeNodes, toBotConfig, withoutHandle, type EditorNode } from './flow-editing.ts';
 import { JsonViewModal } from './JsonViewModal.tsx';
@@ -29,8 +27,6 @@ function BotEditor({ bot, slug }: { bot: BotDetail; slug: string }) {
   const toast = useToast();
   const queryClient = useQueryClient();
   const flow = useReactFlow();
-  const { session } = useSession();
-  const canManage = session ? canManageTenant(session.user.role) : false;
   const initial = useMemo(() => fromBotConfig(bot.config), [bot.config]);
   const [nodes, setNodes, onNodesChange] = useNodesState<EditorNode>(initial.nodes);
   const [edges, setEdges, onEdgesChange] = useEdgesState<Edge>(initial.edges);
@@ -43,7 +39,7 @@ function BotEditor({ bot, slug }: { bot: BotDetail; slug: string }) {
   edgesRef.current = edges;
 
   const columns = useQuery({ queryKey: ['columns', 'all'], queryFn: () => api.get<EditorColumn[]>('/api/columns/all') });
-  const members = useQuery({ queryKey: ['users'], queryFn: () => api.get<EditorMember[]>('/api/users'), enabled: canManage });
+  const members = useQuery({ queryKey: ['users'], queryFn: () => api.get<EditorMember[]>('/api/users') });
 
   const editor = useMemo<EditorContextValue>(() => ({
     columns: columns.data ?? [],

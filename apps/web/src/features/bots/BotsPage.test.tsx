@@ -85,17 +85,6 @@ describe('Bots Studio', () => {
     expect(await screen.findByText('Fallo al eliminar el bot.')).toBeTruthy();
   });
 
-  it('lets an agent see the bots but neither create nor delete them', async () => {
-    const user = aUser({ role: 'agent' });
-    const tenant = aTenant();
-    storeSession(user, tenant);
-    installFakeApi({ 'GET /api/auth/me': () => json(200, { user, tenant }), 'GET /t/acme/api/bots': () => json(200, [aBot()]) });
-    renderApp('/t/acme/bots');
-    expect(await screen.findByRole('article', { name: 'Agenda' })).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Crear Nuevo Bot' })).toBeNull();
-    expect(screen.queryByRole('button', { name: 'Eliminar Agenda' })).toBeNull();
-  });
-
   it('says Fallo al cargar los bots. when the list fails', async () => {
     signedIn({ 'GET /t/acme/api/bots': () => new Response('boom', { status: 500 }) });
     renderApp('/t/acme/bots');

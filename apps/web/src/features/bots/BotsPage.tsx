@@ -7,13 +7,11 @@ import { Button } from '../../shared/ui/Button.tsx';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
 import { useDialogs } from '../../shared/ui/use-dialogs.ts';
 import { useToast } from '../../shared/ui/use-toast.ts';
-import { useSession } from '../auth/use-session.ts';
-import { canManageTenant } from '../shell/role-labels.ts';
 import { BotAvatar } from './BotAvatar.tsx';
 import { botsApi, botsKeys, botTypeLabels } from './bots.api.ts';
 import { CreateBotDialog } from './CreateBotDialog.tsx';
 
-function BotCard({ bot, slug, onDelete, deleting }: { bot: BotSummary; slug: string; onDelete?: () => void; deleting: boolean }) {
+function BotCard({ bot, slug, onDelete, deleting }: { bot: BotSummary; slug: string; onDelete: () => void; deleting: boolean }) {
   return (
     <article aria-label={bot.name} data-testid="bot-card" className="group relative flex flex-col rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 transition hover:shadow-md hover:ring-emerald-300">
       <Link to={`/t/${slug}/bots/${bot.id}`} className="flex items-center gap-4 after:absolute after:inset-0 after:rounded-2xl" aria-label={`Abrir ${bot.name}`}>
@@ -24,27 +22,22 @@ function BotCard({ bot, slug, onDelete, deleting }: { bot: BotSummary; slug: str
         </div>
       </Link>
       <p className="mt-4 text-xs text-slate-400">Actualizado {new Date(bot.updated_at).toLocaleDateString('es')}</p>
-      {onDelete && (
-        <div className="relative z-10 mt-3 flex justify-end">
-          <Button variant="ghost" size="sm" loading={deleting} onClick={onDelete} aria-label={`Eliminar ${bot.name}`} className="text-rose-600 hover:bg-rose-50 hover:text-rose-700">
-            Eliminar
-          </Button>
-        </div>
-      )}
+      <div className="relative z-10 mt-3 flex justify-end">
+        <Button variant="ghost" size="sm" loading={deleting} onClick={onDelete} aria-label={`Eliminar ${bot.name}`} className="text-rose-600 hover:bg-rose-50 hover:text-rose-700">
+          Eliminar
+        </Button>
+      </div>
     </article>
   );
 }
 
-/** /t/{slug}/bots: the company's bots as cards, with a card to create one (spec 02 §2 Bots Studio). */
+/** /t/{slug}/bots: the company's bots as cards, with a card to create one (spec 02 §2 Bots Studio); owners and admins only (the router). */
 export function BotsPage() {
   const { tenantSlug = '' } = useParams();
   const navigate = useNavigate();
   const toast = useToast();
   const dialogs = useDialogs();
   const queryClient = useQueryClient();
-  const { session } = useSession();
-  // Bots are for owners and admins (spec 01 §2); others may look but not change them.
-  const canManage = session ? canManageTenant(session.user.role) : false;
   const [creating, setCreating] = useState(false);
   const bots = useQuery({ queryKey: botsKeys.all, queryFn: botsApi.list });
 
@@ -104,20 +97,18 @@ export function BotsPage() {
       )}
       {bots.data && (
         <div className="mt-6 grid gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
-          {canManage && (
-            <button
-              type="button"
-              onClick={() => setCreating(true)}
-              className="flex min-h-40 flex-col items-center justify-center gap-2 rounded-2xl border-2 border-dashed border-slate-300 bg-white/60 p-5 text-slate-500 transition hover:border-emerald-400 hover:text-emerald-700"
-            >
-              <span className="grid size-10 place-items-center rounded-full bg-slate-100 text-2xl leading-none" aria-hidden="true">
-                +
-              </span>
-              <span className="text-sm font-semibold">Crear Nuevo Bot</span>
-            </button>
-          )}
+          <button
+            type="button"
+            onClick={() => setCreating(true)}
+            className="flex min-h-40 flex-col items-center justify-center gap-2 rounded-2xl border-2 border-dashed border-slate-300 bg-white/60 p-5 text-slate-500 transition hover:border-emerald-400 hover:text-emerald-700"
+          >
+            <span className="grid size-10 place-items-center rounded-full bg-slate-100 text-2xl leading-none" aria-hidden="true">
+              +
+            </span>
+            <span className="text-sm font-semibold">Crear Nuevo Bot</span>
+          </button>
           {bots.data.map((bot) => (
-            <BotCard key={bot.id} bot={bot} slug={tenantSlug} deleting={remove.isPending && remove.variables === bot.id} onDelete={canManage ? () => void askToDelete(bot) : undefined} />
+            <BotCard key={bot.id} bot={bot} slug={tenantSlug} deleting={remove.isPending && remove.variables === bot.id} onDelete={() => void askToDelete(bot)} />
           ))}
         </div>
       )}

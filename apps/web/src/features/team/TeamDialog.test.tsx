@@ -107,17 +107,15 @@ describe('Administrar Equipo', () => {
     expect(await screen.findByRole('dialog', { name: 'Administrar Equipo' })).toBeTruthy();
   });
 
-  it('lets the owner open their own row, with Propietario among the roles, and refuses changing it', async () => {
-    const { api } = await openTeam();
+  it("does not let the owner edit their own row (the name is changed in Mi Perfil)", async () => {
+    await openTeam();
     await screen.findByText('ana@acme.test');
-    fireEvent.click(screen.getByRole('button', { name: 'Editar Ana María' }));
-    const role = (await screen.findByLabelText('Rol')) as HTMLSelectElement;
-    expect(role.value).toBe('owner');
-    expect([...role.options].map((option) => option.textContent)).toContain('Propietario');
-    fireEvent.change(role, { target: { value: 'admin' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Guardar cambios' }));
-    expect(await screen.findByText('El propietario no puede cambiar su propio rol.')).toBeTruthy();
-    expect(api.callsTo('PUT', '/t/acme/api/users/u-owner')).toHaveLength(0);
+    const edit = within(row('ana@acme.test')).getByRole('button', { name: 'Editar Ana María' }) as HTMLButtonElement;
+    expect(edit.disabled).toBe(true);
+    expect(edit.title).toBe('El propietario no puede editar su propia fila del equipo: cambia tu nombre en Mi Perfil.');
+    fireEvent.click(edit);
+    expect(screen.queryByRole('form', { name: 'Editar Usuario' })).toBeNull();
+    expect((within(row('carlos@acme.test')).getByRole('button', { name: 'Editar Carlos Ruiz' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('an admin cannot open the owner\'s row', async () => {

@@ -1,5 +1,5 @@
 import type { SessionUser } from '@embudo/contracts/http/auth';
-import { OWNER_CANNOT_DEACTIVATE } from '@embudo/contracts/http/users';
+import { OWNER_CANNOT_DEACTIVATE, OWNER_ROW_LOCKED, OWNER_SELF_EDIT_REFUSED } from '@embudo/contracts/http/users';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
@@ -16,7 +16,6 @@ import { teamApi } from './team.api.ts';
 import { TeamMemberForm, type TeamMemberDraft } from './TeamMemberForm.tsx';
 
 const usersKey = ['team-users'] as const;
-const OWNER_ROW_LOCKED = 'Solo el propietario puede modificar sus propios datos.';
 
 type View = { kind: 'list' } | { kind: 'invite' } | { kind: 'edit'; user: SessionUser };
 
@@ -104,12 +103,15 @@ export function TeamDialog({ onClose }: { onClose: () => void }) {
     onError: (error) => toast.error(errorMessageOr(error, 'Error al resetear la contraseña.')),
   });
 
-  // The owner's row is theirs alone (spec 01 §4); nobody switches themself off.
+  // The owner's row cannot be toggled, edited or reset, not even by the owner (spec 01 §4, §6); nobody switches themself off.
   const toggleBlockedBecause = (user: SessionUser) => {
     if (user.role === 'owner') return user.id === me?.id ? OWNER_CANNOT_DEACTIVATE : OWNER_ROW_LOCKED;
     return user.id === me?.id ? 'No puedes desactivarte a ti mismo.' : null;
   };
-  const mayEdit = (user: SessionUser) => user.role !== 'owner' || user.id === me?.id;
+  const editBlockedBecause = (user: SessionUser) => {
+    if (user.role !== 'owner') return null;
+    return user.id === me?.id ? OWNER_SELF_EDIT_REFUSED : OWNER_ROW_LOCKED;
+  };
 
   const title = view.kind === 'invite' ? 'Invitar Usuario' : view.kind === 'edit' ? 'Editar Usuario' : 'Administrar Equipo';
 
@@ -201,8 +203,8 @@ export function TeamDialog({ onClose }: { onClose: () => void }) {
                             <button
                               type="button"
                               aria-label={`Editar ${user.name}`}
-                              title={mayEdit(user) ? 'Editar' : OWNER_ROW_LOCKED}
-                              disabled={!mayEdit(user)}
+                              title={editBlockedBecause(user) ?? 'Editar'}
+                              disabled={editBlockedBecause(user) !== null}
                               onClick={() => setView({ kind: 'edit', user })}
                               className="rounded-lg p-2 text-slate-500 hover:bg-slate-100 hover:text-slate-800 disabled:cursor-not-allowed disabled:text-slate-300 disabled:hover:bg-transparent"
                             >

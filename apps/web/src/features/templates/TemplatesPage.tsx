@@ -7,8 +7,7 @@ import { Button } from '../../shared/ui/Button.tsx';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
 import { useDialogs } from '../../shared/ui/use-dialogs.ts';
 import { useToast } from '../../shared/ui/use-toast.ts';
-import { useSession } from '../auth/use-session.ts';
-import { canManageTenant } from '../shell/role-labels.ts';
+import { usePermissions } from '../auth/use-permissions.ts';
 import { TemplatePhonePreview } from './TemplatePhonePreview.tsx';
 import { TemplateStatusChip } from './TemplateStatusChip.tsx';
 import { templatesApi, templatesKeys } from './templates.api.ts';
@@ -53,8 +52,7 @@ function TemplateCard({ template, slug, canManage, onDelete, deleting }: {
 /** /t/{slug}/templates: the tenant's templates with their review status (spec 02 §2 Templates list). */
 export function TemplatesPage() {
   const { tenantSlug = '' } = useParams();
-  const { session } = useSession();
-  const canManage = session ? canManageTenant(session.user.role) : false;
+  const { canManage } = usePermissions();
   const toast = useToast();
   const dialogs = useDialogs();
   const queryClient = useQueryClient();

@@ -11,4 +11,7 @@ export const sendImageData = z.object({
 });
 export type SendImageData = z.infer<typeof sendImageData>;
 
+/** Write-only: the API answers it masked (see node-secrets.ts). */
+export const sendImageSecrets = ['authToken'] as const;
+
 export const sendImageDefaults: SendImageData = { label: 'Enviar Imagen', imageUrl: '', authToken: '', errorMessage: 'No pudimos cargar la imagen.' };
