@@ -9,7 +9,7 @@ import { createLogger } from '../apps/server/src/platform/logger/logger.ts';
 import { buildApp } from '../apps/server/src/app.ts';
 
 const database = await openPglite(undefined);
-const app = await buildApp({ db: database.db, logger: createLogger('silent'), mediaDir: os.tmpdir(), appSecret: 'bench-and-test-secret-0123456789abcdef', throttle: { windowMs: 1, perAccount: 1e9, perAddress: 1e9 } });
+const app = await buildApp({ db: database.db, logger: createLogger('silent'), mediaDir: os.tmpdir(), appSecret: 'bench-and-test-secret-0123456789abcdef', throttle: { windowMs: 1, perAddress: 1e9, freeAccountFailures: 1e9, accountDelayBaseMs: 0, accountDelayCapMs: 0 } });
 await app.ready();
 
 const register = await app.inject({

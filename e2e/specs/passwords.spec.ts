@@ -28,6 +28,13 @@ test('an invited user must replace the temporary password before reaching the bo
     await expect(page.getByText(message)).toBeVisible();
   }
 
+  // The temporary password itself is refused by the server, and the page says why.
+  await page.getByLabel('Nueva contraseña').fill(tempPassword);
+  await page.getByLabel('Confirmar contraseña').fill(tempPassword);
+  await page.getByRole('button', { name: 'Guardar contraseña' }).click();
+  await expect(page.getByText('La nueva contraseña debe ser distinta de la contraseña temporal.')).toBeVisible();
+  await expect(page).toHaveURL(/force-password-change$/);
+
   // Leaving for another page is not possible while the change is pending.
   await page.goto(`/t/${owner.tenant.slug}/agenda`);
   await expect(page).toHaveURL(/force-password-change$/);

@@ -31,6 +31,8 @@ import { recordRouteTable, registerRouteAccess, registerTenantRoutes, type Route
 import { acceptEmptyJsonBodies } from './platform/http/json-body-parser.ts';
 import { createRealtime, type Realtime } from './platform/realtime/realtime.ts';
 import { defaultThrottleLimits, type ThrottleLimits } from './modules/auth/login-throttle.ts';
+import { defaultSessionLifetime, type SessionLifetime, type SessionPolicy } from './modules/auth/session-lifetime.ts';
+import type { TrustProxy } from './platform/config/config.ts';
 import { resolveSession } from './modules/auth/auth.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
@@ -72,6 +74,12 @@ export interface AppOptions {
   /** Folder of the built SPA; when present it is served with a fallback to index.html. */
   webDist?: string;
   throttle?: ThrottleLimits;
+  /** Idle and absolute lifetime of tenant and operator sessions (SESSION_IDLE_DAYS, SESSION_MAX_DAYS). */
+  sessionLifetime?: SessionLifetime;
+  /** Which proxies' X-Forwarded-For to believe (TRUST_PROXY); by default none, so request.ip is the socket's address. */
+  trustProxy?: TrustProxy;
+  /** The time sign-in throttling and session expiry are judged by; tests move it. */
+  clock?: () => Date;
   /** SMTP server for the bot sendEmail node; unset, the node reports that e-mail is not configured. */
   smtpUrl?: string;
   /** Gemini for the bot aiPrompt node; unset, the node says AI is not configured. */
@@ -85,14 +93,21 @@ export interface AppOptions {
 
 export type App = FastifyInstance & { realtime: Realtime; routeTable: RouteTableEntry[]; queue: JobQueue; sandboxPhone?: FakeGupshup };
 
+/** A hop count trusts that many proxies nearest to the server, as Fastify does for a number (its types omit it). */
+function fastifyTrustProxy(trust: TrustProxy) {
+  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+}
+
 export async function buildApp(options: AppOptions): Promise<App> {
-  const app = Fastify({ loggerInstance: options.logger as FastifyBaseLogger, trustProxy: true }).withTypeProvider<ZodTypeProvider>();
+  const app = Fastify({ loggerInstance: options.logger as FastifyBaseLogger, trustProxy: fastifyTrustProxy(options.trustProxy ?? false) }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   app.decorate('routeTable', recordRouteTable(app));
   const { db } = options;
-  const sessionResolver = (token: string | undefined) => resolveSession(db, token);
+  const clock = options.clock ?? (() => new Date());
+  const sessionPolicy: SessionPolicy = { lifetime: options.sessionLifetime ?? defaultSessionLifetime, clock };
+  const sessionResolver = (token: string | undefined) => resolveSession(db, token, sessionPolicy);
   const realtime = createRealtime({
     httpServer: app.server, resolveSession: sessionResolver, redisUrl: options.redisUrl, logger: options.logger,
     funnelAccessOf: (tenantId, userId) => realtimeFunnelAccess(db, tenantId, userId),
@@ -107,7 +122,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   acceptEmptyJsonBodies(app);
   registerErrorHandler(app, options.webDist && fs.existsSync(options.webDist) ? path.join(options.webDist, 'index.html') : undefined);
-  registerRouteAccess(app, sessionResolver, (token) => resolveAdminSession(db, token));
+  registerRouteAccess(app, sessionResolver, (token) => resolveAdminSession(db, token, sessionPolicy));
 
   const sandbox = (options.providerMode ?? 'sandbox') === 'sandbox';
   // The in-process sandbox answers on this very server, whatever port it got.
@@ -208,16 +223,17 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   const templatesDeps = { db, sandbox, storage, partner };
   await app.register(adminRoutes, {
-    db, box,
+    db, box, clock,
     throttle: options.throttle ?? defaultThrottleLimits,
     activeConnections: () => realtime.connectionCount(),
     onUserSessionsEnded: (userId) => realtime.disconnectUser(userId),
   });
 
   await app.register(authRoutes, {
-    db,
+    db, clock,
     throttle: options.throttle ?? defaultThrottleLimits,
     onPasswordChanged: (_tenantId, userId) => realtime.disconnectUser(userId),
+    onLogout: (sessionId) => realtime.disconnectSession(sessionId),
   });
   await registerTenantRoutes(app, async (scope) => {
     await scope.register(usersRoutes, {

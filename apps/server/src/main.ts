@@ -6,6 +6,7 @@ import { openDatabase } from './platform/db/database.ts';
 import { DataDirLockedError } from './platform/db/data-dir-lock.ts';
 import { createLogger } from './platform/logger/logger.ts';
 import { buildApp } from './app.ts';
+import { daysToSessionLifetime } from './modules/auth/session-lifetime.ts';
 import { bootstrapPlatformAdmin } from './modules/admin/admin-bootstrap.ts';
 import { DEMO_SIGN_IN, seedDemoTenant } from '../db/seeds/demo-seed.ts';
 
@@ -25,6 +26,7 @@ async function main() {
     mediaDir: path.join(config.dataDir, 'media'), publicUrl: process.env.PUBLIC_URL ? config.publicUrl : undefined,
     providerMode: config.providerMode, gupshupApiUrl: config.gupshupApiUrl, gupshupPartnerUrl: config.gupshupPartnerUrl,
     smtpUrl: config.smtpUrl, geminiApiKey: config.geminiApiKey, geminiBaseUrl: config.geminiBaseUrl, allowPrivateOutbound: config.outboundAllowPrivate,
+    trustProxy: config.trustProxy, sessionLifetime: daysToSessionLifetime(config.sessionIdleDays, config.sessionMaxDays),
   });
   app.addHook('onClose', async () => database.close());
   await app.listen({ port: config.port, host: config.host });

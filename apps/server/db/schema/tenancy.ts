@@ -51,15 +51,22 @@ export const adminSessions = pgTable('admin_sessions', {
   tokenHash: text('token_hash').notNull(),
   adminId: uuid('admin_id').notNull().references(() => platformAdmins.id, { onDelete: 'cascade' }),
   createdAt: createdAt(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
   revokedAt: timestamp('revoked_at', { withTimezone: true }),
 }, (t) => [uniqueIndex('admin_sessions_token_hash_key').on(t.tokenHash)]);
 
-/** One row per failed sign-in; counted over a sliding window for rate limiting across processes. */
-export const authFailures = pgTable('auth_failures', {
-  id: id(),
-  key: text('key').notNull(),
-  createdAt: createdAt(),
-}, (t) => [index('auth_failures_key_idx').on(t.key, t.createdAt)]);
+/**
+ * Sign-in throttling state, one row per account or client address (docs/decisions/0010). An attempt is
+ * claimed here before its password is verified; the claim is undone when the password was right.
+ */
+export const signInThrottle = pgTable('sign_in_throttle', {
+  key: text('key').primaryKey(),
+  /** Claimed attempts since the key was last quiet for a whole window. */
+  failures: integer('failures').notNull(),
+  lastFailureAt: timestamp('last_failure_at', { withTimezone: true }).notNull(),
+  /** No attempt is verified for this key before this time. */
+  nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
+}, (t) => [index('sign_in_throttle_last_failure_idx').on(t.lastFailureAt)]);
 
 export const funnels = pgTable('funnels', {
   id: id(),

@@ -22,7 +22,7 @@ export async function seedDemoTenant(db: Db): Promise<boolean> {
     userEmail: DEMO_SIGN_IN.email,
     userPassword: DEMO_SIGN_IN.password,
     timezone: 'America/Mexico_City',
-  });
+  }, new Date());
   await db.update(tenants).set({ subscriptionPlan: 'professional' }).where(eq(tenants.id, tenant.id));
 
   const [funnel] = await db.select().from(funnels).where(eq(funnels.tenantId, tenant.id)).orderBy(asc(funnels.position)).limit(1);

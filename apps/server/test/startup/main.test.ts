@@ -44,6 +44,14 @@ describe('starting the server', () => {
     expect(lines[0]).toMatch(/^Invalid configuration: PORT /);
   });
 
+  it('refuses TRUST_PROXY=true with one line: trusting every X-Forwarded-For would let clients dodge sign-in throttling', async () => {
+    const server = startServer({ TRUST_PROXY: 'true', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-cfg-')) });
+    expect(await server.exited).toBe(1);
+    const lines = server.stderr().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^Invalid configuration: TRUST_PROXY must be false, a hop count/);
+  });
+
   // Two cold starts of a fresh embedded database, each allowed 60 s above.
   it('in embedded mode seeds the demo tenant, prints its sign-in and the operator account, and serves the API', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-start-'));

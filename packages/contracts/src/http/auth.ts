@@ -21,6 +21,8 @@ export const passwordRules = [
 
 export const PASSWORD_RULES_MESSAGE = 'La contraseña no cumple los requisitos';
 export const PASSWORDS_DONT_MATCH = 'Las contraseñas no coinciden.';
+/** A forced change must really replace the temporary password (checked by the server, shown by the page). */
+export const SAME_AS_TEMPORARY_PASSWORD = 'La nueva contraseña debe ser distinta de la contraseña temporal.';
 
 export function firstBrokenPasswordRule(password: string) {
   return passwordRules.find((rule) => !rule.test(password));

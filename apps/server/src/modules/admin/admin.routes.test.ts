@@ -1,38 +1,120 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { OPERATOR_REJECTION_REASON } from '@embudo/contracts/http/templates';
-import { messageTemplates, platformSettings } from '../../../db/schema/index.ts';
+import { adminSessions, messageTemplates, platformSettings } from '../../../db/schema/index.ts';
 import { buildTestApp, TEST_APP_SECRET, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
-import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
+import { connectClient, joinTenant, listenOnRandomPort, type TestSocket } from '../../../test/support/realtime-client.ts';
+import { createTestClock } from '../../../test/support/test-clock.ts';
+import { hashToken } from '../../platform/auth/secrets.ts';
+import { accountThrottled, defaultThrottleLimits } from '../auth/login-throttle.ts';
 import { bootstrapPlatformAdmin } from './admin-bootstrap.ts';
 import { sandboxAppName } from '../chats/provider-settings.service.ts';
 import { ALREADY_APPROVED, ALREADY_REJECTED } from '../templates/templates.service.ts';
 
 let t: TestApp;
+let baseUrl: string;
 let adminToken: string;
 const ADMIN = { email: 'operador@embudo.test', password: 'Operador123' };
+const clock = createTestClock();
+const sockets: TestSocket[] = [];
 
 beforeAll(async () => {
-  t = await buildTestApp({ providerMode: 'sandbox' });
-  await listenOnRandomPort(t.app);
+  t = await buildTestApp({ providerMode: 'sandbox', clock: clock.now });
+  baseUrl = await listenOnRandomPort(t.app);
   await bootstrapPlatformAdmin(t.database.db, ADMIN);
   adminToken = (await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: ADMIN })).json().token;
 });
-afterAll(async () => t.close());
+afterAll(async () => {
+  sockets.forEach((socket) => socket.disconnect());
+  await t.close();
+});
 
 const asAdmin = (method: 'GET' | 'PUT' | 'POST', url: string, payload?: unknown) =>
   t.app.inject({ method, url, headers: bearer(adminToken), payload: payload as object });
 
 describe('operator sign-in and token kinds', () => {
   it('signs in, checks the token, refuses wrong credentials and rate-limits', async () => {
+    clock.freeze();
+    onTestFinished(() => clock.resume());
     const me = await asAdmin('GET', '/api/admin/me');
     expect(me.json()).toEqual({ user: { id: expect.any(String), email: ADMIN.email, name: 'Administrador' } });
     const wrong = await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { ...ADMIN, password: 'Mala1234' }, remoteAddress: '10.7.0.1' });
     expect(wrong.statusCode).toBe(401);
     expect((await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: '', password: '' } })).statusCode).toBe(400);
-    for (let i = 0; i < 5; i++) await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: 'otro@x.test', password: 'Mala1234' }, remoteAddress: '10.7.1.1' });
+    for (let i = 0; i < 3; i++) await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: 'otro@x.test', password: 'Mala1234' }, remoteAddress: '10.7.1.1' });
     expect((await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: 'otro@x.test', password: 'Mala1234' }, remoteAddress: '10.7.1.2' })).statusCode).toBe(429);
+  });
+
+  it('verifies at most 3 of 60 concurrent wrong guesses on the operator, and lets the operator in within 30 s once they stop', async () => {
+    clock.freeze();
+    onTestFinished(() => clock.resume());
+    const guess = (password: string, i: number) =>
+      t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: ADMIN.email, password }, remoteAddress: `10.8.${Math.floor(i / 200)}.${(i % 200) + 1}` });
+    // A right password first, so the wrong one of the test above no longer counts.
+    expect((await guess(ADMIN.password, 499)).statusCode).toBe(200);
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => guess('Mala1234', i)));
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(defaultThrottleLimits.freeAccountFailures);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(60 - defaultThrottleLimits.freeAccountFailures);
+
+    const slowed = await guess(ADMIN.password, 500);
+    expect(slowed.statusCode).toBe(429);
+    expect(slowed.json().message).toBe(accountThrottled(2_000));
+    clock.advance(Number(slowed.headers['retry-after']) * 1000);
+    expect((await guess(ADMIN.password, 501)).statusCode).toBe(200);
+  });
+});
+
+describe('operator sessions', () => {
+  const signIn = async () => (await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: ADMIN })).json().token as string;
+  const sessionTimes = (token: string, times: { createdAt?: Date; lastUsedAt?: Date }) =>
+    t.database.db.update(adminSessions).set(times).where(eq(adminSessions.tokenHash, hashToken(token)));
+  const meWith = (token: string) => t.app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(token) });
+  const DAY_MS = 86_400_000;
+
+  it('expire after 30 days without use and 90 days after sign-in, answering 401 like a revoked one', async () => {
+    const now = clock.now().getTime();
+    const idle = await signIn();
+    await sessionTimes(idle, { lastUsedAt: new Date(now - 29 * DAY_MS) });
+    expect((await meWith(idle)).statusCode).toBe(200);
+    await sessionTimes(idle, { lastUsedAt: new Date(now - 30 * DAY_MS - 1000) });
+    const expired = await meWith(idle);
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json()).toEqual({ code: 'UNAUTHORIZED', message: 'Sesión de administrador inválida o expirada.' });
+
+    const old = await signIn();
+    await sessionTimes(old, { createdAt: new Date(now - 89 * DAY_MS) });
+    expect((await meWith(old)).statusCode).toBe(200);
+    await sessionTimes(old, { createdAt: new Date(now - 90 * DAY_MS - 1000) });
+    expect((await meWith(old)).statusCode).toBe(401);
+  });
+
+  it('write the last-used time at most once a minute', async () => {
+    const token = await signIn();
+    const lastUsed = async () => (await t.database.db.select().from(adminSessions).where(eq(adminSessions.tokenHash, hashToken(token))))[0]!.lastUsedAt.getTime();
+    const recent = new Date(clock.now().getTime() - 30_000);
+    await sessionTimes(token, { lastUsedAt: recent });
+    expect((await meWith(token)).statusCode).toBe(200);
+    expect(await lastUsed()).toBe(recent.getTime());
+    const stale = new Date(clock.now().getTime() - 2 * 60_000);
+    await sessionTimes(token, { lastUsedAt: stale });
+    const before = clock.now().getTime();
+    expect((await meWith(token)).statusCode).toBe(200);
+    expect(await lastUsed()).toBeGreaterThanOrEqual(before);
+  });
+
+  it('deactivating a member disconnects their live connection at once', async () => {
+    const owner = await registerTenant(t.app);
+    const { user, tempPassword } = (await t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/users/invite`, headers: bearer(owner.token), payload: { name: 'Agente', email: 'conectado@x.test' } })).json();
+    const temporary = (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: tempPassword, tenantSlug: owner.tenant.slug } })).json();
+    const changed = (await t.app.inject({ method: 'PUT', url: '/api/auth/change-password', headers: bearer(temporary.token), payload: { newPassword: 'Definitiva9' } })).json();
+    const socket = connectClient(baseUrl, changed.token, owner.tenant.slug);
+    sockets.push(socket);
+    expect(await joinTenant(socket, owner.tenant.slug, changed.token)).toEqual({ ok: true });
+    const disconnected = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+    expect((await asAdmin('PUT', `/api/admin/users/${user.id}/status`, { is_active: false })).statusCode).toBe(200);
+    expect(await disconnected).toBe('io server disconnect');
   });
 
   it('an admin token opens no tenant call and a tenant token opens no admin call', async () => {

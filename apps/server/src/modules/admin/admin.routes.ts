@@ -13,6 +13,8 @@ export interface AdminRoutesOptions {
   db: Db;
   box: SecretBox;
   throttle: ThrottleLimits;
+  /** The time sign-ins are judged by (tests move it). */
+  clock: () => Date;
   activeConnections: () => number;
   onUserSessionsEnded: (userId: string) => void;
 }
@@ -20,9 +22,9 @@ export interface AdminRoutesOptions {
 const idParams = (message: string) => z.object({ id: z.uuid({ error: message }) });
 const asAdmin = { access: 'admin' as const };
 
-export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, { db, box, throttle, activeConnections, onUserSessionsEnded }) => {
+export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, { db, box, throttle, clock, activeConnections, onUserSessionsEnded }) => {
   app.post('/api/auth/admin/login', { config: { access: 'public' }, schema: { body: adminLoginRequest, response: { 200: adminSessionResponse } } },
-    async (request) => admin.adminLogin(db, request.body, request.ip, throttle));
+    async (request) => admin.adminLogin(db, request.body, request.ip, throttle, clock()));
 
   app.get('/api/admin/me', { config: asAdmin, schema: { response: { 200: adminMeResponse } } }, async (request) =>
     admin.adminMe(adminSessionOf(request).admin as admin.AdminRow));

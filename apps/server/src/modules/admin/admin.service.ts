@@ -3,9 +3,10 @@ import type { Plan } from '@embudo/contracts/http/auth';
 import { adminSessions, messages, platformAdmins, platformSettings, sessions, tenants, usageEvents, users } from '../../../db/schema/index.ts';
 import { queryRows, type Db } from '../../platform/db/database.ts';
 import { forbidden, notFound, unauthorized } from '../../platform/errors/app-error.ts';
-import { generateTemporaryPassword, generateToken, hashPassword, hashToken, verifyPassword } from '../../platform/auth/secrets.ts';
+import { generateTemporaryPassword, generateToken, hashPassword, hashToken, verifySignInPassword } from '../../platform/auth/secrets.ts';
 import type { SecretBox } from '../../platform/crypto/secret-box.ts';
-import { assertNotThrottled, clearAccountFailures, recordFailure, throttleKeys, type ThrottleLimits } from '../auth/login-throttle.ts';
+import { claimSignInAttempt, signInFailed, signInSucceeded, throttleKeys, type ThrottleLimits } from '../auth/login-throttle.ts';
+import { lastUsedStaleBefore, sessionExpired, type SessionPolicy } from '../auth/session-lifetime.ts';
 import { monthBounds, PRICING_KEY, currentPricing, type Pricing } from '../usage/usage.service.ts';
 
 export const ADMIN_WRONG_CREDENTIALS = 'Email o contraseña incorrectos.';
@@ -15,29 +16,38 @@ export const GUPSHUP_KEY = 'gupshup';
 export type AdminRow = typeof platformAdmins.$inferSelect;
 const adminDto = (row: AdminRow) => ({ id: row.id, email: row.email, name: row.name });
 
-export async function adminLogin(db: Db, input: { email: string; password: string }, address: string, limits: ThrottleLimits) {
+/** Throttled like the tenant sign-in: the attempt is claimed before the password is verified (docs/decisions/0010). */
+export async function adminLogin(db: Db, input: { email: string; password: string }, address: string, limits: ThrottleLimits, now: Date) {
   const keys = throttleKeys('admin', input.email, address);
-  await assertNotThrottled(db, keys, limits);
+  await claimSignInAttempt(db, keys, limits, now);
   const [admin] = await db.select().from(platformAdmins).where(eq(platformAdmins.email, input.email.toLowerCase())).limit(1);
-  if (!admin || !(await verifyPassword(admin.passwordHash, input.password))) {
-    await recordFailure(db, keys, limits);
+  const passwordMatches = await verifySignInPassword(admin?.passwordHash, input.password);
+  if (!admin || !passwordMatches) {
+    await signInFailed(db, limits, now);
     throw unauthorized(ADMIN_WRONG_CREDENTIALS);
   }
-  await clearAccountFailures(db, keys);
+  await signInSucceeded(db, keys, limits);
   const token = generateToken();
-  await db.insert(adminSessions).values({ tokenHash: hashToken(token), adminId: admin.id });
+  await db.insert(adminSessions).values({ tokenHash: hashToken(token), adminId: admin.id, createdAt: now, lastUsedAt: now });
   return { token, user: adminDto(admin) };
 }
 
-export async function resolveAdminSession(db: Db, token: string | undefined) {
+/** An operator session expires like a tenant one (idle and absolute), and answers null once revoked or expired. */
+export async function resolveAdminSession(db: Db, token: string | undefined, policy: SessionPolicy) {
   if (!token) return null;
   const [row] = await db
-    .select({ sessionId: adminSessions.id, admin: platformAdmins })
+    .select({ session: adminSessions, admin: platformAdmins })
     .from(adminSessions)
     .innerJoin(platformAdmins, eq(platformAdmins.id, adminSessions.adminId))
     .where(and(eq(adminSessions.tokenHash, hashToken(token)), isNull(adminSessions.revokedAt)))
     .limit(1);
-  return row ? { sessionId: row.sessionId, admin: row.admin } : null;
+  const now = policy.clock();
+  if (!row || sessionExpired(row.session, policy.lifetime, now)) return null;
+  const staleBefore = lastUsedStaleBefore(now);
+  if (row.session.lastUsedAt < staleBefore) {
+    await db.update(adminSessions).set({ lastUsedAt: now }).where(and(eq(adminSessions.id, row.session.id), lt(adminSessions.lastUsedAt, staleBefore)));
+  }
+  return { sessionId: row.session.id, admin: row.admin };
 }
 
 export async function adminLogout(db: Db, sessionId: string) {

@@ -1,17 +1,21 @@
 import { queryRows } from '../../platform/db/database.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { boardColumns, funnels, tenants, users } from '../../../db/schema/index.ts';
+import { SAME_AS_TEMPORARY_PASSWORD } from '@embudo/contracts/http/auth';
+import { boardColumns, funnels, sessions, tenants, users } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant, registrationPayload, STRONG_PASSWORD } from '../../../test/support/factories.ts';
 import { createUser } from '../users/users.service.ts';
 import { hashPassword } from '../../platform/auth/secrets.ts';
 import { WRONG_CREDENTIALS } from './auth.service.ts';
-import { TOO_MANY_ATTEMPTS } from './login-throttle.ts';
+import { accountThrottled, addressThrottled, defaultThrottleLimits } from './login-throttle.ts';
+import { createTestClock } from '../../../test/support/test-clock.ts';
 
+const DAY_MS = 86_400_000;
+const clock = createTestClock();
 let t: TestApp;
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ clock: clock.now });
 });
 afterAll(async () => t.close());
 
@@ -164,26 +168,132 @@ describe('POST /api/auth/login', () => {
     expect(me.statusCode).toBe(401);
   });
 
-  it('rate-limits repeated failures for one account with 429, even for the right password', async () => {
+});
+
+describe('sign-in throttling (docs/decisions/0010)', () => {
+  // Every test runs on a stopped clock; time only moves when the test says so.
+  beforeEach(() => clock.freeze());
+  afterEach(() => clock.resume());
+
+  let addressCount = 0;
+  /** A different client address on every call, as an attacker with many machines. */
+  const freshAddress = () => {
+    addressCount++;
+    return `10.200.${Math.floor(addressCount / 250)}.${(addressCount % 250) + 1}`;
+  };
+  const loginAs = (credentials: { email: string; password: string; tenantSlug: string }, address = freshAddress(), headers: Record<string, string> = {}) =>
+    post('/api/auth/login', credentials, headers, address);
+  const waitOf = (response: { headers: Record<string, unknown> }) => Number(response.headers['retry-after']) * 1000;
+
+  it('slows an account after 3 failures with a growing delay, saying how many seconds to wait', async () => {
     const session = await registerTenant(t.app);
     const wrong = { email: session.user.email, password: 'Incorrecta1', tenantSlug: session.tenant.slug };
-    for (let i = 0; i < 5; i++) {
-      expect((await post('/api/auth/login', wrong, {}, `10.3.0.${i}`)).statusCode).toBe(401);
-    }
-    const blocked = await post('/api/auth/login', { ...wrong, password: session.password }, {}, '10.3.1.1');
-    expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().message).toBe(TOO_MANY_ATTEMPTS);
+    for (let i = 0; i < 3; i++) expect((await loginAs(wrong)).statusCode).toBe(401);
+    const slowed = await loginAs(wrong);
+    expect(slowed.statusCode).toBe(429);
+    expect(slowed.json()).toEqual({ code: 'TOO_MANY_REQUESTS', message: 'Demasiados intentos fallidos con esta cuenta. Espera 2 segundos antes de volver a intentarlo.' });
+    expect(slowed.headers['retry-after']).toBe('2');
+    clock.advance(2_000);
+    expect((await loginAs(wrong)).statusCode).toBe(401);
+    const longer = await loginAs(wrong);
+    expect(longer.json().message).toBe(accountThrottled(4_000));
+    clock.advance(4_000);
+    expect((await loginAs({ ...wrong, password: session.password })).statusCode).toBe(200);
+    // The right password starts the account afresh.
+    for (let i = 0; i < 3; i++) expect((await loginAs(wrong)).statusCode).toBe(401);
   });
 
-  it('rate-limits repeated failures from one address across accounts', async () => {
+  it('lets nobody lock an owner out: during an attack no wait exceeds 30 s, and afterwards the right password signs in', async () => {
     const session = await registerTenant(t.app);
-    for (let i = 0; i < 20; i++) {
-      await post('/api/auth/login', { email: `x${i}@y.test`, password: 'Incorrecta1', tenantSlug: session.tenant.slug }, {}, '10.4.0.1');
+    const wrong = { email: session.user.email, password: 'Incorrecta1', tenantSlug: session.tenant.slug };
+    // 50 wrong passwords from rotating addresses, each sent the moment the last wait ends (the fastest attack there is).
+    let elapsedMs = 0;
+    for (let verified = 0; verified < 50;) {
+      const answer = await loginAs(wrong);
+      if (answer.statusCode === 401) verified++;
+      else {
+        expect(answer.statusCode).toBe(429);
+        expect(waitOf(answer)).toBeLessThanOrEqual(defaultThrottleLimits.accountDelayCapMs);
+        clock.advance(waitOf(answer));
+        elapsedMs += waitOf(answer);
+      }
     }
-    const blocked = await post('/api/auth/login', { email: session.user.email, password: session.password, tenantSlug: session.tenant.slug }, {}, '10.4.0.1');
-    expect(blocked.statusCode).toBe(429);
-    const elsewhere = await post('/api/auth/login', { email: session.user.email, password: session.password, tenantSlug: session.tenant.slug }, {}, '10.4.0.2');
-    expect(elsewhere.statusCode).toBe(200);
+    // 3 free, then 2 + 4 + 8 + 16 s, then 30 s per guess: 50 guesses take over 22 minutes.
+    expect(elapsedMs).toBe((2 + 4 + 8 + 16) * 1000 + (50 - 3 - 4) * 30_000);
+    // The attack stops; the owner, from their own address, waits at most the cap.
+    const right = { ...wrong, password: session.password };
+    const first = await loginAs(right, '10.99.0.1');
+    expect(first.statusCode).toBe(429);
+    expect(waitOf(first)).toBeLessThanOrEqual(30_000);
+    clock.advance(waitOf(first));
+    expect((await loginAs(right, '10.99.0.1')).statusCode).toBe(200);
+  });
+
+  it('verifies at most 3 passwords of 60 concurrent wrong guesses on one account; the rest answer 429', async () => {
+    const session = await registerTenant(t.app);
+    const wrong = { email: session.user.email, password: 'Incorrecta1', tenantSlug: session.tenant.slug };
+    const answers = await Promise.all(Array.from({ length: 60 }, () => loginAs(wrong)));
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(defaultThrottleLimits.freeAccountFailures);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(60 - defaultThrottleLimits.freeAccountFailures);
+  });
+
+  it('verifies at most 20 passwords of 60 concurrent guesses from one address across accounts', async () => {
+    const session = await registerTenant(t.app);
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) =>
+      loginAs({ email: `victima${i}@x.test`, password: 'Incorrecta1', tenantSlug: session.tenant.slug }, '10.4.1.1')));
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(defaultThrottleLimits.perAddress);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(60 - defaultThrottleLimits.perAddress);
+    const refused = answers.find((answer) => answer.statusCode === 429)!;
+    expect(refused.json().message).toBe(addressThrottled(defaultThrottleLimits.windowMs));
+    expect(refused.json().message).toBe('Demasiados intentos fallidos desde tu conexión. Espera 15 minutos antes de volver a intentarlo.');
+    // The account's owner elsewhere is unaffected; the address waits out its window.
+    expect((await loginAs({ email: session.user.email, password: session.password, tenantSlug: session.tenant.slug }, '10.4.1.2')).statusCode).toBe(200);
+    clock.advance(defaultThrottleLimits.windowMs);
+    expect((await loginAs({ email: session.user.email, password: session.password, tenantSlug: session.tenant.slug }, '10.4.1.1')).statusCode).toBe(200);
+  });
+
+  it('ignores X-Forwarded-For by default: a rotating header is still throttled per connecting address', async () => {
+    const session = await registerTenant(t.app);
+    const guess = (i: number) => loginAs({ email: `rotando${i}@x.test`, password: 'Incorrecta1', tenantSlug: session.tenant.slug }, '10.4.2.1', { 'x-forwarded-for': `203.0.113.${i}` });
+    for (let i = 0; i < defaultThrottleLimits.perAddress; i++) expect((await guess(i)).statusCode).toBe(401);
+    const refused = await guess(99);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().message).toBe(addressThrottled(defaultThrottleLimits.windowMs));
+  });
+
+  it('a right password gives its attempt back to the address', async () => {
+    const session = await registerTenant(t.app);
+    const address = '10.4.3.1';
+    for (let i = 0; i < defaultThrottleLimits.perAddress - 1; i++) {
+      expect((await loginAs({ email: `otro${i}@x.test`, password: 'Incorrecta1', tenantSlug: session.tenant.slug }, address)).statusCode).toBe(401);
+    }
+    for (let i = 0; i < 3; i++) {
+      expect((await loginAs({ email: session.user.email, password: session.password, tenantSlug: session.tenant.slug }, address)).statusCode).toBe(200);
+    }
+    expect((await loginAs({ email: 'ultimo@x.test', password: 'Incorrecta1', tenantSlug: session.tenant.slug }, address)).statusCode).toBe(401);
+    expect((await loginAs({ email: 'sobra@x.test', password: 'Incorrecta1', tenantSlug: session.tenant.slug }, address)).statusCode).toBe(429);
+  });
+});
+
+describe('TRUST_PROXY behind a proxy', () => {
+  let behindProxy: TestApp;
+  beforeAll(async () => {
+    behindProxy = await buildTestApp({ trustProxy: 1 });
+  });
+  afterAll(async () => behindProxy.close());
+
+  it('throttles the forwarded client address, not the proxy\'s', async () => {
+    const session = await registerTenant(behindProxy.app);
+    const guess = (client: string, i: number) => behindProxy.app.inject({
+      method: 'POST', url: '/api/auth/login', remoteAddress: '10.0.0.2', headers: { 'x-forwarded-for': client },
+      payload: { email: `cliente${i}@x.test`, password: 'Incorrecta1', tenantSlug: session.tenant.slug },
+    });
+    for (let i = 0; i < defaultThrottleLimits.perAddress; i++) expect((await guess('198.51.100.7', i)).statusCode).toBe(401);
+    expect((await guess('198.51.100.7', 99)).statusCode).toBe(429);
+    // Another client behind the same proxy is not punished for the first one.
+    expect((await guess('198.51.100.8', 100)).statusCode).toBe(401);
   });
 });
 
@@ -200,6 +310,60 @@ describe('sessions', () => {
     for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer nope' }]) {
       const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers });
       expect(me.statusCode).toBe(401);
+    }
+  });
+
+  const me = (token: string) => t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) });
+  const lastUsedOf = async (token: string) => {
+    const rows = await queryRows<{ last_used_at: string | Date }>(t.database.db, sql`select last_used_at from sessions where revoked_at is null and token_hash = encode(sha256(convert_to(${token}, 'UTF8')), 'hex')`);
+    return new Date(rows[0]!.last_used_at).getTime();
+  };
+
+  it('expires after 30 days without use, answering 401 like a revoked session', async () => {
+    const session = await registerTenant(t.app);
+    clock.advance(29 * DAY_MS);
+    expect((await me(session.token)).statusCode).toBe(200);
+    clock.advance(29 * DAY_MS);
+    expect((await me(session.token)).statusCode).toBe(200);
+    clock.advance(30 * DAY_MS);
+    const expired = await me(session.token);
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json()).toEqual({ code: 'UNAUTHORIZED', message: 'Sesión inválida o expirada.' });
+  });
+
+  it('expires 90 days after sign-in however often it is used', async () => {
+    const session = await registerTenant(t.app);
+    for (let day = 20; day < 90; day += 20) {
+      clock.advance(20 * DAY_MS);
+      expect((await me(session.token)).statusCode, `day ${day}`).toBe(200);
+    }
+    clock.advance(10 * DAY_MS);
+    expect((await me(session.token)).statusCode).toBe(401);
+  });
+
+  it('is judged by its stored times: a session created 91 days ago is expired even if used a minute ago', async () => {
+    const session = await registerTenant(t.app);
+    const now = clock.now().getTime();
+    await t.database.db.update(sessions).set({ createdAt: new Date(now - 91 * DAY_MS), lastUsedAt: new Date(now - 60_000) }).where(eq(sessions.userId, session.user.id));
+    expect((await me(session.token)).statusCode).toBe(401);
+  });
+
+  it('writes the last-used time at most once a minute, never on every request', async () => {
+    clock.freeze();
+    try {
+      const session = await registerTenant(t.app);
+      const signedInAt = clock.now().getTime();
+      expect(await lastUsedOf(session.token)).toBe(signedInAt);
+      for (let i = 0; i < 5; i++) {
+        clock.advance(10_000);
+        expect((await me(session.token)).statusCode).toBe(200);
+      }
+      expect(await lastUsedOf(session.token)).toBe(signedInAt);
+      clock.advance(15_000);
+      expect((await me(session.token)).statusCode).toBe(200);
+      expect(await lastUsedOf(session.token)).toBe(signedInAt + 65_000);
+    } finally {
+      clock.resume();
     }
   });
 
@@ -271,6 +435,16 @@ describe('forced password change', () => {
     const change = await t.app.inject({ method: 'PUT', url: '/api/auth/change-password', headers: bearer(login.token), payload: { newPassword } });
     expect(change.statusCode).toBe(400);
     expect(change.json().message).toBe(message);
+  });
+
+  it('refuses the temporary password itself as the new one, and keeps the change pending', async () => {
+    const { login } = await userWithTemporaryPassword();
+    const change = await t.app.inject({ method: 'PUT', url: '/api/auth/change-password', headers: bearer(login.token), payload: { newPassword: 'TempPass1' } });
+    expect(change.statusCode).toBe(400);
+    expect(change.json().message).toBe(SAME_AS_TEMPORARY_PASSWORD);
+    expect(SAME_AS_TEMPORARY_PASSWORD).toBe('La nueva contraseña debe ser distinta de la contraseña temporal.');
+    const still = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(login.token) });
+    expect(still.json().user.force_password_change).toBe(true);
   });
 
   it('clears the flag once a valid password is set', async () => {

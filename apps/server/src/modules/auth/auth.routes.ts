@@ -19,20 +19,23 @@ import type { Db } from '../../platform/db/database.ts';
 export interface AuthRoutesOptions {
   db: Db;
   throttle: ThrottleLimits;
+  /** The time sign-ins and sessions are judged by (tests move it). */
+  clock: () => Date;
   onPasswordChanged?: (tenantId: string, userId: string) => void;
+  /** The session was revoked: its live connections must end now. */
   onLogout?: (sessionId: string) => void;
 }
 
-export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, throttle, onPasswordChanged, onLogout }) => {
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, throttle, clock, onPasswordChanged, onLogout }) => {
   app.post('/api/auth/register', {
     config: { access: 'public' },
     schema: { body: registerRequest, response: { 201: sessionResponse } },
-  }, async (request, reply) => reply.status(201).send(await auth.register(db, request.body)));
+  }, async (request, reply) => reply.status(201).send(await auth.register(db, request.body, clock())));
 
   app.post('/api/auth/login', {
     config: { access: 'public' },
     schema: { body: loginRequest, response: { 200: sessionResponse } },
-  }, async (request) => auth.login(db, request.body, request.ip, throttle));
+  }, async (request) => auth.login(db, request.body, request.ip, throttle, clock()));
 
   app.post('/api/auth/logout', { config: { allowDuringPasswordChange: true } }, async (request, reply) => {
     const session = sessionOf(request);
@@ -52,7 +55,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   }, async (request) => {
     const session = sessionOf(request);
     const { newPassword } = request.body;
-    const answer = await auth.changePassword(db, session, newPassword, firstBrokenPasswordRule(newPassword)?.message);
+    const answer = await auth.changePassword(db, session, newPassword, firstBrokenPasswordRule(newPassword)?.message, clock());
     onPasswordChanged?.(session.tenant.id, session.user.id);
     return answer;
   });

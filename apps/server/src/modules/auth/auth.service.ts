@@ -1,13 +1,14 @@
-import { and, eq, isNull } from 'drizzle-orm';
-import type { LoginRequest, MeResponse, RegisterRequest, SessionResponse } from '@embudo/contracts/http/auth';
+import { and, eq, isNull, lt } from 'drizzle-orm';
+import { SAME_AS_TEMPORARY_PASSWORD, type LoginRequest, type MeResponse, type RegisterRequest, type SessionResponse } from '@embudo/contracts/http/auth';
 import { sessions } from '../../../db/schema/index.ts';
 import type { Db, DbExecutor } from '../../platform/db/database.ts';
 import { AppError, badRequest, unauthorized } from '../../platform/errors/app-error.ts';
-import { generateToken, hashPassword, hashToken, verifyPassword } from '../../platform/auth/secrets.ts';
+import { generateToken, hashPassword, hashToken, verifyPassword, verifySignInPassword } from '../../platform/auth/secrets.ts';
 import { createTenant, findTenantById, findTenantBySlug, toSessionTenant, type TenantRow } from '../tenants/tenants.service.ts';
 import { createUser, findUser, findUserByEmail, recordLogin, setPassword, toSessionUser, type UserRow } from '../users/users.service.ts';
 import { createDefaultFunnel } from '../funnels/funnels.service.ts';
-import { assertNotThrottled, clearAccountFailures, recordFailure, throttleKeys, type ThrottleLimits } from './login-throttle.ts';
+import { claimSignInAttempt, signInFailed, signInSucceeded, throttleKeys, type ThrottleLimits } from './login-throttle.ts';
+import { lastUsedStaleBefore, sessionExpired, type SessionPolicy } from './session-lifetime.ts';
 
 export const WRONG_CREDENTIALS = 'Email, contraseña o empresa incorrectos.';
 export const SLUG_TAKEN = 'Este identificador ya está en uso';
@@ -19,12 +20,9 @@ export interface AuthenticatedSession {
   tenant: TenantRow;
 }
 
-// A fixed hash to verify against when the account does not exist, so timing does not reveal it.
-const dummyHash = hashPassword('timing-equaliser-Password1');
-
-async function startSession(executor: DbExecutor, user: UserRow): Promise<string> {
+async function startSession(executor: DbExecutor, user: UserRow, now: Date): Promise<string> {
   const token = generateToken();
-  await executor.insert(sessions).values({ tokenHash: hashToken(token), tenantId: user.tenantId, userId: user.id });
+  await executor.insert(sessions).values({ tokenHash: hashToken(token), tenantId: user.tenantId, userId: user.id, createdAt: now, lastUsedAt: now });
   return token;
 }
 
@@ -32,50 +30,55 @@ async function sessionAnswer(executor: DbExecutor, token: string, user: UserRow,
   return { token, user: await toSessionUser(executor, user), tenant: toSessionTenant(tenant) };
 }
 
-export async function register(db: Db, input: RegisterRequest): Promise<SessionResponse> {
+export async function register(db: Db, input: RegisterRequest, now: Date): Promise<SessionResponse> {
   const passwordHash = await hashPassword(input.userPassword);
   return db.transaction(async (tx) => {
     const tenant = await createTenant(tx, { name: input.companyName, slug: input.companySlug, timezone: input.timezone });
     if (!tenant) throw new AppError('CONFLICT', SLUG_TAKEN);
     await createDefaultFunnel(tx, tenant.id);
     const owner = await createUser(tx, { tenantId: tenant.id, name: input.userName, email: input.userEmail, passwordHash, role: 'owner' });
-    await recordLogin(tx, tenant.id, owner.id, new Date());
-    const token = await startSession(tx, owner);
-    return sessionAnswer(tx, token, { ...owner, lastLoginAt: new Date() }, tenant);
+    await recordLogin(tx, tenant.id, owner.id, now);
+    const token = await startSession(tx, owner, now);
+    return sessionAnswer(tx, token, { ...owner, lastLoginAt: now }, tenant);
   });
 }
 
-export async function login(db: Db, input: LoginRequest, clientAddress: string, limits: ThrottleLimits): Promise<SessionResponse> {
+/** The attempt is claimed against the throttle before the password is verified (docs/decisions/0010). */
+export async function login(db: Db, input: LoginRequest, clientAddress: string, limits: ThrottleLimits, now: Date): Promise<SessionResponse> {
   const keys = throttleKeys('tenant', `${input.tenantSlug}/${input.email}`, clientAddress);
-  await assertNotThrottled(db, keys, limits);
+  await claimSignInAttempt(db, keys, limits, now);
 
   const tenant = await findTenantBySlug(db, input.tenantSlug);
   const user = tenant ? await findUserByEmail(db, tenant.id, input.email) : undefined;
-  const passwordMatches = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
+  const passwordMatches = await verifySignInPassword(user?.passwordHash, input.password);
   if (!tenant || !user || !passwordMatches) {
-    await recordFailure(db, keys, limits);
+    await signInFailed(db, limits, now);
     throw unauthorized(WRONG_CREDENTIALS);
   }
+  await signInSucceeded(db, keys, limits);
   if (!user.isActive) throw new AppError('FORBIDDEN', 'Tu usuario está desactivado. Contacta al administrador de tu empresa.');
 
-  await clearAccountFailures(db, keys);
-  const now = new Date();
   await recordLogin(db, tenant.id, user.id, now);
-  const token = await startSession(db, user);
+  const token = await startSession(db, user, now);
   return sessionAnswer(db, token, { ...user, lastLoginAt: now }, tenant);
 }
 
-/** Resolves a bearer token to its live session; anything else (unknown, revoked, inactive) is null. */
-export async function resolveSession(db: Db, token: string | undefined): Promise<AuthenticatedSession | null> {
+/** Resolves a bearer token to its live session; anything else (unknown, revoked, expired, inactive) is null. */
+export async function resolveSession(db: Db, token: string | undefined, policy: SessionPolicy): Promise<AuthenticatedSession | null> {
   if (!token) return null;
   const [session] = await db
     .select()
     .from(sessions)
     .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)))
     .limit(1);
-  if (!session) return null;
+  const now = policy.clock();
+  if (!session || sessionExpired(session, policy.lifetime, now)) return null;
   const [user, tenant] = await Promise.all([findUser(db, session.tenantId, session.userId), findTenantById(db, session.tenantId)]);
   if (!user || !tenant || !user.isActive) return null;
+  const staleBefore = lastUsedStaleBefore(now);
+  if (session.lastUsedAt < staleBefore) {
+    await db.update(sessions).set({ lastUsedAt: now }).where(and(eq(sessions.id, session.id), lt(sessions.lastUsedAt, staleBefore)));
+  }
   return { sessionId: session.id, user, tenant };
 }
 
@@ -96,16 +99,20 @@ export async function me(db: Db, session: AuthenticatedSession): Promise<MeRespo
 
 /**
  * Spec 01: the forced-change screen applies the four rules; the account dialog only needs a
- * non-empty value. The server enforces the four rules when a change is being forced.
+ * non-empty value. The server enforces the four rules when a change is being forced, and that the
+ * new password is not the temporary one again.
  */
-export async function changePassword(db: Db, session: AuthenticatedSession, newPassword: string, passwordRuleViolation: string | undefined) {
-  if (session.user.forcePasswordChange && passwordRuleViolation) throw badRequest(passwordRuleViolation);
+export async function changePassword(db: Db, session: AuthenticatedSession, newPassword: string, passwordRuleViolation: string | undefined, now: Date) {
+  if (session.user.forcePasswordChange) {
+    if (passwordRuleViolation) throw badRequest(passwordRuleViolation);
+    if (await verifyPassword(session.user.passwordHash, newPassword)) throw badRequest(SAME_AS_TEMPORARY_PASSWORD);
+  }
   const passwordHash = await hashPassword(newPassword);
   return db.transaction(async (tx) => {
     await setPassword(tx, session.tenant.id, session.user.id, passwordHash, false);
     await revokeAllSessions(tx, session.tenant.id, session.user.id);
     const user = { ...session.user, passwordHash, forcePasswordChange: false };
-    const token = await startSession(tx, user);
+    const token = await startSession(tx, user, now);
     return { message: PASSWORD_CHANGED, token, user: await toSessionUser(tx, user) };
   });
 }

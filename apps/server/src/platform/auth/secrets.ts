@@ -21,6 +21,19 @@ export function verifyPassword(passwordHash: string, password: string): Promise<
   return verify(passwordHash, password).catch(() => false);
 }
 
+let absentAccountHash: Promise<string> | undefined;
+
+/**
+ * Verifies a sign-in password; when the account does not exist it verifies against a fixed hash
+ * anyway, so the answer's timing does not reveal which accounts exist.
+ */
+export async function verifySignInPassword(passwordHash: string | undefined, password: string): Promise<boolean> {
+  if (passwordHash) return verifyPassword(passwordHash, password);
+  absentAccountHash ??= hashPassword('timing-equaliser-Password1');
+  await verifyPassword(await absentAccountHash, password);
+  return false;
+}
+
 /** A temporary password that satisfies the four password rules. */
 export function generateTemporaryPassword(): string {
   const body = randomBytes(9).toString('base64url').replace(/[-_]/g, 'x');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import path from 'node:path';
+import { isIP } from 'node:net';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
@@ -16,6 +17,39 @@ const urlWithProtocol = (protocols: string[]) =>
     },
     { error: `must be a URL starting with ${protocols.join(' or ')}//` },
   );
+
+/**
+ * Which proxies' X-Forwarded-For is believed (Fastify's trustProxy): none (false), the nearest n hops, or
+ * the listed proxy addresses. Never `true`: that would let any client pick the address sign-ins are throttled by.
+ */
+export type TrustProxy = false | number | string[];
+
+// proxy-addr's names for whole ranges, accepted beside addresses and CIDRs.
+const namedProxyRanges = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddressOrRange(entry: string): boolean {
+  if (namedProxyRanges.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const proxyList = (value: string) => value.split(',').map((entry) => entry.trim());
+
+function parseTrustProxy(value: string): TrustProxy | undefined {
+  if (value === 'false' || value === '0') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = proxyList(value);
+  return entries.every(isProxyAddressOrRange) ? entries : undefined;
+}
+
+const trustProxy = z.string().refine((value) => parseTrustProxy(value) !== undefined, {
+  error: 'must be false, a hop count such as 1, or a comma-separated list of proxy addresses or CIDRs such as 10.0.0.0/8 (never true: any client could pick its address)',
+}).transform((value) => parseTrustProxy(value)!);
+
+const sessionDays = z.coerce.number({ error: 'must be a number of days' }).positive({ error: 'must be a positive number of days' }).max(3650, { error: 'must be at most 3650 days' });
 
 const envSchema = z.object({
   PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65535).default(3000),
@@ -35,6 +69,9 @@ const envSchema = z.object({
   SMTP_URL: urlWithProtocol(['smtp:', 'smtps:']).optional(),
   PUBLIC_URL: urlWithProtocol(['http:', 'https:']).optional(),
   OUTBOUND_ALLOW_PRIVATE: booleanFlag.optional(),
+  TRUST_PROXY: trustProxy.optional(),
+  SESSION_IDLE_DAYS: sessionDays.default(30),
+  SESSION_MAX_DAYS: sessionDays.default(90),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -50,6 +87,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     const issue = parsed.error.issues[0]!;
     const variable = String(issue.path[0] ?? 'environment');
     throw new ConfigError(`Invalid configuration: ${variable} ${issue.message}`);
+  }
+  if (parsed.data.SESSION_IDLE_DAYS > parsed.data.SESSION_MAX_DAYS) {
+    throw new ConfigError('Invalid configuration: SESSION_IDLE_DAYS must not exceed SESSION_MAX_DAYS');
   }
   return resolveConfig(parsed.data);
 }
@@ -74,6 +114,10 @@ function resolveConfig(env: z.infer<typeof envSchema>) {
     smtpUrl: env.SMTP_URL,
     /** Bot webhook and image nodes may call loopback and private addresses (off unless the operator says so). */
     outboundAllowPrivate: env.OUTBOUND_ALLOW_PRIVATE ?? false,
+    /** Off unless the operator names the proxy in front (request.ip is then the socket's address). */
+    trustProxy: env.TRUST_PROXY ?? false,
+    sessionIdleDays: env.SESSION_IDLE_DAYS,
+    sessionMaxDays: env.SESSION_MAX_DAYS,
     logLevel: env.LOG_LEVEL,
     /** Base URL the outside world (provider webhooks, media fetches) uses to reach this app. */
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),

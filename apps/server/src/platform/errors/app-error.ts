@@ -16,7 +16,8 @@ const statusByCode: Record<ErrorCode, number> = {
 export class AppError extends Error {
   readonly status: number;
 
-  constructor(readonly code: ErrorCode, message: string) {
+  /** `retryAfterSeconds` becomes a Retry-After header (429 answers that know how long to wait). */
+  constructor(readonly code: ErrorCode, message: string, readonly details: { retryAfterSeconds?: number } = {}) {
     super(message);
     this.status = statusByCode[code];
   }

@@ -10,6 +10,7 @@ const EMPTY_BODY = 'El cuerpo de la solicitud está vacío.';
 export function registerErrorHandler(app: FastifyInstance, spaIndexFile?: string) {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (error instanceof AppError) {
+      if (error.details.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.details.retryAfterSeconds));
       return reply.status(error.status).send({ code: error.code, message: error.message });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

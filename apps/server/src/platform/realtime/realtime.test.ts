@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { sessions } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
+import { createUser } from '../../modules/users/users.service.ts';
+import { hashPassword } from '../auth/secrets.ts';
+import { sandboxAppName } from '../../modules/chats/provider-settings.service.ts';
+import { PASSWORD_CHANGE_REQUIRED } from '../http/route-access.ts';
 import { connectClient, connectError, joinTenant, listenOnRandomPort, nextEvent, type TestSocket } from '../../../test/support/realtime-client.ts';
 
 let t: TestApp;
@@ -74,5 +80,54 @@ describe('realtime connection', () => {
     const disconnected = new Promise<string>((resolve) => socket.once('disconnect', resolve));
     await t.app.inject({ method: 'PUT', url: '/api/auth/change-password', headers: bearer(session.token), payload: { newPassword: 'Nueva1234' } });
     expect(await disconnected).toBe('io server disconnect');
+  });
+});
+
+describe('sessions and live connections', () => {
+  const login = async (credentials: { email: string; password: string; tenantSlug: string }) =>
+    (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: credentials })).json() as { token: string; tenant: { slug: string } };
+
+  it('logout disconnects that session\'s socket at once: it stops receiving customers\' messages; the user\'s other session keeps them', async () => {
+    const owner = await registerTenant(t.app);
+    const other = await login({ email: owner.user.email, password: owner.password, tenantSlug: owner.tenant.slug });
+    const [loggedOut, stays] = await Promise.all([owner.token, other.token].map(async (token) => {
+      const socket = track(connectClient(baseUrl, token, owner.tenant.slug));
+      expect(await joinTenant(socket, owner.tenant.slug, token)).toEqual({ ok: true });
+      return socket;
+    })) as [TestSocket, TestSocket];
+    const received: unknown[] = [];
+    loggedOut.on('message:new', (payload) => received.push(payload));
+    const disconnected = new Promise<string>((resolve) => loggedOut.once('disconnect', resolve));
+
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer(owner.token) })).statusCode).toBe(204);
+    expect(await disconnected).toBe('io server disconnect');
+
+    const arrives = nextEvent(stays, 'message:new');
+    await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215511112222', name: 'Cliente', kind: 'text', text: 'Hola, ¿siguen abiertos?' });
+    expect((await arrives).message).toMatchObject({ text: 'Hola, ¿siguen abiertos?' });
+    expect(received).toEqual([]);
+    expect(loggedOut.connected).toBe(false);
+  });
+
+  it('refuses the socket of a session that must still change its temporary password, at handshake and at join', async () => {
+    const owner = await registerTenant(t.app);
+    const agent = await createUser(t.database.db, {
+      tenantId: owner.tenant.id, name: 'Agente Temporal', email: `temporal@${owner.tenant.slug}.test`,
+      passwordHash: await hashPassword('TempPass1'), role: 'agent', forcePasswordChange: true,
+    });
+    const temporary = await login({ email: agent.email, password: 'TempPass1', tenantSlug: owner.tenant.slug });
+    const refused = await connectError(track(connectClient(baseUrl, temporary.token, owner.tenant.slug)));
+    expect(refused.message).toBe(PASSWORD_CHANGE_REQUIRED);
+
+    // A socket opened with another session of the company cannot join with the temporary one either.
+    const socket = track(connectClient(baseUrl, owner.token, owner.tenant.slug));
+    expect(await joinTenant(socket, owner.tenant.slug, temporary.token)).toEqual({ ok: false, message: PASSWORD_CHANGE_REQUIRED });
+  });
+
+  it('refuses the socket of an expired session', async () => {
+    const owner = await registerTenant(t.app);
+    await t.database.db.update(sessions).set({ lastUsedAt: new Date(Date.now() - 31 * 86_400_000) }).where(eq(sessions.userId, owner.user.id));
+    const error = await connectError(track(connectClient(baseUrl, owner.token, owner.tenant.slug)));
+    expect(error.message).toBe('Sesión inválida para este tenant.');
   });
 });

@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import type { ClientToServerEvents, ServerToClientEvents } from '@embudo/contracts/realtime/events';
 import type { Logger } from '../logger/logger.ts';
 import type { AuthenticatedSession } from '../../modules/auth/auth.service.ts';
+import { PASSWORD_CHANGE_REQUIRED } from '../http/route-access.ts';
 
 interface SocketData {
   session: AuthenticatedSession;
@@ -14,6 +15,7 @@ export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, 
 
 const tenantRoom = (tenantId: string) => `tenant:${tenantId}`;
 const userRoom = (userId: string) => `user:${userId}`;
+const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 const funnelRoom = (funnelId: string) => `funnel:${funnelId}`;
 /** Owners and admins see every funnel, including ones created after they joined. */
 const allFunnelsRoom = (tenantId: string) => `tenant:${tenantId}:all-funnels`;
@@ -37,6 +39,8 @@ export interface Realtime {
   refreshUserAccess(userId: string): Promise<void>;
   /** Ends the sockets of a user whose sessions were revoked (password change, deactivation). */
   disconnectUser(userId: string): void;
+  /** Ends the sockets opened with one session (logout), on every process. */
+  disconnectSession(sessionId: string): void;
   /** Live sockets of this process (the admin dashboard sums them across processes later). */
   connectionCount(): number;
   close(): Promise<void>;
@@ -63,16 +67,20 @@ export function createRealtime(options: {
     io.adapter(createAdapter(pub, sub));
   }
 
-  const authenticate = async (token: unknown, tenantSlug: unknown) => {
-    const session = await options.resolveSession(readHandshake(token));
-    return session && session.tenant.slug === readHandshake(tenantSlug) ? session : null;
+  /** The live session of this token and tenant, or the reason it may not use the socket. */
+  const authenticate = async (token: unknown, tenantSlug: unknown): Promise<AuthenticatedSession | { refused: string }> => {
+    const session = await options.resolveSession(readHandshake(token)).catch(() => null);
+    if (!session || session.tenant.slug !== readHandshake(tenantSlug)) return { refused: REALTIME_REFUSED };
+    // A temporary password opens nothing but the forced-change screen; customers' messages included.
+    if (session.user.forcePasswordChange) return { refused: PASSWORD_CHANGE_REQUIRED };
+    return session;
   };
 
   // The handshake carries token and tenantSlug (query, or auth for clients that prefer it).
   io.use(async (socket, next) => {
     const { query, auth } = socket.handshake;
-    const session = await authenticate(auth.token ?? query.token, auth.tenantSlug ?? query.tenantSlug).catch(() => null);
-    if (!session) return next(new Error(REALTIME_REFUSED));
+    const session = await authenticate(auth.token ?? query.token, auth.tenantSlug ?? query.tenantSlug);
+    if ('refused' in session) return next(new Error(session.refused));
     socket.data.session = session;
     next();
   });
@@ -83,12 +91,13 @@ export function createRealtime(options: {
   };
 
   io.on('connection', (socket) => {
-    void socket.join(userRoom(socket.data.session.user.id));
+    void socket.join([userRoom(socket.data.session.user.id), sessionRoom(socket.data.session.sessionId)]);
     socket.on('join_tenant', async (payload, ack) => {
-      const session = await authenticate(payload?.token, payload?.tenantSlug).catch(() => null);
-      if (!session || session.tenant.id !== socket.data.session.tenant.id) {
-        ack?.({ ok: false, message: REALTIME_REFUSED });
-        socket.emit('join_error', { message: REALTIME_REFUSED });
+      const session = await authenticate(payload?.token, payload?.tenantSlug);
+      if ('refused' in session || session.tenant.id !== socket.data.session.tenant.id) {
+        const message = 'refused' in session ? session.refused : REALTIME_REFUSED;
+        ack?.({ ok: false, message });
+        socket.emit('join_error', { message });
         socket.disconnect(true);
         return;
       }
@@ -123,6 +132,9 @@ export function createRealtime(options: {
     },
     disconnectUser: (userId) => {
       io.in(userRoom(userId)).disconnectSockets(true);
+    },
+    disconnectSession: (sessionId) => {
+      io.in(sessionRoom(sessionId)).disconnectSockets(true);
     },
     connectionCount: () => io.engine.clientsCount,
     close: async () => {

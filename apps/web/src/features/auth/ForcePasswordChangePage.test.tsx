@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { SAME_AS_TEMPORARY_PASSWORD } from '@embudo/contracts/http/auth';
 import { installFakeApi, json } from '../../test/fake-api.ts';
 import { createFakeSocket } from '../../test/fake-socket.ts';
 import { renderApp } from '../../test/render-app.tsx';
@@ -60,6 +61,16 @@ describe('forced password change', () => {
     api.setHandler('PUT /api/auth/change-password', () => new Response('x', { status: 500 }));
     attempt('Secreto123', 'Secreto123');
     expect(await screen.findByText('Ocurrió un error inesperado.')).toBeTruthy();
+  });
+
+  it('shows the server\'s refusal of the temporary password and stays on the page', async () => {
+    const { app } = await openForcedChange({
+      'PUT /api/auth/change-password': () => json(400, { code: 'BAD_REQUEST', message: SAME_AS_TEMPORARY_PASSWORD }),
+    });
+    attempt('TempPass1', 'TempPass1');
+    expect(await screen.findByText('La nueva contraseña debe ser distinta de la contraseña temporal.')).toBeTruthy();
+    expect(app.pathname()).toBe('/t/acme/force-password-change');
+    expect(localStorage.getItem('auth_token')).toBe('stored-token');
   });
 
   it('has a Cerrar Sesión link that signs out', async () => {
