@@ -4,6 +4,7 @@ import { useVoiceRecorder } from '../sandbox-phone/use-voice-recorder.ts';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import type { ChatMessage } from './chat.api.ts';
 import { senderLabel } from './MessageBubble.tsx';
+import { isSubmitEnter } from './enter-submits.ts';
 import { QuickRepliesMenu } from './QuickRepliesMenu.tsx';
 import { icon, IconButton } from './ComposerIconButton.tsx';
 
@@ -43,7 +44,7 @@ export function ChatComposer({ columnId, windowOpen, replyTo, onCancelReply, onS
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+    if (isSubmitEnter(event)) {
       event.preventDefault();
       send();
     }

@@ -52,6 +52,9 @@ describe('chat timeline rendering', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Ver imagen' }));
     expect(screen.getByRole('img', { name: 'Imagen ampliada' })).toBeTruthy();
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(screen.queryByRole('img', { name: 'Imagen ampliada' })).toBeNull();
+    expect(screen.getByTestId('chat-panel')).toBeTruthy();
   });
 
   it('heads notes and scheduled items with drawn icons, never emoji a machine without an emoji font shows as boxes', async () => {

@@ -128,6 +128,16 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
     updateTimeline(cardId, (data) => applyStatus(data, { messageId, tempId, ack }));
   });
 
+  // The lightbox closes on Escape like any dialog.
+  useEffect(() => {
+    if (!lightbox) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setLightbox(null);
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [lightbox]);
+
   // Keep the view at the newest message, and in place when an older page is prepended.
   const itemCount = timeline.items.length;
   useLayoutEffect(() => {
