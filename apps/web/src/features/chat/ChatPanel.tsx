@@ -151,6 +151,21 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
     }
   }, [itemCount, tab]);
 
+  // An image or video that finishes loading after the view was pinned pushes the newest message
+  // down: pin again then, unless the person scrolled up. Load events do not bubble, so listen in capture.
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const repin = () => {
+      if (stickToBottom.current) element.scrollTop = element.scrollHeight;
+    };
+    const mediaLoaded = ['load', 'loadedmetadata'] as const;
+    for (const type of mediaLoaded) element.addEventListener(type, repin, true);
+    return () => {
+      for (const type of mediaLoaded) element.removeEventListener(type, repin, true);
+    };
+  }, [tab]);
+
   const onScroll = () => {
     const element = scroller.current;
     if (!element) return;
