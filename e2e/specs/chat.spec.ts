@@ -227,11 +227,11 @@ test('a voice note is recorded from the microphone and reaches the customer as o
 
   const voice = chat.root.getByTestId('chat-message').filter({ has: page.getByTestId('audio-player') });
   await expect(voice).toHaveCount(1);
-  await expect(voice).toHaveAttribute('data-ack', '3', { timeout: 20_000 });
   // Its length, not 0:00: the stored ogg is served in byte ranges, so Chromium reads its last page.
   const player = voice.getByTestId('audio-player');
   await expect(player).toHaveAttribute('src', /^\/media\/.+\.ogg$/);
   await expect.poll(() => player.evaluate((audio: HTMLAudioElement) => (Number.isFinite(audio.duration) ? audio.duration : -1))).toBeGreaterThan(0.5);
+  await expect(voice).toHaveAttribute('data-ack', '3', { timeout: 20_000 });
   await expect.poll(async () => (await phoneConversation(request, owner, customer)).filter((message) => message.direction === 'to_customer' && message.type === 'audio').length).toBe(1);
   const [sent] = (await phoneConversation(request, owner, customer)).filter((message) => message.direction === 'to_customer' && message.type === 'audio');
   // The file the provider was told to fetch, read from this server whatever host name it was given.
