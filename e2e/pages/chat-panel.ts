@@ -35,6 +35,17 @@ export class ChatPanel {
     return this.root.getByRole('textbox', { name: 'Mensaje' });
   }
 
+  /** Whether the message box's placeholder fits its width on one line (it once wrapped and was clipped). */
+  placeholderFits() {
+    return this.messageBox.evaluate((box: HTMLTextAreaElement) => {
+      const style = getComputedStyle(box);
+      const context = document.createElement('canvas').getContext('2d')!;
+      context.font = style.font;
+      const room = box.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+      return context.measureText(box.placeholder).width <= room;
+    });
+  }
+
   button(name: string) {
     return this.root.getByRole('button', { name, exact: true });
   }

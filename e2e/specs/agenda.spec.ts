@@ -146,9 +146,12 @@ test('a new company on a phone-sized window sees the 24-hour week at once, with 
   await expect(page.getByText('Añade un profesional en la barra lateral para empezar a agendar citas.')).toBeVisible();
   await expect(page.getByTestId('day-column')).toHaveCount(7);
   const grid = page.getByTestId('time-grid');
-  await expect(grid.getByText('08:00', { exact: true })).toBeAttached();
-  // Scrolled to 8:00 at 60 px per hour.
-  await expect.poll(() => grid.evaluate((element) => element.scrollTop)).toBe(480);
+  const eight = grid.getByText('08:00', { exact: true });
+  await expect(eight).toBeAttached();
+  // Scrolled to 8:00 at 60 px per hour, its label whole below the sticky day headers.
+  await expect.poll(() => grid.evaluate((element) => element.scrollTop)).toBe(480 - 12);
+  const headerBottom = await page.getByTestId('day-header').first().evaluate((header) => header.getBoundingClientRect().bottom);
+  expect((await eight.boundingBox())!.y).toBeGreaterThanOrEqual(headerBottom);
   const height = (await grid.boundingBox())!.height;
   expect(height).toBeGreaterThan(400);
 });

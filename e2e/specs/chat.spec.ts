@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { registerCompany, type ApiSession } from '../fixtures/api.ts';
-import { customerWrites, phoneConversation, tenantApi, type Customer } from '../fixtures/tenant-api.ts';
+import { solidPng } from '../fixtures/png.ts';
+import { customerSendsImage, customerWrites, phoneConversation, tenantApi, type Customer } from '../fixtures/tenant-api.ts';
 import { BoardPage } from '../pages/board-page.ts';
 import { ChatPanel } from '../pages/chat-panel.ts';
 import { SandboxPhonePage } from '../pages/sandbox-phone-page.ts';
@@ -91,6 +92,9 @@ test('with the 24-hour window closed only a template can be sent', async ({ page
   await expect(page.getByTestId('window-indicator')).toHaveText('Ventana cerrada');
   await expect(chat.root.getByText('La ventana de 24 horas está cerrada. Envía una plantilla para reiniciar la conversación.')).toBeVisible();
   await expect(chat.messageBox).toBeDisabled();
+  await expect(chat.messageBox).toHaveAttribute('placeholder', 'Ventana cerrada: envía una plantilla');
+  await page.setViewportSize({ width: 360, height: 740 });
+  expect(await chat.placeholderFits()).toBe(true);
   await expect(chat.button('Adjuntar archivo')).toBeDisabled();
   await expect(chat.button('Grabar nota de voz')).toBeDisabled();
   await expect(chat.button('Respuestas rápidas')).toBeDisabled();
@@ -184,14 +188,25 @@ test('the message box stays on screen on a 1280x800 laptop and on a phone, whate
   const owner = await registerCompany(request, { userName: 'Maximiliana Fernández de la Vega' });
   const customer = { phone: '5215522220009', name: 'Cliente Pantalla' };
   await customerWrites(request, owner, customer, 'Hola');
+  // Tall pictures that load after the chat first scrolled down once left the newest message below the fold.
+  for (const [index, colour] of ([[0, 128, 255], [255, 128, 0], [0, 160, 80]] as const).entries()) {
+    await customerSendsImage(request, owner, customer, solidPng(600, 900, [...colour]), `Foto ${index + 1}`);
+  }
+  await customerWrites(request, owner, customer, 'Lo último que escribí');
   await page.setViewportSize({ width: 1280, height: 800 });
   const { chat } = await openChatWith(page, owner, customer);
   expect((await page.locator('header').first().boundingBox())!.height).toBeLessThanOrEqual(72);
   await expect(chat.messageBox).toBeInViewport({ ratio: 1 });
+  const pictures = chat.root.getByRole('img', { name: /^Foto \d$/ });
+  await expect(pictures).toHaveCount(3);
+  await expect.poll(() => pictures.evaluateAll((images) => images.filter((image) => (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalHeight > 0).length)).toBe(3);
+  await expect(chat.message('Lo último que escribí')).toBeInViewport({ ratio: 1 });
   expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(800);
 
-  await page.setViewportSize({ width: 390, height: 760 });
+  await page.setViewportSize({ width: 360, height: 760 });
   await expect(chat.messageBox).toBeInViewport({ ratio: 1 });
+  await expect(chat.messageBox).toHaveAttribute('placeholder', 'Escribe un mensaje…');
+  expect(await chat.placeholderFits()).toBe(true);
   await chat.messageBox.fill('Desde el teléfono');
   await chat.button('Enviar').click();
   await expect(chat.message('Desde el teléfono')).toBeInViewport();
@@ -212,6 +227,10 @@ test('a voice note is recorded from the microphone and reaches the customer as o
 
   const voice = chat.root.getByTestId('chat-message').filter({ has: page.getByTestId('audio-player') });
   await expect(voice).toHaveCount(1);
+  // Its length, not 0:00: the stored ogg is served in byte ranges, so Chromium reads its last page.
+  const player = voice.getByTestId('audio-player');
+  await expect(player).toHaveAttribute('src', /^\/media\/.+\.ogg$/);
+  await expect.poll(() => player.evaluate((audio: HTMLAudioElement) => (Number.isFinite(audio.duration) ? audio.duration : -1))).toBeGreaterThan(0.5);
   await expect(voice).toHaveAttribute('data-ack', '3', { timeout: 20_000 });
   await expect.poll(async () => (await phoneConversation(request, owner, customer)).filter((message) => message.direction === 'to_customer' && message.type === 'audio').length).toBe(1);
   const [sent] = (await phoneConversation(request, owner, customer)).filter((message) => message.direction === 'to_customer' && message.type === 'audio');

@@ -56,6 +56,18 @@ test('a template with an image header and two buttons is reviewed, then sent on 
   await expect(templates.status('promoverano')).toHaveText('Pendiente');
   await page.getByRole('button', { name: 'Sincronizar con Meta' }).click();
   await expect(page.getByText('Syncing template statuses with Meta...')).toBeVisible();
+  // The toast covers none of the controls it used to hide for its 5 seconds.
+  const toastBox = (await page.getByRole('status').filter({ hasText: 'Syncing template statuses with Meta...' }).boundingBox())!;
+  for (const control of [
+    page.getByRole('button', { name: 'Sincronizar con Meta' }),
+    page.getByRole('button', { name: 'Crear Nueva Plantilla' }),
+    page.getByTestId('connection-status'),
+    page.getByRole('button', { name: /^Menú de / }),
+  ]) {
+    const box = (await control.boundingBox())!;
+    const overlaps = box.x < toastBox.x + toastBox.width && toastBox.x < box.x + box.width && box.y < toastBox.y + toastBox.height && toastBox.y < box.y + box.height;
+    expect(overlaps, `the toast covers ${control}`).toBe(false);
+  }
   await templates.syncUntil('promoverano', 'APPROVED');
   await expect(templates.status('promoverano')).toHaveText('Aprobada');
 

@@ -62,6 +62,28 @@ describe('POST /api/message/media', () => {
     expect(stored.includes(Buffer.from('OpusHead'))).toBe(true);
   });
 
+  it('serves media in byte ranges, so a browser can seek and read a voice note\'s length', async () => {
+    const { owner, card } = await chat();
+    const answer = await upload(owner, { cardId: card.id }, { data: PNG, name: 'foto.png', type: 'image/png' });
+    const url = `${baseUrl}${answer.body.mediaUrl}`;
+    const whole = await fetch(url);
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+
+    const head = await fetch(url, { headers: { range: 'bytes=1-3' } });
+    expect(head.status).toBe(206);
+    expect(head.headers.get('content-range')).toBe(`bytes 1-3/${PNG.length}`);
+    expect(head.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await head.arrayBuffer()).toString()).toBe('PNG');
+
+    const tail = await fetch(url, { headers: { range: 'bytes=-4' } });
+    expect(tail.status).toBe(206);
+    expect(Buffer.from(await tail.arrayBuffer()).equals(PNG.subarray(-4))).toBe(true);
+
+    const past = await fetch(url, { headers: { range: `bytes=${PNG.length}-` } });
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe(`bytes */${PNG.length}`);
+  });
+
   it('refuses a file whose content is not a WhatsApp type, whatever its name says', async () => {
     const { owner, card } = await chat();
     const answer = await upload(owner, { cardId: card.id }, { data: Buffer.from('MZ\x90\x00 not really an image'), name: 'foto.jpg', type: 'image/jpeg' });

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
+import { byteRange } from '../../platform/http/byte-range.ts';
 import { MEDIA_URL_PREFIX, type MediaStorage } from '../../platform/storage/media-storage.ts';
 import { receiveWebhook, type InboundDeps } from './inbound.service.ts';
 
@@ -20,7 +21,11 @@ export function webhooksRoutes(deps: InboundDeps & { storage: MediaStorage }): F
       const data = await deps.storage.read(`${MEDIA_URL_PREFIX}/${tenantId}/${name}`);
       if (!data) return reply.status(404).send({ code: 'NOT_FOUND', message: 'Archivo no encontrado.' });
       const type = (await fileTypeFromBuffer(data))?.mime ?? (name.endsWith('.txt') ? 'text/plain; charset=utf-8' : 'application/octet-stream');
-      return reply.type(type).header('cache-control', 'private, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').send(data);
+      reply.type(type).header('cache-control', 'private, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').header('accept-ranges', 'bytes');
+      const range = byteRange(request.headers.range, data.length);
+      if (range === 'unsatisfiable') return reply.status(416).header('content-range', `bytes */${data.length}`).send();
+      if (!range) return reply.send(data);
+      return reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${data.length}`).send(data.subarray(range.start, range.end + 1));
     });
   };
 }

@@ -27,6 +27,8 @@ interface TimeGridViewProps {
 }
 
 const TIME_COLUMN_PX = 56;
+/** Hour labels are centred on their line: the first hour shown keeps this much room under the sticky day headers. */
+const HOUR_LABEL_ROOM_PX = 12;
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 const px = (minutes: number) => minutes * PIXELS_PER_MINUTE;
 
@@ -40,7 +42,7 @@ export function TimeGridView(props: TimeGridViewProps) {
   const { days, professionals, timezone } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
-    if (scrollRef.current) scrollRef.current.scrollTop = px(SCROLL_TO_HOUR * 60);
+    if (scrollRef.current) scrollRef.current.scrollTop = px(SCROLL_TO_HOUR * 60) - HOUR_LABEL_ROOM_PX;
   }, []);
   const line = nowLine(days, timezone, props.now);
   const dayMinWidth = Math.max(120, professionals.length * 72);
@@ -60,7 +62,7 @@ export function TimeGridView(props: TimeGridViewProps) {
         </div>
         {days.map((date) => (
           <div key={date} data-testid="day-column" data-date={date} className="flex-1 border-r border-slate-200" style={{ minWidth: dayMinWidth }}>
-            <div className={`sticky top-0 z-20 h-16 border-b border-slate-200 ${date === props.today ? 'bg-emerald-50' : 'bg-white'}`}>
+            <div data-testid="day-header" className={`sticky top-0 z-20 h-16 border-b border-slate-200 ${date === props.today ? 'bg-emerald-50' : 'bg-white'}`}>
               <p className={`pt-1.5 text-center text-sm font-semibold ${date === props.today ? 'text-emerald-700' : 'text-slate-700'}`}>{dayHeader(date)}</p>
               <div className="mt-1 flex">
                 {professionals.map((professional) => (

@@ -205,7 +205,10 @@ export function BoardColumnView({ column, openCardId, actions, readOnly = false,
           </button>
         )}
       </div>
-      <CardList cards={cards} openCardId={openCardId} onOpen={actions.onOpenCard} onRename={actions.onRenameCard} onMoveToFunnel={actions.onMoveCardToFunnel} readOnly={readOnly} />
+      <CardList
+        cards={cards}
+        emptyText={column.cards.length === 0 ? 'Sin chats' : 'Sin resultados'}
+        openCardId={openCardId} onOpen={actions.onOpenCard} onRename={actions.onRenameCard} onMoveToFunnel={actions.onMoveCardToFunnel} readOnly={readOnly} />
     </section>
   );
 }

@@ -93,10 +93,19 @@ describe('board', () => {
     await drag('c1', 'col2');
     expect(cardIdsIn('col2')).toEqual(['c1']);
     expect(api.callsTo('POST', '/t/acme/api/card/move')[0]!.body).toEqual({ cardId: 'c1', targetColumnId: 'col2' });
-    await act(async () => answer(json(500, { message: 'boom' })));
+    await act(async () => answer(json(500, {})));
     expect(await screen.findByText('Error al mover el chat.')).toBeTruthy();
     expect(cardIdsIn('col1')).toEqual(['c1']);
     expect(cardIdsIn('col2')).toEqual([]);
+  });
+
+  it("shows the server's reason when it refuses a drag", async () => {
+    installBoardApi(aBoard(), [], { 'POST /t/acme/api/card/move': () => json(409, { code: 'CONFLICT', message: 'La columna de destino ya no existe.' }) });
+    await openBoard();
+    await drag('c1', 'col2');
+    expect(await screen.findByText('La columna de destino ya no existe.')).toBeTruthy();
+    expect(screen.queryByText('Error al mover el chat.')).toBeNull();
+    expect(cardIdsIn('col1')).toEqual(['c1']);
   });
 
   it("follows other agents' changes from card_updated", async () => {
@@ -153,6 +162,17 @@ describe('board', () => {
       await new Promise((resolve) => setTimeout(resolve, 0));
     });
     await waitFor(() => expect(loads()).toBe(before + 2));
+  });
+
+  it('says "Sin chats" in an empty column and "Sin resultados" when its search matches nothing', async () => {
+    installBoardApi(aBoard());
+    await openBoard();
+    expect(within(column('col2')).getByTestId('card-list-empty').textContent).toBe('Sin chats');
+    expect(within(column('col1')).queryByTestId('card-list-empty')).toBeNull();
+    fireEvent.change(screen.getByLabelText('Buscar chat en Nuevos'), { target: { value: 'nadie se llama así' } });
+    expect(within(column('col1')).getByTestId('card-list-empty').textContent).toBe('Sin resultados');
+    fireEvent.change(screen.getByLabelText('Buscar chat en Nuevos'), { target: { value: 'lucía' } });
+    expect(within(column('col1')).queryByTestId('card-list-empty')).toBeNull();
   });
 
   it('remembers the sound toggle', async () => {

@@ -161,10 +161,10 @@ export function BoardPage() {
 
   const moveCard = useMutation({
     mutationFn: ({ cardId, targetColumnId }: { cardId: string; targetColumnId: string; previous: Board }) => boardApi.moveCard(cardId, targetColumnId),
-    onError: (_error, { previous }) => {
+    onError: (error, { previous }) => {
       // Undo the optimistic move (spec 01 §4).
       setBoard(() => previous);
-      toast.error('Error al mover el chat.');
+      toast.error(errorMessageOr(error, 'Error al mover el chat.'));
     },
   });
 

@@ -13,9 +13,11 @@ interface CardListProps {
   onRename: (card: BoardCard) => void;
   onMoveToFunnel: (card: BoardCard) => void;
   readOnly?: boolean;
+  /** Said in place of the cards when there are none to show. */
+  emptyText?: string;
 }
 
-function VirtualCardList({ cards, openCardId, ...actions }: CardListProps) {
+function VirtualCardList({ cards, openCardId, ...actions }: Omit<CardListProps, 'emptyText'>) {
   const parent = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: cards.length,
@@ -41,11 +43,16 @@ function VirtualCardList({ cards, openCardId, ...actions }: CardListProps) {
 }
 
 /** A column's cards; virtualised when the column is long so thousands of chats scroll smoothly. */
-export function CardList(props: CardListProps) {
-  if (props.cards.length > VIRTUALISE_ABOVE) return <VirtualCardList {...props} />;
-  const { cards, openCardId, ...actions } = props;
+export function CardList({ emptyText, ...list }: CardListProps) {
+  if (list.cards.length > VIRTUALISE_ABOVE) return <VirtualCardList {...list} />;
+  const { cards, openCardId, ...actions } = list;
   return (
     <div className="min-h-0 flex-1 space-y-2 overflow-y-auto px-2 pb-2" data-testid="card-list">
+      {cards.length === 0 && emptyText && (
+        <p data-testid="card-list-empty" className="py-6 text-center text-xs text-slate-400">
+          {emptyText}
+        </p>
+      )}
       {cards.map((card) => (
         <BoardCardItem key={card.id} card={card} active={card.id === openCardId} {...actions} />
       ))}

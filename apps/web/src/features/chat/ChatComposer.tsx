@@ -4,6 +4,7 @@ import { useVoiceRecorder } from '../sandbox-phone/use-voice-recorder.ts';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import type { ChatMessage } from './chat.api.ts';
 import { senderLabel } from './MessageBubble.tsx';
+import { isSubmitEnter } from './enter-submits.ts';
 import { QuickRepliesMenu } from './QuickRepliesMenu.tsx';
 import { icon, IconButton } from './ComposerIconButton.tsx';
 
@@ -43,7 +44,7 @@ export function ChatComposer({ columnId, windowOpen, replyTo, onCancelReply, onS
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+    if (isSubmitEnter(event)) {
       event.preventDefault();
       send();
     }
@@ -97,7 +98,9 @@ export function ChatComposer({ columnId, windowOpen, replyTo, onCancelReply, onS
           {WINDOW_CLOSED_TEXT}
         </p>
       )}
-      <div className="flex items-end gap-1">
+      {/* The tools get a row of their own, so the message box has the footer's whole width and its
+          placeholders fit on one line even on a phone. */}
+      <div data-testid="composer-tools" className="mb-1 flex items-center gap-1">
         <QuickRepliesMenu
           columnId={columnId}
           disabled={!windowOpen}
@@ -125,6 +128,8 @@ export function ChatComposer({ columnId, windowOpen, replyTo, onCancelReply, onS
         <IconButton label="Programar mensaje" onClick={onOpenSchedule}>
           {icon('M12 7v5l3 2M21 12a9 9 0 1 1-18 0 9 9 0 0 1 18 0')}
         </IconButton>
+      </div>
+      <div className="flex items-end gap-1">
         {voice === 'idle' ? (
           <textarea
             ref={textArea}

@@ -193,6 +193,24 @@ describe('notes', () => {
     await serverEmit('note:new', { cardId: 'c1', note: { id: 'n2', cardId: 'c1', author: 'Pedro', text: 'Ya se la envié', timestamp: new Date().toISOString(), raw_timestamp: Date.now() } });
     expect(screen.getAllByTestId('chat-note').map((note) => note.textContent)).toEqual([expect.stringContaining('Pidió factura'), expect.stringContaining('Pedro')]);
   });
+
+  it('adds the note on Enter and breaks the line on Shift+Enter, as the composer does', async () => {
+    const api = installBoardApi(aBoard(), [], {
+      'POST /t/acme/api/note': ({ body }) => json(201, { id: 'n1', cardId: 'c1', author: 'Ana', text: (body as { text: string }).text, raw_timestamp: Date.now() }),
+    });
+    await openChat();
+    fireEvent.click(screen.getByRole('tab', { name: 'Notas Internas' }));
+    const box = screen.getByLabelText('Nota interna') as HTMLTextAreaElement;
+    fireEvent.change(box, { target: { value: 'Primera línea' } });
+    // Shift+Enter is left to the browser (a new line) and adds nothing.
+    expect(fireEvent.keyDown(box, { key: 'Enter', shiftKey: true })).toBe(true);
+    expect(api.callsTo('POST', '/t/acme/api/note')).toHaveLength(0);
+    fireEvent.change(box, { target: { value: 'Primera línea\nSegunda' } });
+    expect(fireEvent.keyDown(box, { key: 'Enter' })).toBe(false);
+    await waitFor(() => expect(api.callsTo('POST', '/t/acme/api/note')).toHaveLength(1));
+    expect(api.callsTo('POST', '/t/acme/api/note')[0]!.body).toEqual({ cardId: 'c1', text: 'Primera línea\nSegunda' });
+    await waitFor(() => expect(box.value).toBe(''));
+  });
 });
 
 describe('group chats', () => {

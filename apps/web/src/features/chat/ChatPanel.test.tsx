@@ -52,6 +52,9 @@ describe('chat timeline rendering', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Ver imagen' }));
     expect(screen.getByRole('img', { name: 'Imagen ampliada' })).toBeTruthy();
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(screen.queryByRole('img', { name: 'Imagen ampliada' })).toBeNull();
+    expect(screen.getByTestId('chat-panel')).toBeTruthy();
   });
 
   it('heads notes and scheduled items with drawn icons, never emoji a machine without an emoji font shows as boxes', async () => {
@@ -172,6 +175,30 @@ describe('sending', () => {
     expect(messages().map((message) => message.getAttribute('data-message-id'))).toEqual(['old-1', 'new-1']);
     fireEvent.scroll(screen.getByTestId('chat-timeline'));
     expect(api.callsTo('GET', '/t/acme/api/cards/c1/messages?limit=50&cursor=cursor-1')).toHaveLength(1);
+  });
+
+  it('stays at the newest message while images load, unless the person scrolled up', async () => {
+    installBoardApi(aBoard(), [
+      aMessage({ id: 'img1', type: 'image', mediaUrl: '/media/1.jpg', text: 'Foto 1' }),
+      aMessage({ id: 'img2', type: 'image', mediaUrl: '/media/2.jpg', text: 'Foto 2' }),
+      aMessage({ id: 'last', text: 'Último mensaje' }),
+    ]);
+    await openChat();
+    await screen.findByText('Último mensaje');
+    // jsdom lays nothing out: the timeline is told how tall it is as each image arrives.
+    const timeline = screen.getByTestId('chat-timeline');
+    let contentHeight = 900;
+    Object.defineProperty(timeline, 'scrollHeight', { configurable: true, get: () => contentHeight });
+    Object.defineProperty(timeline, 'clientHeight', { configurable: true, get: () => 400 });
+    contentHeight = 1400;
+    fireEvent.load(screen.getByRole('img', { name: 'Foto 1' }));
+    expect(timeline.scrollTop).toBe(1400);
+
+    timeline.scrollTop = 300;
+    fireEvent.scroll(timeline);
+    contentHeight = 1900;
+    fireEvent.load(screen.getByRole('img', { name: 'Foto 2' }));
+    expect(timeline.scrollTop).toBe(300);
   });
 
   it('marks an unread chat read on opening, and shows the window countdown', async () => {

@@ -128,6 +128,16 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
     updateTimeline(cardId, (data) => applyStatus(data, { messageId, tempId, ack }));
   });
 
+  // The lightbox closes on Escape like any dialog.
+  useEffect(() => {
+    if (!lightbox) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setLightbox(null);
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [lightbox]);
+
   // Keep the view at the newest message, and in place when an older page is prepended.
   const itemCount = timeline.items.length;
   useLayoutEffect(() => {
@@ -140,6 +150,21 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
       element.scrollTop = element.scrollHeight;
     }
   }, [itemCount, tab]);
+
+  // An image or video that finishes loading after the view was pinned pushes the newest message
+  // down: pin again then, unless the person scrolled up. Load events do not bubble, so listen in capture.
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const repin = () => {
+      if (stickToBottom.current) element.scrollTop = element.scrollHeight;
+    };
+    const mediaLoaded = ['load', 'loadedmetadata'] as const;
+    for (const type of mediaLoaded) element.addEventListener(type, repin, true);
+    return () => {
+      for (const type of mediaLoaded) element.removeEventListener(type, repin, true);
+    };
+  }, [tab]);
 
   const onScroll = () => {
     const element = scroller.current;

@@ -1,6 +1,12 @@
 import { LineIcon } from '../../shared/ui/LineIcon.tsx';
 import type { ChatMessage } from './chat.api.ts';
 
+/**
+ * Images and videos take a fixed box before they load, so the timeline's height is known when
+ * it scrolls to the newest message; the full picture opens in the lightbox.
+ */
+const MEDIA_BOX = 'block h-48 w-64 max-w-full';
+
 const MEDIA_TYPES = new Set(['image', 'video', 'audio', 'sticker', 'document']);
 const KNOWN_TYPES = new Set([...MEDIA_TYPES, 'text', 'location', 'template', 'interactive', 'quick_reply']);
 
@@ -59,8 +65,8 @@ function sentTemplateOf(message: ChatMessage): SentTemplate | null {
 function TemplateHeader({ header }: { header: NonNullable<SentTemplate['header']> }) {
   if (header.type === 'TEXT') return header.text ? <p className="mb-1 font-semibold">{header.text}</p> : null;
   if (!header.media_url) return null;
-  if (header.type === 'IMAGE') return <img src={header.media_url} alt="Encabezado de la plantilla" className="mb-1 max-h-48 max-w-full rounded-lg object-cover" loading="lazy" />;
-  if (header.type === 'VIDEO') return <video src={header.media_url} controls preload="metadata" className="mb-1 max-h-48 max-w-full rounded-lg" />;
+  if (header.type === 'IMAGE') return <img src={header.media_url} alt="Encabezado de la plantilla" className={`mb-1 rounded-lg object-cover ${MEDIA_BOX}`} loading="lazy" />;
+  if (header.type === 'VIDEO') return <video src={header.media_url} controls preload="metadata" className={`mb-1 rounded-lg bg-black object-contain ${MEDIA_BOX}`} />;
   return (
     <a href={header.media_url} target="_blank" rel="noreferrer" className="mb-1 inline-flex items-center gap-2 rounded-lg bg-black/5 px-3 py-2 text-sm font-medium text-sky-700 hover:underline">
       Documento
@@ -112,7 +118,7 @@ export function MessageContent({ message, onOpenImage }: { message: ChatMessage;
       return (
         <>
           <button type="button" onClick={() => onOpenImage?.(mediaUrl!)} className="block overflow-hidden rounded-lg" aria-label="Ver imagen">
-            <img src={mediaUrl!} alt={text || 'Imagen'} className="max-h-64 max-w-full object-cover" loading="lazy" />
+            <img src={mediaUrl!} alt={text || 'Imagen'} className={`object-cover ${MEDIA_BOX}`} loading="lazy" />
           </button>
           <Caption text={text} />
         </>
@@ -122,7 +128,7 @@ export function MessageContent({ message, onOpenImage }: { message: ChatMessage;
     case 'video':
       return (
         <>
-          <video src={mediaUrl!} controls preload="metadata" className="max-h-64 max-w-full rounded-lg" />
+          <video src={mediaUrl!} controls preload="metadata" className={`rounded-lg bg-black object-contain ${MEDIA_BOX}`} />
           <Caption text={text} />
         </>
       );

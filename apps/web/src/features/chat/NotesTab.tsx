@@ -1,9 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { Button } from '../../shared/ui/Button.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { chatApi, type ChatNote } from './chat.api.ts';
+import { isSubmitEnter } from './enter-submits.ts';
 import { upsertItem } from './timeline-cache.ts';
 import { useTimelineUpdater } from './use-timeline.ts';
 
@@ -22,10 +23,19 @@ export function NotesTab({ cardId, notes, readOnly = false }: { cardId: string; 
     onError: (error) => toast.error(errorMessageOr(error, 'Error al guardar la nota.')),
   });
 
+  const submit = () => {
+    const trimmed = text.trim();
+    if (trimmed && !add.isPending) add.mutate(trimmed);
+  };
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const trimmed = text.trim();
-    if (trimmed) add.mutate(trimmed);
+    submit();
+  };
+  // As in the message composer: Enter adds the note, Shift+Enter starts a new line.
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (!isSubmitEnter(event)) return;
+    event.preventDefault();
+    submit();
   };
 
   return (
@@ -47,6 +57,7 @@ export function NotesTab({ cardId, notes, readOnly = false }: { cardId: string; 
             rows={2}
             value={text}
             onChange={(event) => setText(event.target.value)}
+            onKeyDown={onKeyDown}
             placeholder="Escribe una nota interna…"
             aria-label="Nota interna"
             className="flex-1 resize-none rounded-lg border border-slate-300 px-3 py-2 text-sm outline-none focus:border-amber-500"

@@ -80,7 +80,13 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={api}>
       {children}
-      <div className="pointer-events-none fixed inset-x-4 top-4 z-[60] ml-auto flex max-w-sm flex-col gap-2 sm:right-6 sm:left-auto sm:w-96">
+      {/* Bottom left, stacked upwards: the header (connection status, user menu) and the pages'
+          own actions sit at the top right, and an open chat's composer at the bottom right. On a
+          phone the chat fills the screen, so toasts float above its composer. */}
+      <div
+        data-testid="toasts"
+        className="pointer-events-none fixed inset-x-4 bottom-32 z-[60] flex max-w-sm flex-col gap-2 sm:right-auto sm:bottom-6 sm:left-6 sm:w-96"
+      >
         {toasts.map((toast) => (
           <ToastItem key={toast.id} toast={toast} onClose={dismiss} />
         ))}
