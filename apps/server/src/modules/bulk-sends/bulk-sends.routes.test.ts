@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { BULK_REQUIRED_FIELDS, BULK_TOO_MANY_ROWS, EXCEL_FILES_ONLY, type BatchDto } from '@embudo/contracts/http/bulk-sends';
+import { BULK_NO_DATA_ROWS, BULK_REQUIRED_FIELDS, BULK_TOO_MANY_ROWS, EXCEL_FILES_ONLY, type BatchDto } from '@embudo/contracts/http/bulk-sends';
 import { batches, batchRecipients, boardColumns, cards, contacts, funnels, jobs, messages, messageTemplates } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { excelFile, multipartForm } from '../../../test/support/excel.ts';
@@ -12,7 +12,7 @@ import type { FakeGupshup } from '../../messaging-providers/sandbox/fake-gupshup
 import { sandboxAppName } from '../chats/provider-settings.service.ts';
 import { CONTACT_IN_HIDDEN_FUNNEL } from '../chats/template-send.service.ts';
 import { TEMPLATE_NOT_APPROVED } from '../templates/templates.service.ts';
-import { NO_DATA_ROWS, OLD_XLS_FORMAT } from './excel-sheet.parser.ts';
+import { OLD_XLS_FORMAT } from './excel-sheet.parser.ts';
 
 type Owner = Awaited<ReturnType<typeof registerTenant>>;
 
@@ -229,7 +229,7 @@ describe('POST /api/funnels/{id}/batches', () => {
     ['a variable mapped to a missing column', (r) => ({ ...r, fields: { ...r.fields, variableColumns: '{"1":"Nombre","2":"Variable 2"}' } }), 'La columna "Nombre" no está en el archivo.'],
     ['a variable the template lacks', (r) => ({ ...r, fields: { ...r.fields, variableColumns: '{"1":"Variable 1","2":"Variable 2","3":"Variable 2"}' } }), 'La plantilla aviso_pedido no tiene la variable {{3}}.'],
     ['variable columns that are not JSON', (r) => ({ ...r, fields: { ...r.fields, variableColumns: '{1:' } }), 'variableColumns debe ser JSON: {"1": "Nombre de la columna"}.'],
-    ['only headers', async (r) => ({ ...r, file: { name: 'c.xlsx', data: await excelFile([HEADERS]) } }), NO_DATA_ROWS],
+    ['only headers', async (r) => ({ ...r, file: { name: 'c.xlsx', data: await excelFile([HEADERS]) } }), BULK_NO_DATA_ROWS],
     ['only invalid rows', async (r) => ({ ...r, file: { name: 'c.xlsx', data: await excelFile([HEADERS, ['55-12', 'Ana', '1'], ['', 'Luis', '2']]) } }),
       'Ninguna fila del archivo se puede enviar. Fila 2: Teléfono inválido: "55-12" (usa código de país y número, solo dígitos).'],
     ['a row without a variable value', async (r) => ({ ...r, file: { name: 'c.xlsx', data: await excelFile([HEADERS, ['5215512345678', 'Ana', '']]) } }),

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import ExcelJS from 'exceljs';
 import { describe, expect, it, vi } from 'vitest';
-import { BULK_REQUIRED_FIELDS, BULK_SEND_QUEUED, EXCEL_FILES_ONLY, pickPhoneColumn } from '@embudo/contracts/http/bulk-sends';
+import { BULK_MAX_ROWS, BULK_NO_DATA_ROWS, BULK_REQUIRED_FIELDS, BULK_SEND_QUEUED, BULK_TOO_MANY_ROWS, EXCEL_FILES_ONLY, pickPhoneColumn } from '@embudo/contracts/http/bulk-sends';
 import { json, type FakeCall } from '../../test/fake-api.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { aBoard, createEmittingSocket, installBoardApi } from '../chat/chat-test-fixtures.ts';
@@ -67,6 +67,18 @@ describe('bulk-send wizard', () => {
     expect(await dialog.findByText('clientes.xlsx: 2 filas, columnas telefono, Variable 1, Variable 2.')).toBeTruthy();
     expect(next(dialog).disabled).toBe(false);
     fireEvent.change(dialog.getByLabelText('Plantilla aprobada'), { target: { value: '' } });
+    expect(next(dialog).disabled).toBe(true);
+  });
+
+  it.each([
+    ['only the header row', [['telefono', 'Variable 1']], BULK_NO_DATA_ROWS],
+    ['more rows than a send takes', [['telefono'], ...Array.from({ length: BULK_MAX_ROWS + 1 }, (_, index) => [String(5215500000000 + index)])], BULK_TOO_MANY_ROWS(BULK_MAX_ROWS + 1)],
+  ])('keeps Siguiente off and says why for a file with %s', async (_label, rows, reason) => {
+    const { dialog } = await openWizard();
+    await waitFor(() => expect(dialog.getByRole('option', { name: 'aviso_pedido (UTILITY)' })).toBeTruthy());
+    fireEvent.change(dialog.getByLabelText('Plantilla aprobada'), { target: { value: 'tpl-1' } });
+    await chooseFile(dialog, await excel(rows));
+    expect((await dialog.findByRole('alert')).textContent).toBe(reason);
     expect(next(dialog).disabled).toBe(true);
   });
 

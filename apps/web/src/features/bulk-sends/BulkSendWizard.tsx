@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import {
-  BULK_MAX_ROWS, BULK_REQUIRED_FIELDS, BULK_SEND_QUEUED, defaultVariableColumns, EXCEL_FILES_ONLY, pickPhoneColumn, SAMPLE_FILE_NAME, thousands, variableNumbers,
+  BULK_MAX_ROWS, BULK_REQUIRED_FIELDS, bulkRowCountProblem, BULK_SEND_QUEUED, defaultVariableColumns, EXCEL_FILES_ONLY, pickPhoneColumn, SAMPLE_FILE_NAME, thousands, variableNumbers,
 } from '@embudo/contracts/http/bulk-sends';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { Button } from '../../shared/ui/Button.tsx';
@@ -108,7 +108,9 @@ export function BulkSendWizard({ funnelId, columns, onClose }: { funnelId: strin
     start.mutate({ file: loaded.file, templateId, targetColumnId, phoneColumn, variableColumns });
   };
 
-  const canLeaveStep1 = Boolean(loaded) && Boolean(template);
+  // A file the server would refuse is refused here, where it can still be swapped.
+  const rowCountProblem = loaded ? bulkRowCountProblem(loaded.summary.rowCount) : undefined;
+  const canLeaveStep1 = Boolean(loaded) && !rowCountProblem && Boolean(template);
   const canLeaveStep2 = phoneColumn !== '';
   const variables = template ? variableNumbers(template.variables_schema ?? {}) : [];
 
@@ -169,9 +171,9 @@ export function BulkSendWizard({ funnelId, columns, onClose }: { funnelId: strin
                 {fileProblem}
               </p>
             )}
-            {loaded && loaded.summary.rowCount > BULK_MAX_ROWS && (
-              <p role="alert" className="mt-1.5 text-sm text-amber-700">
-                El archivo supera el máximo de {thousands(BULK_MAX_ROWS)} filas por envío: divídelo en varios archivos.
+            {rowCountProblem && (
+              <p role="alert" className="mt-1.5 text-sm text-rose-600">
+                {rowCountProblem}
               </p>
             )}
           </div>
