@@ -56,6 +56,11 @@ export function defaultVariableColumns(schema: LabelledVariables, headers: reado
   return mapping;
 }
 
+/** The column that most likely holds the contacts' names (nombre, name, cliente…), offered as the wizard's default. */
+export function pickNameColumn(headers: readonly string[]): string | undefined {
+  return headers.find((header) => /^(nombre|name|cliente|contacto)\b/.test(comparable(header)));
+}
+
 /** Spec 02 §5: the phone column is auto-picked when a header contains telefono or phone (accents and case aside). */
 export function pickPhoneColumn(headers: readonly string[]): string | undefined {
   return headers.find((header) => /telefono|phone/.test(comparable(header)));
@@ -83,6 +88,8 @@ export const createBatchFields = z.object({
   templateId: requiredText.pipe(z.uuid({ error: 'Plantilla inválida.' })),
   targetColumnId: requiredText.pipe(z.uuid({ error: 'Columna inválida.' })),
   phoneColumn: requiredText.max(200, { error: 'El nombre de la columna de teléfono es demasiado largo.' }),
+  /** Optional: the column holding each contact's name, which titles their new chat instead of the phone. */
+  nameColumn: z.string().trim().max(200, { error: 'El nombre de la columna de nombre es demasiado largo.' }).optional().transform((text) => text || undefined),
   variableColumns: z
     .string()
     .optional()

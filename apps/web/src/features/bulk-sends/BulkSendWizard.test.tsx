@@ -130,8 +130,23 @@ describe('bulk-send wizard', () => {
     const form = sent!.body as FormData;
     expect((form.get('file') as File).name).toBe('clientes.xlsx');
     expect(Object.fromEntries([...form.entries()].filter(([key]) => key !== 'file'))).toEqual({
-      templateId: 'tpl-1', targetColumnId: 'col2', phoneColumn: 'telefono', variableColumns: JSON.stringify({ 1: 'Nombre', 2: 'Variable 2' }),
+      templateId: 'tpl-1', targetColumnId: 'col2', phoneColumn: 'telefono', nameColumn: 'Nombre', variableColumns: JSON.stringify({ 1: 'Nombre', 2: 'Variable 2' }),
     });
+  });
+
+  it('offers the name column to title new chats, picked by its header, and sends none when left empty', async () => {
+    let sent: FakeCall | undefined;
+    const { dialog } = await openWizard({ [CREATE]: (call) => { sent = call; return json(201, {}); } });
+    await toStepTwo(dialog, [['telefono', 'Nombre completo', 'Variable 1', 'Variable 2'], ['5215512345678', 'Ana Pérez', 'Ana', 'A-1']]);
+    const nameSelect = dialog.getByLabelText('Columna de nombre (opcional)') as HTMLSelectElement;
+    expect(nameSelect.value).toBe('Nombre completo');
+    fireEvent.change(nameSelect, { target: { value: '' } });
+    expect(next(dialog).disabled).toBe(false);
+    fireEvent.click(next(dialog));
+    fireEvent.change(await dialog.findByLabelText('Columna de destino'), { target: { value: 'col1' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Iniciar Envío' }));
+    await waitFor(() => expect(sent).toBeDefined());
+    expect((sent!.body as FormData).has('nameColumn')).toBe(false);
   });
 
   it.each([
