@@ -37,7 +37,7 @@ test('the owner sets up the auto-bot; a new contact on the sandbox phone gets th
   await dialog.getByRole('checkbox', { name: 'Ventas' }).check();
   await dialog.getByRole('checkbox', { name: 'Soporte' }).check();
   await expect(save).toBeDisabled();
-  await dialog.getByLabel('Columna de espera').selectOption({ label: 'Nuevos' });
+  await dialog.getByRole('radiogroup', { name: 'Columna de espera' }).getByRole('radio', { name: 'Nuevos' }).check();
   await save.click();
   await expect(page.getByText('Configuración del bot guardada.')).toBeVisible();
 

@@ -58,8 +58,11 @@ test('the owner builds a bot with options in the editor, tries it in the Playgro
   await expect(json.getByTestId('flow-json')).toContainText('"sendMessageWithOptions"');
   await json.getByRole('button', { name: 'Cerrar', exact: true }).click();
 
+  // Unsaved work is marked beside Guardar Flujo, and reloading the tab would ask the browser's leave-page question.
+  await expect(page.getByTestId('unsaved-mark')).toHaveText('Cambios sin guardar');
   await page.getByRole('button', { name: 'Guardar Flujo' }).click();
   await expect(editor.toast('Bot guardado exitosamente!')).toBeVisible();
+  await expect(page.getByTestId('unsaved-mark')).toHaveCount(0);
 
   // The Playground runs the flow: the menu, the chosen branch's reply, then a reset.
   await page.getByRole('button', { name: 'Playground' }).click();

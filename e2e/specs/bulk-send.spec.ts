@@ -48,9 +48,10 @@ test('a bulk send from an Excel file reaches the customers\' phones and its coun
   await expect(wizard.next()).toBeEnabled();
   await wizard.next().click();
 
-  // Step 2: the phone column is found by its name, the variable by its label.
+  // Step 2: the phone and name columns are found by their names, the variable by its label.
   await expect(wizard.dialog.getByText('Paso 2 de 3: columnas')).toBeVisible();
   await expect(wizard.field('Columna de teléfono')).toHaveValue('Teléfono');
+  await expect(wizard.field('Columna de nombre (opcional)')).toHaveValue('Nombre');
   await expect(wizard.field('Columna para Variable 1 ({{1}})')).toHaveValue('Variable 1');
   await wizard.next().click();
 
@@ -59,7 +60,8 @@ test('a bulk send from an Excel file reaches the customers\' phones and its coun
   await wizard.submit();
   await expect(page.getByText('¡Lote encolado! El envío se está procesando en segundo plano.')).toBeVisible();
   await expect(wizard.dialog).toBeHidden();
-  await expect(board.cardIn('En conversación', customers[0]!.phone)).toBeVisible({ timeout: 15_000 });
+  // The new chats are titled with the file's names, not their phones.
+  await expect(board.cardIn('En conversación', customers[0]!.name)).toBeVisible({ timeout: 15_000 });
 
   // The dashboard follows the batch live: sent, delivered and read for both customers, the bad row failed.
   const batches = new BatchesPage(page);

@@ -38,6 +38,8 @@ export const batchRecipients = pgTable('batch_recipients', {
   /** Order among the rows to send (0, 1, 2…): chunk k of the batch sends positions [k·size, (k+1)·size). Null for refused rows. */
   position: integer('position'),
   phone: text('phone'),
+  /** The contact's name from the file's name column, when the wizard named one: it titles the contact's new chat. */
+  contactName: text('contact_name'),
   /** The template's variables for this row, by number. */
   variables: jsonb('variables').$type<Record<string, string>>().notNull().default({}),
   status: text('status', { enum: ['pending', 'queued', 'failed'] }).notNull(),

@@ -35,6 +35,8 @@ export const cards = pgTable('cards', {
   columnId: uuid('column_id').notNull().references(() => boardColumns.id),
   contactId: uuid('contact_id').notNull().references(() => contacts.id, { onDelete: 'cascade' }),
   title: text('title').notNull(),
+  /** Where the title came from, so a name learnt later replaces only a weaker one and never a rename by hand. */
+  titleSource: text('title_source', { enum: ['phone', 'profile', 'file', 'hand'] }).notNull().default('phone'),
   description: text('description'),
   phone: text('phone').notNull(),
   isGroup: boolean('is_group').notNull().default(false),

@@ -52,10 +52,14 @@ export type SimulateRequest = z.input<typeof simulateRequest>;
 
 export const playgroundOption = z.object({ id: z.string(), label: z.string(), value: z.string() });
 
-/** {sessionId, reply}; options are the choices the bot waits on, for the playground to offer as buttons. */
+/**
+ * {sessionId, reply}; `replies` are the same bot messages and notes one by one, in the order the flow produced
+ * them (`reply` joins them); options are the choices the bot waits on, for the playground to offer as buttons.
+ */
 export const simulateResponse = z.object({
   sessionId: z.string(),
   reply: z.string(),
+  replies: z.array(z.string()),
   options: z.array(playgroundOption),
 });
 export type SimulateResponse = z.infer<typeof simulateResponse>;

@@ -16,6 +16,14 @@ export const BULK_MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
 export const BULK_TOO_MANY_ROWS = (rows: number) =>
   `El archivo tiene ${thousands(rows)} filas con datos: el máximo por envío es ${thousands(BULK_MAX_ROWS)}. Divídelo en varios archivos.`;
+export const BULK_NO_DATA_ROWS = 'El archivo no tiene filas con datos debajo de los encabezados.';
+
+/** Why a file with this many data rows cannot be sent, or undefined when it can: the wizard and the server say the same. */
+export function bulkRowCountProblem(dataRows: number): string | undefined {
+  if (dataRows === 0) return BULK_NO_DATA_ROWS;
+  if (dataRows > BULK_MAX_ROWS) return BULK_TOO_MANY_ROWS(dataRows);
+  return undefined;
+}
 
 /** The sample file (spec 02 §2 Bulk send modal): a phone column named telefono, then one column per template variable label. */
 export const SAMPLE_FILE_NAME = 'plantilla_ejemplo.xlsx';
@@ -48,6 +56,11 @@ export function defaultVariableColumns(schema: LabelledVariables, headers: reado
   return mapping;
 }
 
+/** The column that most likely holds the contacts' names (nombre, name, cliente…), offered as the wizard's default. */
+export function pickNameColumn(headers: readonly string[]): string | undefined {
+  return headers.find((header) => /^(nombre|name|cliente|contacto)\b/.test(comparable(header)));
+}
+
 /** Spec 02 §5: the phone column is auto-picked when a header contains telefono or phone (accents and case aside). */
 export function pickPhoneColumn(headers: readonly string[]): string | undefined {
   return headers.find((header) => /telefono|phone/.test(comparable(header)));
@@ -75,6 +88,8 @@ export const createBatchFields = z.object({
   templateId: requiredText.pipe(z.uuid({ error: 'Plantilla inválida.' })),
   targetColumnId: requiredText.pipe(z.uuid({ error: 'Columna inválida.' })),
   phoneColumn: requiredText.max(200, { error: 'El nombre de la columna de teléfono es demasiado largo.' }),
+  /** Optional: the column holding each contact's name, which titles their new chat instead of the phone. */
+  nameColumn: z.string().trim().max(200, { error: 'El nombre de la columna de nombre es demasiado largo.' }).optional().transform((text) => text || undefined),
   variableColumns: z
     .string()
     .optional()

@@ -13,6 +13,8 @@ import { findProfessional, findService, offersService, roundCents, type Professi
 import type { AgendaScope } from './agenda-scope.ts';
 
 type AppointmentRow = typeof appointments.$inferSelect;
+/** What the booking checks need: the tenant and its time zone, whoever books. */
+type BookingScope = Pick<AgendaScope, 'db' | 'tenantId' | 'timezone'>;
 type TimeBlockRow = typeof timeBlocks.$inferSelect;
 type AppointmentInput = z.output<typeof appointmentRequest>;
 type TimeBlockInput = z.output<typeof timeBlockRequest>;
@@ -95,7 +97,7 @@ export async function listTimeBlocks(executor: DbExecutor, tenantId: string, ran
 }
 
 /** Runs with the professional's row locked, so two bookings of one professional cannot both pass the checks. */
-async function refuseAppointmentClash(tx: Tx, scope: AgendaScope, professional: ProfessionalRow, range: InstantRange, exceptAppointmentId?: string) {
+async function refuseAppointmentClash(tx: Tx, scope: BookingScope, professional: ProfessionalRow, range: InstantRange, exceptAppointmentId?: string) {
   const bookedDate = wallClockOf(range.start, scope.timezone).date;
   const [clash] = await tx.select().from(appointments).where(and(
     eq(appointments.tenantId, scope.tenantId), eq(appointments.professionalId, professional.id), overlapping(appointments, range),
@@ -106,7 +108,7 @@ async function refuseAppointmentClash(tx: Tx, scope: AgendaScope, professional: 
   }
 }
 
-async function refuseBlockedTime(tx: Tx, scope: AgendaScope, professional: ProfessionalRow, range: InstantRange) {
+async function refuseBlockedTime(tx: Tx, scope: BookingScope, professional: ProfessionalRow, range: InstantRange) {
   const bookedDate = wallClockOf(range.start, scope.timezone).date;
   const [block] = await tx.select().from(timeBlocks).where(and(
     eq(timeBlocks.tenantId, scope.tenantId), eq(timeBlocks.professionalId, professional.id), eq(timeBlocks.isAvailable, false), overlapping(timeBlocks, range),
@@ -129,7 +131,7 @@ interface AppointmentDraft {
 }
 
 /** The checks every new or changed appointment passes, inside one transaction with the professional locked. */
-async function checkedAppointment(tx: Tx, scope: AgendaScope, draft: AppointmentDraft, exceptAppointmentId?: string) {
+async function checkedAppointment(tx: Tx, scope: BookingScope, draft: AppointmentDraft, exceptAppointmentId?: string) {
   assertEndAfterStart(draft.start, draft.end);
   const professional = await findProfessional(tx, scope.tenantId, draft.professionalId, { lock: true });
   const service = await findService(tx, scope.tenantId, draft.serviceId, { lock: true });
@@ -146,15 +148,27 @@ async function checkedAppointment(tx: Tx, scope: AgendaScope, draft: Appointment
 
 export async function createAppointment(scope: AgendaScope, input: AppointmentInput): Promise<AppointmentDto> {
   requireWriter(scope.actor);
-  const draft: AppointmentDraft = {
+  return insertAppointment(scope, {
     clientName: input.clientName, clientWhatsapp: input.clientWhatsapp ?? '', professionalId: input.professionalId, serviceId: input.serviceId,
     start: instantFrom(input.startTime, scope.timezone), end: instantFrom(input.endTime, scope.timezone), cost: input.cost ?? undefined,
-  };
+  });
+}
+
+function insertAppointment(scope: BookingScope, draft: AppointmentDraft): Promise<AppointmentDto> {
   return scope.db.transaction(async (tx) => {
     const { professional, service, values } = await checkedAppointment(tx, scope, draft);
     const [row] = await tx.insert(appointments).values({ tenantId: scope.tenantId, ...values }).returning();
     return toAppointmentDto(row!, professional, service);
   });
+}
+
+/**
+ * A booking the customer made themselves (a bot's schedule node): the same checks as the Agenda's — the
+ * professional offers the service, no overlap with their appointments or blocked time — with the customer
+ * as client. Refusals are the Agenda's AppErrors (409 clash, 400 service not offered).
+ */
+export function bookForCustomer(scope: BookingScope, input: Omit<AppointmentDraft, 'cost'>): Promise<AppointmentDto> {
+  return insertAppointment(scope, { ...input, cost: undefined });
 }
 
 async function findAppointment(executor: DbExecutor, tenantId: string, appointmentId: string) {

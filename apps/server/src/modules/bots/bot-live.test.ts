@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
-import { cards, messages, tenants } from '../../../db/schema/index.ts';
+import { addDays, wallClockOf } from '@embudo/contracts/time/wall-clock';
+import { appointments, botSessions, cards, messages, tenants } from '../../../db/schema/index.ts';
+import { book, seedCatalog } from '../../../test/support/agenda-fixtures.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
 import { sandboxAppName } from '../chats/provider-settings.service.ts';
 import { optionsFlow } from './bots-test-flows.ts';
 import { HANDOFF_TEXT } from './runtime/nodes/assignToHuman.ts';
+import { scheduleTexts } from './runtime/nodes/schedule.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -163,5 +166,88 @@ describe('a column bot in live chats', () => {
     const card = await cardOf(owner, phone);
     const fromAutobot = await t.database.db.select().from(messages).where(and(eq(messages.cardId, card.id), eq(messages.sender, 'user')));
     expect(fromAutobot.map((row) => row.text)).toEqual(['Bienvenida']);
+  });
+});
+
+describe('the schedule node in a live chat, on the real agenda', () => {
+  const scheduleFlow = {
+    nodes: [node('inicio', 'trigger', {}), node('agendar', 'schedule', { eventType: 'Corte' }), node('gracias', 'sendMessage', { text: 'Te esperamos: {{appointment}}' })],
+    edges: [edge('inicio', 'agendar'), edge('agendar', 'gracias')],
+  };
+  const toCustomer = (owner: Owner, phone: string) =>
+    t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant.slug), phone).filter((entry) => entry.direction === 'to_customer');
+  /** Presses the n-th reply button of the newest button message the customer got. */
+  async function press(owner: Owner, phone: string, index: number) {
+    await t.app.queue.drain();
+    const offer = toCustomer(owner, phone).filter((entry) => entry.type === 'quick_reply').at(-1)!;
+    const button = (offer.body.options as { title: string; postbackText: string }[])[index]!;
+    await customer(owner, phone, { kind: 'button_reply', title: button.title, id: String(offer.body.msgid), postbackText: button.postbackText });
+    return button.title;
+  }
+  /** The first free start time the Agenda itself offers for the service, over the coming week. */
+  async function firstFreeInAgenda(owner: Owner, ids: { professionalId: string; serviceId: string }) {
+    const { timezone } = (await call(owner, 'GET', '/agenda/settings')).json();
+    const today = wallClockOf(new Date(), timezone).date;
+    for (let day = 0; day < 7; day += 1) {
+      const query = new URLSearchParams({ ...ids, date: addDays(today, day) });
+      const { slots } = (await call(owner, 'GET', `/agenda/availability?${query}`)).json();
+      if (slots.length > 0) return slots[0] as { startTime: string; endTime: string };
+    }
+    throw new Error('the agenda has no free time this week');
+  }
+
+  it('offers the next free times as buttons, re-offers a time taken meanwhile, and books the chosen one with the Agenda\'s rules', async () => {
+    const { owner, columns } = await company();
+    const { professional, service } = await seedCatalog(t.app, owner, { duration: 60 });
+    const ids = { professionalId: professional.id, serviceId: service.id };
+    await botOn(owner, columns[0]!.id, scheduleFlow);
+    const phone = phoneOf();
+    await says(owner, phone, 'Quiero una cita');
+    expect(await botTexts(owner, phone)).toEqual([scheduleTexts.offer('Corte')]);
+    await t.app.queue.drain();
+    expect((toCustomer(owner, phone)[0]!.body.options as unknown[])).toHaveLength(3);
+
+    // Someone at the desk books the first offered time before the customer answers.
+    const first = await firstFreeInAgenda(owner, ids);
+    await book(t.app, owner, { ...ids, startTime: first.startTime, endTime: first.endTime, clientName: 'Mostrador' });
+    await press(owner, phone, 0);
+    // Messages of one run may share a timestamp: compare them as a set.
+    expect((await botTexts(owner, phone)).slice(1).sort()).toEqual([scheduleTexts.taken, scheduleTexts.offer('Corte')].sort());
+    const next = await firstFreeInAgenda(owner, ids);
+    expect(next.startTime).not.toBe(first.startTime);
+
+    await press(owner, phone, 0);
+    const booked = await t.database.db.select().from(appointments).where(eq(appointments.tenantId, owner.tenant.id)).orderBy(asc(appointments.startTime));
+    expect(booked.map((row) => [row.clientName, row.startTime.toISOString()])).toEqual([['Mostrador', first.startTime], ['Marta', next.startTime]]);
+    expect(booked[1]).toMatchObject({ clientWhatsapp: phone, professionalId: professional.id, serviceId: service.id, endTime: new Date(next.endTime) });
+    const last = (await botTexts(owner, phone)).slice(3);
+    const confirmation = last.find((text) => text?.startsWith('¡Listo!'));
+    expect(confirmation).toMatch(/^¡Listo! Tu cita quedó agendada para el .+ \(Corte de pelo con Lucía\)\.$/);
+    expect(last).toContain(`Te esperamos: ${confirmation!.slice('¡Listo! Tu cita quedó agendada para el '.length, -1)}`);
+  });
+
+  it('hands the chat to a person when no time is free, or when the customer names none of the offered times', async () => {
+    const { owner, columns } = await company();
+    const { professional } = await seedCatalog(t.app, owner);
+    const closed = { startTime: '09:00', endTime: '17:00', enabled: false };
+    const week = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [day, closed]));
+    expect((await call(owner, 'PUT', `/agenda/professionals/${professional.id}`, { availability: week })).statusCode).toBe(200);
+    await botOn(owner, columns[0]!.id, scheduleFlow);
+    const phone = phoneOf();
+    await says(owner, phone, 'Quiero una cita');
+    await says(owner, phone, '¿Hola?');
+    expect(await botTexts(owner, phone)).toEqual([scheduleTexts.noSlots('Corte')]);
+    const card = await cardOf(owner, phone);
+    const [session] = await t.database.db.select().from(botSessions).where(eq(botSessions.cardId, card.id));
+    expect(session!.state.status).toBe('human');
+
+    const { owner: other, columns: otherColumns } = await company();
+    await seedCatalog(t.app, other);
+    await botOn(other, otherColumns[0]!.id, scheduleFlow);
+    const undecided = phoneOf();
+    await says(other, undecided, 'Quiero una cita');
+    await says(other, undecided, 'Ninguno me sirve, ¿el domingo?');
+    expect((await botTexts(other, undecided)).slice(1)).toEqual([scheduleTexts.noneChosen]);
+    expect(await t.database.db.select().from(appointments).where(eq(appointments.tenantId, other.tenant.id))).toHaveLength(0);
   });
 });

@@ -4,7 +4,7 @@ import type { OutboundHttp } from '../../platform/outbound-http/outbound-http.gu
 import { columnsOfTenant } from '../funnels/funnels.service.ts';
 import { findUser } from '../users/users.service.ts';
 import type { AiResponder } from './ai-responder.ts';
-import { nextFreeSlots } from './bot-agenda-slots.ts';
+import { bookSlot, nextFreeSlots } from './bot-agenda-slots.ts';
 import { isUuid } from './bots.service.ts';
 import type { EmailSender } from './email-sender.ts';
 import type { RuntimeServices } from './runtime/node-executor.ts';
@@ -36,5 +36,6 @@ export function runServicesFor(deps: BotRunDeps, tenantId: string, moveTo?: (col
       return isUuid(userId) ? (await findUser(deps.db, tenantId, userId))?.name : undefined;
     },
     nextFreeSlots: (eventType) => nextFreeSlots(deps.db, tenantId, eventType),
+    bookSlot: (slot, client) => bookSlot(deps.db, tenantId, slot, client),
   };
 }

@@ -14,6 +14,8 @@ import type { BotMessage } from './runtime/node-executor.ts';
 const SIMULATION_TTL_MS = 24 * 60 * 60 * 1000;
 export const SIMULATION_CONTACT = { contact_name: 'Cliente de prueba', contact_phone: '5210000000000' };
 export const NO_REPLY = '(El bot no respondió a este mensaje.)';
+/** After Asignar a Humano a live chat's bot stays silent; the playground says so instead of starting over. */
+export const HANDED_TO_HUMAN = '[El chat está con una persona: el bot ya no responde. Reinicia la conversación para probarlo de nuevo.]';
 
 /** How the playground shows what a live chat would send on WhatsApp. */
 export function playgroundText(message: BotMessage): string {
@@ -41,9 +43,13 @@ export async function simulate(deps: BotRunDeps, scope: BotsScope, botId: string
     )).limit(1)
     : [];
   const previous = existing?.state ?? newRunState({ ...SIMULATION_CONTACT });
+  if (existing && previous.status === 'human') {
+    await scope.db.update(botSessions).set({ updatedAt: new Date() }).where(eq(botSessions.id, existing.id));
+    return { sessionId: existing.id, reply: HANDED_TO_HUMAN, replies: [HANDED_TO_HUMAN], options: [] };
+  }
 
   const result = await advanceFlow(runnableDraft(deps.box, input.botConfig, bot.config), previous, { kind: 'message', answer: { text: input.message } }, { mode: 'simulation', services: runServicesFor(deps, scope.tenantId) });
-  const lines = [...result.messages.map(playgroundText), ...result.reports];
+  const lines = result.transcript.map((entry) => (entry.kind === 'message' ? playgroundText(entry.message) : entry.text));
   let sessionId = existing?.id;
   if (existing) {
     await scope.db.update(botSessions).set({ state: result.state, updatedAt: new Date() }).where(eq(botSessions.id, existing.id));
@@ -52,7 +58,8 @@ export async function simulate(deps: BotRunDeps, scope: BotsScope, botId: string
     const [row] = await scope.db.insert(botSessions).values({ tenantId: scope.tenantId, kind: 'simulation', botId: bot.id, state: result.state }).returning({ id: botSessions.id });
     sessionId = row!.id;
   }
-  return { sessionId: sessionId!, reply: lines.length > 0 ? lines.join('\n\n') : NO_REPLY, options: result.state.status === 'waiting_input' ? result.waitingOptions ?? [] : [] };
+  const replies = lines.length > 0 ? lines : [NO_REPLY];
+  return { sessionId: sessionId!, reply: replies.join('\n\n'), replies, options: result.state.status === 'waiting_input' ? result.waitingOptions ?? [] : [] };
 }
 
 /** DELETE /api/bots/simulation/{sessionId}: the playground's reset. */

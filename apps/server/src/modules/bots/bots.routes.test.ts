@@ -7,6 +7,10 @@ import { buildTestApp, type TestApp } from '../../../test/support/build-test-app
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { signedInMember } from '../../../test/support/members.ts';
 import { optionsFlow } from './bots-test-flows.ts';
+import { HANDED_TO_HUMAN } from './bot-simulation.service.ts';
+import { AI_NOT_CONFIGURED } from './runtime/nodes/aiPrompt.ts';
+import { HANDOFF_TEXT } from './runtime/nodes/assignToHuman.ts';
+import { EMAIL_NOT_CONFIGURED } from './runtime/nodes/sendEmail.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -219,7 +223,7 @@ describe('POST /api/bots/{id}/simulate and DELETE /api/bots/simulation/{sessionI
     expect((await call(owner, 'GET', `/bots/${bot.id}`)).json().config.nodes).toEqual([]);
 
     const chosen = await call(owner, 'POST', `/bots/${bot.id}/simulate`, { message: 'hablar con VENTAS', sessionId, botConfig });
-    expect(chosen.json()).toEqual({ sessionId, reply: 'Te paso con ventas.', options: [] });
+    expect(chosen.json()).toEqual({ sessionId, reply: 'Te paso con ventas.', replies: ['Te paso con ventas.'], options: [] });
 
     // The flow ended; the next message starts it over in the same session.
     const again = await call(owner, 'POST', `/bots/${bot.id}/simulate`, { message: 'otra vez', sessionId, botConfig });
@@ -235,6 +239,40 @@ describe('POST /api/bots/{id}/simulate and DELETE /api/bots/simulation/{sessionI
     // A finished session is not reused: the next message gets a new one.
     const fresh = await call(owner, 'POST', `/bots/${bot.id}/simulate`, { message: 'Hola', sessionId, botConfig });
     expect(fresh.json().sessionId).not.toBe(sessionId);
+  });
+
+  it('answers with each message and note as it ran, one by one: Webhook, then Email, then AI', async () => {
+    const { owner } = await company();
+    const bot = await newBot(owner);
+    const node = (id: string, type: string, data: Record<string, unknown>, y: number) => ({ id, type, position: { x: 0, y }, data });
+    const botConfig = {
+      nodes: [
+        node('trigger-1', 'trigger', { label: 'Inicio', triggerType: 'on_message_received', columnId: '' }, 0),
+        node('webhook-1', 'webhook', { label: 'Avisar al CRM', url: '', method: 'POST', body: '{}' }, 100),
+        node('email-1', 'sendEmail', { label: 'Correo', to: 'ventas@example.com', subject: 'Nuevo', body: 'Hola' }, 200),
+        node('ai-1', 'aiPrompt', { label: 'IA', prompt: 'Responde amable', tools: [] }, 300),
+      ],
+      edges: [['trigger-1', 'webhook-1'], ['webhook-1', 'email-1'], ['email-1', 'ai-1']].map(([source, target]) => ({ id: `${source}-${target}`, source, target, sourceHandle: null, targetHandle: null })),
+    };
+    const answer = (await call(owner, 'POST', `/bots/${bot.id}/simulate`, { message: 'Hola', botConfig })).json();
+    expect(answer.replies).toEqual(['[«Avisar al CRM» no tiene URL: no se llamó]', `[✉ ${EMAIL_NOT_CONFIGURED}]`, AI_NOT_CONFIGURED]);
+    expect(answer.reply).toBe(answer.replies.join('\n\n'));
+  });
+
+  it('stays silent after Asignar a Humano, as a live chat does, until the conversation is restarted', async () => {
+    const { owner } = await company();
+    const bot = await newBot(owner);
+    const botConfig = {
+      nodes: [
+        { id: 'trigger-1', type: 'trigger', position: { x: 0, y: 0 }, data: { label: 'Inicio', triggerType: 'on_message_received', columnId: '' } },
+        { id: 'human-1', type: 'assignToHuman', position: { x: 0, y: 100 }, data: { label: 'Persona', agentId: '' } },
+      ],
+      edges: [{ id: 'e1', source: 'trigger-1', target: 'human-1', sourceHandle: null, targetHandle: null }],
+    };
+    const first = (await call(owner, 'POST', `/bots/${bot.id}/simulate`, { message: 'Hola', botConfig })).json();
+    expect(first.replies).toEqual([HANDOFF_TEXT, '[Chat asignado al equipo; el bot deja de responder]']);
+    const later = (await call(owner, 'POST', `/bots/${bot.id}/simulate`, { message: '¿Hola?', sessionId: first.sessionId, botConfig })).json();
+    expect(later).toEqual({ sessionId: first.sessionId, reply: HANDED_TO_HUMAN, replies: [HANDED_TO_HUMAN], options: [] });
   });
 
   it('refuses an empty message or a bad flow with 400, writing no session; another company cannot end a session', async () => {

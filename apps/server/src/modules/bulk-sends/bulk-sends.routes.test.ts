@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { BULK_REQUIRED_FIELDS, BULK_TOO_MANY_ROWS, EXCEL_FILES_ONLY, type BatchDto } from '@embudo/contracts/http/bulk-sends';
+import { BULK_NO_DATA_ROWS, BULK_REQUIRED_FIELDS, BULK_TOO_MANY_ROWS, EXCEL_FILES_ONLY, type BatchDto } from '@embudo/contracts/http/bulk-sends';
 import { batches, batchRecipients, boardColumns, cards, contacts, funnels, jobs, messages, messageTemplates } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { excelFile, multipartForm } from '../../../test/support/excel.ts';
@@ -12,7 +12,7 @@ import type { FakeGupshup } from '../../messaging-providers/sandbox/fake-gupshup
 import { sandboxAppName } from '../chats/provider-settings.service.ts';
 import { CONTACT_IN_HIDDEN_FUNNEL } from '../chats/template-send.service.ts';
 import { TEMPLATE_NOT_APPROVED } from '../templates/templates.service.ts';
-import { NO_DATA_ROWS, OLD_XLS_FORMAT } from './excel-sheet.parser.ts';
+import { OLD_XLS_FORMAT } from './excel-sheet.parser.ts';
 
 type Owner = Awaited<ReturnType<typeof registerTenant>>;
 
@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 const db = () => t.database.db;
-const call = (who: Owner, method: 'GET' | 'POST', path: string, payload?: unknown) =>
+const call = (who: Owner, method: 'GET' | 'POST' | 'PUT', path: string, payload?: unknown) =>
   t.app.inject({ method, url: `/t/${who.tenant.slug}/api${path}`, headers: bearer(who.token), payload: payload as Record<string, unknown> });
 
 const PEDIDO = { name: 'aviso_pedido', body_text: 'Hola {{1}}, tu pedido {{2}} está listo.' };
@@ -156,6 +156,38 @@ describe('POST /api/funnels/{id}/batches', () => {
     expect(message!.text).toBe('Hola Marta, tu pedido Z-7 está listo.');
   });
 
+  it('titles the new chats from the name column the wizard chose, and an existing chat unless it was renamed by hand', async () => {
+    const owner = await registerTenant(t.app);
+    const app = sandboxAppName(owner.tenant.slug);
+    await fake.customerSends({ appName: app, phone: '5215521000002', kind: 'text', text: 'hola' });
+    await fake.customerSends({ appName: app, phone: '5215521000003', name: 'Caro', kind: 'text', text: 'hola' });
+    const renamedByHand = '5215521000004';
+    await fake.customerSends({ appName: app, phone: renamedByHand, name: 'Dani', kind: 'text', text: 'hola' });
+    const [handCard] = await db().select().from(cards).where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, renamedByHand)));
+    expect((await call(owner, 'PUT', `/cards/${handCard!.id}`, { title: 'Dani (proveedor)' })).statusCode).toBe(200);
+    const { funnelId, request } = await companyWithFile([
+      ['telefono', 'Nombre', 'Variable 1', 'Variable 2'],
+      ['5215521000001', 'Ana Pérez', 'Ana', '1'],
+      ['5215521000002', 'Beto Ruiz', 'Beto', '2'],
+      ['5215521000003', 'Carolina Díaz', 'Caro', '3'],
+      [renamedByHand, 'Daniel Gómez', 'Dani', '4'],
+      ['5215521000005', '', 'Eva', '5'],
+    ], owner);
+    expect((await postBatch(owner, funnelId, { ...request, fields: { ...request.fields, nameColumn: 'Nombre' } })).statusCode).toBe(201);
+    await sendEverything();
+    const titles = Object.fromEntries((await db().select().from(cards).where(eq(cards.tenantId, owner.tenant.id))).map((card) => [card.phone, card.title]));
+    expect(titles).toEqual({
+      '5215521000001': 'Ana Pérez', '5215521000002': 'Beto Ruiz', '5215521000003': 'Carolina Díaz', [renamedByHand]: 'Dani (proveedor)', '5215521000005': '5215521000005',
+    });
+
+    // Without a name column the new chats keep the phone, as before.
+    const other = await companyWithFile([['telefono', 'Nombre', 'Variable 1', 'Variable 2'], ['5215521000009', 'Zoe', 'Zoe', '9']]);
+    expect((await postBatch(other.owner, other.funnelId, other.request)).statusCode).toBe(201);
+    await sendEverything();
+    const [untitled] = await db().select().from(cards).where(eq(cards.tenantId, other.owner.tenant.id));
+    expect(untitled!.title).toBe('5215521000009');
+  });
+
   it('announces batch_updated to the company and counts a customer reply after the batch message', async () => {
     const { owner, funnelId, request } = await companyWithFile([HEADERS, ['5215530000001', 'Rosa', 'R-1'], ['5215530000002', 'Pablo', 'P-2']]);
     const agent = await signInMember(t, owner, 'agent', [funnelId]);
@@ -225,11 +257,12 @@ describe('POST /api/funnels/{id}/batches', () => {
       return { ...r, file: { name: 'clientes.xls', data } };
     }, OLD_XLS_FORMAT],
     ['a phone column not in the file', (r) => ({ ...r, fields: { ...r.fields, phoneColumn: 'celular' } }), 'La columna "celular" no está en el archivo.'],
+    ['a name column not in the file', (r) => ({ ...r, fields: { ...r.fields, nameColumn: 'Nombre' } }), 'La columna "Nombre" no está en el archivo.'],
     ['a file without the variables\' columns', async (r) => ({ ...r, file: { name: 'c.xlsx', data: await excelFile([['telefono'], ['5215512345678']]) } }), 'Elige la columna del archivo para la Variable 1 de la plantilla.'],
     ['a variable mapped to a missing column', (r) => ({ ...r, fields: { ...r.fields, variableColumns: '{"1":"Nombre","2":"Variable 2"}' } }), 'La columna "Nombre" no está en el archivo.'],
     ['a variable the template lacks', (r) => ({ ...r, fields: { ...r.fields, variableColumns: '{"1":"Variable 1","2":"Variable 2","3":"Variable 2"}' } }), 'La plantilla aviso_pedido no tiene la variable {{3}}.'],
     ['variable columns that are not JSON', (r) => ({ ...r, fields: { ...r.fields, variableColumns: '{1:' } }), 'variableColumns debe ser JSON: {"1": "Nombre de la columna"}.'],
-    ['only headers', async (r) => ({ ...r, file: { name: 'c.xlsx', data: await excelFile([HEADERS]) } }), NO_DATA_ROWS],
+    ['only headers', async (r) => ({ ...r, file: { name: 'c.xlsx', data: await excelFile([HEADERS]) } }), BULK_NO_DATA_ROWS],
     ['only invalid rows', async (r) => ({ ...r, file: { name: 'c.xlsx', data: await excelFile([HEADERS, ['55-12', 'Ana', '1'], ['', 'Luis', '2']]) } }),
       'Ninguna fila del archivo se puede enviar. Fila 2: Teléfono inválido: "55-12" (usa código de país y número, solo dígitos).'],
     ['a row without a variable value', async (r) => ({ ...r, file: { name: 'c.xlsx', data: await excelFile([HEADERS, ['5215512345678', 'Ana', '']]) } }),

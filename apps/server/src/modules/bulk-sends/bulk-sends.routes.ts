@@ -22,7 +22,7 @@ export const bulkSendsRoutes: FastifyPluginAsyncZod<BulkSendDeps> = async (app, 
     return listBatches(db, session.tenant.id, await actorOf(db, session.user));
   });
 
-  /** Multipart: `file` (.xlsx), `templateId`, `targetColumnId`, `phoneColumn` and optionally `variableColumns` (JSON). */
+  /** Multipart: `file` (.xlsx), `templateId`, `targetColumnId`, `phoneColumn` and optionally `nameColumn` and `variableColumns` (JSON). */
   app.post('/funnels/:id/batches', { schema: { params: funnelParams, response: { 201: createBatchResponse } } }, async (request, reply) => {
     const author = await authorOf(db, request);
     // Refused before the file is read, not after buffering it.

@@ -134,6 +134,7 @@ export function listBatches(db: Db, tenantId: string, actor: Actor): Promise<Bat
 interface PlannedRow {
   rowNumber: number;
   phone: string | null;
+  contactName: string | null;
   variables: Record<string, string>;
   failure?: string;
 }
@@ -152,12 +153,12 @@ function variableColumnsFor(template: TemplateRow, sheet: Sheet, requested: Reco
 }
 
 /** Each row checked as it will be sent; a repeated phone is dropped (sent once). */
-function planRows(sheet: Sheet, phoneColumn: string, template: TemplateRow, variableColumns: Record<string, string>) {
+function planRows(sheet: Sheet, columns: { phone: string; name: string | undefined }, template: TemplateRow, variableColumns: Record<string, string>) {
   const seen = new Set<string>();
   const planned: PlannedRow[] = [];
   let duplicates = 0;
   for (const row of sheet.rows) {
-    const raw = row.values[phoneColumn] ?? '';
+    const raw = row.values[columns.phone] ?? '';
     const phone = raw ? normalizePhone(raw) : undefined;
     if (phone && seen.has(phone)) {
       duplicates += 1;
@@ -173,7 +174,8 @@ function planRows(sheet: Sheet, phoneColumn: string, template: TemplateRow, vari
         : missing
           ? `Falta la ${template.variablesSchema[missing]!.label} (columna "${variableColumns[missing]}").`
           : undefined;
-    planned.push({ rowNumber: row.rowNumber, phone: phone ?? null, variables, failure });
+    const contactName = columns.name ? row.values[columns.name]?.slice(0, 200) || null : null;
+    planned.push({ rowNumber: row.rowNumber, phone: phone ?? null, contactName, variables, failure });
   }
   return { planned, duplicates };
 }
@@ -202,9 +204,11 @@ export async function createBatch(
   const template = await templateForSending(deps.db, author.tenantId, input.templateId);
 
   const sheet = await readExcelSheet(upload.data, upload.fileName);
-  if (!sheet.headers.includes(input.phoneColumn)) throw badRequest(`La columna "${input.phoneColumn}" no está en el archivo.`);
+  for (const column of [input.phoneColumn, input.nameColumn]) {
+    if (column !== undefined && !sheet.headers.includes(column)) throw badRequest(`La columna "${column}" no está en el archivo.`);
+  }
   const variableColumns = variableColumnsFor(template, sheet, input.variableColumns);
-  const { planned, duplicates } = planRows(sheet, input.phoneColumn, template, variableColumns);
+  const { planned, duplicates } = planRows(sheet, { phone: input.phoneColumn, name: input.nameColumn }, template, variableColumns);
   const sendable = planned.filter((row) => !row.failure);
   if (sendable.length === 0) {
     const first = planned[0]!;
@@ -218,7 +222,7 @@ export async function createBatch(
     }).returning();
     let position = 0;
     const values = planned.map((row) => ({
-      tenantId: author.tenantId, batchId: created!.id, rowNumber: row.rowNumber, phone: row.phone, variables: row.variables,
+      tenantId: author.tenantId, batchId: created!.id, rowNumber: row.rowNumber, phone: row.phone, contactName: row.contactName, variables: row.variables,
       position: row.failure ? null : position++, status: row.failure ? ('failed' as const) : ('pending' as const), errorReason: row.failure ?? null,
     }));
     for (let start = 0; start < values.length; start += INSERT_ROWS_PER_STATEMENT) {
@@ -291,7 +295,9 @@ export async function dispatchChunk(deps: ChunkDeps, { tenantId, batchId, chunk 
         continue;
       }
       const contact = await upsertContact(tx, tenantId, { phone: row.phone!, isGroup: false });
-      const { card, created } = await findOrCreateCard(tx, tenantId, contact, async () => context.landing);
+      const { card, created } = await findOrCreateCard(
+        tx, tenantId, contact, async () => context.landing, row.contactName ? { name: row.contactName, source: 'file' } : undefined,
+      );
       if (!canSeeFunnel(context.actor, card.funnelId)) {
         await failRow(tx, row.id, CONTACT_IN_HIDDEN_FUNNEL);
         continue;

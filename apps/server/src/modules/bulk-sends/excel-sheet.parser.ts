@@ -1,12 +1,11 @@
 import ExcelJS from 'exceljs';
 import { fileTypeFromBuffer } from 'file-type';
-import { BULK_MAX_ROWS, BULK_TOO_MANY_ROWS, EXCEL_FILES_ONLY } from '@embudo/contracts/http/bulk-sends';
+import { BULK_MAX_ROWS, bulkRowCountProblem, EXCEL_FILES_ONLY } from '@embudo/contracts/http/bulk-sends';
 import { badRequest } from '../../platform/errors/app-error.ts';
 
 export const OLD_XLS_FORMAT = 'Este archivo .xls usa el formato antiguo de Excel (97-2003), que no se puede leer: ábrelo en Excel y guárdalo como .xlsx.';
 export const UNREADABLE_EXCEL = 'No se pudo leer el archivo Excel: puede estar dañado o protegido con contraseña.';
 export const NO_HEADERS = 'La primera fila del archivo debe tener los nombres de las columnas.';
-export const NO_DATA_ROWS = 'El archivo no tiene filas con datos debajo de los encabezados.';
 
 export interface SheetRow {
   /** The row's number as Excel shows it. */
@@ -70,7 +69,7 @@ export async function readExcelSheet(data: Buffer, fileName: string): Promise<Sh
     dataRows += 1;
     if (dataRows <= BULK_MAX_ROWS) rows.push({ rowNumber, values });
   });
-  if (dataRows > BULK_MAX_ROWS) throw badRequest(BULK_TOO_MANY_ROWS(dataRows));
-  if (rows.length === 0) throw badRequest(NO_DATA_ROWS);
+  const rowCountProblem = bulkRowCountProblem(dataRows);
+  if (rowCountProblem) throw badRequest(rowCountProblem);
   return { headers: columns.map((column) => column.header), rows };
 }

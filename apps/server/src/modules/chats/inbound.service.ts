@@ -61,7 +61,12 @@ export async function storeInboundMessage(deps: InboundDeps, tenantId: string, e
     const contact = await upsertContact(tx, tenantId, event.group
       ? { phone: event.group.id, name: event.group.name, isGroup: true }
       : { phone: event.from, name: event.senderName, isGroup: false });
-    const { card, created } = await findOrCreateCard(tx, tenantId, contact, deps.bot && (() => deps.bot!.landingColumn(tx, tenantId)));
+    // The newest profile (or group) name titles the chat, unless someone renamed it.
+    // A sender without a profile name comes with their number as name: that is no name.
+    const profileName = event.group ? event.group.name : event.senderName !== event.from ? event.senderName : undefined;
+    const { card, created } = await findOrCreateCard(
+      tx, tenantId, contact, deps.bot && (() => deps.bot!.landingColumn(tx, tenantId)), profileName ? { name: profileName, source: 'profile' } : undefined,
+    );
     const quoted = event.quoted ? await findQuoted(tx, tenantId, event.quoted) : undefined;
     const type = storedType(event);
     const [message] = await tx

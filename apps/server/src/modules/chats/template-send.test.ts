@@ -244,6 +244,27 @@ describe('POST /api/initiate-conversation', () => {
     expect(await contactsOf(owner.tenant.id)).toHaveLength(1);
   });
 
+  it('titles a chat started by phone with the customer\'s profile name once it arrives, and never undoes a rename by hand', async () => {
+    const owner = await registerTenant(t.app);
+    const template = await approvedTemplate(t, owner, PROMO);
+    const phone = '5215511112222';
+    const started = (await call(owner, 'POST', '/initiate-conversation', { templateId: template.id, phoneNumber: phone, variables: { 1: 'Ana', 2: 'A1' } })).json();
+    expect(started.card.title).toBe(phone);
+    const titleOf = async () => (await t.database.db.select().from(cards).where(eq(cards.id, started.cardId)))[0]!.title;
+
+    const app = sandboxAppName(owner.tenant.slug);
+    await fake.customerSends({ appName: app, phone, kind: 'text', text: 'Sin nombre de perfil todavía' });
+    expect(await titleOf()).toBe(phone);
+    await fake.customerSends({ appName: app, phone, name: 'Ana Pérez', kind: 'text', text: 'Hola, soy Ana' });
+    expect(await titleOf()).toBe('Ana Pérez');
+    await fake.customerSends({ appName: app, phone, name: 'Ana P. 🌸', kind: 'text', text: 'Cambié mi nombre' });
+    expect(await titleOf()).toBe('Ana P. 🌸');
+
+    expect((await call(owner, 'PUT', `/cards/${started.cardId}`, { title: 'Ana (mayorista)' })).statusCode).toBe(200);
+    await fake.customerSends({ appName: app, phone, name: 'Ana', kind: 'text', text: '¿Siguen ahí?' });
+    expect(await titleOf()).toBe('Ana (mayorista)');
+  });
+
   it('puts the new chat in the column the request names', async () => {
     const owner = await registerTenant(t.app);
     const template = await approvedTemplate(t, owner, { name: 'hola', body_text: 'Hola' });

@@ -179,7 +179,7 @@ export async function renameCard(scope: Scope, cardId: string, input: string) {
   const card = await writableCard(scope, cardId);
   const title = keptRename(input, card.title);
   if (!title) return toCardUpdate(card);
-  const [row] = await scope.db.update(cards).set({ title }).where(eq(cards.id, card.id)).returning();
+  const [row] = await scope.db.update(cards).set({ title, titleSource: 'hand' }).where(eq(cards.id, card.id)).returning();
   scope.events.cardUpdated(scope.tenantId, row!);
   return toCardUpdate(row!);
 }

@@ -21,27 +21,50 @@ export interface CardPlace {
   funnelId: string;
 }
 
+/** A name for the chat learnt from outside: the customer's WhatsApp profile (or the group's name), or a bulk file's name column. */
+export interface LearntName {
+  name: string;
+  source: 'profile' | 'file';
+}
+
+/** Which title wins: a rename by hand is never replaced, a name the business put in its file outranks a profile name. */
+const titleStrength: Record<CardRow['titleSource'], number> = { phone: 0, profile: 1, file: 2, hand: 3 };
+
 /**
  * The contact's card, or a new one in the landing column (the auto-bot's trigger column when the
  * caller names one, else the first column of the first funnel). Answers whether it was created.
+ * A name learnt with the message titles a new card, and retitles an existing one whose title is weaker.
  */
 export async function findOrCreateCard(
   executor: DbExecutor,
   tenantId: string,
   contact: { id: string; phone: string; name: string | null; isGroup: boolean },
   landing?: () => Promise<CardPlace | undefined>,
+  learnt?: LearntName,
 ): Promise<{ card: CardRow; created: boolean }> {
   const existing = await findCardByContact(executor, tenantId, contact.id);
-  if (existing) return { card: existing, created: false };
+  if (existing) return { card: await retitleWithLearntName(executor, existing, learnt), created: false };
   const column = (await landing?.()) ?? (await firstColumn(executor, tenantId));
   if (!column) throw new Error(`tenant ${tenantId} has no column to receive chats`);
+  const named = learnt ?? (contact.name ? { name: contact.name, source: 'profile' as const } : undefined);
   const inserted = await executor
     .insert(cards)
-    .values({ tenantId, funnelId: column.funnelId, columnId: column.columnId, contactId: contact.id, title: contact.name ?? contact.phone, phone: contact.phone, isGroup: contact.isGroup })
+    .values({
+      tenantId, funnelId: column.funnelId, columnId: column.columnId, contactId: contact.id, phone: contact.phone, isGroup: contact.isGroup,
+      title: named?.name ?? contact.phone, titleSource: named?.source ?? 'phone',
+    })
     .onConflictDoNothing()
     .returning();
   if (inserted[0]) return { card: inserted[0], created: true };
-  return { card: (await findCardByContact(executor, tenantId, contact.id))!, created: false };
+  return { card: await retitleWithLearntName(executor, (await findCardByContact(executor, tenantId, contact.id))!, learnt), created: false };
+}
+
+async function retitleWithLearntName(executor: DbExecutor, card: CardRow, learnt: LearntName | undefined): Promise<CardRow> {
+  const name = learnt?.name.trim();
+  if (!learnt || !name || name === card.title || titleStrength[learnt.source] < titleStrength[card.titleSource]) return card;
+  const [row] = await executor.update(cards).set({ title: name, titleSource: learnt.source })
+    .where(and(eq(cards.tenantId, card.tenantId), eq(cards.id, card.id))).returning();
+  return row ?? card;
 }
 
 /** Puts a card in a column (of any funnel of the tenant) on behalf of the system, e.g. the auto-bot. */

@@ -82,6 +82,35 @@ describe('agenda screen', () => {
     expect(item.style.height).toBe('90px');
   });
 
+  it('warns before saving a booking outside the professional\'s weekly hours, saves it all the same, and marks it on the calendar', async () => {
+    const saturday: AppointmentDto = { ...appointment, id: 'a-sat', professionalId: 'p-lucia', professionalName: 'Lucía', startTime: '2030-03-09T16:00:00.000Z', endTime: '2030-03-09T17:00:00.000Z' };
+    const api = await openAgenda({
+      data: agendaData({ appointments: [appointment, saturday] }),
+      handlers: { 'POST /t/acme/api/agenda/appointments': ({ body }) => json(201, { ...appointment, ...(body as object), id: 'a2' }) },
+    });
+    // Marta's Tuesday 10:00 fits her week; Lucía's Saturday does not, and says why.
+    const marks = screen.getAllByTestId('outside-hours-mark');
+    expect(marks).toHaveLength(1);
+    expect(marks[0]!.closest('[data-testid="appointment-item"]')?.getAttribute('data-appointment-id')).toBe('a-sat');
+    expect(marks[0]!.getAttribute('aria-label')).toBe('Fuera del horario de Lucía: lunes a viernes 09:00–17:00');
+
+    fireEvent.click(lane('2030-03-07', 'p-lucia'), { clientY: 100 + 16 * 60 });
+    await screen.findByRole('heading', { name: 'Nueva cita' });
+    expect(screen.queryByTestId('outside-hours-warning')).toBeNull();
+    fireEvent.change(field('Hora de fin'), { target: { value: '17:30' } });
+    expect(screen.getByTestId('outside-hours-warning').textContent).toBe('Fuera del horario de Lucía: lunes a viernes 09:00–17:00');
+    fireEvent.change(field('Hora de fin'), { target: { value: '17:00' } });
+    expect(screen.queryByTestId('outside-hours-warning')).toBeNull();
+    fireEvent.change(field('Fecha'), { target: { value: '2030-03-10' } });
+    expect(screen.getByTestId('outside-hours-warning')).toBeTruthy();
+
+    fireEvent.change(screen.getByLabelText('Servicio'), { target: { value: 's-cut' } });
+    fireEvent.change(field('Nombre del cliente'), { target: { value: 'Eva' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Guardar' }));
+    await waitFor(() => expect(api.callsTo('POST', '/t/acme/api/agenda/appointments')).toHaveLength(1));
+    expect(api.callsTo('POST', '/t/acme/api/agenda/appointments')[0]!.body).toMatchObject({ startTime: '2030-03-10T16:00', endTime: '2030-03-10T17:00' });
+  });
+
   it('books at the clicked time for the clicked professional, offering only their services and filling the cost', async () => {
     const api = await openAgenda({
       handlers: { 'POST /t/acme/api/agenda/appointments': ({ body }) => json(201, { ...appointment, ...(body as object), id: 'a2' }) },

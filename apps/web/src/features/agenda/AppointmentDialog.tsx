@@ -7,6 +7,7 @@ import { AgendaFormDialog } from './AgendaFormDialog.tsx';
 import { ContactSearch } from './ContactSearch.tsx';
 import { ProfessionalSelect } from './ProfessionalSelect.tsx';
 import { useDialogSave } from './use-dialog-save.ts';
+import { outsideHoursWarning } from './weekly-hours.ts';
 
 interface AppointmentDialogProps {
   /** Set when editing an existing appointment. */
@@ -27,6 +28,8 @@ export function AppointmentDialog({ appointmentId, initial, professionals, servi
 
   const professional = professionals.find((entry) => entry.id === draft.professionalId);
   const offered = services.filter((service) => professional?.serviceIds.includes(service.id));
+  // Saved all the same: businesses book exceptions, they only need to know.
+  const outsideHours = professional ? outsideHoursWarning(professional, draft) : null;
 
   const form = useDialogSave({
     problem: () => appointmentProblem(draft),
@@ -79,6 +82,11 @@ export function AppointmentDialog({ appointmentId, initial, professionals, servi
       <TextField label="Costo" type="number" min={0} step="0.01" value={draft.cost} onChange={(event) => change({ cost: event.target.value })} />
       <TextField label="Hora de inicio" type="time" value={draft.startTime} onChange={(event) => change({ startTime: event.target.value })} />
       <TextField label="Hora de fin" type="time" value={draft.endTime} onChange={(event) => change({ endTime: event.target.value })} />
+      {outsideHours && (
+        <p role="status" data-testid="outside-hours-warning" className="rounded-lg bg-amber-50 px-3 py-2 text-sm font-medium text-amber-800 ring-1 ring-amber-200 sm:col-span-2">
+          {outsideHours}
+        </p>
+      )}
     </AgendaFormDialog>
   );
 }

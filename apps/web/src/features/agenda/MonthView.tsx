@@ -3,6 +3,8 @@ import { isSameMonth, longDate, WEEKDAY_HEADERS } from './agenda-calendar.ts';
 import { clockTimeOf } from './agenda-format.ts';
 import type { AppointmentDto, ProfessionalDto } from './agenda.api.ts';
 import { professionalColorStyles } from './professional-colors.ts';
+import { OutsideHoursMark } from './OutsideHoursMark.tsx';
+import { appointmentOutsideHours } from './weekly-hours.ts';
 
 const SHOWN_PER_DAY = 3;
 
@@ -55,6 +57,7 @@ export function MonthView({ days, anchor, today, appointments, professionals, ti
               <ul className="mt-1 space-y-0.5">
                 {items.slice(0, SHOWN_PER_DAY).map((appointment) => {
                   const color = colorOf(appointment.professionalId) ?? appointment.professionalColor;
+                  const outsideHours = appointmentOutsideHours(appointment, professionals.find((entry) => entry.id === appointment.professionalId), timezone);
                   return (
                     <li key={appointment.id}>
                       <button
@@ -70,6 +73,7 @@ export function MonthView({ days, anchor, today, appointments, professionals, ti
                         <span className={`size-2 shrink-0 rounded-full ${professionalColorStyles[color].dot}`} aria-hidden="true" />
                         <span className="font-semibold">{clockTimeOf(appointment.startTime, timezone)}</span>
                         <span className="truncate">{appointment.clientName}</span>
+                        {outsideHours && <OutsideHoursMark warning={outsideHours} />}
                       </button>
                     </li>
                   );

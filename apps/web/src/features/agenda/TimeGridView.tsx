@@ -3,6 +3,8 @@ import { DAY_HEIGHT_PX, dayHeader, minutesAtOffset, nowLine, PIXELS_PER_MINUTE, 
 import { spanLabel } from './agenda-format.ts';
 import type { AppointmentDto, ProfessionalDto, TimeBlockDto } from './agenda.api.ts';
 import { professionalColorStyles } from './professional-colors.ts';
+import { OutsideHoursMark } from './OutsideHoursMark.tsx';
+import { appointmentOutsideHours } from './weekly-hours.ts';
 
 export interface LanePoint {
   date: string;
@@ -139,6 +141,7 @@ function Lane({ date, professional, appointments, timeBlocks, timezone, onLaneCl
       {appointments.filter((appointment) => appointment.professionalId === professional.id).map((appointment) => {
         const span = spanInDay(appointment, date, timezone);
         if (!span) return null;
+        const outsideHours = appointmentOutsideHours(appointment, professional, timezone);
         return (
           <button
             key={appointment.id}
@@ -157,7 +160,10 @@ function Lane({ date, professional, appointments, timeBlocks, timezone, onLaneCl
             className={`absolute inset-x-1 z-10 flex flex-col items-stretch justify-start overflow-hidden rounded-md border-l-4 px-1.5 py-0.5 text-left text-[11px] leading-tight shadow-sm ${colors.item}`}
             style={{ top: px(span.top), height: Math.max(px(span.height), 18) }}
           >
-            <span className="block font-semibold">{spanLabel(appointment, timezone)}</span>
+            <span className="flex items-center gap-1 font-semibold">
+              {spanLabel(appointment, timezone)}
+              {outsideHours && <OutsideHoursMark warning={outsideHours} />}
+            </span>
             <span className="block truncate">{appointment.clientName}</span>
             <span className="block truncate opacity-75">{appointment.serviceName}</span>
           </button>

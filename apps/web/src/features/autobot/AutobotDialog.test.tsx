@@ -1,5 +1,5 @@
 import type { SessionTenant } from '@embudo/contracts/http/auth';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { installFakeApi, json } from '../../test/fake-api.ts';
 import { createFakeSocket } from '../../test/fake-socket.ts';
@@ -38,13 +38,13 @@ describe('Configurar Bot Auto', () => {
     const api = await openBotDialog({ 'PUT /t/acme/api/bot-settings': ({ body }) => json(200, body) });
     const menu = await screen.findByRole('group', { name: 'Columnas del menú' });
     expect(menu.className).toContain('max-h-[150px]');
-    expect(screen.getByText('Postventa')).toBeTruthy();
+    expect(within(menu).getByText('Postventa')).toBeTruthy();
     expect(saveButton().disabled).toBe(false);
 
     fireEvent.click(screen.getByRole('switch', { name: 'Activar bot automático' }));
     expect(saveButton().disabled).toBe(true);
     fireEvent.change(screen.getByLabelText('Mensaje de bienvenida'), { target: { value: '¡Hola! ¿Con quién hablas?' } });
-    fireEvent.change(screen.getByLabelText('Columna de espera'), { target: { value: 'c-nuevos' } });
+    fireEvent.click(within(screen.getByRole('radiogroup', { name: 'Columna de espera' })).getByRole('radio', { name: 'Nuevos' }));
     expect(saveButton().disabled).toBe(true);
     expect((screen.getByRole('checkbox', { name: 'Nuevos' }) as HTMLInputElement).disabled).toBe(true);
     fireEvent.click(screen.getByRole('checkbox', { name: 'Ventas' }));
@@ -62,11 +62,21 @@ describe('Configurar Bot Auto', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
+  it('lists the waiting-room columns under their funnel, as the menu columns are', async () => {
+    await openBotDialog();
+    const waitingRoom = await screen.findByRole('radiogroup', { name: 'Columna de espera' });
+    expect(waitingRoom.className).toContain('max-h-[150px]');
+    const postventa = within(waitingRoom).getByRole('group', { name: 'Postventa' });
+    expect(within(postventa).getByText('Postventa')).toBeTruthy();
+    expect(within(postventa).getAllByRole('radio').map((radio) => radio.parentElement!.textContent)).toEqual(['Soporte']);
+    expect(within(within(waitingRoom).getByRole('group', { name: 'Ventas' })).getAllByRole('radio')).toHaveLength(2);
+  });
+
   it('shows the saved settings', async () => {
     await openBotDialog({ 'GET /t/acme/api/bot-settings': () => json(200, { enabled: true, message: 'Hola', triggerColumnId: 'c-nuevos', menuColumnIds: ['c-soporte'] }) });
     expect((await screen.findByLabelText('Mensaje de bienvenida') as HTMLTextAreaElement).value).toBe('Hola');
     expect(screen.getByRole('switch', { name: 'Activar bot automático' }).getAttribute('aria-checked')).toBe('true');
-    expect((screen.getByLabelText('Columna de espera') as HTMLSelectElement).value).toBe('c-nuevos');
+    expect((within(screen.getByRole('radiogroup', { name: 'Columna de espera' })).getByRole('radio', { name: 'Nuevos' }) as HTMLInputElement).checked).toBe(true);
     expect((screen.getByRole('checkbox', { name: 'Soporte' }) as HTMLInputElement).checked).toBe(true);
   });
 

@@ -10,7 +10,8 @@ import { Switch } from '../../shared/ui/Switch.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { useSession } from '../auth/use-session.ts';
 import { autobotApi } from './autobot.api.ts';
-import { groupColumnsByFunnel } from './group-columns-by-funnel.ts';
+import type { ColumnSummary } from '../board/board.api.ts';
+import { groupColumnsByFunnel, type FunnelColumns } from './group-columns-by-funnel.ts';
 
 const settingsKey = ['bot-settings'] as const;
 const LOAD_ERROR = 'Error al cargar la configuración';
@@ -24,6 +25,35 @@ function Step({ number, title, children }: { number: number; title: string; chil
       </h3>
       {children}
     </section>
+  );
+}
+
+interface ColumnsByFunnelProps {
+  groups: FunnelColumns[];
+  label: string;
+  role?: 'group' | 'radiogroup';
+  testId: string;
+  renderChoice: (column: ColumnSummary) => ReactNode;
+  isMuted?: (column: ColumnSummary) => boolean;
+}
+
+/** The tenant's columns under their funnel's name, so two funnels' "Nuevos" never look alike (steps 2 and 3). */
+function ColumnsByFunnel({ groups, label, role = 'group', testId, renderChoice, isMuted = () => false }: ColumnsByFunnelProps) {
+  return (
+    <div data-testid={testId} role={role} aria-label={label} className="max-h-[150px] space-y-2 overflow-y-auto rounded-lg border border-slate-200 p-2">
+      {groups.length === 0 && <p className="px-1 text-sm text-slate-500">Aún no hay columnas.</p>}
+      {groups.map((group) => (
+        <div key={group.funnelId} role="group" aria-label={group.funnelName}>
+          <p className="px-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">{group.funnelName}</p>
+          {group.columns.map((column) => (
+            <label key={column.id} className={`flex items-center gap-2 rounded-md px-2 py-1 text-sm ${isMuted(column) ? 'text-slate-400' : 'text-slate-700 hover:bg-slate-50'}`}>
+              {renderChoice(column)}
+              {column.title}
+            </label>
+          ))}
+        </div>
+      ))}
+    </div>
   );
 }
 
@@ -134,52 +164,42 @@ export function AutobotDialog({ onClose }: { onClose: () => void }) {
           </Step>
 
           <Step number={2} title="Columnas del menú">
-            <div data-testid="menu-columns" role="group" aria-label="Columnas del menú" className="max-h-[150px] space-y-2 overflow-y-auto rounded-lg border border-slate-200 p-2">
-              {groups.length === 0 && <p className="px-1 text-sm text-slate-500">Aún no hay columnas.</p>}
-              {groups.map((group) => (
-                <div key={group.funnelId}>
-                  <p className="px-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">{group.funnelName}</p>
-                  {group.columns.map((column) => (
-                    <label key={column.id} className={`flex items-center gap-2 rounded-md px-2 py-1 text-sm ${column.id === trigger ? 'text-slate-400' : 'text-slate-700 hover:bg-slate-50'}`}>
-                      <input
-                        type="checkbox"
-                        className="size-4 accent-emerald-600"
-                        checked={menu.includes(column.id)}
-                        disabled={column.id === trigger}
-                        onChange={(event) => toggleMenu(column.id, event.target.checked)}
-                      />
-                      {column.title}
-                    </label>
-                  ))}
-                </div>
-              ))}
-            </div>
+            <ColumnsByFunnel
+              groups={groups}
+              label="Columnas del menú"
+              testId="menu-columns"
+              renderChoice={(column) => (
+                <input
+                  type="checkbox"
+                  className="size-4 accent-emerald-600"
+                  checked={menu.includes(column.id)}
+                  disabled={column.id === trigger}
+                  onChange={(event) => toggleMenu(column.id, event.target.checked)}
+                />
+              )}
+              isMuted={(column) => column.id === trigger}
+            />
           </Step>
 
           <Step number={3} title="Columna de espera">
-            <label htmlFor={`${id}-trigger`} className="sr-only">
-              Columna de espera
-            </label>
-            <select
-              id={`${id}-trigger`}
-              value={trigger}
-              onChange={(event) => {
-                setTrigger(event.target.value);
-                setMenu((current) => current.filter((columnId) => columnId !== event.target.value));
-              }}
-              className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-sm shadow-sm outline-none focus:border-emerald-500 focus:ring-4 focus:ring-emerald-100"
-            >
-              <option value="">Selecciona una columna</option>
-              {groups.map((group) => (
-                <optgroup key={group.funnelId} label={group.funnelName}>
-                  {group.columns.map((column) => (
-                    <option key={column.id} value={column.id}>
-                      {column.title}
-                    </option>
-                  ))}
-                </optgroup>
-              ))}
-            </select>
+            <ColumnsByFunnel
+              groups={groups}
+              label="Columna de espera"
+              role="radiogroup"
+              testId="trigger-columns"
+              renderChoice={(column) => (
+                <input
+                  type="radio"
+                  name={`${id}-trigger`}
+                  className="size-4 accent-emerald-600"
+                  checked={trigger === column.id}
+                  onChange={() => {
+                    setTrigger(column.id);
+                    setMenu((current) => current.filter((columnId) => columnId !== column.id));
+                  }}
+                />
+              )}
+            />
             <p className="text-xs text-slate-500">Los chats nuevos llegan aquí y el bot solo responde a los chats de esta columna.</p>
           </Step>
         </div>

@@ -2,6 +2,7 @@ import { memo, useCallback, useRef, useState } from 'react';
 import { useDismiss } from '../../shared/hooks/use-dismiss.ts';
 import { LineIcon, type IconName } from '../../shared/ui/LineIcon.tsx';
 import type { BoardCard } from './board.api.ts';
+import { CardContactLine } from './CardContactLine.tsx';
 
 export const CARD_DRAG_TYPE = 'application/x-embudo-card';
 
@@ -57,15 +58,8 @@ export const BoardCardItem = memo(function BoardCardItem({ card, active, onOpen,
     >
       <div className="flex items-start gap-2">
         <div className="min-w-0 flex-1">
-          <p className="flex items-center gap-1 truncate text-sm font-semibold text-slate-900" data-testid="card-title">
-            {card.isGroup && (
-              <span role="img" aria-label="Grupo" title="Grupo" data-testid="group-icon" className="text-slate-500">
-                <LineIcon name="group" />
-              </span>
-            )}
-            <span className="truncate">{card.title}</span>
-          </p>
-          {card.phone && <p className="text-xs text-slate-500">+{card.phone}</p>}
+          <p className="truncate text-sm font-semibold text-slate-900" data-testid="card-title">{card.title}</p>
+          {card.phone && <CardContactLine phone={card.phone} isGroup={card.isGroup} />}
         </div>
         {card.unreadCount > 0 && (
           <span data-testid="unread-badge" aria-label={`${card.unreadCount} sin leer`} className="grid h-5 min-w-5 place-items-center rounded-full bg-emerald-600 px-1.5 text-[11px] font-bold text-white">

@@ -78,6 +78,38 @@ describe('bot editor', () => {
     expect(screen.getByRole('button', { name: 'Guardar Flujo' })).toBeTruthy();
   });
 
+  it('marks unsaved changes beside Guardar Flujo and has the browser ask before leaving, until they are saved', async () => {
+    signedIn({
+      [`GET /t/acme/api/bots/${BOT_ID}`]: () => json(200, aBot()),
+      [`PUT /t/acme/api/bots/${BOT_ID}`]: () => json(200, aBot()),
+    });
+    renderApp(`/t/acme/bots/${BOT_ID}`);
+    const leaving = () => {
+      const event = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    await screen.findByTestId('flow-node-trigger', {}, LAZY);
+    expect(screen.queryByTestId('unsaved-mark')).toBeNull();
+    expect(leaving()).toBe(false);
+
+    fireEvent.click(screen.getByTestId('palette-timer'));
+    expect((await screen.findByTestId('unsaved-mark')).textContent).toBe('Cambios sin guardar');
+    expect(leaving()).toBe(true);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Guardar Flujo' }));
+    expect(await screen.findByText('Bot guardado exitosamente!')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByTestId('unsaved-mark')).toBeNull());
+    expect(leaving()).toBe(false);
+
+    // Changing the name back and forth leaves nothing to save.
+    const name = screen.getByLabelText('Nombre del bot');
+    fireEvent.change(name, { target: { value: 'Agenda nueva' } });
+    expect(screen.getByTestId('unsaved-mark')).toBeTruthy();
+    fireEvent.change(name, { target: { value: 'Agenda' } });
+    expect(screen.queryByTestId('unsaved-mark')).toBeNull();
+  });
+
   it('refuses a second trigger from the palette, adds other nodes with their defaults, and shows the JSON', async () => {
     signedIn({ [`GET /t/acme/api/bots/${BOT_ID}`]: () => json(200, aBot()) });
     renderApp(`/t/acme/bots/${BOT_ID}`);

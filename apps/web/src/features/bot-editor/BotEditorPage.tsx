@@ -6,7 +6,7 @@ import {
 } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { Link, useParams } from 'react-router';
-import { nodeTypes as knownNodeTypes, type NodeType } from '@embudo/contracts/flows/flow';
+import { nodeTypes as knownNodeTypes, type BotConfigInput, type NodeType } from '@embudo/contracts/flows/flow';
 import type { BotDetail } from '@embudo/contracts/http/bots';
 import { api } from '../../shared/api-client/api-client.ts';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
@@ -22,6 +22,23 @@ import { NODE_DRAG_TYPE, NodePalette } from './NodePalette.tsx';
 import { PlaygroundModal } from './PlaygroundModal.tsx';
 
 const validConnection: IsValidConnection = (connection) => isValidConnection(connection);
+
+/** What Guardar Flujo would send, as text: equal texts mean nothing is left to save. */
+const flowSnapshot = (name: string, config: BotConfigInput) => JSON.stringify({ name, config });
+
+/** While there is something unsaved, closing or reloading the tab asks the browser's own leave-page question. */
+function useLeavePageQuestion(active: boolean) {
+  useEffect(() => {
+    if (!active) return;
+    const ask = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      // Older browsers ask only when returnValue is set.
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [active]);
+}
 
 function BotEditor({ bot, slug }: { bot: BotDetail; slug: string }) {
   const toast = useToast();
@@ -53,6 +70,9 @@ function BotEditor({ bot, slug }: { bot: BotDetail; slug: string }) {
   }), [columns.data, members.data, setNodes, setEdges]);
 
   const currentConfig = useCallback(() => toBotConfig(nodesRef.current, edgesRef.current), []);
+  const [savedSnapshot, setSavedSnapshot] = useState(() => flowSnapshot(bot.name, toBotConfig(initial.nodes, initial.edges)));
+  const unsaved = flowSnapshot(name, toBotConfig(nodes, edges)) !== savedSnapshot;
+  useLeavePageQuestion(unsaved);
 
   const addNode = useCallback((type: NodeType, position: { x: number; y: number }) => {
     const created = createNode(type, position, nodesRef.current);
@@ -85,10 +105,11 @@ function BotEditor({ bot, slug }: { bot: BotDetail; slug: string }) {
   };
 
   const save = useMutation({
-    mutationFn: () => botsApi.save(bot.id, { name, config: currentConfig() }),
-    onSuccess: (saved) => {
+    mutationFn: (draft: { name: string; config: BotConfigInput }) => botsApi.save(bot.id, draft),
+    onSuccess: (saved, draft) => {
       toast.success('Bot guardado exitosamente!');
       setName(saved.name);
+      setSavedSnapshot(flowSnapshot(saved.name, draft.config));
       queryClient.setQueryData(botsKeys.one(bot.id), saved);
       void queryClient.invalidateQueries({ queryKey: botsKeys.all, exact: true });
     },
@@ -120,7 +141,12 @@ function BotEditor({ bot, slug }: { bot: BotDetail; slug: string }) {
             <Button variant="secondary" onClick={() => setOpen('playground')}>
               Playground
             </Button>
-            <Button onClick={() => save.mutate()} disabled={save.isPending}>
+            {unsaved && (
+              <span data-testid="unsaved-mark" className="self-center rounded-full bg-amber-100 px-2.5 py-1 text-xs font-semibold text-amber-800">
+                Cambios sin guardar
+              </span>
+            )}
+            <Button onClick={() => save.mutate({ name, config: currentConfig() })} disabled={save.isPending}>
               {save.isPending ? 'Guardando...' : 'Guardar Flujo'}
             </Button>
           </div>

@@ -30,15 +30,25 @@ describe('PlaygroundModal', () => {
     expect(await screen.findByRole('status', { name: 'El bot está escribiendo' })).toBeTruthy();
     expect(input().disabled).toBe(true);
     expect(api.calls[0]!.body).toEqual({ message: 'Hola', sessionId: null, botConfig: config });
-    answer(json(200, { sessionId: SESSION, reply: '¿Qué necesitas?', options: [{ id: 'a', label: 'Citas', value: 'citas' }] }));
+    answer(json(200, { sessionId: SESSION, reply: '¿Qué necesitas?', replies: ['¿Qué necesitas?'], options: [{ id: 'a', label: 'Citas', value: 'citas' }] }));
     expect(await screen.findByText('¿Qué necesitas?')).toBeTruthy();
     expect(screen.queryByRole('status', { name: 'El bot está escribiendo' })).toBeNull();
     expect(input().disabled).toBe(false);
 
-    api.setHandler('POST /t/acme/api/bots/b1/simulate', () => json(200, { sessionId: SESSION, reply: 'Perfecto.', options: [] }));
+    api.setHandler('POST /t/acme/api/bots/b1/simulate', () => json(200, { sessionId: SESSION, reply: 'Perfecto.', replies: ['Perfecto.'], options: [] }));
     fireEvent.click(screen.getByRole('button', { name: 'Citas' }));
     expect(await screen.findByText('Perfecto.')).toBeTruthy();
     expect(api.calls[1]!.body).toMatchObject({ message: 'Citas', sessionId: SESSION });
+  });
+
+  it('shows each message and note of a reply in its own bubble, in the order the flow ran them', async () => {
+    const replies = ['[Webhook POST https://crm.example.com → 200]', '[✉ E-mail enviado a ventas@example.com]', 'Gracias, ya te atiendo.'];
+    installFakeApi({ 'POST /t/acme/api/bots/b1/simulate': () => json(200, { sessionId: SESSION, reply: replies.join('\n\n'), replies, options: [] }) });
+    renderPlayground();
+    type('Hola');
+    send();
+    await screen.findByText('Gracias, ya te atiendo.');
+    expect(screen.getAllByTestId('playground-bot-message').map((bubble) => bubble.textContent)).toEqual(replies);
   });
 
   it('shows a failure as a bot message prefixed [ERROR]', async () => {
@@ -52,7 +62,7 @@ describe('PlaygroundModal', () => {
   it('resets: deletes the session on the server, only logs a failure, and clears the chat', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const api = installFakeApi({
-      'POST /t/acme/api/bots/b1/simulate': () => json(200, { sessionId: SESSION, reply: 'Hola, soy el bot.', options: [] }),
+      'POST /t/acme/api/bots/b1/simulate': () => json(200, { sessionId: SESSION, reply: 'Hola, soy el bot.', replies: ['Hola, soy el bot.'], options: [] }),
       [`DELETE /t/acme/api/bots/simulation/${SESSION}`]: () => json(500, { code: 'INTERNAL', message: 'Error interno del servidor.' }),
     });
     renderPlayground();

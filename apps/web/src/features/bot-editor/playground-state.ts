@@ -36,8 +36,12 @@ export function playgroundReducer(state: PlaygroundState, action: PlaygroundActi
     case 'sent':
       return { ...state, messages: [...state.messages, { sender: 'user', text: action.text }], waiting: true, options: [] };
     case 'replied':
-      // The first reply brings the session id that later messages reuse.
-      return { ...state, messages: [...state.messages, { sender: 'bot', text: action.answer.reply }], sessionId: action.answer.sessionId, waiting: false, options: action.answer.options };
+      // One bubble per message or note, in the order the flow produced them; the first reply brings the session id later messages reuse.
+      return {
+        ...state,
+        messages: [...state.messages, ...action.answer.replies.map((text) => ({ sender: 'bot' as const, text }))],
+        sessionId: action.answer.sessionId, waiting: false, options: action.answer.options,
+      };
     case 'failed':
       return { ...state, messages: [...state.messages, { sender: 'bot', text: errorText(action.error) }], waiting: false };
     case 'reset':

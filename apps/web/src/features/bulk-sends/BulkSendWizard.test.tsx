@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import ExcelJS from 'exceljs';
 import { describe, expect, it, vi } from 'vitest';
-import { BULK_REQUIRED_FIELDS, BULK_SEND_QUEUED, EXCEL_FILES_ONLY, pickPhoneColumn } from '@embudo/contracts/http/bulk-sends';
+import { BULK_MAX_ROWS, BULK_NO_DATA_ROWS, BULK_REQUIRED_FIELDS, BULK_SEND_QUEUED, BULK_TOO_MANY_ROWS, EXCEL_FILES_ONLY, pickPhoneColumn } from '@embudo/contracts/http/bulk-sends';
 import { json, type FakeCall } from '../../test/fake-api.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { aBoard, createEmittingSocket, installBoardApi } from '../chat/chat-test-fixtures.ts';
@@ -70,6 +70,18 @@ describe('bulk-send wizard', () => {
     expect(next(dialog).disabled).toBe(true);
   });
 
+  it.each([
+    ['only the header row', [['telefono', 'Variable 1']], BULK_NO_DATA_ROWS],
+    ['more rows than a send takes', [['telefono'], ...Array.from({ length: BULK_MAX_ROWS + 1 }, (_, index) => [String(5215500000000 + index)])], BULK_TOO_MANY_ROWS(BULK_MAX_ROWS + 1)],
+  ])('keeps Siguiente off and says why for a file with %s', async (_label, rows, reason) => {
+    const { dialog } = await openWizard();
+    await waitFor(() => expect(dialog.getByRole('option', { name: 'aviso_pedido (UTILITY)' })).toBeTruthy());
+    fireEvent.change(dialog.getByLabelText('Plantilla aprobada'), { target: { value: 'tpl-1' } });
+    await chooseFile(dialog, await excel(rows));
+    expect((await dialog.findByRole('alert')).textContent).toBe(reason);
+    expect(next(dialog).disabled).toBe(true);
+  });
+
   it('says when a file cannot be read as Excel and keeps Siguiente off', async () => {
     const { dialog } = await openWizard();
     fireEvent.change(dialog.getByLabelText('Plantilla aprobada'), { target: { value: 'tpl-1' } });
@@ -118,8 +130,23 @@ describe('bulk-send wizard', () => {
     const form = sent!.body as FormData;
     expect((form.get('file') as File).name).toBe('clientes.xlsx');
     expect(Object.fromEntries([...form.entries()].filter(([key]) => key !== 'file'))).toEqual({
-      templateId: 'tpl-1', targetColumnId: 'col2', phoneColumn: 'telefono', variableColumns: JSON.stringify({ 1: 'Nombre', 2: 'Variable 2' }),
+      templateId: 'tpl-1', targetColumnId: 'col2', phoneColumn: 'telefono', nameColumn: 'Nombre', variableColumns: JSON.stringify({ 1: 'Nombre', 2: 'Variable 2' }),
     });
+  });
+
+  it('offers the name column to title new chats, picked by its header, and sends none when left empty', async () => {
+    let sent: FakeCall | undefined;
+    const { dialog } = await openWizard({ [CREATE]: (call) => { sent = call; return json(201, {}); } });
+    await toStepTwo(dialog, [['telefono', 'Nombre completo', 'Variable 1', 'Variable 2'], ['5215512345678', 'Ana Pérez', 'Ana', 'A-1']]);
+    const nameSelect = dialog.getByLabelText('Columna de nombre (opcional)') as HTMLSelectElement;
+    expect(nameSelect.value).toBe('Nombre completo');
+    fireEvent.change(nameSelect, { target: { value: '' } });
+    expect(next(dialog).disabled).toBe(false);
+    fireEvent.click(next(dialog));
+    fireEvent.change(await dialog.findByLabelText('Columna de destino'), { target: { value: 'col1' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Iniciar Envío' }));
+    await waitFor(() => expect(sent).toBeDefined());
+    expect((sent!.body as FormData).has('nameColumn')).toBe(false);
   });
 
   it.each([

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import {
-  BULK_MAX_ROWS, BULK_REQUIRED_FIELDS, BULK_SEND_QUEUED, defaultVariableColumns, EXCEL_FILES_ONLY, pickPhoneColumn, SAMPLE_FILE_NAME, thousands, variableNumbers,
+  BULK_MAX_ROWS, BULK_REQUIRED_FIELDS, bulkRowCountProblem, BULK_SEND_QUEUED, defaultVariableColumns, EXCEL_FILES_ONLY, pickNameColumn, pickPhoneColumn, SAMPLE_FILE_NAME, thousands, variableNumbers,
 } from '@embudo/contracts/http/bulk-sends';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { Button } from '../../shared/ui/Button.tsx';
@@ -20,6 +20,12 @@ export const NO_HEADERS = 'La primera fila del archivo debe tener los nombres de
 const isExcelName = (name: string) => /\.xlsx?$/i.test(name);
 
 const steps = { 1: 'Paso 1 de 3: archivo y plantilla', 2: 'Paso 2 de 3: columnas', 3: 'Paso 3 de 3: columna de destino' } as const;
+
+const headerOptions = (headers: readonly string[]) => headers.map((header) => (
+  <option key={header} value={header}>
+    {header}
+  </option>
+));
 
 interface LoadedFile {
   file: File;
@@ -41,6 +47,7 @@ export function BulkSendWizard({ funnelId, columns, onClose }: { funnelId: strin
   const [reading, setReading] = useState(false);
   const [templateId, setTemplateId] = useState('');
   const [phoneColumn, setPhoneColumn] = useState('');
+  const [nameColumn, setNameColumn] = useState('');
   const [variableColumns, setVariableColumns] = useState<Record<string, string>>({});
   const [targetColumnId, setTargetColumnId] = useState('');
   const { templates, isLoading: templatesLoading } = useApprovedTemplates();
@@ -69,6 +76,7 @@ export function BulkSendWizard({ funnelId, columns, onClose }: { funnelId: strin
       }
       setLoaded({ file, summary });
       setPhoneColumn(pickPhoneColumn(summary.headers) ?? '');
+      setNameColumn(pickNameColumn(summary.headers) ?? '');
       mapVariables(template, summary.headers);
     } catch {
       setFileProblem(UNREADABLE_FILE);
@@ -105,10 +113,12 @@ export function BulkSendWizard({ funnelId, columns, onClose }: { funnelId: strin
       toast.error(BULK_REQUIRED_FIELDS);
       return;
     }
-    start.mutate({ file: loaded.file, templateId, targetColumnId, phoneColumn, variableColumns });
+    start.mutate({ file: loaded.file, templateId, targetColumnId, phoneColumn, nameColumn, variableColumns });
   };
 
-  const canLeaveStep1 = Boolean(loaded) && Boolean(template);
+  // A file the server would refuse is refused here, where it can still be swapped.
+  const rowCountProblem = loaded ? bulkRowCountProblem(loaded.summary.rowCount) : undefined;
+  const canLeaveStep1 = Boolean(loaded) && !rowCountProblem && Boolean(template);
   const canLeaveStep2 = phoneColumn !== '';
   const variables = template ? variableNumbers(template.variables_schema ?? {}) : [];
 
@@ -169,9 +179,9 @@ export function BulkSendWizard({ funnelId, columns, onClose }: { funnelId: strin
                 {fileProblem}
               </p>
             )}
-            {loaded && loaded.summary.rowCount > BULK_MAX_ROWS && (
-              <p role="alert" className="mt-1.5 text-sm text-amber-700">
-                El archivo supera el máximo de {thousands(BULK_MAX_ROWS)} filas por envío: divídelo en varios archivos.
+            {rowCountProblem && (
+              <p role="alert" className="mt-1.5 text-sm text-rose-600">
+                {rowCountProblem}
               </p>
             )}
           </div>
@@ -214,11 +224,16 @@ export function BulkSendWizard({ funnelId, columns, onClose }: { funnelId: strin
             hint="Código de país y número, p. ej. 5215512345678. Las filas con teléfonos inválidos se cuentan como fallidas y los repetidos se envían una vez."
           >
             <option value="">Selecciona una columna</option>
-            {headers.map((header) => (
-              <option key={header} value={header}>
-                {header}
-              </option>
-            ))}
+            {headerOptions(headers)}
+          </SelectField>
+          <SelectField
+            label="Columna de nombre (opcional)"
+            value={nameColumn}
+            onChange={(event) => setNameColumn(event.target.value)}
+            hint="Los chats nuevos se titulan con este nombre en lugar del teléfono."
+          >
+            <option value="">Sin nombre: titular con el teléfono</option>
+            {headerOptions(headers)}
           </SelectField>
           {variables.length > 0 && (
             <fieldset className="space-y-3">
@@ -238,11 +253,7 @@ export function BulkSendWizard({ funnelId, columns, onClose }: { funnelId: strin
                     })}
                   >
                     <option value="">Sin asignar</option>
-                    {headers.map((header) => (
-                      <option key={header} value={header}>
-                        {header}
-                      </option>
-                    ))}
+                    {headerOptions(headers)}
                   </SelectField>
                 );
               })}

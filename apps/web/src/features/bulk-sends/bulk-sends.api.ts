@@ -8,6 +8,8 @@ export interface BatchRequest {
   templateId: string;
   targetColumnId: string;
   phoneColumn: string;
+  /** The column with each contact's name, which titles their new chat; empty for none. */
+  nameColumn: string;
   /** Variable number → the header of the column that fills it. */
   variableColumns: Record<string, string>;
 }
@@ -20,6 +22,7 @@ export const bulkSendsApi = {
     form.append('templateId', request.templateId);
     form.append('targetColumnId', request.targetColumnId);
     form.append('phoneColumn', request.phoneColumn);
+    if (request.nameColumn) form.append('nameColumn', request.nameColumn);
     form.append('variableColumns', JSON.stringify(request.variableColumns));
     return api.post<CreateBatchResponse>(`/api/funnels/${encodeURIComponent(funnelId)}/batches`, form);
   },

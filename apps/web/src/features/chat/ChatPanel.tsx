@@ -6,6 +6,7 @@ import { LineIcon } from '../../shared/ui/LineIcon.tsx';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
 import { useModal } from '../../shared/ui/use-modal.ts';
 import { useToast } from '../../shared/ui/use-toast.ts';
+import { CardContactLine } from '../board/CardContactLine.tsx';
 import { chatApi, type ChatMessage, type MessageAck, type ScheduledItem, type TimelineItem } from './chat.api.ts';
 import { ChatComposer } from './ChatComposer.tsx';
 import { conversationWindow } from './conversation-window.ts';
@@ -245,15 +246,8 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
     <aside data-testid="chat-panel" data-card-id={card.id} aria-label={`Chat con ${card.title}`} className="flex h-full w-full flex-col border-l border-slate-200 bg-slate-50 shadow-xl max-sm:fixed max-sm:inset-0 max-sm:z-40 sm:w-[420px] lg:w-[480px]">
       <header className="flex items-start gap-3 border-b border-slate-200 bg-white px-4 py-3">
         <div className="min-w-0 flex-1">
-          <h2 className="truncate text-base font-semibold text-slate-900" data-testid="chat-title">
-            {card.isGroup && (
-              <span role="img" aria-label="Grupo" title="Grupo" className="mr-1 text-slate-500">
-                <LineIcon name="group" className="size-4 align-[-2px]" />
-              </span>
-            )}
-            {card.title}
-          </h2>
-          {card.phone && <p className="text-xs text-slate-500">+{card.phone}</p>}
+          <h2 className="truncate text-base font-semibold text-slate-900" data-testid="chat-title">{card.title}</h2>
+          {card.phone && <CardContactLine phone={card.phone} isGroup={card.isGroup} />}
           <div className="mt-1.5">
             <WindowIndicator contactLastMessageAt={card.contactLastMessageAt} now={now} />
           </div>

@@ -4,6 +4,7 @@ import { i18n } from '../../app/i18n.ts';
 import { installFakeApi } from '../../test/fake-api.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { LANGUAGE_STORAGE_KEY } from './landing-language.ts';
+import { CONTACT_EMAIL } from './enterprise-contact.ts';
 
 afterEach(async () => {
   await act(() => i18n.changeLanguage('es'));
@@ -27,6 +28,14 @@ describe('landing page', () => {
     expect(screen.getAllByText(/unos 2 minutos/).length).toBeGreaterThan(0);
     expect(screen.getAllByRole('link', { name: 'Iniciar sesión' })[0]?.getAttribute('href')).toBe('/login');
     expect(screen.getAllByRole('link', { name: 'Empieza gratis' })[0]?.getAttribute('href')).toBe('/register');
+  });
+
+  it('sends Enterprise\'s Hablemos to an e-mail to sales, not to the self-service sign-up', () => {
+    installFakeApi({});
+    renderApp('/');
+    const talk = screen.getByRole('link', { name: 'Hablemos' });
+    expect(talk.getAttribute('href')).toBe(`mailto:${CONTACT_EMAIL}?subject=Plan%20Enterprise%20para%20mi%20empresa`);
+    expect(CONTACT_EMAIL).toMatch(/^[^@\s]+@[^@\s]+\.[a-z]+$/);
   });
 
   it('switches to English and remembers the choice', async () => {

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { BrandLogo } from '../../shared/ui/BrandLogo.tsx';
 import { useSession } from '../auth/use-session.ts';
+import { enterpriseContactHref } from './enterprise-contact.ts';
 import { LanguageToggle } from './LanguageToggle.tsx';
 
 const featureKeys = ['inbox', 'pipeline', 'ai', 'team', 'templates', 'automation'] as const;
@@ -16,6 +17,8 @@ const featureIcons: Record<(typeof featureKeys)[number], string> = {
   templates: 'M4 5h16v11H8l-4 4V5Zm4 4h8m-8 3h5',
   automation: 'M13 2 3 14h9l-1 8 10-12h-9l1-8Z',
 };
+
+const planButtonClass = 'mt-8 inline-flex h-11 items-center justify-center rounded-xl text-sm font-semibold';
 
 function Check() {
   return (
@@ -220,14 +223,18 @@ export function LandingPage() {
                       </li>
                     ))}
                   </ul>
-                  <Link
-                    to="/register"
-                    className={`mt-8 inline-flex h-11 items-center justify-center rounded-xl text-sm font-semibold ${
-                      featured ? 'bg-emerald-500 text-white hover:bg-emerald-400' : 'bg-slate-900 text-white hover:bg-slate-800'
-                    }`}
-                  >
-                    {custom ? t('pricing.contact') : t('pricing.start')}
-                  </Link>
+                  {custom ? (
+                    <a href={enterpriseContactHref(t('pricing.contactSubject'))} className={`${planButtonClass} bg-slate-900 text-white hover:bg-slate-800`}>
+                      {t('pricing.contact')}
+                    </a>
+                  ) : (
+                    <Link
+                      to="/register"
+                      className={`${planButtonClass} ${featured ? 'bg-emerald-500 text-white hover:bg-emerald-400' : 'bg-slate-900 text-white hover:bg-slate-800'}`}
+                    >
+                      {t('pricing.start')}
+                    </Link>
+                  )}
                 </article>
               );
             })}

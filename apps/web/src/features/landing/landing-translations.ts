@@ -42,6 +42,7 @@ const es = {
     trial: '7 días de prueba gratis',
     start: 'Empieza gratis',
     contact: 'Hablemos',
+    contactSubject: 'Plan Enterprise para mi empresa',
     plans: {
       starter: { name: 'Starter', price: '$29', description: 'Para empezar a ordenar tus ventas.', features: ['1 número de WhatsApp', 'Hasta 2 miembros del equipo', 'Bandeja unificada y embudo visual', 'Mensajes con plantillas'] },
       pro: { name: 'Pro', price: '$79', description: 'Para equipos que quieren crecer.', features: ['Hasta 3 números de WhatsApp', 'Hasta 10 miembros del equipo', 'Asistente con IA', 'Bot de automatización'] },
@@ -101,6 +102,7 @@ const en: Translation = {
     trial: '7-day free trial',
     start: 'Start for free',
     contact: 'Talk to us',
+    contactSubject: 'Enterprise plan for my company',
     plans: {
       starter: { name: 'Starter', price: '$29', description: 'To start organizing your sales.', features: ['1 WhatsApp number', 'Up to 2 team members', 'Unified inbox and visual pipeline', 'Template messages'] },
       pro: { name: 'Pro', price: '$79', description: 'For teams that want to grow.', features: ['Up to 3 WhatsApp numbers', 'Up to 10 team members', 'AI assistant', 'Automation bot'] },

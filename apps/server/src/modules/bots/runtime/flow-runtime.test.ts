@@ -13,6 +13,7 @@ import { AI_NOT_CONFIGURED } from './nodes/aiPrompt.ts';
 import { HANDOFF_TEXT } from './nodes/assignToHuman.ts';
 import { EMAIL_NOT_CONFIGURED } from './nodes/sendEmail.ts';
 import { OPTIONS_RETRY_TEXT } from './nodes/sendMessageWithOptions.ts';
+import { scheduleTexts } from './nodes/schedule.ts';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAAABJRU5ErkJggg==', 'base64');
 
@@ -46,6 +47,7 @@ function services(overrides: Partial<RuntimeServices> = {}): RuntimeServices & {
     },
     memberName: async (id) => (id === 'agente-1' ? 'Lucía' : undefined),
     nextFreeSlots: async () => [],
+    bookSlot: async () => ({ refused: 'Sin agenda en esta prueba.' }),
     ...overrides,
   };
 }
@@ -157,11 +159,39 @@ describe('advanceFlow', () => {
     expect(unknown.reports).toEqual(['[«Mover»: la columna de destino no existe; el chat no se movió]']);
   });
 
-  it('schedule: offers the agenda\'s free times for the event, or says a person will confirm', async () => {
-    const offered = await runOnce(chain({ type: 'schedule', data: { eventType: 'Corte' } }), say('hola'), 'simulation', { nextFreeSlots: async (event) => (event === 'Corte' ? ['lunes 1 de junio a las 09:00'] : []) });
-    expect(texts(offered)[0]).toBe('Para agendar Corte, estos son los próximos horarios disponibles:\n• lunes 1 de junio a las 09:00\n\nResponde con el horario que prefieras y lo confirmamos.');
+  it('schedule in the playground: offers the free times as choices, shows the booking it would make, hands over when none is chosen', async () => {
+    const slot = (n: number) => {
+      const time = `${String(8 + n).padStart(2, '0')}:00`;
+      return {
+        id: `slot-${n}`, label: `lun, 1 jun ${time}`, description: `lunes 1 de junio a las ${time} (Corte con Lucía)`,
+        professionalId: 'p', serviceId: 's', startTime: `2031-06-01T${time}:00.000Z`, endTime: `2031-06-01T${String(9 + n).padStart(2, '0')}:00:00.000Z`,
+      };
+    };
+    const booked: unknown[] = [];
+    const extra: Partial<RuntimeServices> = {
+      nextFreeSlots: async (event) => (event === 'Corte' ? [slot(1), slot(2)] : []),
+      bookSlot: async (offer) => {
+        booked.push(offer);
+        return { booked: 'a1' };
+      },
+    };
+    const config = chain({ type: 'schedule', data: { eventType: 'Corte' } }, { type: 'sendMessage', data: { text: 'Te esperamos: {{appointment}}' } });
+    const offered = await runOnce(config, say('hola'), 'simulation', extra);
+    expect(offered.state.status).toBe('waiting_input');
+    expect(offered.waitingOptions?.map((option) => option.label)).toEqual(['lun, 1 jun 09:00', 'lun, 1 jun 10:00']);
+    expect(texts(offered)).toEqual(['Para agendar Corte, elige uno de estos horarios disponibles:']);
+
+    const chosen = await runOnce(config, say('2'), 'simulation', extra, offered.state);
+    expect(chosen.reports).toEqual(['[📅 Se agendaría el lunes 1 de junio a las 10:00 (Corte con Lucía); el Playground no guarda citas en la Agenda]']);
+    expect(texts(chosen)).toEqual(['¡Listo! Tu cita quedó agendada para el lunes 1 de junio a las 10:00 (Corte con Lucía).', 'Te esperamos: lunes 1 de junio a las 10:00 (Corte con Lucía)']);
+    expect(booked).toEqual([]);
+
+    const refused = await runOnce(config, say('el jueves mejor'), 'simulation', extra, offered.state);
+    expect(refused.state.status).toBe('human');
+    expect(texts(refused)).toEqual([scheduleTexts.noneChosen]);
     const none = await runOnce(chain({ type: 'schedule', data: { eventType: 'Masaje' } }));
-    expect(texts(none)).toEqual(['Para agendar Masaje, escríbenos el día y la hora que prefieras y una persona del equipo te confirmará la cita.']);
+    expect(none.state.status).toBe('human');
+    expect(texts(none)).toEqual([scheduleTexts.noSlots('Masaje')]);
   });
 
   it('sendEmail: without SMTP it reports e-mail is not configured; with SMTP it sends through the server', async () => {

@@ -18,10 +18,15 @@ export type FlowInput =
   /** A live timer fired for the node that was waiting. */
   | { kind: 'timer'; nodeId: string };
 
+/** One thing a run produced, in the order the nodes produced it. */
+export type RunEntry = { kind: 'message'; message: BotMessage } | { kind: 'report'; text: string };
+
 export interface FlowRunResult {
   state: FlowRunState;
   messages: BotMessage[];
   reports: string[];
+  /** The messages and reports together, in execution order (the playground shows them so). */
+  transcript: RunEntry[];
   /** Set when the run stopped at a live timer: resume this node's output after `ms`. */
   timer?: { nodeId: string; ms: number };
   /** The options the run waits on, if it waits for a choice. */
@@ -46,16 +51,24 @@ export async function advanceFlow(config: BotConfig, previous: FlowRunState, inp
   const variables = { ...previous.variables };
   const messages: BotMessage[] = [];
   const reports: string[] = [];
+  const transcript: RunEntry[] = [];
+  const report = (text: string) => {
+    reports.push(text);
+    transcript.push({ kind: 'report', text });
+  };
   const ctx: NodeContext = {
     mode: env.mode,
     variables,
     interpolate: (text) => interpolate(text, variables),
-    say: (message) => messages.push(message),
-    report: (text) => reports.push(text),
+    say: (message) => {
+      messages.push(message);
+      transcript.push({ kind: 'message', message });
+    },
+    report,
     services: env.services,
   };
   const finish = (state: Omit<FlowRunState, 'variables'>, extra: Partial<FlowRunResult> = {}): FlowRunResult =>
-    ({ state: { ...state, variables }, messages, reports, ...extra });
+    ({ state: { ...state, variables }, messages, reports, transcript, ...extra });
   // The map pairs each type with its executor; TypeScript cannot follow that pairing through the union.
   const run = (node: FlowNode) => (nodeExecutors[node.type] as NodeExecutor<NodeType>).run(node.data as never, ctx);
 
@@ -75,7 +88,7 @@ export async function advanceFlow(config: BotConfig, previous: FlowRunState, inp
     } else {
       current = config.nodes.find((node) => node.type === 'trigger');
       if (!current) {
-        reports.push(NO_TRIGGER);
+        report(NO_TRIGGER);
         return finish({ status: 'ended', nodeId: null });
       }
       outcome = await run(current);
@@ -85,7 +98,9 @@ export async function advanceFlow(config: BotConfig, previous: FlowRunState, inp
   for (let steps = 0; ; steps += 1) {
     switch (outcome.kind) {
       case 'wait_input':
-        return finish({ status: 'waiting_input', nodeId: current.id }, { waitingOptions: current.type === 'sendMessageWithOptions' ? current.data.options : undefined });
+        return finish({ status: 'waiting_input', nodeId: current.id }, {
+          waitingOptions: outcome.options ?? (current.type === 'sendMessageWithOptions' ? current.data.options : undefined),
+        });
       case 'wait_timer':
         return finish({ status: 'waiting_timer', nodeId: current.id }, { timer: { nodeId: current.id, ms: outcome.ms } });
       case 'stop':
@@ -94,7 +109,7 @@ export async function advanceFlow(config: BotConfig, previous: FlowRunState, inp
         const following = followingNode(config, nodes, current.id, outcome.handle ?? null);
         if (!following) return finish({ status: 'ended', nodeId: null });
         if (steps >= MAX_STEPS_PER_RUN) {
-          reports.push(`[El flujo dio más de ${MAX_STEPS_PER_RUN} pasos sin esperar al cliente: se detuvo. Revisa si hay un ciclo.]`);
+          report(`[El flujo dio más de ${MAX_STEPS_PER_RUN} pasos sin esperar al cliente: se detuvo. Revisa si hay un ciclo.]`);
           return finish({ status: 'ended', nodeId: null });
         }
         current = following;

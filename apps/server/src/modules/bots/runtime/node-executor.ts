@@ -10,6 +10,21 @@ export type BotMessage =
   | { type: 'image'; url: string; data: Buffer; mime: string; extension: string }
   | { type: 'options'; text: string; options: FlowOption[] };
 
+/** A free time the schedule node offers: what the customer sees, and what booking it takes. */
+export interface SlotOffer {
+  id: string;
+  /** Short enough for a WhatsApp reply button. */
+  label: string;
+  /** The whole sentence: day, time, service and professional. */
+  description: string;
+  professionalId: string;
+  serviceId: string;
+  startTime: string;
+  endTime: string;
+}
+
+export type BookingOutcome = { booked: string } | { refused: string };
+
 /** The customer's answer to a node that waits (the options node). */
 export interface CustomerAnswer {
   text: string;
@@ -28,8 +43,10 @@ export interface RuntimeServices {
   redirectToColumn(columnId: string): Promise<string | undefined>;
   /** The team member's name, or undefined when the id is not one of the tenant's users. */
   memberName(userId: string): Promise<string | undefined>;
-  /** The agenda's next free start times for this kind of event, formatted for the customer (none when nothing fits). */
-  nextFreeSlots(eventType: string): Promise<string[]>;
+  /** The agenda's next free times for this kind of event (none when nothing fits). */
+  nextFreeSlots(eventType: string): Promise<SlotOffer[]>;
+  /** Books an offered time for the customer with the Agenda's rules; refused when it is no longer free. */
+  bookSlot(slot: SlotOffer, client: { name: string; phone: string }): Promise<BookingOutcome>;
 }
 
 export interface NodeContext {
@@ -45,7 +62,8 @@ export interface NodeContext {
 export type NodeOutcome =
   /** Go on by the edge leaving this handle (an option id, 'true'/'false'), or by the node's only output. */
   | { kind: 'next'; handle?: string | null }
-  | { kind: 'wait_input' }
+  /** Wait for the customer; `options` are the choices offered, when the node builds them at run time. */
+  | { kind: 'wait_input'; options?: FlowOption[] }
   | { kind: 'wait_timer'; ms: number }
   | { kind: 'stop'; status: 'ended' | 'human' };
 
