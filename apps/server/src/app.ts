@@ -26,7 +26,7 @@ import { MAX_UPLOAD_BYTES } from './modules/chats/media-upload.ts';
 import type { Logger } from './platform/logger/logger.ts';
 import { registerErrorHandler } from './platform/errors/error-handler.ts';
 import { recordRouteTable, registerRouteAccess, registerTenantRoutes, type RouteTableEntry } from './platform/http/route-access.ts';
-import { acceptEmptyJsonBodies } from './platform/http/json-body-parser.ts';
+import { acceptEmptyJsonBodies, MAX_JSON_BODY_BYTES } from './platform/http/json-body-parser.ts';
 import { createRealtime, type Realtime } from './platform/realtime/realtime.ts';
 import { defaultThrottleLimits, type ThrottleLimits } from './modules/auth/login-throttle.ts';
 import { resolveSession } from './modules/auth/auth.service.ts';
@@ -84,7 +84,7 @@ export interface AppOptions {
 export type App = FastifyInstance & { realtime: Realtime; routeTable: RouteTableEntry[]; queue: JobQueue; sandboxPhone?: FakeGupshup };
 
 export async function buildApp(options: AppOptions): Promise<App> {
-  const app = Fastify({ loggerInstance: options.logger as FastifyBaseLogger, trustProxy: true }).withTypeProvider<ZodTypeProvider>();
+  const app = Fastify({ loggerInstance: options.logger as FastifyBaseLogger, trustProxy: true, bodyLimit: MAX_JSON_BODY_BYTES }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

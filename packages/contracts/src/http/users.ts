@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { roles, sessionUser } from './auth.ts';
+import { requiredText, TEXT_LIMITS, trimmedText } from '../text.ts';
 
 export const NAME_REQUIRED = 'El nombre es requerido.';
 export const EMAIL_REQUIRED = 'El email es requerido.';
@@ -9,9 +10,9 @@ export const OWNER_ROLE_LOCKED = 'El propietario no puede cambiar su propio rol.
 export const OWNER_CANNOT_DEACTIVATE = 'El propietario no puede desactivarse a sí mismo.';
 export const ALL_FUNNELS_ROLES_NOTE = 'Los administradores y propietarios tienen acceso a todos los funnels.';
 
-const userName = z.string({ error: NAME_REQUIRED }).trim().min(1, { error: NAME_REQUIRED }).max(120, { error: 'El nombre es demasiado largo.' });
-const userEmail = z.string({ error: EMAIL_REQUIRED }).trim().min(1, { error: EMAIL_REQUIRED }).pipe(z.email({ error: EMAIL_INVALID }));
-const funnelIdList = z.array(z.uuid({ error: 'Funnel inválido.' }), { error: 'Funnels inválidos.' });
+const userName = requiredText(TEXT_LIMITS.name, NAME_REQUIRED, 'El nombre es demasiado largo.');
+const userEmail = requiredText(TEXT_LIMITS.email, EMAIL_REQUIRED, EMAIL_INVALID).pipe(z.email({ error: EMAIL_INVALID }));
+const funnelIdList = z.array(z.uuid({ error: 'Funnel inválido.' }), { error: 'Funnels inválidos.' }).max(500, { error: 'Funnels inválidos.' });
 
 /** The profile form's call: only the name. */
 export const updateUserNameRequest = z.object({ name: userName });
@@ -24,7 +25,7 @@ export type UpdateUserNameRequest = z.infer<typeof updateUserNameRequest>;
 export const updateUserRequest = z
   .object({
     name: userName.optional(),
-    email: z.string({ error: EMAIL_INVALID }).trim().optional(),
+    email: trimmedText(TEXT_LIMITS.email, { error: EMAIL_INVALID, tooLong: EMAIL_INVALID }).optional(),
     role: z.enum(roles, { error: 'Rol inválido.' }).optional(),
     is_active: z.boolean({ error: 'Estado inválido.' }).optional(),
     funnelIds: funnelIdList.optional(),

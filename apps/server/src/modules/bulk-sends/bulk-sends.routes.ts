@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { batchListResponse, createBatchResponse, BULK_MAX_FILE_BYTES } from '@embudo/contracts/http/bulk-sends';
 import { badRequest } from '../../platform/errors/app-error.ts';
 import { sessionOf } from '../../platform/http/route-access.ts';
+import { uploadFileName } from '../../platform/http/upload-file-name.ts';
 import { requireWriter } from '../../platform/policy/policy.ts';
 import { authorOf } from '../chats/chats.routes.ts';
 import { actorOf } from '../users/users.service.ts';
@@ -37,7 +38,7 @@ export const bulkSendsRoutes: FastifyPluginAsyncZod<BulkSendDeps> = async (app, 
           throw error.code === 'FST_REQ_FILE_TOO_LARGE' ? badRequest(EXCEL_TOO_LARGE) : error;
         });
         if (part.file.truncated) throw badRequest(EXCEL_TOO_LARGE);
-        if (part.fieldname === 'file') upload = { data, fileName: part.filename };
+        if (part.fieldname === 'file') upload = { data, fileName: uploadFileName(part.filename, 'envio.xlsx') };
       } else {
         fields[part.fieldname] = String(part.value);
       }

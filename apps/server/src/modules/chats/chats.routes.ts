@@ -3,11 +3,12 @@ import type { FastifyRequest } from 'fastify';
 import '@fastify/multipart';
 import { z } from 'zod';
 import {
-  initiateConversationRequest, noteRequest, scheduleRequest, providerSettingsRequest, providerSettingsResponse, sendTemplateRequest, sendTextRequest, timelineQuery,
+  initiateConversationRequest, noteRequest, scheduleRequest, sendMediaFields, providerSettingsRequest, providerSettingsResponse, sendTemplateRequest, sendTextRequest, timelineQuery,
 } from '@embudo/contracts/http/chats';
 import type { Db } from '../../platform/db/database.ts';
 import { badRequest } from '../../platform/errors/app-error.ts';
 import { sessionOf } from '../../platform/http/route-access.ts';
+import { uploadFileName } from '../../platform/http/upload-file-name.ts';
 import { requireOwnerOrAdmin } from '../../platform/policy/policy.ts';
 import type { MediaStorage } from '../../platform/storage/media-storage.ts';
 import { actorOf } from '../users/users.service.ts';
@@ -74,17 +75,12 @@ export const chatsRoutes: FastifyPluginAsyncZod<ChatsRoutesOptions> = async (app
         }
         const data = await part.toBuffer();
         if (part.file.truncated) throw badRequest('El archivo es demasiado grande.');
-        upload = { data, fileName: part.filename };
+        upload = { data, fileName: uploadFileName(part.filename, 'archivo') };
       } else {
         fields[part.fieldname] = String(part.value);
       }
     }
-    const parsed = z.object({
-      cardId: z.uuid({ error: 'Chat inválido.' }),
-      caption: z.string().max(1024).optional(),
-      tempId: z.string().max(100).optional(),
-      quotedMessageId: z.uuid({ error: 'Mensaje citado inválido.' }).optional().or(z.literal('').transform(() => undefined)),
-    }).safeParse(fields);
+    const parsed = sendMediaFields.safeParse(fields);
     if (!parsed.success) throw badRequest(parsed.error.issues[0]!.message);
     if (!upload || upload.data.length === 0) throw badRequest('Falta el archivo (campo media).');
 

@@ -9,6 +9,7 @@ import {
 import type { Db } from '../../platform/db/database.ts';
 import { badRequest } from '../../platform/errors/app-error.ts';
 import { sessionOf } from '../../platform/http/route-access.ts';
+import { uploadFileName } from '../../platform/http/upload-file-name.ts';
 import type { MediaStorage } from '../../platform/storage/media-storage.ts';
 import { actorOf } from '../users/users.service.ts';
 import { funnelBoard, funnelColumns, funnelSummaries } from './board.service.ts';
@@ -88,7 +89,7 @@ export const funnelsRoutes: FastifyPluginAsyncZod<FunnelsRoutesOptions> = async 
       const data = await part.toBuffer().catch((error: { code?: string }) => {
         throw error.code === 'FST_REQ_FILE_TOO_LARGE' ? badRequest(settings.TOOL_FILE_TOO_LARGE) : error;
       });
-      if (part.fieldname === 'tool_file') upload = { data, fileName: part.filename || 'herramienta' };
+      if (part.fieldname === 'tool_file') upload = { data, fileName: uploadFileName(part.filename, 'herramienta') };
     }
     if (!upload) throw badRequest(settings.TOOL_FILE_MISSING);
     if (!/\.(csv|txt|json)$/i.test(upload.fileName)) throw badRequest(TOOL_FILE_REFUSED);

@@ -7,6 +7,7 @@ import {
 } from '@embudo/contracts/http/templates';
 import { badRequest } from '../../platform/errors/app-error.ts';
 import { sessionOf } from '../../platform/http/route-access.ts';
+import { uploadFileName } from '../../platform/http/upload-file-name.ts';
 import { requireOwnerOrAdmin } from '../../platform/policy/policy.ts';
 import { actorOf } from '../users/users.service.ts';
 import { MAX_UPLOAD_BYTES } from '../chats/media-upload.ts';
@@ -56,7 +57,7 @@ export const templatesRoutes: FastifyPluginAsyncZod<TemplatesDeps> = async (app,
       const data = await part.toBuffer();
       if (part.fieldname !== 'media') continue;
       if (part.file.truncated) throw badRequest('El archivo es demasiado grande.');
-      upload = { data, fileName: part.filename };
+      upload = { data, fileName: uploadFileName(part.filename, 'archivo') };
     }
     if (!upload || upload.data.length === 0) throw badRequest('Falta el archivo (campo media).');
     return uploadTemplateMedia(deps, who, upload);

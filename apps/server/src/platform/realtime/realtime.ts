@@ -2,7 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import { Server } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
-import type { ClientToServerEvents, ServerToClientEvents } from '@embudo/contracts/realtime/events';
+import { joinTenantPayload, type ClientToServerEvents, type ServerToClientEvents } from '@embudo/contracts/realtime/events';
 import type { Logger } from '../logger/logger.ts';
 import type { AuthenticatedSession } from '../../modules/auth/auth.service.ts';
 
@@ -42,10 +42,6 @@ export interface Realtime {
   close(): Promise<void>;
 }
 
-function readHandshake(value: unknown): string | undefined {
-  return typeof value === 'string' && value.length > 0 ? value : undefined;
-}
-
 export function createRealtime(options: {
   httpServer: HttpServer;
   resolveSession: (token: string | undefined) => Promise<AuthenticatedSession | null>;
@@ -64,8 +60,10 @@ export function createRealtime(options: {
   }
 
   const authenticate = async (token: unknown, tenantSlug: unknown) => {
-    const session = await options.resolveSession(readHandshake(token));
-    return session && session.tenant.slug === readHandshake(tenantSlug) ? session : null;
+    const payload = joinTenantPayload.safeParse({ token, tenantSlug });
+    if (!payload.success) return null;
+    const session = await options.resolveSession(payload.data.token);
+    return session && session.tenant.slug === payload.data.tenantSlug ? session : null;
   };
 
   // The handshake carries token and tenantSlug (query, or auth for clients that prefer it).
