@@ -10,6 +10,7 @@ import { z } from 'zod';
 export const TEXT_LIMITS = {
   /** Ids the client chooses or echoes back (temp ids, flow element ids, cursors). */
   id: 200,
+  /** Fastify matches a path parameter (the slug in /t/{slug}/api) of at most 100 characters. */
   slug: 100,
   /** RFC 5321's longest usable address. */
   email: 254,

@@ -16,7 +16,7 @@ import {
   FORBIDDEN_CHARACTERS, hasForbiddenCharacters, requiredText, safeText, trimmedText, withoutForbiddenCharacters,
 } from '@embudo/contracts/text';
 import { jsonNestsDeeperThan } from '../../src/platform/http/json-body-parser.ts';
-import { uploadFileName } from '../../src/platform/http/upload-file-name.ts';
+import { uploadFileName } from '../../src/platform/http/multipart-upload.ts';
 
 const NUL = 'a\u0000b';
 const LONE_HIGH = 'a\uD83Db';

@@ -8,7 +8,7 @@ import {
 import type { Db } from '../../platform/db/database.ts';
 import { badRequest } from '../../platform/errors/app-error.ts';
 import { sessionOf } from '../../platform/http/route-access.ts';
-import { uploadFileName } from '../../platform/http/upload-file-name.ts';
+import { readMultipartUpload } from '../../platform/http/multipart-upload.ts';
 import { requireOwnerOrAdmin } from '../../platform/policy/policy.ts';
 import type { MediaStorage } from '../../platform/storage/media-storage.ts';
 import { actorOf } from '../users/users.service.ts';
@@ -63,23 +63,11 @@ export const chatsRoutes: FastifyPluginAsyncZod<ChatsRoutesOptions> = async (app
     reply.status(201).send(await sendText(options, await authorOf(db, request), request.body)));
 
   app.post('/message/media', async (request, reply) => {
-    if (!request.isMultipart()) throw badRequest('Envía el archivo como multipart/form-data en el campo media.');
     const author = await authorOf(db, request);
-    const fields: Record<string, string> = {};
-    let upload: { data: Buffer; fileName: string } | undefined;
-    for await (const part of request.parts({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } })) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'media') {
-          await part.toBuffer();
-          continue;
-        }
-        const data = await part.toBuffer();
-        if (part.file.truncated) throw badRequest('El archivo es demasiado grande.');
-        upload = { data, fileName: uploadFileName(part.filename, 'archivo') };
-      } else {
-        fields[part.fieldname] = String(part.value);
-      }
-    }
+    const { fields, file: upload } = await readMultipartUpload(request, {
+      fileField: 'media', maxFileBytes: MAX_UPLOAD_BYTES, tooLarge: 'El archivo es demasiado grande.', fallbackName: 'archivo',
+      missingMessage: 'Envía el archivo como multipart/form-data en el campo media.',
+    });
     const parsed = sendMediaFields.safeParse(fields);
     if (!parsed.success) throw badRequest(parsed.error.issues[0]!.message);
     if (!upload || upload.data.length === 0) throw badRequest('Falta el archivo (campo media).');

@@ -27,7 +27,7 @@ const textMessage = (overrides: { id?: string; source?: string; text?: string; n
   payload: {
     id: overrides.id ?? `wamid.${crypto.randomUUID()}`, source: overrides.source ?? '5215511112222', type: overrides.type ?? 'text',
     payload: overrides.inner ?? { text: overrides.text ?? 'Hola' },
-    sender: { phone: overrides.source ?? '5215511112222', name: overrides.name ?? 'Ana' },
+    sender: { phone: '5215511112222', name: overrides.name ?? 'Ana' },
   },
 });
 
