@@ -28,7 +28,7 @@ import { MAX_UPLOAD_BYTES } from './modules/chats/media-upload.ts';
 import type { Logger } from './platform/logger/logger.ts';
 import { registerErrorHandler } from './platform/errors/error-handler.ts';
 import { recordRouteTable, registerRouteAccess, registerTenantRoutes, type RouteTableEntry } from './platform/http/route-access.ts';
-import { acceptEmptyJsonBodies } from './platform/http/json-body-parser.ts';
+import { acceptEmptyJsonBodies, MAX_JSON_BODY_BYTES } from './platform/http/json-body-parser.ts';
 import { createRealtime, type Realtime } from './platform/realtime/realtime.ts';
 import { defaultThrottleLimits, type ThrottleLimits } from './modules/auth/login-throttle.ts';
 import { defaultSessionLifetime, type SessionLifetime, type SessionPolicy } from './modules/auth/session-lifetime.ts';
@@ -99,7 +99,9 @@ function fastifyTrustProxy(trust: TrustProxy) {
 }
 
 export async function buildApp(options: AppOptions): Promise<App> {
-  const app = Fastify({ loggerInstance: options.logger as FastifyBaseLogger, trustProxy: fastifyTrustProxy(options.trustProxy ?? false) }).withTypeProvider<ZodTypeProvider>();
+  const app = Fastify({
+    loggerInstance: options.logger as FastifyBaseLogger, trustProxy: fastifyTrustProxy(options.trustProxy ?? false), bodyLimit: MAX_JSON_BODY_BYTES,
+  }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -133,3 +133,16 @@ export const platformSettings = pgTable('platform_settings', {
   value: jsonb('value').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Provider deliveries the webhook could not use (malformed JSON, too deep, ids too long…), kept so an operator
+ * can see what the provider sent. Only deliveries with the tenant's webhook secret are recorded.
+ */
+export const webhookRejections = pgTable('webhook_rejections', {
+  id: id(),
+  tenantId: tenantId(),
+  reason: text('reason').notNull(),
+  /** The raw body, cut to a few KB and without the NUL bytes and lone surrogates PostgreSQL refuses. */
+  rawBody: text('raw_body').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [index('webhook_rejections_tenant_received_idx').on(t.tenantId, t.receivedAt)]);

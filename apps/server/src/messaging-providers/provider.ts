@@ -73,6 +73,9 @@ export interface InboundStatus {
 
 export type InboundEvent = InboundMessage | InboundStatus;
 
+/** A delivery the provider sent that cannot be used (no id, an absurd id…): refused and recorded, never retried into a 500. */
+export class MalformedDelivery extends Error {}
+
 export interface MessagingProvider {
   send(account: ProviderAccount, destination: string, content: OutboundContent): Promise<SendResult>;
   /**
@@ -80,7 +83,8 @@ export interface MessagingProvider {
    * WhatsApp shows every earlier message of the chat as read too. Throws a ProviderError.
    */
   markRead(account: Pick<ProviderAccount, 'appName' | 'sourceNumber'>, whatsappMessageId: string): Promise<void>;
-  parseWebhook(body: unknown): InboundEvent[];
+  /** The events of one callback; throws MalformedDelivery when the callback cannot be used. */
+  parseWebhook(body: unknown, receivedAt?: Date): InboundEvent[];
 }
 
 /** Spec ack values: -1 error, 0 sending, 1 sent, 2 delivered, 3 read. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientId, safeText, TEXT_LIMITS } from '../text.ts';
 import { aiPromptData, aiPromptDefaults } from './nodes/aiPrompt.ts';
 import { assignToHumanData, assignToHumanDefaults } from './nodes/assignToHuman.ts';
 import { conditionData, conditionDefaults } from './nodes/condition.ts';
@@ -41,20 +42,22 @@ export const MAX_FLOW_EDGES = 400;
 export const ONE_TRIGGER_ONLY = 'Solo puede haber un nodo disparador por flujo.';
 export const UNKNOWN_NODE_TYPE = `Tipo de nodo desconocido: usa ${nodeTypes.join(', ')}.`;
 
+const POSITION_INVALID = 'La posición del nodo necesita x e y numéricos, entre -10000000 y 10000000.';
+const coordinate = z.number({ error: POSITION_INVALID }).min(-10_000_000, { error: POSITION_INVALID }).max(10_000_000, { error: POSITION_INVALID });
 const position = z.object({
-  x: z.number({ error: 'La posición del nodo necesita x e y numéricos.' }),
-  y: z.number({ error: 'La posición del nodo necesita x e y numéricos.' }),
+  x: coordinate,
+  y: coordinate,
 }, { error: 'Cada nodo necesita una posición {x, y}.' });
 
 /** Node and edge ids come from the editor ("sendMessage-1712345678901"). */
-const elementId = (message: string) => z.string({ error: message }).trim().min(1, { error: message }).max(200, { error: 'Los ids admiten como máximo 200 caracteres.' });
+const elementId = (message: string) => clientId(message).min(1, { error: message });
 
 /** The node as the editor saves it; its data is checked by its type's contract (flowNodeProblems). */
 export const flowNodeShape = z.object({
   id: elementId('Cada nodo necesita un id.'),
   type: z.enum(nodeTypes as [NodeType, ...NodeType[]], { error: UNKNOWN_NODE_TYPE }),
   position,
-  data: z.record(z.string(), z.unknown(), { error: 'Cada nodo necesita sus datos (data).' }),
+  data: z.record(safeText(TEXT_LIMITS.id), z.unknown(), { error: 'Cada nodo necesita sus datos (data).' }),
 });
 
 export const flowEdge = z.object({
@@ -62,8 +65,8 @@ export const flowEdge = z.object({
   source: elementId('Cada conexión necesita su nodo de origen (source).'),
   target: elementId('Cada conexión necesita su nodo de destino (target).'),
   /** An option id, or 'true'/'false' for a condition; null for a node with one output. */
-  sourceHandle: z.string().max(200).nullish().transform((value) => value ?? null),
-  targetHandle: z.string().max(200).nullish().transform((value) => value ?? null),
+  sourceHandle: safeText(TEXT_LIMITS.id).nullish().transform((value) => value ?? null),
+  targetHandle: safeText(TEXT_LIMITS.id).nullish().transform((value) => value ?? null),
 });
 export type FlowEdge = z.infer<typeof flowEdge>;
 

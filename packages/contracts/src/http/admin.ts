@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { planSchema } from './auth.ts';
+import { passwordText, planSchema } from './auth.ts';
+import { requiredText, safeText, TEXT_LIMITS, trimmedText } from '../text.ts';
 
 export const adminLoginRequest = z.object({
-  email: z.string({ error: 'Email es requerido' }).trim().min(1, { error: 'Email es requerido' }),
-  password: z.string({ error: 'Contraseña es requerida' }).min(1, { error: 'Contraseña es requerida' }),
+  email: requiredText(TEXT_LIMITS.email, 'Email es requerido', 'Email inválido'),
+  password: passwordText('Contraseña es requerida'),
 });
 
 export const adminUser = z.object({ id: z.string(), email: z.string(), name: z.string() });
@@ -13,13 +14,20 @@ export const adminMeResponse = z.object({ user: adminUser });
 export const tenantPlanRequest = z.object({ subscription_plan: planSchema });
 export const userStatusRequest = z.object({ is_active: z.boolean({ error: 'Indica is_active: true o false.' }) });
 
+/** Far above any real per-message price. */
+const MAX_PRICE = 1_000_000;
+
 const price = z
-  .union([z.number(), z.string(), z.null()])
+  .union([z.number(), safeText(40), z.null()])
   .transform((value, context) => {
     if (value === null || value === '') return 0;
     const number = typeof value === 'number' ? value : Number(value);
     if (!Number.isFinite(number) || number < 0) {
       context.addIssue({ code: 'custom', message: 'Los precios deben ser números mayores o iguales a 0.' });
+      return z.NEVER;
+    }
+    if (number > MAX_PRICE) {
+      context.addIssue({ code: 'custom', message: `Los precios no pueden superar ${MAX_PRICE}.` });
       return z.NEVER;
     }
     if (Math.round(number * 10_000) / 10_000 !== number) {
@@ -37,7 +45,7 @@ export const pricingRequest = z.object({
 });
 
 export const gupshupCredentialsRequest = z.object({
-  apiKey: z.string().trim().max(500).optional().default(''),
-  partnerEmail: z.string().trim().max(200).optional().default(''),
-  partnerPassword: z.string().max(500).optional().default(''),
+  apiKey: trimmedText(500).optional().default(''),
+  partnerEmail: trimmedText(TEXT_LIMITS.email).optional().default(''),
+  partnerPassword: safeText(500).optional().default(''),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requiredText, safeString, safeText, TEXT_LIMITS, trimmedText } from '../text.ts';
 import { clockTimeToMinutes, isClockTime, isDateKey, isValidTimeZone } from '../time/wall-clock.ts';
 
 /** Spec 02 §3 and §9. */
@@ -27,9 +28,6 @@ export const APPOINTMENT_NOT_FOUND = 'Cita no encontrada.';
 export const TIME_BLOCK_NOT_FOUND = 'Bloque de tiempo no encontrado.';
 export const SERVICE_NOT_OFFERED = 'El servicio seleccionado no lo ofrece este profesional.';
 
-const requiredText = (message: string, max: number) =>
-  z.string({ error: message }).trim().min(1, { error: message }).max(max, { error: `Máximo ${max} caracteres.` });
-
 /** Numbers also arrive as the text of a form input ('25.50'). */
 const numberLike = (schema: z.ZodNumber) =>
   z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value), schema);
@@ -39,7 +37,7 @@ const cost = numberLike(z.number({ error: costMessage }).min(0, { error: costMes
 const durationMessage = 'La duración debe ser un número entero de minutos entre 5 y 1440.';
 const duration = numberLike(z.number({ error: durationMessage }).int({ error: durationMessage }).min(5, { error: durationMessage }).max(1440, { error: durationMessage }));
 
-const clockTime = z.string({ error: 'Hora inválida: usa el formato HH:MM.' }).refine(isClockTime, { error: 'Hora inválida: usa el formato HH:MM.' });
+const clockTime = safeString('Hora inválida: usa el formato HH:MM.').refine(isClockTime, { error: 'Hora inválida: usa el formato HH:MM.' });
 
 export const dayAvailability = z
   .object({ startTime: clockTime, endTime: clockTime, enabled: z.boolean({ error: 'Indica enabled: true o false.' }) })
@@ -72,10 +70,10 @@ export function withAvailability(base: Availability, changes: AvailabilityInput 
 
 const id = (message: string) => z.uuid({ error: message });
 /** Required reference: missing or empty is the spec's "complete every field", a malformed one is invalid. */
-const requiredReference = (invalid: string) => z.string({ error: FILL_ALL_FIELDS }).trim().min(1, { error: FILL_ALL_FIELDS }).pipe(id(invalid));
+const requiredReference = (invalid: string) => requiredText(100, FILL_ALL_FIELDS, invalid).pipe(id(invalid));
 
 export const professionalRequest = z.object({
-  name: requiredText('El nombre del profesional es requerido.', 120),
+  name: requiredText(TEXT_LIMITS.name, 'El nombre del profesional es requerido.'),
   color: z.enum(professionalColors, { error: 'Color inválido: usa purple, blue, orange, green o red.' }).default('purple'),
   serviceIds: z.array(id('Servicio inválido.'), { error: 'serviceIds debe ser una lista de servicios.' }).max(200).default([]),
   availability: availabilityInput.optional(),
@@ -99,7 +97,7 @@ export const professionalDto = z.object({
 export type ProfessionalDto = z.infer<typeof professionalDto> & { availability: Availability };
 
 export const serviceRequest = z.object({
-  name: requiredText('El nombre del servicio es requerido.', 120),
+  name: requiredText(TEXT_LIMITS.name, 'El nombre del servicio es requerido.'),
   duration: duration.default(DEFAULT_SERVICE_DURATION),
   cost: cost.default(DEFAULT_SERVICE_COST),
 });
@@ -114,19 +112,16 @@ export const serviceDto = z.object({ id: z.string(), name: z.string(), duration:
 export type ServiceDto = z.infer<typeof serviceDto>;
 
 /** With an offset it is an instant; without one (2030-03-10T10:00) it is the tenant's wall-clock time. */
-const dateTime = z.string({ error: FILL_ALL_FIELDS }).pipe(z.iso.datetime({ offset: true, local: true, error: INVALID_DATE_TIME }));
+const dateTime = safeText(64, { error: FILL_ALL_FIELDS, tooLong: INVALID_DATE_TIME }).pipe(z.iso.datetime({ offset: true, local: true, error: INVALID_DATE_TIME }));
 
 const whatsappMessage = 'El WhatsApp debe tener entre 6 y 20 dígitos con código de país.';
 /** Kept as digits with country code, like the chats' contacts, so a bot can write to it. */
-const clientWhatsapp = z
-  .string({ error: whatsappMessage })
-  .trim()
-  .max(40, { error: whatsappMessage })
+const clientWhatsapp = trimmedText(40, { error: whatsappMessage, tooLong: whatsappMessage })
   .transform((value) => value.replace(/[\s()+.-]/g, ''))
   .refine((digits) => digits === '' || /^\d{6,20}$/.test(digits), { error: whatsappMessage });
 
 const appointmentFields = {
-  clientName: requiredText(FILL_ALL_FIELDS, 200),
+  clientName: requiredText(200, FILL_ALL_FIELDS),
   clientWhatsapp: clientWhatsapp.nullish(),
   professionalId: requiredReference('Profesional inválido.'),
   serviceId: requiredReference('Servicio inválido.'),
@@ -163,7 +158,7 @@ const timeBlockFields = {
   endTime: dateTime,
   /** false (the default) blocks the time; true opens extra availability, e.g. a Saturday morning. */
   isAvailable: z.boolean({ error: 'Indica isAvailable: true o false.' }),
-  reason: z.string({ error: 'El motivo debe ser texto.' }).trim().max(500, { error: 'Máximo 500 caracteres.' }).nullish(),
+  reason: trimmedText(500, { error: 'El motivo debe ser texto.' }).nullish(),
 };
 export const timeBlockRequest = z.object({ ...timeBlockFields, isAvailable: timeBlockFields.isAvailable.default(false) });
 export type TimeBlockRequest = z.input<typeof timeBlockRequest>;
@@ -181,8 +176,7 @@ export const timeBlockDto = z.object({
 export type TimeBlockDto = z.infer<typeof timeBlockDto>;
 
 export const RANGE_NEEDS_BOTH_ENDS = 'Indica el inicio y el fin del rango (start y end).';
-const rangeBound = z
-  .string({ error: RANGE_NEEDS_BOTH_ENDS })
+const rangeBound = safeText(64, { error: RANGE_NEEDS_BOTH_ENDS, tooLong: INVALID_RANGE_DATE })
   .refine((value) => isDateKey(value) || z.iso.datetime({ offset: true, local: true }).safeParse(value).success, { error: INVALID_RANGE_DATE });
 /**
  * A bare date is a whole day in the tenant's time zone: start=2030-03-04&end=2030-03-10 is that week, both ends
@@ -205,7 +199,7 @@ export const catalogDeleteQuery = z.object({
   appointments: z.enum(['delete'], { error: 'Usa appointments=delete para eliminar también sus citas futuras.' }).optional(),
 });
 
-export const searchContactsQuery = z.object({ q: z.string().max(100, { error: 'Máximo 100 caracteres.' }).default('') });
+export const searchContactsQuery = z.object({ q: safeText(100).default('') });
 export const contactSearchResult = z.object({ id: z.string(), name: z.string(), phone: z.string() });
 export type ContactSearchResult = z.infer<typeof contactSearchResult>;
 export const searchContactsResponse = z.array(contactSearchResult);
@@ -216,7 +210,7 @@ export const CONTACT_SEARCH_DEBOUNCE_MS = 300;
 export const availabilityQuery = z.object({
   professionalId: requiredReference('Profesional inválido.'),
   serviceId: requiredReference('Servicio inválido.'),
-  date: z.string({ error: 'Indica la fecha (date=AAAA-MM-DD).' }).refine(isDateKey, { error: 'Fecha inválida: usa AAAA-MM-DD.' }),
+  date: safeText(10, { error: 'Indica la fecha (date=AAAA-MM-DD).', tooLong: 'Fecha inválida: usa AAAA-MM-DD.' }).refine(isDateKey, { error: 'Fecha inválida: usa AAAA-MM-DD.' }),
 });
 export const availabilitySlot = z.object({ startTime: z.string(), endTime: z.string(), time: z.string() });
 export const availabilityResponse = z.object({
@@ -230,6 +224,6 @@ export const availabilityResponse = z.object({
 export type AvailabilityResponse = z.infer<typeof availabilityResponse>;
 
 export const agendaSettings = z.object({
-  timezone: z.string({ error: INVALID_TIME_ZONE }).trim().min(1, { error: INVALID_TIME_ZONE }).max(64, { error: INVALID_TIME_ZONE }).refine(isValidTimeZone, { error: INVALID_TIME_ZONE }),
+  timezone: requiredText(64, INVALID_TIME_ZONE, INVALID_TIME_ZONE).refine(isValidTimeZone, { error: INVALID_TIME_ZONE }),
 });
 export type AgendaSettings = z.infer<typeof agendaSettings>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requiredText, safeText, TEXT_LIMITS, trimmedText } from '../text.ts';
 
 /** Spec 01 §5: lowercase letters, digits and hyphens. */
 export const SLUG_PATTERN = /^[a-z0-9-]+$/;
@@ -30,43 +31,38 @@ export function firstBrokenPasswordRule(password: string) {
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-const requiredString = (message: string) =>
-  z.string({ error: message }).trim().min(1, { error: message });
+const email = requiredText(TEXT_LIMITS.email, 'Email es requerido', 'Email inválido').pipe(z.string().regex(EMAIL_PATTERN, { error: 'Email inválido' }));
 
-const email = requiredString('Email es requerido').pipe(z.string().regex(EMAIL_PATTERN, { error: 'Email inválido' }));
-
-export const slugSchema = z
-  .string({ error: slugMessages.required })
-  .trim()
+export const slugSchema = requiredText(TEXT_LIMITS.slug, slugMessages.required)
   .toLowerCase()
-  .min(1, { error: slugMessages.required })
   .regex(SLUG_PATTERN, { error: slugMessages.pattern });
 
-export const strongPassword = z
-  .string({ error: 'Contraseña es requerida' })
-  .min(1, { error: 'Contraseña es requerida' })
+/** Any password a person may type: present, safe, not absurdly long (argon2 hashes it whole). */
+export const passwordText = (required: string) => safeText(TEXT_LIMITS.password, { error: required }).min(1, { error: required });
+
+export const strongPassword = passwordText('Contraseña es requerida')
   .refine((p) => firstBrokenPasswordRule(p) === undefined, { error: PASSWORD_RULES_MESSAGE });
 
 export const loginRequest = z.object({
   email,
-  password: z.string({ error: 'Contraseña es requerida' }).min(1, { error: 'Contraseña es requerida' }),
+  password: passwordText('Contraseña es requerida'),
   tenantSlug: slugSchema,
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
 
 export const registerRequest = z.object({
-  companyName: requiredString('Nombre de empresa es requerido'),
-  companySlug: slugSchema.pipe(z.string().min(SLUG_MIN_LENGTH, { error: slugMessages.min })),
-  userName: requiredString('Tu nombre es requerido'),
+  companyName: requiredText(TEXT_LIMITS.companyName, 'Nombre de empresa es requerido'),
+  companySlug: slugSchema.min(SLUG_MIN_LENGTH, { error: slugMessages.min }),
+  userName: requiredText(TEXT_LIMITS.name, 'Tu nombre es requerido'),
   userEmail: email,
   userPassword: strongPassword,
   /** IANA time zone of the registering browser; the agenda computes day boundaries in it. */
-  timezone: z.string().trim().min(1).max(64).optional(),
+  timezone: trimmedText(64).min(1).optional(),
 });
 export type RegisterRequest = z.infer<typeof registerRequest>;
 
 export const changePasswordRequest = z.object({
-  newPassword: z.string({ error: 'La nueva contraseña es requerida.' }).min(1, { error: 'La nueva contraseña es requerida.' }),
+  newPassword: passwordText('La nueva contraseña es requerida.'),
 });
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;
 
@@ -109,6 +105,9 @@ export type MeResponse = z.infer<typeof meResponse>;
 /** A password change revokes every session of the user and hands this client a fresh one. */
 export const changePasswordResponse = z.object({ message: z.string(), token: z.string(), user: sessionUser });
 export type ChangePasswordResponse = z.infer<typeof changePasswordResponse>;
+
+/** GET /api/tenants/check-slug/{slug}: any text is answered (taken or not); only unsafe or huge ones are refused. */
+export const checkSlugParams = z.object({ slug: safeText(TEXT_LIMITS.slug) });
 
 export const checkSlugResponse = z.object({ available: z.boolean() });
 export type CheckSlugResponse = z.infer<typeof checkSlugResponse>;

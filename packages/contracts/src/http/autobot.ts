@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { trimmedText } from '../text.ts';
 
 /** WhatsApp shows at most this many reply buttons; longer menus are sent as a numbered list. */
 export const MAX_QUICK_REPLY_BUTTONS = 3;
@@ -26,7 +27,7 @@ const columnId = z.uuid({ error: BOT_COLUMN_INVALID });
 export const botSettingsRequest = z
   .object({
     enabled: z.boolean({ error: 'Indica si el bot está activado (enabled).' }),
-    message: z.string({ error: BOT_MESSAGE_REQUIRED }).trim().max(MAX_WELCOME_LENGTH, { error: `El mensaje de bienvenida admite hasta ${MAX_WELCOME_LENGTH} caracteres.` }).default(''),
+    message: trimmedText(MAX_WELCOME_LENGTH, { error: BOT_MESSAGE_REQUIRED, tooLong: `El mensaje de bienvenida admite hasta ${MAX_WELCOME_LENGTH} caracteres.` }).default(''),
     triggerColumnId: columnId.nullable().default(null),
     menuColumnIds: z.array(columnId, { error: BOT_COLUMN_INVALID }).max(MAX_MENU_OPTIONS, { error: `El menú admite hasta ${MAX_MENU_OPTIONS} columnas.` }).default([]),
   })

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { botConfig, savedBotConfig } from '../flows/flow.ts';
+import { requiredText, TEXT_LIMITS, trimmedText } from '../text.ts';
 
 /** Spec 02 §9 Bot types; a bot's avatar_icon equals its type (§3 Bot). */
 export const botTypes = ['scheduling', 'billing'] as const;
@@ -9,15 +10,15 @@ export const BOT_NAME_REQUIRED = 'El nombre del bot es requerido.';
 export const BOT_NOT_FOUND = 'Bot no encontrado.';
 export const BOT_TYPE_INVALID = 'Tipo de bot inválido: usa scheduling o billing.';
 export const SIMULATION_NOT_FOUND = 'La sesión de prueba no existe o ya terminó.';
-export const MAX_PLAYGROUND_MESSAGE = 4096;
+export const MAX_PLAYGROUND_MESSAGE = TEXT_LIMITS.message;
 
-const botName = z.string({ error: BOT_NAME_REQUIRED }).trim().min(1, { error: BOT_NAME_REQUIRED }).max(120, { error: 'El nombre del bot admite como máximo 120 caracteres.' });
+const botName = requiredText(TEXT_LIMITS.name, BOT_NAME_REQUIRED, `El nombre del bot admite como máximo ${TEXT_LIMITS.name} caracteres.`);
 
 /** POST /api/bots {name, type, avatar_icon}: the avatar always follows the type. */
 export const createBotRequest = z.object({
   name: botName,
   type: z.enum(botTypes, { error: BOT_TYPE_INVALID }).default('scheduling'),
-  avatar_icon: z.string().max(50).nullish(),
+  avatar_icon: trimmedText(50).nullish(),
 });
 export type CreateBotRequest = z.input<typeof createBotRequest>;
 
@@ -44,7 +45,7 @@ export const PLAYGROUND_MESSAGE_REQUIRED = 'Escribe un mensaje.';
 
 /** POST /api/bots/{id}/simulate: the editor's unsaved config runs in a server-side test session. */
 export const simulateRequest = z.object({
-  message: z.string({ error: PLAYGROUND_MESSAGE_REQUIRED }).trim().min(1, { error: PLAYGROUND_MESSAGE_REQUIRED }).max(MAX_PLAYGROUND_MESSAGE, { error: `El mensaje admite como máximo ${MAX_PLAYGROUND_MESSAGE} caracteres.` }),
+  message: requiredText(MAX_PLAYGROUND_MESSAGE, PLAYGROUND_MESSAGE_REQUIRED, `El mensaje admite como máximo ${MAX_PLAYGROUND_MESSAGE} caracteres.`),
   sessionId: z.uuid({ error: 'sessionId inválido.' }).nullish(),
   botConfig,
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requiredText, safeText, trimmedText } from '../text.ts';
 
 /** Spec 02 §4: a batch is processing until every row left the send stage, then completed (or failed when nothing went out). */
 export const batchStatuses = ['processing', 'completed', 'failed'] as const;
@@ -77,7 +78,7 @@ export function normalizePhone(raw: string): string | undefined {
   return /^\d{8,15}$/.test(digits) ? digits : undefined;
 }
 
-const requiredText = z.string({ error: BULK_REQUIRED_FIELDS }).trim().min(1, { error: BULK_REQUIRED_FIELDS });
+const requiredField = (max: number, tooLong?: string) => requiredText(max, BULK_REQUIRED_FIELDS, tooLong);
 
 /**
  * The text fields of POST /api/funnels/{id}/batches (multipart, beside `file`). `variableColumns` is JSON
@@ -85,13 +86,12 @@ const requiredText = z.string({ error: BULK_REQUIRED_FIELDS }).trim().min(1, { e
  * each variable is read from the column named like its label (the sample file's layout).
  */
 export const createBatchFields = z.object({
-  templateId: requiredText.pipe(z.uuid({ error: 'Plantilla inválida.' })),
-  targetColumnId: requiredText.pipe(z.uuid({ error: 'Columna inválida.' })),
-  phoneColumn: requiredText.max(200, { error: 'El nombre de la columna de teléfono es demasiado largo.' }),
+  templateId: requiredField(100, 'Plantilla inválida.').pipe(z.uuid({ error: 'Plantilla inválida.' })),
+  targetColumnId: requiredField(100, 'Columna inválida.').pipe(z.uuid({ error: 'Columna inválida.' })),
+  phoneColumn: requiredField(200, 'El nombre de la columna de teléfono es demasiado largo.'),
   /** Optional: the column holding each contact's name, which titles their new chat instead of the phone. */
-  nameColumn: z.string().trim().max(200, { error: 'El nombre de la columna de nombre es demasiado largo.' }).optional().transform((text) => text || undefined),
-  variableColumns: z
-    .string()
+  nameColumn: trimmedText(200, { tooLong: 'El nombre de la columna de nombre es demasiado largo.' }).optional().transform((text) => text || undefined),
+  variableColumns: safeText(20_000)
     .optional()
     .transform((text, context) => {
       if (!text?.trim()) return undefined;
@@ -103,8 +103,8 @@ export const createBatchFields = z.object({
       }
     })
     .pipe(z.record(
-      z.string().regex(/^\d+$/, { error: 'Las variables se nombran por su número: 1, 2, 3…' }),
-      z.string({ error: 'Cada variable se asigna al nombre de una columna.' }).trim().min(1, { error: 'Cada variable se asigna al nombre de una columna.' }).max(200),
+      z.string().regex(/^\d{1,3}$/, { error: 'Las variables se nombran por su número: 1, 2, 3…' }),
+      requiredText(200, 'Cada variable se asigna al nombre de una columna.'),
       { error: 'variableColumns debe ser JSON: {"1": "Nombre de la columna"}.' },
     ).optional()),
 });

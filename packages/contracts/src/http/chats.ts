@@ -1,11 +1,9 @@
 import { z } from 'zod';
+import { clientId, requiredText, safeText, TEXT_LIMITS, trimmedText } from '../text.ts';
 
 export const providerSettingsRequest = z.object({
-  appName: z.string({ error: 'El nombre de la app es requerido.' }).trim().min(1, { error: 'El nombre de la app es requerido.' }).max(100),
-  sourceNumber: z
-    .string({ error: 'El número de origen es requerido.' })
-    .trim()
-    .min(1, { error: 'El número de origen es requerido.' })
+  appName: requiredText(100, 'El nombre de la app es requerido.'),
+  sourceNumber: requiredText(40, 'El número de origen es requerido.', 'El número de origen debe tener solo dígitos con código de país, sin + ni espacios.')
     .regex(/^\d{6,20}$/, { error: 'El número de origen debe tener solo dígitos con código de país, sin + ni espacios.' }),
 });
 export type ProviderSettingsRequest = z.infer<typeof providerSettingsRequest>;
@@ -19,23 +17,31 @@ export const providerSettingsResponse = z.object({
 export type ProviderSettingsResponse = z.infer<typeof providerSettingsResponse>;
 
 const cardId = z.uuid({ error: 'Chat inválido.' });
-const optionalId = z.string().trim().max(100).optional().nullable();
+const optionalId = clientId().optional().nullable();
 
 export const sendTextRequest = z.object({
   cardId,
-  text: z.string({ error: 'El mensaje no puede estar vacío.' }).trim().min(1, { error: 'El mensaje no puede estar vacío.' }).max(4096, { error: 'El mensaje es demasiado largo (máximo 4096 caracteres).' }),
+  text: requiredText(TEXT_LIMITS.message, 'El mensaje no puede estar vacío.', `El mensaje es demasiado largo (máximo ${TEXT_LIMITS.message} caracteres).`),
   tempId: optionalId,
   quotedMessageId: z.uuid({ error: 'Mensaje citado inválido.' }).optional().nullable(),
 });
 export type SendTextRequest = z.infer<typeof sendTextRequest>;
 
+/** The text fields of POST /api/message/media (multipart, beside the file `media`). */
+export const sendMediaFields = z.object({
+  cardId,
+  caption: safeText(1024).optional(),
+  tempId: clientId().optional(),
+  quotedMessageId: z.uuid({ error: 'Mensaje citado inválido.' }).optional().or(z.literal('').transform(() => undefined)),
+});
+
 export const noteRequest = z.object({
   cardId,
-  text: z.string({ error: 'La nota no puede estar vacía.' }).trim().min(1, { error: 'La nota no puede estar vacía.' }).max(4096),
+  text: requiredText(TEXT_LIMITS.message, 'La nota no puede estar vacía.'),
 });
 
 export const timelineQuery = z.object({
-  cursor: z.string().max(200).optional(),
+  cursor: safeText(200).optional(),
   limit: z.coerce.number({ error: 'Límite inválido.' }).int().min(1).max(200).optional(),
 });
 
@@ -49,6 +55,14 @@ export function windowIsOpen(contactLastMessageAt: string | Date | null | undefi
   return new Date(contactLastMessageAt).getTime() + CONVERSATION_WINDOW_MS > now;
 }
 
+/** `{"1": "Ana"}` or `["Ana"]`: the values of the template's numbered variables. */
+const variableValue = safeText(1024, { error: 'Cada variable debe ser texto.', tooLong: 'Una variable no puede superar 1024 caracteres.' });
+const templateVariables = z
+  .record(z.string().regex(/^\d{1,3}$/, { error: 'Las variables se nombran por su número: 1, 2, 3…' }), variableValue)
+  .or(z.array(variableValue).max(100, { error: 'Como máximo 100 variables.' }))
+  .optional()
+  .nullable();
+
 export const SCHEDULE_IN_PAST = 'La fecha y hora deben ser en el futuro.';
 export const SCHEDULE_NEEDS_TEMPLATE = 'Debes seleccionar una plantilla para programar fuera de la ventana de 24 horas.';
 export const EMPTY_MESSAGE = 'El mensaje no puede estar vacío.';
@@ -56,18 +70,11 @@ export const EMPTY_MESSAGE = 'El mensaje no puede estar vacío.';
 export const scheduleRequest = z.object({
   cardId,
   scheduledFor: z.iso.datetime({ offset: true, error: 'Fecha y hora inválidas.' }),
-  text: z.string({ error: EMPTY_MESSAGE }).max(4096).optional().nullable(),
+  text: safeText(TEXT_LIMITS.message, { error: EMPTY_MESSAGE }).optional().nullable(),
   templateId: z.uuid({ error: 'Plantilla inválida.' }).optional().nullable(),
-  variables: z.record(z.string(), z.string()).or(z.array(z.string())).optional().nullable(),
+  variables: templateVariables,
 });
 export type ScheduleRequest = z.infer<typeof scheduleRequest>;
-
-/** `{"1": "Ana"}` or `["Ana"]`: the values of the template's numbered variables. */
-const templateVariables = z
-  .record(z.string().regex(/^\d+$/, { error: 'Las variables se nombran por su número: 1, 2, 3…' }), z.string({ error: 'Cada variable debe ser texto.' }).max(1024, { error: 'Una variable no puede superar 1024 caracteres.' }))
-  .or(z.array(z.string({ error: 'Cada variable debe ser texto.' }).max(1024, { error: 'Una variable no puede superar 1024 caracteres.' })))
-  .optional()
-  .nullable();
 
 const templateId = z.uuid({ error: 'Plantilla inválida.' });
 
@@ -80,7 +87,7 @@ export const INITIATE_PHONE_INVALID = 'El teléfono debe ser el código de país
 /** POST /api/initiate-conversation (spec 01 §7); `columnId` optionally names where a new chat lands. */
 export const initiateConversationRequest = z.object({
   templateId,
-  phoneNumber: z.string({ error: INITIATE_PHONE_INVALID }).trim().regex(/^\d{8,15}$/, { error: INITIATE_PHONE_INVALID }),
+  phoneNumber: trimmedText(40, { error: INITIATE_PHONE_INVALID, tooLong: INITIATE_PHONE_INVALID }).regex(/^\d{8,15}$/, { error: INITIATE_PHONE_INVALID }),
   variables: templateVariables,
   columnId: z.uuid({ error: 'Columna inválida.' }).optional().nullable(),
 });

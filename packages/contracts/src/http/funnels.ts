@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { clientId, requiredText, safeString, safeText, TEXT_LIMITS, trimmedText } from '../text.ts';
 
 export const columnColors = ['blue', 'orange', 'purple', 'green'] as const;
 
-const name = (message: string) => z.string({ error: message }).trim().min(1, { error: message }).max(120, { error: 'Máximo 120 caracteres.' });
+const name = (message: string) => requiredText(TEXT_LIMITS.name, message);
 /** Spec 01 §5 Renames: a blank value is not an error, it is simply not kept (the service ignores it). */
-const rename = (message: string) => z.string({ error: message }).trim().max(120, { error: 'Máximo 120 caracteres.' });
+const rename = (message: string) => trimmedText(TEXT_LIMITS.name, { error: message });
 
 export const createFunnelRequest = z.object({ name: name('El nombre del funnel es requerido.') });
 export const renameFunnelRequest = z.object({ name: rename('El nombre del funnel es requerido.') });
@@ -19,16 +20,16 @@ export const TOOL_FILE_PATH = /^\/media\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.(csv|txt|
 /** A file the column's assistant may consult (spec 01 §3 Column AI config). */
 export const columnToolSchema = z.object({
   type: z.literal('file_upload', { error: 'Tipo de herramienta inválido: usa file_upload.' }),
-  id: z.string({ error: 'Cada herramienta necesita un id.' }).trim().min(1, { error: 'Cada herramienta necesita un id.' }).max(100),
-  fileName: z.string({ error: 'Cada herramienta necesita el nombre del archivo.' }).trim().min(1, { error: 'Cada herramienta necesita el nombre del archivo.' }).max(255),
-  filePath: z.string({ error: 'Cada herramienta necesita la ruta del archivo subido.' }).regex(TOOL_FILE_PATH, { error: 'La ruta del archivo no es un archivo de herramienta subido.' }),
-  purpose: z.string({ error: 'El propósito debe ser texto.' }).trim().max(1000, { error: 'El propósito admite como máximo 1000 caracteres.' }).default(''),
+  id: clientId('Cada herramienta necesita un id.').min(1, { error: 'Cada herramienta necesita un id.' }),
+  fileName: requiredText(TEXT_LIMITS.fileName, 'Cada herramienta necesita el nombre del archivo.'),
+  filePath: safeString('Cada herramienta necesita la ruta del archivo subido.').regex(TOOL_FILE_PATH, { error: 'La ruta del archivo no es un archivo de herramienta subido.' }),
+  purpose: trimmedText(1000, { error: 'El propósito debe ser texto.', tooLong: 'El propósito admite como máximo 1000 caracteres.' }).default(''),
 });
 export type ColumnTool = z.infer<typeof columnToolSchema>;
 
 export const geminiConfigSchema = z.object({
   isEnabled: z.boolean({ error: 'Indica isEnabled: true o false.' }),
-  systemPrompt: z.string({ error: 'Las instrucciones deben ser texto.' }).max(20_000, { error: 'Las instrucciones admiten como máximo 20000 caracteres.' }).default(''),
+  systemPrompt: safeText(TEXT_LIMITS.longText, { error: 'Las instrucciones deben ser texto.', tooLong: `Las instrucciones admiten como máximo ${TEXT_LIMITS.longText} caracteres.` }).default(''),
   tools: z.array(columnToolSchema, { error: 'tools debe ser una lista.' }).max(20, { error: 'Como máximo 20 archivos de herramientas por columna.' }).default([]),
 });
 export type GeminiConfig = z.infer<typeof geminiConfigSchema>;
@@ -56,8 +57,8 @@ export const QUICK_REPLY_TITLE_REQUIRED = 'El título es requerido.';
 export const QUICK_REPLY_TEXT_REQUIRED = 'El texto es requerido.';
 
 const quickReplyFields = {
-  title: z.string({ error: QUICK_REPLY_TITLE_REQUIRED }).trim().min(1, { error: QUICK_REPLY_TITLE_REQUIRED }).max(100, { error: 'El título admite como máximo 100 caracteres.' }),
-  text: z.string({ error: QUICK_REPLY_TEXT_REQUIRED }).trim().min(1, { error: QUICK_REPLY_TEXT_REQUIRED }).max(4096, { error: 'El texto admite como máximo 4096 caracteres.' }),
+  title: requiredText(100, QUICK_REPLY_TITLE_REQUIRED, 'El título admite como máximo 100 caracteres.'),
+  text: requiredText(TEXT_LIMITS.message, QUICK_REPLY_TEXT_REQUIRED, `El texto admite como máximo ${TEXT_LIMITS.message} caracteres.`),
 };
 
 export const createQuickReplyRequest = z.object({ columnId: z.uuid({ error: 'Columna inválida.' }), ...quickReplyFields });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requiredText, safeText, trimmedText } from '../text.ts';
 
 /** Spec 02 §9: template categories, languages, header and button types, and their limits. */
 export const templateCategories = ['UTILITY', 'MARKETING', 'AUTHENTICATION'] as const;
@@ -65,25 +66,21 @@ export function fillPlaceholders(text: string, variables: TemplateVariables | nu
   return text.replace(PLACEHOLDER, (whole, n: string) => values[n] || whole);
 }
 
-const tooLong = (what: string, max: number) => ({ error: `${what} no puede superar ${max} caracteres.` });
+const tooLong = (what: string, max: number) => `${what} no puede superar ${max} caracteres.`;
 
-const buttonText = z
-  .string({ error: 'El texto del botón es requerido.' })
-  .trim()
-  .min(1, { error: 'El texto del botón es requerido.' })
-  .max(TEMPLATE_LIMITS.buttonText, tooLong('El texto del botón', TEMPLATE_LIMITS.buttonText));
+const buttonText = requiredText(TEMPLATE_LIMITS.buttonText, 'El texto del botón es requerido.', tooLong('El texto del botón', TEMPLATE_LIMITS.buttonText));
 
 export const templateButton = z.discriminatedUnion('type', [
   z.object({ type: z.literal('QUICK_REPLY'), text: buttonText }),
   z.object({
     type: z.literal('URL'),
     text: buttonText,
-    url: z.string({ error: 'La URL del botón es requerida.' }).trim().max(2000).regex(/^https?:\/\/\S+$/i, { error: 'La URL del botón debe empezar con http:// o https://.' }),
+    url: trimmedText(2000, { error: 'La URL del botón es requerida.' }).regex(/^https?:\/\/\S+$/i, { error: 'La URL del botón debe empezar con http:// o https://.' }),
   }),
   z.object({
     type: z.literal('PHONE_NUMBER'),
     text: buttonText,
-    phone_number: z.string({ error: 'El teléfono del botón es requerido.' }).trim().regex(/^\+?\d{6,20}$/, { error: 'El teléfono del botón debe tener solo dígitos con código de país.' }),
+    phone_number: trimmedText(40, { error: 'El teléfono del botón es requerido.', tooLong: 'El teléfono del botón debe tener solo dígitos con código de país.' }).regex(/^\+?\d{6,20}$/, { error: 'El teléfono del botón debe tener solo dígitos con código de país.' }),
   }),
 ], { error: 'Tipo de botón inválido: usa QUICK_REPLY, URL o PHONE_NUMBER.' });
 export type TemplateButton = z.infer<typeof templateButton>;
@@ -109,40 +106,27 @@ export function buttonSetProblem(buttons: ReadonlyArray<{ type: string }>): stri
 export const templateHeader = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('TEXT'),
-    text: z
-      .string({ error: 'El texto del encabezado es requerido.' })
-      .trim()
-      .min(1, { error: 'El texto del encabezado es requerido.' })
-      .max(TEMPLATE_LIMITS.header, tooLong('El encabezado', TEMPLATE_LIMITS.header)),
+    text: requiredText(TEMPLATE_LIMITS.header, 'El texto del encabezado es requerido.', tooLong('El encabezado', TEMPLATE_LIMITS.header)),
   }),
   ...(['IMAGE', 'VIDEO', 'DOCUMENT'] as const).map((type) => z.object({
     type: z.literal(type),
-    example_handle: z.string({ error: 'Sube un archivo de ejemplo para el encabezado.' }).trim().min(1, { error: 'Sube un archivo de ejemplo para el encabezado.' }).max(2000),
+    example_handle: requiredText(2000, 'Sube un archivo de ejemplo para el encabezado.'),
     /** Our copy of the sample (POST /api/templates/media answers it): the preview shows it and sends use it as the header. */
-    media_url: z.string().trim().max(2000).regex(/^(\/media\/|https:\/\/)\S+$/, { error: 'La URL del archivo del encabezado no es válida.' }).optional(),
+    media_url: trimmedText(2000).regex(/^(\/media\/|https:\/\/)\S+$/, { error: 'La URL del archivo del encabezado no es válida.' }).optional(),
   })),
 ], { error: 'Tipo de encabezado inválido: usa TEXT, IMAGE, VIDEO o DOCUMENT.' });
 export type TemplateHeader = z.infer<typeof templateHeader>;
 
 /** Create and update share one shape: saving always re-submits the whole template for review. */
 export const templateRequest = z.object({
-  name: z
-    .string({ error: TEMPLATE_NAME_REQUIRED })
-    .max(1000, tooLong('El nombre', TEMPLATE_LIMITS.name))
+  name: safeText(1000, { error: TEMPLATE_NAME_REQUIRED, tooLong: tooLong('El nombre', TEMPLATE_LIMITS.name) })
     .transform(normaliseTemplateName)
-    .pipe(z.string().min(1, { error: TEMPLATE_NAME_REQUIRED }).max(TEMPLATE_LIMITS.name, tooLong('El nombre', TEMPLATE_LIMITS.name))),
+    .pipe(safeText(TEMPLATE_LIMITS.name, { tooLong: tooLong('El nombre', TEMPLATE_LIMITS.name) }).min(1, { error: TEMPLATE_NAME_REQUIRED })),
   category: z.enum(templateCategories, { error: 'Categoría inválida: usa UTILITY, MARKETING o AUTHENTICATION.' }).default('UTILITY'),
   language_code: z.enum(templateLanguages, { error: 'Idioma inválido: usa es, en_US o pt_BR.' }).default('es'),
   header: templateHeader.nullish().transform((header) => header ?? null),
-  body_text: z
-    .string({ error: 'El cuerpo del mensaje es requerido.' })
-    .trim()
-    .min(1, { error: 'El cuerpo del mensaje es requerido.' })
-    .max(TEMPLATE_LIMITS.body, tooLong('El cuerpo del mensaje', TEMPLATE_LIMITS.body)),
-  footer: z
-    .string({ error: 'El pie de página debe ser texto.' })
-    .trim()
-    .max(TEMPLATE_LIMITS.footer, tooLong('El pie de página', TEMPLATE_LIMITS.footer))
+  body_text: requiredText(TEMPLATE_LIMITS.body, 'El cuerpo del mensaje es requerido.', tooLong('El cuerpo del mensaje', TEMPLATE_LIMITS.body)),
+  footer: trimmedText(TEMPLATE_LIMITS.footer, { error: 'El pie de página debe ser texto.', tooLong: tooLong('El pie de página', TEMPLATE_LIMITS.footer) })
     .nullish()
     .transform((footer) => footer || null),
   buttons: z

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { roles, sessionUser } from './auth.ts';
+import { requiredText, TEXT_LIMITS, trimmedText } from '../text.ts';
 
 export const NAME_REQUIRED = 'El nombre es requerido.';
 export const EMAIL_REQUIRED = 'El email es requerido.';
@@ -12,9 +13,9 @@ export const OWNER_ROW_LOCKED = 'Solo el propietario puede modificar sus propios
 export const OWNER_SELF_EDIT_REFUSED = 'El propietario no puede editar su propia fila del equipo: cambia tu nombre en Mi Perfil.';
 export const ALL_FUNNELS_ROLES_NOTE = 'Los administradores y propietarios tienen acceso a todos los funnels.';
 
-const userName = z.string({ error: NAME_REQUIRED }).trim().min(1, { error: NAME_REQUIRED }).max(120, { error: 'El nombre es demasiado largo.' });
-const userEmail = z.string({ error: EMAIL_REQUIRED }).trim().min(1, { error: EMAIL_REQUIRED }).pipe(z.email({ error: EMAIL_INVALID }));
-const funnelIdList = z.array(z.uuid({ error: 'Funnel inválido.' }), { error: 'Funnels inválidos.' });
+const userName = requiredText(TEXT_LIMITS.name, NAME_REQUIRED, 'El nombre es demasiado largo.');
+const userEmail = requiredText(TEXT_LIMITS.email, EMAIL_REQUIRED, EMAIL_INVALID).pipe(z.email({ error: EMAIL_INVALID }));
+const funnelIdList = z.array(z.uuid({ error: 'Funnel inválido.' }), { error: 'Funnels inválidos.' }).max(500, { error: 'Funnels inválidos.' });
 
 /** The profile form's call: only the name. */
 export const updateUserNameRequest = z.object({ name: userName });
@@ -27,7 +28,7 @@ export type UpdateUserNameRequest = z.infer<typeof updateUserNameRequest>;
 export const updateUserRequest = z
   .object({
     name: userName.optional(),
-    email: z.string({ error: EMAIL_INVALID }).trim().optional(),
+    email: trimmedText(TEXT_LIMITS.email, { error: EMAIL_INVALID, tooLong: EMAIL_INVALID }).optional(),
     role: z.enum(roles, { error: 'Rol inválido.' }).optional(),
     is_active: z.boolean({ error: 'Estado inválido.' }).optional(),
     funnelIds: funnelIdList.optional(),

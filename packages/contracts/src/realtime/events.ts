@@ -1,10 +1,11 @@
 /** Socket.io event maps shared by server and client (spec 02 §7 Realtime). */
+import { z } from 'zod';
 import type { SessionUser } from '../http/auth.ts';
+import { safeText, TEXT_LIMITS } from '../text.ts';
 
-export interface JoinTenantPayload {
-  tenantSlug: string;
-  token: string;
-}
+/** What a client sends to join (the handshake's auth or query, and `join_tenant`); anything else is refused. */
+export const joinTenantPayload = z.object({ tenantSlug: safeText(TEXT_LIMITS.slug).min(1), token: safeText(512).min(1) });
+export type JoinTenantPayload = z.infer<typeof joinTenantPayload>;
 
 export interface JoinTenantAck {
   ok: boolean;

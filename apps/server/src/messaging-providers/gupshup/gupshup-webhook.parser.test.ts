@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseGupshupWebhook } from './gupshup-webhook.parser.ts';
+import { MalformedDelivery } from '../provider.ts';
+import { MAX_PROVIDER_ID, parseGupshupWebhook, TRUNCATED_NOTE } from './gupshup-webhook.parser.ts';
 
 const envelope = (type: string, payload: Record<string, unknown>) => ({ app: 'LojaDemo', timestamp: 1718007189549, version: 2, type, payload });
 const inbound = (type: string, inner: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
@@ -66,11 +67,57 @@ describe('Gupshup v2 message events', () => {
       .toEqual({ kind: 'status', status, providerMessageId: 'gs-1', whatsappMessageId: 'wamid.1', timestamp: new Date(1718007199000) });
   });
 
-  it('ignores user events, unknown event kinds and garbage', () => {
+  it('ignores user events and event kinds we do not use', () => {
     expect(parseGupshupWebhook(envelope('user-event', { phone: '55', type: 'opted-in' }))).toEqual([]);
+    expect(parseGupshupWebhook(envelope('billing-event', {}))).toEqual([]);
     expect(parseGupshupWebhook(envelope('message-event', { id: 'x', type: 'deleted' }))).toEqual([]);
-    expect(parseGupshupWebhook(null)).toEqual([]);
-    expect(parseGupshupWebhook('text')).toEqual([]);
-    expect(parseGupshupWebhook(envelope('message', { type: 'text' }))).toEqual([]);
+  });
+
+  it('calls garbage malformed, naming what is wrong', () => {
+    expect(() => parseGupshupWebhook(null)).toThrow(new MalformedDelivery('El cuerpo no es un objeto JSON.'));
+    expect(() => parseGupshupWebhook('text')).toThrow(MalformedDelivery);
+    expect(() => parseGupshupWebhook({ payload: {} })).toThrow(new MalformedDelivery('El cuerpo no dice su tipo (type).'));
+    expect(() => parseGupshupWebhook({ type: 'message', payload: 'x' })).toThrow(new MalformedDelivery('Un message sin payload.'));
+    expect(() => parseGupshupWebhook(envelope('message', { type: 'text' }))).toThrow(new MalformedDelivery('Mensaje sin payload.id.'));
+    expect(() => parseGupshupWebhook(envelope('message', { id: 'wamid.1', type: 'text' }))).toThrow(MalformedDelivery);
+  });
+});
+
+describe('Gupshup v2 deliveries with hostile values', () => {
+  const receivedAt = new Date('2030-05-01T10:00:00Z');
+  const withEnvelope = (extra: Record<string, unknown>, payload: Record<string, unknown> = {}) =>
+    ({ ...inbound('text', { text: 'Hola' }, payload), ...extra });
+
+  it('refuses ids and phones longer than a sane cap, or with NUL bytes, as malformed', () => {
+    expect(() => parseGupshupWebhook(withEnvelope({}, { id: 'w'.repeat(MAX_PROVIDER_ID + 1) })))
+      .toThrow(new MalformedDelivery(`payload.id demasiado largo (${MAX_PROVIDER_ID + 1} caracteres, máximo ${MAX_PROVIDER_ID}).`));
+    expect(() => parseGupshupWebhook(withEnvelope({}, { source: '5'.repeat(1024 * 1024) }))).toThrow(MalformedDelivery);
+    expect(() => parseGupshupWebhook(withEnvelope({}, { id: 'wamid.\u0000' }))).toThrow(new MalformedDelivery('payload.id con caracteres no permitidos.'));
+    expect(() => parseGupshupWebhook(envelope('message-event', { id: 'wamid.1', gsId: 'g'.repeat(5000), type: 'read', payload: { ts: 1 } }))).toThrow(MalformedDelivery);
+  });
+
+  it('keeps a text with NUL bytes and lone surrogates, without them, and a sender name the same way', () => {
+    const [event] = parseGupshupWebhook(inbound('text', { text: 'Ho\u0000la \uD800mundo 😀' }, { sender: { phone: '5511999990000', name: 'Ma\u0000ría\uDC00' } }));
+    expect(event).toMatchObject({ type: 'text', text: 'Hola mundo 😀', senderName: 'María' });
+  });
+
+  it('cuts a text past 4,096 characters and says so', () => {
+    const [event] = parseGupshupWebhook(inbound('text', { text: 'a'.repeat(10_000) }));
+    expect(event?.kind === 'message' && event.text).toBe(`${'a'.repeat(4096)}${TRUNCATED_NOTE}`);
+  });
+
+  it.each([1e20, -1, 'NaN', 2 ** 63, '1e400', 0, 915148800000])('falls back to the receive time for the timestamp %s', (timestamp) => {
+    const [event] = parseGupshupWebhook(withEnvelope({ timestamp }), receivedAt);
+    expect(event?.timestamp).toEqual(receivedAt);
+  });
+
+  it('keeps a timestamp in range, in seconds or milliseconds', () => {
+    expect(parseGupshupWebhook(withEnvelope({ timestamp: 1_900_000_000_000 }), receivedAt)[0]?.timestamp).toEqual(new Date(1_900_000_000_000));
+    expect(parseGupshupWebhook(envelope('message-event', { id: 'w', gsId: 'g', type: 'read', payload: { ts: 1e20 } }), receivedAt)[0]?.timestamp).toEqual(receivedAt);
+  });
+
+  it('keeps an unknown type as unsupported with its raw delivery cleaned for storage', () => {
+    const [event] = parseGupshupWebhook(inbound('reaction', { 'em\u0000oji': '👍\uD800' }));
+    expect(event).toMatchObject({ type: 'unsupported', raw: { payload: { payload: { emoji: '👍' } } } });
   });
 });

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   changePasswordRequest,
   changePasswordResponse,
+  checkSlugParams,
   checkSlugResponse,
   firstBrokenPasswordRule,
   loginRequest,
@@ -62,6 +62,6 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
 
   app.get('/api/tenants/check-slug/:slug', {
     config: { access: 'public' },
-    schema: { params: z.object({ slug: z.string() }), response: { 200: checkSlugResponse } },
+    schema: { params: checkSlugParams, response: { 200: checkSlugResponse } },
   }, async (request) => ({ available: await isSlugAvailable(db, request.params.slug) }));
 };

@@ -2,13 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import '@fastify/multipart';
 import { z } from 'zod';
 import { batchListResponse, createBatchResponse, BULK_MAX_FILE_BYTES } from '@embudo/contracts/http/bulk-sends';
-import { badRequest } from '../../platform/errors/app-error.ts';
 import { sessionOf } from '../../platform/http/route-access.ts';
+import { readMultipartUpload } from '../../platform/http/multipart-upload.ts';
 import { requireWriter } from '../../platform/policy/policy.ts';
 import { authorOf } from '../chats/chats.routes.ts';
 import { actorOf } from '../users/users.service.ts';
 import { funnelColumns } from '../funnels/board.service.ts';
-import { createBatch, listBatches, type BulkSendDeps, type ExcelUpload } from './bulk-sends.service.ts';
+import { createBatch, listBatches, type BulkSendDeps } from './bulk-sends.service.ts';
 
 const funnelParams = z.object({ id: z.uuid({ error: 'Funnel inválido.' }) });
 export const EXCEL_TOO_LARGE = `El archivo es demasiado grande (máximo ${BULK_MAX_FILE_BYTES / 1024 / 1024} MB).`;
@@ -28,20 +28,10 @@ export const bulkSendsRoutes: FastifyPluginAsyncZod<BulkSendDeps> = async (app, 
     // Refused before the file is read, not after buffering it.
     requireWriter(author.actor);
     await funnelColumns(db, author.tenantId, author.actor, request.params.id);
-    if (!request.isMultipart()) throw badRequest('Envía el archivo como multipart/form-data en el campo file.');
-    const fields: Record<string, string> = {};
-    let upload: ExcelUpload | undefined;
-    for await (const part of request.parts({ limits: { fileSize: BULK_MAX_FILE_BYTES, files: 1 } })) {
-      if (part.type === 'file') {
-        const data = await part.toBuffer().catch((error: { code?: string }) => {
-          throw error.code === 'FST_REQ_FILE_TOO_LARGE' ? badRequest(EXCEL_TOO_LARGE) : error;
-        });
-        if (part.file.truncated) throw badRequest(EXCEL_TOO_LARGE);
-        if (part.fieldname === 'file') upload = { data, fileName: part.filename };
-      } else {
-        fields[part.fieldname] = String(part.value);
-      }
-    }
-    return reply.status(201).send(await createBatch(deps, author, request.params.id, upload, fields));
+    const { fields, file } = await readMultipartUpload(request, {
+      fileField: 'file', maxFileBytes: BULK_MAX_FILE_BYTES, tooLarge: EXCEL_TOO_LARGE, fallbackName: 'envio.xlsx',
+      missingMessage: 'Envía el archivo como multipart/form-data en el campo file.',
+    });
+    return reply.status(201).send(await createBatch(deps, author, request.params.id, file, fields));
   });
 };

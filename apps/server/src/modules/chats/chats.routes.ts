@@ -3,11 +3,12 @@ import type { FastifyRequest } from 'fastify';
 import '@fastify/multipart';
 import { z } from 'zod';
 import {
-  initiateConversationRequest, noteRequest, scheduleRequest, providerSettingsRequest, providerSettingsResponse, sendTemplateRequest, sendTextRequest, timelineQuery,
+  initiateConversationRequest, noteRequest, scheduleRequest, sendMediaFields, providerSettingsRequest, providerSettingsResponse, sendTemplateRequest, sendTextRequest, timelineQuery,
 } from '@embudo/contracts/http/chats';
 import type { Db } from '../../platform/db/database.ts';
 import { badRequest } from '../../platform/errors/app-error.ts';
 import { sessionOf } from '../../platform/http/route-access.ts';
+import { readMultipartUpload } from '../../platform/http/multipart-upload.ts';
 import { requireOwnerOrAdmin } from '../../platform/policy/policy.ts';
 import type { MediaStorage } from '../../platform/storage/media-storage.ts';
 import { actorOf } from '../users/users.service.ts';
@@ -62,29 +63,12 @@ export const chatsRoutes: FastifyPluginAsyncZod<ChatsRoutesOptions> = async (app
     reply.status(201).send(await sendText(options, await authorOf(db, request), request.body)));
 
   app.post('/message/media', async (request, reply) => {
-    if (!request.isMultipart()) throw badRequest('Envía el archivo como multipart/form-data en el campo media.');
     const author = await authorOf(db, request);
-    const fields: Record<string, string> = {};
-    let upload: { data: Buffer; fileName: string } | undefined;
-    for await (const part of request.parts({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } })) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'media') {
-          await part.toBuffer();
-          continue;
-        }
-        const data = await part.toBuffer();
-        if (part.file.truncated) throw badRequest('El archivo es demasiado grande.');
-        upload = { data, fileName: part.filename };
-      } else {
-        fields[part.fieldname] = String(part.value);
-      }
-    }
-    const parsed = z.object({
-      cardId: z.uuid({ error: 'Chat inválido.' }),
-      caption: z.string().max(1024).optional(),
-      tempId: z.string().max(100).optional(),
-      quotedMessageId: z.uuid({ error: 'Mensaje citado inválido.' }).optional().or(z.literal('').transform(() => undefined)),
-    }).safeParse(fields);
+    const { fields, file: upload } = await readMultipartUpload(request, {
+      fileField: 'media', maxFileBytes: MAX_UPLOAD_BYTES, tooLarge: 'El archivo es demasiado grande.', fallbackName: 'archivo',
+      missingMessage: 'Envía el archivo como multipart/form-data en el campo media.',
+    });
+    const parsed = sendMediaFields.safeParse(fields);
     if (!parsed.success) throw badRequest(parsed.error.issues[0]!.message);
     if (!upload || upload.data.length === 0) throw badRequest('Falta el archivo (campo media).');
 

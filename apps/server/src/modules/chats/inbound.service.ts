@@ -1,8 +1,10 @@
 import { and, eq, or, sql } from 'drizzle-orm';
-import { messages } from '../../../db/schema/index.ts';
+import { withoutForbiddenCharacters } from '@embudo/contracts/text';
+import { messages, webhookRejections } from '../../../db/schema/index.ts';
 import type { Db, DbExecutor, Tx } from '../../platform/db/database.ts';
-import { unauthorized } from '../../platform/errors/app-error.ts';
-import { ackByStatus, type InboundMessage, type InboundStatus, type MessagingProvider } from '../../messaging-providers/provider.ts';
+import { badRequest, unauthorized } from '../../platform/errors/app-error.ts';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../platform/http/json-body-parser.ts';
+import { ackByStatus, MalformedDelivery, type InboundEvent, type InboundMessage, type InboundStatus, type MessagingProvider } from '../../messaging-providers/provider.ts';
 import { findOrCreateCard, recordCardActivity, toCardUpdate, type CardPlace, type CardRow } from '../funnels/cards.service.ts';
 import { findTenantById } from '../tenants/tenants.service.ts';
 import { recordUsage } from '../usage/usage.service.ts';
@@ -44,16 +46,44 @@ function previewText(event: InboundMessage): string | null {
 const storedType = (event: InboundMessage) =>
   event.type === 'button_reply' || event.type === 'list_reply' || event.type === 'contact' ? 'text' : event.type;
 
-/** Verifies the tenant's webhook secret, then applies every event of the callback. */
-export async function receiveWebhook(deps: InboundDeps, tenantId: string, secret: string, body: unknown) {
+/** How much of a refused delivery is kept: enough to see what the provider sent. */
+export const REJECTED_BODY_KEPT = 4096;
+
+/**
+ * Verifies the tenant's webhook secret, then applies every event of the callback. A delivery that cannot be
+ * used (not JSON, nested too deep, an id too long…) is recorded in webhook_rejections and answered 400, never a
+ * 500: the provider would retry a 500 forever. Unauthenticated deliveries are refused without a trace.
+ */
+export async function receiveWebhook(deps: InboundDeps, tenantId: string, secret: string, rawBody: string, receivedAt = new Date()) {
   const tenant = /^[0-9a-f-]{36}$/.test(tenantId) ? await findTenantById(deps.db, tenantId) : undefined;
   const settings = tenant ? await providerSettingsOf(deps.db, tenant.id) : undefined;
   if (!tenant || !settings || !secretMatches(settings.webhookSecret, secret)) throw unauthorized('Webhook no autorizado.');
-  for (const event of deps.provider.parseWebhook(body)) {
+  let events: InboundEvent[];
+  try {
+    events = deps.provider.parseWebhook(readDelivery(rawBody), receivedAt);
+  } catch (error) {
+    if (!(error instanceof MalformedDelivery)) throw error;
+    await deps.db.insert(webhookRejections).values({ tenantId: tenant.id, reason: error.message, rawBody: keptBody(rawBody), receivedAt });
+    throw badRequest(`Entrega de webhook inválida: ${error.message}`);
+  }
+  for (const event of events) {
     if (event.kind === 'message') await storeInboundMessage(deps, tenant.id, event);
     else await applyStatus(deps, tenant.id, event);
   }
 }
+
+/** The delivery's JSON, read only once its nesting is known to be bounded. */
+function readDelivery(rawBody: string): unknown {
+  if (rawBody.trim() === '') throw new MalformedDelivery('Cuerpo vacío.');
+  if (jsonNestsDeeperThan(rawBody, MAX_JSON_DEPTH)) throw new MalformedDelivery(`JSON anidado a más de ${MAX_JSON_DEPTH} niveles.`);
+  try {
+    return JSON.parse(rawBody) as unknown;
+  } catch {
+    throw new MalformedDelivery('El cuerpo no es JSON válido.');
+  }
+}
+
+const keptBody = (rawBody: string) => withoutForbiddenCharacters(rawBody.slice(0, REJECTED_BODY_KEPT));
 
 /** Stores a customer's message once, however often the provider delivers it. */
 export async function storeInboundMessage(deps: InboundDeps, tenantId: string, event: InboundMessage) {

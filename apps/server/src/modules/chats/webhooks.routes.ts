@@ -10,10 +10,16 @@ import { receiveWebhook, type InboundDeps } from './inbound.service.ts';
  */
 export function webhooksRoutes(deps: InboundDeps & { storage: MediaStorage }): FastifyPluginAsync {
   return async (app) => {
-    app.post('/webhooks/gupshup/:tenantId/:secret', async (request, reply) => {
-      const { tenantId, secret } = request.params as { tenantId: string; secret: string };
-      await receiveWebhook(deps, tenantId, secret, request.body);
-      return reply.status(200).send();
+    // The webhook reads its body as text, whatever the content type, and parses it itself: a delivery that is
+    // not JSON, or too deep to parse safely, is recorded as a rejection instead of failing in a body parser.
+    await app.register(async (raw) => {
+      raw.removeAllContentTypeParsers();
+      raw.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+      raw.post('/webhooks/gupshup/:tenantId/:secret', async (request, reply) => {
+        const { tenantId, secret } = request.params as { tenantId: string; secret: string };
+        await receiveWebhook(deps, tenantId, secret, typeof request.body === 'string' ? request.body : '');
+        return reply.status(200).send();
+      });
     });
 
     app.get(`${MEDIA_URL_PREFIX}/:tenantId/:name`, async (request, reply) => {

@@ -9,6 +9,7 @@ import {
 import type { Db } from '../../platform/db/database.ts';
 import { badRequest } from '../../platform/errors/app-error.ts';
 import { sessionOf } from '../../platform/http/route-access.ts';
+import { readMultipartUpload } from '../../platform/http/multipart-upload.ts';
 import type { MediaStorage } from '../../platform/storage/media-storage.ts';
 import { actorOf } from '../users/users.service.ts';
 import { funnelBoard, funnelColumns, funnelSummaries } from './board.service.ts';
@@ -79,17 +80,12 @@ export const funnelsRoutes: FastifyPluginAsyncZod<FunnelsRoutesOptions> = async 
   app.put('/columns/:id/assigned-templates', { schema: { params: columnParams, body: assignedTemplatesRequest } }, async (request) =>
     settings.assignTemplates(await scopeOf(request), request.params.id, request.body.templateIds));
   app.post('/columns/:id/tools/upload', { schema: { params: columnParams } }, async (request, reply) => {
-    if (!request.isMultipart()) throw badRequest('Envía el archivo como multipart/form-data en el campo tool_file.');
     const scope = await scopeOf(request);
     await edit.writableColumn(scope, request.params.id);
-    let upload: { data: Buffer; fileName: string } | undefined;
-    for await (const part of request.parts({ limits: { fileSize: TOOL_FILE_MAX_BYTES, files: 1 } })) {
-      if (part.type !== 'file') continue;
-      const data = await part.toBuffer().catch((error: { code?: string }) => {
-        throw error.code === 'FST_REQ_FILE_TOO_LARGE' ? badRequest(settings.TOOL_FILE_TOO_LARGE) : error;
-      });
-      if (part.fieldname === 'tool_file') upload = { data, fileName: part.filename || 'herramienta' };
-    }
+    const { file: upload } = await readMultipartUpload(request, {
+      fileField: 'tool_file', maxFileBytes: TOOL_FILE_MAX_BYTES, tooLarge: settings.TOOL_FILE_TOO_LARGE, fallbackName: 'herramienta',
+      missingMessage: 'Envía el archivo como multipart/form-data en el campo tool_file.',
+    });
     if (!upload) throw badRequest(settings.TOOL_FILE_MISSING);
     if (!/\.(csv|txt|json)$/i.test(upload.fileName)) throw badRequest(TOOL_FILE_REFUSED);
     return reply.status(201).send(await settings.uploadToolFile({ ...scope, storage }, request.params.id, upload));

@@ -7,6 +7,7 @@ import {
 } from '@embudo/contracts/http/templates';
 import { badRequest } from '../../platform/errors/app-error.ts';
 import { sessionOf } from '../../platform/http/route-access.ts';
+import { readMultipartUpload } from '../../platform/http/multipart-upload.ts';
 import { requireOwnerOrAdmin } from '../../platform/policy/policy.ts';
 import { actorOf } from '../users/users.service.ts';
 import { MAX_UPLOAD_BYTES } from '../chats/media-upload.ts';
@@ -46,18 +47,13 @@ export const templatesRoutes: FastifyPluginAsyncZod<TemplatesDeps> = async (app,
     syncTemplates(deps, await actorFrom(request)));
 
   app.post('/templates/media', { schema: { response: { 200: templateMediaResponse } } }, async (request) => {
-    if (!request.isMultipart()) throw badRequest('Envía el archivo como multipart/form-data en el campo media.');
     const who = await actorFrom(request);
     // Refused before the file is read, not after buffering it.
     requireOwnerOrAdmin(who.actor);
-    let upload: { data: Buffer; fileName: string } | undefined;
-    for await (const part of request.parts({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } })) {
-      if (part.type !== 'file') continue;
-      const data = await part.toBuffer();
-      if (part.fieldname !== 'media') continue;
-      if (part.file.truncated) throw badRequest('El archivo es demasiado grande.');
-      upload = { data, fileName: part.filename };
-    }
+    const { file: upload } = await readMultipartUpload(request, {
+      fileField: 'media', maxFileBytes: MAX_UPLOAD_BYTES, tooLarge: 'El archivo es demasiado grande.', fallbackName: 'archivo',
+      missingMessage: 'Envía el archivo como multipart/form-data en el campo media.',
+    });
     if (!upload || upload.data.length === 0) throw badRequest('Falta el archivo (campo media).');
     return uploadTemplateMedia(deps, who, upload);
   });

@@ -5,6 +5,7 @@ import { AppError } from './app-error.ts';
 
 const INVALID_JSON = 'El cuerpo de la solicitud no es JSON válido.';
 const EMPTY_BODY = 'El cuerpo de la solicitud está vacío.';
+const BODY_TOO_LARGE = 'El cuerpo de la solicitud es demasiado grande.';
 
 /** The one place that turns errors into HTTP answers `{ code, message }`. */
 export function registerErrorHandler(app: FastifyInstance, spaIndexFile?: string) {
@@ -35,7 +36,9 @@ export function registerErrorHandler(app: FastifyInstance, spaIndexFile?: string
         ? INVALID_JSON
         : fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
           ? 'Tipo de contenido no soportado.'
-          : error.message;
+          : fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+            ? BODY_TOO_LARGE
+            : error.message;
       return reply.status(status).send({ code: status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST', message });
     }
     request.log.error({ err: error }, 'unhandled error');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
+import { JSON_TOO_DEEP } from './json-body-parser.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -41,5 +42,21 @@ describe('JSON bodies', () => {
 
     const services = await t.app.inject({ method: 'GET', url: '/api/agenda/data', headers: bearer(owner.token) });
     expect(services.json().services).toEqual([]);
+  });
+
+  it('refuses a body nested deeper than 64 levels before parsing it, and one over 1 MB, with clear messages', async () => {
+    const owner = await registerTenant(t.app);
+    const headers = { ...bearer(owner.token), ...json };
+    const deep = await t.app.inject({ method: 'POST', url: '/api/agenda/services', headers, body: `{"name":"Corte","extra":${'['.repeat(5000)}${']'.repeat(5000)}}` });
+    expect(deep.statusCode).toBe(400);
+    expect(deep.json().message).toBe(JSON_TOO_DEEP);
+    const justDeepEnough = await t.app.inject({ method: 'POST', url: '/api/agenda/services', headers, body: `{"name":"Corte","extra":${'['.repeat(63)}${']'.repeat(63)}}` });
+    expect(justDeepEnough.statusCode).toBe(201);
+    const huge = await t.app.inject({ method: 'POST', url: '/api/agenda/services', headers, body: JSON.stringify({ name: 'x'.repeat(1024 * 1024) }) });
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json().message).toBe('El cuerpo de la solicitud es demasiado grande.');
+
+    const services = await t.app.inject({ method: 'GET', url: '/api/agenda/data', headers: bearer(owner.token) });
+    expect(services.json().services.map((service: { name: string }) => service.name)).toEqual(['Corte']);
   });
 });

@@ -2,7 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import { Server } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
-import type { ClientToServerEvents, ServerToClientEvents } from '@embudo/contracts/realtime/events';
+import { joinTenantPayload, type ClientToServerEvents, type ServerToClientEvents } from '@embudo/contracts/realtime/events';
 import type { Logger } from '../logger/logger.ts';
 import type { AuthenticatedSession } from '../../modules/auth/auth.service.ts';
 import { PASSWORD_CHANGE_REQUIRED } from '../http/route-access.ts';
@@ -46,10 +46,6 @@ export interface Realtime {
   close(): Promise<void>;
 }
 
-function readHandshake(value: unknown): string | undefined {
-  return typeof value === 'string' && value.length > 0 ? value : undefined;
-}
-
 export function createRealtime(options: {
   httpServer: HttpServer;
   resolveSession: (token: string | undefined) => Promise<AuthenticatedSession | null>;
@@ -69,8 +65,10 @@ export function createRealtime(options: {
 
   /** The live session of this token and tenant, or the reason it may not use the socket. */
   const authenticate = async (token: unknown, tenantSlug: unknown): Promise<AuthenticatedSession | { refused: string }> => {
-    const session = await options.resolveSession(readHandshake(token)).catch(() => null);
-    if (!session || session.tenant.slug !== readHandshake(tenantSlug)) return { refused: REALTIME_REFUSED };
+    const payload = joinTenantPayload.safeParse({ token, tenantSlug });
+    if (!payload.success) return { refused: REALTIME_REFUSED };
+    const session = await options.resolveSession(payload.data.token).catch(() => null);
+    if (!session || session.tenant.slug !== payload.data.tenantSlug) return { refused: REALTIME_REFUSED };
     // A temporary password opens nothing but the forced-change screen; customers' messages included.
     if (session.user.forcePasswordChange) return { refused: PASSWORD_CHANGE_REQUIRED };
     return session;

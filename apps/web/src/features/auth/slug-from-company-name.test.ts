@@ -14,6 +14,7 @@ describe('slugFromCompanyName', () => {
     ['Tienda #1 (Centro)', 'tienda-1-centro'],
     ['!!!', ''],
     ['', ''],
+    [`${'a'.repeat(99)} bcd`, 'a'.repeat(99)],
   ])('%j → %j', (name, slug) => {
     expect(slugFromCompanyName(name)).toBe(slug);
   });

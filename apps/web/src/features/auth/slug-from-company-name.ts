@@ -1,6 +1,8 @@
+import { TEXT_LIMITS } from '@embudo/contracts/text';
+
 /**
  * The company slug suggested while the user types the company name:
- * lowercase, accents stripped, anything else becomes a hyphen, repeats collapsed, ends trimmed.
+ * lowercase, accents stripped, anything else becomes a hyphen, repeats collapsed, cut to the slug's maximum, ends trimmed.
  */
 export function slugFromCompanyName(companyName: string): string {
   return companyName
@@ -8,5 +10,6 @@ export function slugFromCompanyName(companyName: string): string {
     .replace(/\p{M}+/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, TEXT_LIMITS.slug)
     .replace(/^-+|-+$/g, '');
 }

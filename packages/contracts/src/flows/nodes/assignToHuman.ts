@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { nodeLabel } from '../node-fields.ts';
+import { nodeLabel, optionalNodeId } from '../node-fields.ts';
 
 export const assignToHumanData = z.object({
   label: nodeLabel,
   /** A member of the team, or empty for anyone. */
-  agentId: z.string({ error: 'El agente debe ser un id.' }).nullish().transform((value) => value ?? ''),
+  agentId: optionalNodeId('El agente'),
 });
 export type AssignToHumanData = z.infer<typeof assignToHumanData>;
 

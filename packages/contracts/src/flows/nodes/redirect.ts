@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { nodeLabel } from '../node-fields.ts';
+import { nodeLabel, optionalNodeId } from '../node-fields.ts';
 
 export const redirectData = z.object({
   label: nodeLabel,
   targetType: z.literal('column', { error: 'Destino inválido: usa column.' }).default('column'),
   /** The column the card moves to. */
-  targetId: z.string({ error: 'La columna debe ser un id.' }).nullish().transform((value) => value ?? ''),
+  targetId: optionalNodeId('La columna'),
 });
 export type RedirectData = z.infer<typeof redirectData>;
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { nodeLabel, nodeText } from '../node-fields.ts';
+import { nodeLabel, nodePartId, nodeText } from '../node-fields.ts';
 
 export const MAX_NODE_OPTIONS = 10;
 
 /** Each option is also an output handle: the edge whose sourceHandle is the option id follows the choice. */
 export const flowOption = z.object({
-  id: z.string({ error: 'Cada opción necesita un id.' }).trim().min(1, { error: 'Cada opción necesita un id.' }).max(100),
+  id: nodePartId('Cada opción necesita un id.'),
   label: nodeText('La opción', 100),
   value: nodeText('El valor de la opción', 500),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nodeLabel } from '../node-fields.ts';
+import { nodeLabel, optionalNodeId } from '../node-fields.ts';
 
 /** Spec 02 §9: on_message_received (default) or on_column_entry, which needs a column. */
 export const triggerTypes = ['on_message_received', 'on_column_entry'] as const;
@@ -10,7 +10,7 @@ export const triggerData = z
   .object({
     label: nodeLabel,
     triggerType: z.enum(triggerTypes, { error: 'Tipo de disparador inválido: usa on_message_received u on_column_entry.' }).default('on_message_received'),
-    columnId: z.string({ error: 'La columna debe ser un id.' }).nullish().transform((value) => value ?? ''),
+    columnId: optionalNodeId('La columna'),
   })
   .refine((data) => data.triggerType !== 'on_column_entry' || data.columnId !== '', { error: TRIGGER_COLUMN_REQUIRED, path: ['columnId'] });
 export type TriggerData = z.infer<typeof triggerData>;
