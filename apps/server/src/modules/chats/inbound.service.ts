@@ -2,7 +2,7 @@ import { and, eq, or, sql } from 'drizzle-orm';
 import { withoutForbiddenCharacters } from '@embudo/contracts/text';
 import { messages, webhookRejections } from '../../../db/schema/index.ts';
 import type { Db, DbExecutor, Tx } from '../../platform/db/database.ts';
-import { badRequest, unauthorized } from '../../platform/errors/app-error.ts';
+import { unauthorized } from '../../platform/errors/app-error.ts';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../platform/http/json-body-parser.ts';
 import { ackByStatus, MalformedDelivery, type InboundEvent, type InboundMessage, type InboundStatus, type MessagingProvider } from '../../messaging-providers/provider.ts';
 import { findOrCreateCard, recordCardActivity, toCardUpdate, type CardPlace, type CardRow } from '../funnels/cards.service.ts';
@@ -51,8 +51,9 @@ export const REJECTED_BODY_KEPT = 4096;
 
 /**
  * Verifies the tenant's webhook secret, then applies every event of the callback. A delivery that cannot be
- * used (not JSON, nested too deep, an id too long…) is recorded in webhook_rejections and answered 400, never a
- * 500: the provider would retry a 500 forever. Unauthenticated deliveries are refused without a trace.
+ * used (not JSON, nested too deep, an id too long…) is recorded in webhook_rejections and acknowledged: Gupshup
+ * retries every non-2xx answer, and a delivery that is malformed now will be malformed on every retry, so a 4xx or
+ * 5xx would only repeat it. Unauthenticated deliveries are refused (401) without a trace.
  */
 export async function receiveWebhook(deps: InboundDeps, tenantId: string, secret: string, rawBody: string, receivedAt = new Date()) {
   const tenant = /^[0-9a-f-]{36}$/.test(tenantId) ? await findTenantById(deps.db, tenantId) : undefined;
@@ -64,7 +65,7 @@ export async function receiveWebhook(deps: InboundDeps, tenantId: string, secret
   } catch (error) {
     if (!(error instanceof MalformedDelivery)) throw error;
     await deps.db.insert(webhookRejections).values({ tenantId: tenant.id, reason: error.message, rawBody: keptBody(rawBody), receivedAt });
-    throw badRequest(`Entrega de webhook inválida: ${error.message}`);
+    return;
   }
   for (const event of events) {
     if (event.kind === 'message') await storeInboundMessage(deps, tenant.id, event);
