@@ -8,6 +8,7 @@ import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
 import { bootstrapPlatformAdmin } from './admin-bootstrap.ts';
 import { sandboxAppName } from '../chats/provider-settings.service.ts';
 import { ALREADY_APPROVED, ALREADY_REJECTED } from '../templates/templates.service.ts';
+import { memberLimitMessage } from '../tenants/plan-limits.ts';
 
 let t: TestApp;
 let adminToken: string;
@@ -84,6 +85,28 @@ describe('tenants, users and figures', () => {
     const reset = await asAdmin('POST', `/api/admin/users/${user.id}/reset-password`);
     const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: reset.json().tempPassword, tenantSlug: owner.tenant.slug } });
     expect(login.json().user.force_password_change).toBe(true);
+  });
+});
+
+describe('reactivating past the plan', () => {
+  it('refuses reactivating a member when the plan\'s seats are taken, with the team dialog\'s message, and allows it once a seat frees', async () => {
+    const owner = await registerTenant(t.app);
+    const invite = async (n: number) => (await t.app.inject({
+      method: 'POST', url: `/t/${owner.tenant.slug}/api/users/invite`, headers: bearer(owner.token), payload: { name: `Miembro ${n}`, email: `miembro${n}@x.test` },
+    })).json().user as { id: string };
+    const first = await invite(1);
+    expect((await asAdmin('PUT', `/api/admin/users/${first.id}/status`, { is_active: false })).statusCode).toBe(200);
+    const second = await invite(2);
+
+    // Básico allows 2 active members: the owner and the second member hold them.
+    const refused = await asAdmin('PUT', `/api/admin/users/${first.id}/status`, { is_active: true });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe(memberLimitMessage('basic'));
+    const tenant = (await asAdmin('GET', '/api/admin/tenants')).json().find((row: { id: string }) => row.id === owner.tenant.id);
+    expect(tenant.users.find((user: { id: string }) => user.id === first.id).is_active).toBe(false);
+
+    expect((await asAdmin('PUT', `/api/admin/users/${second.id}/status`, { is_active: false })).statusCode).toBe(200);
+    expect((await asAdmin('PUT', `/api/admin/users/${first.id}/status`, { is_active: true })).json()).toEqual({ id: first.id, is_active: true });
   });
 });
 

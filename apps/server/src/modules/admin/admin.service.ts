@@ -7,6 +7,9 @@ import { generateTemporaryPassword, generateToken, hashPassword, hashToken, veri
 import type { SecretBox } from '../../platform/crypto/secret-box.ts';
 import { assertNotThrottled, clearAccountFailures, recordFailure, throttleKeys, type ThrottleLimits } from '../auth/login-throttle.ts';
 import { monthBounds, PRICING_KEY, currentPricing, type Pricing } from '../usage/usage.service.ts';
+import { requireMemberSeat } from '../tenants/plan-limits.ts';
+import { findTenantById } from '../tenants/tenants.service.ts';
+import { countActiveUsers } from '../users/users.service.ts';
 
 export const ADMIN_WRONG_CREDENTIALS = 'Email o contraseña incorrectos.';
 export const OWNER_STATUS_LOCKED = 'El estado del propietario no se puede cambiar.';
@@ -115,11 +118,18 @@ export async function setTenantPlan(db: Db, tenantId: string, plan: Plan) {
   return { id: row.id, subscription_plan: row.subscriptionPlan };
 }
 
-/** An owner's status never changes; deactivating a user ends their sessions at once. */
+/**
+ * An owner's status never changes; deactivating a user ends their sessions at once. Reactivating one
+ * takes a seat of the company's plan, the same limit (and message) as the team dialog.
+ */
 export async function setUserStatus(db: Db, userId: string, isActive: boolean) {
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!user) throw notFound('Usuario no encontrado.');
   if (user.role === 'owner') throw forbidden(OWNER_STATUS_LOCKED);
+  if (isActive && !user.isActive) {
+    const tenant = await findTenantById(db, user.tenantId);
+    if (tenant) requireMemberSeat(tenant.subscriptionPlan, await countActiveUsers(db, user.tenantId));
+  }
   await db.transaction(async (tx) => {
     await tx.update(users).set({ isActive }).where(eq(users.id, user.id));
     if (!isActive) await tx.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));

@@ -213,6 +213,24 @@ describe('admin tenants', () => {
     expect(await screen.findByText('Usuario no encontrado.')).toBeTruthy();
   });
 
+  it("shows the plan limit's message when reactivating a member is refused, and the member stays inactive", async () => {
+    const planLimit = 'Tu plan Básico (Starter) permite hasta 2 miembros activos. Mejora tu plan para invitar o activar a más usuarios.';
+    const withInactive: AdminTenant = {
+      ...acme,
+      users: [...acme.users, { id: 'u3', name: 'Carla Lectora', email: 'carla@acme.test', role: 'viewer', is_active: false, last_login_at: null }],
+    };
+    const api = signedIn({
+      'GET /api/admin/tenants': () => json(200, [withInactive]),
+      'PUT /api/admin/users/u3/status': () => json(403, { code: 'FORBIDDEN', message: planLimit }),
+    });
+    renderApp('/admin/tenants');
+    const toggle = await screen.findByRole('switch', { name: 'Usuario activo: Carla Lectora' });
+    fireEvent.click(toggle);
+    expect(await screen.findByText(planLimit)).toBeTruthy();
+    expect(api.callsTo('PUT', '/api/admin/users/u3/status')[0]?.body).toEqual({ is_active: true });
+    await waitFor(() => expect(screen.getByRole('switch', { name: 'Usuario activo: Carla Lectora' }).getAttribute('aria-checked')).toBe('false'));
+  });
+
   it('resets a password after confirmation and shows the temporary one', async () => {
     signedIn({
       'GET /api/admin/tenants': () => json(200, [acme]),
