@@ -37,6 +37,7 @@ import { createSecretBox } from './platform/crypto/secret-box.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { realtimeFunnelAccess } from './modules/users/users.service.ts';
 import { templatesRoutes } from './modules/templates/templates.routes.ts';
+import type { SandboxTemplateReviewer } from './modules/templates/templates.service.ts';
 import { agendaRoutes } from './modules/agenda/agenda.routes.ts';
 import { partnerCredentialsFrom } from './modules/templates/templates.service.ts';
 import { createGupshupPartnerClient } from './messaging-providers/gupshup/gupshup-partner.client.ts';
@@ -193,11 +194,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
     },
   };
   await app.register(webhooksRoutes({ ...chatDeps, storage, bot: inboundBot }));
+  let sandboxReviewer: SandboxTemplateReviewer | undefined;
   if (sandbox) {
     const fake = new FakeGupshup({ apps: () => allSandboxApps(db, internalUrl()), publicUrl: () => `${internalUrl()}${FAKE_GUPSHUP_PREFIX}`, log: options.logger });
     app.decorate('sandboxPhone', fake);
     app.addHook('onClose', async () => fake.close());
     await app.register(sandboxRoutes(fake));
+    sandboxReviewer = { approve: (appId, providerTemplateId) => fake.approveTemplate(appId, providerTemplateId) };
   }
 
   const templatesDeps = { db, sandbox, storage, partner };
@@ -206,6 +209,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     throttle: options.throttle ?? defaultThrottleLimits,
     activeConnections: () => realtime.connectionCount(),
     onUserSessionsEnded: (userId) => realtime.disconnectUser(userId),
+    sandboxReviewer,
+    log: options.logger,
   });
 
   await app.register(authRoutes, {

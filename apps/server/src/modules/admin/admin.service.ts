@@ -1,12 +1,12 @@
 import { and, desc, eq, gte, isNull, lt, sql } from 'drizzle-orm';
 import type { Plan } from '@embudo/contracts/http/auth';
-import { adminSessions, messages, platformAdmins, platformSettings, sessions, tenants, usageEvents, users } from '../../../db/schema/index.ts';
+import { adminSessions, messages, platformAdmins, platformSettings, sessions, tenants, users } from '../../../db/schema/index.ts';
 import { queryRows, type Db } from '../../platform/db/database.ts';
 import { forbidden, notFound, unauthorized } from '../../platform/errors/app-error.ts';
 import { generateTemporaryPassword, generateToken, hashPassword, hashToken, verifyPassword } from '../../platform/auth/secrets.ts';
 import type { SecretBox } from '../../platform/crypto/secret-box.ts';
 import { assertNotThrottled, clearAccountFailures, recordFailure, throttleKeys, type ThrottleLimits } from '../auth/login-throttle.ts';
-import { monthBounds, PRICING_KEY, currentPricing, type Pricing } from '../usage/usage.service.ts';
+import { monthBounds, monthCostByTenant, PRICING_KEY, currentPricing, type Pricing } from '../usage/usage.service.ts';
 import { requireMemberSeat } from '../tenants/plan-limits.ts';
 import { findTenantById } from '../tenants/tenants.service.ts';
 import { countActiveUsers } from '../users/users.service.ts';
@@ -73,16 +73,6 @@ async function templateCounts(db: Db) {
       (count(*) filter (where category = 'UTILITY'))::int as utility,
       (count(*) filter (where category = 'MARKETING'))::int as marketing from message_templates`);
   return { totalTemplates: row?.total ?? 0, utilityTemplates: row?.utility ?? 0, marketingTemplates: row?.marketing ?? 0 };
-}
-
-async function monthCostByTenant(db: Db, now = new Date()) {
-  const { start, end } = monthBounds(now);
-  const rows = await db
-    .select({ tenantId: usageEvents.tenantId, cost: sql<number>`coalesce(sum(${usageEvents.unitPrice}), 0)::float8` })
-    .from(usageEvents)
-    .where(and(gte(usageEvents.createdAt, start), lt(usageEvents.createdAt, end)))
-    .groupBy(usageEvents.tenantId);
-  return new Map(rows.map((row) => [row.tenantId, Math.round(Number(row.cost) * 10_000) / 10_000]));
 }
 
 export async function tenantsSummary(db: Db) {
