@@ -337,7 +337,7 @@ describe('GET /api/batches', () => {
     const all = (await call(owner, 'GET', '/batches')).json() as BatchDto[];
     expect(all.map((batch) => batch.id)).toEqual([second.id, first.id]);
     expect(Object.keys(all[0]!).sort()).toEqual([
-      'created_at', 'delivered_count', 'failed_count', 'funnel_id', 'id', 'message_template_name', 'read_count', 'replied_count', 'sent_count', 'status', 'total_messages', 'user_name',
+      'created_at', 'delivered_count', 'failed_count', 'failure_reason', 'funnel_id', 'id', 'message_template_name', 'read_count', 'replied_count', 'sent_count', 'status', 'total_messages', 'user_name',
     ]);
     const viewer = await signInMember(t, owner, 'viewer', [funnelId]);
     const elsewhere = await signInMember(t, owner, 'agent', []);

@@ -260,6 +260,26 @@ describe('admin templates', () => {
     await waitFor(() => expect(api.callsTo('PUT', '/api/admin/templates/p/status')[0]?.body).toEqual({ status: 'APPROVED' }));
   });
 
+  it("rejects with the operator's optional reason, and shows the block and its reason", async () => {
+    const api = signedIn({
+      'GET /api/admin/templates/all': () => json(200, [
+        template('p', 'PENDING'),
+        { ...template('b', 'REJECTED'), rejection_reason: 'Promociona apuestas.', blocked_by_operator: true },
+      ]),
+      'PUT /api/admin/templates/p/status': () => json(200, {}),
+    });
+    renderApp('/admin/templates');
+    const blocked = within(await screen.findByTestId('template-b'));
+    expect(blocked.getByText('Bloqueada por el administrador')).toBeTruthy();
+    expect(blocked.getByTestId('admin-rejection-reason').textContent).toBe('Promociona apuestas.');
+    expect(screen.getByTestId('review-rule').textContent).toContain('Sincronizar con Meta no la desbloquea');
+
+    const pending = within(screen.getByTestId('template-p'));
+    fireEvent.change(pending.getByRole('textbox', { name: 'Motivo del rechazo de t_p (opcional)' }), { target: { value: ' Lenguaje engañoso ' } });
+    fireEvent.click(pending.getByRole('button', { name: 'Rechazar t_p' }));
+    await waitFor(() => expect(api.callsTo('PUT', '/api/admin/templates/p/status')[0]?.body).toEqual({ status: 'REJECTED', reason: 'Lenguaje engañoso' }));
+  });
+
   it("shows 'Failed to load templates.' when the list cannot load", async () => {
     signedIn();
     renderApp('/admin/templates');

@@ -19,7 +19,7 @@ vi.mock('socket.io-client', () => ({
 function aBatch(overrides: Partial<BatchDto> = {}): BatchDto {
   return {
     id: 'b1', created_at: '2025-03-04T15:30:00.000Z', status: 'completed', message_template_name: 'aviso_pedido', user_name: 'Ana María',
-    total_messages: 8, sent_count: 6, delivered_count: 4, read_count: 3, replied_count: 2, failed_count: 2, funnel_id: 'f1', ...overrides,
+    total_messages: 8, sent_count: 6, delivered_count: 4, read_count: 3, replied_count: 2, failed_count: 2, failure_reason: null, funnel_id: 'f1', ...overrides,
   };
 }
 
