@@ -41,6 +41,7 @@ import { createSecretBox } from './platform/crypto/secret-box.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { realtimeFunnelAccess } from './modules/users/users.service.ts';
 import { templatesRoutes } from './modules/templates/templates.routes.ts';
+import type { SandboxTemplateReviewer } from './modules/templates/templates.service.ts';
 import { agendaRoutes } from './modules/agenda/agenda.routes.ts';
 import { partnerCredentialsFrom } from './modules/templates/templates.service.ts';
 import { createGupshupPartnerClient } from './messaging-providers/gupshup/gupshup-partner.client.ts';
@@ -217,10 +218,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
     },
   };
   await app.register(webhooksRoutes({ ...chatDeps, storage, bot: inboundBot }));
+  let sandboxReviewer: SandboxTemplateReviewer | undefined;
   if (fake) {
     app.decorate('sandboxPhone', fake);
     app.addHook('onClose', async () => fake.close());
     await app.register(sandboxRoutes(fake));
+    sandboxReviewer = { approve: (appId, providerTemplateId) => fake.approveTemplate(appId, providerTemplateId) };
   }
 
   const templatesDeps = { db, sandbox, storage, partner };
@@ -229,6 +232,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     throttle: options.throttle ?? defaultThrottleLimits,
     activeConnections: () => realtime.connectionCount(),
     onUserSessionsEnded: (userId) => realtime.disconnectUser(userId),
+    sandboxReviewer,
+    log: options.logger,
   });
 
   await app.register(authRoutes, {

@@ -122,6 +122,8 @@ export const usageEvents = pgTable('usage_events', {
   unitPrice: doublePrecision('unit_price').notNull().default(0),
   messageId: uuid('message_id'),
   createdAt: createdAt(),
+  /** Set when the provider reported the accepted send as failed: kept for the record, no longer billed. */
+  unbilledAt: timestamp('unbilled_at', { withTimezone: true }),
 }, (t) => [
   index('usage_events_month_idx').on(t.tenantId, t.createdAt),
   uniqueIndex('usage_events_message_kind_key').on(t.messageId, t.kind),

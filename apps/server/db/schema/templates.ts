@@ -16,6 +16,11 @@ export const messageTemplates = pgTable('message_templates', {
   buttons: jsonb('buttons').$type<TemplateButton[]>().notNull().default([]),
   status: text('status', { enum: ['PENDING', 'APPROVED', 'REJECTED', 'PAUSED', 'FAILED'] }).notNull().default('PENDING'),
   rejectionReason: text('rejection_reason'),
+  /**
+   * Set when the platform operator rejected the template: a platform block, with the reason the company sees,
+   * that no sync with the provider lifts; only the operator's approval clears it.
+   */
+  operatorRejectionReason: text('operator_rejection_reason'),
   /** Gupshup's template id (the one a template send names), not Meta's. */
   providerTemplateId: text('provider_template_id'),
   variablesSchema: jsonb('variables_schema').$type<VariablesSchema>().notNull().default({}),

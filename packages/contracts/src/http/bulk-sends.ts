@@ -123,6 +123,8 @@ export const batchResponse = z.object({
   read_count: z.number(),
   replied_count: z.number(),
   failed_count: z.number(),
+  /** Why its rows failed (the most frequent reason, e.g. the provider's refusal), or null. */
+  failure_reason: z.string().nullable(),
   funnel_id: z.string(),
 });
 export type BatchDto = z.infer<typeof batchResponse>;

@@ -152,6 +152,8 @@ export const templateResponse = z.object({
   buttons: z.array(templateButton),
   status: z.enum(templateStatuses),
   rejection_reason: z.string().nullable(),
+  /** The platform operator rejected it: a block no sync with Meta lifts; `rejection_reason` is the operator's reason. */
+  blocked_by_operator: z.boolean(),
   provider_template_id: z.string().nullable(),
   variables_schema: z.record(z.string(), z.object({ type: z.literal('text'), label: z.string() })),
   created_at: z.string(),
@@ -196,8 +198,22 @@ export const adminTemplateResponse = templateResponse.extend({ tenant_id: z.stri
 export const adminTemplateListResponse = z.array(adminTemplateResponse);
 export type AdminTemplateDto = z.infer<typeof adminTemplateResponse>;
 
-/** Spec 02 §4: the operator sets APPROVED on any non-approved template and REJECTED on any non-rejected one. */
+export const OPERATOR_REASON_MAX = 500;
+
+/**
+ * Spec 02 §4: the operator sets APPROVED on any non-approved template and REJECTED on any non-rejected one.
+ * `reason` (optional) is what the company is told with a rejection; blank means the default below.
+ */
 export const adminTemplateStatusRequest = z.object({
   status: z.enum(['APPROVED', 'REJECTED'], { error: 'Estado inválido: usa APPROVED o REJECTED.' }),
+  reason: z
+    .string({ error: 'El motivo debe ser texto.' })
+    .trim()
+    .max(OPERATOR_REASON_MAX, { error: `El motivo no puede superar ${OPERATOR_REASON_MAX} caracteres.` })
+    .nullish()
+    .transform((reason) => reason || undefined),
 });
+export type AdminTemplateStatusRequest = z.input<typeof adminTemplateStatusRequest>;
 export const OPERATOR_REJECTION_REASON = 'Rechazada por el administrador de la plataforma.';
+/** What the company's screens say about a template the operator blocked. */
+export const OPERATOR_BLOCK_NOTICE = 'Bloqueada por el administrador de la plataforma: no se puede enviar y Sincronizar con Meta no cambia su estado.';

@@ -22,6 +22,8 @@ export interface MessageStatusUpdatedPayload {
   messageId: string;
   tempId?: string | null;
   ack: -1 | 0 | 1 | 2 | 3;
+  /** Why it failed (ack -1), e.g. the provider's refusal, so the chat can say it at once. */
+  error?: string | null;
 }
 
 export interface CardUpdatedPayload {

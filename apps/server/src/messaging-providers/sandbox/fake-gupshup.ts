@@ -63,7 +63,8 @@ export interface FakePartnerTemplate {
   languagePolicy: 'deterministic';
   templateType: string;
   vertical: string;
-  status: 'PENDING' | 'APPROVED' | 'REJECTED';
+  /** Meta may pause an approved template later (low quality); tests set it to play that. */
+  status: 'PENDING' | 'APPROVED' | 'REJECTED' | 'PAUSED';
   reason: string | null;
   quality: 'UNKNOWN';
   data: string;
@@ -269,6 +270,19 @@ export class FakeGupshup {
     return this.partnerTemplates.get(appId) ?? [];
   }
 
+  /**
+   * The platform operator's approval is the sandbox's "Meta review" too, so an approved template really sends.
+   * False when the fake does not hold it (it keeps templates in memory only, so not after a restart).
+   */
+  approveTemplate(appId: string, templateId: string): boolean {
+    const template = this.templatesOf(appId).find((held) => held.id === templateId);
+    if (!template) return false;
+    template.status = 'APPROVED';
+    template.reason = null;
+    template.modifiedOn = Date.now();
+    return true;
+  }
+
   private partnerFailure(call: PartnerCall) {
     return this.partnerFailures.get(call)?.shift();
   }
@@ -352,6 +366,7 @@ export class FakeGupshup {
     templates.push(template);
     this.partnerTemplates.set(appId, templates);
     this.later(this.templateReviewMs, async () => {
+      if (template.status !== 'PENDING') return; // Already decided (the operator approved it first).
       const rejected = content.toLowerCase().includes(FAKE_REJECT_WORD);
       template.status = rejected ? 'REJECTED' : 'APPROVED';
       template.reason = rejected ? FAKE_REJECTION_REASON : null;

@@ -1,16 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { OPERATOR_REJECTION_REASON } from '@embudo/contracts/http/templates';
-import { adminSessions, messageTemplates, platformSettings } from '../../../db/schema/index.ts';
+import { adminSessions, messages, messageTemplates, platformSettings } from '../../../db/schema/index.ts';
 import { buildTestApp, TEST_APP_SECRET, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { connectClient, joinTenant, listenOnRandomPort, type TestSocket } from '../../../test/support/realtime-client.ts';
 import { createTestClock } from '../../../test/support/test-clock.ts';
+import { syncUntilReviewed, until } from '../../../test/support/templates.ts';
 import { hashToken } from '../../platform/auth/secrets.ts';
 import { accountThrottled, defaultThrottleLimits } from '../auth/login-throttle.ts';
 import { bootstrapPlatformAdmin } from './admin-bootstrap.ts';
 import { sandboxAppName } from '../chats/provider-settings.service.ts';
 import { ALREADY_APPROVED, ALREADY_REJECTED } from '../templates/templates.service.ts';
+import { memberLimitMessage } from '../tenants/plan-limits.ts';
 
 let t: TestApp;
 let baseUrl: string;
@@ -169,6 +171,28 @@ describe('tenants, users and figures', () => {
   });
 });
 
+describe('reactivating past the plan', () => {
+  it('refuses reactivating a member when the plan\'s seats are taken, with the team dialog\'s message, and allows it once a seat frees', async () => {
+    const owner = await registerTenant(t.app);
+    const invite = async (n: number) => (await t.app.inject({
+      method: 'POST', url: `/t/${owner.tenant.slug}/api/users/invite`, headers: bearer(owner.token), payload: { name: `Miembro ${n}`, email: `miembro${n}@x.test` },
+    })).json().user as { id: string };
+    const first = await invite(1);
+    expect((await asAdmin('PUT', `/api/admin/users/${first.id}/status`, { is_active: false })).statusCode).toBe(200);
+    const second = await invite(2);
+
+    // Básico allows 2 active members: the owner and the second member hold them.
+    const refused = await asAdmin('PUT', `/api/admin/users/${first.id}/status`, { is_active: true });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe(memberLimitMessage('basic'));
+    const tenant = (await asAdmin('GET', '/api/admin/tenants')).json().find((row: { id: string }) => row.id === owner.tenant.id);
+    expect(tenant.users.find((user: { id: string }) => user.id === first.id).is_active).toBe(false);
+
+    expect((await asAdmin('PUT', `/api/admin/users/${second.id}/status`, { is_active: false })).statusCode).toBe(200);
+    expect((await asAdmin('PUT', `/api/admin/users/${first.id}/status`, { is_active: true })).json()).toEqual({ id: first.id, is_active: true });
+  });
+});
+
 describe('platform settings', () => {
   it('validates and saves pricing (empty means 0, up to 4 decimals), and new usage is priced from then on', async () => {
     const bad = await asAdmin('PUT', '/api/admin/settings/pricing', { price_per_sent_message: -1 });
@@ -248,6 +272,72 @@ describe('templates review', () => {
     expect((await t.app.inject({ method: 'PUT', url: `/api/admin/templates/${created.id}/status`, headers: bearer(owner.token), payload: { status: 'REJECTED' } })).statusCode).toBe(401);
     const [row] = await t.database.db.select().from(messageTemplates).where(eq(messageTemplates.id, created.id));
     expect(row!.status).toBe('APPROVED');
+  });
+
+  it('a rejection is a platform block with the operator\'s reason that no sync or edit lifts; only the operator\'s approval does', async () => {
+    const owner = await registerTenant(t.app, { companyName: 'Bar Bloqueado' });
+    t.app.sandboxPhone!.templateReviewMs = 20;
+    const created = (await tenantCall(owner, 'POST', '/templates', { name: 'apuestas', body_text: 'Apuesta hoy y gana' })).json();
+    expect((await syncUntilReviewed(t, owner, created.id)).status).toBe('APPROVED');
+
+    const reason = 'Promociona apuestas, que la plataforma no permite.';
+    const rejected = await asAdmin('PUT', `/api/admin/templates/${created.id}/status`, { status: 'REJECTED', reason: `  ${reason}  ` });
+    expect(rejected.json()).toMatchObject({ status: 'REJECTED', rejection_reason: reason, blocked_by_operator: true });
+
+    // Meta still says APPROVED; the company's sync keeps the operator's block and reason.
+    const synced = (await tenantCall(owner, 'POST', '/templates/sync')).json().templates.find((row: { id: string }) => row.id === created.id);
+    expect(synced).toMatchObject({ status: 'REJECTED', rejection_reason: reason, blocked_by_operator: true });
+    const edited = await t.app.inject({
+      method: 'PUT', url: `/t/${owner.tenant.slug}/api/templates/${created.id}`, headers: bearer(owner.token), payload: { name: 'apuestas', body_text: 'Apuesta mañana y gana' },
+    });
+    expect(edited.json()).toMatchObject({ status: 'REJECTED', rejection_reason: reason, blocked_by_operator: true });
+    const [afterEdit] = await t.database.db.select().from(messageTemplates).where(eq(messageTemplates.id, created.id));
+    await until(async () => t.app.sandboxPhone!.templatesOf(sandboxAppName(owner.tenant.slug)).find((held) => held.id === afterEdit!.providerTemplateId && held.status === 'APPROVED'));
+    expect((await syncUntilReviewed(t, owner, created.id)).status).toBe('REJECTED');
+    const send = await tenantCall(owner, 'POST', '/initiate-conversation', { templateId: created.id, phoneNumber: '5215566661111' });
+    expect(send.statusCode).toBe(400);
+
+    const approved = await asAdmin('PUT', `/api/admin/templates/${created.id}/status`, { status: 'APPROVED' });
+    expect(approved.json()).toMatchObject({ status: 'APPROVED', rejection_reason: null, blocked_by_operator: false });
+    expect((await syncUntilReviewed(t, owner, created.id))).toMatchObject({ status: 'APPROVED', blocked_by_operator: false });
+
+    // Without a reason the company is told who rejected it.
+    expect((await asAdmin('PUT', `/api/admin/templates/${created.id}/status`, { status: 'REJECTED', reason: '   ' })).json())
+      .toMatchObject({ rejection_reason: OPERATOR_REJECTION_REASON, blocked_by_operator: true });
+  });
+
+  it('refuses a reason that is not text or too long with 400, changing nothing', async () => {
+    const owner = await registerTenant(t.app);
+    const created = (await tenantCall(owner, 'POST', '/templates', { name: 'motivo', body_text: 'Hola' })).json();
+    for (const [reason, message] of [[42, 'El motivo debe ser texto.'], ['x'.repeat(501), 'El motivo no puede superar 500 caracteres.']] as const) {
+      const refused = await asAdmin('PUT', `/api/admin/templates/${created.id}/status`, { status: 'REJECTED', reason });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toBe(message);
+    }
+    const [row] = await t.database.db.select().from(messageTemplates).where(eq(messageTemplates.id, created.id));
+    expect(row).toMatchObject({ status: 'PENDING', operatorRejectionReason: null });
+  });
+
+  it('in sandbox mode the operator\'s approval of a template Meta rejected is the fake provider\'s too, so it really sends', async () => {
+    const owner = await registerTenant(t.app);
+    t.app.sandboxPhone!.templateReviewMs = 20;
+    const created = (await tenantCall(owner, 'POST', '/templates', { name: 'rechazada', body_text: 'Hay que rechazar esto, {{1}}' })).json();
+    expect((await syncUntilReviewed(t, owner, created.id)).status).toBe('REJECTED');
+
+    await asAdmin('PUT', `/api/admin/templates/${created.id}/status`, { status: 'APPROVED' });
+    const held = t.app.sandboxPhone!.templatesOf(sandboxAppName(owner.tenant.slug)).find((template) => template.id === created.provider_template_id);
+    expect(held).toMatchObject({ status: 'APPROVED', reason: null });
+    expect((await syncUntilReviewed(t, owner, created.id)).status).toBe('APPROVED');
+
+    const started = (await tenantCall(owner, 'POST', '/initiate-conversation', { templateId: created.id, phoneNumber: '5215566662222', variables: ['Ana'] })).json();
+    const delivered = await until(async () => {
+      await t.app.queue.runDueJobsOnce();
+      const [row] = await t.database.db.select().from(messages).where(eq(messages.id, started.message.id));
+      return row!.ack === -1 || row!.ack >= 2 ? row : undefined;
+    });
+    expect(delivered).toMatchObject({ ack: expect.any(Number), errorReason: null });
+    expect(delivered.ack).toBeGreaterThanOrEqual(2);
+    expect(t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant.slug), '5215566662222').at(-1)?.template?.body).toBe('Hay que rechazar esto, Ana');
   });
 
   it('an approved template can then be sent by its tenant (and only then)', async () => {

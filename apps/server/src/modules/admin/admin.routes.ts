@@ -6,7 +6,8 @@ import type { Db } from '../../platform/db/database.ts';
 import type { SecretBox } from '../../platform/crypto/secret-box.ts';
 import { adminSessionOf } from '../../platform/http/route-access.ts';
 import type { ThrottleLimits } from '../auth/login-throttle.ts';
-import { listAllTemplatesForOperator, setTemplateStatusByOperator } from '../templates/templates.service.ts';
+import { listAllTemplatesForOperator, setTemplateStatusByOperator, type SandboxTemplateReviewer } from '../templates/templates.service.ts';
+import type { Logger } from '../../platform/logger/logger.ts';
 import * as admin from './admin.service.ts';
 
 export interface AdminRoutesOptions {
@@ -17,12 +18,15 @@ export interface AdminRoutesOptions {
   clock: () => Date;
   activeConnections: () => number;
   onUserSessionsEnded: (userId: string) => void;
+  /** Sandbox mode: the operator's template approval is the fake provider's review too. */
+  sandboxReviewer?: SandboxTemplateReviewer;
+  log: Pick<Logger, 'warn'>;
 }
 
 const idParams = (message: string) => z.object({ id: z.uuid({ error: message }) });
 const asAdmin = { access: 'admin' as const };
 
-export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, { db, box, throttle, clock, activeConnections, onUserSessionsEnded }) => {
+export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, { db, box, throttle, clock, activeConnections, onUserSessionsEnded, sandboxReviewer, log }) => {
   app.post('/api/auth/admin/login', { config: { access: 'public' }, schema: { body: adminLoginRequest, response: { 200: adminSessionResponse } } },
     async (request) => admin.adminLogin(db, request.body, request.ip, throttle, clock()));
 
@@ -56,7 +60,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
   app.get('/api/admin/templates/all', { config: asAdmin, schema: { response: { 200: adminTemplateListResponse } } }, async () => listAllTemplatesForOperator(db));
   app.put('/api/admin/templates/:id/status', {
     config: asAdmin, schema: { params: idParams('Plantilla inválida.'), body: adminTemplateStatusRequest, response: { 200: adminTemplateResponse } },
-  }, async (request) => setTemplateStatusByOperator(db, request.params.id, request.body.status));
+  }, async (request) => setTemplateStatusByOperator({ db, sandboxReviewer, log }, request.params.id, request.body));
 
   app.get('/api/admin/settings/pricing', { config: asAdmin }, async () => admin.getPricing(db));
   app.put('/api/admin/settings/pricing', { config: asAdmin, schema: { body: pricingRequest } }, async (request) => admin.savePricing(db, request.body));

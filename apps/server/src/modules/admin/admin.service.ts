@@ -1,13 +1,16 @@
 import { and, desc, eq, gte, isNull, lt, sql } from 'drizzle-orm';
 import type { Plan } from '@embudo/contracts/http/auth';
-import { adminSessions, messages, platformAdmins, platformSettings, sessions, tenants, usageEvents, users } from '../../../db/schema/index.ts';
+import { adminSessions, messages, platformAdmins, platformSettings, sessions, tenants, users } from '../../../db/schema/index.ts';
 import { queryRows, type Db } from '../../platform/db/database.ts';
 import { forbidden, notFound, unauthorized } from '../../platform/errors/app-error.ts';
 import { generateTemporaryPassword, generateToken, hashPassword, hashToken, verifySignInPassword } from '../../platform/auth/secrets.ts';
 import type { SecretBox } from '../../platform/crypto/secret-box.ts';
 import { claimSignInAttempt, signInFailed, signInSucceeded, throttleKeys, type ThrottleLimits } from '../auth/login-throttle.ts';
 import { lastUsedStaleBefore, sessionExpired, type SessionPolicy } from '../auth/session-lifetime.ts';
-import { monthBounds, PRICING_KEY, currentPricing, type Pricing } from '../usage/usage.service.ts';
+import { monthBounds, monthCostByTenant, PRICING_KEY, currentPricing, type Pricing } from '../usage/usage.service.ts';
+import { requireMemberSeat } from '../tenants/plan-limits.ts';
+import { findTenantById } from '../tenants/tenants.service.ts';
+import { countActiveUsers } from '../users/users.service.ts';
 
 export const ADMIN_WRONG_CREDENTIALS = 'Email o contraseña incorrectos.';
 export const OWNER_STATUS_LOCKED = 'El estado del propietario no se puede cambiar.';
@@ -82,16 +85,6 @@ async function templateCounts(db: Db) {
   return { totalTemplates: row?.total ?? 0, utilityTemplates: row?.utility ?? 0, marketingTemplates: row?.marketing ?? 0 };
 }
 
-async function monthCostByTenant(db: Db, now = new Date()) {
-  const { start, end } = monthBounds(now);
-  const rows = await db
-    .select({ tenantId: usageEvents.tenantId, cost: sql<number>`coalesce(sum(${usageEvents.unitPrice}), 0)::float8` })
-    .from(usageEvents)
-    .where(and(gte(usageEvents.createdAt, start), lt(usageEvents.createdAt, end)))
-    .groupBy(usageEvents.tenantId);
-  return new Map(rows.map((row) => [row.tenantId, Math.round(Number(row.cost) * 10_000) / 10_000]));
-}
-
 export async function tenantsSummary(db: Db) {
   const rows = await db
     .select({ id: tenants.id, name: tenants.name, slug: tenants.slug, subscription_plan: tenants.subscriptionPlan, userCount: sql<number>`(select count(*)::int from users u where u.tenant_id = "tenants"."id")` })
@@ -125,11 +118,18 @@ export async function setTenantPlan(db: Db, tenantId: string, plan: Plan) {
   return { id: row.id, subscription_plan: row.subscriptionPlan };
 }
 
-/** An owner's status never changes; deactivating a user ends their sessions at once. */
+/**
+ * An owner's status never changes; deactivating a user ends their sessions at once. Reactivating one
+ * takes a seat of the company's plan, the same limit (and message) as the team dialog.
+ */
 export async function setUserStatus(db: Db, userId: string, isActive: boolean) {
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!user) throw notFound('Usuario no encontrado.');
   if (user.role === 'owner') throw forbidden(OWNER_STATUS_LOCKED);
+  if (isActive && !user.isActive) {
+    const tenant = await findTenantById(db, user.tenantId);
+    if (tenant) requireMemberSeat(tenant.subscriptionPlan, await countActiveUsers(db, user.tenantId));
+  }
   await db.transaction(async (tx) => {
     await tx.update(users).set({ isActive }).where(eq(users.id, user.id));
     if (!isActive) await tx.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));

@@ -13,6 +13,7 @@ import { sandboxAppName } from '../chats/provider-settings.service.ts';
 import { CONTACT_IN_HIDDEN_FUNNEL } from '../chats/template-send.service.ts';
 import { TEMPLATE_NOT_APPROVED } from '../templates/templates.service.ts';
 import { OLD_XLS_FORMAT } from './excel-sheet.parser.ts';
+import { savePricing } from '../admin/admin.service.ts';
 
 type Owner = Awaited<ReturnType<typeof registerTenant>>;
 
@@ -238,7 +239,30 @@ describe('POST /api/funnels/{id}/batches', () => {
     fake.failNextSends(refusal, refusal);
     const created = (await postBatch(owner, funnelId, request)).json();
     await sendEverything();
-    expect(await untilBatch(owner, created.id, (batch) => batch.status !== 'processing')).toMatchObject({ status: 'failed', sent_count: 0, failed_count: 2, total_messages: 2 });
+    expect(await untilBatch(owner, created.id, (batch) => batch.status !== 'processing')).toMatchObject({ status: 'failed', sent_count: 0, failed_count: 2, total_messages: 2, failure_reason: 'Invalid Destination' });
+    // Refused sends never reached WhatsApp: nothing is billed.
+    expect((await call(owner, 'GET', '/usage')).json()).toMatchObject({ totalCost: 0, utilityTemplateCount: 0, failedUnbilledCount: 0 });
+  });
+
+  it('un-bills the rows the provider accepted and then reported failed, so Mi Consumo counts only what went out', async () => {
+    await savePricing(db(), { price_per_sent_message: 0, price_per_received_message: 0, price_template_marketing: 0.05, price_template_utility: 0.02 });
+    const { owner, template, funnelId, request } = await companyWithFile([HEADERS, ['5215551000001', 'Ana', '1'], ['5215551000002', 'Beto', '2']]);
+    // Meta paused the template after approving it: Gupshup still accepts each send, then reports it failed.
+    fake.templatesOf(sandboxAppName(owner.tenant.slug)).find((held) => held.id === template.provider_template_id)!.status = 'PAUSED';
+    const created = (await postBatch(owner, funnelId, request)).json();
+    await sendEverything();
+    expect(await untilBatch(owner, created.id, (batch) => batch.failed_count === 2)).toMatchObject({
+      status: 'failed', sent_count: 0, failed_count: 2, failure_reason: '4003 Template is PAUSED, not APPROVED',
+    });
+    expect((await call(owner, 'GET', '/usage')).json()).toMatchObject({ totalCost: 0, utilityTemplateCount: 0, failedUnbilledCount: 2 });
+
+    // A send that goes out is billed at the price in force, beside the two un-billed ones.
+    fake.templatesOf(sandboxAppName(owner.tenant.slug)).find((held) => held.id === template.provider_template_id)!.status = 'APPROVED';
+    const again = (await postBatch(owner, funnelId, { ...request, file: { name: 'otra.xlsx', data: await excelFile([HEADERS, ['5215551000003', 'Eva', '3']]) } })).json();
+    await sendEverything();
+    await untilBatch(owner, again.id, (batch) => batch.sent_count === 1);
+    expect((await call(owner, 'GET', '/usage')).json()).toMatchObject({ totalCost: 0.02, utilityTemplateCount: 1, failedUnbilledCount: 2 });
+    await savePricing(db(), { price_per_sent_message: 0, price_per_received_message: 0, price_template_marketing: 0, price_template_utility: 0 });
   });
 
   it.each<[string, (request: BatchRequest) => Promise<BatchRequest> | BatchRequest, string]>([
@@ -346,7 +370,7 @@ describe('GET /api/batches', () => {
     const all = (await call(owner, 'GET', '/batches')).json() as BatchDto[];
     expect(all.map((batch) => batch.id)).toEqual([second.id, first.id]);
     expect(Object.keys(all[0]!).sort()).toEqual([
-      'created_at', 'delivered_count', 'failed_count', 'funnel_id', 'id', 'message_template_name', 'read_count', 'replied_count', 'sent_count', 'status', 'total_messages', 'user_name',
+      'created_at', 'delivered_count', 'failed_count', 'failure_reason', 'funnel_id', 'id', 'message_template_name', 'read_count', 'replied_count', 'sent_count', 'status', 'total_messages', 'user_name',
     ]);
     const viewer = await signInMember(t, owner, 'viewer', [funnelId]);
     const elsewhere = await signInMember(t, owner, 'agent', []);

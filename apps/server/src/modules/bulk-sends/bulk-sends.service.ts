@@ -76,12 +76,14 @@ interface SummaryRow {
   failed: number;
   unsettled: number;
   accepted: number;
+  failure_reason: string | null;
 }
 
 /**
  * Status and counts straight from the rows' messages: a row counts as sent, delivered or read by its
  * message's ack (ack only grows, so each includes the next), failed when refused or when its message failed,
- * and replied when the customer wrote on that chat after it. Processing while a row still waits for its turn
+ * and replied when the customer wrote on that chat after it; the failed rows' most frequent reason (the provider's, when it
+ * refused the sends) is the batch's failure reason. Processing while a row still waits for its turn
  * or for the provider's answer; then completed if anything went out, else failed.
  */
 async function batchSummaries(executor: DbExecutor, where: SQL): Promise<BatchDto[]> {
@@ -96,7 +98,8 @@ async function batchSummaries(executor: DbExecutor, where: SQL): Promise<BatchDt
         where reply.tenant_id = m.tenant_id and reply.card_id = m.card_id and reply.sender = 'contact' and reply.created_at > m.created_at))::int as replied,
       count(*) filter (where r.status = 'failed' or m.ack = -1)::int as failed,
       count(*) filter (where r.status = 'pending' or (m.id is not null and m.provider_message_id is null and m.ack >= 0))::int as unsettled,
-      count(*) filter (where m.provider_message_id is not null and m.ack >= 0)::int as accepted
+      count(*) filter (where m.provider_message_id is not null and m.ack >= 0)::int as accepted,
+      mode() within group (order by coalesce(m.error_reason, r.error_reason)) filter (where r.status = 'failed' or m.ack = -1) as failure_reason
     from batches b
     left join batch_recipients r on r.batch_id = b.id
     left join messages m on m.id = r.message_id
@@ -118,6 +121,7 @@ async function batchSummaries(executor: DbExecutor, where: SQL): Promise<BatchDt
       read_count: row.read,
       replied_count: row.replied,
       failed_count: row.failed,
+      failure_reason: row.failure_reason,
       funnel_id: row.funnel_id,
     };
   });
@@ -239,7 +243,8 @@ export async function createBatch(
   const refused = planned.length - sendable.length;
   return {
     id: batch.id, created_at: batch.createdAt.toISOString(), status: 'processing', message_template_name: batch.templateName, user_name: batch.userName,
-    total_messages: planned.length, sent_count: 0, delivered_count: 0, read_count: 0, replied_count: 0, failed_count: refused, funnel_id: batch.funnelId,
+    total_messages: planned.length, sent_count: 0, delivered_count: 0, read_count: 0, replied_count: 0, failed_count: refused,
+    failure_reason: planned.find((row) => row.failure)?.failure ?? null, funnel_id: batch.funnelId,
     invalid_rows: refused, duplicates_skipped: duplicates,
   };
 }

@@ -68,7 +68,7 @@ function contentOf(row: MessageRow, publicUrl: string, replyTo?: string): Outbou
 async function markFailed(deps: ChatJobsDeps, row: MessageRow, reason: string) {
   const [failed] = await deps.db.update(messages).set({ ack: -1, errorReason: reason })
     .where(and(eq(messages.id, row.id), sql`${messages.ack} <= 0`)).returning();
-  if (failed) await deps.events.emitForCard(row.tenantId, row.cardId, 'message_status_updated', { cardId: row.cardId, messageId: row.id, tempId: row.tempId, ack: -1 });
+  if (failed) await deps.events.emitForCard(row.tenantId, row.cardId, 'message_status_updated', { cardId: row.cardId, messageId: row.id, tempId: row.tempId, ack: -1, error: reason });
 }
 
 export function createChatJobs(deps: ChatJobsDeps) {
@@ -120,9 +120,13 @@ export function createChatJobs(deps: ChatJobsDeps) {
         await markFailed(deps, row, error.message);
         return;
       }
-      const [sent] = await deps.db.update(messages).set({ providerMessageId }).where(eq(messages.id, row.id)).returning();
       const usageKind = row.type !== 'template' ? 'sent' : row.templateCategory === 'MARKETING' ? 'template_marketing' : 'template_utility';
-      await recordUsage(deps.db, tenantId, usageKind, row.id);
+      // Accepted by the provider: billed with the id in one step, so a failed status that finds the id also finds the charge to undo.
+      const sent = await deps.db.transaction(async (tx) => {
+        const [accepted] = await tx.update(messages).set({ providerMessageId }).where(eq(messages.id, row.id)).returning();
+        await recordUsage(tx, tenantId, usageKind, row.id);
+        return accepted;
+      });
       await deps.events.emitForCard(tenantId, card.id, 'message_status_updated', { cardId: card.id, messageId: sent!.id, tempId: sent!.tempId, ack: sent!.ack as 0 });
     },
   });

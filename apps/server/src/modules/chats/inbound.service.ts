@@ -7,7 +7,7 @@ import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../platform/http/json-bo
 import { ackByStatus, MalformedDelivery, type InboundEvent, type InboundMessage, type InboundStatus, type MessagingProvider } from '../../messaging-providers/provider.ts';
 import { findOrCreateCard, recordCardActivity, toCardUpdate, type CardPlace, type CardRow } from '../funnels/cards.service.ts';
 import { findTenantById } from '../tenants/tenants.service.ts';
-import { recordUsage } from '../usage/usage.service.ts';
+import { recordUsage, unbillFailedMessage } from '../usage/usage.service.ts';
 import { upsertContact } from './contacts.service.ts';
 import { toMessageDto, type MessageRow } from './message-dto.ts';
 import { providerSettingsOf, secretMatches } from './provider-settings.service.ts';
@@ -154,7 +154,8 @@ async function findQuoted(tx: Tx, tenantId: string, quoted: NonNullable<InboundM
 
 /**
  * Applies a delivery status. Ack only increases; a failure counts only while nothing better is
- * known, so a late `failed` never hides a message that was already delivered.
+ * known, so a late `failed` never hides a message that was already delivered. A send that fails
+ * after the provider accepted it is un-billed with the same change.
  */
 export async function applyStatus(deps: InboundDeps, tenantId: string, event: InboundStatus) {
   const ack = ackByStatus[event.status];
@@ -164,15 +165,19 @@ export async function applyStatus(deps: InboundDeps, tenantId: string, event: In
   );
   if (!match) return;
   const guard = ack === -1 ? sql`${messages.ack} <= 0` : sql`${messages.ack} < ${ack}`;
-  const [updated] = await deps.db
-    .update(messages)
-    .set({
-      ack,
-      ...(event.whatsappMessageId ? { whatsappMessageId: event.whatsappMessageId } : {}),
-      ...(ack === -1 ? { errorReason: event.reason ?? 'Error del proveedor' } : {}),
-    })
-    .where(and(eq(messages.tenantId, tenantId), match, guard))
-    .returning();
+  const updated = await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(messages)
+      .set({
+        ack,
+        ...(event.whatsappMessageId ? { whatsappMessageId: event.whatsappMessageId } : {}),
+        ...(ack === -1 ? { errorReason: event.reason ?? 'Error del proveedor' } : {}),
+      })
+      .where(and(eq(messages.tenantId, tenantId), match, guard))
+      .returning();
+    if (row?.ack === -1) await unbillFailedMessage(tx, tenantId, row.id);
+    return row;
+  });
   if (!updated) {
     // Still learn the WhatsApp id (quotes refer to it) even when the ack does not move.
     if (event.whatsappMessageId && event.providerMessageId) {
@@ -181,5 +186,7 @@ export async function applyStatus(deps: InboundDeps, tenantId: string, event: In
     }
     return;
   }
-  await deps.events.emitForCard(tenantId, updated.cardId, 'message_status_updated', { cardId: updated.cardId, messageId: updated.id, tempId: updated.tempId, ack: updated.ack as -1 | 0 | 1 | 2 | 3 });
+  await deps.events.emitForCard(tenantId, updated.cardId, 'message_status_updated', {
+    cardId: updated.cardId, messageId: updated.id, tempId: updated.tempId, ack: updated.ack as -1 | 0 | 1 | 2 | 3, ...(updated.ack === -1 ? { error: updated.errorReason } : {}),
+  });
 }

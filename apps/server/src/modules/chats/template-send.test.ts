@@ -8,7 +8,7 @@ import { signInMember } from '../../../test/support/members.ts';
 import { connectClient, joinTenant, listenOnRandomPort, nextEvent, type TestSocket } from '../../../test/support/realtime-client.ts';
 import { approvedTemplate, multipartFile, PNG_PIXEL, syncUntilReviewed, until } from '../../../test/support/templates.ts';
 import type { FakeGupshup } from '../../messaging-providers/sandbox/fake-gupshup.ts';
-import { setTemplateStatusByOperator, TEMPLATE_NOT_APPROVED } from '../templates/templates.service.ts';
+import { TEMPLATE_NOT_APPROVED } from '../templates/templates.service.ts';
 import { sandboxAppName } from './provider-settings.service.ts';
 import { CONTACT_IN_HIDDEN_FUNNEL, NO_VISIBLE_COLUMN } from './template-send.service.ts';
 
@@ -190,20 +190,22 @@ describe('POST /api/message/template', () => {
     expect(await outboundOf(owner.tenant.id)).toHaveLength(1);
   });
 
-  it('marks the message failed when the provider no longer has the template approved', async () => {
+  it('marks the message failed with the provider\'s reason when it refuses the template after accepting the send, and un-bills it', async () => {
     const owner = await registerTenant(t.app);
-    const created = (await call(owner, 'POST', '/templates', { name: 'vetada', body_text: 'Hay que rechazar esto' })).json();
-    await syncUntilReviewed(t, owner, created.id);
-    // The operator approves it here; Meta's review (the fake's) still says REJECTED.
-    await setTemplateStatusByOperator(t.database.db, created.id, 'APPROVED');
+    const template = await approvedTemplate(t, owner, { name: 'pausada', body_text: 'Tu cita es mañana.' });
+    // Meta paused it after approving it: Gupshup still accepts the send, then reports it failed.
+    fake.templatesOf(sandboxAppName(owner.tenant.slug)).find((held) => held.id === template.provider_template_id)!.status = 'PAUSED';
     const card = await closedChat(owner);
-    const message = (await call(owner, 'POST', '/message/template', { cardId: card.id, templateId: created.id })).json();
+    const message = (await call(owner, 'POST', '/message/template', { cardId: card.id, templateId: template.id })).json();
     await untilSent(message.id);
     const failed = await until(async () => {
       const [row] = await t.database.db.select().from(messages).where(eq(messages.id, message.id));
       return row!.ack === -1 ? row : undefined;
     });
-    expect(failed.errorReason).toContain('Template is REJECTED, not APPROVED');
+    expect(failed.errorReason).toBe('4003 Template is PAUSED, not APPROVED');
+    const timeline = (await call(owner, 'GET', `/cards/${card.id}/messages`)).json();
+    expect(JSON.stringify(timeline)).toContain('4003 Template is PAUSED, not APPROVED');
+    expect(await usageOf(owner)).toMatchObject({ utilityTemplateCount: 0, totalCost: 0, failedUnbilledCount: 1 });
   });
 });
 

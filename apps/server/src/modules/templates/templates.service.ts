@@ -13,6 +13,7 @@ import { MEDIA_HANDLE_MISSING, PartnerApiError, type GupshupPartnerApi, type Par
 import { toPartnerTemplateFields } from '../../messaging-providers/gupshup/gupshup-template.mapper.ts';
 import { MEDIA_URL_PREFIX, type MediaStorage } from '../../platform/storage/media-storage.ts';
 import { effectiveAccount } from '../chats/provider-settings.service.ts';
+import type { Logger } from '../../platform/logger/logger.ts';
 
 export type TemplateRow = typeof messageTemplates.$inferSelect;
 
@@ -47,7 +48,7 @@ export function toTemplateDto(row: TemplateRow): TemplateDto {
   return {
     id: row.id, name: row.name, category: row.category, language_code: row.languageCode, header: row.header ?? null,
     body_text: row.bodyText, footer: row.footer, buttons: row.buttons, status: row.status, rejection_reason: row.rejectionReason,
-    provider_template_id: row.providerTemplateId, variables_schema: row.variablesSchema,
+    blocked_by_operator: row.operatorRejectionReason !== null, provider_template_id: row.providerTemplateId, variables_schema: row.variablesSchema,
     created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString(),
   };
 }
@@ -194,11 +195,18 @@ export async function updateTemplate(deps: TemplatesDeps, who: TemplateActor, te
   if (!sameKey) await deleteAtProvider(deps, appId, existing).catch(() => undefined);
 
   const [row] = await deps.db.update(messageTemplates)
-    .set({ ...columns, status: 'PENDING', rejectionReason: null, providerTemplateId: submitted.id, updatedAt: new Date() })
+    .set({ ...columns, ...reviewStateAfterSubmit(existing), providerTemplateId: submitted.id, updatedAt: new Date() })
     .where(and(eq(messageTemplates.tenantId, who.tenant.id), eq(messageTemplates.id, existing.id)))
     .returning();
   if (!row) throw notFound(TEMPLATE_NOT_FOUND);
   return toTemplateDto(row);
+}
+
+/** A new version goes to Meta's review, but the operator's block stays until the operator approves. */
+function reviewStateAfterSubmit(existing: TemplateRow): Pick<TemplateRow, 'status' | 'rejectionReason'> {
+  return existing.operatorRejectionReason !== null
+    ? { status: 'REJECTED', rejectionReason: existing.operatorRejectionReason }
+    : { status: 'PENDING', rejectionReason: null };
 }
 
 /** Deletes at the provider first (irreversible there), then here. */
@@ -221,7 +229,10 @@ export function toTemplateStatus(providerStatus: string): TemplateStatus {
   return 'PENDING';
 }
 
-/** Refreshes every template's status and rejection reason from the provider's list. */
+/**
+ * Refreshes every template's status and rejection reason from the provider's list, except where the
+ * operator blocked the template: that REJECTED (and its reason) stands whatever the provider says.
+ */
 export async function syncTemplates(deps: TemplatesDeps, who: TemplateActor): Promise<{ synced: number; templates: TemplateDto[] }> {
   requireOwnerOrAdmin(who.actor);
   const rows = await deps.db.select().from(messageTemplates).where(eq(messageTemplates.tenantId, who.tenant.id));
@@ -235,8 +246,9 @@ export async function syncTemplates(deps: TemplatesDeps, who: TemplateActor): Pr
       ?? remote.find((template) => template.elementName === row.name && template.languageCode === row.languageCode);
     if (!match) continue;
     synced++;
-    const status = toTemplateStatus(match.status);
-    const rejectionReason = status === 'REJECTED' || status === 'FAILED' ? match.reason : null;
+    const blocked = row.operatorRejectionReason !== null;
+    const status = blocked ? 'REJECTED' : toTemplateStatus(match.status);
+    const rejectionReason = blocked ? row.operatorRejectionReason : status === 'REJECTED' || status === 'FAILED' ? match.reason : null;
     if (status === row.status && rejectionReason === row.rejectionReason && match.id === row.providerTemplateId) continue;
     await deps.db.update(messageTemplates).set({ status, rejectionReason, providerTemplateId: match.id, updatedAt: new Date() })
       .where(and(eq(messageTemplates.tenantId, who.tenant.id), eq(messageTemplates.id, row.id)));
@@ -277,20 +289,46 @@ export async function listAllTemplatesForOperator(db: Db): Promise<AdminTemplate
 export const ALREADY_APPROVED = 'La plantilla ya está aprobada.';
 export const ALREADY_REJECTED = 'La plantilla ya está rechazada.';
 
+/** The sandbox's "Meta review": the operator's approval approves there too (the fake Gupshup). */
+export interface SandboxTemplateReviewer {
+  approve(appId: string, providerTemplateId: string): boolean;
+}
+
+export interface OperatorReviewDeps {
+  db: Db;
+  /** Present in sandbox mode only. */
+  sandboxReviewer?: SandboxTemplateReviewer;
+  log: Pick<Logger, 'warn'>;
+}
+
 /**
- * The operator's decision (spec 02 §4): APPROVED on any non-approved template, REJECTED on any non-rejected
- * one. It is stored as is; a later sync copies the provider's review again.
+ * The operator's decision (spec 02 §4): APPROVED on any non-approved template, REJECTED on any non-rejected one.
+ * A rejection is a platform block with the operator's reason that no sync lifts; an approval clears it and makes
+ * the template APPROVED (in sandbox mode at the fake provider too, so it really sends; in live mode Meta's review
+ * still decides delivery, and a refused send shows the provider's reason on the message).
  */
-export async function setTemplateStatusByOperator(db: Db, templateId: string, status: 'APPROVED' | 'REJECTED'): Promise<AdminTemplateDto> {
-  const [row] = await db.select({ template: messageTemplates, tenantName: tenants.name }).from(messageTemplates)
+export async function setTemplateStatusByOperator(
+  deps: OperatorReviewDeps, templateId: string, decision: { status: 'APPROVED' | 'REJECTED'; reason?: string },
+): Promise<AdminTemplateDto> {
+  const { status } = decision;
+  const [row] = await deps.db.select({ template: messageTemplates, tenant: tenants }).from(messageTemplates)
     .innerJoin(tenants, eq(tenants.id, messageTemplates.tenantId))
     .where(eq(messageTemplates.id, templateId)).limit(1);
   if (!row) throw notFound(TEMPLATE_NOT_FOUND);
   if (row.template.status === status) throw badRequest(status === 'APPROVED' ? ALREADY_APPROVED : ALREADY_REJECTED);
-  const [updated] = await db.update(messageTemplates)
-    .set({ status, rejectionReason: status === 'REJECTED' ? OPERATOR_REJECTION_REASON : null, updatedAt: new Date() })
+  const operatorReason = status === 'REJECTED' ? decision.reason ?? OPERATOR_REJECTION_REASON : null;
+  const [updated] = await deps.db.update(messageTemplates)
+    .set({ status, rejectionReason: operatorReason, operatorRejectionReason: operatorReason, updatedAt: new Date() })
     .where(and(eq(messageTemplates.id, templateId), ne(messageTemplates.status, status)))
     .returning();
   if (!updated) throw badRequest(status === 'APPROVED' ? ALREADY_APPROVED : ALREADY_REJECTED);
-  return { ...toTemplateDto(updated), tenant_id: updated.tenantId, tenant_name: row.tenantName };
+  if (status === 'APPROVED' && deps.sandboxReviewer) await approveAtSandbox(deps, deps.sandboxReviewer, row.tenant, updated);
+  return { ...toTemplateDto(updated), tenant_id: updated.tenantId, tenant_name: row.tenant.name };
+}
+
+async function approveAtSandbox(deps: OperatorReviewDeps, reviewer: SandboxTemplateReviewer, tenant: TemplateActor['tenant'], template: TemplateRow) {
+  const account = await effectiveAccount(deps.db, tenant, true);
+  const approved = Boolean(account.appName && template.providerTemplateId && reviewer.approve(account.appName, template.providerTemplateId));
+  // Sends will then fail with the provider's reason on the message; saving the template again re-submits it.
+  if (!approved) deps.log.warn({ tenantId: tenant.id, templateId: template.id }, 'sandbox provider does not hold the template the operator approved');
 }

@@ -1,4 +1,4 @@
-import { and, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, eq, gte, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { platformSettings, usageEvents } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
 
@@ -31,26 +31,56 @@ export async function recordUsage(executor: DbExecutor, tenantId: string, kind: 
   await executor.insert(usageEvents).values({ tenantId, kind, messageId, unitPrice: priceOf(pricing, kind) }).onConflictDoNothing();
 }
 
+/**
+ * Only what the provider accepted is billed, and a send it later reports as failed is un-billed: the event
+ * stays (with its price) for the record and leaves the month's counts and cost.
+ */
+export async function unbillFailedMessage(executor: DbExecutor, tenantId: string, messageId: string): Promise<void> {
+  await executor.update(usageEvents).set({ unbilledAt: new Date() })
+    .where(and(eq(usageEvents.tenantId, tenantId), eq(usageEvents.messageId, messageId), isNull(usageEvents.unbilledAt)));
+}
+
 export function monthBounds(now: Date) {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
   return { start, end };
 }
 
-export async function monthUsage(executor: DbExecutor, tenantId: string, now = new Date()) {
+const roundCost = (cost: number) => Math.round(cost * 10_000) / 10_000;
+const inMonth = (now: Date) => {
   const { start, end } = monthBounds(now);
+  return and(gte(usageEvents.createdAt, start), lt(usageEvents.createdAt, end));
+};
+
+/** The month's billed counts and cost, and how many accepted sends failed later and were un-billed. */
+export async function monthUsage(executor: DbExecutor, tenantId: string, now = new Date()) {
   const rows = await executor
-    .select({ kind: usageEvents.kind, count: sql<number>`count(*)::int`, cost: sql<number>`coalesce(sum(${usageEvents.unitPrice}), 0)::float8` })
+    .select({
+      kind: usageEvents.kind,
+      billed: sql<number>`(count(*) filter (where ${isNull(usageEvents.unbilledAt)}))::int`,
+      unbilled: sql<number>`(count(*) filter (where ${isNotNull(usageEvents.unbilledAt)}))::int`,
+      cost: sql<number>`coalesce(sum(${usageEvents.unitPrice}) filter (where ${isNull(usageEvents.unbilledAt)}), 0)::float8`,
+    })
     .from(usageEvents)
-    .where(and(eq(usageEvents.tenantId, tenantId), gte(usageEvents.createdAt, start), lt(usageEvents.createdAt, end)))
+    .where(and(eq(usageEvents.tenantId, tenantId), inMonth(now)))
     .groupBy(usageEvents.kind);
   const of = (kind: UsageKind) => rows.find((row) => row.kind === kind);
-  const totalCost = rows.reduce((sum, row) => sum + Number(row.cost), 0);
   return {
-    totalCost: Math.round(totalCost * 10_000) / 10_000,
-    sentCount: of('sent')?.count ?? 0,
-    receivedCount: of('received')?.count ?? 0,
-    marketingTemplateCount: of('template_marketing')?.count ?? 0,
-    utilityTemplateCount: of('template_utility')?.count ?? 0,
+    totalCost: roundCost(rows.reduce((sum, row) => sum + Number(row.cost), 0)),
+    sentCount: of('sent')?.billed ?? 0,
+    receivedCount: of('received')?.billed ?? 0,
+    marketingTemplateCount: of('template_marketing')?.billed ?? 0,
+    utilityTemplateCount: of('template_utility')?.billed ?? 0,
+    failedUnbilledCount: rows.reduce((sum, row) => sum + row.unbilled, 0),
   };
+}
+
+/** Every tenant's billed cost this month (the operator's tenants page). */
+export async function monthCostByTenant(executor: DbExecutor, now = new Date()): Promise<Map<string, number>> {
+  const rows = await executor
+    .select({ tenantId: usageEvents.tenantId, cost: sql<number>`coalesce(sum(${usageEvents.unitPrice}), 0)::float8` })
+    .from(usageEvents)
+    .where(and(inMonth(now), isNull(usageEvents.unbilledAt)))
+    .groupBy(usageEvents.tenantId);
+  return new Map(rows.map((row) => [row.tenantId, roundCost(Number(row.cost))]));
 }

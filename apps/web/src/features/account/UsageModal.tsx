@@ -5,7 +5,7 @@ import { Modal } from '../../shared/ui/Modal.tsx';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
 import { usageApi, type Usage } from './usage.api.ts';
 
-const counters: Array<{ field: Exclude<keyof Usage, 'totalCost'>; label: string }> = [
+const counters: Array<{ field: Exclude<keyof Usage, 'totalCost' | 'failedUnbilledCount'>; label: string }> = [
   { field: 'sentCount', label: 'Mensajes enviados' },
   { field: 'receivedCount', label: 'Mensajes recibidos' },
   { field: 'marketingTemplateCount', label: 'Plantillas de marketing' },
@@ -61,6 +61,10 @@ export function UsageModal({ onClose }: { onClose: () => void }) {
               </div>
             ))}
           </dl>
+          <p className="text-xs text-slate-500" data-testid="usage-billing-rule">
+            Solo se cobra lo que WhatsApp aceptó: los envíos que fallan no se cobran.
+            {data.failedUnbilledCount > 0 && ` Este mes: ${data.failedUnbilledCount.toLocaleString('es')} envíos fallidos sin cobrar.`}
+          </p>
         </div>
       )}
     </Modal>

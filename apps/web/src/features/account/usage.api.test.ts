@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractUsage } from './usage.api.ts';
 
-const usage = { totalCost: 1.23456, sentCount: 10, receivedCount: 4, marketingTemplateCount: 2, utilityTemplateCount: 1 };
+const usage = { totalCost: 1.23456, sentCount: 10, receivedCount: 4, marketingTemplateCount: 2, utilityTemplateCount: 1, failedUnbilledCount: 2 };
 
 describe('extractUsage', () => {
   it('takes the usage itself', () => {
@@ -20,6 +20,7 @@ describe('extractUsage', () => {
       receivedCount: 0,
       marketingTemplateCount: 0,
       utilityTemplateCount: 0,
+      failedUnbilledCount: 0,
     });
   });
 

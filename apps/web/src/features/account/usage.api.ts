@@ -7,6 +7,8 @@ export interface Usage {
   receivedCount: number;
   marketingTemplateCount: number;
   utilityTemplateCount: number;
+  /** Sends the provider accepted and then reported failed: counted nowhere above and not billed. */
+  failedUnbilledCount: number;
 }
 
 const usageFields = ['totalCost', 'sentCount', 'receivedCount', 'marketingTemplateCount', 'utilityTemplateCount'] as const;
@@ -32,6 +34,7 @@ export function extractUsage(answer: unknown): Usage | null {
     receivedCount: number(found.receivedCount),
     marketingTemplateCount: number(found.marketingTemplateCount),
     utilityTemplateCount: number(found.utilityTemplateCount),
+    failedUnbilledCount: number(found.failedUnbilledCount),
   };
 }
 

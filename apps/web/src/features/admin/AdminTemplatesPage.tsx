@@ -1,4 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { OPERATOR_REASON_MAX } from '@embudo/contracts/http/templates';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { Button } from '../../shared/ui/Button.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
@@ -6,12 +8,19 @@ import { adminApi, adminKeys, type AdminTemplate } from './admin.api.ts';
 import { AdminPageHeader, ErrorBlock, LoadingBlock } from './AdminPageHeader.tsx';
 import { TemplateStatusChip } from '../templates/TemplateStatusChip.tsx';
 
+export const OPERATOR_REVIEW_RULE =
+  'Rechazar bloquea la plantilla en la plataforma: la empresa ve el motivo y Sincronizar con Meta no la desbloquea. Aprobar la deja Aprobada (en modo sandbox también en el proveedor de pruebas); en producción, si Meta la rechaza al enviar, el chat y el envío masivo muestran el motivo del proveedor.';
+
 function TemplateActions({ template }: { template: AdminTemplate }) {
   const queryClient = useQueryClient();
   const toast = useToast();
+  const [reason, setReason] = useState('');
   const change = useMutation({
-    mutationFn: (status: 'APPROVED' | 'REJECTED') => adminApi.setTemplateStatus(template.id, status),
-    onSuccess: (_result, status) => toast.success(status === 'APPROVED' ? 'Plantilla aprobada.' : 'Plantilla rechazada.'),
+    mutationFn: (status: 'APPROVED' | 'REJECTED') => adminApi.setTemplateStatus(template.id, status, status === 'REJECTED' ? reason.trim() || undefined : undefined),
+    onSuccess: (_result, status) => {
+      toast.success(status === 'APPROVED' ? 'Plantilla aprobada.' : 'Plantilla rechazada.');
+      setReason('');
+    },
     onError: (error) => toast.error(errorMessageOr(error, 'Error al actualizar la plantilla.')),
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: adminKeys.templates });
@@ -19,17 +28,30 @@ function TemplateActions({ template }: { template: AdminTemplate }) {
     },
   });
   return (
-    <div className="flex justify-end gap-2">
-      {template.status !== 'APPROVED' && (
-        <Button size="sm" disabled={change.isPending} loading={change.isPending && change.variables === 'APPROVED'} onClick={() => change.mutate('APPROVED')} aria-label={`Aprobar ${template.name}`}>
-          Aprobar
-        </Button>
-      )}
+    <div className="flex flex-col items-end gap-2">
       {template.status !== 'REJECTED' && (
-        <Button variant="danger" size="sm" disabled={change.isPending} loading={change.isPending && change.variables === 'REJECTED'} onClick={() => change.mutate('REJECTED')} aria-label={`Rechazar ${template.name}`}>
-          Rechazar
-        </Button>
+        <input
+          type="text"
+          value={reason}
+          maxLength={OPERATOR_REASON_MAX}
+          onChange={(event) => setReason(event.target.value)}
+          placeholder="Motivo del rechazo (opcional)"
+          aria-label={`Motivo del rechazo de ${template.name} (opcional)`}
+          className="w-56 rounded-lg border border-slate-300 px-2 py-1 text-xs focus:border-emerald-500 focus:outline-none"
+        />
       )}
+      <div className="flex justify-end gap-2">
+        {template.status !== 'APPROVED' && (
+          <Button size="sm" disabled={change.isPending} loading={change.isPending && change.variables === 'APPROVED'} onClick={() => change.mutate('APPROVED')} aria-label={`Aprobar ${template.name}`}>
+            Aprobar
+          </Button>
+        )}
+        {template.status !== 'REJECTED' && (
+          <Button variant="danger" size="sm" disabled={change.isPending} loading={change.isPending && change.variables === 'REJECTED'} onClick={() => change.mutate('REJECTED')} aria-label={`Rechazar ${template.name}`}>
+            Rechazar
+          </Button>
+        )}
+      </div>
     </div>
   );
 }
@@ -40,6 +62,7 @@ export function AdminTemplatesPage() {
   return (
     <div className="mx-auto max-w-7xl">
       <AdminPageHeader title="Templates" subtitle="Plantillas de mensajes de todas las empresas." />
+      <p className="mb-4 text-sm text-slate-600" data-testid="review-rule">{OPERATOR_REVIEW_RULE}</p>
       {templates.isPending && <LoadingBlock />}
       {templates.isError && <ErrorBlock message="Failed to load templates." onRetry={() => void templates.refetch()} />}
       {templates.data && (
@@ -70,6 +93,8 @@ export function AdminTemplatesPage() {
                   <td className="px-5 py-3 text-xs font-medium text-slate-600">{template.category}</td>
                   <td className="px-5 py-3">
                     <TemplateStatusChip status={template.status} />
+                    {template.blocked_by_operator && <p className="mt-1 text-xs font-medium text-rose-700">Bloqueada por el administrador</p>}
+                    {template.rejection_reason && <p className="mt-1 max-w-48 text-xs text-slate-500" data-testid="admin-rejection-reason">{template.rejection_reason}</p>}
                   </td>
                   <td className="max-w-md px-5 py-3 whitespace-pre-line text-slate-600">{template.body_text}</td>
                   <td className="px-5 py-3">

@@ -51,6 +51,9 @@ export interface AdminTemplate {
   category: string;
   status: TemplateStatus | string;
   body_text: string;
+  rejection_reason?: string | null;
+  /** Rejected by the operator: a block the company's sync does not lift. */
+  blocked_by_operator?: boolean;
 }
 
 export interface Pricing {
@@ -111,8 +114,8 @@ export const adminApi = {
   setUserStatus: (userId: string, isActive: boolean) => api.put(`/api/admin/users/${encodeURIComponent(userId)}/status`, { is_active: isActive }),
   resetPassword: (userId: string) => api.post<{ tempPassword: string }>(`/api/admin/users/${encodeURIComponent(userId)}/reset-password`),
   templates: () => api.get<AdminTemplate[]>('/api/admin/templates/all'),
-  setTemplateStatus: (templateId: string, status: 'APPROVED' | 'REJECTED') =>
-    api.put(`/api/admin/templates/${encodeURIComponent(templateId)}/status`, { status }),
+  setTemplateStatus: (templateId: string, status: 'APPROVED' | 'REJECTED', reason?: string) =>
+    api.put(`/api/admin/templates/${encodeURIComponent(templateId)}/status`, reason ? { status, reason } : { status }),
   pricing: () => api.get<Pricing>('/api/admin/settings/pricing'),
   savePricing: (pricing: Pricing) => api.put<Pricing>('/api/admin/settings/pricing', pricing),
   gupshup: () => api.get<GupshupSettings>('/api/admin/settings/gupshup'),

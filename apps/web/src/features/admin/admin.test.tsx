@@ -216,6 +216,24 @@ describe('admin tenants', () => {
     expect(await screen.findByText('Usuario no encontrado.')).toBeTruthy();
   });
 
+  it("shows the plan limit's message when reactivating a member is refused, and the member stays inactive", async () => {
+    const planLimit = 'Tu plan Básico (Starter) permite hasta 2 miembros activos. Mejora tu plan para invitar o activar a más usuarios.';
+    const withInactive: AdminTenant = {
+      ...acme,
+      users: [...acme.users, { id: 'u3', name: 'Carla Lectora', email: 'carla@acme.test', role: 'viewer', is_active: false, last_login_at: null }],
+    };
+    const api = signedIn({
+      'GET /api/admin/tenants': () => json(200, [withInactive]),
+      'PUT /api/admin/users/u3/status': () => json(403, { code: 'FORBIDDEN', message: planLimit }),
+    });
+    renderApp('/admin/tenants');
+    const toggle = await screen.findByRole('switch', { name: 'Usuario activo: Carla Lectora' });
+    fireEvent.click(toggle);
+    expect(await screen.findByText(planLimit)).toBeTruthy();
+    expect(api.callsTo('PUT', '/api/admin/users/u3/status')[0]?.body).toEqual({ is_active: true });
+    await waitFor(() => expect(screen.getByRole('switch', { name: 'Usuario activo: Carla Lectora' }).getAttribute('aria-checked')).toBe('false'));
+  });
+
   it('resets a password after confirmation and shows the temporary one', async () => {
     signedIn({
       'GET /api/admin/tenants': () => json(200, [acme]),
@@ -243,6 +261,26 @@ describe('admin templates', () => {
     expect(within(screen.getByTestId('template-r')).queryByRole('button', { name: 'Rechazar t_r' })).toBeNull();
     fireEvent.click(within(screen.getByTestId('template-p')).getByRole('button', { name: 'Aprobar t_p' }));
     await waitFor(() => expect(api.callsTo('PUT', '/api/admin/templates/p/status')[0]?.body).toEqual({ status: 'APPROVED' }));
+  });
+
+  it("rejects with the operator's optional reason, and shows the block and its reason", async () => {
+    const api = signedIn({
+      'GET /api/admin/templates/all': () => json(200, [
+        template('p', 'PENDING'),
+        { ...template('b', 'REJECTED'), rejection_reason: 'Promociona apuestas.', blocked_by_operator: true },
+      ]),
+      'PUT /api/admin/templates/p/status': () => json(200, {}),
+    });
+    renderApp('/admin/templates');
+    const blocked = within(await screen.findByTestId('template-b'));
+    expect(blocked.getByText('Bloqueada por el administrador')).toBeTruthy();
+    expect(blocked.getByTestId('admin-rejection-reason').textContent).toBe('Promociona apuestas.');
+    expect(screen.getByTestId('review-rule').textContent).toContain('Sincronizar con Meta no la desbloquea');
+
+    const pending = within(screen.getByTestId('template-p'));
+    fireEvent.change(pending.getByRole('textbox', { name: 'Motivo del rechazo de t_p (opcional)' }), { target: { value: ' Lenguaje engañoso ' } });
+    fireEvent.click(pending.getByRole('button', { name: 'Rechazar t_p' }));
+    await waitFor(() => expect(api.callsTo('PUT', '/api/admin/templates/p/status')[0]?.body).toEqual({ status: 'REJECTED', reason: 'Lenguaje engañoso' }));
   });
 
   it("shows 'Failed to load templates.' when the list cannot load", async () => {

@@ -19,13 +19,26 @@ vi.mock('socket.io-client', () => ({
 function aBatch(overrides: Partial<BatchDto> = {}): BatchDto {
   return {
     id: 'b1', created_at: '2025-03-04T15:30:00.000Z', status: 'completed', message_template_name: 'aviso_pedido', user_name: 'Ana María',
-    total_messages: 8, sent_count: 6, delivered_count: 4, read_count: 3, replied_count: 2, failed_count: 2, funnel_id: 'f1', ...overrides,
+    total_messages: 8, sent_count: 6, delivered_count: 4, read_count: 3, replied_count: 2, failed_count: 2, failure_reason: null, funnel_id: 'f1', ...overrides,
   };
 }
 
 const rowOf = (id: string) => within(screen.getAllByTestId('batch-row').find((row) => row.getAttribute('data-batch-id') === id)!);
 
 describe('batches dashboard', () => {
+  it("shows why a batch's rows failed, such as the provider's refusal", async () => {
+    installTemplatesApi({
+      'GET /t/acme/api/batches': () => json(200, [
+        aBatch({ id: 'b9', status: 'failed', sent_count: 0, delivered_count: 0, read_count: 0, replied_count: 0, failed_count: 2, failure_reason: '4003 Template is REJECTED, not APPROVED' }),
+        aBatch({ id: 'b8', failed_count: 0 }),
+      ]),
+    });
+    renderApp('/t/acme/batches');
+    await screen.findAllByTestId('batch-row');
+    expect(rowOf('b9').getByTestId('batch-failure-reason').textContent).toBe('4003 Template is REJECTED, not APPROVED');
+    expect(rowOf('b8').queryByTestId('batch-failure-reason')).toBeNull();
+  });
+
   it('shows each batch with its status, counts and funnel percentages, failed highlighted when above 0', async () => {
     installTemplatesApi({
       'GET /t/acme/api/batches': () => json(200, [

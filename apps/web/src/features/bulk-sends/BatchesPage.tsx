@@ -57,6 +57,11 @@ function BatchRow({ batch }: { batch: BatchDto }) {
         >
           {batch.failed_count}
         </span>
+        {failed && batch.failure_reason && (
+          <p data-testid="batch-failure-reason" className="mt-1 ml-auto max-w-56 text-left text-xs font-normal text-rose-700">
+            {batch.failure_reason}
+          </p>
+        )}
       </td>
     </tr>
   );

@@ -139,6 +139,19 @@ describe('sending', () => {
     expect(screen.getByTestId('chat-message').getAttribute('data-ack')).toBe('1');
   });
 
+  it("shows the provider's reason on a message that failed after it was sent", async () => {
+    installBoardApi(aBoard(), [], { 'POST /t/acme/api/message': () => json(201, aMessage({ id: 'real-5', sender: 'user', ack: 0, text: 'Hola', tempId: 'temp-uuid-1' })) });
+    await openChat();
+    const box = screen.getByRole('textbox', { name: 'Mensaje' });
+    fireEvent.change(box, { target: { value: 'Hola' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(screen.getByTestId('chat-message').getAttribute('data-message-id')).toBe('real-5'));
+    expect(screen.queryByTestId('message-error')).toBeNull();
+    await serverEmit('message_status_updated', { cardId: 'c1', messageId: 'real-5', tempId: 'temp-uuid-1', ack: -1, error: '4003 Template is REJECTED, not APPROVED' });
+    expect(screen.getByTestId('chat-message').getAttribute('data-ack')).toBe('-1');
+    expect(screen.getByTestId('message-error').textContent).toBe('No enviado: 4003 Template is REJECTED, not APPROVED');
+  });
+
   it('adds new messages from the server and merges a late media URL', async () => {
     installBoardApi(aBoard(), []);
     await openChat();

@@ -124,9 +124,9 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
       scheduled.status === 'scheduled' ? upsertItem(data, { kind: 'scheduled', ...(scheduled as unknown as ScheduledItem) }) : removeItem(data, 'scheduled', scheduled.id),
     );
   });
-  useSocketEvent('message_status_updated', ({ cardId, messageId, tempId, ack }) => {
+  useSocketEvent('message_status_updated', ({ cardId, messageId, tempId, ack, error }) => {
     if (cardId !== card.id) return;
-    updateTimeline(cardId, (data) => applyStatus(data, { messageId, tempId, ack }));
+    updateTimeline(cardId, (data) => applyStatus(data, { messageId, tempId, ack, error }));
   });
 
   // The lightbox closes on Escape like any dialog.

@@ -49,6 +49,11 @@ export function MessageBubble({ message, isGroup = false, onReply, onOpenImage }
           <span>{formatTime(message.timestamp || message.raw_timestamp)}</span>
           {outgoing && <AckTicks ack={message.ack} error={message.error} />}
         </div>
+        {outgoing && message.ack === -1 && message.error && (
+          <p data-testid="message-error" className="mt-1 text-[11px] text-rose-700">
+            No enviado: {message.error}
+          </p>
+        )}
         {onReply && !message.id.startsWith('temp-') && (
           <button
             type="button"

@@ -57,12 +57,17 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
 }
 
 /** message_status_updated: the optimistic copy (by tempId) takes the real id; ack only increases. */
-export function applyStatus(data: TimelineData | undefined, status: { messageId: string; tempId?: string | null; ack: MessageAck }): TimelineData | undefined {
+export function applyStatus(
+  data: TimelineData | undefined, status: { messageId: string; tempId?: string | null; ack: MessageAck; error?: string | null },
+): TimelineData | undefined {
   if (!data) return data;
   const match = (message: ChatMessage) => message.id === status.messageId || (Boolean(status.tempId) && message.tempId === status.tempId);
-  return mapItems(data, (item) =>
-    item.kind === 'message' && match(item) ? { ...item, id: status.messageId, ack: nextAck(item.ack, status.ack) } : item,
-  );
+  return mapItems(data, (item) => {
+    if (item.kind !== 'message' || !match(item)) return item;
+    const ack = nextAck(item.ack, status.ack);
+    // A failure carries its reason (the provider's refusal) so the bubble can say it at once.
+    return { ...item, id: status.messageId, ack, ...(ack === -1 && status.error ? { error: status.error } : {}) };
+  });
 }
 
 export function removeByTempId(data: TimelineData | undefined, tempId: string): TimelineData | undefined {

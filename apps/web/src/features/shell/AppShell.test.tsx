@@ -128,6 +128,17 @@ describe('Mi Consumo', () => {
     expect(screen.getByText('Mensajes recibidos').nextSibling?.textContent).toBe('7');
   });
 
+  it('says failed sends are not billed, and how many this month', async () => {
+    await openShell('agent', {
+      'GET /t/acme/api/usage': () => json(200, { totalCost: 0.02, sentCount: 0, receivedCount: 0, marketingTemplateCount: 0, utilityTemplateCount: 1, failedUnbilledCount: 2 }),
+    });
+    openMenu();
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Mi Consumo' }));
+    expect((await screen.findByTestId('usage-billing-rule')).textContent).toBe(
+      'Solo se cobra lo que WhatsApp aceptó: los envíos que fallan no se cobran. Este mes: 2 envíos fallidos sin cobrar.',
+    );
+  });
+
   it("says 'Error al cargar el consumo' when the call fails", async () => {
     await openShell('agent');
     openMenu();

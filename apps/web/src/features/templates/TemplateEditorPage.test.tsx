@@ -1,10 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { MEDIA_UPLOAD_INVALID_RESPONSE, TEMPLATE_MEDIA_UNSUPPORTED, TEMPLATE_NAME_HINT, TEMPLATE_NAME_REQUIRED } from '@embudo/contracts/http/templates';
+import { MEDIA_UPLOAD_INVALID_RESPONSE, OPERATOR_BLOCK_NOTICE, TEMPLATE_MEDIA_UNSUPPORTED, TEMPLATE_NAME_HINT, TEMPLATE_NAME_REQUIRED } from '@embudo/contracts/http/templates';
 import { json } from '../../test/fake-api.ts';
 import { createFakeSocket } from '../../test/fake-socket.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { aTemplate, installTemplatesApi } from './templates-test-fixtures.ts';
+import { OPERATOR_BLOCK_EDIT_NOTE } from './RejectionNotice.tsx';
 
 vi.mock('socket.io-client', () => ({ io: () => createFakeSocket() }));
 
@@ -184,6 +185,17 @@ describe('template editor: saving and media samples', () => {
     expect(await screen.findByText('Template updated and re-submitted.')).toBeTruthy();
     await waitFor(() => expect(app.pathname()).toBe('/t/acme/templates'));
     expect(api.callsTo('PUT', '/t/acme/api/templates/tpl-9')[0]!.body).toMatchObject({ name: 'recordatorio', body_text: 'Nuevo texto {{1}}', footer: 'Gracias' });
+  });
+
+  it("tells the editor of a blocked template the operator's reason and that saving does not lift the block", async () => {
+    const blocked = aTemplate({ id: 'tpl-7', name: 'apuestas', status: 'REJECTED', rejection_reason: 'Promociona apuestas.', blocked_by_operator: true });
+    installTemplatesApi({ 'GET /t/acme/api/templates/tpl-7': () => json(200, blocked) });
+    renderApp('/t/acme/templates/tpl-7');
+    const notice = await screen.findByTestId('operator-block');
+    expect(notice.textContent).toContain(OPERATOR_BLOCK_NOTICE);
+    expect(notice.textContent).toContain('Motivo del rechazo: Promociona apuestas.');
+    expect(notice.textContent).toContain(OPERATOR_BLOCK_EDIT_NOTE);
+    expect(screen.getByRole('button', { name: SAVE })).toBeTruthy();
   });
 
   it('says Template not found. for a template that is not there', async () => {

@@ -15,6 +15,7 @@ import {
   type DraftButton, type MediaHeaderType, type TemplateDraft,
 } from './template-draft.ts';
 import { TemplatePhonePreview } from './TemplatePhonePreview.tsx';
+import { RejectionNotice } from './RejectionNotice.tsx';
 import { templatesApi, templatesKeys } from './templates.api.ts';
 
 export const TEMPLATE_NOT_FOUND_TEXT = 'Template not found.';
@@ -334,6 +335,11 @@ export function TemplateEditorPage() {
       {templateId && existing.isError && (
         <div className="rounded-2xl bg-rose-50 p-6 text-center text-sm text-rose-700 ring-1 ring-rose-200">
           {notFound ? TEMPLATE_NOT_FOUND_TEXT : 'Failed to load templates.'}
+        </div>
+      )}
+      {existing.data && (existing.data.blocked_by_operator || existing.data.rejection_reason) && (
+        <div className="-mt-3 mb-6">
+          <RejectionNotice template={existing.data} editing />
         </div>
       )}
       {existing.data && <TemplateEditorForm key={existing.data.id} initial={draftFromTemplate(existing.data)} templateId={existing.data.id} />}

@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { OPERATOR_BLOCK_NOTICE } from '@embudo/contracts/http/templates';
 import { json } from '../../test/fake-api.ts';
 import { createFakeSocket } from '../../test/fake-socket.ts';
 import { renderApp } from '../../test/render-app.tsx';
@@ -41,6 +42,21 @@ describe('templates list', () => {
     expect(within(card('rechazada')).getByRole('button', { name: 'Eliminar rechazada' })).toBeTruthy();
     fireEvent.click(within(card('rechazada')).getByRole('button', { name: 'Editar rechazada' }));
     await waitFor(() => expect(app.pathname()).toBe('/t/acme/templates/r'));
+  });
+
+  it("shows a template the operator blocked as a platform block with the operator's reason", async () => {
+    installTemplatesApi({
+      'GET /t/acme/api/templates': () => json(200, [
+        aTemplate({ id: 'b', name: 'bloqueada', status: 'REJECTED', rejection_reason: 'Promociona apuestas.', blocked_by_operator: true }),
+        aTemplate({ id: 'm', name: 'meta_rechazo', status: 'REJECTED', rejection_reason: 'Contenido no permitido' }),
+      ]),
+    });
+    renderApp('/t/acme/templates');
+    const blocked = within(await screen.findByRole('article', { name: 'bloqueada' }));
+    expect(blocked.getByTestId('operator-block').textContent).toContain(OPERATOR_BLOCK_NOTICE);
+    expect(blocked.getByTestId('rejection-reason').textContent).toBe('Motivo del rechazo: Promociona apuestas.');
+    expect(within(card('meta_rechazo')).queryByTestId('operator-block')).toBeNull();
+    expect(within(card('meta_rechazo')).getByTestId('rejection-reason').textContent).toContain('Contenido no permitido');
   });
 
   it('shows the empty state, and its Crear Nueva Plantilla button opens the editor', async () => {

@@ -10,6 +10,7 @@ import { useToast } from '../../shared/ui/use-toast.ts';
 import { usePermissions } from '../auth/use-permissions.ts';
 import { TemplatePhonePreview } from './TemplatePhonePreview.tsx';
 import { TemplateStatusChip } from './TemplateStatusChip.tsx';
+import { RejectionNotice } from './RejectionNotice.tsx';
 import { templatesApi, templatesKeys } from './templates.api.ts';
 
 export const DELETE_QUESTION = 'Are you sure you want to delete this template? This action is irreversible.';
@@ -30,11 +31,7 @@ function TemplateCard({ template, slug, canManage, onDelete, deleting }: {
         </div>
         <TemplateStatusChip status={template.status} />
       </div>
-      {template.rejection_reason && (
-        <p className="mt-3 rounded-lg bg-rose-50 px-3 py-2 text-xs text-rose-700" data-testid="rejection-reason">
-          <span className="font-semibold">Motivo del rechazo:</span> {template.rejection_reason}
-        </p>
-      )}
+      <RejectionNotice template={template} />
       {canManage && (
         <div className="mt-auto flex justify-end gap-2 pt-4">
           <Button variant="secondary" size="sm" onClick={() => void navigate(`/t/${slug}/templates/${template.id}`)} aria-label={`Editar ${template.name}`}>
