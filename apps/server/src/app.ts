@@ -11,6 +11,7 @@ import { createDiskMediaStorage } from './platform/storage/media-storage.ts';
 import { createGupshupProvider } from './messaging-providers/gupshup/gupshup.provider.ts';
 import { FakeGupshup } from './messaging-providers/sandbox/fake-gupshup.ts';
 import { FAKE_GUPSHUP_PREFIX, sandboxRoutes } from './messaging-providers/sandbox/sandbox-phone.routes.ts';
+import { createDatabaseConversationStore } from './messaging-providers/sandbox/conversation-store.ts';
 import { createChatEvents } from './modules/chats/chat-events.ts';
 import { createChatJobs, createScheduledJob } from './modules/chats/chats.jobs.ts';
 import { chatsRoutes } from './modules/chats/chats.routes.ts';
@@ -21,7 +22,7 @@ import type { InboundBot } from './modules/chats/inbound.service.ts';
 import type { BoardEvents } from './modules/funnels/board-edit.service.ts';
 import { autobotRoutes } from './modules/autobot/autobot.routes.ts';
 import { greetOnNextMessage, handleCustomerMessage, landingColumn } from './modules/autobot/autobot.service.ts';
-import { allSandboxApps } from './modules/chats/provider-settings.service.ts';
+import { allSandboxApps, sandboxApiKey } from './modules/chats/provider-settings.service.ts';
 import { MAX_UPLOAD_BYTES } from './modules/chats/media-upload.ts';
 import type { Logger } from './platform/logger/logger.ts';
 import { registerErrorHandler } from './platform/errors/error-handler.ts';
@@ -132,8 +133,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.decorate('queue', queue);
   const chatJobs = createChatJobs({
     db, provider, events, storage, sandbox, publicUrl, log: options.logger,
-    // Live sends use the operator's Gupshup API key (platform settings); the sandbox takes any key.
-    providerApiKey: async () => (sandbox ? 'sandbox' : (await gupshupCredentials(db, box)).apiKey ?? ''),
+    // Live sends use the operator's Gupshup API key (platform settings); sandbox sends the key the fake issued the app.
+    providerApiKey: async ({ appName }) => (sandbox ? sandboxApiKey(options.appSecret, appName) : (await gupshupCredentials(db, box)).apiKey ?? ''),
   });
   queue.register(chatJobs.sendMessage);
   queue.register(chatJobs.downloadMedia);
@@ -194,10 +195,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
   };
   await app.register(webhooksRoutes({ ...chatDeps, storage, bot: inboundBot }));
   if (sandbox) {
-    const fake = new FakeGupshup({ apps: () => allSandboxApps(db, internalUrl()), publicUrl: () => `${internalUrl()}${FAKE_GUPSHUP_PREFIX}`, log: options.logger });
+    const fake = new FakeGupshup({
+      apps: () => allSandboxApps(db, internalUrl(), options.appSecret),
+      publicUrl: () => `${internalUrl()}${FAKE_GUPSHUP_PREFIX}`,
+      log: options.logger,
+      store: createDatabaseConversationStore(db),
+    });
     app.decorate('sandboxPhone', fake);
     app.addHook('onClose', async () => fake.close());
-    await app.register(sandboxRoutes(fake));
+    await app.register(sandboxRoutes({ fake, db }));
   }
 
   const templatesDeps = { db, sandbox, storage, partner };

@@ -75,7 +75,7 @@ describe('a column bot in live chats', () => {
 
     // The send job hands it to Gupshup (the sandbox fake): reply buttons naming each option.
     await t.app.queue.drain();
-    const sent = t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant.slug), phone).filter((entry) => entry.direction === 'to_customer');
+    const sent = (await t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant.slug), phone)).filter((entry) => entry.direction === 'to_customer');
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ type: 'quick_reply', body: { content: { type: 'text', text: '¿Qué necesitas?' } } });
     const buttons = sent[0]!.body.options as { title: string; postbackText: string }[];
@@ -84,7 +84,7 @@ describe('a column bot in live chats', () => {
     await customer(owner, phone, { kind: 'button_reply', title: buttons[1]!.title, id: String(sent[0]!.body.msgid), postbackText: buttons[1]!.postbackText });
     expect(await botTexts(owner, phone)).toEqual(['¿Qué necesitas?', 'Te paso con ventas.']);
     await t.app.queue.drain();
-    const delivered = t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant.slug), phone).filter((entry) => entry.direction === 'to_customer');
+    const delivered = (await t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant.slug), phone)).filter((entry) => entry.direction === 'to_customer');
     expect(delivered.at(-1)).toMatchObject({ type: 'text', body: { text: 'Te paso con ventas.' } });
 
     await says(owner, phone, 'Otra consulta');
