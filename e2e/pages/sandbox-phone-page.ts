@@ -1,18 +1,32 @@
 import { expect, type Page } from '@playwright/test';
+import { LoginPage } from './login-page.ts';
 
-/** The public sandbox phone: a person plays a company's WhatsApp customer. */
+/** The sandbox phone: a signed-in member plays a WhatsApp customer of their own company. */
 export class SandboxPhonePage {
   constructor(private readonly page: Page) {}
 
+  /** Opens the phone in a browser context where the member already signed in to the CRM. */
   async goto() {
     await this.page.goto('/sandbox');
     await expect(this.page.getByRole('heading', { level: 1, name: 'Teléfono de prueba (sandbox)' })).toBeVisible();
+    await expect(this.page.getByTestId('sandbox-company')).toBeVisible();
   }
 
-  async playCustomer(customer: { appName: string; phone: string; name: string }) {
-    const company = this.page.getByLabel('Empresa');
-    await expect(company.locator(`option[value="${customer.appName}"]`)).toHaveCount(1);
-    await company.selectOption(customer.appName);
+  /** Signs in to the CRM in this page's browser context first, as a person would, then opens the phone. */
+  async signInAndGoto(credentials: { email: string; password: string; tenantSlug: string }) {
+    const login = new LoginPage(this.page);
+    await login.goto();
+    await login.signIn(credentials);
+    await login.expectOnBoard(credentials.tenantSlug);
+    await this.goto();
+  }
+
+  /** The company the phone writes to: the signed-in one. */
+  company() {
+    return this.page.getByTestId('sandbox-company');
+  }
+
+  async playCustomer(customer: { phone: string; name: string }) {
     await this.page.getByLabel('Teléfono del cliente').fill(customer.phone);
     await this.page.getByLabel('Nombre del cliente').fill(customer.name);
   }

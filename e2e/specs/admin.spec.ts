@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { inviteMember, OPERATOR, registerCompany, type ApiSession } from '../fixtures/api.ts';
+import { phoneConversation } from '../fixtures/tenant-api.ts';
 import { LoginPage } from '../pages/login-page.ts';
 import { Shell } from '../pages/shell.ts';
 
@@ -105,9 +106,8 @@ test('the operator signs in, reads the figures, changes a plan, deactivates a us
   const started = await startConversation();
   expect(started.status(), await started.text()).toBe(201);
   await expect.poll(async () => {
-    const conversation = await request.get(`/sandbox/api/conversation?appName=sandbox-${owner.tenant.slug}&phone=5215511112222`);
-    const { messages } = (await conversation.json()) as { messages: Array<{ template?: { body: string } }> };
-    return messages[0]?.template?.body;
+    const [first] = (await phoneConversation(request, owner, { phone: '5215511112222' })) as Array<{ template?: { body: string } }>;
+    return first?.template?.body;
   }, { timeout: 15_000 }).toBe('Hola Eva, gracias por tu compra.');
 
   // Settings: pricing saved, an emptied field counting as 0.

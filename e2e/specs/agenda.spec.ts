@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { registerCompany } from '../fixtures/api.ts';
+import { customerWrites } from '../fixtures/tenant-api.ts';
 import { AgendaPage } from '../pages/agenda-page.ts';
 import { LoginPage } from '../pages/login-page.ts';
 
@@ -24,10 +25,7 @@ test('an owner sets up the agenda, books by clicking the week, is refused an ove
 
   // A customer who already chats with the company, found later by the appointment's contact search.
   const auth = { authorization: `Bearer ${owner.token}` };
-  const wrote = await request.post('/sandbox/api/send', {
-    data: { appName: `sandbox-${owner.tenant.slug}`, phone: '573001234567', name: 'Juan Pérez', message: { kind: 'text', text: 'Hola, quiero una cita' } },
-  });
-  expect(wrote.status()).toBe(201);
+  await customerWrites(request, owner, { phone: '573001234567', name: 'Juan Pérez' }, 'Hola, quiero una cita');
   await expect.poll(async () => (await (await request.get('/api/agenda/search-contacts?q=juan', { headers: auth })).json()) as unknown[]).toHaveLength(1);
 
   const agenda = new AgendaPage(page);

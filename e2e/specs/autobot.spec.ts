@@ -45,7 +45,7 @@ test('the owner sets up the auto-bot; a new contact on the sandbox phone gets th
   const phonePage = await context.newPage();
   const phone = new SandboxPhonePage(phonePage);
   await phone.goto();
-  await phone.playCustomer({ appName: `sandbox-${owner.tenant.slug}`, phone: '5215533330001', name: 'Cliente Nuevo' });
+  await phone.playCustomer({ phone: '5215533330001', name: 'Cliente Nuevo' });
   await phone.sendText('Hola, buenas tardes');
   const welcome = phone.businessMessage(WELCOME);
   await expect(welcome).toHaveCount(1, { timeout: 15_000 });
@@ -64,8 +64,9 @@ test('the owner sets up the auto-bot; a new contact on the sandbox phone gets th
 
 test('in the embedded demo the auto-bot answers a new contact with nothing configured', async ({ page, request }) => {
   const phone = new SandboxPhonePage(page);
-  await phone.goto();
-  await phone.playCustomer({ appName: `sandbox-${DEMO.tenantSlug}`, phone: '5215544440001', name: 'Visitante Demo' });
+  await phone.signInAndGoto(DEMO);
+  await expect(phone.company()).toContainText('+15550001000');
+  await phone.playCustomer({ phone: '5215544440001', name: 'Visitante Demo' });
   await phone.sendText('Hola');
   const menu = phone.messages('to_customer').filter({ has: page.getByRole('button', { name: 'Ventas', exact: true }) });
   await expect(menu).toHaveCount(1, { timeout: 15_000 });

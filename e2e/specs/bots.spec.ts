@@ -98,7 +98,7 @@ test('the owner builds a bot with options in the editor, tries it in the Playgro
   const phonePage = await context.newPage();
   const phone = new SandboxPhonePage(phonePage);
   await phone.goto();
-  await phone.playCustomer({ appName: `sandbox-${owner.tenant.slug}`, phone: '5215544440001', name: 'Lucía Cliente' });
+  await phone.playCustomer({ phone: '5215544440001', name: 'Lucía Cliente' });
   await phone.sendText('Hola, buenas');
   const menu = phone.businessMessage('¿Qué necesitas?');
   await expect(menu).toHaveCount(1, { timeout: 15_000 });

@@ -81,7 +81,7 @@ test('a bulk send from an Excel file reaches the customers\' phones and its coun
   const phonePage = await context.newPage();
   const phone = new SandboxPhonePage(phonePage);
   await phone.goto();
-  await phone.playCustomer({ appName: `sandbox-${slug}`, ...customers[0]! });
+  await phone.playCustomer(customers[0]!);
   await expect(phone.businessMessage('Hola Lucía, esta semana tienes 20% de descuento.')).toHaveCount(1);
   const second = await phoneConversation(request, owner, customers[1]!);
   expect(second.filter((message) => message.direction === 'to_customer')).toHaveLength(1);

@@ -37,7 +37,7 @@ test('a customer writes from the sandbox phone, the card appears live, the agent
 
     const phone = new SandboxPhonePage(phonePage);
     await phone.goto();
-    await phone.playCustomer({ appName: `sandbox-${owner.tenant.slug}`, ...customer });
+    await phone.playCustomer(customer);
     await phone.sendText('Hola, ¿tienen taladros?');
     // Delivered to the business, not read yet: nobody opened the chat.
     const asked = phone.customerMessage('Hola, ¿tienen taladros?');

@@ -2,16 +2,24 @@ import { expect, test } from '@playwright/test';
 import { registerCompany } from '../fixtures/api.ts';
 import { tenantApi } from '../fixtures/tenant-api.ts';
 import { SandboxPhonePage } from '../pages/sandbox-phone-page.ts';
-import { LoginPage } from '../pages/login-page.ts';
 import { Shell } from '../pages/shell.ts';
 
-test('a customer writes from the sandbox phone, the company answers and the phone shows it read', async ({ page, request, browser }) => {
+test('a customer writes from the sandbox phone, the company answers and the phone shows it read', async ({ page, request }) => {
   const owner = await registerCompany(request);
   const tenant = tenantApi(request, owner);
-  const customer = { appName: `sandbox-${owner.tenant.slug}`, phone: '5215512340000', name: 'Cliente E2E' };
+  const customer = { phone: '5215512340000', name: 'Cliente E2E' };
 
+  // Without a session the phone asks to sign in to the CRM first, and links to it.
+  await page.goto('/sandbox');
+  await expect(page.getByTestId('sandbox-sign-in')).toContainText('Inicia sesión en Embudo en este navegador para usar el teléfono de prueba de tu empresa.');
+  await expect(page.getByLabel('Teléfono del cliente')).toHaveCount(0);
+  await page.getByRole('link', { name: 'Iniciar sesión' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+
+  // Signed in to the CRM in the same browser, the phone writes to that company only.
   const phone = new SandboxPhonePage(page);
-  await phone.goto();
+  await phone.signInAndGoto({ email: owner.user.email, password: owner.password, tenantSlug: owner.tenant.slug });
+  await expect(phone.company()).toContainText('Ferretería Núñez');
   await phone.playCustomer(customer);
   await phone.sendText('Hola, ¿tienen taladros?');
   await expect(phone.messages('from_customer').filter({ hasText: 'Hola, ¿tienen taladros?' })).toHaveCount(1);
@@ -39,13 +47,9 @@ test('a customer writes from the sandbox phone, the company answers and the phon
   await expect(reply.getByTestId('ticks')).toHaveAttribute('data-status', 'read', { timeout: 15_000 });
   await expect.poll(async () => (await tenant.usage()).sentCount, { timeout: 15_000 }).toBe(1);
 
-  // The owner reads the month's counts in Mi Consumo.
-  const ownerPage = await (await browser.newContext()).newPage();
-  const login = new LoginPage(ownerPage);
-  await login.goto();
-  await login.signIn({ email: owner.user.email, password: owner.password, tenantSlug: owner.tenant.slug });
-  await login.expectOnBoard(owner.tenant.slug);
-  const usage = await new Shell(ownerPage).openUsage();
+  // The owner, signed in in this same browser, reads the month's counts in Mi Consumo.
+  await page.goto(`/t/${owner.tenant.slug}`);
+  const usage = await new Shell(page).openUsage();
   await expect(usage.getByText('Mensajes enviados').locator('..')).toContainText('1');
   await expect(usage.getByText('Mensajes recibidos').locator('..')).toContainText('1');
   await expect(usage.getByText('Plantillas de marketing').locator('..')).toContainText('0');

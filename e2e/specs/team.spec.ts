@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { activateMember, customerWrites, registerCompany, tenantCalls } from '../fixtures/api.ts';
+import { activateMember, registerCompany, tenantCalls } from '../fixtures/api.ts';
+import { customerWrites } from '../fixtures/tenant-api.ts';
 import { BoardPage } from '../pages/board-page.ts';
 import { LoginPage } from '../pages/login-page.ts';
 import { Shell } from '../pages/shell.ts';
@@ -19,11 +20,10 @@ test('the owner invites an agent with one funnel; the agent replaces the tempora
   const [sales] = await ownerApi.get<Funnel[]>('/funnels/summary');
   const afterSales = await ownerApi.post<Funnel>('/funnels', { name: 'Postventa' });
   const afterSalesInbox = await ownerApi.post<{ id: string }>('/columns', { funnelId: afterSales.id, title: 'Entrada' });
-  const appName = `sandbox-${owner.tenant.slug}`;
-  const salesCustomer = { appName, phone: '5215511110001', name: 'Cliente Ventas' };
-  const afterSalesCustomer = { appName, phone: '5215511110002', name: 'Cliente Postventa' };
-  await customerWrites(request, salesCustomer, 'Hola, quiero comprar');
-  await customerWrites(request, afterSalesCustomer, 'Hola, tengo una garantía');
+  const salesCustomer = { phone: '5215511110001', name: 'Cliente Ventas' };
+  const afterSalesCustomer = { phone: '5215511110002', name: 'Cliente Postventa' };
+  await customerWrites(request, owner, salesCustomer, 'Hola, quiero comprar');
+  await customerWrites(request, owner, afterSalesCustomer, 'Hola, tengo una garantía');
   const salesBoard = await ownerApi.get<Board>(`/funnels/${sales!.id}/board`);
   const afterSalesCard = salesBoard.columns.flatMap((column) => column.cards).find((card) => card.phone === afterSalesCustomer.phone)!;
   await ownerApi.post('/card/move', { cardId: afterSalesCard.id, targetColumnId: afterSalesInbox.id });
@@ -69,8 +69,8 @@ test('the owner invites an agent with one funnel; the agent replaces the tempora
 
   // Live events: the other funnel's message is sent first, yet only the agent's funnel arrives.
   frames.length = 0;
-  await customerWrites(request, afterSalesCustomer, 'Mensaje secreto de postventa');
-  await customerWrites(request, salesCustomer, 'Segundo mensaje de ventas');
+  await customerWrites(request, owner, afterSalesCustomer, 'Mensaje secreto de postventa');
+  await customerWrites(request, owner, salesCustomer, 'Segundo mensaje de ventas');
   await expect(board.card('Cliente Ventas').getByTestId('card-preview')).toHaveText('Segundo mensaje de ventas');
   expect(frames.some((frame) => frame.includes('Segundo mensaje de ventas'))).toBe(true);
   expect(frames.filter((frame) => frame.includes('Mensaje secreto de postventa') || frame.includes(afterSalesCard.id))).toEqual([]);
@@ -80,8 +80,8 @@ test('a viewer sees the board but cannot move a card', async ({ page, request })
   const owner = await registerCompany(request);
   const ownerApi = tenantCalls(request, owner);
   const [sales] = await ownerApi.get<Funnel[]>('/funnels/summary');
-  const customer = { appName: `sandbox-${owner.tenant.slug}`, phone: '5215522220001', name: 'Cliente Mirado' };
-  await customerWrites(request, customer, 'Hola');
+  const customer = { phone: '5215522220001', name: 'Cliente Mirado' };
+  await customerWrites(request, owner, customer, 'Hola');
   const viewerEmail = `visor@${owner.tenant.slug}.test`;
   const invited = await ownerApi.post<{ tempPassword: string }>('/users/invite', { name: 'Vera Visor', email: viewerEmail, role: 'viewer', funnelIds: [sales!.id] });
   const viewerToken = await activateMember(request, owner.tenant.slug, viewerEmail, invited.tempPassword, 'VisorClave1');

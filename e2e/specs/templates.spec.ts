@@ -12,7 +12,7 @@ const BODY = 'Hola {{1}}, tu cupón {{2}} te espera.';
 test('a template with an image header and two buttons is reviewed, then sent on a closed chat and reaches the customer\'s phone', async ({ page, context, request }) => {
   const owner = await registerCompany(request);
   const slug = owner.tenant.slug;
-  const customer = { appName: `sandbox-${slug}`, phone: '5215512349876', name: 'Lucía' };
+  const customer = { phone: '5215512349876', name: 'Lucía' };
 
   const login = new LoginPage(page);
   await login.goto();

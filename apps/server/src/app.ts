@@ -13,6 +13,7 @@ import { createGupshupMediaDownloader } from './messaging-providers/gupshup/gups
 import { sandboxMediaDownloader } from './messaging-providers/sandbox/sandbox-media.ts';
 import { FakeGupshup } from './messaging-providers/sandbox/fake-gupshup.ts';
 import { FAKE_GUPSHUP_PREFIX, sandboxRoutes } from './messaging-providers/sandbox/sandbox-phone.routes.ts';
+import { createDatabaseConversationStore } from './messaging-providers/sandbox/conversation-store.ts';
 import { createChatEvents } from './modules/chats/chat-events.ts';
 import { createChatJobs, createScheduledJob } from './modules/chats/chats.jobs.ts';
 import { chatsRoutes } from './modules/chats/chats.routes.ts';
@@ -23,7 +24,7 @@ import type { InboundBot } from './modules/chats/inbound.service.ts';
 import type { BoardEvents } from './modules/funnels/board-edit.service.ts';
 import { autobotRoutes } from './modules/autobot/autobot.routes.ts';
 import { greetOnNextMessage, handleCustomerMessage, landingColumn } from './modules/autobot/autobot.service.ts';
-import { allSandboxApps } from './modules/chats/provider-settings.service.ts';
+import { allSandboxApps, sandboxApiKey } from './modules/chats/provider-settings.service.ts';
 import { MAX_UPLOAD_BYTES } from './modules/chats/media-upload.ts';
 import type { Logger } from './platform/logger/logger.ts';
 import { registerErrorHandler } from './platform/errors/error-handler.ts';
@@ -151,13 +152,18 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const queue = new JobQueue({ db, logger: options.logger });
   app.decorate('queue', queue);
   const fake = sandbox
-    ? new FakeGupshup({ apps: () => allSandboxApps(db, internalUrl()), publicUrl: () => `${internalUrl()}${FAKE_GUPSHUP_PREFIX}`, log: options.logger })
+    ? new FakeGupshup({
+      apps: () => allSandboxApps(db, internalUrl(), options.appSecret),
+      publicUrl: () => `${internalUrl()}${FAKE_GUPSHUP_PREFIX}`,
+      log: options.logger,
+      store: createDatabaseConversationStore(db),
+    })
     : undefined;
   const chatJobs = createChatJobs({
     db, provider, events, storage, sandbox, publicUrl, log: options.logger,
     downloadMedia: fake ? sandboxMediaDownloader(fake) : createGupshupMediaDownloader({ allowPrivateNetworks: options.allowPrivateOutbound ?? false }),
-    // Live sends use the operator's Gupshup API key (platform settings); the sandbox takes any key.
-    providerApiKey: async () => (sandbox ? 'sandbox' : (await gupshupCredentials(db, box)).apiKey ?? ''),
+    // Live sends use the operator's Gupshup API key (platform settings); sandbox sends the key the fake issued the app.
+    providerApiKey: async ({ appName }) => (sandbox ? sandboxApiKey(options.appSecret, appName) : (await gupshupCredentials(db, box)).apiKey ?? ''),
   });
   queue.register(chatJobs.sendMessage);
   queue.register(chatJobs.downloadMedia);
@@ -222,7 +228,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   if (fake) {
     app.decorate('sandboxPhone', fake);
     app.addHook('onClose', async () => fake.close());
-    await app.register(sandboxRoutes(fake));
+    await app.register(sandboxRoutes({ fake, db }));
     sandboxReviewer = { approve: (appId, providerTemplateId) => fake.approveTemplate(appId, providerTemplateId) };
   }
 

@@ -7,3 +7,4 @@ export * from './autobot.ts';
 export * from './funnels.ts';
 export * from './bots.ts';
 export * from './bulk-sends.ts';
+export * from './sandbox.ts';

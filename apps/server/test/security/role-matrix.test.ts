@@ -37,6 +37,8 @@ const managersById: Expectation = { ...managers, stranger: 404 };
 /** Agenda bookings (appointments, time blocks): every member but a viewer, in any funnel; A's ids are not B's. */
 const writersById: Expectation = { ...memberById, viewer: 403 };
 const ownerOnly: Expectation = { owner: 'ok', admin: 403, agent: 403, agentElsewhere: 403, viewer: 403, stranger: 'ok' };
+/** The sandbox phone: every member but a viewer, agents only for customers of funnels they see; B plays its own customers. */
+const sandboxPhone: Expectation = { owner: 'ok', admin: 'ok', agent: 'ok', agentElsewhere: 404, viewer: 403, stranger: 'ok' };
 const platformAdmin: Expectation = { owner: 401, admin: 401, agent: 401, agentElsewhere: 401, viewer: 401, stranger: 401 };
 const sameForAll = (outcome: Outcome): Expectation => ({ owner: outcome, admin: outcome, agent: outcome, agentElsewhere: outcome, viewer: outcome, stranger: outcome });
 
@@ -169,6 +171,10 @@ const matrix: Record<string, Entry> = {
     }),
   },
 
+  'GET /sandbox/api/app': { expect: { ...sandboxPhone, agentElsewhere: 'ok' } },
+  'GET /sandbox/api/conversation': { expect: sandboxPhone, call: async (f) => ({ query: { phone: await f.customerPhone() } }) },
+  'POST /sandbox/api/send': { expect: sandboxPhone, call: async (f) => ({ body: { phone: await f.customerPhone(), message: { kind: 'text', text: 'Hola' } } }) },
+
   'GET /api/agenda/data': { expect: everyMember, call: () => ({ query: { start: inHours(-24 * 7), end: inHours(24 * 7) } }) },
   'GET /api/agenda/settings': { expect: everyMember },
   'PUT /api/agenda/settings': { expect: ownerOnly, call: () => ({ body: { timezone: 'America/Bogota' } }) },
@@ -200,6 +206,8 @@ interface Fixtures {
   passwordOfCaller: string;
   column(): Promise<string>;
   card(): Promise<string>;
+  /** The phone of a fresh card of A in F1: a customer whose chat only F1's members see. */
+  customerPhone(): Promise<string>;
   /** A phone number no contact of A has yet. */
   newPhone(): string;
   /** A quick reply in a fresh column of F1. */
@@ -271,6 +279,15 @@ beforeAll(async () => {
     return { professionalId: professional.id, serviceId: service.id };
   };
   const appName = (await t.app.inject({ method: 'GET', url: '/api/gupshup/settings', headers: bearer(a.token) })).json().appName as string;
+  const cardInF1 = async () => {
+    const phone = newPhone();
+    const [contact] = await db.insert(contacts).values({ tenantId: a.tenant.id, phone, name: 'Cliente' }).returning();
+    const [row] = await db.insert(cards).values({
+      tenantId: a.tenant.id, funnelId: f1!.id, columnId: firstColumn!.id, contactId: contact!.id, title: 'Cliente', phone,
+      unreadCount: 1, contactLastMessageAt: new Date(),
+    }).returning();
+    return row!;
+  };
   fixtures = (caller) => ({
     tenantId: a.tenant.id,
     ownerId: a.user.id,
@@ -282,15 +299,8 @@ beforeAll(async () => {
       return row!.id;
     },
     newPhone,
-    card: async () => {
-      const phone = newPhone();
-      const [contact] = await db.insert(contacts).values({ tenantId: a.tenant.id, phone, name: 'Cliente' }).returning();
-      const [row] = await db.insert(cards).values({
-        tenantId: a.tenant.id, funnelId: f1!.id, columnId: firstColumn!.id, contactId: contact!.id, title: 'Cliente', phone,
-        unreadCount: 1, contactLastMessageAt: new Date(),
-      }).returning();
-      return row!.id;
-    },
+    card: async () => (await cardInF1()).id,
+    customerPhone: async () => (await cardInF1()).phone!,
     template: async () => {
       const created = await t.app.inject({
         method: 'POST', url: '/api/templates', headers: bearer(callers.owner.token), payload: { name: `fixture_${randomUUID().slice(0, 8)}`, body_text: 'Hola {{1}}' },

@@ -20,7 +20,7 @@ export const routes: RouteObject[] = [
       { index: true, element: <LandingPage /> },
       { path: 'login', element: <LoginPage /> },
       { path: 'register', element: <RegisterPage /> },
-      // Public: anyone may play a WhatsApp customer against the in-process fake Gupshup.
+      // A signed-in member plays a WhatsApp customer of their company against the in-process fake Gupshup.
       { path: 'sandbox', lazy: async () => ({ Component: (await import('../features/sandbox-phone/SandboxPhonePage.tsx')).SandboxPhonePage }) },
       adminRoute,
       {

@@ -6,7 +6,7 @@ let server: Awaited<ReturnType<typeof startFakeGupshupServer>>;
 beforeAll(async () => {
   server = await startFakeGupshupServer();
   server.fake.templateReviewMs = 10;
-  server.apps.push({ appName: 'tienda', sourceNumber: '15550001000', callbackUrl: 'http://127.0.0.1:9/unused' });
+  server.apps.push({ appName: 'tienda', sourceNumber: '15550001000', callbackUrl: 'http://127.0.0.1:9/unused', apiKey: 'key-123' });
 });
 afterAll(async () => server.close());
 
@@ -65,7 +65,7 @@ describe('Gupshup partner client against the standalone fake', () => {
     expect(request.headers.authorization).toBe(appToken);
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.json).toEqual({ messaging_product: 'whatsapp', status: 'read', message_id: id });
-    expect(server.fake.conversation('tienda', '5215512340001').map((message) => message.status)).toEqual(['read']);
+    expect((await server.fake.conversation('tienda', '5215512340001')).map((message) => message.status)).toEqual(['read']);
   });
 
   it('accepts either success answer of the passthrough and reports a refusal with Gupshup\'s message', async () => {
@@ -94,6 +94,6 @@ describe('Gupshup partner client against the standalone fake', () => {
       expect(answer.status).toBe(401);
       expect(await answer.json()).toEqual({ status: 'error', message: 'Unauthorised access to the resource. Please review request parameters and headers and retry' });
     }
-    expect(server.fake.conversation('tienda', '5215512340003').map((message) => message.status)).toEqual(['sent']);
+    expect((await server.fake.conversation('tienda', '5215512340003')).map((message) => message.status)).toEqual(['sent']);
   });
 });

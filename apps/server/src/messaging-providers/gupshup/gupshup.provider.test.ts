@@ -9,7 +9,7 @@ const account = { appName: 'LojaDemo', sourceNumber: '5511888880000', apiKey: 'k
 
 beforeAll(async () => {
   server = await startFakeGupshupServer();
-  server.apps.push({ appName: 'LojaDemo', sourceNumber: '5511888880000', callbackUrl: 'http://127.0.0.1:9/unused' });
+  server.apps.push({ appName: 'LojaDemo', sourceNumber: '5511888880000', callbackUrl: 'http://127.0.0.1:9/unused', apiKey: account.apiKey });
 });
 afterAll(async () => server.close());
 
@@ -82,7 +82,7 @@ describe('Gupshup adapter against the fake', () => {
     const { id } = await server.fake.customerSends({ appName: 'LojaDemo', phone: '5511999990001', kind: 'text', text: 'Oi' });
     await provider().markRead(account, id);
     expect(server.fake.requests.at(-1)).toMatchObject({ method: 'POST', path: '/partner/app/LojaDemo/v3/message', json: { message_id: id } });
-    expect(server.fake.conversation('LojaDemo', '5511999990001').map((message) => message.status)).toEqual(['read']);
+    expect((await server.fake.conversation('LojaDemo', '5511999990001')).map((message) => message.status)).toEqual(['read']);
   });
 
   it('reports a partner 5xx as a retryable read-receipt failure and an unknown message as final', async () => {

@@ -2,6 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { RenderedTemplate } from '@embudo/contracts/http/templates';
+import { secretMatches } from '../../modules/chats/provider-settings.service.ts';
+import { createMemoryConversationStore, type FakeConversationMessage, type FakeConversationStore } from './conversation-store.ts';
+
+export type { FakeConversationMessage } from './conversation-store.ts';
 
 /**
  * A faithful fake of Gupshup's Access API: the same endpoints, form fields and answers, and the
@@ -15,19 +19,8 @@ export interface FakeApp {
   sourceNumber: string;
   label?: string;
   callbackUrl: string;
-}
-
-export interface FakeConversationMessage {
-  id: string;
-  direction: 'to_customer' | 'from_customer';
-  /** Gupshup `message` JSON as sent, or the inbound payload the phone produced. */
-  type: string;
-  body: Record<string, unknown>;
-  status: 'submitted' | 'enqueued' | 'sent' | 'delivered' | 'read' | 'failed';
-  participant?: { phone: string; name?: string };
-  /** A template as the customer's WhatsApp shows it: Meta's approved copy with the params in place. */
-  template?: RenderedTemplate;
-  createdAt: string;
+  /** The API key the fake issued for this app: a send with any other key is refused, as Gupshup does. */
+  apiKey: string;
 }
 
 export interface FakeGupshupOptions {
@@ -40,7 +33,14 @@ export interface FakeGupshupOptions {
   log?: { warn(obj: unknown, msg?: string): void };
   /** How long the fake "Meta review" of a new template takes; tests make it short. */
   templateReviewMs?: number;
+  /** Where conversations are kept; bounded in memory unless given (the app keeps them in its database). */
+  store?: FakeConversationStore;
+  /** Bytes of customer uploads kept in memory at most; the oldest are dropped first. */
+  uploadBytesCap?: number;
 }
+
+/** Enough for a few voice notes, photos and documents at once; older uploads answer 404. */
+export const DEFAULT_UPLOAD_BYTES_CAP = 64 * 1024 * 1024;
 
 export interface SentRequest {
   method?: string;
@@ -85,14 +85,17 @@ const partnerCategories = ['MARKETING', 'UTILITY', 'AUTHENTICATION'];
 const partnerTemplateTypes = ['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT', 'LOCATION', 'CAROUSEL', 'CATALOG', 'PRODUCT'];
 const sampleMediaTypes = ['image/jpeg', 'image/png', 'video/mp4', 'application/pdf'];
 const unauthorised = { status: 401, body: { status: 'error', message: 'Unauthorised access to the resource. Please review request parameters and headers and retry' } };
+const authenticationFailed = { status: 401, body: { status: 'error', message: 'Authentication Failed' } };
 
 /** Destinations starting with this prefix do not exist on WhatsApp (Gupshup code 1002). */
 export const FAKE_UNKNOWN_NUMBER_PREFIX = '000';
 
 export class FakeGupshup {
   readonly requests: SentRequest[] = [];
-  private readonly conversations = new Map<string, FakeConversationMessage[]>();
+  private readonly store: FakeConversationStore;
+  /** Customer uploads, oldest first (a Map keeps insertion order). */
   private readonly files = new Map<string, { contentType: string; data: Buffer; name?: string }>();
+  private fileBytes = 0;
   private failures: Array<{ status: number; body: unknown }> = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly partnerTokens = new Set<string>();
@@ -105,6 +108,7 @@ export class FakeGupshup {
 
   constructor(private readonly options: FakeGupshupOptions) {
     this.templateReviewMs = options.templateReviewMs ?? 1500;
+    this.store = options.store ?? createMemoryConversationStore();
   }
 
   /** Makes the next sends answer with these errors, in order (e.g. a 503 outage). */
@@ -112,8 +116,9 @@ export class FakeGupshup {
     this.failures.push(...failures.map((failure) => ({ status: failure.status, body: failure.body ?? { status: 'error', message: 'Internal Server Error' } })));
   }
 
-  conversation(appName: string, customerPhone: string): FakeConversationMessage[] {
-    return this.conversations.get(`${appName}:${customerPhone}`) ?? [];
+  /** What the customer's WhatsApp shows of the conversation with the app, oldest first. */
+  conversation(appName: string, customerPhone: string): Promise<FakeConversationMessage[]> {
+    return this.store.list(appName, customerPhone);
   }
 
   async listApps(): Promise<FakeApp[]> {
@@ -123,13 +128,6 @@ export class FakeGupshup {
   close() {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
-  }
-
-  private record(appName: string, customerPhone: string, message: FakeConversationMessage) {
-    const key = `${appName}:${customerPhone}`;
-    const list = this.conversations.get(key) ?? [];
-    list.push(message);
-    this.conversations.set(key, list);
   }
 
   private async appNamed(appName: string | undefined) {
@@ -165,25 +163,23 @@ export class FakeGupshup {
   /** Plays the customer's phone: the delivery callbacks of one message the business sent. */
   private playStatuses(app: FakeApp, message: FakeConversationMessage, destination: string, failure?: { code: number; reason: string }) {
     const step = this.options.statusStepMs ?? 400;
-    const wamid = `wamid.${randomUUID().replace(/-/g, '')}`;
-    const set = (status: FakeConversationMessage['status']) => {
-      message.status = status;
-    };
+    const wamid = message.whatsappId!;
+    const set = (status: FakeConversationMessage['status']) => this.store.setStatus(message.id, status);
     this.later(0, async () => {
-      set('enqueued');
+      await set('enqueued');
       await this.callback(app, 'message-event', { id: message.id, type: 'enqueued', destination, payload: { whatsappMessageId: wamid, type: message.type === 'template' ? 'template' : 'session' } });
     });
     const failed = failure ?? (destination.startsWith(FAKE_UNKNOWN_NUMBER_PREFIX) ? { code: 1002, reason: 'Number Does Not Exists On WhatsApp' } : undefined);
     if (failed) {
       this.later(step, async () => {
-        set('failed');
+        await set('failed');
         await this.callback(app, 'message-event', { id: message.id, type: 'failed', destination, payload: failed });
       });
       return;
     }
     (['sent', 'delivered', 'read'] as const).forEach((status, index) => {
       this.later(step * (index + 1), async () => {
-        set(status);
+        await set(status);
         await this.callback(app, 'message-event', { id: wamid, gsId: message.id, type: status, destination, payload: { ts: Math.floor(Date.now() / 1000) } });
       });
     });
@@ -192,11 +188,13 @@ export class FakeGupshup {
   async handleSend(path: string, headers: Record<string, string | undefined>, form: Record<string, string>) {
     this.requests.push({ path, headers, form });
     const apiKey = headers.apikey ?? headers.api_key;
-    if (!apiKey) return { status: 401, body: { status: 'error', message: 'Authentication Failed' } };
+    if (!apiKey) return authenticationFailed;
     const failure = this.failures.shift();
     if (failure) return failure;
 
     const app = await this.appNamed(form['src.name']);
+    // Gupshup answers a key that is not the app's as an authentication failure, before looking at anything else.
+    if (app && !secretMatches(app.apiKey, apiKey)) return authenticationFailed;
     if (!app || (form.source && form.source !== app.sourceNumber)) return { status: 400, body: { status: 'error', message: 'Invalid App Details' } };
     const destination = form.destination ?? '';
     if (!/^\d{6,20}$/.test(destination)) return { status: 400, body: { status: 'error', message: 'Invalid Destination' } };
@@ -218,14 +216,16 @@ export class FakeGupshup {
     } catch {
       return { status: 400, body: { status: 'error', message: 'Invalid Message' } };
     }
-    const message: FakeConversationMessage = { id: randomUUID(), direction: 'to_customer', type, body, status: 'submitted', createdAt: new Date().toISOString() };
+    const message: FakeConversationMessage = {
+      id: randomUUID(), whatsappId: `wamid.${randomUUID().replace(/-/g, '')}`, direction: 'to_customer', type, body, status: 'submitted', createdAt: new Date().toISOString(),
+    };
     let templateFailure: { code: number; reason: string } | undefined;
     if (type === 'template') {
       const rendered = this.renderTemplate(app.appName, body);
       if ('failure' in rendered) templateFailure = rendered.failure;
       else message.template = rendered;
     }
-    this.record(app.appName, destination, message);
+    await this.store.append(app.appName, destination, message);
     this.playStatuses(app, message, destination, templateFailure);
     return { status: 200, body: { status: 'submitted', messageId: message.id } };
   }
@@ -418,7 +418,7 @@ export class FakeGupshup {
    * `POST /partner/app/{appId}/v3/message` (§2.2) with Meta's mark-as-read body (meta-cloud.md §2.7). Only
    * read receipts are served here. Like WhatsApp, it marks that customer message and every earlier one read.
    */
-  partnerMarkRead(appId: string, headers: Record<string, string | undefined>, body: unknown) {
+  async partnerMarkRead(appId: string, headers: Record<string, string | undefined>, body: unknown) {
     this.requests.push({ method: 'POST', path: `/partner/app/${appId}/v3/message`, headers, form: {}, json: body });
     if (!this.appTokenValid(appId, headers)) return unauthorised;
     const failure = this.partnerFailure('mark-read');
@@ -428,19 +428,21 @@ export class FakeGupshup {
     const receipt = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
     if (receipt.messaging_product !== 'whatsapp') return bad('messaging_product must be whatsapp');
     if (receipt.status !== 'read') return bad('Only read receipts are supported by this sandbox');
-    const conversation = [...this.conversations.entries()]
-      .find(([key, list]) => key.startsWith(`${appId}:`) && list.some((message) => message.direction === 'from_customer' && message.id === receipt.message_id))?.[1];
-    if (!conversation) return bad('Invalid message_id');
-    const readIndex = conversation.findIndex((message) => message.id === receipt.message_id);
-    conversation.slice(0, readIndex + 1).forEach((message) => {
-      if (message.direction === 'from_customer') message.status = 'read';
-    });
+    if (typeof receipt.message_id !== 'string' || !(await this.store.markCustomerMessagesRead(appId, receipt.message_id))) return bad('Invalid message_id');
     return { status: 200, body: { success: true } };
   }
 
+  /** Keeps a customer upload for the business to download; past the cap the oldest uploads are dropped. */
   storeFile(data: Buffer, contentType: string, name?: string) {
     const id = randomUUID();
     this.files.set(id, { data, contentType, name });
+    this.fileBytes += data.length;
+    const cap = this.options.uploadBytesCap ?? DEFAULT_UPLOAD_BYTES_CAP;
+    for (const [oldestId, oldest] of this.files) {
+      if (this.fileBytes <= cap || oldestId === id) break;
+      this.files.delete(oldestId);
+      this.fileBytes -= oldest.data.length;
+    }
     return `${this.options.publicUrl()}/files/${id}`;
   }
 
@@ -473,9 +475,9 @@ export class FakeGupshup {
     const message: FakeConversationMessage = {
       id, direction: 'from_customer', type: input.kind, body: inner, status: 'sent', participant: input.group ? { phone: input.phone, name: input.name } : undefined, createdAt: new Date().toISOString(),
     };
-    this.record(app.appName, conversationPhone, message);
+    await this.store.append(app.appName, conversationPhone, message);
     // Delivered once the business's server took it; a read receipt may already have come meanwhile.
-    if ((await this.callback(app, 'message', payload)) && message.status === 'sent') message.status = 'delivered';
+    if (await this.callback(app, 'message', payload)) await this.store.setStatus(id, 'delivered', 'sent');
     return { id };
   }
 }
@@ -489,7 +491,8 @@ export type CustomerMessage = {
 } & (
   | { kind: 'text'; text: string }
   | { kind: 'image' | 'video' | 'audio' | 'file' | 'sticker'; url: string; contentType: string; caption?: string; fileName?: string }
-  | { kind: 'location'; latitude: number; longitude: number; name?: string; address?: string }
+  /** `placeName` rather than `name`, which is who writes. */
+  | { kind: 'location'; latitude: number; longitude: number; placeName?: string; address?: string }
   | { kind: 'button_reply'; title: string; id?: string; postbackText?: string }
   | { kind: 'quick_reply'; text: string; postbackText?: string }
   | { kind: 'list_reply'; title: string; id?: string; postbackText?: string; description?: string }
@@ -510,7 +513,7 @@ function inboundPayloadOf(input: CustomerMessage): Record<string, unknown> {
         ...(input.caption ? { caption: input.caption } : {}), ...(input.fileName ? { name: input.fileName } : {}),
       };
     case 'location':
-      return { latitude: String(input.latitude), longitude: String(input.longitude), ...(input.name ? { name: input.name } : {}), ...(input.address ? { address: input.address } : {}) };
+      return { latitude: String(input.latitude), longitude: String(input.longitude), ...(input.placeName ? { name: input.placeName } : {}), ...(input.address ? { address: input.address } : {}) };
     case 'button_reply':
       return { title: input.title, id: input.id ?? '', reply: `${input.title} 1`, ...(input.postbackText ? { postbackText: input.postbackText } : {}) };
     case 'quick_reply':
@@ -584,7 +587,7 @@ function registerPartnerRoutes(app: FastifyInstance, fake: FakeGupshup) {
     return reply.status(answer.status).send(answer.body);
   });
   app.post('/partner/app/:appId/v3/message', { config }, async (request, reply) => {
-    const answer = fake.partnerMarkRead((request.params as AppParams).appId, partnerHeaders(request), request.body);
+    const answer = await fake.partnerMarkRead((request.params as AppParams).appId, partnerHeaders(request), request.body);
     return reply.status(answer.status).send(answer.body);
   });
   app.post('/partner/app/:appId/upload/media', { config }, async (request, reply) => {

@@ -1,14 +1,19 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
 import { z } from 'zod';
-import { badRequest } from '../../platform/errors/app-error.ts';
+import type { Db } from '../../platform/db/database.ts';
+import { badRequest, notFound } from '../../platform/errors/app-error.ts';
+import { sessionOf } from '../../platform/http/route-access.ts';
+import { canSeeFunnel, requireSandboxPhoneUser } from '../../platform/policy/policy.ts';
+import { effectiveAccount } from '../../modules/chats/provider-settings.service.ts';
+import { findCardByPhone } from '../../modules/funnels/cards.service.ts';
+import { actorOf } from '../../modules/users/users.service.ts';
 import { fakeGupshupRoutes, type CustomerMessage, type FakeGupshup } from './fake-gupshup.ts';
 
 export const FAKE_GUPSHUP_PREFIX = '/sandbox-gupshup';
 
 const phone = z.string().trim().regex(/^\d{6,20}$/, { error: 'El teléfono debe tener solo dígitos con código de país.' });
 const sendSchema = z.object({
-  appName: z.string().min(1, { error: 'Elige una empresa.' }),
   phone,
   name: z.string().trim().max(80).optional(),
   group: z.object({ id: z.string().trim().regex(/^\d{6,30}$/, { error: 'El id del grupo debe tener solo dígitos.' }), name: z.string().trim().max(80).optional() }).optional(),
@@ -21,28 +26,50 @@ const sendSchema = z.object({
     z.object({ kind: z.literal('media'), dataBase64: z.string().min(1), fileName: z.string().max(200), caption: z.string().max(1024).optional(), voice: z.boolean().optional() }),
   ], { error: 'Tipo de mensaje inválido.' }),
 });
+const conversationQuery = z.object({ phone: z.string().regex(/^\d{6,30}$/) });
+
+export const CUSTOMER_NOT_VISIBLE = 'No encontrado.';
+
+/**
+ * The signed-in member's company on the sandbox: its Gupshup app on the fake. An agent plays only
+ * customers whose chat sits in a funnel they see (or who have no chat yet), so the phone shows no
+ * more than the board does; another company's app is never reachable, whatever the request names.
+ */
+async function sandboxCompanyOf(db: Db, request: FastifyRequest, customerPhone?: string) {
+  const session = sessionOf(request);
+  const actor = await actorOf(db, session.user);
+  requireSandboxPhoneUser(actor);
+  if (customerPhone) {
+    const card = await findCardByPhone(db, session.tenant.id, customerPhone);
+    if (card && !canSeeFunnel(actor, card.funnelId)) throw notFound(CUSTOMER_NOT_VISIBLE);
+  }
+  const account = await effectiveAccount(db, session.tenant, true);
+  return { appName: account.appName!, sourceNumber: account.sourceNumber!, label: session.tenant.name };
+}
 
 /**
  * The sandbox phone's backend and the fake's Gupshup endpoints, mounted only in sandbox mode: a
- * person picks a company and plays its customer, and everything travels the real webhook path.
+ * signed-in member plays a customer of their own company, and everything travels the real webhook path.
  */
-export function sandboxRoutes(fake: FakeGupshup): FastifyPluginAsync {
+export function sandboxRoutes({ fake, db }: { fake: FakeGupshup; db: Db }): FastifyPluginAsync {
   return async (app) => {
     await app.register(fakeGupshupRoutes(fake), { prefix: FAKE_GUPSHUP_PREFIX });
 
-    app.get('/sandbox/api/apps', async () => (await fake.listApps()).map(({ appName, sourceNumber, label }) => ({ appName, sourceNumber, label })));
+    app.get('/sandbox/api/app', async (request) => sandboxCompanyOf(db, request));
 
     app.get('/sandbox/api/conversation', async (request) => {
-      const query = z.object({ appName: z.string().min(1), phone: z.string().min(1) }).safeParse(request.query);
-      if (!query.success) throw badRequest('Faltan appName y phone.');
-      return { messages: fake.conversation(query.data.appName, query.data.phone) };
+      const query = conversationQuery.safeParse(request.query);
+      if (!query.success) throw badRequest('Falta el teléfono del cliente (solo dígitos, con código de país).');
+      const company = await sandboxCompanyOf(db, request, query.data.phone);
+      return { messages: await fake.conversation(company.appName, query.data.phone) };
     });
 
     app.post('/sandbox/api/send', { bodyLimit: 25 * 1024 * 1024 }, async (request, reply) => {
       const parsed = sendSchema.safeParse(request.body);
       if (!parsed.success) throw badRequest(parsed.error.issues[0]!.message);
       const { message, ...who } = parsed.data;
-      if (!(await fake.listApps()).some((candidate) => candidate.appName === who.appName)) throw badRequest('Empresa desconocida en el sandbox.');
+      const company = await sandboxCompanyOf(db, request, who.group?.id ?? who.phone);
+      const sender = { ...who, appName: company.appName };
       let customer: CustomerMessage;
       if (message.kind === 'media') {
         const data = Buffer.from(message.dataBase64, 'base64');
@@ -51,9 +78,13 @@ export function sandboxRoutes(fake: FakeGupshup): FastifyPluginAsync {
         const url = fake.storeFile(data, contentType, message.fileName);
         const kind = contentType.startsWith('image/webp') ? 'sticker' : contentType.startsWith('image/') ? 'image'
           : contentType.startsWith('video/') && !message.voice ? 'video' : contentType.startsWith('audio/') || message.voice ? 'audio' : 'file';
-        customer = { ...who, kind, url, contentType: message.voice ? 'audio/ogg; codecs=opus' : contentType, caption: message.caption, fileName: kind === 'file' ? message.fileName : undefined };
+        customer = { ...sender, kind, url, contentType: message.voice ? 'audio/ogg; codecs=opus' : contentType, caption: message.caption, fileName: kind === 'file' ? message.fileName : undefined };
+      } else if (message.kind === 'location') {
+        // The place's name is the location's, never the writer's: in a group the participant keeps their name.
+        const { name: placeName, ...place } = message;
+        customer = { ...sender, ...place, placeName };
       } else {
-        customer = { ...who, ...message } as CustomerMessage;
+        customer = { ...sender, ...message };
       }
       return reply.status(201).send(await fake.customerSends(customer));
     });

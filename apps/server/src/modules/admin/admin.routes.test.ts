@@ -337,7 +337,7 @@ describe('templates review', () => {
     });
     expect(delivered).toMatchObject({ ack: expect.any(Number), errorReason: null });
     expect(delivered.ack).toBeGreaterThanOrEqual(2);
-    expect(t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant.slug), '5215566662222').at(-1)?.template?.body).toBe('Hay que rechazar esto, Ana');
+    expect((await t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant.slug), '5215566662222')).at(-1)?.template?.body).toBe('Hay que rechazar esto, Ana');
   });
 
   it('an approved template can then be sent by its tenant (and only then)', async () => {

@@ -135,7 +135,7 @@ describe('the menu auto-bot', () => {
 
     // The send job hands it to Gupshup (the sandbox fake) as a quick_reply message.
     await t.app.queue.runDueJobsOnce();
-    const sent = t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant.slug), phone).find((entry) => entry.direction === 'to_customer');
+    const sent = (await t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant.slug), phone)).find((entry) => entry.direction === 'to_customer');
     expect(sent).toMatchObject({ type: 'quick_reply', body: { type: 'quick_reply', content: { type: 'text', text: WELCOME } } });
     const button = (sent!.body.options as Array<{ title: string; postbackText: string }>)[1]!;
 

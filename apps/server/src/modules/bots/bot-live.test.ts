@@ -78,7 +78,7 @@ describe('a column bot in live chats', () => {
 
     // The send job hands it to Gupshup (the sandbox fake): reply buttons naming each option.
     await t.app.queue.drain();
-    const sent = t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant.slug), phone).filter((entry) => entry.direction === 'to_customer');
+    const sent = (await t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant.slug), phone)).filter((entry) => entry.direction === 'to_customer');
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ type: 'quick_reply', body: { content: { type: 'text', text: '¿Qué necesitas?' } } });
     const buttons = sent[0]!.body.options as { title: string; postbackText: string }[];
@@ -87,7 +87,7 @@ describe('a column bot in live chats', () => {
     await customer(owner, phone, { kind: 'button_reply', title: buttons[1]!.title, id: String(sent[0]!.body.msgid), postbackText: buttons[1]!.postbackText });
     expect(await botTexts(owner, phone)).toEqual(['¿Qué necesitas?', 'Te paso con ventas.']);
     await t.app.queue.drain();
-    const delivered = t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant.slug), phone).filter((entry) => entry.direction === 'to_customer');
+    const delivered = (await t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant.slug), phone)).filter((entry) => entry.direction === 'to_customer');
     expect(delivered.at(-1)).toMatchObject({ type: 'text', body: { text: 'Te paso con ventas.' } });
 
     await says(owner, phone, 'Otra consulta');
@@ -174,12 +174,12 @@ describe('the schedule node in a live chat, on the real agenda', () => {
     nodes: [node('inicio', 'trigger', {}), node('agendar', 'schedule', { eventType: 'Corte' }), node('gracias', 'sendMessage', { text: 'Te esperamos: {{appointment}}' })],
     edges: [edge('inicio', 'agendar'), edge('agendar', 'gracias')],
   };
-  const toCustomer = (owner: Owner, phone: string) =>
-    t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant.slug), phone).filter((entry) => entry.direction === 'to_customer');
+  const toCustomer = async (owner: Owner, phone: string) =>
+    (await t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant.slug), phone)).filter((entry) => entry.direction === 'to_customer');
   /** Presses the n-th reply button of the newest button message the customer got. */
   async function press(owner: Owner, phone: string, index: number) {
     await t.app.queue.drain();
-    const offer = toCustomer(owner, phone).filter((entry) => entry.type === 'quick_reply').at(-1)!;
+    const offer = (await toCustomer(owner, phone)).filter((entry) => entry.type === 'quick_reply').at(-1)!;
     const button = (offer.body.options as { title: string; postbackText: string }[])[index]!;
     await customer(owner, phone, { kind: 'button_reply', title: button.title, id: String(offer.body.msgid), postbackText: button.postbackText });
     return button.title;
@@ -205,7 +205,7 @@ describe('the schedule node in a live chat, on the real agenda', () => {
     await says(owner, phone, 'Quiero una cita');
     expect(await botTexts(owner, phone)).toEqual([scheduleTexts.offer('Corte')]);
     await t.app.queue.drain();
-    expect((toCustomer(owner, phone)[0]!.body.options as unknown[])).toHaveLength(3);
+    expect(((await toCustomer(owner, phone))[0]!.body.options as unknown[])).toHaveLength(3);
 
     // Someone at the desk books the first offered time before the customer answers.
     const first = await firstFreeInAgenda(owner, ids);

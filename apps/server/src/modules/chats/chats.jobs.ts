@@ -37,7 +37,8 @@ export interface ChatJobsDeps {
   /** Lazy: in tests the server only knows its port once it listens. */
   publicUrl: () => string;
   sandbox: boolean;
-  providerApiKey: () => Promise<string>;
+  /** The Gupshup API key a send to this app goes with. */
+  providerApiKey: (account: { appName: string }) => Promise<string>;
   log: Pick<Logger, 'warn'>;
 }
 
@@ -97,7 +98,7 @@ export function createChatJobs(deps: ChatJobsDeps) {
         ? (await deps.db.select().from(messages).where(and(eq(messages.id, row.quotedMessageId), eq(messages.tenantId, tenantId))).limit(1))[0]
         : undefined;
       const content = contentOf(row, deps.publicUrl(), quoted?.whatsappMessageId ?? quoted?.providerMessageId ?? undefined);
-      const apiKey = await deps.providerApiKey();
+      const apiKey = await deps.providerApiKey({ appName: account.appName });
       if (!apiKey) {
         await markFailed(deps, row, NO_PLATFORM_API_KEY);
         return;

@@ -54,7 +54,7 @@ describe('live provider credentials', () => {
     const provider = { appName: `live-${owner.tenant.slug}`, sourceNumber: '5215500000001' };
     const saved = await t.app.inject({ method: 'PUT', url: `/t/${owner.tenant.slug}/api/gupshup/settings`, headers: bearer(owner.token), payload: provider });
     expect(saved.statusCode).toBe(200);
-    gupshup.apps.push({ ...provider, callbackUrl: saved.json().webhookUrl });
+    gupshup.apps.push({ ...provider, callbackUrl: saved.json().webhookUrl, apiKey: 'live-key-123' });
 
     await gupshup.fake.customerSends({ appName: provider.appName, phone: '5215512349999', name: 'Cliente Live', kind: 'text', text: 'Hola' });
     const card = await until(async () => (await t.database.db.select().from(cards)
@@ -86,7 +86,7 @@ describe('live read receipts', () => {
     const owner = await registerTenant(t.app);
     const provider = { appName: `leido-${owner.tenant.slug}`, sourceNumber: '5215500000002' };
     const saved = await t.app.inject({ method: 'PUT', url: `/t/${owner.tenant.slug}/api/gupshup/settings`, headers: bearer(owner.token), payload: provider });
-    gupshup.apps.push({ ...provider, callbackUrl: saved.json().webhookUrl });
+    gupshup.apps.push({ ...provider, callbackUrl: saved.json().webhookUrl, apiKey: 'live-key-123' });
     const receiptsOf = () => gupshup.fake.requests.filter((request) => request.path === `/partner/app/${provider.appName}/v3/message`);
     const receiptJob = async () => (await t.database.db.select().from(jobs)
       .where(and(eq(jobs.name, 'chats.send-read-receipt'), sql`${jobs.payload}->>'tenantId' = ${owner.tenant.id}`)).orderBy(desc(jobs.createdAt)))[0];
@@ -114,7 +114,7 @@ describe('live read receipts', () => {
     await until(async () => receiptsOf().length > 0);
     expect(receiptsOf().map((request) => request.json)).toEqual([{ messaging_product: 'whatsapp', status: 'read', message_id: wamid }]);
     expect(gupshup.fake.requests.some((request) => request.path === '/partner/account/login' && request.form.email === 'ops@embudo.test')).toBe(true);
-    expect(gupshup.fake.conversation(provider.appName, '5215512348888').map((message) => message.status)).toEqual(['read', 'read']);
+    expect((await gupshup.fake.conversation(provider.appName, '5215512348888')).map((message) => message.status)).toEqual(['read', 'read']);
   });
 });
 

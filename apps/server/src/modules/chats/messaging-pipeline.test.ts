@@ -182,7 +182,7 @@ describe('outbound messages', () => {
       return row?.ack === 3 ? row : undefined;
     });
     expect(sent.providerMessageId).toBeTruthy();
-    const onPhone = fake().conversation(sandboxAppName(owner.tenant.slug), card.phone).filter((m) => m.direction === 'to_customer');
+    const onPhone = (await fake().conversation(sandboxAppName(owner.tenant.slug), card.phone)).filter((m) => m.direction === 'to_customer');
     expect(onPhone).toHaveLength(1);
     expect(onPhone[0]!.body).toMatchObject({ type: 'text', text: 'Claro, enviamos a todo el país' });
     const usage = (await t.app.inject({ method: 'GET', url: `/t/${owner.tenant.slug}/api/usage`, headers: bearer(owner.token) })).json();
@@ -207,7 +207,7 @@ describe('outbound messages', () => {
     await t.app.queue.runDueJobsOnce();
     await t.database.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(sql`${jobs.payload}->>'messageId' = ${id}`);
     await until(async () => (await t.database.db.select().from(messages).where(eq(messages.id, id)))[0]?.providerMessageId);
-    const toCustomer = fake().conversation(sandboxAppName(owner.tenant.slug), card.phone).filter((m) => m.direction === 'to_customer');
+    const toCustomer = (await fake().conversation(sandboxAppName(owner.tenant.slug), card.phone)).filter((m) => m.direction === 'to_customer');
     expect(toCustomer).toHaveLength(1);
   });
 

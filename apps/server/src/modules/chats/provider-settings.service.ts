@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { providerSettings, tenants } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
@@ -72,8 +72,17 @@ export function secretMatches(expected: string, given: string) {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Every tenant's effective app, for the sandbox fake's app registry. */
-export async function allSandboxApps(executor: DbExecutor, publicUrl: string) {
+/**
+ * The API key the sandbox's fake Gupshup issues to an app: an HMAC of the app name under APP_SECRET.
+ * Derived rather than stored, so it needs no table, survives restarts, never leaves the server and
+ * changes with APP_SECRET; only this process can compute it, so a request that guesses reaches nothing.
+ */
+export function sandboxApiKey(appSecret: string, appName: string) {
+  return `sk_sandbox_${createHmac('sha256', appSecret).update(`sandbox-gupshup-api-key:${appName.toLowerCase()}`).digest('hex').slice(0, 40)}`;
+}
+
+/** Every tenant's effective app, with the key the fake issued it, for the sandbox fake's app registry. */
+export async function allSandboxApps(executor: DbExecutor, publicUrl: string, appSecret: string) {
   const rows = await executor
     .select({ id: tenants.id, slug: tenants.slug, name: tenants.name, appName: providerSettings.appName, sourceNumber: providerSettings.sourceNumber, secret: providerSettings.webhookSecret })
     .from(tenants)
@@ -81,8 +90,10 @@ export async function allSandboxApps(executor: DbExecutor, publicUrl: string) {
   const apps = [];
   for (const row of rows) {
     const secret = row.secret ?? (await providerSettingsOf(executor, row.id)).webhookSecret;
+    const appName = row.appName ?? sandboxAppName(row.slug);
     apps.push({
-      appName: row.appName ?? sandboxAppName(row.slug),
+      appName,
+      apiKey: sandboxApiKey(appSecret, appName),
       sourceNumber: row.sourceNumber ?? SANDBOX_SOURCE_NUMBER,
       label: row.name,
       callbackUrl: webhookUrlOf(publicUrl, row.id, secret),

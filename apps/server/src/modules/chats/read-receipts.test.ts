@@ -37,8 +37,8 @@ const receiptJobsOf = (tenantId: string) =>
 const readReceiptsSentFor = (owner: Owner) =>
   fake().requests.filter((request) => request.path === `/partner/app/${sandboxAppName(owner.tenant.slug)}/v3/message`);
 
-const phoneStatuses = (owner: Owner, conversation: string) =>
-  fake().conversation(sandboxAppName(owner.tenant.slug), conversation).map((message) => message.status);
+const phoneStatuses = async (owner: Owner, conversation: string) =>
+  (await fake().conversation(sandboxAppName(owner.tenant.slug), conversation)).map((message) => message.status);
 
 async function runReceiptJobs(tenantId: string) {
   for (let round = 0; round < READ_RECEIPT_MAX_ATTEMPTS + 1; round++) {
@@ -58,7 +58,7 @@ describe('read receipts', () => {
     const first = await customerWrites(owner, 'Hola');
     const second = await customerWrites(owner, '¿Siguen abiertos?');
     expect(second.card.unreadCount).toBe(2);
-    expect(phoneStatuses(owner, second.card.phone)).toEqual(['delivered', 'delivered']);
+    expect(await phoneStatuses(owner, second.card.phone)).toEqual(['delivered', 'delivered']);
 
     const response = await markRead(owner, second.card.id);
     expect(response.statusCode).toBe(200);
@@ -72,7 +72,7 @@ describe('read receipts', () => {
     expect(readReceiptsSentFor(owner).map((request) => request.json)).toEqual([{ messaging_product: 'whatsapp', status: 'read', message_id: second.wamid }]);
     expect(first.wamid).not.toBe(second.wamid);
     // WhatsApp reads the earlier message with the newest one.
-    expect(phoneStatuses(owner, second.card.phone)).toEqual(['read', 'read']);
+    expect(await phoneStatuses(owner, second.card.phone)).toEqual(['read', 'read']);
   });
 
   it('a second open with nothing unread enqueues nothing', async () => {
@@ -96,7 +96,7 @@ describe('read receipts', () => {
     await markRead(owner, card.id);
     await runReceiptJobs(owner.tenant.id);
     expect(readReceiptsSentFor(owner).map((request) => (request.json as { message_id: string }).message_id)).toEqual([wamid]);
-    expect(phoneStatuses(owner, group.id)).toEqual(['read']);
+    expect(await phoneStatuses(owner, group.id)).toEqual(['read']);
   });
 
   it('a provider outage leaves the chat read on our side: retried with backoff, then the failure stays in the job', async () => {
@@ -117,7 +117,7 @@ describe('read receipts', () => {
 
     const [stored] = await t.database.db.select().from(cards).where(eq(cards.id, card.id));
     expect(stored!.unreadCount).toBe(0);
-    expect(phoneStatuses(owner, card.phone)).toEqual(['delivered']);
+    expect(await phoneStatuses(owner, card.phone)).toEqual(['delivered']);
   });
 
   it('a refusal the provider will not change (unknown message) is not retried and the chat stays read', async () => {

@@ -84,7 +84,7 @@ describe('POST /api/message/template', () => {
     });
     expect(sent!.providerMessageId).toBeTruthy();
 
-    const [onPhone] = fake.conversation(sandboxAppName(owner.tenant.slug), '5215512345678').filter((entry) => entry.direction === 'to_customer');
+    const [onPhone] = (await fake.conversation(sandboxAppName(owner.tenant.slug), '5215512345678')).filter((entry) => entry.direction === 'to_customer');
     expect(onPhone!.template).toEqual({
       name: 'promo_verano', body: 'Hola Lucía, tu cupón VERANO24 vence pronto.', footer: PROMO.footer,
       buttons: [{ type: 'QUICK_REPLY', text: 'Lo quiero' }, { type: 'QUICK_REPLY', text: 'No, gracias' }],
@@ -120,7 +120,7 @@ describe('POST /api/message/template', () => {
     const header = JSON.parse(request.form.message!);
     // An absolute URL: the provider fetches the header file from us.
     expect(header).toEqual({ type: 'image', image: { link: expect.stringMatching(new RegExp(`^https?://[^/]+${upload.url}$`)) } });
-    const [onPhone] = fake.conversation(sandboxAppName(owner.tenant.slug), card.phone).filter((entry) => entry.direction === 'to_customer');
+    const [onPhone] = (await fake.conversation(sandboxAppName(owner.tenant.slug), card.phone)).filter((entry) => entry.direction === 'to_customer');
     expect(onPhone!.template!.header).toEqual({ type: 'IMAGE', url: header.image.link });
     const fetched = await t.app.inject({ method: 'GET', url: new URL(header.image.link).pathname });
     expect(fetched.rawPayload.equals(PNG_PIXEL)).toBe(true);
@@ -237,7 +237,7 @@ describe('POST /api/initiate-conversation', () => {
       message: { type: 'template', text: 'Hola Pablo, tu cupón P9 vence pronto.', ack: 0 },
     });
     await untilSent(answer.message.id);
-    const [onPhone] = fake.conversation(sandboxAppName(owner.tenant.slug), '5215587654321');
+    const [onPhone] = (await fake.conversation(sandboxAppName(owner.tenant.slug), '5215587654321'));
     expect(onPhone!.template!.body).toBe('Hola Pablo, tu cupón P9 vence pronto.');
 
     // The same number again: the same contact and chat.

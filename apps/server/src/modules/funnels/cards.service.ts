@@ -16,6 +16,12 @@ export async function findCardByContact(executor: DbExecutor, tenantId: string, 
   return row;
 }
 
+/** The chat of a customer's phone (or a group's id). */
+export async function findCardByPhone(executor: DbExecutor, tenantId: string, phone: string): Promise<CardRow | undefined> {
+  const [row] = await executor.select().from(cards).where(and(eq(cards.tenantId, tenantId), eq(cards.phone, phone))).limit(1);
+  return row;
+}
+
 export interface CardPlace {
   columnId: string;
   funnelId: string;

@@ -49,7 +49,7 @@ describe('live mode: the operator approves a template Meta rejected', () => {
       t.app.inject({ method, url: `/t/${owner.tenant.slug}/api${path}`, headers: bearer(owner.token), payload: payload as Record<string, unknown> });
     const provider = { appName: `revision-${owner.tenant.slug}`, sourceNumber: '5215500000003' };
     const saved = await t.app.inject({ method: 'PUT', url: `/t/${owner.tenant.slug}/api/gupshup/settings`, headers: bearer(owner.token), payload: provider });
-    gupshup.apps.push({ ...provider, callbackUrl: saved.json().webhookUrl });
+    gupshup.apps.push({ ...provider, callbackUrl: saved.json().webhookUrl, apiKey: 'live-key-123' });
 
     const created = (await call('POST', '/templates', { name: 'vetada', body_text: 'Hay que rechazar esto' })).json();
     expect((await syncUntilReviewed(t, owner, created.id)).status).toBe('REJECTED');

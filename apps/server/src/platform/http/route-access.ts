@@ -28,8 +28,11 @@ declare module 'fastify' {
 
 export const TENANT_PREFIX = '/t/:tenantSlug';
 
+/** The sandbox phone's API (sandbox mode only) takes the tenant from the session, like /api. */
+export const SANDBOX_API_PREFIX = '/sandbox/api/';
+
 export function isApiRoute(url: string): boolean {
-  return url.startsWith('/api/') || url.startsWith(`${TENANT_PREFIX}/api/`);
+  return url.startsWith('/api/') || url.startsWith(`${TENANT_PREFIX}/api/`) || url.startsWith(SANDBOX_API_PREFIX);
 }
 
 export function bearerToken(request: FastifyRequest): string | undefined {

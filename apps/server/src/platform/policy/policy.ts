@@ -32,6 +32,16 @@ export function requireWriter(actor: Pick<Actor, 'role'>) {
   if (actor.role === 'viewer') throw forbidden(VIEWER_READ_ONLY);
 }
 
+export const SANDBOX_PHONE_NOT_FOR_VIEWERS = 'El teléfono de prueba escribe como cliente en los chats de la empresa: tu rol de Visualizador no puede usarlo.';
+
+/**
+ * The sandbox phone plays the company's customers and so writes into its chats: owners, admins and
+ * agents may use it (agents only for customers whose chat they may see); a viewer changes nothing.
+ */
+export function requireSandboxPhoneUser(actor: Pick<Actor, 'role'>) {
+  if (actor.role === 'viewer') throw forbidden(SANDBOX_PHONE_NOT_FOR_VIEWERS);
+}
+
 export function canSeeFunnel(actor: Actor, funnelId: string) {
   return seesAllFunnels(actor) || actor.funnelIds.includes(funnelId);
 }

@@ -1,45 +1,20 @@
 import { useId } from 'react';
 import { TextField } from '../../shared/ui/TextField.tsx';
 import { groupIdProblem, phoneProblem, type CustomerSetup } from './customer-setup.ts';
-import type { SandboxApp } from './sandbox-phone.api.ts';
 
 export interface CustomerSetupPanelProps {
-  apps: SandboxApp[];
-  appsLoading: boolean;
   setup: CustomerSetup;
   onChange: (changes: Partial<CustomerSetup>) => void;
 }
 
 const digitsOnly = (value: string) => value.replace(/\D/g, '');
 
-/** Which company to write to, and as which customer (or group). */
-export function CustomerSetupPanel({ apps, appsLoading, setup, onChange }: CustomerSetupPanelProps) {
-  const companyId = useId();
+/** As which customer (or group) to write to the signed-in member's company. */
+export function CustomerSetupPanel({ setup, onChange }: CustomerSetupPanelProps) {
   const groupToggleId = useId();
-  const knownApp = apps.some((app) => app.appName === setup.appName);
 
   return (
     <div className="space-y-5">
-      <div>
-        <label htmlFor={companyId} className="mb-1.5 block text-sm font-medium text-slate-700">
-          Empresa
-        </label>
-        <select
-          id={companyId}
-          value={knownApp ? setup.appName : ''}
-          onChange={(event) => onChange({ appName: event.target.value })}
-          disabled={appsLoading}
-          className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-sm text-slate-900 shadow-sm outline-none focus:border-emerald-500 focus:ring-4 focus:ring-emerald-100 disabled:bg-slate-50"
-        >
-          <option value="">{appsLoading ? 'Cargando empresas…' : 'Elige una empresa'}</option>
-          {apps.map((app) => (
-            <option key={app.appName} value={app.appName}>
-              {app.label ? `${app.label} · ${app.appName}` : app.appName}
-            </option>
-          ))}
-        </select>
-      </div>
-
       <TextField
         label="Teléfono del cliente"
         inputMode="numeric"

@@ -8,6 +8,8 @@ export type InteractiveReply = Extract<CustomerMessageInput, { kind: 'button_rep
 
 export interface PhoneMessageBubbleProps {
   message: PhoneMessage;
+  /** The message this one replies to, as WhatsApp shows it above the reply. */
+  quote?: { author: string; text: string };
   /** Called when the customer taps a quick-reply button or a list option. */
   onReply?: (reply: InteractiveReply) => void;
   /** Blocks the buttons while a reply is on its way. */
@@ -275,7 +277,7 @@ function Body({ content, onReply, replying }: { content: PhoneMessageContent; on
 }
 
 /** One message on the sandbox phone: the business on the left, the customer on the right, as on WhatsApp. */
-export function PhoneMessageBubble({ message, onReply, replying = false }: PhoneMessageBubbleProps) {
+export function PhoneMessageBubble({ message, quote, onReply, replying = false }: PhoneMessageBubbleProps) {
   const content = phoneMessageContent(message);
   const fromBusiness = message.direction === 'to_customer';
   const options = content.kind === 'quick_reply' ? content.options : [];
@@ -289,6 +291,12 @@ export function PhoneMessageBubble({ message, onReply, replying = false }: Phone
       >
         {!fromBusiness && message.participant && (
           <p className="px-1 pb-0.5 text-xs font-semibold text-emerald-700">{message.participant.name ?? message.participant.phone}</p>
+        )}
+        {quote && (
+          <div data-testid="phone-quote" className="mb-1 rounded-md border-l-4 border-emerald-500 bg-black/5 px-2 py-1 text-xs">
+            <p className="font-semibold text-emerald-700">{quote.author}</p>
+            <p className="line-clamp-2 text-slate-600">{quote.text}</p>
+          </div>
         )}
         <Body content={content} onReply={onReply} replying={replying} />
         <p className="mt-0.5 flex items-center justify-end gap-1 pl-6 text-[11px] text-slate-500 tabular-nums">

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
+import { useSession } from '../auth/use-session.ts';
 import { BrandLogo } from '../../shared/ui/BrandLogo.tsx';
 import { FormAlert } from '../../shared/ui/FormAlert.tsx';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
@@ -9,7 +10,8 @@ import { conversationKeyOf, senderOf, useCustomerSetup } from './customer-setup.
 import { CustomerSetupPanel } from './CustomerSetupPanel.tsx';
 import { PhoneComposer } from './PhoneComposer.tsx';
 import { PhoneMessageBubble } from './PhoneMessageBubble.tsx';
-import { sandboxPhoneApi, type CustomerMessageInput, type SandboxApp } from './sandbox-phone.api.ts';
+import { phoneMessagePreview, quotedMessageOf } from './phone-message-content.ts';
+import { sandboxPhoneApi, type CustomerMessageInput, type PhoneMessage, type SandboxApp } from './sandbox-phone.api.ts';
 
 /** The fake keeps no push channel for the phone: a one-second poll shows ticks moving. */
 export const CONVERSATION_POLL_MS = 1000;
@@ -19,24 +21,40 @@ function initialsOf(name: string) {
   return (words.length > 1 ? `${words[0]![0]}${words[1]![0]}` : name.slice(0, 2)).toUpperCase() || '?';
 }
 
-/** A public page where a person plays a WhatsApp customer of any company, through the in-process fake Gupshup. */
+export const SIGN_IN_FOR_SANDBOX = 'Inicia sesión en Embudo en este navegador para usar el teléfono de prueba de tu empresa.';
+
+function isSandboxApp(answer: unknown): answer is SandboxApp {
+  return answer !== null && typeof answer === 'object' && 'appName' in answer;
+}
+
+/** Who a quote names, as the customer's WhatsApp does: "Tú" for one's own messages. */
+function quoteAuthor(quoted: PhoneMessage, company: SandboxApp, customerPhone: string) {
+  if (quoted.direction === 'to_customer') return company.label ?? company.appName;
+  return quoted.participant && quoted.participant.phone !== customerPhone ? quoted.participant.name ?? quoted.participant.phone : 'Tú';
+}
+
+/**
+ * Where a signed-in member plays a WhatsApp customer of their own company (the session this browser
+ * holds), through the in-process fake Gupshup.
+ */
 export function SandboxPhonePage() {
   const queryClient = useQueryClient();
+  // The CRM's own session in this browser: the company is always the signed-in one.
+  const { session } = useSession();
   const { setup, update } = useCustomerSetup();
   const [error, setError] = useState<string | null>(null);
   const chatRef = useRef<HTMLDivElement>(null);
 
-  const apps = useQuery({ queryKey: ['sandbox-phone', 'apps'], queryFn: sandboxPhoneApi.apps, retry: false });
-  // Any other server mode answers with the app's page instead of a list.
-  const appList: SandboxApp[] = Array.isArray(apps.data) ? apps.data : [];
-  const sandboxOff = apps.isSuccess && !Array.isArray(apps.data);
-  const company = appList.find((app) => app.appName === setup.appName);
+  const companyQuery = useQuery({ queryKey: ['sandbox-phone', 'company', session?.tenant.slug], queryFn: sandboxPhoneApi.company, enabled: session !== null, retry: false });
+  // Any other server mode answers with the app's page instead of the company.
+  const sandboxOff = companyQuery.isSuccess && !isSandboxApp(companyQuery.data);
+  const company = isSandboxApp(companyQuery.data) ? companyQuery.data : undefined;
 
   const conversationKey = company ? conversationKeyOf(setup) : null;
-  const conversationQueryKey = ['sandbox-phone', 'conversation', setup.appName, conversationKey];
+  const conversationQueryKey = ['sandbox-phone', 'conversation', company?.appName, conversationKey];
   const conversation = useQuery({
     queryKey: conversationQueryKey,
-    queryFn: () => sandboxPhoneApi.conversation(setup.appName, conversationKey ?? ''),
+    queryFn: () => sandboxPhoneApi.conversation(conversationKey ?? ''),
     enabled: conversationKey !== null,
     refetchInterval: CONVERSATION_POLL_MS,
     retry: false,
@@ -57,10 +75,10 @@ export function SandboxPhonePage() {
     if (chat) chat.scrollTop = chat.scrollHeight;
   }, [lastMessageId]);
 
-  useEffect(() => setError(null), [conversationKey, setup.appName]);
+  useEffect(() => setError(null), [conversationKey]);
 
   const title = company ? (setup.inGroup ? setup.groupName.trim() || `Grupo ${setup.groupId}` : company.label ?? company.appName) : 'Sin empresa';
-  const subtitle = company ? (setup.inGroup ? `Con ${company.label ?? company.appName}` : `+${company.sourceNumber}`) : 'Elige una empresa para chatear';
+  const subtitle = company ? (setup.inGroup ? `Con ${company.label ?? company.appName}` : `+${company.sourceNumber}`) : 'Inicia sesión para chatear';
 
   return (
     <div className="min-h-screen bg-slate-100">
@@ -87,12 +105,26 @@ export function SandboxPhonePage() {
             <h2 id="sandbox-setup-title" className="mb-5 text-base font-semibold text-slate-900">
               Cliente
             </h2>
-            {apps.isError && <FormAlert message={errorMessageOr(apps.error, 'No se pudieron cargar las empresas del sandbox.')} />}
-            {sandboxOff && <FormAlert message="El sandbox no está activo en este servidor." />}
-            {apps.isSuccess && !sandboxOff && appList.length === 0 && (
-              <p className="mb-4 rounded-lg bg-slate-50 p-3 text-sm text-slate-600">Aún no hay empresas. Registra una y vuelve aquí.</p>
+            {session === null ? (
+              <div data-testid="sandbox-sign-in" className="space-y-3 rounded-lg bg-amber-50 p-4 text-sm text-amber-900">
+                <p>{SIGN_IN_FOR_SANDBOX}</p>
+                <Link to="/login" className="inline-block font-semibold text-emerald-700 underline underline-offset-2 hover:text-emerald-800">
+                  Iniciar sesión
+                </Link>
+              </div>
+            ) : (
+              <>
+                {companyQuery.isError && <FormAlert message={errorMessageOr(companyQuery.error, 'No se pudo cargar tu empresa en el sandbox.')} />}
+                {sandboxOff && <FormAlert message="El sandbox no está activo en este servidor." />}
+                {company && (
+                  <p data-testid="sandbox-company" className="mb-5 rounded-lg bg-slate-50 p-3 text-sm text-slate-700">
+                    Escribes a <strong className="font-semibold text-slate-900">{company.label ?? company.appName}</strong> (+{company.sourceNumber}), la empresa con la que
+                    iniciaste sesión.
+                  </p>
+                )}
+                <CustomerSetupPanel setup={setup} onChange={update} />
+              </>
             )}
-            <CustomerSetupPanel apps={appList} appsLoading={apps.isPending} setup={setup} onChange={update} />
           </section>
 
           <section aria-label="Teléfono" className="mx-auto w-full max-w-[26rem]">
@@ -118,7 +150,7 @@ export function SandboxPhonePage() {
               >
                 {conversationKey === null ? (
                   <p className="m-auto max-w-60 rounded-lg bg-white/80 px-4 py-3 text-center text-sm text-slate-600 shadow-sm">
-                    Elige una empresa y escribe el teléfono del cliente para empezar.
+                    {session === null ? 'Inicia sesión para empezar.' : 'Escribe el teléfono del cliente para empezar.'}
                   </p>
                 ) : conversation.isError ? (
                   <div className="m-auto">
@@ -131,9 +163,11 @@ export function SandboxPhonePage() {
                     Aún no hay mensajes. Escribe como cliente y la empresa lo recibirá en su embudo.
                   </p>
                 ) : (
-                  messages.map((message) => (
-                    <PhoneMessageBubble key={message.id} message={message} onReply={(reply) => send.mutate(reply)} replying={send.isPending} />
-                  ))
+                  messages.map((message) => {
+                    const quoted = company ? quotedMessageOf(message, messages) : undefined;
+                    const quote = quoted && company ? { author: quoteAuthor(quoted, company, setup.phone), text: phoneMessagePreview(quoted) } : undefined;
+                    return <PhoneMessageBubble key={message.id} message={message} quote={quote} onReply={(reply) => send.mutate(reply)} replying={send.isPending} />;
+                  })
                 )}
               </div>
 

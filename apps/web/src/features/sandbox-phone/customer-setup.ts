@@ -1,9 +1,8 @@
 import { useCallback, useState } from 'react';
 import type { CustomerSendRequest } from './sandbox-phone.api.ts';
 
-/** Who the person plays: the company's customer, optionally writing in a group. */
+/** Who the person plays: a customer of the signed-in member's company, optionally writing in a group. */
 export interface CustomerSetup {
-  appName: string;
   phone: string;
   name: string;
   inGroup: boolean;
@@ -15,7 +14,7 @@ const STORAGE_KEY = 'sandbox_phone_setup';
 const PHONE = /^\d{6,20}$/;
 const GROUP_ID = /^\d{6,30}$/;
 
-export const DEFAULT_SETUP: CustomerSetup = { appName: '', phone: '5215512345678', name: 'Cliente de prueba', inGroup: false, groupId: '', groupName: '' };
+export const DEFAULT_SETUP: CustomerSetup = { phone: '5215512345678', name: 'Cliente de prueba', inGroup: false, groupId: '', groupName: '' };
 
 export function phoneProblem(phone: string) {
   return PHONE.test(phone) ? null : 'Solo dígitos, con código de país (de 6 a 20).';
@@ -27,7 +26,7 @@ export function groupIdProblem(groupId: string) {
 
 /** The sandbox keeps a group's messages under the group's id, a customer's under the phone. */
 export function conversationKeyOf(setup: CustomerSetup): string | null {
-  if (!setup.appName || phoneProblem(setup.phone)) return null;
+  if (phoneProblem(setup.phone)) return null;
   if (!setup.inGroup) return setup.phone;
   return groupIdProblem(setup.groupId) ? null : setup.groupId;
 }
@@ -36,7 +35,6 @@ export function senderOf(setup: CustomerSetup): Omit<CustomerSendRequest, 'messa
   const name = setup.name.trim();
   const groupName = setup.groupName.trim();
   return {
-    appName: setup.appName,
     phone: setup.phone,
     ...(name ? { name } : {}),
     ...(setup.inGroup ? { group: { id: setup.groupId, ...(groupName ? { name: groupName } : {}) } } : {}),
@@ -46,7 +44,9 @@ export function senderOf(setup: CustomerSetup): Omit<CustomerSendRequest, 'messa
 function readStored(): CustomerSetup {
   try {
     const stored = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null') as Partial<CustomerSetup> | null;
-    return { ...DEFAULT_SETUP, ...(stored && typeof stored === 'object' ? stored : {}) };
+    if (!stored || typeof stored !== 'object') return DEFAULT_SETUP;
+    const { phone, name, inGroup, groupId, groupName } = { ...DEFAULT_SETUP, ...stored };
+    return { phone, name, inGroup, groupId, groupName };
   } catch {
     return DEFAULT_SETUP;
   }

@@ -188,3 +188,41 @@ export function phoneMessageContent(message: Pick<PhoneMessage, 'direction' | 't
   const body = record(message.body);
   return message.direction === 'to_customer' ? businessContent(message.type, body, message.template) : customerContent(message.type, body);
 }
+
+/** The message a business reply quotes (Gupshup's `context.msgId`: a customer message's id or a business message's WhatsApp id). */
+export function quotedMessageOf(message: Pick<PhoneMessage, 'direction' | 'body'>, conversation: PhoneMessage[]): PhoneMessage | undefined {
+  if (message.direction !== 'to_customer') return undefined;
+  const msgId = text(record(message.body.context).msgId);
+  return msgId ? conversation.find((candidate) => candidate.id === msgId || candidate.whatsappId === msgId) : undefined;
+}
+
+/** One line of a message, as WhatsApp shows it inside a quote. */
+export function phoneMessagePreview(message: Pick<PhoneMessage, 'direction' | 'type' | 'body' | 'template'>): string {
+  const content = phoneMessageContent(message);
+  switch (content.kind) {
+    case 'text':
+      return content.text;
+    case 'image':
+      return content.caption ?? 'Foto';
+    case 'video':
+      return content.caption ?? 'Video';
+    case 'audio':
+      return content.voice ? 'Nota de voz' : 'Audio';
+    case 'document':
+      return content.fileName;
+    case 'sticker':
+      return 'Sticker';
+    case 'location':
+      return content.name ?? 'Ubicación';
+    case 'quick_reply':
+      return content.text;
+    case 'list':
+      return content.body;
+    case 'template':
+      return content.rendered?.body ?? `Plantilla ${content.templateId}`;
+    case 'reply':
+      return content.title;
+    case 'unknown':
+      return `Mensaje de tipo «${content.type}»`;
+  }
+}

@@ -1,7 +1,7 @@
 import type { RenderedTemplate } from '@embudo/contracts/http/templates';
 import { api } from '../../shared/api-client/api-client.ts';
 
-/** A company the in-process fake Gupshup knows: the business side of the sandbox phone. */
+/** The signed-in member's company on the in-process fake Gupshup: the business side of the sandbox phone. */
 export interface SandboxApp {
   appName: string;
   sourceNumber: string;
@@ -14,6 +14,8 @@ export type PhoneMessageStatus = 'submitted' | 'enqueued' | 'sent' | 'delivered'
 /** One message of the fake's conversation with a customer (or group). */
 export interface PhoneMessage {
   id: string;
+  /** A business message's WhatsApp id: what a quote of it names. */
+  whatsappId?: string;
   direction: 'to_customer' | 'from_customer';
   type: string;
   /** To the customer: Gupshup's `message` JSON as sent. From the customer: the inbound inner payload. */
@@ -35,8 +37,8 @@ export type CustomerMessageInput =
   | { kind: 'list_reply'; title: string; id?: string; postbackText?: string }
   | { kind: 'media'; dataBase64: string; fileName: string; caption?: string; voice?: boolean };
 
+/** The company is the session's: the server never takes it from the request. */
 export interface CustomerSendRequest {
-  appName: string;
   phone: string;
   name?: string;
   group?: { id: string; name?: string };
@@ -44,10 +46,10 @@ export interface CustomerSendRequest {
 }
 
 export const sandboxPhoneApi = {
-  apps: () => api.get<SandboxApp[]>('/sandbox/api/apps'),
+  company: () => api.get<SandboxApp>('/sandbox/api/app'),
   /** In a group the conversation is keyed by the group's id instead of the customer's phone. */
-  conversation: async (appName: string, phone: string) => {
-    const query = new URLSearchParams({ appName, phone });
+  conversation: async (phone: string) => {
+    const query = new URLSearchParams({ phone });
     const answer = await api.get<{ messages?: PhoneMessage[] }>(`/sandbox/api/conversation?${query}`);
     return answer?.messages ?? [];
   },
