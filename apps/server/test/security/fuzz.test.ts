@@ -65,6 +65,7 @@ const inHours = (hours: number) => new Date(Date.now() + hours * 3_600_000).toIS
 
 /** One line per API route that takes a body (POST, PUT, PATCH), keyed as the /api form. `{}` means no body. */
 const seeds: Record<string, Seed> = {
+  'POST /sandbox/api/send': { body: () => ({ phone: '5215599000009', name: 'Cliente', message: { kind: 'text', text: 'Hola' } }) },
   'POST /api/auth/login': { body: () => ({ email: 'nadie@fuzz.test', password: 'Clave1234', tenantSlug: 'no-existe' }) },
   'POST /api/auth/register': { body: () => ({ companyName: 'Fuzz', companySlug: `fuzz-${randomUUID().slice(0, 8)}`, userName: 'Fuzz', userEmail: `f-${randomUUID().slice(0, 8)}@fuzz.test`, userPassword: 'Clave1234', timezone: 'America/Bogota' }) },
   'POST /api/auth/logout': {},

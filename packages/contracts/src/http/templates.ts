@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredText, safeText, trimmedText } from '../text.ts';
+import { requiredText, safeString, safeText, trimmedText } from '../text.ts';
 
 /** Spec 02 §9: template categories, languages, header and button types, and their limits. */
 export const templateCategories = ['UTILITY', 'MARKETING', 'AUTHENTICATION'] as const;
@@ -206,8 +206,7 @@ export const OPERATOR_REASON_MAX = 500;
  */
 export const adminTemplateStatusRequest = z.object({
   status: z.enum(['APPROVED', 'REJECTED'], { error: 'Estado inválido: usa APPROVED o REJECTED.' }),
-  reason: z
-    .string({ error: 'El motivo debe ser texto.' })
+  reason: safeString('El motivo debe ser texto.')
     .trim()
     .max(OPERATOR_REASON_MAX, { error: `El motivo no puede superar ${OPERATOR_REASON_MAX} caracteres.` })
     .nullish()

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
 import { z } from 'zod';
+import { safeString } from '@embudo/contracts/text';
 import type { Db } from '../../platform/db/database.ts';
 import { badRequest, notFound } from '../../platform/errors/app-error.ts';
 import { sessionOf } from '../../platform/http/route-access.ts';
@@ -12,21 +13,21 @@ import { fakeGupshupRoutes, type CustomerMessage, type FakeGupshup } from './fak
 
 export const FAKE_GUPSHUP_PREFIX = '/sandbox-gupshup';
 
-const phone = z.string().trim().regex(/^\d{6,20}$/, { error: 'El teléfono debe tener solo dígitos con código de país.' });
+const phone = safeString().trim().regex(/^\d{6,20}$/, { error: 'El teléfono debe tener solo dígitos con código de país.' });
 const sendSchema = z.object({
   phone,
-  name: z.string().trim().max(80).optional(),
-  group: z.object({ id: z.string().trim().regex(/^\d{6,30}$/, { error: 'El id del grupo debe tener solo dígitos.' }), name: z.string().trim().max(80).optional() }).optional(),
+  name: safeString().trim().max(80).optional(),
+  group: z.object({ id: safeString().trim().regex(/^\d{6,30}$/, { error: 'El id del grupo debe tener solo dígitos.' }), name: safeString().trim().max(80).optional() }).optional(),
   message: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('text'), text: z.string().trim().min(1, { error: 'Escribe un mensaje.' }).max(4096) }),
-    z.object({ kind: z.literal('location'), latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180), name: z.string().max(100).optional(), address: z.string().max(200).optional() }),
-    z.object({ kind: z.literal('button_reply'), title: z.string().min(1).max(100), id: z.string().max(100).optional(), postbackText: z.string().max(200).optional() }),
-    z.object({ kind: z.literal('quick_reply'), text: z.string().min(1).max(100), postbackText: z.string().max(200).optional() }),
-    z.object({ kind: z.literal('list_reply'), title: z.string().min(1).max(100), id: z.string().max(100).optional(), postbackText: z.string().max(200).optional() }),
-    z.object({ kind: z.literal('media'), dataBase64: z.string().min(1), fileName: z.string().max(200), caption: z.string().max(1024).optional(), voice: z.boolean().optional() }),
+    z.object({ kind: z.literal('text'), text: safeString().trim().min(1, { error: 'Escribe un mensaje.' }).max(4096) }),
+    z.object({ kind: z.literal('location'), latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180), name: safeString().max(100).optional(), address: safeString().max(200).optional() }),
+    z.object({ kind: z.literal('button_reply'), title: safeString().min(1).max(100), id: safeString().max(100).optional(), postbackText: safeString().max(200).optional() }),
+    z.object({ kind: z.literal('quick_reply'), text: safeString().min(1).max(100), postbackText: safeString().max(200).optional() }),
+    z.object({ kind: z.literal('list_reply'), title: safeString().min(1).max(100), id: safeString().max(100).optional(), postbackText: safeString().max(200).optional() }),
+    z.object({ kind: z.literal('media'), dataBase64: safeString().min(1), fileName: safeString().max(200), caption: safeString().max(1024).optional(), voice: z.boolean().optional() }),
   ], { error: 'Tipo de mensaje inválido.' }),
 });
-const conversationQuery = z.object({ phone: z.string().regex(/^\d{6,30}$/) });
+const conversationQuery = z.object({ phone: safeString().regex(/^\d{6,30}$/) });
 
 export const CUSTOMER_NOT_VISIBLE = 'No encontrado.';
 
