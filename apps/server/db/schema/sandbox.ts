@@ -1,4 +1,10 @@
-import { bigserial, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigserial, customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  // The drivers hand back a plain Uint8Array; callers get a Buffer, as they sent.
+  fromDriver: (value) => Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+});
 
 /**
  * The sandbox phone's side of each conversation (what the customer's WhatsApp shows), kept by the
@@ -25,4 +31,24 @@ export const sandboxPhoneMessages = pgTable('sandbox_phone_messages', {
 }, (table) => [
   uniqueIndex('sandbox_phone_messages_message_id_key').on(table.messageId),
   index('sandbox_phone_messages_conversation_idx').on(table.appName, table.conversation, table.seq),
+]);
+
+/**
+ * The files a customer sent from the sandbox phone, served by the in-process fake Gupshup under its
+ * `/files/{id}` URLs, so older media still opens after a restart. The total size is capped: the
+ * oldest uploads are dropped first.
+ */
+export const sandboxPhoneUploads = pgTable('sandbox_phone_uploads', {
+  /** Upload order, for dropping the oldest first. */
+  seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+  /** The id in the file's URL. */
+  uploadId: text('upload_id').notNull(),
+  contentType: text('content_type').notNull(),
+  fileName: text('file_name'),
+  data: bytea('data').notNull(),
+  /** Bytes of `data`, so the cap is summed without reading the files. */
+  size: integer('size').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (table) => [
+  uniqueIndex('sandbox_phone_uploads_upload_id_key').on(table.uploadId),
 ]);

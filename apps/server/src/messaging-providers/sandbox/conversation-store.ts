@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte, ne, sql } from 'drizzle-orm';
 import type { RenderedTemplate } from '@embudo/contracts/http/templates';
-import { sandboxPhoneMessages } from '../../../db/schema/index.ts';
+import { sandboxPhoneMessages, sandboxPhoneUploads } from '../../../db/schema/index.ts';
 import type { Db } from '../../platform/db/database.ts';
 
 export type FakeMessageStatus = 'submitted' | 'enqueued' | 'sent' | 'delivered' | 'read' | 'failed';
@@ -20,9 +20,18 @@ export interface FakeConversationMessage {
   createdAt: string;
 }
 
+/** A file the customer sent from the sandbox phone, as the fake serves it. */
+export interface FakeUpload {
+  id: string;
+  contentType: string;
+  data: Buffer;
+  name?: string;
+}
+
 /**
- * Where the fake keeps the customer's side of each conversation (app + customer phone or group id).
- * Each conversation keeps only its newest messages, so a long-running sandbox stays bounded.
+ * Where the fake keeps the customer's side of each conversation (app + customer phone or group id)
+ * and the files the customer uploaded. Each conversation keeps only its newest messages and uploads
+ * are capped in total bytes, oldest dropped first, so a long-running sandbox stays bounded.
  */
 export interface FakeConversationStore {
   append(appName: string, conversation: string, message: FakeConversationMessage): Promise<void>;
@@ -31,19 +40,28 @@ export interface FakeConversationStore {
   setStatus(id: string, status: FakeMessageStatus, onlyFrom?: FakeMessageStatus): Promise<void>;
   /** Marks this customer message of the app, and every earlier one of its conversation, read; false when unknown. */
   markCustomerMessagesRead(appName: string, messageId: string): Promise<boolean>;
+  /** Keeps an upload; past the byte cap the oldest others are dropped (the new one always stays). */
+  keepUpload(upload: FakeUpload): Promise<void>;
+  upload(id: string): Promise<FakeUpload | undefined>;
 }
 
 export interface ConversationLimits {
   messagesPerConversation: number;
   /** Conversations held in memory (the database keeps every conversation, on disk). */
   conversations: number;
+  /** Total bytes of customer uploads kept; older uploads answer 404. */
+  uploadBytes: number;
 }
 
-export const DEFAULT_CONVERSATION_LIMITS: ConversationLimits = { messagesPerConversation: 200, conversations: 1000 };
+/** 64 MB of uploads: enough for a few voice notes, photos and documents at once. */
+export const DEFAULT_CONVERSATION_LIMITS: ConversationLimits = { messagesPerConversation: 200, conversations: 1000, uploadBytes: 64 * 1024 * 1024 };
 
-/** For a fake run as a standalone server in tests: bounded in messages and conversations, oldest dropped first. */
+/** For a fake run as a standalone server in tests: bounded in messages, conversations and upload bytes, oldest dropped first. */
 export function createMemoryConversationStore(limits: ConversationLimits = DEFAULT_CONVERSATION_LIMITS): FakeConversationStore {
   const conversations = new Map<string, FakeConversationMessage[]>();
+  /** Oldest first (a Map keeps insertion order). */
+  const uploads = new Map<string, FakeUpload>();
+  let uploadBytes = 0;
   const find = (id: string) => {
     for (const list of conversations.values()) {
       const message = list.find((candidate) => candidate.id === id);
@@ -78,12 +96,28 @@ export function createMemoryConversationStore(limits: ConversationLimits = DEFAU
       for (const message of list.slice(0, readIndex + 1)) if (message.direction === 'from_customer') message.status = 'read';
       return true;
     },
+    async keepUpload(upload) {
+      uploads.set(upload.id, upload);
+      uploadBytes += upload.data.length;
+      for (const [oldestId, oldest] of uploads) {
+        if (uploadBytes <= limits.uploadBytes || oldestId === upload.id) break;
+        uploads.delete(oldestId);
+        uploadBytes -= oldest.data.length;
+      }
+    },
+    async upload(id) {
+      return uploads.get(id);
+    },
   };
 }
 
-/** The in-process sandbox's store: a small table, so the phone shows the same history after a restart. */
-export function createDatabaseConversationStore(db: Db, limits: Pick<ConversationLimits, 'messagesPerConversation'> = DEFAULT_CONVERSATION_LIMITS): FakeConversationStore {
+/**
+ * The in-process sandbox's store: two small tables, so the phone shows the same history, media
+ * included, after a restart, and the server's memory holds no uploads.
+ */
+export function createDatabaseConversationStore(db: Db, limits: Pick<ConversationLimits, 'messagesPerConversation' | 'uploadBytes'> = DEFAULT_CONVERSATION_LIMITS): FakeConversationStore {
   const table = sandboxPhoneMessages;
+  const uploads = sandboxPhoneUploads;
   return {
     async append(appName, conversation, message) {
       await db.transaction(async (tx) => {
@@ -122,6 +156,19 @@ export function createDatabaseConversationStore(db: Db, limits: Pick<Conversatio
         eq(table.appName, appName), eq(table.conversation, read.conversation), eq(table.direction, 'from_customer'), lte(table.seq, read.seq),
       ));
       return true;
+    },
+    async keepUpload(upload) {
+      await db.transaction(async (tx) => {
+        await tx.insert(uploads).values({ uploadId: upload.id, contentType: upload.contentType, fileName: upload.name ?? null, data: upload.data, size: upload.data.length });
+        // Newest first, each upload with the bytes of itself and every newer one: past the cap, the rest go.
+        const running = tx.$with('running').as(tx.select({ seq: uploads.seq, bytes: sql<number>`sum(${uploads.size}) over (order by ${uploads.seq} desc)`.as('bytes') }).from(uploads));
+        const overCap = tx.with(running).select({ seq: running.seq }).from(running).where(sql`${running.bytes} > ${limits.uploadBytes}`);
+        await tx.delete(uploads).where(and(inArray(uploads.seq, overCap), ne(uploads.uploadId, upload.id)));
+      });
+    },
+    async upload(id) {
+      const [row] = await db.select().from(uploads).where(eq(uploads.uploadId, id)).limit(1);
+      return row ? { id: row.uploadId, contentType: row.contentType, data: row.data, ...(row.fileName ? { name: row.fileName } : {}) } : undefined;
     },
   };
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import multipart from '@fastify/multipart';
 import type { RenderedTemplate } from '@embudo/contracts/http/templates';
 import { secretMatches } from '../../modules/chats/provider-settings.service.ts';
-import { createMemoryConversationStore, type FakeConversationMessage, type FakeConversationStore } from './conversation-store.ts';
+import { createMemoryConversationStore, type FakeConversationMessage, type FakeConversationStore, type FakeUpload } from './conversation-store.ts';
 
 export type { FakeConversationMessage } from './conversation-store.ts';
 
@@ -33,14 +33,9 @@ export interface FakeGupshupOptions {
   log?: { warn(obj: unknown, msg?: string): void };
   /** How long the fake "Meta review" of a new template takes; tests make it short. */
   templateReviewMs?: number;
-  /** Where conversations are kept; bounded in memory unless given (the app keeps them in its database). */
+  /** Where conversations and customer uploads are kept; bounded in memory unless given (the app keeps them in its database). */
   store?: FakeConversationStore;
-  /** Bytes of customer uploads kept in memory at most; the oldest are dropped first. */
-  uploadBytesCap?: number;
 }
-
-/** Enough for a few voice notes, photos and documents at once; older uploads answer 404. */
-export const DEFAULT_UPLOAD_BYTES_CAP = 64 * 1024 * 1024;
 
 export interface SentRequest {
   method?: string;
@@ -93,9 +88,6 @@ export const FAKE_UNKNOWN_NUMBER_PREFIX = '000';
 export class FakeGupshup {
   readonly requests: SentRequest[] = [];
   private readonly store: FakeConversationStore;
-  /** Customer uploads, oldest first (a Map keeps insertion order). */
-  private readonly files = new Map<string, { contentType: string; data: Buffer; name?: string }>();
-  private fileBytes = 0;
   private failures: Array<{ status: number; body: unknown }> = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly partnerTokens = new Set<string>();
@@ -432,28 +424,21 @@ export class FakeGupshup {
     return { status: 200, body: { success: true } };
   }
 
-  /** Keeps a customer upload for the business to download; past the cap the oldest uploads are dropped. */
-  storeFile(data: Buffer, contentType: string, name?: string) {
+  /** Keeps a customer upload for the business to download (the store drops the oldest past its cap); answers its URL. */
+  async storeFile(data: Buffer, contentType: string, name?: string): Promise<string> {
     const id = randomUUID();
-    this.files.set(id, { data, contentType, name });
-    this.fileBytes += data.length;
-    const cap = this.options.uploadBytesCap ?? DEFAULT_UPLOAD_BYTES_CAP;
-    for (const [oldestId, oldest] of this.files) {
-      if (this.fileBytes <= cap || oldestId === id) break;
-      this.files.delete(oldestId);
-      this.fileBytes -= oldest.data.length;
-    }
+    await this.store.keepUpload({ id, data, contentType, ...(name ? { name } : {}) });
     return `${this.options.publicUrl()}/files/${id}`;
   }
 
-  file(id: string) {
-    return this.files.get(id);
+  file(id: string): Promise<FakeUpload | undefined> {
+    return this.store.upload(id);
   }
 
   /** The stored upload behind a URL this fake handed out (storeFile), and only such a URL. */
-  fileAt(url: string) {
+  async fileAt(url: string): Promise<FakeUpload | undefined> {
     const prefix = `${this.options.publicUrl()}/files/`;
-    return url.startsWith(prefix) ? this.files.get(url.slice(prefix.length)) : undefined;
+    return url.startsWith(prefix) ? this.store.upload(url.slice(prefix.length)) : undefined;
   }
 
   /** The customer writes: builds Gupshup's inbound `message` callback and delivers it to the app. */
@@ -546,7 +531,7 @@ export function fakeGupshupRoutes(fake: FakeGupshup): FastifyPluginAsync {
     }
     registerPartnerRoutes(app, fake);
     app.get('/files/:id', { config: { access: 'public' } }, async (request, reply) => {
-      const file = fake.file((request.params as { id: string }).id);
+      const file = await fake.file((request.params as { id: string }).id);
       if (!file) return reply.status(404).send({ status: 'error', message: 'Not Found' });
       return reply.type(file.contentType).send(file.data);
     });

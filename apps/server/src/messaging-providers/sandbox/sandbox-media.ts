@@ -10,7 +10,7 @@ export const SANDBOX_MEDIA_MISSING = 'El archivo no está en el sandbox.';
  */
 export function sandboxMediaDownloader(fake: FakeGupshup): MediaDownloader {
   return async (url) => {
-    const file = fake.fileAt(url);
+    const file = await fake.fileAt(url);
     if (!file) throw new ProviderError(SANDBOX_MEDIA_MISSING, false);
     return { data: file.data, contentType: file.contentType };
   };

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
-import { cards, funnels, messages, sandboxPhoneMessages } from '../../../db/schema/index.ts';
+import { cards, funnels, messages, sandboxPhoneMessages, sandboxPhoneUploads } from '../../../db/schema/index.ts';
 import { buildApp, type App } from '../../app.ts';
 import { createLogger } from '../../platform/logger/logger.ts';
 import { buildTestApp, TEST_APP_SECRET, type TestApp } from '../../../test/support/build-test-app.ts';
@@ -214,8 +214,52 @@ describe('what the fake keeps', () => {
     fs.rmSync(mediaDir, { recursive: true, force: true });
   });
 
+  it("serves the customer's media sent before a restart, on the phone and to the CRM's download", async () => {
+    const owner = await registerTenant(app);
+    const phone = '5215500000032';
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    const sent = await phoneSend(owner.token, { phone, name: 'Cliente', message: { kind: 'media', dataBase64: png.toString('base64'), fileName: 'foto.png', caption: 'antes' } });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const [onPhone] = await phoneConversation(owner.token, phone);
+    const fileUrl = new URL(onPhone!.body.url as string);
+    expect(fileUrl.pathname).toMatch(/^\/sandbox-gupshup\/files\/[0-9a-f-]{36}$/);
+
+    // Restarted on the same address, as a deployed server is, before the CRM's download job ran.
+    await app.close();
+    const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-restart-'));
+    app = await buildApp({ db: t.database.db, logger: createLogger('silent'), mediaDir, appSecret: TEST_APP_SECRET, providerMode: 'sandbox' });
+    await app.listen({ port: Number(fileUrl.port), host: '127.0.0.1' });
+    const served = await app.inject({ method: 'GET', url: fileUrl.pathname });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/png');
+    expect(served.rawPayload.equals(png)).toBe(true);
+
+    const card = await until(() => cardOf(owner.tenant.id, phone));
+    const downloaded = await until(async () => (await t.database.db.select().from(messages).where(eq(messages.cardId, card.id)))[0]?.mediaUrl);
+    const inCrm = await app.inject({ method: 'GET', url: downloaded });
+    expect(inCrm.statusCode).toBe(200);
+    expect(inCrm.rawPayload.equals(png)).toBe(true);
+    fs.rmSync(mediaDir, { recursive: true, force: true });
+  });
+
+  it('keeps uploads in the database up to the byte cap, dropping the oldest first', async () => {
+    const store = createDatabaseConversationStore(t.database.db, { messagesPerConversation: 3, uploadBytes: 10 });
+    const upload = (id: string, size: number) => ({ id: `tope-${id}`, contentType: 'image/png', data: Buffer.alloc(size, id) });
+    await store.keepUpload(upload('a', 6));
+    await store.keepUpload(upload('b', 4));
+    expect((await store.upload('tope-a'))?.data.equals(Buffer.alloc(6, 'a'))).toBe(true);
+    await store.keepUpload(upload('c', 5));
+    expect(await store.upload('tope-a')).toBeUndefined();
+    expect(await store.upload('tope-b')).toMatchObject({ contentType: 'image/png', data: Buffer.alloc(4, 'b') });
+    expect(await store.upload('tope-c')).toBeDefined();
+    // A single upload over the cap is still kept, alone.
+    await store.keepUpload(upload('d', 12));
+    const left = await t.database.db.select({ uploadId: sandboxPhoneUploads.uploadId }).from(sandboxPhoneUploads);
+    expect(left.map((row) => row.uploadId)).toEqual(['tope-d']);
+  });
+
   it('keeps only the newest messages of a conversation in the database', async () => {
-    const store = createDatabaseConversationStore(t.database.db, { messagesPerConversation: 3 });
+    const store = createDatabaseConversationStore(t.database.db, { messagesPerConversation: 3, uploadBytes: 1024 });
     const message = (n: number): FakeConversationMessage => ({
       id: `wamid.tope.${n}`, direction: 'from_customer', type: 'text', body: { text: `m${n}` }, status: 'sent', createdAt: new Date().toISOString(),
     });
@@ -228,7 +272,7 @@ describe('what the fake keeps', () => {
   });
 
   it('bounds memory: messages per conversation, conversations and upload bytes, oldest dropped first', async () => {
-    const store = createMemoryConversationStore({ messagesPerConversation: 2, conversations: 2 });
+    const store = createMemoryConversationStore({ messagesPerConversation: 2, conversations: 2, uploadBytes: 10 });
     const message = (n: number): FakeConversationMessage => ({ id: `m${n}`, direction: 'from_customer', type: 'text', body: { text: `m${n}` }, status: 'sent', createdAt: '2026-01-01T00:00:00.000Z' });
     for (let n = 1; n <= 3; n++) await store.append('app', 'uno', message(n));
     await store.append('app', 'dos', message(4));
@@ -237,14 +281,14 @@ describe('what the fake keeps', () => {
     expect(await store.list('app', 'uno')).toEqual([]);
     expect((await store.list('app', 'dos')).map((entry) => entry.id)).toEqual(['m4']);
 
-    const fake = new FakeGupshup({ apps: () => [], publicUrl: () => 'http://fake', uploadBytesCap: 10 });
+    const fake = new FakeGupshup({ apps: () => [], publicUrl: () => 'http://fake', store });
     const idOf = (url: string) => url.split('/').at(-1)!;
-    const first = idOf(fake.storeFile(Buffer.alloc(6), 'image/png'));
-    const second = idOf(fake.storeFile(Buffer.alloc(4), 'image/png'));
-    expect(fake.file(first)).toBeDefined();
-    const third = idOf(fake.storeFile(Buffer.alloc(5), 'image/png'));
-    expect(fake.file(first)).toBeUndefined();
-    expect(fake.file(second)).toBeDefined();
-    expect(fake.file(third)).toBeDefined();
+    const first = idOf(await fake.storeFile(Buffer.alloc(6), 'image/png'));
+    const second = idOf(await fake.storeFile(Buffer.alloc(4), 'image/png'));
+    expect(await fake.file(first)).toBeDefined();
+    const third = idOf(await fake.storeFile(Buffer.alloc(5), 'image/png'));
+    expect(await fake.file(first)).toBeUndefined();
+    expect(await fake.file(second)).toBeDefined();
+    expect(await fake.file(third)).toBeDefined();
   });
 });

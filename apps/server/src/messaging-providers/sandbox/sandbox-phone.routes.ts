@@ -76,7 +76,7 @@ export function sandboxRoutes({ fake, db }: { fake: FakeGupshup; db: Db }): Fast
         const data = Buffer.from(message.dataBase64, 'base64');
         const detected = await fileTypeFromBuffer(data);
         const contentType = detected?.mime ?? 'application/octet-stream';
-        const url = fake.storeFile(data, contentType, message.fileName);
+        const url = await fake.storeFile(data, contentType, message.fileName);
         const kind = contentType.startsWith('image/webp') ? 'sticker' : contentType.startsWith('image/') ? 'image'
           : contentType.startsWith('video/') && !message.voice ? 'video' : contentType.startsWith('audio/') || message.voice ? 'audio' : 'file';
         customer = { ...sender, kind, url, contentType: message.voice ? 'audio/ogg; codecs=opus' : contentType, caption: message.caption, fileName: kind === 'file' ? message.fileName : undefined };

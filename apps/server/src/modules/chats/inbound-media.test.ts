@@ -41,7 +41,7 @@ describe('inbound media in sandbox mode', () => {
   it('refuses every URL that is not a file the sandbox phone uploaded, without a single connection, and says so on the message', async () => {
     const owner = await registerTenant(t.app);
     const fake = t.app.sandboxPhone!;
-    const uploaded = fake.storeFile(Buffer.from('%PDF-1.4 prueba'), 'application/pdf');
+    const uploaded = await fake.storeFile(Buffer.from('%PDF-1.4 prueba'), 'application/pdf');
     const port = new URL(loopback.url).port;
     const urls = [
       `http://127.0.0.1:${port}/secret`,
@@ -68,7 +68,7 @@ describe('inbound media in sandbox mode', () => {
   it('stores and serves a file the sandbox phone uploaded', async () => {
     const owner = await registerTenant(t.app);
     const pdf = Buffer.from('%PDF-1.4\n%prueba\n');
-    const url = t.app.sandboxPhone!.storeFile(pdf, 'application/pdf');
+    const url = await t.app.sandboxPhone!.storeFile(pdf, 'application/pdf');
     const { message } = await deliverInboundFile(t, owner, { url, contentType: 'application/pdf' });
     expect(message.errorReason).toBeNull();
     expect(message.mediaUrl).toMatch(new RegExp(`^/media/${owner.tenant.id}/[0-9a-f-]{36}\\.pdf$`));
@@ -86,7 +86,7 @@ describe('stored media names', () => {
     ['application/vnd.android.package-archive', Buffer.from('una app de Android, o eso dice')],
   ])('stores a %s document under a short safe name and serves it', async (contentType, data) => {
     const owner = await registerTenant(t.app);
-    const url = t.app.sandboxPhone!.storeFile(data, contentType);
+    const url = await t.app.sandboxPhone!.storeFile(data, contentType);
     const { message } = await deliverInboundFile(t, owner, { url, contentType });
     expect(message.mediaUrl).toMatch(new RegExp(`^/media/${owner.tenant.id}/[0-9a-f-]{36}\\.bin$`));
     const served = await t.app.inject({ method: 'GET', url: message.mediaUrl! });
@@ -104,7 +104,7 @@ describe('stored media names', () => {
       ['application/vnd.openxmlformats-officedocument.presentationml.presentation', Buffer.from('no es un zip de verdad'), 'pptx'],
     ];
     for (const [contentType, data, extension] of cases) {
-      const url = t.app.sandboxPhone!.storeFile(data, contentType);
+      const url = await t.app.sandboxPhone!.storeFile(data, contentType);
       const { message } = await deliverInboundFile(t, owner, { url, contentType });
       expect(message.mediaUrl, contentType).toMatch(new RegExp(`\\.${extension}$`));
       expect((await t.app.inject({ method: 'GET', url: message.mediaUrl! })).statusCode).toBe(200);

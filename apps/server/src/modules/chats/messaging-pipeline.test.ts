@@ -146,7 +146,7 @@ describe('inbound webhook', () => {
     const appName = sandboxAppName(owner.tenant.slug);
     await fake().customerSends({ appName, phone: '5215544444444', kind: 'unknown_type', data: { emoji: '👍' } });
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-    await fake().customerSends({ appName, phone: '5215544444444', kind: 'image', url: fake().storeFile(png, 'image/png'), contentType: 'image/png', caption: 'mira' });
+    await fake().customerSends({ appName, phone: '5215544444444', kind: 'image', url: await fake().storeFile(png, 'image/png'), contentType: 'image/png', caption: 'mira' });
     await fake().customerSends({ appName, phone: '5215544444444', kind: 'file', url: `${baseUrl}/sandbox-gupshup/files/no-existe`, contentType: 'application/pdf', fileName: 'x.pdf' });
     const rows = await messagesOf(owner.tenant.id);
     expect(rows.find((row) => row.type === 'unsupported')?.text).toBe('Unsupported media');
