@@ -1,24 +1,11 @@
 import { and, asc, desc, eq, inArray, lte, ne, sql } from 'drizzle-orm';
+import type { PhoneMessage, PhoneMessageStatus } from '@embudo/contracts/http/sandbox-phone';
 import type { RenderedTemplate } from '@embudo/contracts/http/templates';
 import { sandboxPhoneMessages, sandboxPhoneUploads } from '../../../db/schema/index.ts';
 import type { Db } from '../../platform/db/database.ts';
 
-export type FakeMessageStatus = 'submitted' | 'enqueued' | 'sent' | 'delivered' | 'read' | 'failed';
-
-export interface FakeConversationMessage {
-  id: string;
-  /** A business message's WhatsApp id, the one a quote of it names (`context.msgId`). */
-  whatsappId?: string;
-  direction: 'to_customer' | 'from_customer';
-  /** Gupshup `message` JSON as sent, or the inbound payload the phone produced. */
-  type: string;
-  body: Record<string, unknown>;
-  status: FakeMessageStatus;
-  participant?: { phone: string; name?: string };
-  /** A template as the customer's WhatsApp shows it: Meta's approved copy with the params in place. */
-  template?: RenderedTemplate;
-  createdAt: string;
-}
+export type FakeMessageStatus = PhoneMessageStatus;
+export type FakeConversationMessage = PhoneMessage;
 
 /** A file the customer sent from the sandbox phone, as the fake serves it. */
 export interface FakeUpload {

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
-import { z } from 'zod';
-import { safeString } from '@embudo/contracts/text';
+import { sandboxConversationQuery, sandboxSendRequest } from '@embudo/contracts/http/sandbox-phone';
 import type { Db } from '../../platform/db/database.ts';
 import { badRequest, notFound } from '../../platform/errors/app-error.ts';
 import { sessionOf } from '../../platform/http/route-access.ts';
@@ -13,21 +12,6 @@ import { fakeGupshupRoutes, type CustomerMessage, type FakeGupshup } from './fak
 
 export const FAKE_GUPSHUP_PREFIX = '/sandbox-gupshup';
 
-const phone = safeString().trim().regex(/^\d{6,20}$/, { error: 'El teléfono debe tener solo dígitos con código de país.' });
-const sendSchema = z.object({
-  phone,
-  name: safeString().trim().max(80).optional(),
-  group: z.object({ id: safeString().trim().regex(/^\d{6,30}$/, { error: 'El id del grupo debe tener solo dígitos.' }), name: safeString().trim().max(80).optional() }).optional(),
-  message: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('text'), text: safeString().trim().min(1, { error: 'Escribe un mensaje.' }).max(4096) }),
-    z.object({ kind: z.literal('location'), latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180), name: safeString().max(100).optional(), address: safeString().max(200).optional() }),
-    z.object({ kind: z.literal('button_reply'), title: safeString().min(1).max(100), id: safeString().max(100).optional(), postbackText: safeString().max(200).optional() }),
-    z.object({ kind: z.literal('quick_reply'), text: safeString().min(1).max(100), postbackText: safeString().max(200).optional() }),
-    z.object({ kind: z.literal('list_reply'), title: safeString().min(1).max(100), id: safeString().max(100).optional(), postbackText: safeString().max(200).optional() }),
-    z.object({ kind: z.literal('media'), dataBase64: safeString().min(1), fileName: safeString().max(200), caption: safeString().max(1024).optional(), voice: z.boolean().optional() }),
-  ], { error: 'Tipo de mensaje inválido.' }),
-});
-const conversationQuery = z.object({ phone: safeString().regex(/^\d{6,30}$/) });
 
 export const CUSTOMER_NOT_VISIBLE = 'No encontrado.';
 
@@ -59,14 +43,14 @@ export function sandboxRoutes({ fake, db }: { fake: FakeGupshup; db: Db }): Fast
     app.get('/sandbox/api/app', async (request) => sandboxCompanyOf(db, request));
 
     app.get('/sandbox/api/conversation', async (request) => {
-      const query = conversationQuery.safeParse(request.query);
+      const query = sandboxConversationQuery.safeParse(request.query);
       if (!query.success) throw badRequest('Falta el teléfono del cliente (solo dígitos, con código de país).');
       const company = await sandboxCompanyOf(db, request, query.data.phone);
       return { messages: await fake.conversation(company.appName, query.data.phone) };
     });
 
     app.post('/sandbox/api/send', { bodyLimit: 25 * 1024 * 1024 }, async (request, reply) => {
-      const parsed = sendSchema.safeParse(request.body);
+      const parsed = sandboxSendRequest.safeParse(request.body);
       if (!parsed.success) throw badRequest(parsed.error.issues[0]!.message);
       const { message, ...who } = parsed.data;
       const company = await sandboxCompanyOf(db, request, who.group?.id ?? who.phone);

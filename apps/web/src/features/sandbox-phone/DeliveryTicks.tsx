@@ -1,4 +1,4 @@
-import type { PhoneMessageStatus } from './sandbox-phone.api.ts';
+import type { PhoneMessageStatus } from '@embudo/contracts/http/sandbox-phone';
 
 const labels: Record<PhoneMessageStatus, string> = {
   submitted: 'Pendiente',

@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
 import { blobToBase64 } from './blob-to-base64.ts';
-import type { CustomerMessageInput } from './sandbox-phone.api.ts';
+import type { CustomerMessageInput } from '@embudo/contracts/http/sandbox-phone';
 import { useVoiceRecorder, voiceRecordingSupported } from './use-voice-recorder.ts';
 
 /** The server takes 25 MB of JSON; base64 grows a file by a third. */

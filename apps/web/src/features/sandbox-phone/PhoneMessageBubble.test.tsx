@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { PhoneMessageBubble } from './PhoneMessageBubble.tsx';
-import type { PhoneMessage } from './sandbox-phone.api.ts';
+import type { PhoneMessage } from '@embudo/contracts/http/sandbox-phone';
 
 function aMessage(overrides: Partial<PhoneMessage>): PhoneMessage {
   return { id: 'm1', direction: 'to_customer', type: 'text', body: { type: 'text', text: 'Hola' }, status: 'sent', createdAt: '2025-03-01T15:04:00.000Z', ...overrides };

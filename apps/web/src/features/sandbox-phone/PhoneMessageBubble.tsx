@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { DeliveryTicks } from './DeliveryTicks.tsx';
 import { phoneMessageContent, type PhoneMessageContent, type ReplyOption } from './phone-message-content.ts';
 import type { RenderedTemplate } from '@embudo/contracts/http/templates';
-import type { CustomerMessageInput, PhoneMessage } from './sandbox-phone.api.ts';
+import type { CustomerMessageInput, PhoneMessage } from '@embudo/contracts/http/sandbox-phone';
 
 export type InteractiveReply = Extract<CustomerMessageInput, { kind: 'button_reply' | 'list_reply' | 'quick_reply' }>;
 

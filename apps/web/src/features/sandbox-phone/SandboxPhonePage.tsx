@@ -11,7 +11,8 @@ import { CustomerSetupPanel } from './CustomerSetupPanel.tsx';
 import { PhoneComposer } from './PhoneComposer.tsx';
 import { PhoneMessageBubble } from './PhoneMessageBubble.tsx';
 import { phoneMessagePreview, quotedMessageOf } from './phone-message-content.ts';
-import { sandboxPhoneApi, type CustomerMessageInput, type PhoneMessage, type SandboxApp } from './sandbox-phone.api.ts';
+import type { CustomerMessageInput, PhoneMessage, SandboxApp } from '@embudo/contracts/http/sandbox-phone';
+import { sandboxPhoneApi } from './sandbox-phone.api.ts';
 
 /** The fake keeps no push channel for the phone: a one-second poll shows ticks moving. */
 export const CONVERSATION_POLL_MS = 1000;

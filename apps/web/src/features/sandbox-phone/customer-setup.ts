@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import type { CustomerSendRequest } from './sandbox-phone.api.ts';
+import type { SandboxSendRequest } from '@embudo/contracts/http/sandbox-phone';
 
 /** Who the person plays: a customer of the signed-in member's company, optionally writing in a group. */
 export interface CustomerSetup {
@@ -31,7 +31,7 @@ export function conversationKeyOf(setup: CustomerSetup): string | null {
   return groupIdProblem(setup.groupId) ? null : setup.groupId;
 }
 
-export function senderOf(setup: CustomerSetup): Omit<CustomerSendRequest, 'message'> {
+export function senderOf(setup: CustomerSetup): Omit<SandboxSendRequest, 'message'> {
   const name = setup.name.trim();
   const groupName = setup.groupName.trim();
   return {

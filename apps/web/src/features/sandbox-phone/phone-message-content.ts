@@ -1,5 +1,5 @@
 import type { RenderedTemplate } from '@embudo/contracts/http/templates';
-import type { PhoneMessage } from './sandbox-phone.api.ts';
+import type { PhoneMessage } from '@embudo/contracts/http/sandbox-phone';
 
 export interface ReplyOption {
   title: string;
