@@ -117,11 +117,12 @@ test('the operator signs in, reads the figures, changes a plan, deactivates a us
   await page.getByLabel('Precio por mensaje recibido').fill('');
   await page.getByLabel('Precio por plantilla de marketing').fill('0.05');
   await page.getByLabel('Precio por plantilla de utilidad').fill('0.02');
+  await page.getByLabel('Precio por 1.000 tokens de IA').fill('0.003');
   await page.getByRole('button', { name: 'Guardar precios' }).click();
   await expect(page.getByText('Pricing settings saved!')).toBeVisible();
   await expect(page.getByLabel('Precio por mensaje recibido')).toHaveValue('0');
   const pricing = await (await request.get('/api/admin/settings/pricing', { headers: { authorization: `Bearer ${token}` } })).json();
-  expect(pricing).toEqual({ price_per_sent_message: 0.0125, price_per_received_message: 0, price_template_marketing: 0.05, price_template_utility: 0.02 });
+  expect(pricing).toEqual({ price_per_sent_message: 0.0125, price_per_received_message: 0, price_template_marketing: 0.05, price_template_utility: 0.02, price_per_1000_ai_tokens: 0.003 });
 
   // The company's next utility template is priced at the new price, and its owner sees it in Mi Consumo.
   const usageCost = async () => ((await (await request.get(`/t/${owner.tenant.slug}/api/usage`, { headers: ownerHeaders })).json()) as { totalCost: number }).totalCost;

@@ -6,8 +6,8 @@ import { openDatabase } from './platform/db/database.ts';
 import { DataDirLockedError } from './platform/db/data-dir-lock.ts';
 import { createLogger } from './platform/logger/logger.ts';
 import { buildApp } from './app.ts';
-import { daysToSessionLifetime } from './modules/auth/session-lifetime.ts';
-import { bootstrapPlatformAdmin } from './modules/admin/admin-bootstrap.ts';
+import { daysToSessionLifetime } from './modules/auth/index.ts';
+import { bootstrapPlatformAdmin } from './modules/admin/index.ts';
 import { DEMO_SIGN_IN, seedDemoTenant } from '../db/seeds/demo-seed.ts';
 
 const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -26,6 +26,8 @@ async function main() {
     mediaDir: path.join(config.dataDir, 'media'), publicUrl: process.env.PUBLIC_URL ? config.publicUrl : undefined,
     providerMode: config.providerMode, gupshupApiUrl: config.gupshupApiUrl, gupshupPartnerUrl: config.gupshupPartnerUrl,
     smtpUrl: config.smtpUrl, geminiApiKey: config.geminiApiKey, geminiBaseUrl: config.geminiBaseUrl, allowPrivateOutbound: config.outboundAllowPrivate,
+    aiProvider: config.aiProvider, geminiModel: config.geminiModel, openaiBaseUrl: config.openaiBaseUrl, openaiApiKey: config.openaiApiKey,
+    openaiModel: config.openaiModel, openaiTranscribeModel: config.openaiTranscribeModel,
     trustProxy: config.trustProxy, sessionLifetime: daysToSessionLifetime(config.sessionIdleDays, config.sessionMaxDays),
   });
   app.addHook('onClose', async () => database.close());

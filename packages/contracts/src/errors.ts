@@ -9,6 +9,8 @@ export const errorCodes = [
   'PASSWORD_CHANGE_REQUIRED',
   /** An outside service (the messaging provider) failed or answered something unusable. */
   'BAD_GATEWAY',
+  /** A capability this installation has not configured (e.g. no AI model). */
+  'SERVICE_UNAVAILABLE',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

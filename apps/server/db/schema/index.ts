@@ -8,3 +8,5 @@ export * from './funnels.ts';
 export * from './bots.ts';
 export * from './bulk-sends.ts';
 export * from './sandbox.ts';
+export * from './events.ts';
+export * from './ai.ts';

@@ -81,6 +81,8 @@ export const messages = pgTable('messages', {
   templateCategory: text('template_category'),
   /** Extra structured content: template buttons, quick-reply options, location, raw unknown payloads. */
   payload: jsonb('payload'),
+  /** What a voice note says, once transcribed (issue 15). */
+  transcript: text('transcript'),
   createdAt: createdAt(),
 }, (t) => [
   uniqueIndex('messages_tenant_provider_id_key').on(t.tenantId, t.providerMessageId),
@@ -118,7 +120,7 @@ export const scheduledMessages = pgTable('scheduled_messages', {
 export const usageEvents = pgTable('usage_events', {
   id: id(),
   tenantId: tenantId(),
-  kind: text('kind', { enum: ['sent', 'received', 'template_marketing', 'template_utility'] }).notNull(),
+  kind: text('kind', { enum: ['sent', 'received', 'template_marketing', 'template_utility', 'ai'] }).notNull(),
   unitPrice: doublePrecision('unit_price').notNull().default(0),
   messageId: uuid('message_id'),
   createdAt: createdAt(),

@@ -1,8 +1,8 @@
 import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import { boardColumns, funnels, tenants } from '../schema/index.ts';
 import type { Db } from '../../src/platform/db/database.ts';
-import { register } from '../../src/modules/auth/auth.service.ts';
-import { saveBotSettings } from '../../src/modules/autobot/autobot.service.ts';
+import { register } from '../../src/modules/auth/index.ts';
+import { saveBotSettings } from '../../src/modules/autobot/index.ts';
 
 export const DEMO_SIGN_IN = { tenantSlug: 'demo', email: 'demo@embudo.local', password: 'Demo12345' } as const;
 export const DEMO_BOT_WELCOME = '¡Hola! Gracias por escribir a Demo Embudo. ¿Con qué área quieres hablar?';

@@ -1,4 +1,5 @@
 /** The messaging-provider port: everything the app needs from WhatsApp, whatever the vendor. */
+import type { TemplateButton, TemplateHeader, TemplateStatus, VariablesSchema } from '@embudo/contracts/http/templates';
 
 export type MediaKind = 'image' | 'video' | 'audio' | 'document' | 'sticker';
 
@@ -76,6 +77,40 @@ export type InboundEvent = InboundMessage | InboundStatus;
 /** A delivery the provider sent that cannot be used (no id, an absurd id…): refused and recorded, never retried into a 500. */
 export class MalformedDelivery extends Error {}
 
+/** A message template as it goes to WhatsApp's review (Meta reviews it through the provider, docs/decisions/0004). */
+export interface TemplateForReview {
+  name: string;
+  category: string;
+  languageCode: string;
+  header: TemplateHeader | null;
+  bodyText: string;
+  footer: string | null;
+  buttons: TemplateButton[];
+  variablesSchema: VariablesSchema;
+}
+
+/** A template as the provider holds it, its review status already in our five. */
+export interface ProviderTemplate {
+  id: string;
+  name: string;
+  languageCode: string;
+  status: TemplateStatus;
+  reason: string | null;
+}
+
+/**
+ * An app's templates at the provider (the app name is the app id). Refusals and outages are
+ * ProviderErrors carrying the provider's own message; our own errors (no credentials) pass through.
+ */
+export interface TemplateCatalog {
+  submit(appId: string, template: TemplateForReview): Promise<ProviderTemplate>;
+  list(appId: string): Promise<ProviderTemplate[]>;
+  /** With a template id only that language goes, by name alone every language; a template already gone counts as removed. */
+  remove(appId: string, name: string, providerTemplateId?: string): Promise<void>;
+  /** Uploads a header sample and answers the handle the review needs. */
+  uploadSample(appId: string, file: { data: Buffer; mime: string; fileName: string }): Promise<string>;
+}
+
 export interface MessagingProvider {
   send(account: ProviderAccount, destination: string, content: OutboundContent): Promise<SendResult>;
   /**
@@ -85,6 +120,7 @@ export interface MessagingProvider {
   markRead(account: Pick<ProviderAccount, 'appName' | 'sourceNumber'>, whatsappMessageId: string): Promise<void>;
   /** The events of one callback; throws MalformedDelivery when the callback cannot be used. */
   parseWebhook(body: unknown, receivedAt?: Date): InboundEvent[];
+  templates: TemplateCatalog;
 }
 
 /** Spec ack values: -1 error, 0 sending, 1 sent, 2 delivered, 3 read. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
 import { boardColumns, cards, contacts, funnels, tenants } from '../../db/schema/index.ts';
-import { bootstrapPlatformAdmin } from '../../src/modules/admin/admin-bootstrap.ts';
+import { bootstrapPlatformAdmin } from '../../src/modules/admin/index.ts';
 import { isApiRoute, TENANT_PREFIX } from '../../src/platform/http/route-access.ts';
 import { book, seedCatalog } from '../support/agenda-fixtures.ts';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
@@ -107,6 +107,8 @@ const seeds: Record<string, Seed> = {
   'POST /api/initiate-conversation': { body: (f) => ({ templateId: f.approvedTemplateId, phoneNumber: '5215599000001', variables: ['Lucía'], columnId: f.columnId }) },
   'POST /api/message/schedule': { body: (f) => ({ cardId: f.cardId, scheduledFor: inHours(2), text: 'Recordatorio' }) },
   'POST /api/note': { body: (f) => ({ cardId: f.cardId, text: 'Nota' }) },
+  'POST /api/ai/suggest-reply': { body: (f) => ({ cardId: f.cardId }) },
+  'POST /api/ai/summarize': { body: (f) => ({ cardId: f.cardId }) },
   'PUT /api/gupshup/settings': { body: (f) => ({ appName: f.appName, sourceNumber: '5215500000000' }) },
   'PUT /api/bot-settings': { body: (f) => ({ enabled: false, message: 'Hola', triggerColumnId: null, menuColumnIds: [f.columnId] }) },
   'POST /api/templates': {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
 import { boardColumns, cards, contacts, funnels, tenants } from '../../db/schema/index.ts';
-import { bootstrapPlatformAdmin } from '../../src/modules/admin/admin-bootstrap.ts';
+import { bootstrapPlatformAdmin } from '../../src/modules/admin/index.ts';
 import { isApiRoute, TENANT_PREFIX } from '../../src/platform/http/route-access.ts';
 import { book, seedCatalog } from '../support/agenda-fixtures.ts';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
@@ -24,7 +24,7 @@ import { excelFile } from '../support/excel.ts';
 const roles = ['owner', 'admin', 'agent', 'agentElsewhere', 'viewer', 'stranger'] as const;
 type RoleName = (typeof roles)[number];
 /** 'ok' is any 2xx; a number is the exact status. */
-type Outcome = 'ok' | 400 | 401 | 403 | 404 | 409;
+type Outcome = 'ok' | 302 | 400 | 401 | 403 | 404 | 409;
 type Expectation = Record<RoleName, Outcome>;
 
 // Who gets what, by kind of route.
@@ -69,6 +69,15 @@ const matrix: Record<string, Entry> = {
   'POST /api/auth/login': { expect: sameForAll(400), call: () => ({ body: {} }) },
   'POST /api/auth/register': { expect: sameForAll(400), call: () => ({ body: {} }) },
   'GET /api/tenants/check-slug/:slug': { expect: sameForAll('ok'), call: () => ({ id: 'libre-del-todo' }) },
+  // The API documentation is public: the page, its assets and the generated document.
+  'GET /api/docs': { expect: sameForAll('ok') },
+  'GET /api/docs/static/index.html': { expect: sameForAll(302) },
+  'GET /api/docs/static/swagger-initializer.js': { expect: sameForAll('ok') },
+  'GET /api/docs/json': { expect: sameForAll('ok') },
+  'GET /api/docs/yaml': { expect: sameForAll('ok') },
+  // The wildcard itself names no asset; test/http/openapi.test.ts fetches every asset the page loads.
+  'GET /api/docs/static/*': { expect: sameForAll(404) },
+  'GET /api/docs/openapi.json': { expect: sameForAll('ok') },
   'POST /api/auth/logout': { expect: everyMember, freshSession: true },
   'GET /api/auth/me': { expect: everyMember },
   'PUT /api/auth/change-password': { expect: everyMember, renewsSessions: true, call: (f) => ({ body: { newPassword: f.passwordOfCaller } }) },
@@ -134,6 +143,9 @@ const matrix: Record<string, Entry> = {
   },
   'POST /api/message/schedule': { expect: funnelWrite, call: async (f) => ({ body: { cardId: await f.card(), scheduledFor: soon(), text: 'Recordatorio' } }) },
   'POST /api/note': { expect: funnelWrite, call: async (f) => ({ body: { cardId: await f.card(), text: 'Nota interna' } }) },
+  'GET /api/ai/status': { expect: everyMember },
+  'POST /api/ai/suggest-reply': { expect: funnelWrite, call: async (f) => ({ body: { cardId: await f.card() } }) },
+  'POST /api/ai/summarize': { expect: funnelWrite, call: async (f) => ({ body: { cardId: await f.card() } }) },
   'GET /api/usage': { expect: everyMember },
 
   'GET /api/gupshup/settings': { expect: managers },
@@ -240,7 +252,8 @@ let callers: Record<RoleName, Caller>;
 let fixtures: (caller: Caller) => Fixtures;
 
 beforeAll(async () => {
-  t = await buildTestApp({ providerMode: 'sandbox' });
+  // The sandbox model answers the copilot, as in the embedded default.
+  t = await buildTestApp({ providerMode: 'sandbox', aiProvider: 'sandbox' });
   await listenOnRandomPort(t.app);
   t.app.sandboxPhone!.templateReviewMs = 20;
   await bootstrapPlatformAdmin(t.database.db, { email: 'matriz@embudo.test', password: 'Matriz1234' });

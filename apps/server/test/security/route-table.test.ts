@@ -1,5 +1,5 @@
 import { queryRows } from '../../src/platform/db/database.ts';
-import { bootstrapPlatformAdmin } from '../../src/modules/admin/admin-bootstrap.ts';
+import { bootstrapPlatformAdmin } from '../../src/modules/admin/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
@@ -15,6 +15,14 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/auth/register',
   'GET /api/tenants/check-slug/:slug',
   'POST /api/auth/admin/login',
+  // The API documentation (test/http/openapi.test.ts): the page, its assets and the generated document.
+  'GET /api/docs',
+  'GET /api/docs/static/index.html',
+  'GET /api/docs/static/swagger-initializer.js',
+  'GET /api/docs/static/*',
+  'GET /api/docs/json',
+  'GET /api/docs/yaml',
+  'GET /api/docs/openapi.json',
 ]);
 
 let t: TestApp;

@@ -52,6 +52,13 @@ describe('starting the server', () => {
     expect(lines[0]).toMatch(/^Invalid configuration: TRUST_PROXY must be false, a hop count/);
   });
 
+  it('refuses AI_PROVIDER=gemini without GEMINI_API_KEY with one line', async () => {
+    const server = startServer({ AI_PROVIDER: 'gemini', GEMINI_API_KEY: '', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-cfg-')) });
+    expect(await server.exited).toBe(1);
+    const lines = server.stderr().trim().split('\n');
+    expect(lines).toEqual(['Invalid configuration: GEMINI_API_KEY is required when AI_PROVIDER is gemini']);
+  });
+
   // Two cold starts of a fresh embedded database, each allowed 60 s above.
   it('in embedded mode seeds the demo tenant, prints its sign-in and the operator account, and serves the API', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-start-'));

@@ -4,7 +4,7 @@ import { tenants } from '../../db/schema/index.ts';
 import type { App } from '../../src/app.ts';
 import type { Db } from '../../src/platform/db/database.ts';
 import { hashPassword } from '../../src/platform/auth/secrets.ts';
-import { createUser, replaceFunnelAccess } from '../../src/modules/users/users.service.ts';
+import { createUser, replaceFunnelAccess } from '../../src/modules/users/index.ts';
 import type { TestApp } from './build-test-app.ts';
 import type { registerTenant } from './factories.ts';
 

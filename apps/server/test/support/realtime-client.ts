@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { io as connect, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, JoinTenantAck, ServerToClientEvents } from '@embudo/contracts/realtime/events';
+import { serverEvents, type ClientToServerEvents, type JoinTenantAck, type ServerToClientEvents } from '@embudo/contracts/realtime/events';
 import type { App } from '../../src/app.ts';
 
 export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -32,12 +32,15 @@ export function connectError(socket: TestSocket): Promise<Error> {
   });
 }
 
+/** The next `event`, as sent; it fails when the payload does not match the event's schema in the contracts. */
 export function nextEvent<E extends keyof ServerToClientEvents>(socket: TestSocket, event: E, timeoutMs = 5000) {
   return new Promise<Parameters<ServerToClientEvents[E]>[0]>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ${String(event)} within ${timeoutMs} ms`)), timeoutMs);
     (socket as unknown as { once(name: string, fn: (payload: unknown) => void): void }).once(String(event), (payload) => {
       clearTimeout(timer);
-      resolve(payload as Parameters<ServerToClientEvents[E]>[0]);
+      const checked = serverEvents[event].safeParse(payload);
+      if (checked.success) resolve(payload as Parameters<ServerToClientEvents[E]>[0]);
+      else reject(new Error(`${String(event)} does not match its schema: ${checked.error.message}`));
     });
   });
 }

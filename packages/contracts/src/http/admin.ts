@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { passwordText, planSchema } from './auth.ts';
+import { passwordText, planSchema, roleSchema } from './auth.ts';
 import { requiredText, safeText, TEXT_LIMITS, trimmedText } from '../text.ts';
 
 export const adminLoginRequest = z.object({
@@ -10,6 +10,8 @@ export const adminLoginRequest = z.object({
 export const adminUser = z.object({ id: z.string(), email: z.string(), name: z.string() });
 export const adminSessionResponse = z.object({ token: z.string(), user: adminUser });
 export const adminMeResponse = z.object({ user: adminUser });
+export type AdminUser = z.infer<typeof adminUser>;
+export type AdminSession = z.infer<typeof adminSessionResponse>;
 
 export const tenantPlanRequest = z.object({ subscription_plan: planSchema });
 export const userStatusRequest = z.object({ is_active: z.boolean({ error: 'Indica is_active: true o false.' }) });
@@ -42,6 +44,8 @@ export const pricingRequest = z.object({
   price_per_received_message: price.optional().default(0),
   price_template_marketing: price.optional().default(0),
   price_template_utility: price.optional().default(0),
+  /** Issue 15: price per 1,000 AI model tokens (in + out). */
+  price_per_1000_ai_tokens: price.optional().default(0),
 });
 
 export const gupshupCredentialsRequest = z.object({
@@ -49,3 +53,59 @@ export const gupshupCredentialsRequest = z.object({
   partnerEmail: trimmedText(TEXT_LIMITS.email).optional().default(''),
   partnerPassword: safeText(500).optional().default(''),
 });
+export type GupshupCredentialsInput = z.input<typeof gupshupCredentialsRequest>;
+
+// Answers (spec 02 §3 Admin stats, Tenant (admin), Pricing, Provider settings).
+
+export const adminStatsResponse = z.object({
+  totalTenants: z.number().int(),
+  totalUsers: z.number().int(),
+  activeConnections: z.number().int(),
+  messagesSentThisMonth: z.number().int(),
+  totalTemplates: z.number().int(),
+  utilityTemplates: z.number().int(),
+  marketingTemplates: z.number().int(),
+});
+export type AdminStats = z.infer<typeof adminStatsResponse>;
+
+export const tenantsSummaryResponse = z.array(z.object({
+  id: z.string(), name: z.string(), slug: z.string(), subscription_plan: planSchema, userCount: z.number().int(),
+}));
+
+export const adminTenantUser = z.object({
+  id: z.string(), name: z.string(), email: z.string(), role: roleSchema, is_active: z.boolean(), last_login_at: z.string().nullable(),
+});
+export type AdminTenantUser = z.infer<typeof adminTenantUser>;
+export const adminTenant = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  subscription_plan: planSchema,
+  trial_ends_at: z.string().nullable(),
+  usage: z.object({ totalCost: z.number() }),
+  users: z.array(adminTenantUser),
+});
+export type AdminTenant = z.infer<typeof adminTenant>;
+export const adminTenantsResponse = z.array(adminTenant);
+
+export const tenantPlanResponse = z.object({ id: z.string(), subscription_plan: planSchema });
+export const userStatusResponse = z.object({ id: z.string(), is_active: z.boolean() });
+
+export const pricingResponse = z.object({
+  price_per_sent_message: z.number(),
+  price_per_received_message: z.number(),
+  price_template_marketing: z.number(),
+  price_template_utility: z.number(),
+  price_per_1000_ai_tokens: z.number(),
+});
+export type Pricing = z.infer<typeof pricingResponse>;
+
+/** Secrets are write-only: the API key comes back masked, the password never; the flags say whether each is set. */
+export const gupshupSettingsResponse = z.object({
+  apiKey: z.string(),
+  apiKeySet: z.boolean(),
+  partnerEmail: z.string(),
+  partnerPassword: z.literal(''),
+  partnerPasswordSet: z.boolean(),
+});
+export type GupshupSettings = z.infer<typeof gupshupSettingsResponse>;

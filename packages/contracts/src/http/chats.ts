@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { clientId, requiredText, safeText, TEXT_LIMITS, trimmedText } from '../text.ts';
+import { cardSummaryResponse } from './funnels.ts';
 
 export const providerSettingsRequest = z.object({
   appName: requiredText(100, 'El nombre de la app es requerido.'),
@@ -92,3 +93,104 @@ export const initiateConversationRequest = z.object({
   columnId: z.uuid({ error: 'Columna inválida.' }).optional().nullable(),
 });
 export type InitiateConversationRequest = z.infer<typeof initiateConversationRequest>;
+
+// Answers (spec 01 §3 Message, Note, Scheduled message; spec 02 §3 board message fields).
+
+/** Spec 01 §3 Ack values: -1 error, 0 sending, 1 sent, 2 delivered, 3 read. */
+export const ackSchema = z.number().int().min(-1).max(3);
+
+export const messageResponse = z.object({
+  id: z.string(),
+  cardId: z.string(),
+  sender: z.enum(['user', 'ai', 'contact']),
+  participantName: z.string().nullable(),
+  text: z.string().nullable(),
+  /** text, image, video, audio, sticker, location, document, template, interactive, unsupported */
+  type: z.string(),
+  mediaUrl: z.string().nullable(),
+  mediaMime: z.string().nullable(),
+  fileName: z.string().nullable(),
+  timestamp: z.string(),
+  raw_timestamp: z.number(),
+  ack: ackSchema,
+  /** Why the provider refused the message (ack -1). */
+  error: z.string().nullable(),
+  quotedMessageId: z.string().nullable(),
+  quotedMessageText: z.string().nullable(),
+  quotedMessageSender: z.string().nullable(),
+  tempId: z.string().nullable(),
+  templateId: z.string().nullable(),
+  /** Extra structured content: template buttons, quick-reply options, location, a raw unknown payload. */
+  payload: z.record(z.string(), z.unknown()).nullable(),
+  /** Issue 15: what a voice note says, once transcribed (null before, or for other messages). */
+  transcript: z.string().nullable().optional(),
+});
+export type ChatMessage = z.infer<typeof messageResponse>;
+
+export const noteResponse = z.object({ id: z.string(), cardId: z.string(), author: z.string(), text: z.string(), timestamp: z.string(), raw_timestamp: z.number() });
+export type NoteDto = z.infer<typeof noteResponse>;
+
+export const scheduledMessageResponse = z.object({
+  id: z.string(),
+  cardId: z.string(),
+  author: z.string(),
+  scheduledFor: z.string(),
+  text: z.string().nullable(),
+  templateId: z.string().nullable(),
+  /** The template's variables as sent: `{"1": "Ana"}` or `["Ana"]`. */
+  variables: z.unknown(),
+  status: z.enum(['scheduled', 'sent', 'failed']),
+  raw_timestamp: z.number(),
+});
+export type ScheduledMessageDto = z.infer<typeof scheduledMessageResponse>;
+
+const timelineMessage = messageResponse.extend({ kind: z.literal('message') });
+const timelineNote = noteResponse.omit({ cardId: true }).extend({ kind: z.literal('note') });
+const timelineScheduled = scheduledMessageResponse.omit({ cardId: true }).extend({ kind: z.literal('scheduled') });
+export const timelineItem = z.discriminatedUnion('kind', [timelineMessage, timelineNote, timelineScheduled]);
+export type TimelineItem = z.infer<typeof timelineItem>;
+/** A note or scheduled item as the timeline lists it (the card is the timeline's). */
+export type ChatNote = z.infer<typeof timelineNote>;
+export type ScheduledItem = z.infer<typeof timelineScheduled>;
+
+/** GET /api/cards/{id}/messages: one page, oldest first; `nextCursor` fetches older items. */
+export const timelineResponse = z.object({
+  messages: z.array(timelineMessage),
+  notes: z.array(timelineNote),
+  scheduledMessages: z.array(timelineScheduled),
+  items: z.array(timelineItem),
+  nextCursor: z.string().nullable(),
+});
+export type Timeline = z.infer<typeof timelineResponse>;
+
+export const usageResponse = z.object({
+  totalCost: z.number(),
+  sentCount: z.number().int(),
+  receivedCount: z.number().int(),
+  marketingTemplateCount: z.number().int(),
+  utilityTemplateCount: z.number().int(),
+  /** Messages the provider refused this month: recorded, never billed. */
+  failedUnbilledCount: z.number().int(),
+  /** Issue 15: answers the AI assistant sent this month, and the model tokens (in + out) of every AI use. */
+  aiAnswerCount: z.number().int(),
+  aiTokenCount: z.number().int(),
+});
+
+/** Issue 15 copilot: POST /api/ai/suggest-reply and POST /api/ai/summarize, both with { cardId }. */
+export const copilotRequest = z.object({ cardId: z.uuid({ error: 'Chat inválido.' }) });
+/** A draft for the composer; never sent by itself. */
+export const suggestReplyResponse = z.object({ text: z.string() });
+export type SuggestReplyResponse = z.infer<typeof suggestReplyResponse>;
+/** The summary, stored as an internal note of the card. */
+export const summarizeResponse = z.object({ note: noteResponse });
+export type SummarizeResponse = z.infer<typeof summarizeResponse>;
+export type Usage = z.infer<typeof usageResponse>;
+
+/** POST /api/initiate-conversation: the chat (found or new) and the template message sent on it. */
+export const initiateConversationResponse = z.object({
+  cardId: z.string(),
+  created: z.boolean(),
+  card: cardSummaryResponse,
+  message: messageResponse,
+});
+export type InitiateConversationResponse = z.infer<typeof initiateConversationResponse>;

@@ -27,10 +27,21 @@ export const columnToolSchema = z.object({
 });
 export type ColumnTool = z.infer<typeof columnToolSchema>;
 
+export const AI_QUIET_SECONDS_DEFAULT = 4;
+
 export const geminiConfigSchema = z.object({
   isEnabled: z.boolean({ error: 'Indica isEnabled: true o false.' }),
   systemPrompt: safeText(TEXT_LIMITS.longText, { error: 'Las instrucciones deben ser texto.', tooLong: `Las instrucciones admiten como máximo ${TEXT_LIMITS.longText} caracteres.` }).default(''),
   tools: z.array(columnToolSchema, { error: 'tools debe ser una lista.' }).max(20, { error: 'Como máximo 20 archivos de herramientas por columna.' }).default([]),
+  /** Issue 15: customer messages this close together (seconds) get one answer. */
+  quietSeconds: z
+    .number({ error: 'La espera debe ser un número de segundos.' })
+    .int({ error: 'La espera debe ser un número entero de segundos.' })
+    .min(0, { error: 'La espera no puede ser negativa.' })
+    .max(60, { error: 'La espera admite como máximo 60 segundos.' })
+    .default(AI_QUIET_SECONDS_DEFAULT),
+  /** Issue 15: "Pausar la IA cuando alguien del equipo responde" — a team member's message switches the card's AI off. */
+  pauseOnHumanReply: z.boolean({ error: 'Indica pauseOnHumanReply: true o false.' }).default(true),
 });
 export type GeminiConfig = z.infer<typeof geminiConfigSchema>;
 
@@ -75,3 +86,61 @@ export const assignedTemplatesResponse = assignedTemplatesRequest;
 export const TOOL_FILE_MAX_BYTES = 5 * 1024 * 1024;
 export const TOOL_FILE_REFUSED = 'Sube un archivo CSV, TXT o JSON de texto.';
 export const toolUploadResponse = z.object({ fileName: z.string(), filePath: z.string() });
+
+// Answers (spec 01 §3 Funnel, Column, Card). Plain shapes: a response schema only describes what the server sends.
+
+export const funnelResponse = z.object({ id: z.string(), name: z.string(), unreadCount: z.number().int() });
+export type Funnel = z.infer<typeof funnelResponse>;
+export const funnelSummaryResponse = z.array(funnelResponse);
+
+const columnToolResponse = z.object({ type: z.literal('file_upload'), id: z.string(), fileName: z.string(), filePath: z.string(), purpose: z.string() });
+export const geminiConfigResponse = z.object({
+  isEnabled: z.boolean(),
+  systemPrompt: z.string(),
+  tools: z.array(columnToolResponse),
+  quietSeconds: z.number().int(),
+  pauseOnHumanReply: z.boolean(),
+});
+
+export const columnResponse = z.object({
+  id: z.string(),
+  title: z.string(),
+  funnelId: z.string(),
+  color: z.enum(columnColors),
+  gemini_config: geminiConfigResponse.nullable(),
+  assistant_bot_id: z.string().nullable(),
+});
+export type Column = z.infer<typeof columnResponse>;
+/** A column with the name of its funnel (GET /api/columns/all, GET /api/funnels/{id}/columns). */
+export const namedColumnResponse = columnResponse.extend({ funnelName: z.string() });
+export type NamedColumn = z.infer<typeof namedColumnResponse>;
+export const namedColumnListResponse = z.array(namedColumnResponse);
+
+/** A chat as the board shows it: what a board answer and card_updated carry, never messages. */
+export const cardSummaryResponse = z.object({
+  id: z.string(),
+  funnelId: z.string(),
+  columnId: z.string(),
+  title: z.string(),
+  phone: z.string(),
+  isGroup: z.boolean(),
+  unreadCount: z.number().int(),
+  lastMessageType: z.string().nullable(),
+  lastMessageText: z.string().nullable(),
+  lastActivityAt: z.string(),
+  contactLastMessageAt: z.string().nullable(),
+  aiEnabled: z.boolean(),
+});
+export type CardSummary = z.infer<typeof cardSummaryResponse>;
+
+export const boardColumnResponse = namedColumnResponse.extend({ cards: z.array(cardSummaryResponse) });
+export type BoardColumn = z.infer<typeof boardColumnResponse>;
+export const boardResponse = z.object({
+  funnel: z.object({ id: z.string(), name: z.string() }),
+  columns: z.array(boardColumnResponse),
+  counters: z.object({ unreadIndividual: z.number().int(), unreadGroup: z.number().int(), totalContacts: z.number().int() }),
+});
+export type Board = z.infer<typeof boardResponse>;
+
+export const toggleColumnCardsAiResponse = z.object({ updated: z.number().int(), enabled: z.boolean() });
+export const quickReplyListResponse = z.array(quickReplyResponse);

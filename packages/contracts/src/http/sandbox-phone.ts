@@ -1,33 +1,43 @@
 import { z } from 'zod';
 import { safeString } from '../text.ts';
-import type { RenderedTemplate } from './templates.ts';
+import { renderedTemplateSchema } from './templates.ts';
 
 /** The signed-in member's company on the in-process fake Gupshup: the business side of the sandbox phone. */
-export interface SandboxApp {
-  appName: string;
-  sourceNumber: string;
+export const sandboxAppResponse = z.object({
+  appName: z.string(),
+  sourceNumber: z.string(),
   /** The company's name. */
-  label?: string;
-}
+  label: z.string().optional(),
+});
+export type SandboxApp = z.infer<typeof sandboxAppResponse>;
 
-export type PhoneMessageStatus = 'submitted' | 'enqueued' | 'sent' | 'delivered' | 'read' | 'failed';
+export const phoneMessageStatuses = ['submitted', 'enqueued', 'sent', 'delivered', 'read', 'failed'] as const;
+export type PhoneMessageStatus = (typeof phoneMessageStatuses)[number];
 
 /** One message of the fake's conversation with a customer (or group), as the phone shows it. */
-export interface PhoneMessage {
-  id: string;
+export const phoneMessageSchema = z.object({
+  id: z.string(),
   /** A business message's WhatsApp id: what a quote of it names (`context.msgId`). */
-  whatsappId?: string;
-  direction: 'to_customer' | 'from_customer';
+  whatsappId: z.string().optional(),
+  direction: z.enum(['to_customer', 'from_customer']),
   /** To the customer: Gupshup's `message` JSON as sent. From the customer: the inbound inner payload. */
-  type: string;
-  body: Record<string, unknown>;
-  status: PhoneMessageStatus;
+  type: z.string(),
+  body: z.record(z.string(), z.unknown()),
+  status: z.enum(phoneMessageStatuses),
   /** Who wrote, in a group conversation. */
-  participant?: { phone: string; name?: string };
+  participant: z.object({ phone: z.string(), name: z.string().optional() }).optional(),
   /** A template as the customer's WhatsApp shows it: Meta's approved copy with the params in place. */
-  template?: RenderedTemplate;
-  createdAt: string;
-}
+  template: renderedTemplateSchema.optional(),
+  createdAt: z.string(),
+});
+export type PhoneMessage = z.infer<typeof phoneMessageSchema>;
+
+/** GET /sandbox/api/conversation */
+export const sandboxConversationResponse = z.object({ messages: z.array(phoneMessageSchema) });
+export type SandboxConversation = z.infer<typeof sandboxConversationResponse>;
+/** POST /sandbox/api/send: the WhatsApp id of the customer's message. */
+export const sandboxSendResponse = z.object({ id: z.string() });
+export type SandboxSendResponse = z.infer<typeof sandboxSendResponse>;
 
 const phone = safeString().trim().regex(/^\d{6,20}$/, { error: 'El teléfono debe tener solo dígitos con código de país.' });
 

@@ -185,13 +185,17 @@ export type TemplateMediaResponse = z.infer<typeof templateMediaResponse>;
  * A template as the customer's WhatsApp shows it (the sandbox phone): the approved template with the
  * params in place and, for a media header, the file sent with it.
  */
-export interface RenderedTemplate {
-  name: string;
-  header?: { type: 'TEXT'; text: string } | { type: 'IMAGE' | 'VIDEO' | 'DOCUMENT'; url?: string };
-  body: string;
-  footer?: string;
-  buttons: Array<{ type: string; text: string; url?: string; phone_number?: string }>;
-}
+export const renderedTemplateSchema = z.object({
+  name: z.string(),
+  header: z.union([
+    z.object({ type: z.literal('TEXT'), text: z.string() }),
+    z.object({ type: z.enum(['IMAGE', 'VIDEO', 'DOCUMENT']), url: z.string().optional() }),
+  ]).optional(),
+  body: z.string(),
+  footer: z.string().optional(),
+  buttons: z.array(z.object({ type: z.string(), text: z.string(), url: z.string().optional(), phone_number: z.string().optional() })),
+});
+export type RenderedTemplate = z.infer<typeof renderedTemplateSchema>;
 
 /** The operator's listing (spec 02 §7 Admin): every tenant's templates with the tenant's name. */
 export const adminTemplateResponse = templateResponse.extend({ tenant_id: z.string(), tenant_name: z.string() });

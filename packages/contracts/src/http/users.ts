@@ -50,5 +50,7 @@ export const inviteUserRequest = z.object({
 export type InviteUserRequest = z.infer<typeof inviteUserRequest>;
 
 export const userWithTempPasswordResponse = z.object({ user: sessionUser, tempPassword: z.string() });
+export type UserWithTempPassword = z.infer<typeof userWithTempPasswordResponse>;
 export const tempPasswordResponse = z.object({ tempPassword: z.string() });
+export type TempPasswordResponse = z.infer<typeof tempPasswordResponse>;
 export const usersListResponse = z.array(sessionUser);

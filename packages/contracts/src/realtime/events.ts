@@ -1,6 +1,11 @@
-/** Socket.io event maps shared by server and client (spec 02 §7 Realtime). */
+/**
+ * Socket.io events shared by server and client (spec 02 §7 Realtime): every server→client payload is a zod
+ * schema, the event maps are inferred from them, and the web parses each payload at the edge.
+ */
 import { z } from 'zod';
-import type { SessionUser } from '../http/auth.ts';
+import { sessionUser } from '../http/auth.ts';
+import { ackSchema, messageResponse, noteResponse, scheduledMessageResponse } from '../http/chats.ts';
+import { boardResponse, cardSummaryResponse } from '../http/funnels.ts';
 import { safeText, TEXT_LIMITS } from '../text.ts';
 
 /** What a client sends to join (the handshake's auth or query, and `join_tenant`); anything else is refused. */
@@ -12,63 +17,68 @@ export interface JoinTenantAck {
   message?: string;
 }
 
-export interface BoardUpdatedPayload {
-  funnelId: string;
-  board?: unknown;
-}
+/**
+ * A funnel's board changed. Without `card` or `board` the client reads the board again (columns added, renamed,
+ * deleted, bots assigned); `card` is the chat whose move changed it, already in its new place (another column,
+ * or another funnel: then it left this board), so the client patches the card instead of reloading.
+ */
+export const boardUpdatedPayload = z.object({
+  funnelId: z.string(),
+  board: boardResponse.optional(),
+  card: cardSummaryResponse.optional(),
+});
 
-export interface MessageStatusUpdatedPayload {
-  cardId: string;
-  messageId: string;
-  tempId?: string | null;
-  ack: -1 | 0 | 1 | 2 | 3;
+/** The chat as the board shows it, whole; `created` when this event made it (a new contact, a bulk send's new chat). */
+export const cardUpdatedPayload = cardSummaryResponse.extend({ created: z.boolean().optional() });
+
+/** Only the message it names changes: its file was stored (`mediaUrl`), could not be downloaded (`error`), or a voice note was transcribed (`transcript`). */
+export const messageMediaUpdate = z.object({
+  id: z.string(), updated: z.literal(true), mediaUrl: z.string().optional(), error: z.string().optional(), transcript: z.string().optional(),
+});
+
+/** A new message, in the shape the chat API answers, or a later fill-in of one already sent. */
+export const messageNewPayload = z.object({ cardId: z.string(), message: z.union([messageResponse, messageMediaUpdate]) });
+
+export const messageStatusUpdatedPayload = z.object({
+  cardId: z.string(),
+  messageId: z.string(),
+  tempId: z.string().nullable().optional(),
+  ack: ackSchema,
   /** Why it failed (ack -1), e.g. the provider's refusal, so the chat can say it at once. */
-  error?: string | null;
-}
-
-export interface CardUpdatedPayload {
-  id: string;
-  unreadCount?: number;
-  lastActivityAt?: string | null;
-  contactLastMessageAt?: string | null;
-  [field: string]: unknown;
-}
-
-export interface MessageNewPayload {
-  cardId: string;
-  message: Record<string, unknown>;
-}
+  error: z.string().nullable().optional(),
+});
 
 /** An internal note added to a chat, so every agent with the chat open sees it at once. */
-export interface NoteNewPayload {
-  cardId: string;
-  note: { id: string; cardId: string; author: string; text: string; timestamp: string; raw_timestamp: number };
-}
+export const noteNewPayload = z.object({ cardId: z.string(), note: noteResponse });
 
-/** A scheduled item was created, or left the schedule (sent or failed): the chat shows or drops it. */
-export interface ScheduledUpdatedPayload {
-  cardId: string;
-  scheduled: { id: string; status: 'scheduled' | 'sent' | 'failed'; [field: string]: unknown };
-}
+/** A scheduled item was created (the whole item), or left the schedule (sent or failed: only its id and status). */
+export const scheduledUpdatedPayload = z.object({
+  cardId: z.string(),
+  scheduled: z.union([scheduledMessageResponse, z.object({ id: z.string(), status: z.enum(['sent', 'failed']) })]),
+});
 
-export interface ServerToClientEvents {
-  board_updated: (payload: BoardUpdatedPayload) => void;
-  funnels_updated: (payload?: Record<string, never>) => void;
-  message_status_updated: (payload: MessageStatusUpdatedPayload) => void;
-  'message:new': (payload: MessageNewPayload) => void;
-  card_updated: (payload: CardUpdatedPayload) => void;
-  'note:new': (payload: NoteNewPayload) => void;
-  'scheduled:updated': (payload: ScheduledUpdatedPayload) => void;
-  batch_updated: (payload?: { batchId?: string }) => void;
+/** Every server→client event and its payload. */
+export const serverEvents = {
+  board_updated: boardUpdatedPayload,
+  funnels_updated: z.object({}),
+  message_status_updated: messageStatusUpdatedPayload,
+  'message:new': messageNewPayload,
+  card_updated: cardUpdatedPayload,
+  'note:new': noteNewPayload,
+  'scheduled:updated': scheduledUpdatedPayload,
+  /** Tenant-wide, no contact data: the batch list is read again. */
+  batch_updated: z.object({ batchId: z.string() }),
   /** To one user whose role, funnels or status an owner or admin changed: their screens follow at once. */
-  user_updated: (payload: SessionUser) => void;
+  user_updated: sessionUser,
   /** Sent once the join is accepted, so the client knows it is in its tenant's room. */
-  joined: (payload: { tenantSlug: string }) => void;
-  join_error: (payload: { message: string }) => void;
-}
+  joined: z.object({ tenantSlug: z.string() }),
+  join_error: z.object({ message: z.string() }),
+};
+
+export type ServerEventName = keyof typeof serverEvents;
+export type ServerEventPayload<E extends ServerEventName> = z.infer<(typeof serverEvents)[E]>;
+export type ServerToClientEvents = { [E in ServerEventName]: (payload: ServerEventPayload<E>) => void };
 
 export interface ClientToServerEvents {
   join_tenant: (payload: JoinTenantPayload, ack?: (answer: JoinTenantAck) => void) => void;
 }
-
-export type ServerEventName = keyof ServerToClientEvents;

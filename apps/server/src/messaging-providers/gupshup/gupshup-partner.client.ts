@@ -1,4 +1,5 @@
 import { MEDIA_UPLOAD_INVALID_RESPONSE } from '@embudo/contracts/http/templates';
+import { badRequest } from '../../platform/errors/app-error.ts';
 
 /**
  * Gupshup's partner API (partner.gupshup.io, gupshup.md §7): partner login → app token, then the
@@ -27,6 +28,16 @@ export interface GupshupPartnerApi {
   uploadMedia(appId: string, file: { data: Buffer; mime: string; fileName: string }): Promise<string>;
   /** Marks a customer's message read on their WhatsApp (the classic `/wa/api/v1/msg` API has no read receipt). */
   markRead(appId: string, whatsappMessageId: string): Promise<void>;
+}
+
+export const PARTNER_CREDENTIALS_MISSING = 'Las credenciales de Gupshup no están configuradas.';
+const SANDBOX_CREDENTIALS: PartnerCredentials = { email: 'sandbox@embudo.local', password: 'sandbox' };
+
+/** Partner credentials from the platform settings; the sandbox fake takes any. */
+export function partnerCredentialsFrom(stored: { partnerEmail?: string; partnerPassword?: string }, sandbox: boolean): PartnerCredentials {
+  if (stored.partnerEmail && stored.partnerPassword) return { email: stored.partnerEmail, password: stored.partnerPassword };
+  if (sandbox) return SANDBOX_CREDENTIALS;
+  throw badRequest(PARTNER_CREDENTIALS_MISSING);
 }
 
 /** Any failure of the partner API; `message` is Gupshup's own when it gave one. */

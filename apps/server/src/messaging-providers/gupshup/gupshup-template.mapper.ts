@@ -1,15 +1,6 @@
-import type { TemplateButton, TemplateHeader, VariablesSchema } from '@embudo/contracts/http/templates';
-
-export interface TemplateForReview {
-  name: string;
-  category: string;
-  languageCode: string;
-  header: TemplateHeader | null;
-  bodyText: string;
-  footer: string | null;
-  buttons: TemplateButton[];
-  variablesSchema: VariablesSchema;
-}
+import type { TemplateButton, TemplateStatus, VariablesSchema } from '@embudo/contracts/http/templates';
+import type { ProviderTemplate, TemplateForReview } from '../provider.ts';
+import type { PartnerTemplate } from './gupshup-partner.client.ts';
 
 /** Fills each `{{N}}` with a sample: Meta reviews the body with examples in place (gupshup.md §7.4 `example`). */
 export function withSamples(text: string, variables: VariablesSchema): string {
@@ -51,4 +42,20 @@ export function toPartnerTemplateFields(template: TemplateForReview): Record<str
   if (template.footer) fields.footer = template.footer;
   if (template.buttons.length > 0) fields.buttons = JSON.stringify(template.buttons.map(toPartnerButton));
   return fields;
+}
+
+const knownStatuses: readonly string[] = ['PENDING', 'APPROVED', 'REJECTED', 'PAUSED', 'FAILED'];
+
+/** Gupshup's status in our five; DISABLED and DELETED templates can no longer be sent, like FAILED ones. */
+export function toTemplateStatus(providerStatus: string): TemplateStatus {
+  const upper = providerStatus.toUpperCase();
+  if (knownStatuses.includes(upper)) return upper as TemplateStatus;
+  if (upper === 'DISABLED' || upper === 'DELETED') return 'FAILED';
+  return 'PENDING';
+}
+
+export function toProviderTemplate(template: PartnerTemplate): ProviderTemplate {
+  return {
+    id: template.id, name: template.elementName, languageCode: template.languageCode, status: toTemplateStatus(template.status), reason: template.reason,
+  };
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEDIA_UPLOAD_INVALID_RESPONSE } from '@embudo/contracts/http/templates';
 import { startFakeGupshupServer } from '../../../test/fakes/fake-gupshup-server.ts';
 import { ProviderError } from '../provider.ts';
 import { createGupshupProvider } from './gupshup.provider.ts';
@@ -92,5 +93,36 @@ describe('Gupshup adapter against the fake', () => {
     expect(outage).toMatchObject({ retryable: true, status: 503 });
     const unknown = await provider().markRead(account, 'wamid.NOPE').catch((error) => error);
     expect(unknown).toMatchObject({ retryable: false, status: 400, message: 'Invalid message_id' });
+  });
+
+  it('serves the template port through the partner API: submit, list in our statuses, remove (already gone is removed), sample upload', async () => {
+    const { templates } = provider();
+    const submitted = await templates.submit('LojaDemo', {
+      name: 'promo_port', category: 'MARKETING', languageCode: 'es', header: null, bodyText: 'Hola {{1}}', footer: null, buttons: [],
+      variablesSchema: { 1: { type: 'text', label: 'Nombre' } },
+    });
+    expect(submitted).toMatchObject({ name: 'promo_port', languageCode: 'es', status: 'PENDING', reason: null });
+    expect(server.fake.requests.at(-1)).toMatchObject({
+      method: 'POST', path: '/partner/app/LojaDemo/templates', form: { elementName: 'promo_port', content: 'Hola {{1}}', example: 'Hola [Nombre]' },
+    });
+    expect((await templates.list('LojaDemo')).find((template) => template.id === submitted.id)).toMatchObject({ name: 'promo_port', languageCode: 'es' });
+
+    await templates.remove('LojaDemo', 'promo_port', submitted.id);
+    expect(server.fake.requests.at(-1)).toMatchObject({ method: 'DELETE', path: `/partner/app/LojaDemo/template/promo_port/${submitted.id}` });
+    await expect(templates.remove('LojaDemo', 'promo_port', submitted.id)).resolves.toBeUndefined();
+
+    const handle = await templates.uploadSample('LojaDemo', { data: Buffer.from('%PDF-1.4'), mime: 'application/pdf', fileName: 'muestra.pdf' });
+    expect(handle).toMatch(/^4::/);
+  });
+
+  it('reports template failures as ProviderErrors: an outage retryable, a refusal final', async () => {
+    server.fake.failNextPartnerCall('list', { status: 503 });
+    const outage = await provider().templates.list('LojaDemo').catch((error) => error);
+    expect(outage).toBeInstanceOf(ProviderError);
+    expect(outage).toMatchObject({ retryable: true, status: 503, message: 'Internal Server Error' });
+    const refused = await provider().templates.uploadSample('LojaDemo', { data: Buffer.from('x'), mime: 'text/plain', fileName: 'a.txt' }).catch((error) => error);
+    expect(refused).toBeInstanceOf(ProviderError);
+    // An answer without a handle carries the wording the templates module shows as is.
+    expect(refused).toMatchObject({ retryable: false, status: 400, message: MEDIA_UPLOAD_INVALID_RESPONSE });
   });
 });

@@ -1,6 +1,7 @@
-import { ProviderError, type MessagingProvider, type OutboundContent, type ProviderAccount, type SendResult } from '../provider.ts';
+import { ProviderError, type MessagingProvider, type OutboundContent, type ProviderAccount, type SendResult, type TemplateCatalog } from '../provider.ts';
 import { PartnerApiError, type GupshupPartnerApi } from './gupshup-partner.client.ts';
 import { toGupshupMessage, toGupshupTemplateFields } from './gupshup-message.mapper.ts';
+import { toPartnerTemplateFields, toProviderTemplate } from './gupshup-template.mapper.ts';
 import { parseGupshupWebhook } from './gupshup-webhook.parser.ts';
 
 const SEND_TIMEOUT_MS = 15_000;
@@ -8,16 +9,43 @@ const SEND_TIMEOUT_MS = 15_000;
 export interface GupshupProviderOptions {
   /** May be lazy: the in-process sandbox only knows its port once the server listens. */
   apiUrl: string | (() => string);
-  /** Read receipts exist only on the partner API's v3 passthrough (gupshup.md §2.2). */
-  partner: Pick<GupshupPartnerApi, 'markRead'>;
+  /** Templates, their media samples and read receipts exist only on the partner API (gupshup.md §2.2, §7). */
+  partner: GupshupPartnerApi;
   fetch?: typeof fetch;
 }
 
 const retryableStatus = (status: number | undefined) => status === undefined || status === 429 || status >= 500;
 
+/** A partner API failure as the port's ProviderError (no status: Gupshup never answered, so retryable); anything else passes through. */
+async function viaPartner<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof PartnerApiError) throw new ProviderError(error.message, retryableStatus(error.status), error.status);
+    throw error;
+  }
+}
+
+/** Gupshup answers 400 'Template Does not exists.' for a template already gone; that is success for a removal. */
+const alreadyGone = (error: unknown) => error instanceof PartnerApiError && /does not exist/i.test(error.message);
+
+/** Templates through the partner API (gupshup.md §7), where the app name is the app id. */
+function partnerTemplates(partner: GupshupPartnerApi): TemplateCatalog {
+  return {
+    submit: (appId, template) => viaPartner(async () => toProviderTemplate(await partner.createTemplate(appId, toPartnerTemplateFields(template)))),
+    list: (appId) => viaPartner(async () => (await partner.listTemplates(appId)).map(toProviderTemplate)),
+    remove: (appId, name, providerTemplateId) => viaPartner(async () => {
+      await partner.deleteTemplate(appId, name, providerTemplateId).catch((error: unknown) => {
+        if (!alreadyGone(error)) throw error;
+      });
+    }),
+    uploadSample: (appId, file) => viaPartner(() => partner.uploadMedia(appId, file)),
+  };
+}
+
 /**
  * Gupshup's classic Access API (`/wa/api/v1/msg`, `/wa/api/v1/template/msg`), form-encoded with `apikey`,
- * and the partner API for read receipts, where the app name is the app id as in the templates module.
+ * and the partner API for templates and read receipts, where the app name is the app id.
  */
 export function createGupshupProvider(options: GupshupProviderOptions): MessagingProvider {
   const doFetch = options.fetch ?? fetch;
@@ -56,15 +84,9 @@ export function createGupshupProvider(options: GupshupProviderOptions): Messagin
       }
       return post('/wa/api/v1/msg', account, { ...common, message: JSON.stringify(toGupshupMessage(content)) });
     },
-    async markRead(account, whatsappMessageId) {
-      try {
-        await options.partner.markRead(account.appName, whatsappMessageId);
-      } catch (error) {
-        // No status means Gupshup never answered; a read receipt is idempotent, so that is simply retryable.
-        if (error instanceof PartnerApiError) throw new ProviderError(error.message, retryableStatus(error.status), error.status);
-        throw error;
-      }
-    },
+    // A read receipt is idempotent, so a partner API that never answered is simply retried.
+    markRead: (account, whatsappMessageId) => viaPartner(() => options.partner.markRead(account.appName, whatsappMessageId)),
     parseWebhook: parseGupshupWebhook,
+    templates: partnerTemplates(options.partner),
   };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { RenderedTemplate } from '@embudo/contracts/http/templates';
-import { secretMatches } from '../../modules/chats/provider-settings.service.ts';
+import { secretMatches } from '../../platform/auth/secrets.ts';
 import { createMemoryConversationStore, type FakeConversationMessage, type FakeConversationStore, type FakeUpload } from './conversation-store.ts';
 
 export type { FakeConversationMessage } from './conversation-store.ts';

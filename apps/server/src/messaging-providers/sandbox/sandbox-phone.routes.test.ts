@@ -11,7 +11,7 @@ import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { signedInMember } from '../../../test/support/members.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
 import { until as pollUntil } from '../../../test/support/templates.ts';
-import { sandboxApiKey, sandboxAppName } from '../../modules/chats/provider-settings.service.ts';
+import { sandboxApiKey, sandboxAppName } from '../../modules/tenants/index.ts';
 import { SANDBOX_PHONE_NOT_FOR_VIEWERS } from '../../platform/policy/policy.ts';
 import { createDatabaseConversationStore, createMemoryConversationStore, type FakeConversationMessage } from './conversation-store.ts';
 import { FakeGupshup } from './fake-gupshup.ts';
@@ -204,7 +204,7 @@ describe('what the fake keeps', () => {
 
     await app.close();
     const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-restart-'));
-    app = await buildApp({ db: t.database.db, logger: createLogger('silent'), mediaDir, appSecret: TEST_APP_SECRET, providerMode: 'sandbox' });
+    app = await buildApp({ db: t.database.db, logger: createLogger('silent'), mediaDir, appSecret: TEST_APP_SECRET, providerMode: 'sandbox', exactResponses: true });
     await listenOnRandomPort(app);
     expect(await phoneConversation(owner.token, '5215500000030')).toEqual(before);
     // The restarted fake still knows the conversation: the customer writes on and the business's read receipt finds it.
@@ -227,7 +227,7 @@ describe('what the fake keeps', () => {
     // Restarted on the same address, as a deployed server is, before the CRM's download job ran.
     await app.close();
     const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-restart-'));
-    app = await buildApp({ db: t.database.db, logger: createLogger('silent'), mediaDir, appSecret: TEST_APP_SECRET, providerMode: 'sandbox' });
+    app = await buildApp({ db: t.database.db, logger: createLogger('silent'), mediaDir, appSecret: TEST_APP_SECRET, providerMode: 'sandbox', exactResponses: true });
     await app.listen({ port: Number(fileUrl.port), host: '127.0.0.1' });
     const served = await app.inject({ method: 'GET', url: fileUrl.pathname });
     expect(served.statusCode).toBe(200);

@@ -1,13 +1,10 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { fileTypeFromBuffer } from 'file-type';
-import { sandboxConversationQuery, sandboxSendRequest } from '@embudo/contracts/http/sandbox-phone';
-import type { Db } from '../../platform/db/database.ts';
+import { sandboxAppResponse, sandboxConversationQuery, sandboxConversationResponse, sandboxSendRequest, sandboxSendResponse } from '@embudo/contracts/http/sandbox-phone';
 import { badRequest, notFound } from '../../platform/errors/app-error.ts';
-import { sessionOf } from '../../platform/http/route-access.ts';
+import { actorOfRequest, sessionOf } from '../../platform/http/route-access.ts';
 import { canSeeFunnel, requireSandboxPhoneUser } from '../../platform/policy/policy.ts';
-import { effectiveAccount } from '../../modules/chats/provider-settings.service.ts';
-import { findCardByPhone } from '../../modules/funnels/cards.service.ts';
-import { actorOf } from '../../modules/users/users.service.ts';
 import { fakeGupshupRoutes, type CustomerMessage, type FakeGupshup } from './fake-gupshup.ts';
 
 export const FAKE_GUPSHUP_PREFIX = '/sandbox-gupshup';
@@ -15,20 +12,28 @@ export const FAKE_GUPSHUP_PREFIX = '/sandbox-gupshup';
 
 export const CUSTOMER_NOT_VISIBLE = 'No encontrado.';
 
+/** What the phone needs from the CRM, passed in by the composition root (providers import no module). */
+export interface SandboxPhoneCrm {
+  /** The funnel of the company's chat with this customer, if there is one. */
+  customerFunnelId(tenantId: string, customerPhone: string): Promise<string | undefined>;
+  /** The company's app and number on the fake (its sandbox default when nothing is configured). */
+  sandboxAccount(tenant: { id: string; slug: string }): Promise<{ appName: string | null; sourceNumber: string | null }>;
+}
+
 /**
  * The signed-in member's company on the sandbox: its Gupshup app on the fake. An agent plays only
  * customers whose chat sits in a funnel they see (or who have no chat yet), so the phone shows no
  * more than the board does; another company's app is never reachable, whatever the request names.
  */
-async function sandboxCompanyOf(db: Db, request: FastifyRequest, customerPhone?: string) {
+async function sandboxCompanyOf(crm: SandboxPhoneCrm, request: FastifyRequest, customerPhone?: string) {
   const session = sessionOf(request);
-  const actor = await actorOf(db, session.user);
+  const actor = await actorOfRequest(request);
   requireSandboxPhoneUser(actor);
   if (customerPhone) {
-    const card = await findCardByPhone(db, session.tenant.id, customerPhone);
-    if (card && !canSeeFunnel(actor, card.funnelId)) throw notFound(CUSTOMER_NOT_VISIBLE);
+    const funnelId = await crm.customerFunnelId(session.tenant.id, customerPhone);
+    if (funnelId && !canSeeFunnel(actor, funnelId)) throw notFound(CUSTOMER_NOT_VISIBLE);
   }
-  const account = await effectiveAccount(db, session.tenant, true);
+  const account = await crm.sandboxAccount(session.tenant);
   return { appName: account.appName!, sourceNumber: account.sourceNumber!, label: session.tenant.name };
 }
 
@@ -36,24 +41,24 @@ async function sandboxCompanyOf(db: Db, request: FastifyRequest, customerPhone?:
  * The sandbox phone's backend and the fake's Gupshup endpoints, mounted only in sandbox mode: a
  * signed-in member plays a customer of their own company, and everything travels the real webhook path.
  */
-export function sandboxRoutes({ fake, db }: { fake: FakeGupshup; db: Db }): FastifyPluginAsync {
+export function sandboxRoutes({ fake, crm }: { fake: FakeGupshup; crm: SandboxPhoneCrm }): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(fakeGupshupRoutes(fake), { prefix: FAKE_GUPSHUP_PREFIX });
 
-    app.get('/sandbox/api/app', async (request) => sandboxCompanyOf(db, request));
+    app.get('/sandbox/api/app', { schema: { response: { 200: sandboxAppResponse } } }, async (request) => sandboxCompanyOf(crm, request));
 
-    app.get('/sandbox/api/conversation', async (request) => {
+    app.get('/sandbox/api/conversation', { schema: { response: { 200: sandboxConversationResponse } } }, async (request) => {
       const query = sandboxConversationQuery.safeParse(request.query);
       if (!query.success) throw badRequest('Falta el teléfono del cliente (solo dígitos, con código de país).');
-      const company = await sandboxCompanyOf(db, request, query.data.phone);
+      const company = await sandboxCompanyOf(crm, request, query.data.phone);
       return { messages: await fake.conversation(company.appName, query.data.phone) };
     });
 
-    app.post('/sandbox/api/send', { bodyLimit: 25 * 1024 * 1024 }, async (request, reply) => {
+    app.post('/sandbox/api/send', { bodyLimit: 25 * 1024 * 1024, schema: { response: { 201: sandboxSendResponse } } }, async (request, reply) => {
       const parsed = sandboxSendRequest.safeParse(request.body);
       if (!parsed.success) throw badRequest(parsed.error.issues[0]!.message);
       const { message, ...who } = parsed.data;
-      const company = await sandboxCompanyOf(db, request, who.group?.id ?? who.phone);
+      const company = await sandboxCompanyOf(crm, request, who.group?.id ?? who.phone);
       const sender = { ...who, appName: company.appName };
       let customer: CustomerMessage;
       if (message.kind === 'media') {

@@ -8,11 +8,10 @@ import { connectClient, joinTenant, listenOnRandomPort, type TestSocket } from '
 import { createTestClock } from '../../../test/support/test-clock.ts';
 import { syncUntilReviewed, until } from '../../../test/support/templates.ts';
 import { hashToken } from '../../platform/auth/secrets.ts';
-import { accountThrottled, defaultThrottleLimits } from '../auth/login-throttle.ts';
+import { accountThrottled, defaultThrottleLimits } from '../auth/index.ts';
 import { bootstrapPlatformAdmin } from './admin-bootstrap.ts';
-import { sandboxAppName } from '../chats/provider-settings.service.ts';
-import { ALREADY_APPROVED, ALREADY_REJECTED } from '../templates/templates.service.ts';
-import { memberLimitMessage } from '../tenants/plan-limits.ts';
+import { sandboxAppName, memberLimitMessage } from '../tenants/index.ts';
+import { ALREADY_APPROVED, ALREADY_REJECTED } from '../templates/index.ts';
 
 let t: TestApp;
 let baseUrl: string;
@@ -203,7 +202,7 @@ describe('platform settings', () => {
     const owner = await registerTenant(t.app);
     await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215500011111', kind: 'text', text: 'antes' });
     const saved = await asAdmin('PUT', '/api/admin/settings/pricing', { price_per_sent_message: '0.0100', price_per_received_message: 0.005, price_template_marketing: '', price_template_utility: null });
-    expect(saved.json()).toEqual({ price_per_sent_message: 0.01, price_per_received_message: 0.005, price_template_marketing: 0, price_template_utility: 0 });
+    expect(saved.json()).toEqual({ price_per_sent_message: 0.01, price_per_received_message: 0.005, price_template_marketing: 0, price_template_utility: 0, price_per_1000_ai_tokens: 0 });
     expect((await asAdmin('GET', '/api/admin/settings/pricing')).json()).toEqual(saved.json());
     await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215500011111', kind: 'text', text: 'después' });
     const usage = (await t.app.inject({ method: 'GET', url: `/t/${owner.tenant.slug}/api/usage`, headers: bearer(owner.token) })).json();

@@ -1,12 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { adminLoginRequest, adminMeResponse, adminSessionResponse, gupshupCredentialsRequest, pricingRequest, tenantPlanRequest, userStatusRequest } from '@embudo/contracts/http/admin';
+import {
+  adminLoginRequest, adminMeResponse, adminSessionResponse, adminStatsResponse, adminTenantsResponse, gupshupCredentialsRequest, gupshupSettingsResponse,
+  pricingRequest, pricingResponse, tenantPlanRequest, tenantPlanResponse, tenantsSummaryResponse, userStatusRequest, userStatusResponse,
+} from '@embudo/contracts/http/admin';
+import { noContent } from '@embudo/contracts/http/common';
+import { tempPasswordResponse } from '@embudo/contracts/http/users';
 import { adminTemplateListResponse, adminTemplateResponse, adminTemplateStatusRequest } from '@embudo/contracts/http/templates';
 import type { Db } from '../../platform/db/database.ts';
 import type { SecretBox } from '../../platform/crypto/secret-box.ts';
 import { adminSessionOf } from '../../platform/http/route-access.ts';
-import type { ThrottleLimits } from '../auth/login-throttle.ts';
-import { listAllTemplatesForOperator, setTemplateStatusByOperator, type SandboxTemplateReviewer } from '../templates/templates.service.ts';
+import type { ThrottleLimits } from '../auth/index.ts';
+import { listAllTemplatesForOperator, setTemplateStatusByOperator, type SandboxTemplateReviewer } from '../templates/index.ts';
 import type { Logger } from '../../platform/logger/logger.ts';
 import * as admin from './admin.service.ts';
 
@@ -33,25 +38,25 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
   app.get('/api/admin/me', { config: asAdmin, schema: { response: { 200: adminMeResponse } } }, async (request) =>
     admin.adminMe(adminSessionOf(request).admin as admin.AdminRow));
 
-  app.post('/api/admin/logout', { config: asAdmin }, async (request, reply) => {
+  app.post('/api/admin/logout', { config: asAdmin, schema: { response: { 204: noContent } } }, async (request, reply) => {
     await admin.adminLogout(db, adminSessionOf(request).sessionId);
     return reply.status(204).send();
   });
 
-  app.get('/api/admin/stats', { config: asAdmin }, async () => admin.platformStats(db, activeConnections()));
-  app.get('/api/admin/tenants-summary', { config: asAdmin }, async () => admin.tenantsSummary(db));
-  app.get('/api/admin/tenants', { config: asAdmin }, async () => admin.tenantsWithUsers(db));
+  app.get('/api/admin/stats', { config: asAdmin, schema: { response: { 200: adminStatsResponse } } }, async () => admin.platformStats(db, activeConnections()));
+  app.get('/api/admin/tenants-summary', { config: asAdmin, schema: { response: { 200: tenantsSummaryResponse } } }, async () => admin.tenantsSummary(db));
+  app.get('/api/admin/tenants', { config: asAdmin, schema: { response: { 200: adminTenantsResponse } } }, async () => admin.tenantsWithUsers(db));
 
-  app.put('/api/admin/tenants/:id/plan', { config: asAdmin, schema: { params: idParams('Empresa inválida.'), body: tenantPlanRequest } }, async (request) =>
+  app.put('/api/admin/tenants/:id/plan', { config: asAdmin, schema: { params: idParams('Empresa inválida.'), body: tenantPlanRequest, response: { 200: tenantPlanResponse } } }, async (request) =>
     admin.setTenantPlan(db, request.params.id, request.body.subscription_plan));
 
-  app.put('/api/admin/users/:id/status', { config: asAdmin, schema: { params: idParams('Usuario inválido.'), body: userStatusRequest } }, async (request) => {
+  app.put('/api/admin/users/:id/status', { config: asAdmin, schema: { params: idParams('Usuario inválido.'), body: userStatusRequest, response: { 200: userStatusResponse } } }, async (request) => {
     const answer = await admin.setUserStatus(db, request.params.id, request.body.is_active);
     if (!request.body.is_active) onUserSessionsEnded(request.params.id);
     return answer;
   });
 
-  app.post('/api/admin/users/:id/reset-password', { config: asAdmin, schema: { params: idParams('Usuario inválido.') } }, async (request) => {
+  app.post('/api/admin/users/:id/reset-password', { config: asAdmin, schema: { params: idParams('Usuario inválido.'), response: { 200: tempPasswordResponse } } }, async (request) => {
     const answer = await admin.adminResetPassword(db, request.params.id);
     onUserSessionsEnded(request.params.id);
     return answer;
@@ -62,10 +67,10 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
     config: asAdmin, schema: { params: idParams('Plantilla inválida.'), body: adminTemplateStatusRequest, response: { 200: adminTemplateResponse } },
   }, async (request) => setTemplateStatusByOperator({ db, sandboxReviewer, log }, request.params.id, request.body));
 
-  app.get('/api/admin/settings/pricing', { config: asAdmin }, async () => admin.getPricing(db));
-  app.put('/api/admin/settings/pricing', { config: asAdmin, schema: { body: pricingRequest } }, async (request) => admin.savePricing(db, request.body));
+  app.get('/api/admin/settings/pricing', { config: asAdmin, schema: { response: { 200: pricingResponse } } }, async () => admin.getPricing(db));
+  app.put('/api/admin/settings/pricing', { config: asAdmin, schema: { body: pricingRequest, response: { 200: pricingResponse } } }, async (request) => admin.savePricing(db, request.body));
 
-  app.get('/api/admin/settings/gupshup', { config: asAdmin }, async () => admin.getGupshupSettings(db, box));
-  app.put('/api/admin/settings/gupshup', { config: asAdmin, schema: { body: gupshupCredentialsRequest } }, async (request) =>
+  app.get('/api/admin/settings/gupshup', { config: asAdmin, schema: { response: { 200: gupshupSettingsResponse } } }, async () => admin.getGupshupSettings(db, box));
+  app.put('/api/admin/settings/gupshup', { config: asAdmin, schema: { body: gupshupCredentialsRequest, response: { 200: gupshupSettingsResponse } } }, async (request) =>
     admin.saveGupshupSettings(db, box, request.body));
 };

@@ -1,16 +1,19 @@
-import { and, desc, eq, gte, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt } from 'drizzle-orm';
 import type { Plan } from '@embudo/contracts/http/auth';
-import { adminSessions, messages, platformAdmins, platformSettings, sessions, tenants, users } from '../../../db/schema/index.ts';
-import { queryRows, type Db } from '../../platform/db/database.ts';
+import { adminSessions, platformAdmins, platformSettings } from '../../../db/schema/index.ts';
+import type { Db } from '../../platform/db/database.ts';
 import { forbidden, notFound, unauthorized } from '../../platform/errors/app-error.ts';
 import { generateTemporaryPassword, generateToken, hashPassword, hashToken, verifySignInPassword } from '../../platform/auth/secrets.ts';
 import type { SecretBox } from '../../platform/crypto/secret-box.ts';
-import { claimSignInAttempt, signInFailed, signInSucceeded, throttleKeys, type ThrottleLimits } from '../auth/login-throttle.ts';
-import { lastUsedStaleBefore, sessionExpired, type SessionPolicy } from '../auth/session-lifetime.ts';
-import { monthBounds, monthCostByTenant, PRICING_KEY, currentPricing, type Pricing } from '../usage/usage.service.ts';
-import { requireMemberSeat } from '../tenants/plan-limits.ts';
-import { findTenantById } from '../tenants/tenants.service.ts';
-import { countActiveUsers } from '../users/users.service.ts';
+import {
+  claimSignInAttempt, lastUsedStaleBefore, revokeAllSessions, sessionExpired, signInFailed, signInSucceeded, throttleKeys, type SessionPolicy, type ThrottleLimits,
+} from '../auth/index.ts';
+import type { AdminStats, AdminTenant, GupshupSettings } from '@embudo/contracts/http/admin';
+import { countMessagesSentBetween } from '../chats/index.ts';
+import { templateCounts } from '../templates/index.ts';
+import { countTenants, findTenantById, listTenantsNewestFirst, requireMemberSeat, setTenantPlan as savePlan } from '../tenants/index.ts';
+import { monthBounds, monthCostByTenant, currentPricing, savePricing as saveUsagePricing, type Pricing } from '../usage/index.ts';
+import { countActiveUsers, countAllUsers, findUserOfAnyTenant, listAllUsers, setPassword, setUserActive, userCountsByTenant } from '../users/index.ts';
 
 export const ADMIN_WRONG_CREDENTIALS = 'Email o contraseña incorrectos.';
 export const OWNER_STATUS_LOCKED = 'El estado del propietario no se puede cambiar.';
@@ -59,46 +62,26 @@ export async function adminLogout(db: Db, sessionId: string) {
 
 export const adminMe = (admin: AdminRow) => ({ user: adminDto(admin) });
 
-export async function platformStats(db: Db, activeConnections: number, now = new Date()) {
+export async function platformStats(db: Db, activeConnections: number, now = new Date()): Promise<AdminStats> {
   const { start, end } = monthBounds(now);
-  const [tenantCount] = await db.select({ n: sql<number>`count(*)::int` }).from(tenants);
-  const [userCount] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
-  const [sent] = await db.select({ n: sql<number>`count(*)::int` }).from(messages)
-    .where(and(sql`${messages.sender} <> 'contact'`, gte(messages.createdAt, start), lt(messages.createdAt, end)));
-  const templates = await templateCounts(db);
   return {
-    totalTenants: tenantCount?.n ?? 0,
-    totalUsers: userCount?.n ?? 0,
+    totalTenants: await countTenants(db),
+    totalUsers: await countAllUsers(db),
     activeConnections,
-    messagesSentThisMonth: sent?.n ?? 0,
-    ...templates,
+    messagesSentThisMonth: await countMessagesSentBetween(db, start, end),
+    ...(await templateCounts(db)),
   };
 }
 
-/** Template figures, read from the templates table when this database has it. */
-async function templateCounts(db: Db) {
-  const [probe] = await queryRows<{ present: boolean }>(db, sql`select to_regclass('message_templates') is not null as present`);
-  if (!probe?.present) return { totalTemplates: 0, utilityTemplates: 0, marketingTemplates: 0 };
-  const [row] = await queryRows<{ total: number; utility: number; marketing: number }>(db, sql`select count(*)::int as total,
-      (count(*) filter (where category = 'UTILITY'))::int as utility,
-      (count(*) filter (where category = 'MARKETING'))::int as marketing from message_templates`);
-  return { totalTemplates: row?.total ?? 0, utilityTemplates: row?.utility ?? 0, marketingTemplates: row?.marketing ?? 0 };
-}
-
 export async function tenantsSummary(db: Db) {
-  const rows = await db
-    .select({ id: tenants.id, name: tenants.name, slug: tenants.slug, subscription_plan: tenants.subscriptionPlan, userCount: sql<number>`(select count(*)::int from users u where u.tenant_id = "tenants"."id")` })
-    .from(tenants)
-    .orderBy(desc(tenants.createdAt));
-  return rows;
+  const [tenantRows, userCounts] = await Promise.all([listTenantsNewestFirst(db), userCountsByTenant(db)]);
+  return tenantRows.map((tenant) => ({
+    id: tenant.id, name: tenant.name, slug: tenant.slug, subscription_plan: tenant.subscriptionPlan, userCount: userCounts.get(tenant.id) ?? 0,
+  }));
 }
 
-export async function tenantsWithUsers(db: Db) {
-  const [tenantRows, userRows, costs] = await Promise.all([
-    db.select().from(tenants).orderBy(desc(tenants.createdAt)),
-    db.select().from(users).orderBy(users.createdAt),
-    monthCostByTenant(db),
-  ]);
+export async function tenantsWithUsers(db: Db): Promise<AdminTenant[]> {
+  const [tenantRows, userRows, costs] = await Promise.all([listTenantsNewestFirst(db), listAllUsers(db), monthCostByTenant(db)]);
   return tenantRows.map((tenant) => ({
     id: tenant.id,
     name: tenant.name,
@@ -113,7 +96,7 @@ export async function tenantsWithUsers(db: Db) {
 }
 
 export async function setTenantPlan(db: Db, tenantId: string, plan: Plan) {
-  const [row] = await db.update(tenants).set({ subscriptionPlan: plan }).where(eq(tenants.id, tenantId)).returning();
+  const row = await savePlan(db, tenantId, plan);
   if (!row) throw notFound('Empresa no encontrada.');
   return { id: row.id, subscription_plan: row.subscriptionPlan };
 }
@@ -123,7 +106,7 @@ export async function setTenantPlan(db: Db, tenantId: string, plan: Plan) {
  * takes a seat of the company's plan, the same limit (and message) as the team dialog.
  */
 export async function setUserStatus(db: Db, userId: string, isActive: boolean) {
-  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  const user = await findUserOfAnyTenant(db, userId);
   if (!user) throw notFound('Usuario no encontrado.');
   if (user.role === 'owner') throw forbidden(OWNER_STATUS_LOCKED);
   if (isActive && !user.isActive) {
@@ -131,20 +114,20 @@ export async function setUserStatus(db: Db, userId: string, isActive: boolean) {
     if (tenant) requireMemberSeat(tenant.subscriptionPlan, await countActiveUsers(db, user.tenantId));
   }
   await db.transaction(async (tx) => {
-    await tx.update(users).set({ isActive }).where(eq(users.id, user.id));
-    if (!isActive) await tx.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));
+    await setUserActive(tx, user.tenantId, user.id, isActive);
+    if (!isActive) await revokeAllSessions(tx, user.tenantId, user.id);
   });
   return { id: user.id, is_active: isActive };
 }
 
 export async function adminResetPassword(db: Db, userId: string) {
-  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  const user = await findUserOfAnyTenant(db, userId);
   if (!user) throw notFound('Usuario no encontrado.');
   const tempPassword = generateTemporaryPassword();
   const passwordHash = await hashPassword(tempPassword);
   await db.transaction(async (tx) => {
-    await tx.update(users).set({ passwordHash, forcePasswordChange: true }).where(eq(users.id, user.id));
-    await tx.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));
+    await setPassword(tx, user.tenantId, user.id, passwordHash, true);
+    await revokeAllSessions(tx, user.tenantId, user.id);
   });
   return { tempPassword };
 }
@@ -155,10 +138,7 @@ async function saveSetting(db: Db, key: string, value: unknown) {
 
 export const getPricing = (db: Db) => currentPricing(db);
 
-export async function savePricing(db: Db, pricing: Pricing) {
-  await saveSetting(db, PRICING_KEY, pricing);
-  return pricing;
-}
+export const savePricing = (db: Db, pricing: Pricing) => saveUsagePricing(db, pricing);
 
 interface StoredGupshup {
   apiKey?: string;
@@ -172,7 +152,7 @@ async function storedGupshup(db: Db): Promise<StoredGupshup> {
 }
 
 /** Never returns a secret: only whether each is set, and a masked hint of the API key. */
-export async function getGupshupSettings(db: Db, box: SecretBox) {
+export async function getGupshupSettings(db: Db, box: SecretBox): Promise<GupshupSettings> {
   const stored = await storedGupshup(db);
   const apiKey = stored.apiKey ? box.open(stored.apiKey) : '';
   return {
@@ -185,7 +165,7 @@ export async function getGupshupSettings(db: Db, box: SecretBox) {
 }
 
 /** A blank password (or API key) keeps the stored one. */
-export async function saveGupshupSettings(db: Db, box: SecretBox, input: { apiKey: string; partnerEmail: string; partnerPassword: string }) {
+export async function saveGupshupSettings(db: Db, box: SecretBox, input: { apiKey: string; partnerEmail: string; partnerPassword: string }): Promise<GupshupSettings> {
   const stored = await storedGupshup(db);
   const keepsMaskedKey = input.apiKey.startsWith('••••');
   await saveSetting(db, GUPSHUP_KEY, {

@@ -9,8 +9,8 @@ import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { signInMember } from '../../../test/support/members.ts';
 import { agendaCaller, book, seedCatalog } from '../../../test/support/agenda-fixtures.ts';
 import { OWNER_ONLY, OWNER_OR_ADMIN_ONLY, VIEWER_READ_ONLY } from '../../platform/policy/policy.ts';
-import { upsertContact } from '../chats/contacts.service.ts';
-import { findOrCreateCard } from '../funnels/cards.service.ts';
+import { upsertContact } from '../chats/index.ts';
+import { findOrCreateCard } from '../funnels/index.ts';
 
 type Owner = Awaited<ReturnType<typeof registerTenant>>;
 

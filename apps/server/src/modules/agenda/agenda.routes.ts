@@ -6,9 +6,10 @@ import {
   availabilityResponse, catalogDeleteQuery, professionalDto, professionalRequest, professionalUpdateRequest, searchContactsQuery,
   searchContactsResponse, serviceDto, serviceRequest, serviceUpdateRequest, timeBlockDto, timeBlockRequest, timeBlockUpdateRequest,
 } from '@embudo/contracts/http/agenda';
+import { noContent } from '@embudo/contracts/http/common';
 import type { Db } from '../../platform/db/database.ts';
 import { sessionOf } from '../../platform/http/route-access.ts';
-import { actorOf } from '../users/users.service.ts';
+import { requestScope } from '../../platform/http/request-scope.ts';
 import {
   createProfessional, createService, deleteProfessional, deleteService, updateProfessional, updateService,
 } from './agenda-catalog.service.ts';
@@ -28,8 +29,8 @@ const timeBlockParams = idParams('Bloque de tiempo inválido.');
 /** Spec 02 §7 Agenda, plus the availability answer and the tenant's time zone. */
 export const agendaRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   const scopeOf = async (request: FastifyRequest): Promise<AgendaScope> => {
-    const session = sessionOf(request);
-    return { db, tenantId: session.tenant.id, timezone: session.tenant.timezone, actor: await actorOf(db, session.user) };
+    const scope = await requestScope(request);
+    return { ...scope, timezone: scope.tenant.timezone };
   };
 
   app.get('/agenda/data', { schema: { querystring: agendaDataQuery, response: { 200: agendaDataResponse } } }, async (request) =>
@@ -49,7 +50,7 @@ export const agendaRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
     reply.status(201).send(await createProfessional(await scopeOf(request), request.body)));
   app.put('/agenda/professionals/:id', { schema: { params: professionalParams, body: professionalUpdateRequest, response: { 200: professionalDto } } }, async (request) =>
     updateProfessional(await scopeOf(request), request.params.id, request.body));
-  app.delete('/agenda/professionals/:id', { schema: { params: professionalParams, querystring: catalogDeleteQuery } }, async (request, reply) => {
+  app.delete('/agenda/professionals/:id', { schema: { params: professionalParams, querystring: catalogDeleteQuery, response: { 204: noContent } } }, async (request, reply) => {
     await deleteProfessional(await scopeOf(request), request.params.id, { deleteAppointments: request.query.appointments === 'delete' });
     return reply.status(204).send();
   });
@@ -58,7 +59,7 @@ export const agendaRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
     reply.status(201).send(await createService(await scopeOf(request), request.body)));
   app.put('/agenda/services/:id', { schema: { params: serviceParams, body: serviceUpdateRequest, response: { 200: serviceDto } } }, async (request) =>
     updateService(await scopeOf(request), request.params.id, request.body));
-  app.delete('/agenda/services/:id', { schema: { params: serviceParams, querystring: catalogDeleteQuery } }, async (request, reply) => {
+  app.delete('/agenda/services/:id', { schema: { params: serviceParams, querystring: catalogDeleteQuery, response: { 204: noContent } } }, async (request, reply) => {
     await deleteService(await scopeOf(request), request.params.id, { deleteAppointments: request.query.appointments === 'delete' });
     return reply.status(204).send();
   });
@@ -67,7 +68,7 @@ export const agendaRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
     reply.status(201).send(await createAppointment(await scopeOf(request), request.body)));
   app.put('/agenda/appointments/:id', { schema: { params: appointmentParams, body: appointmentUpdateRequest, response: { 200: appointmentDto } } }, async (request) =>
     updateAppointment(await scopeOf(request), request.params.id, request.body));
-  app.delete('/agenda/appointments/:id', { schema: { params: appointmentParams } }, async (request, reply) => {
+  app.delete('/agenda/appointments/:id', { schema: { params: appointmentParams, response: { 204: noContent } } }, async (request, reply) => {
     await deleteAppointment(await scopeOf(request), request.params.id);
     return reply.status(204).send();
   });
@@ -76,7 +77,7 @@ export const agendaRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
     reply.status(201).send(await createTimeBlock(await scopeOf(request), request.body)));
   app.put('/agenda/time-blocks/:id', { schema: { params: timeBlockParams, body: timeBlockUpdateRequest, response: { 200: timeBlockDto } } }, async (request) =>
     updateTimeBlock(await scopeOf(request), request.params.id, request.body));
-  app.delete('/agenda/time-blocks/:id', { schema: { params: timeBlockParams } }, async (request, reply) => {
+  app.delete('/agenda/time-blocks/:id', { schema: { params: timeBlockParams, response: { 204: noContent } } }, async (request, reply) => {
     await deleteTimeBlock(await scopeOf(request), request.params.id);
     return reply.status(204).send();
   });

@@ -2,8 +2,8 @@ import { addDays, isDateKey, startOfDay, wallClockOf, weekdayIndex } from '@embu
 import type { AgendaData, AgendaSettings, ContactSearchResult } from '@embudo/contracts/http/agenda';
 import { badRequest } from '../../platform/errors/app-error.ts';
 import { requireOwner } from '../../platform/policy/policy.ts';
-import { searchChatContacts } from '../funnels/cards.service.ts';
-import { updateTenantTimezone } from '../tenants/tenants.service.ts';
+import { searchChatContacts } from '../funnels/index.ts';
+import { updateTenantTimezone } from '../tenants/index.ts';
 import { listProfessionals, listServices } from './agenda-catalog.service.ts';
 import { instantFrom, listAppointments, listTimeBlocks, type InstantRange } from './bookings.service.ts';
 import type { AgendaScope } from './agenda-scope.ts';

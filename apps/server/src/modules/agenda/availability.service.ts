@@ -4,7 +4,7 @@ import {
 import { addDays, clockTimeToMinutes, instantAt, minutesToClockTime, startOfDay, wallClockOf, weekdayIndex } from '@embudo/contracts/time/wall-clock';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import { badRequest, notFound } from '../../platform/errors/app-error.ts';
-import { findTenantById } from '../tenants/tenants.service.ts';
+import { findTenantById } from '../tenants/index.ts';
 import { findProfessional, findService, offersService } from './agenda-catalog.service.ts';
 import { listAppointments, listTimeBlocks } from './bookings.service.ts';
 

@@ -5,7 +5,7 @@ import { SAME_AS_TEMPORARY_PASSWORD } from '@embudo/contracts/http/auth';
 import { boardColumns, funnels, sessions, tenants, users } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant, registrationPayload, STRONG_PASSWORD } from '../../../test/support/factories.ts';
-import { createUser } from '../users/users.service.ts';
+import { createUser } from '../users/index.ts';
 import { hashPassword } from '../../platform/auth/secrets.ts';
 import { WRONG_CREDENTIALS } from './auth.service.ts';
 import { accountThrottled, addressThrottled, defaultThrottleLimits } from './login-throttle.ts';

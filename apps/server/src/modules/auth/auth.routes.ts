@@ -10,10 +10,12 @@ import {
   registerRequest,
   sessionResponse,
 } from '@embudo/contracts/http/auth';
+import { noContent } from '@embudo/contracts/http/common';
+import type { EventPublisher } from '../../platform/events/index.ts';
 import { sessionOf } from '../../platform/http/route-access.ts';
 import type { ThrottleLimits } from './login-throttle.ts';
 import * as auth from './auth.service.ts';
-import { isSlugAvailable } from '../tenants/tenants.service.ts';
+import { isSlugAvailable } from '../tenants/index.ts';
 import type { Db } from '../../platform/db/database.ts';
 
 export interface AuthRoutesOptions {
@@ -21,12 +23,14 @@ export interface AuthRoutesOptions {
   throttle: ThrottleLimits;
   /** The time sign-ins and sessions are judged by (tests move it). */
   clock: () => Date;
+  /** session.ended is published in the transaction that ends the sessions. */
+  domainEvents: EventPublisher;
   onPasswordChanged?: (tenantId: string, userId: string) => void;
   /** The session was revoked: its live connections must end now. */
   onLogout?: (sessionId: string) => void;
 }
 
-export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, throttle, clock, onPasswordChanged, onLogout }) => {
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, domainEvents, throttle, clock, onPasswordChanged, onLogout }) => {
   app.post('/api/auth/register', {
     config: { access: 'public' },
     schema: { body: registerRequest, response: { 201: sessionResponse } },
@@ -37,9 +41,9 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     schema: { body: loginRequest, response: { 200: sessionResponse } },
   }, async (request) => auth.login(db, request.body, request.ip, throttle, clock()));
 
-  app.post('/api/auth/logout', { config: { allowDuringPasswordChange: true } }, async (request, reply) => {
+  app.post('/api/auth/logout', { config: { allowDuringPasswordChange: true }, schema: { response: { 204: noContent } } }, async (request, reply) => {
     const session = sessionOf(request);
-    await auth.logout(db, session.sessionId);
+    await auth.logout(db, { sessionId: session.sessionId, tenantId: session.tenant.id, userId: session.user.id }, domainEvents);
     onLogout?.(session.sessionId);
     return reply.status(204).send();
   });
@@ -55,7 +59,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   }, async (request) => {
     const session = sessionOf(request);
     const { newPassword } = request.body;
-    const answer = await auth.changePassword(db, session, newPassword, firstBrokenPasswordRule(newPassword)?.message, clock());
+    const answer = await auth.changePassword(db, session, newPassword, firstBrokenPasswordRule(newPassword)?.message, clock(), domainEvents);
     onPasswordChanged?.(session.tenant.id, session.user.id);
     return answer;
   });

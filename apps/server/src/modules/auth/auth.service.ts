@@ -1,12 +1,14 @@
 import { and, eq, isNull, lt } from 'drizzle-orm';
 import { SAME_AS_TEMPORARY_PASSWORD, type LoginRequest, type MeResponse, type RegisterRequest, type SessionResponse } from '@embudo/contracts/http/auth';
 import { sessions } from '../../../db/schema/index.ts';
+import type { EventPublisher } from '../../platform/events/index.ts';
 import type { Db, DbExecutor } from '../../platform/db/database.ts';
 import { AppError, badRequest, unauthorized } from '../../platform/errors/app-error.ts';
+import type { AuthenticatedSession } from '../../platform/auth/authenticated-session.ts';
 import { generateToken, hashPassword, hashToken, verifyPassword, verifySignInPassword } from '../../platform/auth/secrets.ts';
-import { createTenant, findTenantById, findTenantBySlug, toSessionTenant, type TenantRow } from '../tenants/tenants.service.ts';
-import { createUser, findUser, findUserByEmail, recordLogin, setPassword, toSessionUser, type UserRow } from '../users/users.service.ts';
-import { createDefaultFunnel } from '../funnels/funnels.service.ts';
+import { createTenant, findTenantById, findTenantBySlug, toSessionTenant, type TenantRow } from '../tenants/index.ts';
+import { createUser, findUser, findUserByEmail, recordLogin, setPassword, toSessionUser, type UserRow } from '../users/index.ts';
+import { createDefaultFunnel } from '../funnels/index.ts';
 import { claimSignInAttempt, signInFailed, signInSucceeded, throttleKeys, type ThrottleLimits } from './login-throttle.ts';
 import { lastUsedStaleBefore, sessionExpired, type SessionPolicy } from './session-lifetime.ts';
 
@@ -14,11 +16,6 @@ export const WRONG_CREDENTIALS = 'Email, contraseña o empresa incorrectos.';
 export const SLUG_TAKEN = 'Este identificador ya está en uso';
 export const PASSWORD_CHANGED = 'Contraseña actualizada exitosamente.';
 
-export interface AuthenticatedSession {
-  sessionId: string;
-  user: UserRow;
-  tenant: TenantRow;
-}
 
 async function startSession(executor: DbExecutor, user: UserRow, now: Date): Promise<string> {
   const token = generateToken();
@@ -82,8 +79,11 @@ export async function resolveSession(db: Db, token: string | undefined, policy: 
   return { sessionId: session.id, user, tenant };
 }
 
-export async function logout(db: Db, sessionId: string) {
-  await db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
+export async function logout(db: Db, session: { sessionId: string; tenantId: string; userId: string }, events: EventPublisher) {
+  await db.transaction(async (tx) => {
+    await tx.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, session.sessionId));
+    await events.publish(tx, { type: 'session.ended', tenantId: session.tenantId, payload: { userId: session.userId, sessionId: session.sessionId, reason: 'logout' } });
+  });
 }
 
 export async function revokeAllSessions(executor: DbExecutor, tenantId: string, userId: string) {
@@ -102,7 +102,7 @@ export async function me(db: Db, session: AuthenticatedSession): Promise<MeRespo
  * non-empty value. The server enforces the four rules when a change is being forced, and that the
  * new password is not the temporary one again.
  */
-export async function changePassword(db: Db, session: AuthenticatedSession, newPassword: string, passwordRuleViolation: string | undefined, now: Date) {
+export async function changePassword(db: Db, session: AuthenticatedSession, newPassword: string, passwordRuleViolation: string | undefined, now: Date, events: EventPublisher) {
   if (session.user.forcePasswordChange) {
     if (passwordRuleViolation) throw badRequest(passwordRuleViolation);
     if (await verifyPassword(session.user.passwordHash, newPassword)) throw badRequest(SAME_AS_TEMPORARY_PASSWORD);
@@ -111,6 +111,7 @@ export async function changePassword(db: Db, session: AuthenticatedSession, newP
   return db.transaction(async (tx) => {
     await setPassword(tx, session.tenant.id, session.user.id, passwordHash, false);
     await revokeAllSessions(tx, session.tenant.id, session.user.id);
+    await events.publish(tx, { type: 'session.ended', tenantId: session.tenant.id, payload: { userId: session.user.id, reason: 'password_changed' } });
     const user = { ...session.user, passwordHash, forcePasswordChange: false };
     const token = await startSession(tx, user, now);
     return { message: PASSWORD_CHANGED, token, user: await toSessionUser(tx, user) };

@@ -1,6 +1,5 @@
 import type { AutobotMenuOption } from '../../../db/schema/index.ts';
-import type { OutboundDraft } from '../chats/outbound.service.ts';
-import { chosenReply, pressedReply, replyChoicesDraft, type ReplyChoice } from '../chats/reply-choices.ts';
+import { chosenReply, pressedReply, replyChoicesDraft, type OutboundDraft, type ReplyChoice } from '../chats/index.ts';
 
 const POSTBACK_PREFIX = 'autobot:';
 

@@ -5,7 +5,7 @@ import { buildTestApp, type TestApp } from '../../../test/support/build-test-app
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { signedInMember } from '../../../test/support/members.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
-import { sandboxAppName } from '../chats/provider-settings.service.ts';
+import { sandboxAppName } from '../tenants/index.ts';
 import { confirmationText, HANDOFF_TEXT, RETRY_INTRO } from './autobot-menu.ts';
 
 let t: TestApp;
@@ -42,8 +42,10 @@ const phoneOf = (() => {
 })();
 
 type CustomerReply = { kind: 'text'; text: string } | { kind: 'button_reply'; title: string; id?: string; postbackText?: string };
+/** The customer writes; the auto-bot answers from the queue (a listener of customer-message.stored), which the test runs. */
 async function customer(owner: Owner, phone: string, message: CustomerReply) {
   await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone, name: 'Cliente', ...message });
+  await t.app.queue.drain();
 }
 const says = (owner: Owner, phone: string, text: string) => customer(owner, phone, { kind: 'text', text });
 

@@ -2,16 +2,12 @@ import { and, eq, sql } from 'drizzle-orm';
 import { planIncludes } from '@embudo/contracts/http/plans';
 import { BOT_COLUMN_INVALID, type BotSettings, type BotSettingsRequest } from '@embudo/contracts/http/autobot';
 import type { Plan } from '@embudo/contracts/http/auth';
-import { autobotConversations, autobotSettings, type AutobotMenuOption } from '../../../db/schema/index.ts';
-import type { Db, DbExecutor } from '../../platform/db/database.ts';
+import { autobotConversations, autobotSettings, messages, type AutobotMenuOption } from '../../../db/schema/index.ts';
+import type { Db, DbExecutor, Tx } from '../../platform/db/database.ts';
 import { badRequest } from '../../platform/errors/app-error.ts';
-import { queueOutbound, type OutboundDeps, type OutboundDraft } from '../chats/outbound.service.ts';
-import type { MessageRow } from '../chats/message-dto.ts';
-import { placeCard, type CardPlace, type CardRow } from '../funnels/cards.service.ts';
-import type { BoardEvents } from '../funnels/board-edit.service.ts';
-import { columnsOfTenant } from '../funnels/funnels.service.ts';
-import { requirePlanFeature } from '../tenants/plan-limits.ts';
-import { findTenantById } from '../tenants/tenants.service.ts';
+import { emitNewMessage, storeOutbound, type OutboundDeps, type OutboundDraft, type MessageRow } from '../chats/index.ts';
+import { findCard, placeCard, columnsOfTenant, publishCardMove, type CardPlace, type CardRow, type BoardEvents } from '../funnels/index.ts';
+import { requirePlanFeature, findTenantById } from '../tenants/index.ts';
 import { chosenOption, confirmationText, HANDOFF_TEXT, menuDraft, RETRY_INTRO } from './autobot-menu.ts';
 
 const DISABLED: BotSettings = { enabled: false, message: '', triggerColumnId: null, menuColumnIds: [] };
@@ -73,7 +69,17 @@ export async function greetOnNextMessage(db: Db, tenantId: string, cardId: strin
 export interface AutobotDeps {
   db: Db;
   outbound: OutboundDeps;
-  boardEvents: Pick<BoardEvents, 'boardUpdated' | 'cardUpdated' | 'cardEnteredColumn'>;
+  boardEvents: Pick<BoardEvents, 'cardMoved'>;
+}
+
+/** A stored customer message as the auto-bot hears it (the `customer-message.stored` event). */
+export interface CustomerMessage {
+  tenantId: string;
+  messageId: string;
+  cardId: string;
+  /** The card's column when the message arrived: the bot answers only in its waiting room. */
+  columnId: string;
+  cardCreated: boolean;
 }
 
 type Step =
@@ -83,64 +89,75 @@ type Step =
   | { kind: 'none' };
 
 /**
- * Runs after a customer's message is stored. The bot only ever answers chats in its waiting room:
- * a new chat gets the welcome and the menu; a valid choice moves the card to that column and
- * confirms; anything else repeats the menu once, then leaves the chat to a person.
+ * Runs after a customer's message is stored (a listener of `customer-message.stored`). The bot only ever
+ * answers chats in its waiting room: a new chat gets the welcome and the menu; a valid choice moves the card
+ * to that column and confirms; anything else repeats the menu once, then leaves the chat to a person.
+ * The decision, the reply (outbox), the move and its events commit together with `recordDelivery`, so a
+ * second delivery of the same message changes nothing.
  */
-export async function handleCustomerMessage(deps: AutobotDeps, tenantId: string, card: CardRow, message: MessageRow, cardCreated: boolean) {
-  if (card.isGroup) return;
+export async function handleCustomerMessage(deps: AutobotDeps, incoming: CustomerMessage, recordDelivery: (tx: Tx) => Promise<boolean>) {
+  const { tenantId } = incoming;
   const bot = await runningBot(deps.db, tenantId);
-  if (!bot || card.columnId !== bot.trigger.columnId) return;
+  if (!bot || incoming.columnId !== bot.trigger.columnId) return;
+  const [card, [message]] = await Promise.all([
+    findCard(deps.db, tenantId, incoming.cardId),
+    deps.db.select().from(messages).where(and(eq(messages.tenantId, tenantId), eq(messages.id, incoming.messageId))).limit(1),
+  ]);
+  if (!card || card.isGroup || !message) return;
 
   // One decision per message, with the chat's row locked so two quick messages cannot both count.
-  const step = await deps.db.transaction(async (tx): Promise<Step> => {
-    if (cardCreated) {
-      await tx.insert(autobotConversations).values({ tenantId, cardId: card.id, state: 'greet_next' }).onConflictDoNothing();
+  const outcome = await deps.db.transaction(async (tx) => {
+    if (!(await recordDelivery(tx))) return undefined;
+    const step = await decide(tx, bot, tenantId, card, message, incoming.cardCreated);
+    const reply = (current: CardRow, draft: OutboundDraft) => storeOutbound(deps.outbound, tx, { tenantId, userId: null }, current, draft, {});
+    switch (step.kind) {
+      case 'menu':
+        return { replied: await reply(card, menuDraft(step.intro, step.options, `autobot-${step.conversationId}`)) };
+      case 'route': {
+        const moved = await placeCard(tx, tenantId, card.id, { columnId: step.option.columnId, funnelId: step.funnelId });
+        if (!moved) return undefined;
+        // Published after the confirmation is stored, so a bot that greets on entry to that column speaks second.
+        const replied = await reply(moved, { type: 'text', text: confirmationText(step.option.title) });
+        await publishCardMove(deps.outbound.domainEvents, tx, tenantId, { cardId: card.id, from: card, to: moved, movedBy: 'autobot' });
+        return { replied, moved };
+      }
+      case 'handoff':
+        return { replied: await reply(card, { type: 'text', text: HANDOFF_TEXT }) };
+      case 'none':
+        return undefined;
     }
-    const [conversation] = await tx.select().from(autobotConversations)
-      .where(and(eq(autobotConversations.tenantId, tenantId), eq(autobotConversations.cardId, card.id))).for('update');
-    if (!conversation || conversation.state === 'done') return { kind: 'none' };
-    const save = (changes: Partial<typeof autobotConversations.$inferInsert>) =>
-      tx.update(autobotConversations).set({ ...changes, updatedAt: sql`now()` }).where(eq(autobotConversations.id, conversation.id));
-
-    if (conversation.state === 'greet_next') {
-      await save({ state: 'awaiting_choice', invalidReplies: 0, options: bot.options });
-      return { kind: 'menu', intro: bot.message, options: bot.options, conversationId: conversation.id };
-    }
-    const choice = chosenOption(message, conversation.options);
-    const target = choice && (await columnsOfTenant(tx, tenantId, [choice.columnId]))[0];
-    if (choice && target) {
-      await save({ state: 'done' });
-      return { kind: 'route', option: choice, funnelId: target.funnelId };
-    }
-    if (conversation.invalidReplies === 0) {
-      await save({ invalidReplies: 1 });
-      return { kind: 'menu', intro: RETRY_INTRO, options: conversation.options, conversationId: conversation.id };
-    }
-    await save({ state: 'done', invalidReplies: conversation.invalidReplies + 1 });
-    return { kind: 'handoff' };
   });
-
-  const reply = (current: CardRow, draft: OutboundDraft) => queueOutbound(deps.outbound, { tenantId, userId: null }, current, draft, {});
-  switch (step.kind) {
-    case 'menu':
-      await reply(card, menuDraft(step.intro, step.options, `autobot-${step.conversationId}`));
-      return;
-    case 'route': {
-      const moved = await placeCard(deps.db, tenantId, card.id, { columnId: step.option.columnId, funnelId: step.funnelId });
-      if (!moved) return;
-      deps.boardEvents.boardUpdated(tenantId, card.funnelId);
-      if (moved.funnelId !== card.funnelId) deps.boardEvents.boardUpdated(tenantId, moved.funnelId);
-      deps.boardEvents.cardUpdated(tenantId, moved);
-      await reply(moved, { type: 'text', text: confirmationText(step.option.title) });
-      // After the confirmation, so a bot that greets on entry to that column speaks second.
-      deps.boardEvents.cardEnteredColumn?.(tenantId, moved);
-      return;
-    }
-    case 'handoff':
-      await reply(card, { type: 'text', text: HANDOFF_TEXT });
-      return;
-    case 'none':
-      return;
+  if (!outcome) return;
+  if (outcome.moved) {
+    deps.boardEvents.cardMoved(tenantId, card.funnelId, outcome.moved);
   }
+  emitNewMessage(deps.outbound.events, tenantId, outcome.replied.updatedCard, outcome.replied.message, false);
+}
+
+async function decide(tx: Tx, bot: RunningBot, tenantId: string, card: CardRow, message: MessageRow, cardCreated: boolean): Promise<Step> {
+  if (cardCreated) {
+    await tx.insert(autobotConversations).values({ tenantId, cardId: card.id, state: 'greet_next' }).onConflictDoNothing();
+  }
+  const [conversation] = await tx.select().from(autobotConversations)
+    .where(and(eq(autobotConversations.tenantId, tenantId), eq(autobotConversations.cardId, card.id))).for('update');
+  if (!conversation || conversation.state === 'done') return { kind: 'none' };
+  const save = (changes: Partial<typeof autobotConversations.$inferInsert>) =>
+    tx.update(autobotConversations).set({ ...changes, updatedAt: sql`now()` }).where(eq(autobotConversations.id, conversation.id));
+
+  if (conversation.state === 'greet_next') {
+    await save({ state: 'awaiting_choice', invalidReplies: 0, options: bot.options });
+    return { kind: 'menu', intro: bot.message, options: bot.options, conversationId: conversation.id };
+  }
+  const choice = chosenOption(message, conversation.options);
+  const target = choice && (await columnsOfTenant(tx, tenantId, [choice.columnId]))[0];
+  if (choice && target) {
+    await save({ state: 'done' });
+    return { kind: 'route', option: choice, funnelId: target.funnelId };
+  }
+  if (conversation.invalidReplies === 0) {
+    await save({ invalidReplies: 1 });
+    return { kind: 'menu', intro: RETRY_INTRO, options: conversation.options, conversationId: conversation.id };
+  }
+  await save({ state: 'done', invalidReplies: conversation.invalidReplies + 1 });
+  return { kind: 'handoff' };
 }

@@ -4,8 +4,7 @@ import { boardColumns, cards, messages } from '../../../db/schema/index.ts';
 import { DEMO_BOT_WELCOME, DEMO_SIGN_IN, seedDemoTenant } from '../../../db/seeds/demo-seed.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
-import { findTenantBySlug } from '../tenants/tenants.service.ts';
-import { sandboxAppName } from '../chats/provider-settings.service.ts';
+import { findTenantBySlug, sandboxAppName } from '../tenants/index.ts';
 import { confirmationText } from './autobot-menu.ts';
 
 let t: TestApp;
@@ -23,7 +22,11 @@ describe('the embedded demo', () => {
     const columns = await t.database.db.select().from(boardColumns).where(eq(boardColumns.tenantId, tenant.id)).orderBy(asc(boardColumns.position));
     expect(columns.map((column) => column.title)).toEqual(['Nuevos', 'Ventas', 'Soporte', 'En conversación', 'Propuesta enviada', 'Ganados']);
 
-    const send = (text: string) => t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(DEMO_SIGN_IN.tenantSlug), phone: '5215588887777', name: 'Demo Cliente', kind: 'text', text });
+    const send = async (text: string) => {
+      await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(DEMO_SIGN_IN.tenantSlug), phone: '5215588887777', name: 'Demo Cliente', kind: 'text', text });
+      // The auto-bot answers from the queue, after the webhook answered.
+      await t.app.queue.drain();
+    };
     await send('Hola');
     const [card] = await t.database.db.select().from(cards).where(eq(cards.tenantId, tenant.id));
     expect(card!.columnId).toBe(columns[0]!.id);

@@ -1,11 +1,9 @@
 import { addDays, wallClockOf } from '@embudo/contracts/time/wall-clock';
 import type { Db } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
-import { listProfessionals, listServices } from '../agenda/agenda-catalog.service.ts';
-import { freeStartTimes } from '../agenda/availability.service.ts';
-import { bookForCustomer } from '../agenda/bookings.service.ts';
-import { findTenantById } from '../tenants/tenants.service.ts';
-import { normaliseChoiceText } from '../chats/reply-choices.ts';
+import { listProfessionals, listServices, freeStartTimes, bookForCustomer } from '../agenda/index.ts';
+import { findTenantById } from '../tenants/index.ts';
+import { normaliseChoiceText } from '../chats/index.ts';
 import type { BookingOutcome, SlotOffer } from './runtime/node-executor.ts';
 
 const SLOTS_OFFERED = 3;

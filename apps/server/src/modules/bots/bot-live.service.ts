@@ -1,15 +1,10 @@
 import { and, eq } from 'drizzle-orm';
-import { botSessions, type FlowRunState } from '../../../db/schema/index.ts';
+import { botSessions, messages, type FlowRunState } from '../../../db/schema/index.ts';
 import type { Tx } from '../../platform/db/database.ts';
 import type { Logger } from '../../platform/logger/logger.ts';
 import type { MediaStorage } from '../../platform/storage/media-storage.ts';
-import { emitNewMessage } from '../chats/inbound.service.ts';
-import type { MessageRow } from '../chats/message-dto.ts';
-import { storeOutbound, type OutboundDeps, type OutboundDraft } from '../chats/outbound.service.ts';
-import { pressedReply, replyChoicesDraft } from '../chats/reply-choices.ts';
-import type { BoardEvents } from '../funnels/board-edit.service.ts';
-import { findCard, placeCard, type CardPlace, type CardRow } from '../funnels/cards.service.ts';
-import { columnBot } from '../funnels/funnels.service.ts';
+import { emitNewMessage, storeOutbound, pressedReply, replyChoicesDraft, type MessageRow, type OutboundDeps, type OutboundDraft } from '../chats/index.ts';
+import { findCard, placeCard, columnBot, publishCardMove, type BoardEvents, type CardPlace, type CardRow } from '../funnels/index.ts';
 import { findBot, type BotRow } from './bots.service.ts';
 import { runnableConfig } from './bot-secrets.ts';
 import { runServicesFor, type BotRunDeps } from './bot-run-services.ts';
@@ -17,7 +12,7 @@ import { advanceFlow, awaitsAnswer, newRunState, type FlowInput } from './runtim
 import type { BotMessage } from './runtime/node-executor.ts';
 import { optionChoices } from './runtime/option-choice.ts';
 
-/** A redirect into a column whose bot starts on entry may chain; this many hops at most per customer event. */
+/** A redirect into a column whose bot starts on entry may chain; this many hops at most per customer event or move. */
 const MAX_CHAINED_ENTRIES = 3;
 
 export interface BotTimerPayload {
@@ -31,7 +26,7 @@ export interface BotTimerPayload {
 export interface BotLiveDeps extends BotRunDeps {
   outbound: OutboundDeps;
   storage: MediaStorage;
-  boardEvents: Pick<BoardEvents, 'boardUpdated' | 'cardUpdated'>;
+  boardEvents: Pick<BoardEvents, 'cardMoved'>;
   /** Records the timer's job in the caller's transaction, due at `runAt`. */
   enqueueTimer(tx: Tx, payload: BotTimerPayload, runAt: Date): Promise<unknown>;
   /** The menu auto-bot's waiting room while it runs: the auto-bot answers there, never a flow. */
@@ -40,6 +35,8 @@ export interface BotLiveDeps extends BotRunDeps {
 }
 
 type LiveSession = typeof botSessions.$inferSelect;
+/** Commits a domain event's receipt inside the step's transaction; false when another run already handled it. */
+type RecordDelivery = (tx: Tx) => Promise<boolean>;
 
 const contactVariables = (card: CardRow) => ({ contact_name: card.title, contact_phone: card.phone });
 
@@ -75,7 +72,11 @@ export function createBotLive(deps: BotLiveDeps) {
     }
   };
 
-  async function run(tenantId: string, card: CardRow, bot: BotRow, session: LiveSession | undefined, state: FlowRunState, input: FlowInput, depth: number) {
+  /**
+   * One step of the card's conversation. `depth` counts the flow moves that led here; `recordDelivery` (for a
+   * step caused by a domain event) commits the event's receipt with the step, so a redelivery sends nothing twice.
+   */
+  async function run(tenantId: string, card: CardRow, bot: BotRow, session: LiveSession | undefined, state: FlowRunState, input: FlowInput, depth: number, recordDelivery?: RecordDelivery) {
     let moveTo: { id: string; funnelId: string } | undefined;
     const result = await advanceFlow(runnableConfig(deps.box, bot.config), state, input, {
       mode: 'live',
@@ -86,6 +87,7 @@ export function createBotLive(deps: BotLiveDeps) {
     for (const [index, message] of result.messages.entries()) drafts.push(await draftOf(tenantId, message, `bot-${card.id}-${Date.now()}-${index}`));
 
     const committed = await deps.db.transaction(async (tx) => {
+      if (recordDelivery && !(await recordDelivery(tx))) return undefined;
       const revision = (session?.revision ?? 0) + 1;
       const saved = session
         ? await tx.update(botSessions).set({ botId: bot.id, state: result.state, revision, updatedAt: new Date() })
@@ -103,21 +105,20 @@ export function createBotLive(deps: BotLiveDeps) {
         current = updatedCard;
       }
       const moved = moveTo && moveTo.id !== current.columnId ? await placeCard(tx, tenantId, card.id, { columnId: moveTo.id, funnelId: moveTo.funnelId }) : undefined;
+      // A flow's move may start the next column's entry flow; the depth travels with the event to bound the chain.
+      if (moved) await publishCardMove(deps.outbound.domainEvents, tx, tenantId, { cardId: card.id, from: current, to: moved, movedBy: 'bot', chainDepth: depth + 1 });
       if (result.timer) {
         await deps.enqueueTimer(tx, { tenantId, sessionId: row.id, nodeId: result.timer.nodeId, revision }, new Date(Date.now() + result.timer.ms));
       }
       return { stored, moved };
     });
     if (!committed) {
-      deps.log.warn({ tenantId, cardId: card.id, botId: bot.id }, 'bot step dropped: the conversation moved on meanwhile');
+      deps.log.warn({ tenantId, cardId: card.id, botId: bot.id }, 'bot step dropped: the conversation moved on meanwhile, or this event was already handled');
       return;
     }
     for (const { message, card: updated } of committed.stored) emitNewMessage(deps.outbound.events, tenantId, updated, message, false);
     if (committed.moved) {
-      deps.boardEvents.boardUpdated(tenantId, card.funnelId);
-      if (committed.moved.funnelId !== card.funnelId) deps.boardEvents.boardUpdated(tenantId, committed.moved.funnelId);
-      deps.boardEvents.cardUpdated(tenantId, committed.moved);
-      if (depth < MAX_CHAINED_ENTRIES) await enterColumn(tenantId, committed.moved, depth + 1);
+      deps.boardEvents.cardMoved(tenantId, card.funnelId, committed.moved);
     }
   }
 
@@ -131,25 +132,30 @@ export function createBotLive(deps: BotLiveDeps) {
     return { bot, session, state };
   }
 
-  async function enterColumn(tenantId: string, card: CardRow, depth: number) {
+  async function enterColumn(tenantId: string, card: CardRow, depth: number, recordDelivery: RecordDelivery) {
     if (card.isGroup) return;
     const conversation = await columnConversation(tenantId, card);
     const trigger = conversation?.bot.config.nodes.find((node) => node.type === 'trigger');
     if (!conversation || trigger?.type !== 'trigger' || trigger.data.triggerType !== 'on_column_entry' || trigger.data.columnId !== card.columnId) return;
     if (conversation.state.status === 'human' && conversation.session?.botId === conversation.bot.id) return;
-    await run(tenantId, card, conversation.bot, conversation.session, newRunState({ ...conversation.state.variables, ...contactVariables(card) }), { kind: 'start' }, depth);
+    await run(tenantId, card, conversation.bot, conversation.session, newRunState({ ...conversation.state.variables, ...contactVariables(card) }), { kind: 'start' }, depth, recordDelivery);
   }
 
   return {
-    /** After a customer's message is stored: the column's bot answers it, or resumes the question it asked. */
-    afterCustomerMessage(tenantId: string, cardAtMessage: CardRow, message: MessageRow) {
-      if (cardAtMessage.isGroup) return Promise.resolve();
-      return serialised(cardAtMessage.id, async () => {
+    /**
+     * After a customer's message is stored (`customer-message.stored`): the column's bot answers it, or resumes
+     * the question it asked. `columnId` is where the card stood when the message arrived.
+     */
+    afterCustomerMessage(incoming: { tenantId: string; messageId: string; cardId: string; columnId: string }, recordDelivery: RecordDelivery) {
+      const { tenantId } = incoming;
+      return serialised(incoming.cardId, async () => {
         // The auto-bot owns its waiting room; a message answered there is never a flow's too.
         const waitingRoom = await deps.autobotWaitingRoom(tenantId);
-        if (waitingRoom?.columnId === cardAtMessage.columnId) return;
-        const card = await findCard(deps.db, tenantId, cardAtMessage.id);
-        if (!card || card.columnId !== cardAtMessage.columnId) return;
+        if (waitingRoom?.columnId === incoming.columnId) return;
+        const card = await findCard(deps.db, tenantId, incoming.cardId);
+        if (!card || card.isGroup || card.columnId !== incoming.columnId) return;
+        const [message] = await deps.db.select().from(messages).where(and(eq(messages.tenantId, tenantId), eq(messages.id, incoming.messageId))).limit(1);
+        if (!message) return;
         const conversation = await columnConversation(tenantId, card);
         if (!conversation || conversation.state.status === 'human' || conversation.state.status === 'waiting_timer') return;
         const trigger = conversation.bot.config.nodes.find((node) => node.type === 'trigger');
@@ -157,13 +163,21 @@ export function createBotLive(deps: BotLiveDeps) {
         if (!awaitsAnswer(conversation.state) && !startsOnMessage) return;
         const pressed = pressedReply(message.payload);
         const answer = { text: pressed?.title ?? message.text ?? '', postback: pressed?.postbackText };
-        await run(tenantId, card, conversation.bot, conversation.session, conversation.state, { kind: 'message', answer }, 0);
+        await run(tenantId, card, conversation.bot, conversation.session, conversation.state, { kind: 'message', answer }, 0, recordDelivery);
       });
     },
 
-    /** A card entered a column (moved by a person, the auto-bot or a bot): a bot that starts on entry there begins. */
-    cardEnteredColumn(tenantId: string, card: CardRow) {
-      return serialised(card.id, () => enterColumn(tenantId, card, 0));
+    /**
+     * A card entered a column (`card.entered-column`: moved by a person, the auto-bot or a flow): a bot that
+     * starts on entry there begins, unless the card has left that column since or flows moved it too often in a row.
+     */
+    cardEnteredColumn(entered: { tenantId: string; cardId: string; columnId: string; chainDepth: number }, recordDelivery: RecordDelivery) {
+      if (entered.chainDepth > MAX_CHAINED_ENTRIES) return Promise.resolve();
+      return serialised(entered.cardId, async () => {
+        const card = await findCard(deps.db, entered.tenantId, entered.cardId);
+        if (!card || card.columnId !== entered.columnId) return;
+        await enterColumn(entered.tenantId, card, entered.chainDepth, recordDelivery);
+      });
     },
 
     /** A live timer is due: the flow goes on after the timer node, if nothing changed meanwhile. */

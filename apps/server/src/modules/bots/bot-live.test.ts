@@ -6,7 +6,7 @@ import { book, seedCatalog } from '../../../test/support/agenda-fixtures.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
-import { sandboxAppName } from '../chats/provider-settings.service.ts';
+import { sandboxAppName } from '../tenants/index.ts';
 import { optionsFlow } from './bots-test-flows.ts';
 import { HANDOFF_TEXT } from './runtime/nodes/assignToHuman.ts';
 import { scheduleTexts } from './runtime/nodes/schedule.ts';
@@ -42,8 +42,11 @@ async function botOn(owner: Owner, columnId: string, config: unknown) {
   return bot.id as string;
 }
 
-const customer = (owner: Owner, phone: string, message: { kind: 'text'; text: string } | { kind: 'button_reply'; title: string; id?: string; postbackText?: string }) =>
-  t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone, name: 'Marta', ...message });
+/** The customer writes; the bots answer from the queue (listeners of customer-message.stored), which the test runs. */
+async function customer(owner: Owner, phone: string, message: { kind: 'text'; text: string } | { kind: 'button_reply'; title: string; id?: string; postbackText?: string }) {
+  await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone, name: 'Marta', ...message });
+  await t.app.queue.drain();
+}
 const says = (owner: Owner, phone: string, text: string) => customer(owner, phone, { kind: 'text', text });
 
 async function cardOf(owner: Owner, phone: string) {
@@ -55,7 +58,7 @@ async function botTexts(owner: Owner, phone: string) {
   const rows = await t.database.db.select().from(messages).where(and(eq(messages.cardId, card.id), eq(messages.sender, 'ai'))).orderBy(asc(messages.createdAt));
   return rows.map((row) => row.text);
 }
-/** Waits for a condition with a deadline (the column-entry bot runs after the move answers). */
+/** Waits for a condition with a deadline (a timer job becomes due later). */
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -131,8 +134,11 @@ describe('a column bot in live chats', () => {
 
     const moved = await call(owner, 'POST', '/card/move', { cardId: card.id, targetColumnId: enConversacion!.id });
     expect(moved.statusCode).toBe(200);
-    expect(await until(() => botTexts(owner, phone), (texts) => texts.length > 0)).toEqual(['Hola Marta, te enviamos la propuesta.']);
-    expect((await until(() => cardOf(owner, phone), (row) => row.columnId === propuesta!.id)).columnId).toBe(propuesta!.id);
+    // The entry flow is a listener of card.entered-column: nothing has run when the move answers.
+    expect(await botTexts(owner, phone)).toEqual([]);
+    await t.app.queue.drain();
+    expect(await botTexts(owner, phone)).toEqual(['Hola Marta, te enviamos la propuesta.']);
+    expect((await cardOf(owner, phone)).columnId).toBe(propuesta!.id);
   });
 
   it('waits for a live timer through the job queue, then goes on', async () => {

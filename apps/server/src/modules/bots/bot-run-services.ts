@@ -1,8 +1,8 @@
 import type { SecretBox } from '../../platform/crypto/secret-box.ts';
 import type { Db } from '../../platform/db/database.ts';
 import type { OutboundHttp } from '../../platform/outbound-http/outbound-http.guard.ts';
-import { columnsOfTenant } from '../funnels/funnels.service.ts';
-import { findUser } from '../users/users.service.ts';
+import { columnsOfTenant } from '../funnels/index.ts';
+import { findUser } from '../users/index.ts';
 import type { AiResponder } from './ai-responder.ts';
 import { bookSlot, nextFreeSlots } from './bot-agenda-slots.ts';
 import { isUuid } from './bots.service.ts';

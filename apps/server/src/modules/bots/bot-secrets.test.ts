@@ -7,7 +7,7 @@ import { buildTestApp, type TestApp } from '../../../test/support/build-test-app
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { signedInMember } from '../../../test/support/members.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
-import { sandboxAppName } from '../chats/provider-settings.service.ts';
+import { sandboxAppName } from '../tenants/index.ts';
 import { maskWithoutSecret } from './bot-secrets.ts';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAAABJRU5ErkJggg==', 'base64');
@@ -137,6 +137,8 @@ describe('credentials in bot nodes', () => {
     expect((await call(owner, 'PUT', `/columns/${first!.id}`, { assistant_bot_id: id })).statusCode).toBe(200);
     const before = web.received.length;
     await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: `52155${String(Date.now()).slice(-8)}`, name: 'Marta', kind: 'text', text: 'Hola' });
+    // The column's bot answers from its customer-message.stored listener, after the webhook has answered.
+    await t.app.queue.drain();
     expect(web.received.slice(before).map((request) => request.headers.authorization)).toEqual([`Bearer ${TOKEN}`]);
   });
 });

@@ -6,8 +6,8 @@ import type { SecretBox } from '../../platform/crypto/secret-box.ts';
 import type { Db, DbExecutor } from '../../platform/db/database.ts';
 import { badRequest, notFound } from '../../platform/errors/app-error.ts';
 import { requireOwnerOrAdmin, type Actor } from '../../platform/policy/policy.ts';
-import { clearColumnsBot, columnsOfTenant } from '../funnels/funnels.service.ts';
-import { findUser } from '../users/users.service.ts';
+import { clearColumnsBot, columnsOfTenant, type ColumnBots } from '../funnels/index.ts';
+import { findUser } from '../users/index.ts';
 import { maskedConfig, sealedConfig } from './bot-secrets.ts';
 
 export type BotRow = typeof bots.$inferSelect;
@@ -38,6 +38,11 @@ export async function findBot(executor: DbExecutor, tenantId: string, botId: str
   const [row] = await executor.select().from(bots).where(and(eq(bots.tenantId, tenantId), eq(bots.id, botId))).limit(1);
   return row;
 }
+
+/** The funnels module's view of the bots a column may run. */
+export const columnBotsOf = (db: Db): ColumnBots => ({
+  exists: async (tenantId, botId) => (await findBot(db, tenantId, botId)) !== undefined,
+});
 
 export async function requireBot(executor: DbExecutor, tenantId: string, botId: string): Promise<BotRow> {
   const row = await findBot(executor, tenantId, botId);

@@ -1,21 +1,17 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
-import type { ServerToClientEvents } from '@embudo/contracts/realtime/events';
 import { batchRecipients } from '../../../db/schema/index.ts';
 import type { Db } from '../../platform/db/database.ts';
-import type { Logger } from '../../platform/logger/logger.ts';
-import type { ChatEvents } from '../chats/chat-events.ts';
 
 /** A 5,000-row batch moves its counts thousands of times; the dashboard needs a few refreshes a second at most. */
 export const BATCH_UPDATE_THROTTLE_MS = 500;
 
 /**
  * Tells the tenant (`batch_updated`, tenant-wide: it carries no contact data) that a batch's counts or status
- * may have changed: at once for the first change, then at most once per `throttleMs` per batch.
+ * may have changed: at once for the first change, then at most once per `throttleMs` per batch. The listeners
+ * in bulk-sends.listeners.ts call it for the domain events that move a batch's counts.
  */
 export interface BatchUpdates {
   changed(tenantId: string, batchId: string): void;
-  /** Looks at a chat event and announces the batches whose counts it moves (a status of one of their messages, a reply). */
-  noticeChatEvent(tenantId: string, event: keyof ServerToClientEvents, payload: unknown): void;
   close(): void;
 }
 
@@ -48,55 +44,22 @@ export function throttlePerBatch(emit: (tenantId: string, batchId: string) => vo
 }
 
 export function createBatchUpdates(options: {
-  db: Db;
   emitToTenant: (tenantId: string, batchId: string) => void;
-  log: Pick<Logger, 'warn'>;
   throttleMs?: number;
 }): BatchUpdates {
-  const throttled = throttlePerBatch(options.emitToTenant, options.throttleMs ?? BATCH_UPDATE_THROTTLE_MS);
-  const changed = throttled.changed;
-
-  const batchesOf = async (tenantId: string, event: keyof ServerToClientEvents, payload: unknown): Promise<string[]> => {
-    if (event === 'message_status_updated') {
-      const { messageId } = payload as { messageId: string };
-      const rows = await options.db.select({ batchId: batchRecipients.batchId }).from(batchRecipients)
-        .where(and(eq(batchRecipients.tenantId, tenantId), eq(batchRecipients.messageId, messageId))).limit(1);
-      return rows.map((row) => row.batchId);
-    }
-    if (event === 'message:new') {
-      const { cardId, message } = payload as { cardId: string; message: { sender?: unknown; updated?: unknown } };
-      // Only a customer's new message can be a reply; our own sends are announced by the chunk job.
-      if (message.sender !== 'contact' || message.updated) return [];
-      const rows = await options.db.selectDistinct({ batchId: batchRecipients.batchId }).from(batchRecipients)
-        .where(and(eq(batchRecipients.tenantId, tenantId), eq(batchRecipients.cardId, cardId), isNotNull(batchRecipients.messageId)));
-      return rows.map((row) => row.batchId);
-    }
-    return [];
-  };
-
-  return {
-    changed,
-    noticeChatEvent: (tenantId, event, payload) => {
-      if (event !== 'message_status_updated' && event !== 'message:new') return;
-      batchesOf(tenantId, event, payload)
-        .then((batchIds) => batchIds.forEach((batchId) => changed(tenantId, batchId)))
-        // The chat event itself went out; a missed dashboard refresh is caught up by the next change.
-        .catch((error: unknown) => options.log.warn({ err: error, tenantId, event }, 'could not check the batches of a chat event'));
-    },
-    close: throttled.close,
-  };
+  return throttlePerBatch(options.emitToTenant, options.throttleMs ?? BATCH_UPDATE_THROTTLE_MS);
 }
 
-/** The chat events, also noticed by the batch dashboard: chats keep knowing nothing of bulk sends. */
-export function withBatchUpdates(events: ChatEvents, updates: BatchUpdates): ChatEvents {
-  return {
-    emit: (tenantId, funnelId, event, ...args) => {
-      events.emit(tenantId, funnelId, event, ...args);
-      updates.noticeChatEvent(tenantId, event, args[0]);
-    },
-    emitForCard: async (tenantId, cardId, event, ...args) => {
-      await events.emitForCard(tenantId, cardId, event, ...args);
-      updates.noticeChatEvent(tenantId, event, args[0]);
-    },
-  };
+/** The batches whose counts a status of this message moves (it is one of their rows' messages). */
+export async function batchesOfMessage(db: Db, tenantId: string, messageId: string): Promise<string[]> {
+  const rows = await db.select({ batchId: batchRecipients.batchId }).from(batchRecipients)
+    .where(and(eq(batchRecipients.tenantId, tenantId), eq(batchRecipients.messageId, messageId))).limit(1);
+  return rows.map((row) => row.batchId);
+}
+
+/** The batches a customer's message on this chat may count as a reply for (a batch message went to the chat). */
+export async function batchesOfChat(db: Db, tenantId: string, cardId: string): Promise<string[]> {
+  const rows = await db.selectDistinct({ batchId: batchRecipients.batchId }).from(batchRecipients)
+    .where(and(eq(batchRecipients.tenantId, tenantId), eq(batchRecipients.cardId, cardId), isNotNull(batchRecipients.messageId)));
+  return rows.map((row) => row.batchId);
 }

@@ -9,11 +9,11 @@ import { signInMember } from '../../../test/support/members.ts';
 import { connectClient, joinTenant, listenOnRandomPort, type TestSocket } from '../../../test/support/realtime-client.ts';
 import { approvedTemplate, syncUntilReviewed, until } from '../../../test/support/templates.ts';
 import type { FakeGupshup } from '../../messaging-providers/sandbox/fake-gupshup.ts';
-import { sandboxAppName } from '../chats/provider-settings.service.ts';
-import { CONTACT_IN_HIDDEN_FUNNEL } from '../chats/template-send.service.ts';
-import { TEMPLATE_NOT_APPROVED } from '../templates/templates.service.ts';
+import { sandboxAppName } from '../tenants/index.ts';
+import { CONTACT_IN_HIDDEN_FUNNEL } from '../chats/index.ts';
+import { TEMPLATE_NOT_APPROVED } from '../templates/index.ts';
 import { OLD_XLS_FORMAT } from './excel-sheet.parser.ts';
-import { savePricing } from '../admin/admin.service.ts';
+import { savePricing } from '../usage/index.ts';
 
 type Owner = Awaited<ReturnType<typeof registerTenant>>;
 
@@ -205,6 +205,8 @@ describe('POST /api/funnels/{id}/batches', () => {
     const before = seen.length;
 
     await fake.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215530000002', name: 'Pablo', kind: 'text', text: 'Me interesa' });
+    // The dashboard hears of the reply from a listener of customer-message.stored, run by the queue.
+    await t.app.queue.drain();
     const replied = await untilBatch(owner, created.id, (batch) => batch.replied_count === 1);
     expect(replied).toMatchObject({ replied_count: 1, sent_count: 2, status: 'completed' });
     await until(async () => (seen.slice(before).includes(created.id) ? true : undefined));
@@ -245,7 +247,7 @@ describe('POST /api/funnels/{id}/batches', () => {
   });
 
   it('un-bills the rows the provider accepted and then reported failed, so Mi Consumo counts only what went out', async () => {
-    await savePricing(db(), { price_per_sent_message: 0, price_per_received_message: 0, price_template_marketing: 0.05, price_template_utility: 0.02 });
+    await savePricing(db(), { price_per_sent_message: 0, price_per_received_message: 0, price_template_marketing: 0.05, price_template_utility: 0.02, price_per_1000_ai_tokens: 0 });
     const { owner, template, funnelId, request } = await companyWithFile([HEADERS, ['5215551000001', 'Ana', '1'], ['5215551000002', 'Beto', '2']]);
     // Meta paused the template after approving it: Gupshup still accepts each send, then reports it failed.
     fake.templatesOf(sandboxAppName(owner.tenant.slug)).find((held) => held.id === template.provider_template_id)!.status = 'PAUSED';
@@ -262,7 +264,7 @@ describe('POST /api/funnels/{id}/batches', () => {
     await sendEverything();
     await untilBatch(owner, again.id, (batch) => batch.sent_count === 1);
     expect((await call(owner, 'GET', '/usage')).json()).toMatchObject({ totalCost: 0.02, utilityTemplateCount: 1, failedUnbilledCount: 2 });
-    await savePricing(db(), { price_per_sent_message: 0, price_per_received_message: 0, price_template_marketing: 0, price_template_utility: 0 });
+    await savePricing(db(), { price_per_sent_message: 0, price_per_received_message: 0, price_template_marketing: 0, price_template_utility: 0, price_per_1000_ai_tokens: 0 });
   });
 
   it.each<[string, (request: BatchRequest) => Promise<BatchRequest> | BatchRequest, string]>([
@@ -385,11 +387,14 @@ describe('restart safety', () => {
   it('resumes a batch interrupted mid-way without sending any row twice', async () => {
     const phones = ['5215570000001', '5215570000002', '5215570000003', '5215570000004', '5215570000005'];
     const { owner, funnelId, request } = await companyWithFile([HEADERS, ...phones.map((phone, i) => [phone, `Cliente ${i}`, `P-${i}`])]);
+    // Earlier tests' event listeners are due before this batch's first chunk: run them out of the way.
+    await t.app.queue.drain();
     const created = (await postBatch(owner, funnelId, request)).json();
     const chunkJobs = () => db().select().from(jobs).where(and(eq(jobs.name, CHUNK_JOB), sql`${jobs.payload}->>'batchId' = ${created.id}`)).orderBy(asc(jobs.runAt));
 
-    // Only the first chunk is due: it stores its two messages and their send jobs.
-    expect(await t.app.queue.runDueJobsOnce(1)).toBe(1);
+    // Only the first chunk is due: it stores its two messages and their send jobs. Status callbacks of earlier
+    // tests' messages may still land meanwhile; their listener jobs are due first and run one at a time before it.
+    while ((await chunkJobs())[0]!.status !== 'completed') expect(await t.app.queue.runDueJobsOnce(1)).toBe(1);
     const [firstChunk, secondChunk] = await chunkJobs();
     expect(firstChunk!.status).toBe('completed');
     expect(await db().select().from(messages).where(eq(messages.tenantId, owner.tenant.id))).toHaveLength(2);

@@ -2,12 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import '@fastify/multipart';
 import { z } from 'zod';
 import { batchListResponse, createBatchResponse, BULK_MAX_FILE_BYTES } from '@embudo/contracts/http/bulk-sends';
-import { sessionOf } from '../../platform/http/route-access.ts';
+import { requestScope } from '../../platform/http/request-scope.ts';
 import { readMultipartUpload } from '../../platform/http/multipart-upload.ts';
 import { requireWriter } from '../../platform/policy/policy.ts';
-import { authorOf } from '../chats/chats.routes.ts';
-import { actorOf } from '../users/users.service.ts';
-import { funnelColumns } from '../funnels/board.service.ts';
+import { funnelColumns } from '../funnels/index.ts';
 import { createBatch, listBatches, type BulkSendDeps } from './bulk-sends.service.ts';
 
 const funnelParams = z.object({ id: z.uuid({ error: 'Funnel inválido.' }) });
@@ -18,13 +16,13 @@ export const bulkSendsRoutes: FastifyPluginAsyncZod<BulkSendDeps> = async (app, 
   const { db } = deps;
 
   app.get('/batches', { schema: { response: { 200: batchListResponse } } }, async (request) => {
-    const session = sessionOf(request);
-    return listBatches(db, session.tenant.id, await actorOf(db, session.user));
+    const { tenantId, actor } = await requestScope(request);
+    return listBatches(db, tenantId, actor);
   });
 
   /** Multipart: `file` (.xlsx), `templateId`, `targetColumnId`, `phoneColumn` and optionally `nameColumn` and `variableColumns` (JSON). */
   app.post('/funnels/:id/batches', { schema: { params: funnelParams, response: { 201: createBatchResponse } } }, async (request, reply) => {
-    const author = await authorOf(db, request);
+    const author = await requestScope(request);
     // Refused before the file is read, not after buffering it.
     requireWriter(author.actor);
     await funnelColumns(db, author.tenantId, author.actor, request.params.id);

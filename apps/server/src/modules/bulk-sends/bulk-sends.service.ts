@@ -7,16 +7,12 @@ import { batches, batchRecipients, boardColumns } from '../../../db/schema/index
 import { queryRows, type Db, type DbExecutor, type Tx } from '../../platform/db/database.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
 import { canSeeFunnel, requireWriter, seesAllFunnels, type Actor } from '../../platform/policy/policy.ts';
-import { findOrCreateCard, type CardRow } from '../funnels/cards.service.ts';
-import { COLUMN_NOT_FOUND } from '../funnels/board-edit.service.ts';
-import { funnelColumns } from '../funnels/board.service.ts';
-import { templateForSending, type TemplateRow } from '../templates/templates.service.ts';
-import { findUser, actorOf } from '../users/users.service.ts';
-import { upsertContact } from '../chats/contacts.service.ts';
-import { emitNewMessage } from '../chats/inbound.service.ts';
-import type { MessageRow } from '../chats/message-dto.ts';
-import { storeOutbound, type Author, type OutboundDeps } from '../chats/outbound.service.ts';
-import { CONTACT_IN_HIDDEN_FUNNEL, templateDraft } from '../chats/template-send.service.ts';
+import { findOrCreateCard, COLUMN_NOT_FOUND, funnelColumns, type CardRow } from '../funnels/index.ts';
+import { templateForSending, type TemplateRow } from '../templates/index.ts';
+import { findUser, actorOf } from '../users/index.ts';
+import {
+  CONTACT_IN_HIDDEN_FUNNEL, emitNewMessage, storeOutbound, templateDraft, upsertContact, type Author, type MessageRow, type OutboundDeps,
+} from '../chats/index.ts';
 import type { BatchUpdates } from './batch-updates.ts';
 import { readExcelSheet, type Sheet } from './excel-sheet.parser.ts';
 
@@ -44,13 +40,13 @@ export interface ChunkPayload {
   chunk: number;
 }
 
-/** What sending a chunk needs. */
+/** What sending a chunk needs; the dashboard follows its rows through `batch.row-finished`. */
 export interface ChunkDeps extends OutboundDeps {
   pace: BulkSendPace;
-  updates: BatchUpdates;
 }
 
 export interface BulkSendDeps extends ChunkDeps {
+  updates: BatchUpdates;
   /** Records one chunk's job in the caller's transaction, due `delayMs` from now. */
   enqueueChunk: (tx: Tx, payload: ChunkPayload, delayMs: number) => Promise<unknown>;
 }
@@ -273,8 +269,14 @@ async function batchBlocker(db: Db, batch: BatchRow): Promise<{ blocked: string 
   return { template, actor: await actorOf(db, creator), landing: column };
 }
 
-const failRow = (tx: Tx, rowId: string, reason: string) =>
-  tx.update(batchRecipients).set({ status: 'failed', errorReason: reason }).where(eq(batchRecipients.id, rowId));
+/** `batch.row-finished`, in the transaction that took the row out of `pending`. */
+const publishRowFinished = (deps: Pick<ChunkDeps, 'domainEvents'>, tx: Tx, row: { tenantId: string; batchId: string; id: string }, status: 'queued' | 'failed', messageId: string | null) =>
+  deps.domainEvents.publish(tx, { type: 'batch.row-finished', tenantId: row.tenantId, payload: { batchId: row.batchId, recipientId: row.id, status, messageId } });
+
+async function failRow(deps: Pick<ChunkDeps, 'domainEvents'>, tx: Tx, row: { tenantId: string; batchId: string; id: string }, reason: string) {
+  await tx.update(batchRecipients).set({ status: 'failed', errorReason: reason }).where(eq(batchRecipients.id, row.id));
+  await publishRowFinished(deps, tx, row, 'failed', null);
+}
 
 /**
  * Sends one chunk: each pending row gets its contact and chat (new chats land in the batch's column; a chat
@@ -296,7 +298,7 @@ export async function dispatchChunk(deps: ChunkDeps, { tenantId, batchId, chunk 
     const sent: Array<{ message: MessageRow; updatedCard: CardRow; created: boolean }> = [];
     for (const row of rows) {
       if ('blocked' in context) {
-        await failRow(tx, row.id, context.blocked);
+        await failRow(deps, tx, row, context.blocked);
         continue;
       }
       const contact = await upsertContact(tx, tenantId, { phone: row.phone!, isGroup: false });
@@ -304,7 +306,7 @@ export async function dispatchChunk(deps: ChunkDeps, { tenantId, batchId, chunk 
         tx, tenantId, contact, async () => context.landing, row.contactName ? { name: row.contactName, source: 'file' } : undefined,
       );
       if (!canSeeFunnel(context.actor, card.funnelId)) {
-        await failRow(tx, row.id, CONTACT_IN_HIDDEN_FUNNEL);
+        await failRow(deps, tx, row, CONTACT_IN_HIDDEN_FUNNEL);
         continue;
       }
       let draft;
@@ -312,20 +314,20 @@ export async function dispatchChunk(deps: ChunkDeps, { tenantId, batchId, chunk 
         draft = templateDraft(context.template, row.variables);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        await failRow(tx, row.id, error.message);
+        await failRow(deps, tx, row, error.message);
         continue;
       }
       const outcome = await storeOutbound(deps, tx, { tenantId, userId: batch.userId }, card, draft, {
         alsoInTransaction: async (inner, message) => {
           await inner.update(batchRecipients).set({ status: 'queued', cardId: card.id, messageId: message.id }).where(eq(batchRecipients.id, row.id));
+          await publishRowFinished(deps, inner, row, 'queued', message.id);
         },
       });
       sent.push({ ...outcome, created });
     }
-    return { sent, touched: rows.length };
+    return sent;
   });
-  for (const { message, updatedCard, created } of stored.sent) emitNewMessage(deps.events, tenantId, updatedCard, message, created);
-  if (stored.touched > 0) deps.updates.changed(tenantId, batch.id);
+  for (const { message, updatedCard, created } of stored) emitNewMessage(deps.events, tenantId, updatedCard, message, created);
 }
 
 export const CHUNK_GAVE_UP = 'No se pudo preparar el envío de esta fila; inténtalo de nuevo en otro lote.';
@@ -333,10 +335,12 @@ export const CHUNK_GAVE_UP = 'No se pudo preparar el envío de esta fila; intén
 /** After the chunk job's last failed attempt: its rows will never be sent, so they count as failed rather than keep the batch processing. */
 export async function giveUpChunk(deps: ChunkDeps, { tenantId, batchId, chunk }: ChunkPayload): Promise<void> {
   const first = chunk * deps.pace.chunkSize;
-  const failed = await deps.db.update(batchRecipients).set({ status: 'failed', errorReason: CHUNK_GAVE_UP }).where(and(
-    eq(batchRecipients.tenantId, tenantId), eq(batchRecipients.batchId, batchId), eq(batchRecipients.status, 'pending'),
-    gte(batchRecipients.position, first), lt(batchRecipients.position, first + deps.pace.chunkSize),
-  )).returning({ id: batchRecipients.id });
-  if (failed.length > 0) deps.updates.changed(tenantId, batchId);
+  await deps.db.transaction(async (tx) => {
+    const failed = await tx.update(batchRecipients).set({ status: 'failed', errorReason: CHUNK_GAVE_UP }).where(and(
+      eq(batchRecipients.tenantId, tenantId), eq(batchRecipients.batchId, batchId), eq(batchRecipients.status, 'pending'),
+      gte(batchRecipients.position, first), lt(batchRecipients.position, first + deps.pace.chunkSize),
+    )).returning({ id: batchRecipients.id, tenantId: batchRecipients.tenantId, batchId: batchRecipients.batchId });
+    for (const row of failed) await publishRowFinished(deps, tx, row, 'failed', null);
+  });
 }
 

@@ -1,7 +1,7 @@
 import type { ServerToClientEvents } from '@embudo/contracts/realtime/events';
 import type { Db } from '../../platform/db/database.ts';
 import type { Realtime } from '../../platform/realtime/realtime.ts';
-import { findCard } from '../funnels/cards.service.ts';
+import { findCard } from '../funnels/index.ts';
 
 type EventArgs<E extends keyof ServerToClientEvents> = Parameters<ServerToClientEvents[E]>;
 

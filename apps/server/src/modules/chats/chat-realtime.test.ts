@@ -4,7 +4,7 @@ import { cards, jobs } from '../../../db/schema/index.ts';
 import { useListeningSandboxApp } from '../../../test/support/listening-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { nextEvent } from '../../../test/support/realtime-client.ts';
-import { sandboxAppName } from './provider-settings.service.ts';
+import { sandboxAppName } from '../tenants/index.ts';
 
 const app = useListeningSandboxApp();
 

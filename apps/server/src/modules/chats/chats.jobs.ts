@@ -7,15 +7,17 @@ import { defineJob } from '../../platform/queue/job-definition.ts';
 import type { MediaStorage } from '../../platform/storage/media-storage.ts';
 import { ProviderError, type MediaDownloader, type MessagingProvider, type OutboundContent } from '../../messaging-providers/provider.ts';
 import { extensionForMime, FALLBACK_EXTENSION } from '../../platform/storage/media-types.ts';
-import { findCard } from '../funnels/cards.service.ts';
-import { findTenantById } from '../tenants/tenants.service.ts';
-import { recordUsage } from '../usage/usage.service.ts';
+import { findCard } from '../funnels/index.ts';
+import { findTenantById } from '../tenants/index.ts';
+import { recordUsage } from '../usage/index.ts';
 import type { ChatEvents } from './chat-events.ts';
-import { effectiveAccount } from './provider-settings.service.ts';
+import { publishStatusChange } from './message-events.ts';
+import type { EventPublisher } from '../../platform/events/index.ts';
+import { effectiveAccount } from '../tenants/index.ts';
 import type { MessageRow } from './message-dto.ts';
 import { queueOutbound, type OutboundDeps, type OutboundDraft } from './outbound.service.ts';
 import { templateDraft, type TemplateMessagePayload } from './template-send.service.ts';
-import { templateForSending } from '../templates/templates.service.ts';
+import { templateForSending } from '../templates/index.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger/logger.ts';
 
@@ -31,6 +33,7 @@ export interface ChatJobsDeps {
   db: Db;
   provider: MessagingProvider;
   events: ChatEvents;
+  domainEvents: EventPublisher;
   storage: MediaStorage;
   /** Inbound media, only from the provider's own hosts (or the sandbox's fake). */
   downloadMedia: MediaDownloader;
@@ -67,8 +70,12 @@ function contentOf(row: MessageRow, publicUrl: string, replyTo?: string): Outbou
 }
 
 async function markFailed(deps: ChatJobsDeps, row: MessageRow, reason: string) {
-  const [failed] = await deps.db.update(messages).set({ ack: -1, errorReason: reason })
-    .where(and(eq(messages.id, row.id), sql`${messages.ack} <= 0`)).returning();
+  const failed = await deps.db.transaction(async (tx) => {
+    const [updated] = await tx.update(messages).set({ ack: -1, errorReason: reason })
+      .where(and(eq(messages.id, row.id), sql`${messages.ack} <= 0`)).returning();
+    if (updated) await publishStatusChange(deps.domainEvents, tx, updated);
+    return updated;
+  });
   if (failed) await deps.events.emitForCard(row.tenantId, row.cardId, 'message_status_updated', { cardId: row.cardId, messageId: row.id, tempId: row.tempId, ack: -1, error: reason });
 }
 
@@ -126,6 +133,7 @@ export function createChatJobs(deps: ChatJobsDeps) {
       const sent = await deps.db.transaction(async (tx) => {
         const [accepted] = await tx.update(messages).set({ providerMessageId }).where(eq(messages.id, row.id)).returning();
         await recordUsage(tx, tenantId, usageKind, row.id);
+        await publishStatusChange(deps.domainEvents, tx, accepted!);
         return accepted;
       });
       await deps.events.emitForCard(tenantId, card.id, 'message_status_updated', { cardId: card.id, messageId: sent!.id, tempId: sent!.tempId, ack: sent!.ack as 0 });
@@ -158,8 +166,12 @@ export function createChatJobs(deps: ChatJobsDeps) {
       const declared = contentType ?? media.contentType;
       const extension = extensionForMime(detected?.mime) ?? extensionForMime(declared) ?? FALLBACK_EXTENSION;
       const stored = await deps.storage.save(tenantId, media.data, extension);
-      const [row] = await deps.db.update(messages).set({ mediaUrl: stored, mediaMime: detected?.mime ?? declared ?? null })
-        .where(and(eq(messages.id, messageId), eq(messages.tenantId, tenantId))).returning();
+      const row = await deps.db.transaction(async (tx) => {
+        const [updated] = await tx.update(messages).set({ mediaUrl: stored, mediaMime: detected?.mime ?? declared ?? null })
+          .where(and(eq(messages.id, messageId), eq(messages.tenantId, tenantId))).returning();
+        if (updated?.type === 'audio') await deps.domainEvents.publish(tx, { type: 'voice-note.stored', tenantId, payload: { messageId, cardId: updated.cardId } });
+        return updated;
+      });
       if (row) await deps.events.emitForCard(tenantId, row.cardId, 'message:new', { cardId: row.cardId, message: { id: row.id, mediaUrl: stored, updated: true } });
     },
   });

@@ -2,31 +2,35 @@ import { and, eq, or, sql } from 'drizzle-orm';
 import { withoutForbiddenCharacters } from '@embudo/contracts/text';
 import { messages, webhookRejections } from '../../../db/schema/index.ts';
 import type { Db, DbExecutor, Tx } from '../../platform/db/database.ts';
+import type { EventPublisher } from '../../platform/events/index.ts';
+import { secretMatches } from '../../platform/auth/secrets.ts';
 import { unauthorized } from '../../platform/errors/app-error.ts';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../platform/http/json-body-parser.ts';
 import { ackByStatus, MalformedDelivery, type InboundEvent, type InboundMessage, type InboundStatus, type MessagingProvider } from '../../messaging-providers/provider.ts';
-import { findOrCreateCard, recordCardActivity, toCardUpdate, type CardPlace, type CardRow } from '../funnels/cards.service.ts';
-import { findTenantById } from '../tenants/tenants.service.ts';
-import { recordUsage, unbillFailedMessage } from '../usage/usage.service.ts';
+import { findOrCreateCard, recordCardActivity, toCardUpdate, type CardPlace, type CardRow } from '../funnels/index.ts';
+import { findTenantById, providerSettingsOf } from '../tenants/index.ts';
+import { recordUsage, unbillFailedMessage } from '../usage/index.ts';
 import { upsertContact } from './contacts.service.ts';
 import { toMessageDto, type MessageRow } from './message-dto.ts';
-import { providerSettingsOf, secretMatches } from './provider-settings.service.ts';
 import type { ChatEvents } from './chat-events.ts';
+import { publishStatusChange } from './message-events.ts';
 
 export const UNSUPPORTED_MEDIA_TEXT = 'Unsupported media';
 
-/** The menu auto-bot as the inbound path sees it; the autobot module implements it. */
+/**
+ * The menu auto-bot as the inbound path sees it; the autobot module implements it. The bots answer through
+ * listeners of `customer-message.stored`, after the webhook's transaction commits, never inside the request.
+ */
 export interface InboundBot {
   /** The bot's waiting room while it runs: where a new contact's card lands. */
   landingColumn(executor: DbExecutor, tenantId: string): Promise<CardPlace | undefined>;
-  /** Called once per stored customer message, after it is committed and announced. */
-  afterCustomerMessage(tenantId: string, card: CardRow, message: MessageRow, cardCreated: boolean): Promise<void>;
 }
 
 export interface InboundDeps {
   db: Db;
   provider: MessagingProvider;
   events: ChatEvents;
+  domainEvents: EventPublisher;
   /** Records the media download job in the same transaction as the message. */
   enqueueMediaDownload: (tx: Tx, input: { tenantId: string; messageId: string; url: string; contentType?: string }) => Promise<unknown>;
   bot?: InboundBot;
@@ -128,11 +132,14 @@ export async function storeInboundMessage(deps: InboundDeps, tenantId: string, e
     });
     await recordUsage(tx, tenantId, 'received', message.id);
     if (event.media) await deps.enqueueMediaDownload(tx, { tenantId, messageId: message.id, url: event.media.url, contentType: event.media.contentType });
+    await deps.domainEvents.publish(tx, {
+      type: 'customer-message.stored', tenantId,
+      payload: { messageId: message.id, cardId: updated.id, funnelId: updated.funnelId, columnId: updated.columnId, cardCreated: created },
+    });
     return { message, card: updated, created };
   });
   if (!outcome) return undefined;
   emitNewMessage(deps.events, tenantId, outcome.card, outcome.message, outcome.created);
-  await deps.bot?.afterCustomerMessage(tenantId, outcome.card, outcome.message, outcome.created);
   return outcome.message;
 }
 
@@ -176,6 +183,7 @@ export async function applyStatus(deps: InboundDeps, tenantId: string, event: In
       .where(and(eq(messages.tenantId, tenantId), match, guard))
       .returning();
     if (row?.ack === -1) await unbillFailedMessage(tx, tenantId, row.id);
+    if (row) await publishStatusChange(deps.domainEvents, tx, row);
     return row;
   });
   if (!updated) {

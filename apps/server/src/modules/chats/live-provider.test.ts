@@ -7,7 +7,7 @@ import { buildTestApp, type TestApp } from '../../../test/support/build-test-app
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
 import { startFakeGupshupServer } from '../../../test/fakes/fake-gupshup-server.ts';
-import { bootstrapPlatformAdmin } from '../admin/admin-bootstrap.ts';
+import { bootstrapPlatformAdmin } from '../admin/index.ts';
 import { MEDIA_NOT_DOWNLOADED, NO_PLATFORM_API_KEY } from './chats.jobs.ts';
 import { startFakeWebhookServer } from '../../../test/fakes/fake-webhook-server.ts';
 import { deliverInboundFile } from '../../../test/support/inbound-media.ts';

@@ -32,7 +32,6 @@ const accepted: Array<{ mime: string; kind: 'image' | 'video' | 'audio' | 'docum
   { mime: 'application/x-cfb', kind: 'document', maxBytes: 100 * MB },
 ];
 
-export const MAX_UPLOAD_BYTES = 100 * MB;
 export const UNSUPPORTED_FILE = 'Tipo de archivo no soportado por WhatsApp.';
 
 export interface CheckedMedia {

@@ -1,9 +1,10 @@
+import type { ChatMessage } from '@embudo/contracts/http/chats';
 import type { messages } from '../../../db/schema/index.ts';
 
 export type MessageRow = typeof messages.$inferSelect;
 
 /** A board/chat message as the client reads it (spec 01 §3 Message, spec 02 realtime fields). */
-export function toMessageDto(row: MessageRow) {
+export function toMessageDto(row: MessageRow): ChatMessage {
   return {
     id: row.id,
     cardId: row.cardId,
@@ -23,8 +24,10 @@ export function toMessageDto(row: MessageRow) {
     quotedMessageSender: row.quotedMessageSender,
     tempId: row.tempId,
     templateId: row.templateId,
-    payload: row.payload,
+    // Written only as an object (inbound location, reply or raw payload; reply choices; a sent template) or null.
+    payload: row.payload as Record<string, unknown> | null,
+    transcript: row.transcript,
   };
 }
 
-export type MessageDto = ReturnType<typeof toMessageDto>;
+export type MessageDto = ChatMessage;

@@ -4,7 +4,7 @@ import { cards, contacts, jobs, messages, tenants } from '../../../db/schema/ind
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { connectClient, joinTenant, listenOnRandomPort, nextEvent, type TestSocket } from '../../../test/support/realtime-client.ts';
-import { sandboxAppName } from './provider-settings.service.ts';
+import { sandboxAppName } from '../tenants/index.ts';
 import { INTERRUPTED_SEND, MEDIA_NOT_DOWNLOADED } from './chats.jobs.ts';
 
 let t: TestApp;
@@ -218,7 +218,8 @@ describe('outbound messages', () => {
     // What a crash after the provider accepted leaves behind: the claim without the provider id.
     await t.database.db.update(messages).set({ dispatchStartedAt: new Date() }).where(eq(messages.id, id));
     const before = fake().requests.length;
-    await t.app.queue.runDueJobsOnce();
+    // The send runs with whatever else the message set off (e.g. the AI's team-reply listener).
+    await t.app.queue.drain();
     const [row] = await t.database.db.select().from(messages).where(eq(messages.id, id));
     expect(row).toMatchObject({ ack: -1, errorReason: INTERRUPTED_SEND });
     expect(fake().requests.length).toBe(before);

@@ -4,7 +4,8 @@ import { cards, messages, notes } from '../../../db/schema/index.ts';
 import type { Db, Tx } from '../../platform/db/database.ts';
 import { badRequest, notFound } from '../../platform/errors/app-error.ts';
 import { requireFunnelVisible, requireWriter, type Actor } from '../../platform/policy/policy.ts';
-import { findCard, recordCardActivity, toCardUpdate, type CardRow } from '../funnels/cards.service.ts';
+import { findCard, recordCardActivity, toCardUpdate, type CardRow } from '../funnels/index.ts';
+import type { EventPublisher } from '../../platform/events/index.ts';
 import type { ChatEvents } from './chat-events.ts';
 import { toMessageDto, type MessageRow } from './message-dto.ts';
 import { emitNewMessage } from './inbound.service.ts';
@@ -14,6 +15,8 @@ export const CARD_NOT_FOUND = 'Chat no encontrado.';
 export interface OutboundDeps {
   db: Db;
   events: ChatEvents;
+  /** Domain events (card moves, message statuses...), written in the transaction of the change. */
+  domainEvents: EventPublisher;
   /** Records the send job in the caller's transaction (outbox): the row and its job commit together. */
   enqueueSend: (tx: Tx, input: { tenantId: string; messageId: string }) => Promise<unknown>;
 }
@@ -93,7 +96,14 @@ export async function queueOutbound(
   draft: OutboundDraft,
   options: OutboundOptions,
 ): Promise<MessageRow> {
-  const { message, updatedCard } = await deps.db.transaction((tx) => storeOutbound(deps, tx, origin, card, draft, options));
+  const { message, updatedCard } = await deps.db.transaction(async (tx) => {
+    const stored = await storeOutbound(deps, tx, origin, card, draft, options);
+    // A person wrote in this chat: the AI assistant steps back (issue 15), decided by its listener.
+    if (origin.userId && stored.message.sender === 'user') {
+      await deps.domainEvents.publish(tx, { type: 'team-message.sent', tenantId: origin.tenantId, payload: { messageId: stored.message.id, cardId: card.id } });
+    }
+    return stored;
+  });
   emitNewMessage(deps.events, origin.tenantId, updatedCard, message, false);
   return message;
 }

@@ -5,7 +5,7 @@ import { buildTestApp, type TestApp } from '../../../test/support/build-test-app
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { signInMember } from '../../../test/support/members.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
-import { sandboxAppName } from './provider-settings.service.ts';
+import { sandboxAppName } from '../tenants/index.ts';
 import { READ_RECEIPT_MAX_ATTEMPTS } from './chats.jobs.ts';
 
 // Opening a chat tells the customer's WhatsApp the business read it: an outbox job calls the in-process

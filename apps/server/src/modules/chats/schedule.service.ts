@@ -3,7 +3,7 @@ import { CONVERSATION_WINDOW_MS, EMPTY_MESSAGE, SCHEDULE_IN_PAST, SCHEDULE_NEEDS
 import { scheduledMessages } from '../../../db/schema/index.ts';
 import type { Tx } from '../../platform/db/database.ts';
 import { badRequest } from '../../platform/errors/app-error.ts';
-import { findApprovedTemplate } from '../templates/templates.service.ts';
+import { findApprovedTemplate } from '../templates/index.ts';
 import { writableCard, type Author, type OutboundDeps } from './outbound.service.ts';
 import { templateDraft } from './template-send.service.ts';
 

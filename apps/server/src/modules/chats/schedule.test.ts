@@ -4,7 +4,7 @@ import { cards, jobs, messages, scheduledMessages } from '../../../db/schema/ind
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
-import { sandboxAppName } from './provider-settings.service.ts';
+import { sandboxAppName } from '../tenants/index.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -2,10 +2,8 @@ import { fillPlaceholders, variablesByNumber, type TemplateButton, type Template
 import type { InitiateConversationRequest, SendTemplateRequest } from '@embudo/contracts/http/chats';
 import { badRequest, forbidden, notFound } from '../../platform/errors/app-error.ts';
 import { canSeeFunnel, requireWriter } from '../../platform/policy/policy.ts';
-import { findOrCreateCard, toCardUpdate } from '../funnels/cards.service.ts';
-import { COLUMN_NOT_FOUND } from '../funnels/board-edit.service.ts';
-import { firstColumn, visibleColumn } from '../funnels/funnels.service.ts';
-import { templateForSending, type TemplateRow } from '../templates/templates.service.ts';
+import { findOrCreateCard, toCardUpdate, COLUMN_NOT_FOUND, firstColumn, visibleColumnPlace } from '../funnels/index.ts';
+import { templateForSending, type TemplateRow } from '../templates/index.ts';
 import { upsertContact } from './contacts.service.ts';
 import { emitNewMessage } from './inbound.service.ts';
 import { toMessageDto } from './message-dto.ts';
@@ -82,7 +80,7 @@ export async function initiateConversation(deps: OutboundDeps, author: Author, i
   requireWriter(author.actor);
   const draft = templateDraft(await templateForSending(deps.db, author.tenantId, input.templateId), input.variables);
   const landing = input.columnId
-    ? await visibleColumn(deps.db, author.tenantId, author.actor, input.columnId)
+    ? await visibleColumnPlace(deps.db, author.tenantId, author.actor, input.columnId)
     : await firstColumn(deps.db, author.tenantId, author.actor);
   if (!landing) throw input.columnId ? notFound(COLUMN_NOT_FOUND) : badRequest(NO_VISIBLE_COLUMN);
 

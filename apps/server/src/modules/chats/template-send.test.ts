@@ -8,8 +8,8 @@ import { signInMember } from '../../../test/support/members.ts';
 import { connectClient, joinTenant, listenOnRandomPort, nextEvent, type TestSocket } from '../../../test/support/realtime-client.ts';
 import { approvedTemplate, multipartFile, PNG_PIXEL, syncUntilReviewed, until } from '../../../test/support/templates.ts';
 import type { FakeGupshup } from '../../messaging-providers/sandbox/fake-gupshup.ts';
-import { TEMPLATE_NOT_APPROVED } from '../templates/templates.service.ts';
-import { sandboxAppName } from './provider-settings.service.ts';
+import { TEMPLATE_NOT_APPROVED } from '../templates/index.ts';
+import { sandboxAppName } from '../tenants/index.ts';
 import { CONTACT_IN_HIDDEN_FUNNEL, NO_VISIBLE_COLUMN } from './template-send.service.ts';
 
 type Owner = Awaited<ReturnType<typeof registerTenant>>;

@@ -1,6 +1,7 @@
 import { and, desc, eq, lt, or, type Column } from 'drizzle-orm';
 import { messages, notes, scheduledMessages } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
+import type { Timeline } from '@embudo/contracts/http/chats';
 import { toMessageDto } from './message-dto.ts';
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -28,7 +29,7 @@ const before = (createdAt: Column, id: Column, cursor?: TimelineCursor) =>
  * backwards by cursor; each kind is fetched by its (card, time, id) index, so the cost of a page
  * does not grow with the chat's length.
  */
-export async function cardTimeline(executor: DbExecutor, tenantId: string, cardId: string, options: { cursor?: TimelineCursor; limit?: number } = {}) {
+export async function cardTimeline(executor: DbExecutor, tenantId: string, cardId: string, options: { cursor?: TimelineCursor; limit?: number } = {}): Promise<Timeline> {
   const limit = options.limit ?? DEFAULT_PAGE_SIZE;
   const [messageRows, noteRows, scheduledRows] = await Promise.all([
     executor.select().from(messages)
@@ -58,9 +59,9 @@ export async function cardTimeline(executor: DbExecutor, tenantId: string, cardI
   const last = page[page.length - 1];
   const hasMore = items.length > limit;
   return {
-    messages: page.filter((entry) => entry.item.kind === 'message').map((entry) => entry.item).reverse(),
-    notes: page.filter((entry) => entry.item.kind === 'note').map((entry) => entry.item).reverse(),
-    scheduledMessages: page.filter((entry) => entry.item.kind === 'scheduled').map((entry) => entry.item).reverse(),
+    messages: page.flatMap(({ item }) => (item.kind === 'message' ? [item] : [])).reverse(),
+    notes: page.flatMap(({ item }) => (item.kind === 'note' ? [item] : [])).reverse(),
+    scheduledMessages: page.flatMap(({ item }) => (item.kind === 'scheduled' ? [item] : [])).reverse(),
     items: page.map((entry) => entry.item).reverse(),
     nextCursor: hasMore && last ? encodeCursor({ at: last.at, id: last.id }) : null,
   };

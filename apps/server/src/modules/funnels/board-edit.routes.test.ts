@@ -4,7 +4,7 @@ import { boardColumns, cards, funnels, tenants } from '../../../db/schema/index.
 import { useListeningSandboxApp } from '../../../test/support/listening-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { nextEvent } from '../../../test/support/realtime-client.ts';
-import { sandboxAppName } from '../chats/provider-settings.service.ts';
+import { sandboxAppName } from '../tenants/index.ts';
 
 const app = useListeningSandboxApp();
 
@@ -109,7 +109,9 @@ describe('realtime notices', () => {
     };
 
     expect(await expectEvent('card_updated', () => call(owner, 'POST', '/card/move', { cardId: card.id, targetColumnId: columns[1].id }))).toMatchObject({ id: card.id, columnId: columns[1].id });
-    expect(await expectEvent('board_updated', () => call(owner, 'POST', '/card/move', { cardId: card.id, targetColumnId: columns[2].id }))).toEqual({ funnelId: funnel.id });
+    // A move carries the card in its new place, so a board patches it instead of reading itself again.
+    const moved = await expectEvent('board_updated', () => call(owner, 'POST', '/card/move', { cardId: card.id, targetColumnId: columns[2].id }));
+    expect(moved).toMatchObject({ funnelId: funnel.id, card: { id: card.id, funnelId: funnel.id, columnId: columns[2].id } });
     expect(await expectEvent('card_updated', () => call(owner, 'PUT', `/cards/${card.id}`, { title: 'Lola García' }))).toMatchObject({ id: card.id, title: 'Lola García' });
     expect(await expectEvent('card_updated', () => call(owner, 'PUT', `/cards/${card.id}/toggle-ai`, { enabled: true }))).toMatchObject({ id: card.id, aiEnabled: true });
     expect(await expectEvent('board_updated', () => call(owner, 'POST', `/columns/${columns[2].id}/toggle-cards-ai`, { enabled: false }))).toEqual({ funnelId: funnel.id });
@@ -122,6 +124,23 @@ describe('realtime notices', () => {
     expect(await expectEvent('board_updated', () => call(owner, 'DELETE', `/columns/${column.id}`))).toEqual({ funnelId: funnel.id });
     await expectEvent('funnels_updated', () => call(owner, 'POST', '/funnels', { name: 'Postventa' }));
     await expectEvent('funnels_updated', () => call(owner, 'PUT', `/funnels/${funnel.id}`, { name: 'Ventas 2' }));
+  });
+
+  it('tells both boards when a card moves to another funnel: the one it left and the one it entered', async () => {
+    const { owner, funnel, card } = await setup();
+    const other = (await call(owner, 'POST', '/funnels', { name: 'Otro' })).json();
+    const otherColumn = (await call(owner, 'POST', '/columns', { funnelId: other.id, title: 'Entrada' })).json();
+    const socket = await app.joinedSocket(owner);
+    const boards: Array<{ funnelId: string; card?: { funnelId: string; columnId: string } }> = [];
+    socket.on('board_updated', (payload) => boards.push(payload));
+    const cardUpdated = nextEvent(socket, 'card_updated');
+    await call(owner, 'POST', '/card/move', { cardId: card.id, targetColumnId: otherColumn.id });
+    expect(await cardUpdated).toMatchObject({ id: card.id, funnelId: other.id, columnId: otherColumn.id });
+    const inNewPlace = { funnelId: other.id, columnId: otherColumn.id };
+    expect(boards).toEqual([
+      { funnelId: funnel.id, card: expect.objectContaining(inNewPlace) },
+      { funnelId: other.id, card: expect.objectContaining(inNewPlace) },
+    ]);
   });
 });
 

@@ -1,15 +1,16 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { COLUMN_HAS_CHATS, type GeminiConfig, type UpdateColumnRequest } from '@embudo/contracts/http/funnels';
 import { boardColumns, cards, funnels } from '../../../db/schema/index.ts';
-import type { Db } from '../../platform/db/database.ts';
+import type { Db, DbExecutor } from '../../platform/db/database.ts';
 import { badRequest, notFound } from '../../platform/errors/app-error.ts';
 import type { Plan } from '@embudo/contracts/http/auth';
 import { canSeeFunnel, requireFunnelVisible, requireOwnerOrAdmin, requireWriter, type Actor } from '../../platform/policy/policy.ts';
-import { requirePlanFeature } from '../tenants/plan-limits.ts';
+import { requirePlanFeature } from '../tenants/index.ts';
 import { FUNNEL_NOT_FOUND } from './board.service.ts';
 import { toCardUpdate, type CardPlace, type CardRow } from './cards.service.ts';
 import { columnDto } from './column-dto.ts';
-import { findBot } from '../bots/bots.service.ts';
+import { publishCardMove } from './card-events.ts';
+import type { EventPublisher } from '../../platform/events/index.ts';
 import { BOT_NOT_FOUND } from '@embudo/contracts/http/bots';
 
 export const COLUMN_NOT_FOUND = 'Columna no encontrada.';
@@ -19,8 +20,11 @@ export interface BoardEvents {
   boardUpdated(tenantId: string, funnelId: string): void;
   funnelsUpdated(tenantId: string): void;
   cardUpdated(tenantId: string, card: CardRow): void;
-  /** A card was moved into another column (a bot that starts on entry there begins). */
-  cardEnteredColumn?(tenantId: string, card: CardRow): void;
+  /**
+   * A card changed column or funnel: the boards it left and entered are told with the card in its new place
+   * (so they patch it in place), then card_updated follows.
+   */
+  cardMoved(tenantId: string, fromFunnelId: string, card: CardRow): void;
 }
 
 /** Where an archived chat goes: the auto-bot's waiting room while the bot runs (the autobot module answers). */
@@ -30,9 +34,18 @@ export interface ArchiveLanding {
   returned(tenantId: string, cardId: string): Promise<void>;
 }
 
+/** The Bots Studio bots a column may run; the bots module (above this one) answers for them. */
+export interface ColumnBots {
+  /** Whether the tenant has this bot (another tenant's bot does not exist). */
+  exists(tenantId: string, botId: string): Promise<boolean>;
+}
+
 export interface Scope {
   db: Db;
   events: BoardEvents;
+  /** Card moves and archiving are published as domain events in the transaction that makes them. */
+  domainEvents: EventPublisher;
+  bots: ColumnBots;
   tenantId: string;
   plan: Plan;
   actor: Actor;
@@ -120,7 +133,7 @@ export async function updateColumn(scope: Scope, columnId: string, changes: Upda
     if (geminiConfig.tools.some((tool) => !tool.filePath.startsWith(`/media/${scope.tenantId}/`))) throw badRequest(FOREIGN_TOOL_FILE);
   }
   if (changes.assistant_bot_id !== undefined) {
-    if (changes.assistant_bot_id && !(await findBot(scope.db, scope.tenantId, changes.assistant_bot_id))) throw notFound(BOT_NOT_FOUND);
+    if (changes.assistant_bot_id && !(await scope.bots.exists(scope.tenantId, changes.assistant_bot_id))) throw notFound(BOT_NOT_FOUND);
     set.assistantBotId = changes.assistant_bot_id;
     const current = geminiConfig ?? column.geminiConfig;
     if (changes.assistant_bot_id && current?.isEnabled) geminiConfig = { ...current, isEnabled: false };
@@ -167,12 +180,13 @@ export async function moveCard(scope: Scope, cardId: string, targetColumnId: str
   const target = await writableColumn(scope, targetColumnId).catch(() => {
     throw notFound(COLUMN_NOT_FOUND);
   });
-  const [row] = await scope.db.update(cards).set({ columnId: target.id, funnelId: target.funnelId }).where(eq(cards.id, card.id)).returning();
-  scope.events.boardUpdated(scope.tenantId, card.funnelId);
-  if (target.funnelId !== card.funnelId) scope.events.boardUpdated(scope.tenantId, target.funnelId);
-  scope.events.cardUpdated(scope.tenantId, row!);
-  if (target.id !== card.columnId) scope.events.cardEnteredColumn?.(scope.tenantId, row!);
-  return toCardUpdate(row!);
+  const row = await scope.db.transaction(async (tx) => {
+    const [moved] = await tx.update(cards).set({ columnId: target.id, funnelId: target.funnelId }).where(eq(cards.id, card.id)).returning();
+    await publishCardMove(scope.domainEvents, tx, scope.tenantId, { cardId: card.id, from: card, to: { columnId: target.id, funnelId: target.funnelId }, movedBy: 'user' });
+    return moved!;
+  });
+  scope.events.cardMoved(scope.tenantId, card.funnelId, row);
+  return toCardUpdate(row);
 }
 
 export async function renameCard(scope: Scope, cardId: string, input: string) {
@@ -193,18 +207,31 @@ export async function toggleCardAi(scope: Scope, cardId: string, enabled: boolea
 }
 
 /**
+ * The system switches a card's AI off (a person took over, or the assistant handed the chat over): no plan or role
+ * check, and every open board and chat sees the switch move.
+ */
+export async function switchCardAiOff(deps: { events: Pick<BoardEvents, 'cardUpdated'> }, executor: DbExecutor, tenantId: string, cardId: string) {
+  const [row] = await executor.update(cards).set({ aiEnabled: false }).where(and(eq(cards.tenantId, tenantId), eq(cards.id, cardId), eq(cards.aiEnabled, true))).returning();
+  if (row) deps.events.cardUpdated(tenantId, row);
+  return row;
+}
+
+/**
  * Archives a chat: marked archived and read, and moved to the auto-bot's waiting room while the
  * bot runs, so the contact is greeted again when they come back; a new message unarchives it.
  */
 export async function archiveCard(scope: Scope, cardId: string, landing: ArchiveLanding | undefined) {
   const card = await writableCard(scope, cardId);
   const place = await landing?.column(scope.tenantId);
-  const [row] = await scope.db.update(cards)
-    .set({ archived: true, unreadCount: 0, ...(place ? { columnId: place.columnId, funnelId: place.funnelId } : {}) })
-    .where(eq(cards.id, card.id)).returning();
+  const row = await scope.db.transaction(async (tx) => {
+    const [archived] = await tx.update(cards)
+      .set({ archived: true, unreadCount: 0, ...(place ? { columnId: place.columnId, funnelId: place.funnelId } : {}) })
+      .where(eq(cards.id, card.id)).returning();
+    if (place) await publishCardMove(scope.domainEvents, tx, scope.tenantId, { cardId: card.id, from: card, to: place, movedBy: 'archive' });
+    await scope.domainEvents.publish(tx, { type: 'card.archived', tenantId: scope.tenantId, payload: { cardId: card.id, columnId: archived!.columnId, funnelId: archived!.funnelId } });
+    return archived!;
+  });
   if (place) await landing!.returned(scope.tenantId, card.id);
-  scope.events.boardUpdated(scope.tenantId, card.funnelId);
-  if (place && place.funnelId !== card.funnelId) scope.events.boardUpdated(scope.tenantId, place.funnelId);
-  scope.events.cardUpdated(scope.tenantId, row!);
-  return toCardUpdate(row!);
+  scope.events.cardMoved(scope.tenantId, card.funnelId, row);
+  return toCardUpdate(row);
 }

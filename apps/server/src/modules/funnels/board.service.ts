@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import type { Board, Funnel, NamedColumn } from '@embudo/contracts/http/funnels';
 import { boardColumns, cards, funnels } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import { notFound } from '../../platform/errors/app-error.ts';
@@ -10,7 +11,7 @@ import { funnelVisibleTo } from './funnels.service.ts';
 export const FUNNEL_NOT_FOUND = 'Funnel no encontrado.';
 
 /** The funnels the actor may see, each with its unread total. */
-export async function funnelSummaries(executor: DbExecutor, tenantId: string, actor: Actor) {
+export async function funnelSummaries(executor: DbExecutor, tenantId: string, actor: Actor): Promise<Funnel[]> {
   const rows = await executor
     .select({ id: funnels.id, name: funnels.name, unreadCount: sql<number>`coalesce(sum(${cards.unreadCount}), 0)::int` })
     .from(funnels)
@@ -27,7 +28,7 @@ async function visibleFunnel(executor: DbExecutor, tenantId: string, actor: Acto
   return funnel;
 }
 
-export async function funnelColumns(executor: DbExecutor, tenantId: string, actor: Actor, funnelId: string) {
+export async function funnelColumns(executor: DbExecutor, tenantId: string, actor: Actor, funnelId: string): Promise<NamedColumn[]> {
   const funnel = await visibleFunnel(executor, tenantId, actor, funnelId);
   const rows = await executor.select().from(boardColumns)
     .where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.funnelId, funnel.id)))
@@ -36,7 +37,7 @@ export async function funnelColumns(executor: DbExecutor, tenantId: string, acto
 }
 
 /** The board: columns with card summaries (never message histories), newest activity first. */
-export async function funnelBoard(executor: DbExecutor, tenantId: string, actor: Actor, funnelId: string) {
+export async function funnelBoard(executor: DbExecutor, tenantId: string, actor: Actor, funnelId: string): Promise<Board> {
   const columns = await funnelColumns(executor, tenantId, actor, funnelId);
   const cardRows = await executor.select(cardSummaryColumns).from(cards)
     .where(and(eq(cards.tenantId, tenantId), eq(cards.funnelId, funnelId)))

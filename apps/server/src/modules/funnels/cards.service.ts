@@ -1,8 +1,9 @@
 import { and, desc, eq, ilike, inArray, like, or, sql } from 'drizzle-orm';
+import type { CardSummary } from '@embudo/contracts/http/funnels';
 import { cards } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import { seesAllFunnels, type Actor } from '../../platform/policy/policy.ts';
-import { firstColumn } from './funnels.service.ts';
+import { columnAssistant, firstColumn } from './funnels.service.ts';
 
 export type CardRow = typeof cards.$inferSelect;
 
@@ -53,11 +54,14 @@ export async function findOrCreateCard(
   const column = (await landing?.()) ?? (await firstColumn(executor, tenantId));
   if (!column) throw new Error(`tenant ${tenantId} has no column to receive chats`);
   const named = learnt ?? (contact.name ? { name: contact.name, source: 'profile' as const } : undefined);
+  // A new chat in a column whose AI assistant is on starts with its AI on (issue 15); a column flow bot wins over it.
+  const landed = await columnAssistant(executor, tenantId, column.columnId);
+  const aiEnabled = Boolean(landed?.assistant?.isEnabled && !landed.botId);
   const inserted = await executor
     .insert(cards)
     .values({
       tenantId, funnelId: column.funnelId, columnId: column.columnId, contactId: contact.id, phone: contact.phone, isGroup: contact.isGroup,
-      title: named?.name ?? contact.phone, titleSource: named?.source ?? 'phone',
+      title: named?.name ?? contact.phone, titleSource: named?.source ?? 'phone', aiEnabled,
     })
     .onConflictDoNothing()
     .returning();
@@ -124,7 +128,7 @@ export const cardSummaryColumns = {
 /** A card shows two lines of its last message; the whole text lives in the chat. */
 export const PREVIEW_MAX_CHARS = 160;
 
-export function toCardUpdate(card: Pick<CardRow, keyof typeof cardSummaryColumns>) {
+export function toCardUpdate(card: Pick<CardRow, keyof typeof cardSummaryColumns>): CardSummary {
   return {
     id: card.id,
     funnelId: card.funnelId,
@@ -141,7 +145,7 @@ export function toCardUpdate(card: Pick<CardRow, keyof typeof cardSummaryColumns
   };
 }
 
-export type CardSummary = ReturnType<typeof toCardUpdate>;
+export type { CardSummary };
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 

@@ -1,11 +1,17 @@
+import { AI_QUIET_SECONDS_DEFAULT, type Column, type GeminiConfig } from '@embudo/contracts/http/funnels';
 import type { boardColumns } from '../../../db/schema/index.ts';
 
 /** A column as every call answers it (spec 01 §3 Column), without its cards. */
-export const columnDto = (row: typeof boardColumns.$inferSelect) => ({
+export const columnDto = (row: typeof boardColumns.$inferSelect): Column => ({
   id: row.id,
   title: row.title,
   funnelId: row.funnelId,
   color: row.color,
-  gemini_config: row.geminiConfig ?? null,
+  gemini_config: row.geminiConfig ? withAssistantDefaults(row.geminiConfig) : null,
   assistant_bot_id: row.assistantBotId ?? null,
 });
+
+/** Configs saved before issue 15 lack the assistant's timing settings (the stored JSON was never migrated): they read as the defaults. */
+export function withAssistantDefaults(config: GeminiConfig): GeminiConfig {
+  return { ...config, quietSeconds: config.quietSeconds ?? AI_QUIET_SECONDS_DEFAULT, pauseOnHumanReply: config.pauseOnHumanReply ?? true };
+}

@@ -169,9 +169,11 @@ describe('column assistant', () => {
     const config = { isEnabled: true, systemPrompt: 'Eres el asistente de ventas.', tools: [{ type: 'file_upload', id: 't1', fileName, filePath, purpose: 'Lista de precios' }] };
     const saved = await call(owner, 'PUT', `/columns/${column.id}`, { gemini_config: config });
     expect(saved.statusCode).toBe(200);
-    expect(saved.json().gemini_config).toEqual(config);
+    // Unsent timing settings take their defaults.
+    const stored = { ...config, quietSeconds: 4, pauseOnHumanReply: true };
+    expect(saved.json().gemini_config).toEqual(stored);
     const board = (await call(owner, 'GET', `/funnels/${funnel.id}/board`)).json();
-    expect(board.columns[0].gemini_config).toEqual(config);
+    expect(board.columns[0].gemini_config).toEqual(stored);
 
     // Choosing a column bot turns the generic assistant off.
     const botId = (await call(owner, 'POST', '/bots', { name: 'Agenda' })).json().id as string;

@@ -6,7 +6,7 @@ import type { Db } from '../../platform/db/database.ts';
 import { badRequest, notFound } from '../../platform/errors/app-error.ts';
 import { requireWriter, type Actor } from '../../platform/policy/policy.ts';
 import type { MediaStorage } from '../../platform/storage/media-storage.ts';
-import { listTemplates } from '../templates/templates.service.ts';
+import { listTemplates } from '../templates/index.ts';
 import { visibleColumn, writableColumn } from './board-edit.service.ts';
 
 export const QUICK_REPLY_NOT_FOUND = 'Respuesta rápida no encontrada.';
@@ -114,9 +114,14 @@ export async function checkToolFile(data: Buffer, fileName: string): Promise<(ty
   return kind;
 }
 
-export async function uploadToolFile(scope: Scope & { storage: MediaStorage }, columnId: string, upload: { data: Buffer; fileName: string }) {
+/** Makes an uploaded tool file searchable by the column's AI assistant. */
+export type ToolFileIndexer = (file: { tenantId: string; filePath: string; fileName: string; data: Buffer }) => Promise<unknown>;
+
+export async function uploadToolFile(scope: Scope & { storage: MediaStorage; indexToolFile?: ToolFileIndexer }, columnId: string, upload: { data: Buffer; fileName: string }) {
   const column = await writableColumn(scope, columnId);
   const extension = await checkToolFile(upload.data, upload.fileName);
   const filePath = await scope.storage.save(scope.tenantId, upload.data, extension);
-  return { fileName: upload.fileName.split(/[\\/]/).pop()!.slice(0, 255), filePath };
+  const fileName = upload.fileName.split(/[\\/]/).pop()!.slice(0, 255);
+  await scope.indexToolFile?.({ tenantId: scope.tenantId, filePath, fileName, data: upload.data });
+  return { fileName, filePath };
 }

@@ -4,7 +4,7 @@ import { tenants } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
-import { sandboxAppName } from '../chats/provider-settings.service.ts';
+import { sandboxAppName } from '../tenants/index.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,7 +1,9 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { boardColumns, funnels } from '../../../db/schema/index.ts';
+import type { GeminiConfig } from '@embudo/contracts/http/funnels';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import { canSeeFunnel, seesAllFunnels, type Actor } from '../../platform/policy/policy.ts';
+import { withAssistantDefaults } from './column-dto.ts';
 
 export const DEFAULT_FUNNEL_NAME = 'Sales Funnel';
 
@@ -48,7 +50,7 @@ export async function firstColumn(executor: DbExecutor, tenantId: string, actor?
 }
 
 /** A column of the tenant in a funnel the actor may see, or undefined (a hidden one is like a missing one). */
-export async function visibleColumn(executor: DbExecutor, tenantId: string, actor: Actor, columnId: string) {
+export async function visibleColumnPlace(executor: DbExecutor, tenantId: string, actor: Actor, columnId: string) {
   const [row] = await executor.select({ columnId: boardColumns.id, funnelId: boardColumns.funnelId }).from(boardColumns)
     .where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.id, columnId))).limit(1);
   return row && canSeeFunnel(actor, row.funnelId) ? row : undefined;
@@ -76,6 +78,19 @@ export async function columnBot(executor: DbExecutor, tenantId: string, columnId
   const [row] = await executor.select({ botId: boardColumns.assistantBotId, funnelId: boardColumns.funnelId, title: boardColumns.title }).from(boardColumns)
     .where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.id, columnId))).limit(1);
   return row;
+}
+
+/** A funnel's columns in board order, for the system (the AI assistant's move tool): no member's access applies. */
+export async function columnsOfFunnel(executor: DbExecutor, tenantId: string, funnelId: string): Promise<{ id: string; title: string }[]> {
+  return executor.select({ id: boardColumns.id, title: boardColumns.title }).from(boardColumns)
+    .where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.funnelId, funnelId))).orderBy(asc(boardColumns.position));
+}
+
+/** A column's AI assistant settings (defaults filled in), its flow bot and where it sits. */
+export async function columnAssistant(executor: DbExecutor, tenantId: string, columnId: string): Promise<{ title: string; funnelId: string; botId: string | null; assistant: GeminiConfig | null } | undefined> {
+  const [row] = await executor.select({ title: boardColumns.title, funnelId: boardColumns.funnelId, botId: boardColumns.assistantBotId, config: boardColumns.geminiConfig })
+    .from(boardColumns).where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.id, columnId))).limit(1);
+  return row && { title: row.title, funnelId: row.funnelId, botId: row.botId, assistant: row.config ? withAssistantDefaults(row.config) : null };
 }
 
 /** A deleted bot leaves the columns that ran it; answers the funnels whose boards changed. */

@@ -8,7 +8,7 @@ import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
 import { syncUntilReviewed, until } from '../../../test/support/templates.ts';
 import { startFakeGupshupServer } from '../../../test/fakes/fake-gupshup-server.ts';
-import { bootstrapPlatformAdmin } from '../admin/admin-bootstrap.ts';
+import { bootstrapPlatformAdmin } from '../admin/index.ts';
 
 // Live mode: the operator's approval changes only our row; Gupshup (the fake as a separate server) keeps its own review.
 let t: TestApp;

@@ -10,8 +10,9 @@ import { signInMember } from '../../../test/support/members.ts';
 import { multipartFile, PNG_PIXEL as PNG, syncUntilReviewed as reviewed } from '../../../test/support/templates.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
 import { FAKE_REJECTION_REASON, type FakeGupshup } from '../../messaging-providers/sandbox/fake-gupshup.ts';
-import { sandboxAppName } from '../chats/provider-settings.service.ts';
-import { findApprovedTemplate, PARTNER_CREDENTIALS_MISSING } from './templates.service.ts';
+import { sandboxAppName } from '../tenants/index.ts';
+import { findApprovedTemplate } from './templates.service.ts';
+import { PARTNER_CREDENTIALS_MISSING } from '../../messaging-providers/gupshup/gupshup-partner.client.ts';
 
 type Owner = Awaited<ReturnType<typeof registerTenant>>;
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, ne } from 'drizzle-orm';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import { isUniqueViolation } from '../../platform/db/unique-violation.ts';
 import { fileTypeFromBuffer } from 'file-type';
 import {
@@ -6,20 +6,20 @@ import {
   type AdminTemplateDto, type TemplateDto, type TemplateRequest, type TemplateStatus,
 } from '@embudo/contracts/http/templates';
 import { messageTemplates, tenants } from '../../../db/schema/index.ts';
-import type { Db, DbExecutor } from '../../platform/db/database.ts';
+import { queryRows, type Db, type DbExecutor } from '../../platform/db/database.ts';
 import { AppError, badGateway, badRequest, conflict, notFound } from '../../platform/errors/app-error.ts';
 import { requireOwnerOrAdmin, type Actor } from '../../platform/policy/policy.ts';
-import { MEDIA_HANDLE_MISSING, PartnerApiError, type GupshupPartnerApi, type PartnerCredentials } from '../../messaging-providers/gupshup/gupshup-partner.client.ts';
-import { toPartnerTemplateFields } from '../../messaging-providers/gupshup/gupshup-template.mapper.ts';
+import { ProviderError, type TemplateCatalog } from '../../messaging-providers/provider.ts';
 import { MEDIA_URL_PREFIX, type MediaStorage } from '../../platform/storage/media-storage.ts';
-import { effectiveAccount } from '../chats/provider-settings.service.ts';
+import { effectiveAccount } from '../tenants/index.ts';
 import type { Logger } from '../../platform/logger/logger.ts';
 
 export type TemplateRow = typeof messageTemplates.$inferSelect;
 
 export interface TemplatesDeps {
   db: Db;
-  partner: GupshupPartnerApi;
+  /** The provider's template catalog (the provider port), where WhatsApp's review happens. */
+  templates: TemplateCatalog;
   sandbox: boolean;
   /** Keeps our copy of each header sample: the editor previews it and sends use it as the header. */
   storage: MediaStorage;
@@ -31,18 +31,9 @@ export interface TemplateActor {
   actor: Actor;
 }
 
-export const PARTNER_CREDENTIALS_MISSING = 'Las credenciales de Gupshup no están configuradas.';
 export const APP_NOT_CONFIGURED = 'Configura la conexión de WhatsApp (nombre de la app de Gupshup) antes de gestionar plantillas.';
-const SANDBOX_CREDENTIALS: PartnerCredentials = { email: 'sandbox@embudo.local', password: 'sandbox' };
 const MB = 1024 * 1024;
 const mediaMaxBytes = { IMAGE: 5 * MB, VIDEO: 16 * MB, DOCUMENT: 100 * MB } as const;
-
-/** Partner credentials from the platform settings; the sandbox fake takes any. */
-export function partnerCredentialsFrom(stored: { partnerEmail?: string; partnerPassword?: string }, sandbox: boolean): PartnerCredentials {
-  if (stored.partnerEmail && stored.partnerPassword) return { email: stored.partnerEmail, password: stored.partnerPassword };
-  if (sandbox) return SANDBOX_CREDENTIALS;
-  throw badRequest(PARTNER_CREDENTIALS_MISSING);
-}
 
 export function toTemplateDto(row: TemplateRow): TemplateDto {
   return {
@@ -101,19 +92,13 @@ async function appIdOf(deps: TemplatesDeps, tenant: TemplateActor['tenant']): Pr
 /** Provider failures become a 502 with Gupshup's reason; our own errors (no credentials) pass through. */
 function providerFailure(error: unknown, what: string): never {
   if (error instanceof AppError) throw error;
-  if (error instanceof PartnerApiError) throw badGateway(`${what}: ${error.message}`);
+  if (error instanceof ProviderError) throw badGateway(`${what}: ${error.message}`);
   throw error;
 }
 
-/** Gupshup answers 400 'Template Does not exists.' for a template already gone; that is success for a delete. */
-const alreadyGone = (error: unknown) => error instanceof PartnerApiError && /does not exist/i.test(error.message);
-
-async function deleteAtProvider(deps: TemplatesDeps, appId: string, row: TemplateRow) {
-  try {
-    await deps.partner.deleteTemplate(appId, row.name, row.providerTemplateId ?? undefined);
-  } catch (error) {
-    if (!alreadyGone(error)) throw error;
-  }
+/** A template the provider no longer holds counts as deleted (the port says so). */
+function deleteAtProvider(deps: TemplatesDeps, appId: string, row: TemplateRow) {
+  return deps.templates.remove(appId, row.name, row.providerTemplateId ?? undefined);
 }
 
 async function assertNameFree(executor: DbExecutor, tenantId: string, input: TemplateRequest, exceptId?: string) {
@@ -140,7 +125,7 @@ function columnsOf(input: TemplateRequest) {
 }
 
 function submit(deps: TemplatesDeps, appId: string, columns: ReturnType<typeof columnsOf>) {
-  return deps.partner.createTemplate(appId, toPartnerTemplateFields(columns));
+  return deps.templates.submit(appId, columns);
 }
 
 /** Submits the template for review first and stores it only once the provider took it. */
@@ -158,7 +143,7 @@ export async function createTemplate(deps: TemplatesDeps, who: TemplateActor, in
     return toTemplateDto(row!);
   } catch (error) {
     // Lost a race with an identical save: the provider's copy must not stay orphaned.
-    await deps.partner.deleteTemplate(appId, columns.name, submitted.id).catch(() => undefined);
+    await deps.templates.remove(appId, columns.name, submitted.id).catch(() => undefined);
     if (isUniqueViolation(error)) {
       throw conflict(`Ya existe una plantilla llamada ${input.name} en el idioma ${input.language_code}.`);
     }
@@ -185,7 +170,7 @@ export async function updateTemplate(deps: TemplatesDeps, who: TemplateActor, te
   try {
     submitted = await submit(deps, appId, columns);
   } catch (error) {
-    if (sameKey && error instanceof PartnerApiError) {
+    if (sameKey && error instanceof ProviderError) {
       // The old version is already gone at the provider; say so instead of showing a stale status.
       await deps.db.update(messageTemplates).set({ status: 'FAILED', rejectionReason: error.message, providerTemplateId: null, updatedAt: new Date() })
         .where(and(eq(messageTemplates.tenantId, who.tenant.id), eq(messageTemplates.id, existing.id)));
@@ -219,16 +204,6 @@ export async function deleteTemplate(deps: TemplatesDeps, who: TemplateActor, te
   await deps.db.delete(messageTemplates).where(and(eq(messageTemplates.tenantId, who.tenant.id), eq(messageTemplates.id, existing.id)));
 }
 
-const knownStatuses: readonly string[] = ['PENDING', 'APPROVED', 'REJECTED', 'PAUSED', 'FAILED'];
-
-/** Gupshup's status in our five; DISABLED and DELETED templates can no longer be sent, like FAILED ones. */
-export function toTemplateStatus(providerStatus: string): TemplateStatus {
-  const upper = providerStatus.toUpperCase();
-  if (knownStatuses.includes(upper)) return upper as TemplateStatus;
-  if (upper === 'DISABLED' || upper === 'DELETED') return 'FAILED';
-  return 'PENDING';
-}
-
 /**
  * Refreshes every template's status and rejection reason from the provider's list, except where the
  * operator blocked the template: that REJECTED (and its reason) stands whatever the provider says.
@@ -239,15 +214,15 @@ export async function syncTemplates(deps: TemplatesDeps, who: TemplateActor): Pr
   // Nothing stored, nothing to refresh: no need to reach the provider.
   if (rows.length === 0) return { synced: 0, templates: [] };
   const appId = await appIdOf(deps, who.tenant);
-  const remote = await deps.partner.listTemplates(appId).catch((error) => providerFailure(error, 'No se pudo sincronizar con Gupshup'));
+  const remote = await deps.templates.list(appId).catch((error) => providerFailure(error, 'No se pudo sincronizar con Gupshup'));
   let synced = 0;
   for (const row of rows) {
     const match = remote.find((template) => row.providerTemplateId && template.id === row.providerTemplateId)
-      ?? remote.find((template) => template.elementName === row.name && template.languageCode === row.languageCode);
+      ?? remote.find((template) => template.name === row.name && template.languageCode === row.languageCode);
     if (!match) continue;
     synced++;
     const blocked = row.operatorRejectionReason !== null;
-    const status = blocked ? 'REJECTED' : toTemplateStatus(match.status);
+    const status = blocked ? 'REJECTED' : match.status;
     const rejectionReason = blocked ? row.operatorRejectionReason : status === 'REJECTED' || status === 'FAILED' ? match.reason : null;
     if (status === row.status && rejectionReason === row.rejectionReason && match.id === row.providerTemplateId) continue;
     await deps.db.update(messageTemplates).set({ status, rejectionReason, providerTemplateId: match.id, updatedAt: new Date() })
@@ -269,13 +244,23 @@ export async function uploadTemplateMedia(deps: TemplatesDeps, who: TemplateActo
   if (file.data.length > mediaMaxBytes[headerType]) throw badRequest(`El archivo supera el límite de ${mediaMaxBytes[headerType] / MB} MB para este tipo.`);
   const appId = await appIdOf(deps, who.tenant);
   try {
-    const handleId = await deps.partner.uploadMedia(appId, { data: file.data, mime: detected.mime, fileName: file.fileName || `sample.${detected.ext}` });
+    const handleId = await deps.templates.uploadSample(appId, { data: file.data, mime: detected.mime, fileName: file.fileName || `sample.${detected.ext}` });
     const url = await deps.storage.save(who.tenant.id, file.data, detected.ext);
     return { handleId, headerType, url };
   } catch (error) {
-    if (error instanceof PartnerApiError && error.message === MEDIA_HANDLE_MISSING) throw badGateway(MEDIA_UPLOAD_INVALID_RESPONSE);
+    if (error instanceof ProviderError && error.message === MEDIA_UPLOAD_INVALID_RESPONSE) throw badGateway(MEDIA_UPLOAD_INVALID_RESPONSE);
     return providerFailure(error, 'No se pudo subir el archivo a Gupshup');
   }
+}
+
+/** Template figures across every tenant (the operator's dashboard), read from the templates table when this database has it. */
+export async function templateCounts(db: Db) {
+  const [probe] = await queryRows<{ present: boolean }>(db, sql`select to_regclass('message_templates') is not null as present`);
+  if (!probe?.present) return { totalTemplates: 0, utilityTemplates: 0, marketingTemplates: 0 };
+  const [row] = await queryRows<{ total: number; utility: number; marketing: number }>(db, sql`select count(*)::int as total,
+      (count(*) filter (where category = 'UTILITY'))::int as utility,
+      (count(*) filter (where category = 'MARKETING'))::int as marketing from message_templates`);
+  return { totalTemplates: row?.total ?? 0, utilityTemplates: row?.utility ?? 0, marketingTemplates: row?.marketing ?? 0 };
 }
 
 /** Every tenant's templates, newest first, with the tenant's name (the operator's review table). */

@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { tenants } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import { canonicalTimeZone, isValidTimeZone } from '@embudo/contracts/time/wall-clock';
-import { SLUG_MIN_LENGTH, SLUG_PATTERN, type SessionTenant } from '@embudo/contracts/http/auth';
+import { SLUG_MIN_LENGTH, SLUG_PATTERN, type Plan, type SessionTenant } from '@embudo/contracts/http/auth';
 
 export const TRIAL_DAYS = 7;
 
@@ -56,5 +56,21 @@ export async function createTenant(executor: DbExecutor, input: { name: string; 
     })
     .onConflictDoNothing({ target: tenants.slug })
     .returning();
+  return row;
+}
+
+/** Every company, newest first (the platform operator's view). */
+export async function listTenantsNewestFirst(executor: DbExecutor): Promise<TenantRow[]> {
+  return executor.select().from(tenants).orderBy(desc(tenants.createdAt));
+}
+
+export async function countTenants(executor: DbExecutor): Promise<number> {
+  const [row] = await executor.select({ n: sql<number>`count(*)::int` }).from(tenants);
+  return row?.n ?? 0;
+}
+
+/** The operator changes a company's plan; undefined when there is no such company. */
+export async function setTenantPlan(executor: DbExecutor, tenantId: string, plan: Plan): Promise<TenantRow | undefined> {
+  const [row] = await executor.update(tenants).set({ subscriptionPlan: plan }).where(eq(tenants.id, tenantId)).returning();
   return row;
 }

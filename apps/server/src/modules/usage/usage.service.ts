@@ -1,22 +1,32 @@
 import { and, eq, gte, isNotNull, isNull, lt, sql } from 'drizzle-orm';
-import { platformSettings, usageEvents } from '../../../db/schema/index.ts';
+import { aiUsage, platformSettings, usageEvents } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
 
 export type UsageKind = 'sent' | 'received' | 'template_marketing' | 'template_utility';
+export type AiUsageKind = (typeof aiUsage.$inferInsert)['kind'];
 
 export interface Pricing {
   price_per_sent_message: number;
   price_per_received_message: number;
   price_template_marketing: number;
   price_template_utility: number;
+  /** Issue 15: per 1,000 AI model tokens (in + out). */
+  price_per_1000_ai_tokens: number;
 }
 
-export const PRICING_KEY = 'pricing';
-const zeroPricing: Pricing = { price_per_sent_message: 0, price_per_received_message: 0, price_template_marketing: 0, price_template_utility: 0 };
+const PRICING_KEY = 'pricing';
+const zeroPricing: Pricing = { price_per_sent_message: 0, price_per_received_message: 0, price_template_marketing: 0, price_template_utility: 0, price_per_1000_ai_tokens: 0 };
 
 export async function currentPricing(executor: DbExecutor): Promise<Pricing> {
   const [row] = await executor.select().from(platformSettings).where(eq(platformSettings.key, PRICING_KEY)).limit(1);
   return { ...zeroPricing, ...((row?.value as Partial<Pricing> | undefined) ?? {}) };
+}
+
+/** The operator's new prices: they apply to what is counted from now on. */
+export async function savePricing(executor: DbExecutor, pricing: Pricing): Promise<Pricing> {
+  await executor.insert(platformSettings).values({ key: PRICING_KEY, value: pricing })
+    .onConflictDoUpdate({ target: platformSettings.key, set: { value: pricing, updatedAt: new Date() } });
+  return pricing;
 }
 
 const priceOf = (pricing: Pricing, kind: UsageKind) =>
@@ -29,6 +39,33 @@ const priceOf = (pricing: Pricing, kind: UsageKind) =>
 export async function recordUsage(executor: DbExecutor, tenantId: string, kind: UsageKind, messageId: string) {
   const pricing = await currentPricing(executor);
   await executor.insert(usageEvents).values({ tenantId, kind, messageId, unitPrice: priceOf(pricing, kind) }).onConflictDoNothing();
+}
+
+export interface AiUse {
+  tenantId: string;
+  cardId: string | null;
+  kind: AiUsageKind;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  latencyMs: number;
+  toolCalls?: unknown[];
+  /** For an assistant answer: the customer message it answered (one answer per message). */
+  answeredMessageId?: string;
+}
+
+/**
+ * Records one use of the AI model and bills its tokens at the operator's price per 1,000 in force now. Answers false,
+ * writing nothing, when that customer message already has its answer recorded (the caller then sends nothing).
+ */
+export async function recordAiUsage(executor: DbExecutor, use: AiUse): Promise<boolean> {
+  const [row] = await executor.insert(aiUsage).values({ ...use, toolCalls: use.toolCalls ?? [] })
+    .onConflictDoNothing({ target: aiUsage.answeredMessageId }).returning({ id: aiUsage.id });
+  if (!row) return false;
+  const tokens = use.inputTokens + use.outputTokens;
+  const pricing = await currentPricing(executor);
+  if (tokens > 0) await executor.insert(usageEvents).values({ tenantId: use.tenantId, kind: 'ai', unitPrice: (tokens / 1000) * pricing.price_per_1000_ai_tokens });
+  return true;
 }
 
 /**
@@ -72,7 +109,20 @@ export async function monthUsage(executor: DbExecutor, tenantId: string, now = n
     marketingTemplateCount: of('template_marketing')?.billed ?? 0,
     utilityTemplateCount: of('template_utility')?.billed ?? 0,
     failedUnbilledCount: rows.reduce((sum, row) => sum + row.unbilled, 0),
+    ...(await monthAiUsage(executor, tenantId, now)),
   };
+}
+
+async function monthAiUsage(executor: DbExecutor, tenantId: string, now: Date) {
+  const { start, end } = monthBounds(now);
+  const [row] = await executor
+    .select({
+      answers: sql<number>`(count(*) filter (where ${aiUsage.kind} = 'answer'))::int`,
+      tokens: sql<number>`coalesce(sum(${aiUsage.inputTokens} + ${aiUsage.outputTokens}), 0)::int`,
+    })
+    .from(aiUsage)
+    .where(and(eq(aiUsage.tenantId, tenantId), gte(aiUsage.createdAt, start), lt(aiUsage.createdAt, end)));
+  return { aiAnswerCount: row?.answers ?? 0, aiTokenCount: row?.tokens ?? 0 };
 }
 
 /** Every tenant's billed cost this month (the operator's tenants page). */

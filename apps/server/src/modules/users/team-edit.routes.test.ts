@@ -5,7 +5,7 @@ import { buildTestApp, type TestApp } from '../../../test/support/build-test-app
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { signedInMember } from '../../../test/support/members.ts';
 import { connectClient, joinTenant, listenOnRandomPort, nextEvent, type TestSocket } from '../../../test/support/realtime-client.ts';
-import { listFunnelIds } from '../funnels/funnels.service.ts';
+import { listFunnelIds } from '../funnels/index.ts';
 
 let t: TestApp;
 let baseUrl: string;

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { tenants, users } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
-import { listFunnelIds } from '../funnels/funnels.service.ts';
+import { listFunnelIds } from '../funnels/index.ts';
 
 let t: TestApp;
 beforeAll(async () => {

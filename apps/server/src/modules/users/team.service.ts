@@ -3,14 +3,14 @@ import {
   EMAIL_LOCKED, OWNER_CANNOT_DEACTIVATE, OWNER_ROLE_LOCKED, OWNER_ROW_LOCKED, OWNER_SELF_EDIT_REFUSED, type InviteUserRequest, type UpdateUserRequest,
 } from '@embudo/contracts/http/users';
 import { users } from '../../../db/schema/index.ts';
-import type { Db } from '../../platform/db/database.ts';
+import type { Db, DbExecutor } from '../../platform/db/database.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors/app-error.ts';
 import { generateTemporaryPassword, hashPassword } from '../../platform/auth/secrets.ts';
 import { isOwnerOrAdmin, requireMayEditUser, requireOwnerOrAdmin, type Actor } from '../../platform/policy/policy.ts';
-import type { AuthenticatedSession } from '../auth/auth.service.ts';
-import { revokeAllSessions } from '../auth/auth.service.ts';
-import { listFunnelIds } from '../funnels/funnels.service.ts';
-import { requireMemberSeat } from '../tenants/plan-limits.ts';
+import type { AuthenticatedSession } from '../../platform/auth/authenticated-session.ts';
+import type { EventPublisher } from '../../platform/events/index.ts';
+import { listFunnelIds } from '../funnels/index.ts';
+import { requireMemberSeat } from '../tenants/index.ts';
 import { countActiveUsers, createUser, findUser, findUserByEmail, replaceFunnelAccess, setPassword, toSessionUser, type UserRow } from './users.service.ts';
 
 export const EMAIL_IN_USE = 'Ya existe un usuario con ese email en tu empresa.';
@@ -18,6 +18,17 @@ export const OWNER_PASSWORD_RESET_REFUSED = 'No se puede resetear la contraseña
 export const SELF_DEACTIVATION_REFUSED = 'No puedes desactivarte a ti mismo.';
 export const USER_NOT_FOUND = 'Usuario no encontrado.';
 export const TEAM_MANAGERS_ONLY = 'Solo el propietario o un administrador pueden gestionar el equipo.';
+
+/** Ends every live session of a member, in the caller's transaction; the auth module (above this one) owns sessions. */
+export type RevokeSessions = (executor: DbExecutor, tenantId: string, userId: string) => Promise<void>;
+
+/** What changing a member needs: the database and a way to end the member's sessions. */
+export interface TeamDeps {
+  db: Db;
+  revokeSessions: RevokeSessions;
+  /** user.access-changed and session.ended are published in the transaction of the change. */
+  events: EventPublisher;
+}
 
 export function assertTeamManager(session: AuthenticatedSession) {
   requireOwnerOrAdmin(session.user, TEAM_MANAGERS_ONLY);
@@ -65,7 +76,9 @@ export interface TeamMemberUpdate {
  * admins change other members' name, role, status and funnels. Nobody touches the owner's row from
  * the team dialog, not even the owner (spec 01 §4: it "cannot be toggled, edited or reset"; §5, §6).
  */
-export async function updateTeamMember(db: Db, session: AuthenticatedSession, userId: string, input: UpdateUserRequest): Promise<TeamMemberUpdate> {
+export async function updateTeamMember(
+  { db, revokeSessions, events }: TeamDeps, session: AuthenticatedSession, userId: string, input: UpdateUserRequest,
+): Promise<TeamMemberUpdate> {
   const tenantId = session.tenant.id;
   const target = await findUser(db, tenantId, userId);
   if (!target) throw notFound(USER_NOT_FOUND);
@@ -94,6 +107,7 @@ export async function updateTeamMember(db: Db, session: AuthenticatedSession, us
   const activating = input.is_active === true && !target.isActive;
   if (activating) requireMemberSeat(session.tenant.subscriptionPlan, await countActiveUsers(db, tenantId));
   const deactivated = input.is_active === false && target.isActive;
+  const accessChanged = role !== target.role || funnelIds !== undefined || activating;
 
   const user = await db.transaction(async (tx) => {
     const [row] = await tx.update(users)
@@ -101,13 +115,17 @@ export async function updateTeamMember(db: Db, session: AuthenticatedSession, us
       .where(and(eq(users.tenantId, tenantId), eq(users.id, target.id)))
       .returning();
     if (funnelIds) await replaceFunnelAccess(tx, target.id, funnelIds);
-    if (deactivated) await revokeAllSessions(tx, tenantId, target.id);
+    if (deactivated) {
+      await revokeSessions(tx, tenantId, target.id);
+      await events.publish(tx, { type: 'session.ended', tenantId, payload: { userId: target.id, reason: 'deactivated' } });
+    }
+    if (deactivated || accessChanged) await events.publish(tx, { type: 'user.access-changed', tenantId, payload: { userId: target.id, deactivated } });
     return row!;
   });
-  return { user, deactivated, accessChanged: role !== target.role || funnelIds !== undefined || activating };
+  return { user, deactivated, accessChanged };
 }
 
-export async function resetUserPassword(db: Db, session: AuthenticatedSession, userId: string) {
+export async function resetUserPassword({ db, revokeSessions, events }: TeamDeps, session: AuthenticatedSession, userId: string) {
   assertTeamManager(session);
   const target = await findUser(db, session.tenant.id, userId);
   if (!target) throw notFound(USER_NOT_FOUND);
@@ -116,7 +134,8 @@ export async function resetUserPassword(db: Db, session: AuthenticatedSession, u
   const passwordHash = await hashPassword(tempPassword);
   await db.transaction(async (tx) => {
     await setPassword(tx, session.tenant.id, target.id, passwordHash, true);
-    await revokeAllSessions(tx, session.tenant.id, target.id);
+    await revokeSessions(tx, session.tenant.id, target.id);
+    await events.publish(tx, { type: 'session.ended', tenantId: session.tenant.id, payload: { userId: target.id, reason: 'revoked' } });
   });
   return { tempPassword };
 }

@@ -4,7 +4,7 @@ import type { DbExecutor } from '../../platform/db/database.ts';
 import type { Role, SessionUser } from '@embudo/contracts/http/auth';
 import { isOwnerOrAdmin, type Actor } from '../../platform/policy/policy.ts';
 import type { FunnelAccess } from '../../platform/realtime/realtime.ts';
-import { listFunnelIds } from '../funnels/funnels.service.ts';
+import { listFunnelIds } from '../funnels/index.ts';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -83,4 +83,30 @@ export async function realtimeFunnelAccess(executor: DbExecutor, tenantId: strin
   if (!user || !user.isActive) return { all: false, funnelIds: [] };
   if (isOwnerOrAdmin(user.role)) return { all: true };
   return { all: false, funnelIds: await funnelAccessOf(executor, user) };
+}
+
+/** A user of any company, for the platform operator (tenant routes use findUser, scoped by the session's tenant). */
+export async function findUserOfAnyTenant(executor: DbExecutor, userId: string): Promise<UserRow | undefined> {
+  const [row] = await executor.select().from(users).where(eq(users.id, userId)).limit(1);
+  return row;
+}
+
+/** Every user of every company, oldest first (the platform operator's view). */
+export async function listAllUsers(executor: DbExecutor): Promise<UserRow[]> {
+  return executor.select().from(users).orderBy(users.createdAt);
+}
+
+export async function countAllUsers(executor: DbExecutor): Promise<number> {
+  const [row] = await executor.select({ count: sql<number>`count(*)::int` }).from(users);
+  return row?.count ?? 0;
+}
+
+/** How many users each company has (companies without users are absent). */
+export async function userCountsByTenant(executor: DbExecutor): Promise<Map<string, number>> {
+  const rows = await executor.select({ tenantId: users.tenantId, count: sql<number>`count(*)::int` }).from(users).groupBy(users.tenantId);
+  return new Map(rows.map((row) => [row.tenantId, row.count]));
+}
+
+export async function setUserActive(executor: DbExecutor, tenantId: string, userId: string, isActive: boolean) {
+  await executor.update(users).set({ isActive }).where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
 }

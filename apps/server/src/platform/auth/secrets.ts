@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 
 /** Opaque bearer tokens: the client holds the random value, the database only its SHA-256. */
@@ -38,4 +38,11 @@ export async function verifySignInPassword(passwordHash: string | undefined, pas
 export function generateTemporaryPassword(): string {
   const body = randomBytes(9).toString('base64url').replace(/[-_]/g, 'x');
   return `Tmp${body}9a`;
+}
+
+/** Compares a secret someone sent with the expected one in constant time (webhook secrets, API keys). */
+export function secretMatches(expected: string, given: string) {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -36,6 +36,11 @@ describe('loadConfig', () => {
     [{ SESSION_IDLE_DAYS: '0' }, 'SESSION_IDLE_DAYS'],
     [{ SESSION_MAX_DAYS: '-5' }, 'SESSION_MAX_DAYS'],
     [{ SESSION_IDLE_DAYS: '60', SESSION_MAX_DAYS: '30' }, 'SESSION_IDLE_DAYS'],
+    [{ AI_PROVIDER: 'claude' }, 'AI_PROVIDER'],
+    [{ AI_PROVIDER: 'gemini' }, 'GEMINI_API_KEY'],
+    [{ AI_PROVIDER: 'openai', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' }, 'OPENAI_MODEL'],
+    [{ AI_PROVIDER: 'openai', OPENAI_MODEL: 'llama3.1' }, 'OPENAI_BASE_URL'],
+    [{ OPENAI_BASE_URL: 'ftp://x' }, 'OPENAI_BASE_URL'],
   ])('fails with one line naming the variable for %o', (env, variable) => {
     expect(() => loadConfig(env)).toThrowError(new RegExp(`^Invalid configuration: ${variable} [^\\n]+$`));
   });
@@ -58,5 +63,19 @@ describe('loadConfig', () => {
   it('keeps sessions 30 idle days and 90 days at most unless told otherwise', () => {
     expect(loadConfig({})).toMatchObject({ sessionIdleDays: 30, sessionMaxDays: 90 });
     expect(loadConfig({ SESSION_IDLE_DAYS: '7', SESSION_MAX_DAYS: '30' })).toMatchObject({ sessionIdleDays: 7, sessionMaxDays: 30 });
+  });
+
+  it('runs the sandbox model in embedded mode and Gemini in server mode only with a key', () => {
+    expect(loadConfig({})).toMatchObject({ aiProvider: 'sandbox', geminiModel: 'gemini-2.5-flash' });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db' }).aiProvider).toBeNull();
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db', GEMINI_API_KEY: 'k' }).aiProvider).toBe('gemini');
+    expect(loadConfig({ AI_PROVIDER: 'gemini', GEMINI_API_KEY: 'k', GEMINI_MODEL: 'gemini-2.5-pro' })).toMatchObject({ aiProvider: 'gemini', geminiModel: 'gemini-2.5-pro' });
+  });
+
+  it('takes an OpenAI-compatible server by URL alone (local) or by key (OpenAI itself)', () => {
+    expect(loadConfig({ AI_PROVIDER: 'openai', OPENAI_MODEL: 'llama3.1', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' }))
+      .toMatchObject({ aiProvider: 'openai', openaiBaseUrl: 'http://127.0.0.1:11434/v1', openaiApiKey: undefined, openaiTranscribeModel: 'whisper-1' });
+    expect(loadConfig({ AI_PROVIDER: 'openai', OPENAI_MODEL: 'gpt-4o-mini', OPENAI_API_KEY: 'sk-test' }))
+      .toMatchObject({ openaiBaseUrl: 'https://api.openai.com/v1', openaiApiKey: 'sk-test' });
   });
 });

@@ -66,6 +66,12 @@ const envSchema = z.object({
   GUPSHUP_PARTNER_URL: urlWithProtocol(['http:', 'https:']).default('https://partner.gupshup.io'),
   GEMINI_API_KEY: z.string().min(1).optional(),
   GEMINI_BASE_URL: urlWithProtocol(['http:', 'https:']).optional(),
+  AI_PROVIDER: z.enum(['gemini', 'openai', 'sandbox'], { error: 'must be gemini, openai or sandbox' }).optional(),
+  GEMINI_MODEL: z.string().min(1).default('gemini-2.5-flash'),
+  OPENAI_BASE_URL: urlWithProtocol(['http:', 'https:']).optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_MODEL: z.string().min(1).optional(),
+  OPENAI_TRANSCRIBE_MODEL: z.string().min(1).default('whisper-1'),
   SMTP_URL: urlWithProtocol(['smtp:', 'smtps:']).optional(),
   PUBLIC_URL: urlWithProtocol(['http:', 'https:']).optional(),
   OUTBOUND_ALLOW_PRIVATE: booleanFlag.optional(),
@@ -91,7 +97,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (parsed.data.SESSION_IDLE_DAYS > parsed.data.SESSION_MAX_DAYS) {
     throw new ConfigError('Invalid configuration: SESSION_IDLE_DAYS must not exceed SESSION_MAX_DAYS');
   }
+  const aiProblem = aiProviderProblem(parsed.data);
+  if (aiProblem) throw new ConfigError(`Invalid configuration: ${aiProblem}`);
   return resolveConfig(parsed.data);
+}
+
+/**
+ * The AI model (issue 15): AI_PROVIDER when set; otherwise the sandbox model in embedded mode (no key needed to try
+ * the assistant), Gemini in server mode when GEMINI_API_KEY is set, else none.
+ */
+function aiProvider(env: z.infer<typeof envSchema>): 'gemini' | 'openai' | 'sandbox' | null {
+  if (env.AI_PROVIDER) return env.AI_PROVIDER;
+  if (env.DATABASE_URL === undefined) return 'sandbox';
+  return env.GEMINI_API_KEY ? 'gemini' : null;
+}
+
+function aiProviderProblem(env: z.infer<typeof envSchema>): string | undefined {
+  if (env.AI_PROVIDER === 'gemini' && !env.GEMINI_API_KEY) return 'GEMINI_API_KEY is required when AI_PROVIDER is gemini';
+  if (env.AI_PROVIDER === 'openai') {
+    if (!env.OPENAI_MODEL) return 'OPENAI_MODEL is required when AI_PROVIDER is openai';
+    if (!env.OPENAI_BASE_URL && !env.OPENAI_API_KEY) return 'OPENAI_BASE_URL or OPENAI_API_KEY is required when AI_PROVIDER is openai (a local server needs only its URL)';
+  }
+  return undefined;
 }
 
 function resolveConfig(env: z.infer<typeof envSchema>) {
@@ -111,6 +138,13 @@ function resolveConfig(env: z.infer<typeof envSchema>) {
     gupshupPartnerUrl: env.GUPSHUP_PARTNER_URL,
     geminiApiKey: env.GEMINI_API_KEY,
     geminiBaseUrl: env.GEMINI_BASE_URL,
+    aiProvider: aiProvider(env),
+    geminiModel: env.GEMINI_MODEL,
+    /** Unset with a key: OpenAI itself. */
+    openaiBaseUrl: env.OPENAI_BASE_URL ?? (env.OPENAI_API_KEY ? 'https://api.openai.com/v1' : undefined),
+    openaiApiKey: env.OPENAI_API_KEY,
+    openaiModel: env.OPENAI_MODEL,
+    openaiTranscribeModel: env.OPENAI_TRANSCRIBE_MODEL,
     smtpUrl: env.SMTP_URL,
     /** Bot webhook and image nodes may call loopback and private addresses (off unless the operator says so). */
     outboundAllowPrivate: env.OUTBOUND_ALLOW_PRIVATE ?? false,

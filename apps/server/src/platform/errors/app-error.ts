@@ -9,6 +9,7 @@ const statusByCode: Record<ErrorCode, number> = {
   TOO_MANY_REQUESTS: 429,
   PASSWORD_CHANGE_REQUIRED: 403,
   BAD_GATEWAY: 502,
+  SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 
@@ -29,3 +30,4 @@ export const forbidden = (message = 'No tienes permiso para realizar esta acció
 export const notFound = (message = 'No encontrado.') => new AppError('NOT_FOUND', message);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
 export const badGateway = (message: string) => new AppError('BAD_GATEWAY', message);
+export const serviceUnavailable = (message: string) => new AppError('SERVICE_UNAVAILABLE', message);

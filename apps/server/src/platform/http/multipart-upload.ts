@@ -3,6 +3,9 @@ import '@fastify/multipart';
 import { TEXT_LIMITS, withoutForbiddenCharacters } from '@embudo/contracts/text';
 import { AppError, badRequest } from '../errors/app-error.ts';
 
+/** The largest file any upload route takes (WhatsApp's largest media, a 100 MB document); each route may cap lower. */
+export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
+
 export const MALFORMED_MULTIPART = 'El formulario multipart está mal formado o incompleto.';
 
 // Control characters, and the folders some clients put before the name.

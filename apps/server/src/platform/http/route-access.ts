@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, notFound, unauthorized } from '../errors/app-error.ts';
-import type { AuthenticatedSession } from '../../modules/auth/auth.service.ts';
+import type { AuthenticatedSession } from '../auth/authenticated-session.ts';
+import type { Actor } from '../policy/policy.ts';
 
 /** A platform operator's session: a separate token kind that opens no tenant route. */
 export interface AdminSession {
@@ -24,7 +25,13 @@ declare module 'fastify' {
     tenantSession: AuthenticatedSession | null;
     adminSession: AdminSession | null;
   }
+  interface FastifyInstance {
+    /** The policy's view of a signed-in member (role, visible funnels); the users module provides it. */
+    tenantActorOf: ActorResolver;
+  }
 }
+
+export type ActorResolver = (session: AuthenticatedSession) => Promise<Actor>;
 
 export const TENANT_PREFIX = '/t/:tenantSlug';
 
@@ -48,7 +55,9 @@ export function registerRouteAccess(
   app: FastifyInstance,
   resolveSession: (token: string | undefined) => Promise<AuthenticatedSession | null>,
   resolveAdminSession: (token: string | undefined) => Promise<AdminSession | null>,
+  resolveActor: ActorResolver,
 ) {
+  app.decorate('tenantActorOf', resolveActor);
   app.decorateRequest('tenantSession', null);
   app.decorateRequest('adminSession', null);
   app.addHook('onRequest', async (request) => {
@@ -92,25 +101,43 @@ export function sessionOf(request: FastifyRequest): AuthenticatedSession {
  * Registers tenant-scoped routes twice: under /api (tenant from the session) and under
  * /t/{slug}/api, the form the web client uses, where the slug must be the session's tenant.
  */
-export async function registerTenantRoutes(app: FastifyInstance, routes: (scope: FastifyInstance) => Promise<void> | void) {
+export async function registerTenantRoutes(app: FastifyInstance, routes: (scope: FastifyInstance) => PromiseLike<unknown> | void) {
   await app.register(async (scope) => routes(scope), { prefix: '/api' });
   await app.register(async (scope) => routes(scope), { prefix: `${TENANT_PREFIX}/api` });
+}
+
+/** The signed-in member as the policy sees them, read fresh for this request (access may change at any time). */
+export function actorOfRequest(request: FastifyRequest): Promise<Actor> {
+  return request.server.tenantActorOf(sessionOf(request));
 }
 
 export interface RouteTableEntry {
   method: string;
   url: string;
   access: RouteAccess;
+  /** The status codes (or ranges) the route declares a response schema for. */
+  responseStatuses: string[];
+  /** Left out of the API description (the docs' own pages, the fake provider's Gupshup surface). */
+  hidden: boolean;
 }
 
-/** Records every route as it is added, so tests can walk the whole API surface. */
+/**
+ * Records every route as it is added, so tests can walk the whole API surface. Read when asked, not when
+ * added: a plugin's own onRoute hook (the API docs make theirs public) runs after this root one.
+ */
 export function recordRouteTable(app: FastifyInstance): RouteTableEntry[] {
   const table: RouteTableEntry[] = [];
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD') continue;
-      table.push({ method, url: route.url, access: route.config?.access ?? 'tenant' });
+      table.push({
+        method,
+        url: route.url,
+        get access() { return route.config?.access ?? 'tenant'; },
+        get responseStatuses() { return Object.keys((route.schema?.response as object | undefined) ?? {}); },
+        get hidden() { return (route.schema as { hide?: boolean } | undefined)?.hide === true; },
+      });
     }
   });
   return table;

@@ -77,6 +77,21 @@ describe('JobQueue', () => {
     expect(greeted).toEqual(['committed']);
   });
 
+  it('runs a job enqueued in a transaction as soon as the caller says it committed, not at the next poll', async () => {
+    const ran: string[] = [];
+    const job = defineJob({ name: 'test.after-commit', payload: z.object({ id: z.string() }), handler: async ({ id }) => { ran.push(id); } });
+    const queue = newQueue({ pollIntervalMs: 60_000 });
+    queue.register(job);
+    queue.start();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await database.db.transaction(async (tx) => { await queue.enqueue(tx, job, { id: 'committed' }); });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(ran).toEqual([]);
+    queue.wakeAfterCommit();
+    await waitFor(() => ran.length === 1, 5_000);
+    expect(ran).toEqual(['committed']);
+  });
+
   it('does not run a job before its runAt or delay, and runs it once due', async () => {
     const ranWhenDue: boolean[] = [];
     const later = defineJob({

@@ -65,6 +65,7 @@ export class JobQueue {
   private pollLoop: Promise<void> | undefined;
   private stopping = false;
   private wakeRequested = false;
+  private enqueuedInTransaction = false;
   private wakePollLoop = () => {};
 
   constructor(options: JobQueueOptions) {
@@ -104,9 +105,18 @@ export class JobQueue {
       this.logger.debug({ job: definition.name, singletonKey: options.singletonKey }, 'job already queued under this singleton key');
       return null;
     }
-    // Inside an open transaction the row is not visible yet; the nudge is then harmless and the poll finds it.
-    this.wake();
+    // Inside an open transaction the row is not visible until it commits: the worker is woken then, by
+    // wakeAfterCommit (a request that answered) or by the finishing job whose transaction enqueued it.
+    if (executor === this.db) this.wake();
+    else this.enqueuedInTransaction = true;
     return row.id;
+  }
+
+  /** The caller's transactions have committed (its request answered): run what they enqueued now, not at the next poll. */
+  wakeAfterCommit(): void {
+    if (!this.enqueuedInTransaction) return;
+    this.enqueuedInTransaction = false;
+    this.wake();
   }
 
   start(): void {

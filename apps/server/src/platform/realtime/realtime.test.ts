@@ -3,9 +3,9 @@ import { eq } from 'drizzle-orm';
 import { sessions } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
-import { createUser } from '../../modules/users/users.service.ts';
+import { createUser } from '../../modules/users/index.ts';
 import { hashPassword } from '../auth/secrets.ts';
-import { sandboxAppName } from '../../modules/chats/provider-settings.service.ts';
+import { sandboxAppName } from '../../modules/tenants/index.ts';
 import { PASSWORD_CHANGE_REQUIRED } from '../http/route-access.ts';
 import { connectClient, connectError, joinTenant, listenOnRandomPort, nextEvent, type TestSocket } from '../../../test/support/realtime-client.ts';
 
@@ -28,9 +28,9 @@ describe('realtime connection', () => {
     const session = await registerTenant(t.app);
     const socket = track(connectClient(baseUrl, session.token, session.tenant.slug));
     expect(await joinTenant(socket, session.tenant.slug, session.token)).toEqual({ ok: true });
-    const received = nextEvent(socket, 'card_updated');
-    t.app.realtime.emitToTenant(session.tenant.id, 'card_updated', { id: 'card-1', unreadCount: 2 });
-    expect(await received).toEqual({ id: 'card-1', unreadCount: 2 });
+    const received = nextEvent(socket, 'batch_updated');
+    t.app.realtime.emitToTenant(session.tenant.id, 'batch_updated', { batchId: 'batch-1' });
+    expect(await received).toEqual({ batchId: 'batch-1' });
   });
 
   it('refuses a bad token', async () => {

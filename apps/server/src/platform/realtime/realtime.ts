@@ -4,7 +4,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import { joinTenantPayload, type ClientToServerEvents, type ServerToClientEvents } from '@embudo/contracts/realtime/events';
 import type { Logger } from '../logger/logger.ts';
-import type { AuthenticatedSession } from '../../modules/auth/auth.service.ts';
+import type { AuthenticatedSession } from '../auth/authenticated-session.ts';
 import { PASSWORD_CHANGE_REQUIRED } from '../http/route-access.ts';
 
 interface SocketData {

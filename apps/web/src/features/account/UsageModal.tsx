@@ -5,11 +5,13 @@ import { Modal } from '../../shared/ui/Modal.tsx';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
 import { usageApi, type Usage } from './usage.api.ts';
 
-const counters: Array<{ field: Exclude<keyof Usage, 'totalCost' | 'failedUnbilledCount'>; label: string }> = [
+const counters: Array<{ field: 'sentCount' | 'receivedCount' | 'marketingTemplateCount' | 'utilityTemplateCount' | 'aiAnswerCount' | 'aiTokenCount'; label: string }> = [
   { field: 'sentCount', label: 'Mensajes enviados' },
   { field: 'receivedCount', label: 'Mensajes recibidos' },
   { field: 'marketingTemplateCount', label: 'Plantillas de marketing' },
   { field: 'utilityTemplateCount', label: 'Plantillas de utilidad' },
+  { field: 'aiAnswerCount', label: 'Respuestas de IA' },
+  { field: 'aiTokenCount', label: 'Tokens de IA' },
 ];
 
 function currentMonthLabel() {

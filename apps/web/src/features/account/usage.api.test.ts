@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractUsage } from './usage.api.ts';
 
-const usage = { totalCost: 1.23456, sentCount: 10, receivedCount: 4, marketingTemplateCount: 2, utilityTemplateCount: 1, failedUnbilledCount: 2 };
+const usage = { totalCost: 1.23456, sentCount: 10, receivedCount: 4, marketingTemplateCount: 2, utilityTemplateCount: 1, failedUnbilledCount: 2, aiAnswerCount: 5, aiTokenCount: 4200 };
 
 describe('extractUsage', () => {
   it('takes the usage itself', () => {
@@ -21,6 +21,8 @@ describe('extractUsage', () => {
       marketingTemplateCount: 0,
       utilityTemplateCount: 0,
       failedUnbilledCount: 0,
+      aiAnswerCount: 0,
+      aiTokenCount: 0,
     });
   });
 

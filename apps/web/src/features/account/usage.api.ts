@@ -1,15 +1,8 @@
+import type { Usage } from '@embudo/contracts/http/chats';
 import { api } from '../../shared/api-client/api-client.ts';
 
 /** Spec 01 §3 Usage, for the current month. */
-export interface Usage {
-  totalCost: number;
-  sentCount: number;
-  receivedCount: number;
-  marketingTemplateCount: number;
-  utilityTemplateCount: number;
-  /** Sends the provider accepted and then reported failed: counted nowhere above and not billed. */
-  failedUnbilledCount: number;
-}
+export type { Usage };
 
 const usageFields = ['totalCost', 'sentCount', 'receivedCount', 'marketingTemplateCount', 'utilityTemplateCount'] as const;
 
@@ -35,6 +28,8 @@ export function extractUsage(answer: unknown): Usage | null {
     marketingTemplateCount: number(found.marketingTemplateCount),
     utilityTemplateCount: number(found.utilityTemplateCount),
     failedUnbilledCount: number(found.failedUnbilledCount),
+    aiAnswerCount: number(found.aiAnswerCount),
+    aiTokenCount: number(found.aiTokenCount),
   };
 }
 

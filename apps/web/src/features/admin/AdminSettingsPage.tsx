@@ -13,6 +13,7 @@ const pricingFields: ReadonlyArray<{ key: keyof Pricing; label: string; hint: st
   { key: 'price_per_received_message', label: 'Precio por mensaje recibido', hint: 'Cada mensaje recibido de un contacto.' },
   { key: 'price_template_marketing', label: 'Precio por plantilla de marketing', hint: 'Cada envío de una plantilla MARKETING.' },
   { key: 'price_template_utility', label: 'Precio por plantilla de utilidad', hint: 'Cada envío de una plantilla UTILITY.' },
+  { key: 'price_per_1000_ai_tokens', label: 'Precio por 1.000 tokens de IA', hint: 'Tokens del modelo de IA (entrada + salida).' },
 ];
 
 
@@ -21,6 +22,7 @@ const toForm = (pricing: Pricing): PricingForm => ({
   price_per_received_message: String(pricing.price_per_received_message ?? 0),
   price_template_marketing: String(pricing.price_template_marketing ?? 0),
   price_template_utility: String(pricing.price_template_utility ?? 0),
+  price_per_1000_ai_tokens: String(pricing.price_per_1000_ai_tokens ?? 0),
 });
 
 function Card({ title, description, children }: { title: string; description: string; children: ReactNode }) {

@@ -24,5 +24,6 @@ export function pricingFromForm(form: PricingForm): Pricing {
     price_per_received_message: number(form.price_per_received_message),
     price_template_marketing: number(form.price_template_marketing),
     price_template_utility: number(form.price_template_utility),
+    price_per_1000_ai_tokens: number(form.price_per_1000_ai_tokens),
   };
 }

@@ -1,82 +1,15 @@
-import type { Plan, Role } from '@embudo/contracts/http/auth';
+import type { Plan } from '@embudo/contracts/http/auth';
+import type {
+  AdminSession, AdminStats, AdminTenant, AdminUser, GupshupCredentialsInput, GupshupSettings, Pricing,
+} from '@embudo/contracts/http/admin';
+import type { AdminTemplateDto } from '@embudo/contracts/http/templates';
 import { api, UNKNOWN_ERROR_MESSAGE } from '../../shared/api-client/api-client.ts';
 import { ApiError } from '../../shared/api-client/api-error.ts';
 
-export interface AdminUser {
-  id: string;
-  email: string;
-  name: string;
-}
-
-export interface AdminSession {
-  token: string;
-  user: AdminUser;
-}
-
-export interface AdminStats {
-  totalTenants: number;
-  totalUsers: number;
-  activeConnections: number;
-  messagesSentThisMonth: number;
-  totalTemplates: number;
-  utilityTemplates: number;
-  marketingTemplates: number;
-}
-
-export interface AdminTenantUser {
-  id: string;
-  name: string;
-  email: string;
-  role: Role;
-  is_active: boolean;
-  last_login_at: string | null;
-}
-
-export interface AdminTenant {
-  id: string;
-  name: string;
-  slug: string;
-  subscription_plan: Plan;
-  trial_ends_at: string | null;
-  usage: { totalCost: number };
-  users: AdminTenantUser[];
-}
-
-export type TemplateStatus = 'APPROVED' | 'PENDING' | 'REJECTED' | 'PAUSED' | 'FAILED';
-
-export interface AdminTemplate {
-  id: string;
-  tenant_name: string;
-  name: string;
-  category: string;
-  status: TemplateStatus | string;
-  body_text: string;
-  rejection_reason?: string | null;
-  /** Rejected by the operator: a block the company's sync does not lift. */
-  blocked_by_operator?: boolean;
-}
-
-export interface Pricing {
-  price_per_sent_message: number;
-  price_per_received_message: number;
-  price_template_marketing: number;
-  price_template_utility: number;
-}
-
-export interface GupshupSettings {
-  /** Masked ("••••1234") or empty: the key itself never comes back. */
-  apiKey: string;
-  apiKeySet?: boolean;
-  partnerEmail: string;
-  partnerPassword: string;
-  partnerPasswordSet?: boolean;
-}
-
-export interface GupshupSettingsInput {
-  apiKey: string;
-  partnerEmail: string;
-  partnerPassword: string;
-}
+export type { AdminSession, AdminStats, AdminTenant, AdminTenantUser, AdminUser, GupshupSettings, Pricing } from '@embudo/contracts/http/admin';
+export type { TemplateStatus } from '@embudo/contracts/http/templates';
+export type AdminTemplate = AdminTemplateDto;
+export type GupshupSettingsInput = GupshupCredentialsInput;
 
 /**
  * The operator sign-in answers 401 for wrong credentials. That is a form error, not an expired session, so it

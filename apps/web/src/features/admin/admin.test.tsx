@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { installFakeApi, json } from '../../test/fake-api.ts';
 import { renderApp } from '../../test/render-app.tsx';
-import type { AdminStats, AdminTemplate, AdminTenant } from './admin.api.ts';
+import type { AdminStats, AdminTemplate, AdminTenant, TemplateStatus } from './admin.api.ts';
 
 const operator = { id: 'a1', email: 'operador@embudo.test', name: 'Administrador Principal' };
 
@@ -247,7 +247,11 @@ describe('admin tenants', () => {
 });
 
 describe('admin templates', () => {
-  const template = (id: string, status: string): AdminTemplate => ({ id, tenant_name: 'Acme', name: `t_${id}`, category: 'UTILITY', status, body_text: 'Hola {{1}}' });
+  const template = (id: string, status: TemplateStatus): AdminTemplate => ({
+    id, tenant_id: 'tenant-1', tenant_name: 'Acme', name: `t_${id}`, category: 'UTILITY', language_code: 'es', header: null, body_text: 'Hola {{1}}', footer: null,
+    buttons: [], status, rejection_reason: null, blocked_by_operator: false, provider_template_id: null, variables_schema: { 1: { type: 'text', label: 'Variable 1' } },
+    created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z',
+  });
 
   it('offers approve on non-approved and reject on non-rejected templates', async () => {
     const api = signedIn({
@@ -291,7 +295,7 @@ describe('admin templates', () => {
 });
 
 describe('admin settings', () => {
-  const pricing = { price_per_sent_message: 0.01, price_per_received_message: 0.005, price_template_marketing: 0.05, price_template_utility: 0.02 };
+  const pricing = { price_per_sent_message: 0.01, price_per_received_message: 0.005, price_template_marketing: 0.05, price_template_utility: 0.02, price_per_1000_ai_tokens: 0.002 };
   const gupshup = { apiKey: '••••1234', apiKeySet: true, partnerEmail: 'p@x.test', partnerPassword: '', partnerPasswordSet: true };
 
   it('saves an emptied price as 0', async () => {

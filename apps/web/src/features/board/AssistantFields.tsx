@@ -1,4 +1,5 @@
-import type { ColumnTool, GeminiConfig } from '@embudo/contracts/http/funnels';
+import { AI_QUIET_SECONDS_DEFAULT, type ColumnTool, type GeminiConfig } from '@embudo/contracts/http/funnels';
+import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { Button } from '../../shared/ui/Button.tsx';
@@ -6,7 +7,7 @@ import { LineIcon } from '../../shared/ui/LineIcon.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { boardApi } from './board.api.ts';
 
-export const EMPTY_ASSISTANT: GeminiConfig = { isEnabled: false, systemPrompt: '', tools: [] };
+export const EMPTY_ASSISTANT: GeminiConfig = { isEnabled: false, systemPrompt: '', tools: [], quietSeconds: AI_QUIET_SECONDS_DEFAULT, pauseOnHumanReply: true };
 
 /** The enable switch and the instructions of a column's AI assistant (spec 01 §3 Column AI config). */
 export function AssistantGeneralFields({ value, onChange }: { value: GeminiConfig; onChange: (next: GeminiConfig) => void }) {
@@ -17,6 +18,7 @@ export function AssistantGeneralFields({ value, onChange }: { value: GeminiConfi
         <span>
           <span className="block text-sm font-semibold text-slate-800">Asistente AI de la columna</span>
           <span className="block text-xs text-slate-500">Responde a los chats de esta columna que tengan la AI activa.</span>
+          <ModelLabel />
         </span>
         <input
           type="checkbox"
@@ -41,8 +43,44 @@ export function AssistantGeneralFields({ value, onChange }: { value: GeminiConfi
           className="block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm shadow-sm outline-none focus:border-emerald-500 focus:ring-4 focus:ring-emerald-100"
         />
       </div>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <div>
+          <label htmlFor={`${id}-quiet`} className="mb-1.5 block text-sm font-medium text-slate-700">
+            Segundos de espera antes de responder
+          </label>
+          <input
+            id={`${id}-quiet`}
+            type="number"
+            min={0}
+            max={60}
+            step={1}
+            value={value.quietSeconds}
+            onChange={(event) => onChange({ ...value, quietSeconds: quietSecondsFrom(event.target.value) })}
+            className="block w-28 rounded-lg border border-slate-300 px-3 py-2 text-sm shadow-sm outline-none focus:border-emerald-500 focus:ring-4 focus:ring-emerald-100"
+          />
+          <p className="mt-1 text-xs text-slate-500">Si el cliente escribe varios mensajes seguidos, la IA responde una sola vez.</p>
+        </div>
+        <label className="flex items-start gap-2 text-sm text-slate-700">
+          <input
+            type="checkbox"
+            checked={value.pauseOnHumanReply}
+            onChange={(event) => onChange({ ...value, pauseOnHumanReply: event.target.checked })}
+            className="mt-0.5 size-4 accent-emerald-600"
+          />
+          <span>
+            Pausar la IA cuando alguien del equipo responde
+            <span className="block text-xs text-slate-500">La IA del chat se apaga; se vuelve a activar con su interruptor.</span>
+          </span>
+        </label>
+      </div>
     </div>
   );
+}
+
+/** 0 to 60 whole seconds; what cannot be read as a number counts as 0. */
+function quietSecondsFrom(raw: string) {
+  const seconds = Math.round(Number(raw));
+  return Number.isFinite(seconds) ? Math.min(60, Math.max(0, seconds)) : 0;
 }
 
 /** The assistant's file tools: upload a CSV, TXT or JSON, say what it is for, remove it. */
@@ -100,5 +138,24 @@ export function ToolFilesEditor({ columnId, tools, onChange }: { columnId: strin
         Subir archivo
       </Button>
     </div>
+  );
+}
+
+/** Says which model answers: the built-in sandbox model is clearly a test one; no model means no answers. */
+function ModelLabel() {
+  const status = useQuery({ queryKey: ['ai-status'], queryFn: boardApi.aiStatus, staleTime: 5 * 60_000, retry: false });
+  if (!status.data) return null;
+  const { provider, label } = status.data;
+  if (!provider) {
+    return (
+      <span data-testid="ai-model-label" className="mt-1 block text-xs font-medium text-amber-700">
+        No hay un modelo de IA configurado: el asistente dejará una nota en lugar de responder.
+      </span>
+    );
+  }
+  return (
+    <span data-testid="ai-model-label" className="mt-1 inline-block rounded-full bg-violet-100 px-2 py-0.5 text-[11px] font-semibold text-violet-800">
+      Modelo: {label}
+    </span>
   );
 }

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest';
 import { json } from '../../test/fake-api.ts';
 import { renderApp } from '../../test/render-app.tsx';
-import { aBoard, aCard, createEmittingSocket, installBoardApi } from '../chat/chat-test-fixtures.ts';
+import { aBoard, aCard, aMessage, createEmittingSocket, installBoardApi } from '../chat/chat-test-fixtures.ts';
 
 const socket = vi.hoisted(() => ({ current: null as { serverEmit(event: string, payload: unknown): void } | null }));
 vi.mock('socket.io-client', () => ({
@@ -92,6 +92,7 @@ describe('board', () => {
     await openBoard();
     await drag('c1', 'col2');
     expect(cardIdsIn('col2')).toEqual(['c1']);
+    await waitFor(() => expect(answer).toBeTypeOf('function'));
     expect(api.callsTo('POST', '/t/acme/api/card/move')[0]!.body).toEqual({ cardId: 'c1', targetColumnId: 'col2' });
     await act(async () => answer(json(500, {})));
     expect(await screen.findByText('Error al mover el chat.')).toBeTruthy();
@@ -127,41 +128,96 @@ describe('board', () => {
     await screen.findByTestId('chat-panel');
     const badge = (cardId: string) => within(screen.getAllByTestId('board-card').find((card) => card.getAttribute('data-card-id') === cardId)!).queryByTestId('unread-badge')?.textContent ?? null;
 
+    // As the server sends a customer's message: message:new, then card_updated with the card's new count.
     await act(async () => {
-      socket.current!.serverEmit('message:new', { cardId: 'c2', message: { id: 'm1', sender: 'contact', text: 'Hola' } });
-      socket.current!.serverEmit('message:new', { cardId: 'c1', message: { id: 'm2', sender: 'contact', text: 'Sigo aquí' } });
+      socket.current!.serverEmit('message:new', { cardId: 'c2', message: aMessage({ id: 'm1', cardId: 'c2', text: 'Hola' }) });
+      socket.current!.serverEmit('card_updated', aCard({ id: 'c2', title: 'Pedro', unreadCount: 2 }));
+      socket.current!.serverEmit('message:new', { cardId: 'c1', message: aMessage({ id: 'm2', text: 'Sigo aquí' }) });
+      socket.current!.serverEmit('card_updated', aCard({ unreadCount: 1 }));
       socket.current!.serverEmit('message:new', { cardId: 'c2', message: { id: 'm1', mediaUrl: '/media/x.jpg', updated: true } });
-      socket.current!.serverEmit('message:new', { cardId: 'c2', message: { id: 'm3', sender: 'user', text: 'Respuesta' } });
       await new Promise((resolve) => setTimeout(resolve, 0));
     });
     expect(badge('c2')).toBe('2');
+    // The server's own count for the open card does not show while it is being read.
     expect(badge('c1')).toBeNull();
     await waitFor(() => expect(api.callsTo('POST', '/t/acme/api/cards/c1/mark-read')).toHaveLength(1));
-
-    // The server's own count for the open card does not show while it is being read.
-    await act(async () => {
-      socket.current!.serverEmit('card_updated', { ...aCard(), unreadCount: 1 });
-      await new Promise((resolve) => setTimeout(resolve, 0));
-    });
-    expect(badge('c1')).toBeNull();
+    // The funnel's unread total follows the closed card's new message, without reading the summary again.
+    expect(screen.getByRole('option', { name: 'Ventas (1)' })).toBeTruthy();
+    expect(api.callsTo('GET', '/t/acme/api/funnels/summary')).toHaveLength(1);
   });
 
-  it('reloads the board for a card it does not know and on board_updated', async () => {
+  it('inserts a new chat from card_updated and patches a moved card from board_updated, reading neither again', async () => {
     const api = installBoardApi(aBoard());
     await openBoard();
-    const loads = () => api.callsTo('GET', '/t/acme/api/funnels/f1/board').length;
-    const before = loads();
     await act(async () => {
-      socket.current!.serverEmit('card_updated', { ...aCard({ id: 'nuevo', title: 'Nuevo' }), created: true });
-      await new Promise((resolve) => setTimeout(resolve, 0));
-    });
-    await waitFor(() => expect(loads()).toBe(before + 1));
-    await act(async () => {
-      socket.current!.serverEmit('board_updated', { funnelId: 'f1' });
+      socket.current!.serverEmit('card_updated', { ...aCard({ id: 'nuevo', title: 'Nuevo', columnId: 'col2', unreadCount: 1 }), created: true });
+      socket.current!.serverEmit('board_updated', { funnelId: 'f1', card: aCard({ columnId: 'col2' }) });
       socket.current!.serverEmit('board_updated', { funnelId: 'f2' });
       await new Promise((resolve) => setTimeout(resolve, 0));
     });
-    await waitFor(() => expect(loads()).toBe(before + 2));
+    expect(cardIdsIn('col2')).toEqual(['c1', 'nuevo']);
+    expect(cardIdsIn('col1')).toEqual([]);
+    expect(screen.getByRole('option', { name: 'Ventas (1)' })).toBeTruthy();
+    expect(api.callsTo('GET', '/t/acme/api/funnels/f1/board')).toHaveLength(1);
+    expect(api.callsTo('GET', '/t/acme/api/funnels/summary')).toHaveLength(1);
+  });
+
+  it('reads the board again, at most once a second, on board_updated without a card', async () => {
+    const api = installBoardApi(aBoard());
+    await openBoard();
+    const loads = () => api.callsTo('GET', '/t/acme/api/funnels/f1/board').length;
+    await act(async () => {
+      for (let i = 0; i < 5; i++) socket.current!.serverEmit('board_updated', { funnelId: 'f1' });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    await waitFor(() => expect(loads()).toBe(2));
+    // The four during the first second are folded into one more read at its end.
+    await waitFor(() => expect(loads()).toBe(3), { timeout: 3000 });
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(loads()).toBe(3);
+  });
+
+  it('keeps the requests of a bulk send bounded: 80 new chats and their statuses cost no board or summary read', async () => {
+    const api = installBoardApi(aBoard());
+    await openBoard();
+    const reads = () => api.callsTo('GET', '/t/acme/api/funnels/f1/board').length + api.callsTo('GET', '/t/acme/api/funnels/summary').length;
+    const before = reads();
+    const rows = 80;
+    await act(async () => {
+      for (let row = 0; row < rows; row++) {
+        const cardId = `bulk-${row}`;
+        const message = aMessage({ id: `sent-${row}`, cardId, sender: 'user', type: 'template', ack: 0 });
+        socket.current!.serverEmit('message:new', { cardId, message });
+        socket.current!.serverEmit('card_updated', { ...aCard({ id: cardId, title: `Cliente ${row}`, phone: `52155${row}` }), created: true });
+        for (const ack of [1, 2, 3]) socket.current!.serverEmit('message_status_updated', { cardId, messageId: `sent-${row}`, tempId: null, ack });
+        socket.current!.serverEmit('batch_updated', { batchId: 'b1' });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    expect(cardIdsIn('col1')).toHaveLength(rows + 1);
+    expect(screen.getByTestId('counter-contacts').textContent).toBe(String(rows + 1));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(reads() - before).toBe(0);
+  });
+
+  it('after a reconnection reads the board, the funnels and the open chat again, once each', async () => {
+    const api = installBoardApi(aBoard());
+    await openBoard();
+    fireEvent.click(screen.getByRole('button', { name: 'Abrir chat Lucía Pérez' }));
+    await screen.findByTestId('chat-panel');
+    const counts = () => ({
+      board: api.callsTo('GET', '/t/acme/api/funnels/f1/board').length,
+      funnels: api.callsTo('GET', '/t/acme/api/funnels/summary').length,
+      chat: api.callsTo('GET', '/t/acme/api/cards/c1/messages?limit=50').length,
+    });
+    await act(async () => socket.current!.serverEmit('joined', { tenantSlug: 'acme' }));
+    await waitFor(() => expect(counts().chat).toBe(1));
+    const before = counts();
+    await act(async () => socket.current!.serverEmit('disconnect', 'transport close'));
+    await act(async () => socket.current!.serverEmit('joined', { tenantSlug: 'acme' }));
+    await waitFor(() => expect(counts()).toEqual({ board: before.board + 1, funnels: before.funnels + 1, chat: before.chat + 1 }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(counts()).toEqual({ board: before.board + 1, funnels: before.funnels + 1, chat: before.chat + 1 });
   });
 
   it('says "Sin chats" in an empty column and "Sin resultados" when its search matches nothing', async () => {

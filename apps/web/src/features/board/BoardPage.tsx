@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
-import { useRealtime } from '../../shared/realtime-client/use-realtime.ts';
 import { useSocketEvent } from '../../shared/realtime-client/use-socket-event.ts';
 import { Button } from '../../shared/ui/Button.tsx';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
@@ -10,8 +9,9 @@ import { useModal } from '../../shared/ui/use-modal.ts';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { usePermissions } from '../auth/use-permissions.ts';
 import { ChatPanel, type ChatCard } from '../chat/ChatPanel.tsx';
-import { boardApi, type Board, type BoardCard, type BoardColumn, type ColumnSummary, type FunnelSummary } from './board.api.ts';
-import { applyCardUpdate, boardCounters, findCard, moveCardLocally, patchCard } from './board-cache.ts';
+import { boardApi, type Board, type BoardCard, type BoardColumn, type Column, type FunnelSummary } from './board.api.ts';
+import { boardCounters, findCard, moveCardLocally, patchCard } from './board-cache.ts';
+import { boardKey, funnelsKey } from './board-live.ts';
 import { BoardColumnView, type ColumnActions } from './BoardColumnView.tsx';
 import { ColumnBotDialog } from './ColumnBotDialog.tsx';
 import { ColumnSettingsDialog } from './ColumnSettingsDialog.tsx';
@@ -20,11 +20,10 @@ import { MoveCardDialog } from './MoveCardDialog.tsx';
 import { playNotificationBeep, readSoundEnabled, storeSoundEnabled } from './notification-sound.ts';
 import { renamedValue } from './rename-value.ts';
 import { StartConversationDialog } from './StartConversationDialog.tsx';
+import { useBoardLive } from './use-board-live.ts';
 import { BulkSendWizard } from '../bulk-sends/BulkSendWizard.tsx';
 
 const SELECTED_FUNNEL_KEY = 'board_funnel_id';
-const funnelsKey = ['funnels'] as const;
-const boardKey = (funnelId: string) => ['board', funnelId] as const;
 
 function Counter({ label, value, testId }: { label: string; value: number; testId: string }) {
   return (
@@ -79,38 +78,13 @@ export function BoardPage() {
   }, [queryClient, funnelId]);
   const refetchFunnels = useCallback(() => void queryClient.invalidateQueries({ queryKey: funnelsKey }), [queryClient]);
 
-  // Realtime (spec 02 §7): other agents' moves, renames and new messages appear without a reload.
-  useSocketEvent('card_updated', (update) => {
-    const current = funnelId ? queryClient.getQueryData<Board>(boardKey(funnelId)) : undefined;
-    if (!current) return;
-    // The open chat is being read: it stays at 0 while the chat panel marks it read on the server.
-    const seen = update.id === openCardId && typeof update.unreadCount === 'number' ? { ...update, unreadCount: 0 } : update;
-    const result = applyCardUpdate(current, seen as Partial<BoardCard> & { id: string });
-    if (result.unknown) refetchBoard();
-    else queryClient.setQueryData(boardKey(current.funnel.id), result.board);
-    if (typeof update.unreadCount === 'number') refetchFunnels();
-  });
-  useSocketEvent('board_updated', (payload) => {
-    if (!payload?.funnelId || payload.funnelId === funnelId) refetchBoard();
-  });
-  useSocketEvent('funnels_updated', () => refetchFunnels());
-  useSocketEvent('message:new', ({ cardId, message }) => {
-    // `updated` only fills in a downloaded media URL of a message already counted.
-    if (message.sender !== 'contact' || message.updated) return;
+  // Realtime (spec 02 §7): other agents' moves, renames and new chats appear without a reload.
+  const live = useBoardLive({ funnelId, openCardId });
+  useSocketEvent('message:new', ({ message }) => {
+    // `updated` only fills in a downloaded media URL of a message already announced; card_updated brings the count.
+    if ('updated' in message || message.sender !== 'contact') return;
     if (soundOn) playNotificationBeep();
-    if (cardId !== openCardId) setBoard((current) => patchCard(current, cardId, { unreadCount: (findCard(current, cardId)?.unreadCount ?? 0) + 1 }));
   });
-  // Events missed while the connection was down are not replayed: read the board again on reconnect.
-  const { status: realtimeStatus } = useRealtime();
-  const wasConnected = useRef(false);
-  useEffect(() => {
-    if (realtimeStatus !== 'connected') return;
-    if (wasConnected.current) {
-      refetchFunnels();
-      refetchBoard();
-    }
-    wasConnected.current = true;
-  }, [realtimeStatus, refetchBoard, refetchFunnels]);
 
   const toggleSound = () => {
     setSoundOn((on) => {
@@ -184,7 +158,7 @@ export function BoardPage() {
   );
 
   const patchColumn = useCallback(
-    (saved: ColumnSummary) =>
+    (saved: Column) =>
       setBoard((current) => ({
         ...current,
         columns: current.columns.map((item) => (item.id === saved.id ? { ...item, gemini_config: saved.gemini_config, assistant_bot_id: saved.assistant_bot_id } : item)),
@@ -274,9 +248,9 @@ export function BoardPage() {
   const openCard = findCard(board.data, openCardId ?? '');
   const patchOpenCard = useCallback(
     (patch: Partial<ChatCard>) => {
-      if (openCardId) setBoard((current) => patchCard(current, openCardId, patch));
+      if (openCardId) live.patchShownCard(openCardId, patch);
     },
-    [openCardId, setBoard],
+    [openCardId, live],
   );
   const counters = board.data ? boardCounters(board.data) : { unreadIndividual: 0, unreadGroup: 0, totalContacts: 0 };
 

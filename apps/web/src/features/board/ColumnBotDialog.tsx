@@ -8,13 +8,13 @@ import { Modal } from '../../shared/ui/Modal.tsx';
 import { TabBar } from '../../shared/ui/TabBar.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { AssistantGeneralFields, EMPTY_ASSISTANT, ToolFilesEditor } from './AssistantFields.tsx';
-import { boardApi, type BoardColumn, type ColumnSummary } from './board.api.ts';
+import { boardApi, type BoardColumn, type Column } from './board.api.ts';
 import { useSaveAssistant } from './ColumnSettingsDialog.tsx';
 
 type BotTab = 'general' | 'tools' | 'flow';
 
 /** 'Configurar Bot Gemini': tabs General, Herramientas and a disabled 'Flujo (Próximamente)'. */
-export function ColumnBotDialog({ column, onSaved, onClose }: { column: BoardColumn; onSaved: (column: ColumnSummary) => void; onClose: () => void }) {
+export function ColumnBotDialog({ column, onSaved, onClose }: { column: BoardColumn; onSaved: (column: Column) => void; onClose: () => void }) {
   const toast = useToast();
   const id = useId();
   const [tab, setTab] = useState<BotTab>('general');

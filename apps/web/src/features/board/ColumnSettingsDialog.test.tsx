@@ -131,8 +131,36 @@ describe('column assistant', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Guardar asistente' }));
     expect(await screen.findByText('Asistente de columna actualizado.')).toBeTruthy();
     expect(api.callsTo('PUT', '/t/acme/api/columns/col1')[0]!.body).toEqual({
-      gemini_config: { isEnabled: true, systemPrompt: 'Eres el asistente de ventas.', tools: [{ type: 'file_upload', id: 'tool-1', fileName: 'precios.csv', filePath: '/media/t/f.csv', purpose: 'Lista de precios' }] },
+      gemini_config: { isEnabled: true, systemPrompt: 'Eres el asistente de ventas.', tools: [{ type: 'file_upload', id: 'tool-1', fileName: 'precios.csv', filePath: '/media/t/f.csv', purpose: 'Lista de precios' }], quietSeconds: 4, pauseOnHumanReply: true },
     });
+  });
+
+  it('names the model that answers and saves the quiet window and the pause on a team reply', async () => {
+    const api = installBoardApi(aBoard(), [], {
+      'GET /t/acme/api/columns/col1/quick-replies': () => json(200, []),
+      'GET /t/acme/api/ai/status': () => json(200, { provider: 'sandbox', label: 'IA de prueba' }),
+      'PUT /t/acme/api/columns/col1': ({ body }) => json(200, { id: 'col1', title: 'Nuevos', funnelId: 'f1', color: 'blue', assistant_bot_id: null, ...(body as object) }),
+    });
+    const dialog = await openColumnMenuItem('Configuración de columna');
+    fireEvent.click(within(dialog).getByRole('tab', { name: 'Asistente' }));
+    expect((await within(dialog).findByTestId('ai-model-label')).textContent).toBe('Modelo: IA de prueba');
+    fireEvent.change(within(dialog).getByLabelText('Segundos de espera antes de responder'), { target: { value: '90' } });
+    expect((within(dialog).getByLabelText('Segundos de espera antes de responder') as HTMLInputElement).value).toBe('60');
+    fireEvent.change(within(dialog).getByLabelText('Segundos de espera antes de responder'), { target: { value: '2' } });
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: /Pausar la IA cuando alguien del equipo responde/ }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Guardar asistente' }));
+    expect(await screen.findByText('Asistente de columna actualizado.')).toBeTruthy();
+    expect(api.callsTo('PUT', '/t/acme/api/columns/col1')[0]!.body).toMatchObject({ gemini_config: { quietSeconds: 2, pauseOnHumanReply: false } });
+  });
+
+  it('says when no model is configured', async () => {
+    installBoardApi(aBoard(), [], {
+      'GET /t/acme/api/columns/col1/quick-replies': () => json(200, []),
+      'GET /t/acme/api/ai/status': () => json(200, { provider: null, label: null }),
+    });
+    const dialog = await openColumnMenuItem('Configuración de columna');
+    fireEvent.click(within(dialog).getByRole('tab', { name: 'Asistente' }));
+    expect((await within(dialog).findByTestId('ai-model-label')).textContent).toBe('No hay un modelo de IA configurado: el asistente dejará una nota en lugar de responder.');
   });
 
   it('says when a tool file is refused, and reverts a bot choice the server refuses', async () => {

@@ -8,13 +8,13 @@ import { TabBar } from '../../shared/ui/TabBar.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { AssignedTemplatesTab } from './AssignedTemplatesTab.tsx';
 import { AssistantGeneralFields, EMPTY_ASSISTANT, ToolFilesEditor } from './AssistantFields.tsx';
-import { boardApi, type BoardColumn, type ColumnSummary } from './board.api.ts';
+import { boardApi, type BoardColumn, type Column } from './board.api.ts';
 import { QuickRepliesTab } from './QuickRepliesTab.tsx';
 
 type SettingsTab = 'quick-replies' | 'templates' | 'assistant';
 
 /** Saves the column's assistant config with the spec's messages; shared by both assistant dialogs. */
-export function useSaveAssistant(column: Pick<BoardColumn, 'id'>, onSaved: (column: ColumnSummary) => void) {
+export function useSaveAssistant(column: Pick<BoardColumn, 'id'>, onSaved: (column: Column) => void) {
   const toast = useToast();
   return useMutation({
     mutationFn: (config: GeminiConfig) => boardApi.updateColumn(column.id, { gemini_config: config }),
@@ -26,7 +26,7 @@ export function useSaveAssistant(column: Pick<BoardColumn, 'id'>, onSaved: (colu
   });
 }
 
-function AssistantTab({ column, onSaved }: { column: BoardColumn; onSaved: (column: ColumnSummary) => void }) {
+function AssistantTab({ column, onSaved }: { column: BoardColumn; onSaved: (column: Column) => void }) {
   const [draft, setDraft] = useState<GeminiConfig>(column.gemini_config ?? EMPTY_ASSISTANT);
   const save = useSaveAssistant(column, onSaved);
   return (
@@ -43,7 +43,7 @@ function AssistantTab({ column, onSaved }: { column: BoardColumn; onSaved: (colu
 }
 
 /** Column settings (spec 01 §2 Other dialogs): tabs Respuestas Rápidas, Plantillas, Asistente. */
-export function ColumnSettingsDialog({ column, onSaved, onClose }: { column: BoardColumn; onSaved: (column: ColumnSummary) => void; onClose: () => void }) {
+export function ColumnSettingsDialog({ column, onSaved, onClose }: { column: BoardColumn; onSaved: (column: Column) => void; onClose: () => void }) {
   const [tab, setTab] = useState<SettingsTab>('quick-replies');
   return (
     <Modal title="Configuración de columna" description={column.title} onClose={onClose} size="lg">

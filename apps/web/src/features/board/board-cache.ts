@@ -39,18 +39,14 @@ export function patchCard(board: Board, cardId: string, patch: Partial<BoardCard
 }
 
 /**
- * card_updated: merges the summary in place, moves it when its column changed, drops it when it
- * left this funnel. `unknown` tells the caller to reload the board (a card this board never had).
+ * Puts a card, whole as the server sends it, where it now is: patched in place in its column, moved to the top of
+ * another column, inserted when this board never had it, dropped when it left this funnel. `reload` when its
+ * column is not on this board (a column this copy of the board does not know yet).
  */
-export function applyCardUpdate(board: Board, update: Partial<BoardCard> & { id: string }): { board: Board; unknown: boolean } {
-  const existing = findCard(board, update.id);
-  const inThisFunnel = update.funnelId === undefined || update.funnelId === board.funnel.id;
-  if (!existing) return { board, unknown: inThisFunnel };
-  if (!inThisFunnel) return { board: placeCard(board, null, update.id), unknown: false };
-  const merged = { ...existing, ...update };
-  if (merged.columnId !== existing.columnId) {
-    const known = board.columns.some((column) => column.id === merged.columnId);
-    return known ? { board: placeCard(board, merged, update.id), unknown: false } : { board, unknown: true };
-  }
-  return { board: patchCard(board, update.id, update), unknown: false };
+export function placeCardUpdate(board: Board, card: BoardCard): { board: Board; reload: boolean } {
+  const existing = findCard(board, card.id);
+  if (card.funnelId !== board.funnel.id) return { board: existing ? placeCard(board, null, card.id) : board, reload: false };
+  if (!board.columns.some((column) => column.id === card.columnId)) return { board, reload: true };
+  if (existing?.columnId === card.columnId) return { board: patchCard(board, card.id, card), reload: false };
+  return { board: placeCard(board, card, card.id), reload: false };
 }

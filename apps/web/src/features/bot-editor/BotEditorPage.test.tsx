@@ -43,6 +43,8 @@ describe('bot editor', () => {
     signedIn({ [`GET /t/acme/api/bots/${BOT_ID}`]: () => new Promise<Response>((resolve) => { answer = resolve; }) });
     renderApp(`/t/acme/bots/${BOT_ID}`);
     expect(await screen.findByText('Cargando Editor de Bot...', {}, LAZY)).toBeTruthy();
+    // The loading text shows before the request leaves: answer only once it has.
+    await waitFor(() => expect(answer).toBeTypeOf('function'), LAZY);
     answer(json(200, aBot()));
     expect(((await screen.findByLabelText('Nombre del bot', {}, LAZY)) as HTMLInputElement).value).toBe('Agenda');
     expect(screen.getByTestId('node-count').textContent).toBe('2 nodos');
@@ -69,6 +71,7 @@ describe('bot editor', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Guardar Flujo' }));
     expect(await screen.findByRole('button', { name: 'Guardando...' })).toBeTruthy();
+    await waitFor(() => expect(answer).toBeTypeOf('function'));
     const body = api.callsTo('PUT', `/t/acme/api/bots/${BOT_ID}`)[0]!.body as { name: string; config: { nodes: { id: string }[]; edges: unknown[] } };
     expect(body.name).toBe('Agenda 2');
     expect(body.config.nodes.map((node) => node.id)).toEqual(['trigger-1']);

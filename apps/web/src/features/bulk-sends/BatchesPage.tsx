@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import type { BatchDto } from '@embudo/contracts/http/bulk-sends';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
-import { useRealtime } from '../../shared/realtime-client/use-realtime.ts';
+import { useOnReconnect } from '../../shared/realtime-client/use-on-reconnect.ts';
 import { useSocketEvent } from '../../shared/realtime-client/use-socket-event.ts';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
 import { StatusChip } from '../../shared/ui/StatusChip.tsx';
@@ -77,13 +77,7 @@ export function BatchesPage() {
 
   // Spec 02 §4: the list is read again whenever the server pushes batch_updated, and after a reconnection.
   useSocketEvent('batch_updated', refetch);
-  const { status: realtimeStatus } = useRealtime();
-  const wasConnected = useRef(false);
-  useEffect(() => {
-    if (realtimeStatus !== 'connected') return;
-    if (wasConnected.current) void queryClient.invalidateQueries({ queryKey: batchesKey });
-    wasConnected.current = true;
-  }, [realtimeStatus, queryClient]);
+  useOnReconnect(refetch);
 
   const loadError = batches.error;
   useEffect(() => {

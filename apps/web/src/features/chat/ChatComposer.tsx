@@ -7,12 +7,14 @@ import { senderLabel } from './MessageBubble.tsx';
 import { isSubmitEnter } from './enter-submits.ts';
 import { QuickRepliesMenu } from './QuickRepliesMenu.tsx';
 import { icon, IconButton } from './ComposerIconButton.tsx';
+import { CopilotActions } from './CopilotActions.tsx';
 
 export const MICROPHONE_DENIED = 'No se pudo acceder al micrófono. Por favor, revisa los permisos.';
 
 type VoiceState = 'idle' | 'recording' | 'stopped';
 
 interface ChatComposerProps {
+  cardId: string;
   columnId: string;
   windowOpen: boolean;
   replyTo: ChatMessage | null;
@@ -24,7 +26,7 @@ interface ChatComposerProps {
 }
 
 /** The chat footer: quick replies, reply-to preview, attach, template, schedule, voice and send. */
-export function ChatComposer({ columnId, windowOpen, replyTo, onCancelReply, onSendText, onSendFile, onOpenTemplate, onOpenSchedule }: ChatComposerProps) {
+export function ChatComposer({ cardId, columnId, windowOpen, replyTo, onCancelReply, onSendText, onSendFile, onOpenTemplate, onOpenSchedule }: ChatComposerProps) {
   const toast = useToast();
   const [text, setText] = useState('');
   const [voice, setVoice] = useState<VoiceState>('idle');
@@ -128,6 +130,14 @@ export function ChatComposer({ columnId, windowOpen, replyTo, onCancelReply, onS
         <IconButton label="Programar mensaje" onClick={onOpenSchedule}>
           {icon('M12 7v5l3 2M21 12a9 9 0 1 1-18 0 9 9 0 0 1 18 0')}
         </IconButton>
+        <span className="mx-1 h-5 w-px bg-slate-200" aria-hidden="true" />
+        <CopilotActions
+          cardId={cardId}
+          onDraft={(draft) => {
+            setText(draft);
+            textArea.current?.focus();
+          }}
+        />
       </div>
       <div className="flex items-end gap-1">
         {voice === 'idle' ? (

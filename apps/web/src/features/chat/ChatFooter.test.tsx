@@ -4,6 +4,7 @@ import { json } from '../../test/fake-api.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { aBoard, aCard, aMessage, createEmittingSocket, installBoardApi } from './chat-test-fixtures.ts';
 import { MICROPHONE_DENIED } from './ChatComposer.tsx';
+import { SUGGEST_FAILED, SUMMARY_ADDED } from './CopilotActions.tsx';
 
 const socket = vi.hoisted(() => ({ current: null as ReturnType<typeof createEmittingSocket> | null }));
 vi.mock('socket.io-client', () => ({
@@ -43,7 +44,7 @@ describe('chat footer', () => {
 
   it('quotes the message being answered and sends its id', async () => {
     const api = installBoardApi(aBoard(), [aMessage({ id: '5b0b1a52-7d4e-4c47-9d0e-6f1bb1f6d001', text: '¿Tienen envío?' })], {
-      'POST /t/acme/api/message': ({ body }) => json(201, { ...aMessage({ id: 'r1', sender: 'user', ack: 0 }), ...(body as object), kind: undefined }),
+      'POST /t/acme/api/message': ({ body }) => json(201, { ...aMessage({ id: 'r1', sender: 'user', ack: 0, quotedMessageText: '¿Tienen envío?', quotedMessageSender: 'contact' }), ...(body as object), kind: undefined }),
     });
     await openChat();
     fireEvent.click(await screen.findByRole('button', { name: 'Responder' }));
@@ -76,6 +77,7 @@ describe('chat footer', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Enviar Plantilla' }));
     const optimistic = await screen.findByTestId('chat-message');
     expect(optimistic.textContent).toContain('Hola Lucía, te esperamos.');
+    await waitFor(() => expect(answer).toBeTypeOf('function'));
     await act(async () => answer(json(400, { code: 'BAD_REQUEST', message: 'Plantilla no aprobada.' })));
     expect(await screen.findByText('Plantilla no aprobada.')).toBeTruthy();
     await waitFor(() => expect(screen.queryByTestId('chat-message')).toBeNull());
@@ -224,5 +226,38 @@ describe('group chats', () => {
     expect(await screen.findByText('Marta')).toBeTruthy();
     expect(within(screen.getByRole('list', { name: 'Opciones' })).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Sí', 'No']);
     expect(screen.getByRole('img', { name: 'Sticker' }).getAttribute('src')).toBe('/media/s.webp');
+  });
+
+  describe('copilot', () => {
+    it('drafts a reply into the message box without sending it', async () => {
+      const api = installBoardApi(aBoard(), [aMessage({ text: '¿Cuánto cuesta el taladro?' })], {
+        'POST /t/acme/api/ai/suggest-reply': () => json(200, { text: 'El taladro cuesta $1,200.' }),
+      });
+      await openChat();
+      fireEvent.click(screen.getByRole('button', { name: 'Sugerir respuesta' }));
+      await waitFor(() => expect((screen.getByRole('textbox', { name: 'Mensaje' }) as HTMLTextAreaElement).value).toBe('El taladro cuesta $1,200.'));
+      expect(api.callsTo('POST', '/t/acme/api/ai/suggest-reply')[0]!.body).toEqual({ cardId: 'c1' });
+      expect(api.callsTo('POST', '/t/acme/api/message')).toHaveLength(0);
+    });
+
+    it("shows the server's reason, or its own, when no draft comes back", async () => {
+      installBoardApi(aBoard(), [], {
+        'POST /t/acme/api/ai/suggest-reply': () => json(503, {}),
+      });
+      await openChat();
+      fireEvent.click(screen.getByRole('button', { name: 'Sugerir respuesta' }));
+      expect(await screen.findByText(SUGGEST_FAILED)).toBeTruthy();
+      expect((screen.getByRole('textbox', { name: 'Mensaje' }) as HTMLTextAreaElement).value).toBe('');
+    });
+
+    it('keeps the summary as an internal note', async () => {
+      const note = { id: 'n1', cardId: 'c1', author: 'IA', text: 'Resumen: pregunta por el precio del taladro.', timestamp: '2025-01-01T10:00:00.000Z', raw_timestamp: 1735725600000 };
+      installBoardApi(aBoard(), [], { 'POST /t/acme/api/ai/summarize': () => json(200, { note }) });
+      await openChat();
+      fireEvent.click(screen.getByRole('button', { name: 'Resumir conversación' }));
+      expect(await screen.findByText(SUMMARY_ADDED)).toBeTruthy();
+      fireEvent.click(screen.getByRole('tab', { name: 'Notas Internas' }));
+      expect((await screen.findByTestId('chat-note')).textContent).toContain('Resumen: pregunta por el precio del taladro.');
+    });
   });
 });

@@ -61,7 +61,7 @@ describe('chat timeline rendering', () => {
     const at = Date.now() - 10 * 60_000;
     installBoardApi(aBoard([aCard({ isGroup: true })]), [
       { kind: 'note', id: 'n1', author: 'Ana', text: 'Llamar mañana', timestamp: new Date(at).toISOString(), raw_timestamp: at },
-      { kind: 'scheduled', id: 's1', author: 'Ana', scheduledFor: new Date(Date.now() + 3_600_000).toISOString(), text: 'Recordatorio', templateId: null, status: 'scheduled', raw_timestamp: at + 1 },
+      { kind: 'scheduled', id: 's1', author: 'Ana', scheduledFor: new Date(Date.now() + 3_600_000).toISOString(), text: 'Recordatorio', templateId: null, variables: null, status: 'scheduled', raw_timestamp: at + 1 },
     ]);
     const panel = await openChat();
     const note = await within(panel).findByTestId('chat-note');
@@ -113,6 +113,7 @@ describe('sending', () => {
     expect(sent.getAttribute('data-ack')).toBe('0');
     expect(sent.getAttribute('data-sender')).toBe('user');
     expect(sent.textContent).toContain('Hola, ¿cómo estás?');
+    await waitFor(() => expect(answer).toBeTypeOf('function'));
     expect(api.callsTo('POST', '/t/acme/api/message')[0]!.body).toEqual({ cardId: 'c1', text: 'Hola, ¿cómo estás?', tempId: 'temp-uuid-1', quotedMessageId: null });
 
     await act(async () => answer(json(201, { ...aMessage({ id: 'real-1', sender: 'user', ack: 0, text: 'Hola, ¿cómo estás?', tempId: 'temp-uuid-1' }), kind: undefined })));

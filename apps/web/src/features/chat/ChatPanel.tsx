@@ -1,17 +1,20 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
+import { useOnReconnect } from '../../shared/realtime-client/use-on-reconnect.ts';
 import { useSocketEvent } from '../../shared/realtime-client/use-socket-event.ts';
 import { LineIcon } from '../../shared/ui/LineIcon.tsx';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
 import { useModal } from '../../shared/ui/use-modal.ts';
 import { useToast } from '../../shared/ui/use-toast.ts';
+import type { CardSummary } from '@embudo/contracts/http/funnels';
 import { CardContactLine } from '../board/CardContactLine.tsx';
-import { chatApi, type ChatMessage, type MessageAck, type ScheduledItem, type TimelineItem } from './chat.api.ts';
+import { chatApi, type ChatMessage, type MessageAck, type TimelineItem } from './chat.api.ts';
 import { ChatComposer } from './ChatComposer.tsx';
 import { conversationWindow } from './conversation-window.ts';
 import { formatTime, MessageBubble } from './MessageBubble.tsx';
 import { NotesTab } from './NotesTab.tsx';
+import { pendingMessage } from './pending-message.ts';
 import { ScheduleDialog } from './ScheduleDialog.tsx';
 import { TemplateSendDialog } from './TemplateSendDialog.tsx';
 import { applyStatus, removeItem, upsertItem } from './timeline-cache.ts';
@@ -19,16 +22,7 @@ import { useTimeline, useTimelineUpdater } from './use-timeline.ts';
 import { useNow, WindowIndicator } from './WindowIndicator.tsx';
 
 /** What the chat needs of a board card (spec 01 §3 Card). */
-export interface ChatCard {
-  id: string;
-  columnId: string;
-  title: string;
-  phone: string | null;
-  isGroup: boolean;
-  unreadCount: number;
-  contactLastMessageAt: string | null;
-  aiEnabled: boolean;
-}
+export type ChatCard = Pick<CardSummary, 'id' | 'columnId' | 'title' | 'phone' | 'isGroup' | 'unreadCount' | 'contactLastMessageAt' | 'aiEnabled'>;
 
 interface ChatPanelProps {
   card: ChatCard;
@@ -111,9 +105,9 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
 
   useSocketEvent('message:new', ({ cardId, message }) => {
     if (cardId !== card.id) return;
-    updateTimeline(cardId, (data) => upsertItem(data, { kind: 'message', ...(message as Partial<ChatMessage>) }));
+    updateTimeline(cardId, (data) => upsertItem(data, { kind: 'message', ...message }));
     // The agent is looking at this chat: a customer's new message is read at once.
-    if (message.sender === 'contact' && !message.updated) chatApi.markRead(card.id).catch(() => undefined);
+    if (!('updated' in message) && message.sender === 'contact') chatApi.markRead(card.id).catch(() => undefined);
   });
   useSocketEvent('note:new', ({ cardId, note }) => {
     if (cardId === card.id) updateTimeline(cardId, (data) => upsertItem(data, { kind: 'note', ...note }));
@@ -121,13 +115,15 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
   useSocketEvent('scheduled:updated', ({ cardId, scheduled }) => {
     if (cardId !== card.id) return;
     updateTimeline(cardId, (data) =>
-      scheduled.status === 'scheduled' ? upsertItem(data, { kind: 'scheduled', ...(scheduled as unknown as ScheduledItem) }) : removeItem(data, 'scheduled', scheduled.id),
+      scheduled.status === 'scheduled' ? upsertItem(data, { kind: 'scheduled', ...scheduled }) : removeItem(data, 'scheduled', scheduled.id),
     );
   });
   useSocketEvent('message_status_updated', ({ cardId, messageId, tempId, ack, error }) => {
     if (cardId !== card.id) return;
     updateTimeline(cardId, (data) => applyStatus(data, { messageId, tempId, ack, error }));
   });
+  // A message that arrived while the connection was down is not replayed: the open chat reads its timeline again.
+  useOnReconnect(() => void timeline.refetch());
 
   // The lightbox closes on Escape like any dialog.
   useEffect(() => {
@@ -192,13 +188,10 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
     },
   });
 
-  const base = (tempId: string): ChatMessage => {
-    const at = new Date();
-    return {
-      id: `temp-${tempId}`, cardId: card.id, sender: 'user', type: 'text', text: '', timestamp: at.toISOString(), raw_timestamp: at.getTime(), ack: 0, tempId,
-      quotedMessageId: replyTo?.id ?? null, quotedMessageText: replyTo ? replyTo.text || replyTo.type : null, quotedMessageSender: replyTo?.sender ?? null,
-    };
-  };
+  const base = (tempId: string): ChatMessage => pendingMessage({
+    cardId: card.id, type: 'text', text: '', tempId,
+    quotedMessageId: replyTo?.id ?? null, quotedMessageText: replyTo ? replyTo.text || replyTo.type : null, quotedMessageSender: replyTo?.sender ?? null,
+  });
 
   const sendText = (text: string) => {
     const tempId = crypto.randomUUID();
@@ -340,6 +333,7 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
             </p>
           ) : (
             <ChatComposer
+              cardId={card.id}
               columnId={card.columnId}
               windowOpen={windowOpen}
               replyTo={replyTo}

@@ -133,7 +133,17 @@ export function MessageContent({ message, onOpenImage }: { message: ChatMessage;
         </>
       );
     case 'audio':
-      return <audio src={mediaUrl!} controls preload="metadata" className="w-64 max-w-full" data-testid="audio-player" />;
+      return (
+        <>
+          <audio src={mediaUrl!} controls preload="metadata" className="w-64 max-w-full" data-testid="audio-player" />
+          {message.transcript && (
+            <p data-testid="voice-transcript" className="mt-1 max-w-64 whitespace-pre-wrap break-words text-xs text-slate-600">
+              <span className="font-semibold">Transcripción: </span>
+              {message.transcript}
+            </p>
+          )}
+        </>
+      );
     case 'document':
       return (
         <>

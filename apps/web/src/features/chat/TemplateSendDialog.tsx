@@ -4,7 +4,8 @@ import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { Button } from '../../shared/ui/Button.tsx';
 import { Modal } from '../../shared/ui/Modal.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
-import { chatApi, type ChatMessage } from './chat.api.ts';
+import { chatApi } from './chat.api.ts';
+import { pendingMessage } from './pending-message.ts';
 import { removeByTempId, upsertItem } from './timeline-cache.ts';
 import { fillTemplate, TemplatePicker, templateChoiceComplete, type TemplateChoice } from './TemplatePicker.tsx';
 import { useApprovedTemplates } from './use-approved-templates.ts';
@@ -22,11 +23,7 @@ export function TemplateSendDialog({ cardId, columnId, onClose }: { cardId: stri
     mutationFn: (tempId: string) => chatApi.sendTemplate({ cardId, templateId: choice.templateId, variables: choice.variables, tempId }),
     onMutate: (tempId) => {
       const template = templates.find((candidate) => candidate.id === choice.templateId)!;
-      const now = new Date();
-      const optimistic: ChatMessage = {
-        id: `temp-${tempId}`, cardId, sender: 'user', type: 'template', text: fillTemplate(template, choice.variables),
-        timestamp: now.toISOString(), raw_timestamp: now.getTime(), ack: 0, tempId,
-      };
+      const optimistic = pendingMessage({ cardId, type: 'template', text: fillTemplate(template, choice.variables), tempId });
       updateTimeline(cardId, (data) => upsertItem(data, { kind: 'message', ...optimistic }));
       onClose();
     },

@@ -42,7 +42,8 @@ export function aMessage(overrides: Partial<ChatMessage> = {}): TimelineItem {
   const at = Date.now() - 30 * 60_000;
   return {
     kind: 'message', id: `m-${Math.random().toString(36).slice(2)}`, cardId: 'c1', sender: 'contact', participantName: null, text: 'Hola', type: 'text',
-    mediaUrl: null, timestamp: new Date(at).toISOString(), raw_timestamp: at, ack: 3, error: null, tempId: null, ...overrides,
+    mediaUrl: null, mediaMime: null, fileName: null, timestamp: new Date(at).toISOString(), raw_timestamp: at, ack: 3, error: null,
+    quotedMessageId: null, quotedMessageText: null, quotedMessageSender: null, tempId: null, templateId: null, payload: null, ...overrides,
   } as TimelineItem;
 }
 
@@ -50,8 +51,8 @@ export function aBoard(cards: BoardCard[] = [aCard()]): Board {
   return {
     funnel: { id: FUNNEL_ID, name: 'Ventas' },
     columns: [
-      { id: 'col1', title: 'Nuevos', funnelId: FUNNEL_ID, color: 'blue', cards: cards.filter((card) => card.columnId === 'col1') },
-      { id: 'col2', title: 'En curso', funnelId: FUNNEL_ID, color: 'green', cards: cards.filter((card) => card.columnId === 'col2') },
+      { id: 'col1', title: 'Nuevos', funnelId: FUNNEL_ID, funnelName: 'Ventas', color: 'blue', gemini_config: null, assistant_bot_id: null, cards: cards.filter((card) => card.columnId === 'col1') },
+      { id: 'col2', title: 'En curso', funnelId: FUNNEL_ID, funnelName: 'Ventas', color: 'green', gemini_config: null, assistant_bot_id: null, cards: cards.filter((card) => card.columnId === 'col2') },
     ],
     counters: { unreadIndividual: 0, unreadGroup: 0, totalContacts: cards.length },
   };

@@ -1,64 +1,16 @@
+import type { ChatMessage, NoteDto, ScheduledMessageDto, SuggestReplyResponse, SummarizeResponse, Timeline } from '@embudo/contracts/http/chats';
+import type { CardSummary } from '@embudo/contracts/http/funnels';
+import type { TemplateDto } from '@embudo/contracts/http/templates';
 import { api } from '../../shared/api-client/api-client.ts';
 
-export type MessageSender = 'user' | 'ai' | 'contact';
-export type MessageAck = -1 | 0 | 1 | 2 | 3;
-
-/** Spec 01 §3 Message, as GET /api/cards/{id}/messages and message:new carry it. */
-export interface ChatMessage {
-  id: string;
-  cardId: string;
-  sender: MessageSender;
-  participantName?: string | null;
-  text?: string | null;
-  type: string;
-  mediaUrl?: string | null;
-  mediaMime?: string | null;
-  fileName?: string | null;
-  timestamp: string;
-  raw_timestamp: number;
-  ack: MessageAck;
-  error?: string | null;
-  quotedMessageId?: string | null;
-  quotedMessageText?: string | null;
-  quotedMessageSender?: string | null;
-  tempId?: string | null;
-  payload?: Record<string, unknown> | null;
-}
-
-export interface ChatNote {
-  id: string;
-  author: string | null;
-  text: string;
-  timestamp?: string;
-  raw_timestamp: number;
-}
-
-export interface ScheduledItem {
-  id: string;
-  author: string | null;
-  scheduledFor: string;
-  text: string | null;
-  templateId: string | null;
-  status: string;
-  raw_timestamp: number;
-}
-
-export type TimelineItem = ({ kind: 'message' } & ChatMessage) | ({ kind: 'note' } & ChatNote) | ({ kind: 'scheduled' } & ScheduledItem);
-
-export interface TimelinePage {
-  items: TimelineItem[];
-  nextCursor: string | null;
-}
-
+export type { ChatMessage, ChatNote, ScheduledItem, TimelineItem } from '@embudo/contracts/http/chats';
+export type MessageSender = ChatMessage['sender'];
+/** Spec 01 §3 Ack values: -1 error, 0 sending, 1 sent, 2 delivered, 3 read. */
+export type MessageAck = ChatMessage['ack'];
+/** One page of GET /api/cards/{id}/messages, as the chat reads it. */
+export type TimelinePage = Pick<Timeline, 'items' | 'nextCursor'>;
 /** A template as the chat sends it (spec 01 §3 Template). */
-export interface ApprovedTemplate {
-  id: string;
-  name: string;
-  category: string;
-  body_text: string;
-  status: string;
-  variables_schema: Record<string, { type: string; label: string }> | null;
-}
+export type ApprovedTemplate = TemplateDto;
 
 const cardPath = (cardId: string) => `/api/cards/${encodeURIComponent(cardId)}`;
 
@@ -81,11 +33,15 @@ export const chatApi = {
   sendTemplate: (body: { cardId: string; templateId: string; variables: Record<string, string>; tempId: string }) =>
     api.post<ChatMessage>('/api/message/template', body),
   schedule: (body: { cardId: string; scheduledFor: string; text?: string; templateId?: string; variables?: Record<string, string> }) =>
-    api.post<ScheduledItem>('/api/message/schedule', body),
-  addNote: (cardId: string, text: string) => api.post<ChatNote>('/api/note', { cardId, text }),
-  markRead: (cardId: string) => api.post<unknown>(`${cardPath(cardId)}/mark-read`),
-  toggleAi: (cardId: string, enabled: boolean) => api.put<unknown>(`${cardPath(cardId)}/toggle-ai`, { enabled }),
-  archive: (cardId: string) => api.post<unknown>(`${cardPath(cardId)}/archive`),
+    api.post<ScheduledMessageDto>('/api/message/schedule', body),
+  addNote: (cardId: string, text: string) => api.post<NoteDto>('/api/note', { cardId, text }),
+  /** The copilot (issue 15): a draft for the composer, never sent by itself. */
+  suggestReply: (cardId: string) => api.post<SuggestReplyResponse>('/api/ai/suggest-reply', { cardId }),
+  /** The copilot (issue 15): a summary of the conversation, kept as an internal note. */
+  summarize: (cardId: string) => api.post<SummarizeResponse>('/api/ai/summarize', { cardId }),
+  markRead: (cardId: string) => api.post<CardSummary>(`${cardPath(cardId)}/mark-read`),
+  toggleAi: (cardId: string, enabled: boolean) => api.put<CardSummary>(`${cardPath(cardId)}/toggle-ai`, { enabled }),
+  archive: (cardId: string) => api.post<CardSummary>(`${cardPath(cardId)}/archive`),
   /** All of the tenant's templates, or only the approved ones; the answer is an array or an object holding `templates` (spec 01 §7). */
   templates: async (status?: 'APPROVED'): Promise<ApprovedTemplate[]> => {
     const answer = await api.get<unknown>(`/api/templates?status=${status ?? ''}`);

@@ -1,4 +1,4 @@
-import type { PhoneMessage, SandboxApp, SandboxSendRequest } from '@embudo/contracts/http/sandbox-phone';
+import type { SandboxApp, SandboxConversation, SandboxSendRequest, SandboxSendResponse } from '@embudo/contracts/http/sandbox-phone';
 import { api } from '../../shared/api-client/api-client.ts';
 
 export const sandboxPhoneApi = {
@@ -6,9 +6,9 @@ export const sandboxPhoneApi = {
   /** In a group the conversation is keyed by the group's id instead of the customer's phone. */
   conversation: async (phone: string) => {
     const query = new URLSearchParams({ phone });
-    const answer = await api.get<{ messages?: PhoneMessage[] }>(`/sandbox/api/conversation?${query}`);
+    const answer = await api.get<SandboxConversation | undefined>(`/sandbox/api/conversation?${query}`);
     return answer?.messages ?? [];
   },
   /** The company is the session's: the server never takes it from the request. */
-  send: (request: SandboxSendRequest) => api.post<{ id: string }>('/sandbox/api/send', request),
+  send: (request: SandboxSendRequest) => api.post<SandboxSendResponse>('/sandbox/api/send', request),
 };

@@ -119,13 +119,15 @@ describe('application shell', () => {
 describe('Mi Consumo', () => {
   it('shows the month figures, the cost with 4 decimals', async () => {
     await openShell('agent', {
-      'GET /t/acme/api/usage': () => json(200, { usage: { totalCost: 1.5, sentCount: 1200, receivedCount: 7, marketingTemplateCount: 3, utilityTemplateCount: 2 } }),
+      'GET /t/acme/api/usage': () => json(200, { usage: { totalCost: 1.5, sentCount: 1200, receivedCount: 7, marketingTemplateCount: 3, utilityTemplateCount: 2, aiAnswerCount: 4, aiTokenCount: 12500 } }),
     });
     openMenu();
     fireEvent.click(screen.getByRole('menuitem', { name: 'Mi Consumo' }));
     expect(await screen.findByText('$1.5000')).toBeTruthy();
     expect(screen.getByText('Mensajes enviados').nextSibling?.textContent).toBe((1200).toLocaleString('es'));
     expect(screen.getByText('Mensajes recibidos').nextSibling?.textContent).toBe('7');
+    expect(screen.getByText('Respuestas de IA').nextSibling?.textContent).toBe('4');
+    expect(screen.getByText('Tokens de IA').nextSibling?.textContent).toBe((12500).toLocaleString('es'));
   });
 
   it('says failed sends are not billed, and how many this month', async () => {

@@ -139,6 +139,7 @@ describe('template editor: saving and media samples', () => {
     fireEvent.change(field('Tipo de encabezado'), { target: { value: 'IMAGE' } });
     fireEvent.change(field('Archivo de ejemplo (imagen)'), { target: { files: [pngFile()] } });
     await waitFor(() => expect((screen.getByRole('button', { name: SAVE }) as HTMLButtonElement).disabled).toBe(true));
+    await waitFor(() => expect(answer).toBeTypeOf('function'));
     expect(api.callsTo('POST', '/t/acme/api/templates/media')[0]!.body).toBeInstanceOf(FormData);
     answer(json(200, { handleId: '4::aW1hZ2U=:ARb1', headerType: 'IMAGE', url: '/media/t1/promo.png' }));
     expect(await screen.findByText('Media sample uploaded successfully.')).toBeTruthy();

@@ -1,5 +1,5 @@
 import type { FlowOption } from '@embudo/contracts/flows/nodes/sendMessageWithOptions';
-import { chosenReply, type ReplyChoice } from '../../chats/reply-choices.ts';
+import { chosenReply, type ReplyChoice } from '../../chats/index.ts';
 import type { CustomerAnswer } from './node-executor.ts';
 
 /** Reply buttons carry this prefix and the option id, so a pressed button names its option exactly. */

@@ -1,15 +1,10 @@
 import { createContext, useContext } from 'react';
+import type { SessionUser } from '@embudo/contracts/http/auth';
+import type { NamedColumn } from '@embudo/contracts/http/funnels';
 
-export interface EditorColumn {
-  id: string;
-  title: string;
-  funnelName: string;
-}
+export type EditorColumn = Pick<NamedColumn, 'id' | 'title' | 'funnelName'>;
 
-export interface EditorMember {
-  id: string;
-  name: string;
-}
+export type EditorMember = Pick<SessionUser, 'id' | 'name'>;
 
 /** What node editors need from the page: the company's columns and team, and node removal. */
 export interface EditorContextValue {

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { providerSettings, tenants } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
@@ -64,12 +64,6 @@ export async function updateProviderSettings(executor: DbExecutor, tenant: { id:
 
 export function webhookUrlOf(publicUrl: string, tenantId: string, secret: string) {
   return `${publicUrl}/webhooks/gupshup/${tenantId}/${secret}`;
-}
-
-export function secretMatches(expected: string, given: string) {
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /**

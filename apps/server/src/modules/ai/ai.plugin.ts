@@ -1,0 +1,42 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../../platform/app-context.ts';
+import { registerTenantRoutes } from '../../platform/http/route-access.ts';
+import { createChatEvents, type OutboundDeps } from '../chats/index.ts';
+import { realtimeBoardEvents } from '../funnels/index.ts';
+import { recordAiUsage } from '../usage/index.ts';
+import { createAssistantListeners } from './assistant/assistant.listeners.ts';
+import { type AssistantConversation, createAnswerJob } from './assistant/assistant.service.ts';
+import { copilotRoutes } from './copilot/copilot.routes.ts';
+import type { KnowledgeSearch } from './knowledge/knowledge-search.ts';
+import type { AiModel } from './model/model-port.ts';
+import { assistantTools } from './tools/assistant-tools.ts';
+import { createVoiceNoteListeners } from './transcripts/voice-notes.ts';
+
+export interface AiPluginOptions extends AppContext {
+  /** Null when no AI_PROVIDER is configured: the assistant then leaves a note instead of answering. */
+  model: AiModel | null;
+  /** The chats module's outbox, through which the assistant answers as sender `ai`. */
+  outbound: Pick<OutboundDeps, 'enqueueSend'>;
+  knowledge: KnowledgeSearch;
+}
+
+/** The AI assistant (issue 15): column assistant answers, voice-note transcripts and the agent's copilot. */
+export const aiPlugin: FastifyPluginAsync<AiPluginOptions> = async (app, options) => {
+  const { db, log, clock, queue, domainEvents, realtime, storage, model, outbound, knowledge } = options;
+  const chatEvents = createChatEvents(db, realtime);
+  const boardEvents = realtimeBoardEvents(realtime);
+  const toolsFor = (conversation: AssistantConversation) => assistantTools({ db, chatEvents, boardEvents, domainEvents, clock }, conversation);
+  const assistant = { db, log, clock, model, outbound, chatEvents, boardEvents, knowledge, toolsFor };
+  const job = createAnswerJob(assistant);
+  queue.register(job);
+  for (const listener of createAssistantListeners({ ...assistant, queue, job })) domainEvents.register(listener);
+  const voiceNotes = createVoiceNoteListeners({
+    db, storage, model, domainEvents, chatEvents, log,
+    recordUsage: (tx, use) => recordAiUsage(tx, {
+      tenantId: use.tenantId, cardId: use.cardId, kind: 'transcript', model: use.model,
+      inputTokens: use.usage.inputTokens, outputTokens: use.usage.outputTokens, latencyMs: use.latencyMs,
+    }).then(() => undefined),
+  });
+  for (const listener of voiceNotes) domainEvents.register(listener);
+  await registerTenantRoutes(app, (scope) => scope.register(copilotRoutes, { model, knowledge, chatEvents, clock }));
+};

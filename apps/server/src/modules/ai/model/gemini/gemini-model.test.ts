@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { geminiBlocked, geminiCalls, geminiError, geminiText, startFakeGeminiServer } from '../../../../../test/fakes/fake-gemini-server.ts';
+import { AiModelError, type AiTool } from '../model-port.ts';
+import { createGeminiModel, TRANSCRIBE_INSTRUCTION } from './gemini-model.ts';
+import { SANDBOX_TRANSCRIPT } from '../sandbox/sandbox-gemini.ts';
+
+let fake: Awaited<ReturnType<typeof startFakeGeminiServer>>;
+let sleeps: number[];
+beforeAll(async () => {
+  fake = await startFakeGeminiServer();
+});
+afterAll(() => fake.close());
+beforeEach(() => {
+  fake.requests.length = 0;
+  sleeps = [];
+});
+
+const model = (overrides: { apiKey?: string; timeoutMs?: number } = {}) => createGeminiModel({
+  apiKey: overrides.apiKey ?? fake.apiKey, baseUrl: fake.url, model: 'gemini-2.5-flash', timeoutMs: overrides.timeoutMs ?? 2_000,
+  sleep: async (ms) => {
+    sleeps.push(ms);
+  },
+});
+
+function tool(name: string, execute: AiTool['execute'] = async (args) => ({ ok: true, ...args })): AiTool {
+  return {
+    name, description: `Herramienta ${name}`, execute,
+    parameters: { type: 'object', properties: { column: { type: 'string', description: 'Columna', enum: ['Ventas'] }, count: { type: 'integer' } }, required: ['column'] },
+  };
+}
+
+async function failureOf(promise: Promise<unknown>) {
+  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  expect(error).toBeInstanceOf(AiModelError);
+  return error as AiModelError;
+}
+
+describe('Gemini adapter', () => {
+  it('sends systemInstruction, merged user/model turns, upper-case function declarations and AUTO calling', async () => {
+    fake.reply(geminiText('Hola, ¿en qué te ayudo?'));
+    const answer = await model().answer({
+      instructions: 'Eres el asistente de Peluquería Sol.',
+      turns: [{ role: 'customer', text: 'Hola' }, { role: 'customer', text: '¿Abren hoy?' }, { role: 'business', text: 'Sí' }, { role: 'customer', text: 'Gracias' }],
+      tools: [tool('move_to_column')],
+    });
+
+    expect(answer).toMatchObject({ text: 'Hola, ¿en qué te ayudo?', toolCalls: [], usage: { inputTokens: 10, outputTokens: 5 }, model: 'gemini-2.5-flash' });
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests[0]!.model).toBe('gemini-2.5-flash');
+    expect(fake.requests[0]!.headers['x-goog-api-key']).toBe(fake.apiKey);
+    expect(fake.requests[0]!.body).toEqual({
+      systemInstruction: { parts: [{ text: 'Eres el asistente de Peluquería Sol.' }] },
+      contents: [
+        { role: 'user', parts: [{ text: 'Hola\n¿Abren hoy?' }] },
+        { role: 'model', parts: [{ text: 'Sí' }] },
+        { role: 'user', parts: [{ text: 'Gracias' }] },
+      ],
+      tools: [{
+        functionDeclarations: [{
+          name: 'move_to_column', description: 'Herramienta move_to_column',
+          parameters: {
+            type: 'OBJECT',
+            properties: { column: { type: 'STRING', description: 'Columna', enum: ['Ventas'] }, count: { type: 'INTEGER' } },
+            required: ['column'],
+          },
+        }],
+      }],
+      toolConfig: { functionCallingConfig: { mode: 'AUTO' } },
+    });
+  });
+
+  it('sends no tools at all when none are offered', async () => {
+    fake.reply(geminiText('Hola'));
+    await model().answer({ instructions: 'x', turns: [{ role: 'customer', text: 'Hola' }], tools: [] });
+    expect(fake.requests[0]!.body).not.toHaveProperty('tools');
+    expect(fake.requests[0]!.body).not.toHaveProperty('toolConfig');
+  });
+
+  it('runs parallel and multi-round calls, echoing the model turn with its thoughtSignature and answering each call by id', async () => {
+    fake.reply(
+      geminiCalls([
+        { name: 'move_to_column', args: { column: 'Ventas' }, id: 'call-a', thoughtSignature: 'U0lHLUE=' },
+        { name: 'broken', args: { column: 'x' }, id: 'call-b' },
+      ], { promptTokenCount: 100, candidatesTokenCount: 7 }),
+      geminiCalls([{ name: 'move_to_column', args: { column: 'Nuevos' } }], { promptTokenCount: 150, candidatesTokenCount: 3 }),
+      geminiText('Listo.', { promptTokenCount: 200, candidatesTokenCount: 2 }),
+    );
+    const answer = await model().answer({
+      instructions: 'x',
+      turns: [{ role: 'customer', text: 'Pásame a ventas' }],
+      tools: [tool('move_to_column'), tool('broken', async () => {
+        throw new Error('la columna no existe');
+      })],
+    });
+
+    expect(answer.text).toBe('Listo.');
+    expect(answer.usage).toEqual({ inputTokens: 450, outputTokens: 12 });
+    expect(answer.toolCalls).toEqual([
+      { name: 'move_to_column', args: { column: 'Ventas' }, result: { ok: true, column: 'Ventas' } },
+      { name: 'broken', args: { column: 'x' }, result: { error: 'la columna no existe' } },
+      { name: 'move_to_column', args: { column: 'Nuevos' }, result: { ok: true, column: 'Nuevos' } },
+    ]);
+    const second = fake.requests[1]!.body['contents'] as unknown[];
+    expect(second.slice(1)).toEqual([
+      {
+        role: 'model',
+        parts: [
+          { functionCall: { id: 'call-a', name: 'move_to_column', args: { column: 'Ventas' } }, thoughtSignature: 'U0lHLUE=' },
+          { functionCall: { id: 'call-b', name: 'broken', args: { column: 'x' } } },
+        ],
+      },
+      {
+        role: 'user',
+        parts: [
+          { functionResponse: { id: 'call-a', name: 'move_to_column', response: { ok: true, column: 'Ventas' } } },
+          { functionResponse: { id: 'call-b', name: 'broken', response: { error: 'la columna no existe' } } },
+        ],
+      },
+    ]);
+    const third = fake.requests[2]!.body['contents'] as unknown[];
+    expect(third.at(-1)).toEqual({ role: 'user', parts: [{ functionResponse: { name: 'move_to_column', response: { ok: true, column: 'Nuevos' } } }] });
+  });
+
+  it('stops offering tools after maxToolRounds: the last call forbids calling and its words are the answer', async () => {
+    const call = geminiCalls([{ name: 'move_to_column', args: { column: 'Ventas' } }]);
+    fake.reply(call, call, geminiText('Ya moví tu conversación.'));
+    const answer = await model().answer({ instructions: 'x', turns: [{ role: 'customer', text: 'hola' }], tools: [tool('move_to_column')], maxToolRounds: 2 });
+
+    expect(answer.text).toBe('Ya moví tu conversación.');
+    expect(answer.toolCalls).toHaveLength(2);
+    expect(fake.requests.map((request) => (request.body['toolConfig'] as { functionCallingConfig: { mode: string } }).functionCallingConfig.mode))
+      .toEqual(['AUTO', 'AUTO', 'NONE']);
+  });
+
+  it('retries 429 (waiting what RetryInfo asks, capped) and 503 with exponential backoff, then answers', async () => {
+    fake.reply(geminiError(429, { retryDelay: '3s' }), geminiError(503), geminiText('Por fin'));
+    const answer = await model().answer({ instructions: 'x', turns: [{ role: 'customer', text: 'hola' }], tools: [] });
+    expect(answer.text).toBe('Por fin');
+    expect(sleeps).toEqual([3_000, 2_000]);
+
+    fake.reply(geminiError(429, { retryDelay: '600s' }), geminiText('Ok'));
+    await model().answer({ instructions: 'x', turns: [{ role: 'customer', text: 'hola' }], tools: [] });
+    expect(sleeps.at(-1)).toBe(20_000);
+  });
+
+  it('gives up after the attempts: quota for 429, unavailable for 500/503', async () => {
+    fake.reply(geminiError(429), geminiError(429), geminiError(429));
+    const quota = await failureOf(model().answer({ instructions: 'x', turns: [{ role: 'customer', text: 'hola' }], tools: [] }));
+    expect(quota.kind).toBe('quota');
+    expect(quota.message).toContain('429 RESOURCE_EXHAUSTED');
+    expect(sleeps).toEqual([1_000, 2_000]);
+
+    fake.reply(geminiError(500), geminiError(503), geminiError(500));
+    expect((await failureOf(model().answer({ instructions: 'x', turns: [{ role: 'customer', text: 'hola' }], tools: [] }))).kind).toBe('unavailable');
+    expect(fake.requests).toHaveLength(6);
+  });
+
+  it('maps SAFETY answers and blocked prompts to blocked', async () => {
+    fake.reply(geminiBlocked('SAFETY'));
+    expect((await failureOf(model().answer({ instructions: 'x', turns: [{ role: 'customer', text: 'hola' }], tools: [] }))).kind).toBe('blocked');
+    fake.reply({ body: { promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, usageMetadata: { promptTokenCount: 3 } } });
+    const blocked = await failureOf(model().answer({ instructions: 'x', turns: [{ role: 'customer', text: 'hola' }], tools: [] }));
+    expect(blocked.kind).toBe('blocked');
+    expect(blocked.message).toContain('PROHIBITED_CONTENT');
+  });
+
+  it('reports a malformed function call instead of answering nothing', async () => {
+    fake.reply(geminiBlocked('MALFORMED_FUNCTION_CALL'));
+    const failure = await failureOf(model().answer({ instructions: 'x', turns: [{ role: 'customer', text: 'hola' }], tools: [tool('move_to_column')] }));
+    expect(failure.kind).toBe('unavailable');
+    expect(failure.message).toContain('MALFORMED_FUNCTION_CALL');
+  });
+
+  it('times out a request that takes too long', async () => {
+    fake.reply({ ...geminiText('tarde'), delayMs: 300 });
+    const failure = await failureOf(model({ timeoutMs: 50 }).answer({ instructions: 'x', turns: [{ role: 'customer', text: 'hola' }], tools: [] }));
+    expect(failure.kind).toBe('timeout');
+  });
+
+  it('rejects at once a bad key or a malformed request (no retries)', async () => {
+    const badKey = await failureOf(model({ apiKey: 'wrong' }).answer({ instructions: 'x', turns: [{ role: 'customer', text: 'hola' }], tools: [] }));
+    expect(badKey.kind).toBe('rejected');
+    expect(badKey.message).toContain('403 PERMISSION_DENIED');
+    fake.reply(geminiError(400));
+    expect((await failureOf(model().answer({ instructions: 'x', turns: [{ role: 'customer', text: 'hola' }], tools: [] }))).kind).toBe('rejected');
+    expect(fake.requests).toHaveLength(2);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('transcribes audio as an inlineData part with a Spanish verbatim instruction', async () => {
+    const transcript = await model().transcribe({ data: Buffer.from('OggS-fake-audio'), mimeType: 'audio/ogg; codecs=opus' });
+    expect(transcript).toMatchObject({ text: SANDBOX_TRANSCRIPT, model: 'gemini-2.5-flash' });
+    expect(transcript.usage.inputTokens).toBeGreaterThan(0);
+    expect(fake.requests[0]!.body).toEqual({
+      contents: [{
+        role: 'user',
+        parts: [{ inlineData: { mimeType: 'audio/ogg; codecs=opus', data: Buffer.from('OggS-fake-audio').toString('base64') } }, { text: TRANSCRIBE_INSTRUCTION }],
+      }],
+    });
+  });
+
+  it('opens with a user turn when the business wrote first, and counts thinking tokens as output', async () => {
+    fake.reply(geminiText('Claro', { promptTokenCount: 10, candidatesTokenCount: 5, thoughtsTokenCount: 20 }));
+    const answer = await model().answer({ instructions: 'x', turns: [{ role: 'business', text: 'Tu pedido está listo' }, { role: 'customer', text: '¿Lo envían?' }], tools: [] });
+    expect(answer.usage).toEqual({ inputTokens: 10, outputTokens: 25 });
+    expect(fake.requests[0]!.body['contents']).toEqual([
+      { role: 'user', parts: [{ text: '(comienzo de la conversación)' }] },
+      { role: 'model', parts: [{ text: 'Tu pedido está listo' }] },
+      { role: 'user', parts: [{ text: '¿Lo envían?' }] },
+    ]);
+  });
+
+  it('allows five tool rounds by default', async () => {
+    const call = geminiCalls([{ name: 'move_to_column', args: { column: 'Ventas' } }]);
+    fake.reply(call, call, call, call, call, geminiText('Fin'));
+    const answer = await model().answer({ instructions: 'x', turns: [{ role: 'customer', text: 'hola' }], tools: [tool('move_to_column')] });
+    expect(answer.toolCalls).toHaveLength(5);
+    expect(fake.requests).toHaveLength(6);
+    expect(fake.requests.at(-1)!.body['toolConfig']).toEqual({ functionCallingConfig: { mode: 'NONE' } });
+  });
+
+  it('stops when the caller aborts, without retrying', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('superseded'));
+    await expect(model().answer({ instructions: 'x', turns: [{ role: 'customer', text: 'hola' }], tools: [], signal: controller.signal })).rejects.toThrow('superseded');
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('reports a server nobody answers on as unavailable after the retries', async () => {
+    const closed = await startFakeGeminiServer();
+    await closed.close();
+    const unreachable = createGeminiModel({ apiKey: 'k', baseUrl: closed.url, timeoutMs: 2_000, sleep: async (ms) => {
+      sleeps.push(ms);
+    } });
+    expect((await failureOf(unreachable.answer({ instructions: 'x', turns: [{ role: 'customer', text: 'hola' }], tools: [] }))).kind).toBe('unavailable');
+    expect(sleeps).toEqual([1_000, 2_000]);
+  });
+});

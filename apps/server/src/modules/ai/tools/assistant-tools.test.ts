@@ -1,0 +1,83 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appointments, tenants } from '../../../../db/schema/index.ts';
+import { seedCatalog } from '../../../../test/support/agenda-fixtures.ts';
+import { buildTestApp, type TestApp } from '../../../../test/support/build-test-app.ts';
+import { bearer, registerTenant } from '../../../../test/support/factories.ts';
+import { listenOnRandomPort } from '../../../../test/support/realtime-client.ts';
+import { sandboxAppName } from '../../tenants/index.ts';
+import { handOverNote } from './assistant-tools.ts';
+
+/**
+ * The column assistant's tools, driven by the sandbox model (the embedded default, speaking Gemini's protocol): what
+ * a customer asks for on WhatsApp really happens in the CRM — a move, a booking in the Agenda, a hand-over.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp({ providerMode: 'sandbox', aiProvider: 'sandbox' });
+  await listenOnRandomPort(t.app);
+});
+afterAll(() => t.close());
+
+let phones = 0;
+async function company(name = 'Peluquería Sol') {
+  const owner = await registerTenant(t.app, { companyName: name, timezone: 'America/Bogota' });
+  await t.database.db.update(tenants).set({ subscriptionPlan: 'professional' }).where(eq(tenants.id, owner.tenant.id));
+  const call = (method: 'GET' | 'POST' | 'PUT', path: string, payload?: unknown) =>
+    t.app.inject({ method, url: `/api${path}`, headers: bearer(owner.token), payload: payload as object });
+  const [funnel] = (await call('GET', '/funnels/summary')).json() as { id: string }[];
+  const columns = (await call('GET', `/funnels/${funnel!.id}/columns`)).json() as { id: string; title: string }[];
+  const saved = await call('PUT', `/columns/${columns[0]!.id}`, { gemini_config: { isEnabled: true, systemPrompt: 'Atiende a los clientes de la peluquería.', tools: [], quietSeconds: 0 } });
+  expect(saved.statusCode, saved.body).toBe(200);
+  phones += 1;
+  const customer = { appName: sandboxAppName(owner.tenant.slug), phone: `52155800${String(phones).padStart(5, '0')}`, name: 'Ana' };
+  const says = async (text: string) => {
+    await t.app.sandboxPhone!.customerSends({ ...customer, kind: 'text', text });
+    await t.app.queue.drain();
+  };
+  const card = async () => {
+    const board = (await call('GET', `/funnels/${funnel!.id}/board`)).json() as { columns: { id: string; cards: { id: string; phone: string; aiEnabled: boolean; columnId: string }[] }[] };
+    return board.columns.flatMap((column) => column.cards).find((entry) => entry.phone.replace(/\D/g, '') === customer.phone)!;
+  };
+  const items = async () => (await call('GET', `/cards/${(await card()).id}/messages?limit=50`)).json().items as Array<{ kind: string; sender?: string; text: string }>;
+  const aiMessages = async () => (await items()).filter((item) => item.kind === 'message' && item.sender === 'ai').map((item) => item.text);
+  return { owner, call, columns, says, card, items, aiMessages };
+}
+
+describe('the assistant tools through the sandbox model', () => {
+  it('books a real appointment in the Agenda when the customer asks for one, and tells them its time', async () => {
+    const shop = await company();
+    const { professional, service } = await seedCatalog(t.app, shop.owner);
+    await shop.says('Hola, quiero agendar una cita');
+    const booked = await t.database.db.select().from(appointments).where(eq(appointments.tenantId, shop.owner.tenant.id));
+    expect(booked).toHaveLength(1);
+    expect(booked[0]).toMatchObject({ professionalId: professional.id, serviceId: service.id, clientName: 'Ana' });
+    const [answer] = await shop.aiMessages();
+    expect(answer).toMatch(/^Listo, tu cita quedó agendada para /);
+  });
+
+  it('says so instead of booking when the company has no agenda', async () => {
+    const shop = await company('Sin Agenda');
+    await shop.says('Quiero reservar un turno');
+    expect(await t.database.db.select().from(appointments).where(eq(appointments.tenantId, shop.owner.tenant.id))).toEqual([]);
+    expect(await shop.aiMessages()).toHaveLength(1);
+  });
+
+  it('moves the chat to the column the customer names', async () => {
+    const shop = await company();
+    await shop.says('Hola');
+    await shop.says('Ya estamos en conversación sobre el precio');
+    expect((await shop.card()).columnId).toBe(shop.columns.find((column) => column.title === 'En conversación')!.id);
+  });
+
+  it('hands the chat to a person: AI off, and a note says why', async () => {
+    const shop = await company();
+    await shop.says('Quiero hablar con una persona, por favor');
+    expect((await shop.card()).aiEnabled).toBe(false);
+    const notes = (await shop.items()).filter((item) => item.kind === 'note').map((item) => item.text);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]!.startsWith(handOverNote(''))).toBe(true);
+    await shop.says('¿Hola?');
+    expect(await shop.aiMessages()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,29 @@
+import type { Db } from '../../platform/db/database.ts';
+import { defineListener } from '../../platform/events/index.ts';
+import { batchesOfChat, batchesOfMessage, type BatchUpdates } from './batch-updates.ts';
+
+/**
+ * The batch dashboard follows what moves its counts: a row leaving `pending`, a status of a batch message,
+ * a customer's reply on a chat a batch wrote to. Announcing twice is harmless (the page refetches), so these
+ * listeners only read and announce; a missed announcement is caught up by the next change.
+ */
+export function createBulkSendListeners(deps: { db: Db; updates: BatchUpdates }) {
+  const announce = (tenantId: string, batchIds: string[]) => batchIds.forEach((batchId) => deps.updates.changed(tenantId, batchId));
+  return [
+    defineListener({
+      name: 'bulk-sends.progress-on-row-finished',
+      event: 'batch.row-finished',
+      handle: async (event) => announce(event.tenantId, [event.payload.batchId]),
+    }),
+    defineListener({
+      name: 'bulk-sends.progress-on-message-status',
+      event: 'message.status-changed',
+      handle: async (event) => announce(event.tenantId, await batchesOfMessage(deps.db, event.tenantId, event.payload.messageId)),
+    }),
+    defineListener({
+      name: 'bulk-sends.progress-on-customer-reply',
+      event: 'customer-message.stored',
+      handle: async (event) => announce(event.tenantId, await batchesOfChat(deps.db, event.tenantId, event.payload.cardId)),
+    }),
+  ];
+}

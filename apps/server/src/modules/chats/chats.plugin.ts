@@ -1,0 +1,59 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { MediaDownloader, MessagingProvider } from '../../messaging-providers/provider.ts';
+import type { AppContext } from '../../platform/app-context.ts';
+import type { Tx } from '../../platform/db/database.ts';
+import { registerTenantRoutes } from '../../platform/http/route-access.ts';
+import type { JobDefinition } from '../../platform/queue/job-definition.ts';
+import { createChatEvents } from './chat-events.ts';
+import { createChatJobs, createScheduledJob } from './chats.jobs.ts';
+import { chatsRoutes } from './chats.routes.ts';
+import type { InboundBot } from './inbound.service.ts';
+import type { OutboundDeps } from './outbound.service.ts';
+import { webhooksRoutes } from './webhooks.routes.ts';
+
+export interface ChatProviderPorts {
+  provider: MessagingProvider;
+  /** Inbound media, only from the provider's own hosts (or the sandbox's fake). */
+  downloadMedia: MediaDownloader;
+  /** The Gupshup API key a send to this app goes with. */
+  providerApiKey: (account: { appName: string }) => Promise<string>;
+}
+
+/** The chats module's outbound queue: what chats, the auto-bot, flow bots and bulk sends write messages through. */
+export type ChatOutbound = ReturnType<typeof createChatOutbound>;
+
+/**
+ * Builds the chat jobs and the enqueue functions that record them in the caller's transaction (outbox). Built once
+ * in app.ts, since modules above chats send through it; the chats plugin registers its jobs.
+ */
+export function createChatOutbound(context: AppContext, ports: ChatProviderPorts) {
+  const { db, queue, domainEvents, storage, sandbox, publicUrl, log } = context;
+  const events = createChatEvents(db, context.realtime);
+  const chatJobs = createChatJobs({ db, events, domainEvents, storage, sandbox, publicUrl, log, ...ports });
+  const outbound = {
+    db, provider: ports.provider, events, domainEvents,
+    enqueueSend: (tx: Tx, input: { tenantId: string; messageId: string }) => queue.enqueue(tx, chatJobs.sendMessage, input, { singletonKey: `send:${input.messageId}` }),
+    enqueueMediaDownload: (tx: Tx, input: { tenantId: string; messageId: string; url: string; contentType?: string }) => queue.enqueue(tx, chatJobs.downloadMedia, input),
+    enqueueReadReceipt: (tx: Tx, input: { tenantId: string; messageId: string }) => queue.enqueue(tx, chatJobs.sendReadReceipt, input, { singletonKey: `read:${input.messageId}` }),
+  } satisfies OutboundDeps & Record<string, unknown>;
+  const scheduledJob = createScheduledJob(outbound);
+  const jobs: JobDefinition[] = [chatJobs.sendMessage, chatJobs.downloadMedia, chatJobs.sendReadReceipt, scheduledJob];
+  return {
+    ...outbound,
+    enqueueScheduled: (tx: Tx, input: { tenantId: string; scheduledId: string }, runAt: Date) => queue.enqueue(tx, scheduledJob, input, { runAt, singletonKey: `scheduled:${input.scheduledId}` }),
+    jobs,
+  };
+}
+
+export interface ChatsPluginOptions extends AppContext {
+  outbound: ChatOutbound;
+  /** The auto-bot's waiting room, where a new chat lands (autobot sits above chats). */
+  inboundBot: InboundBot;
+}
+
+/** Messages, notes, scheduled sends, media and the provider's inbound webhook. */
+export const chatsPlugin: FastifyPluginAsync<ChatsPluginOptions> = async (app, { queue, storage, publicUrl, sandbox, outbound, inboundBot }) => {
+  for (const job of outbound.jobs) queue.register(job);
+  await app.register(webhooksRoutes({ ...outbound, storage, bot: inboundBot }));
+  await registerTenantRoutes(app, (scope) => scope.register(chatsRoutes, { ...outbound, storage, publicUrl, sandbox }));
+};

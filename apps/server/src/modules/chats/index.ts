@@ -1,0 +1,18 @@
+/**
+ * The chats module's public face: the only file that other modules, app.ts and other modules' tests import
+ * (docs/decisions/0012-module-boundaries.md). Messages, notes, scheduled sends, media and the inbound webhook.
+ * Imports funnels, templates, tenants and usage.
+ */
+export { type ChatOutbound, chatsPlugin, createChatOutbound } from './chats.plugin.ts';
+export { type ChatEvents, createChatEvents } from './chat-events.ts';
+export { upsertContact } from './contacts.service.ts';
+export { emitNewMessage, type InboundBot } from './inbound.service.ts';
+export { announceNote, findMessageKind, latestCustomerMessageId, recentMessages, storeSystemNote } from './conversation.service.ts';
+export { countMessagesSentBetween } from './message-counts.ts';
+export { publishStatusChange } from './message-events.ts';
+export { type MessageRow, toMessageDto } from './message-dto.ts';
+export { type Author, type OutboundDeps, type OutboundDraft, queueOutbound, storeOutbound, writableCard } from './outbound.service.ts';
+export { chosenReply, normaliseChoiceText, pressedReply, type ReplyChoice, replyChoicesDraft } from './reply-choices.ts';
+export { sandboxPhoneCrm } from './sandbox-phone-crm.ts';
+export { CONTACT_IN_HIDDEN_FUNNEL, templateDraft } from './template-send.service.ts';
+export { announceTranscript, findVoiceNote, saveTranscript } from './transcripts.service.ts';

@@ -1,0 +1,16 @@
+/**
+ * The funnels module's public face: the only file that other modules, app.ts and other modules' tests import
+ * (docs/decisions/0012-module-boundaries.md). Funnels, columns, cards and the board. Imports tenants and templates;
+ * bots reach it through the ColumnBots port.
+ */
+export { funnelsPlugin } from './funnels.plugin.ts';
+export { type ArchiveLanding, type BoardEvents, COLUMN_NOT_FOUND, type ColumnBots, switchCardAiOff } from './board-edit.service.ts';
+export { withAssistantDefaults } from './column-dto.ts';
+export { type ToolFileIndexer } from './column-settings.service.ts';
+export { realtimeBoardEvents } from './board-realtime.ts';
+export { funnelColumns } from './board.service.ts';
+export { publishCardMove } from './card-events.ts';
+export {
+  type CardPlace, type CardRow, findCard, findCardByPhone, findOrCreateCard, placeCard, recordCardActivity, searchChatContacts, toCardUpdate,
+} from './cards.service.ts';
+export { clearColumnsBot, columnAssistant, columnBot, columnsOfFunnel, columnsOfTenant, createDefaultFunnel, firstColumn, listFunnelIds, visibleColumnPlace } from './funnels.service.ts';

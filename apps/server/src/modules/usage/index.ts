@@ -1,0 +1,6 @@
+/**
+ * The usage module's public face: the only file that other modules, app.ts and other modules' tests import
+ * (docs/decisions/0012-module-boundaries.md). Billable usage and the operator's prices. The bottom layer: imports no
+ * module.
+ */
+export { type AiUse, type AiUsageKind, currentPricing, recordAiUsage, monthBounds, monthCostByTenant, monthUsage, type Pricing, recordUsage, savePricing, unbillFailedMessage } from './usage.service.ts';

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { domainEventEnvelope, domainEventPayloads, type DomainEvent, type DomainEventPayload, type DomainEventType } from '@embudo/contracts/events/index';
+import { eventDeliveries } from '../../../db/schema/index.ts';
+import type { Db, Tx } from '../db/database.ts';
+import { defineJob, type JobDefinition } from '../queue/job-definition.ts';
+import type { JobQueue, QueueLogger } from '../queue/job-queue.ts';
+import type { Listener } from './listener.ts';
+
+/** What a producer hands to `publish`: the bus fills in the id and the time unless given (a replay keeps them). */
+export interface NewDomainEvent<T extends DomainEventType> {
+  type: T;
+  tenantId: string;
+  payload: DomainEventPayload<T>;
+  id?: string;
+  occurredAt?: string;
+}
+
+/** The one thing producers need: modules that publish depend on this, never on the bus or its listeners. */
+export interface EventPublisher {
+  publish<T extends DomainEventType>(tx: Tx, event: NewDomainEvent<T>): Promise<DomainEvent<T>>;
+}
+
+/** A listener's job: the event travels whole in the job's payload (docs/decisions/0011). */
+export const LISTENER_JOB_PREFIX = 'event.';
+
+const listenerJobPayload = domainEventEnvelope.superRefine((event, ctx) => {
+  const parsed = domainEventPayloads[event.type].safeParse(event.payload);
+  if (!parsed.success) ctx.addIssue({ code: 'custom', message: `payload of ${event.type}: ${z.prettifyError(parsed.error)}` });
+});
+
+/**
+ * Domain events over the job queue. `publish` writes one job per listener of the event's type through the
+ * caller's transaction, so the event exists exactly when the change that caused it commits, and nothing
+ * runs before that commit. The queue delivers each job at least once, retried with the listener's backoff;
+ * a receipt per (listener, event id) makes a second delivery of a handled event a no-op.
+ */
+export class EventBus implements EventPublisher {
+  private readonly listeners = new Map<DomainEventType, Listener[]>();
+  private readonly jobs = new Map<string, JobDefinition>();
+
+  constructor(private readonly options: { db: Db; queue: JobQueue; logger: QueueLogger }) {}
+
+  register<T extends DomainEventType>(listener: Listener<T>): void {
+    const jobName = `${LISTENER_JOB_PREFIX}${listener.name}`;
+    if (this.jobs.has(jobName)) throw new Error(`listener "${listener.name}" is already registered`);
+    const job = defineJob({
+      name: jobName,
+      payload: listenerJobPayload,
+      maxAttempts: listener.maxAttempts,
+      backoff: listener.backoff,
+      leaseMs: listener.leaseMs,
+      handler: (event, ctx) => this.deliver(listener as unknown as Listener, event as DomainEvent, ctx.attempt),
+    });
+    this.options.queue.register(job);
+    this.jobs.set(jobName, job);
+    this.listeners.set(listener.event, [...(this.listeners.get(listener.event) ?? []), listener as unknown as Listener]);
+  }
+
+  async publish<T extends DomainEventType>(tx: Tx, draft: NewDomainEvent<T>): Promise<DomainEvent<T>> {
+    const event: DomainEvent<T> = {
+      id: draft.id ?? randomUUID(),
+      type: draft.type,
+      tenantId: draft.tenantId,
+      occurredAt: draft.occurredAt ?? new Date().toISOString(),
+      // A producer's mistake fails its own transaction rather than a listener's job later.
+      payload: domainEventPayloads[draft.type].parse(draft.payload) as DomainEventPayload<T>,
+    };
+    for (const listener of this.listeners.get(event.type) ?? []) {
+      const job = this.jobs.get(`${LISTENER_JOB_PREFIX}${listener.name}`)!;
+      await this.options.queue.enqueue(tx, job, event, { singletonKey: `${listener.name}:${event.id}` });
+    }
+    return event;
+  }
+
+  private async deliver(listener: Listener, event: DomainEvent, attempt: number): Promise<void> {
+    const { db, logger } = this.options;
+    const receipt = { listener: listener.name, eventId: event.id };
+    const handled = await db.select({ at: eventDeliveries.deliveredAt }).from(eventDeliveries)
+      .where(and(eq(eventDeliveries.listener, receipt.listener), eq(eventDeliveries.eventId, receipt.eventId))).limit(1);
+    if (handled.length > 0) {
+      logger.debug({ ...receipt, type: event.type }, 'event already handled by this listener; skipped');
+      return;
+    }
+    const recordDelivery = async (tx: Tx) => {
+      const [row] = await tx.insert(eventDeliveries).values({ ...receipt, tenantId: event.tenantId }).onConflictDoNothing().returning({ at: eventDeliveries.deliveredAt });
+      return Boolean(row);
+    };
+    try {
+      await listener.handle(event, { attempt, recordDelivery });
+    } catch (error) {
+      // The queue retries or fails the job for good (and logs it); this line names the event for whoever reads the log.
+      logger.warn({ err: error, ...receipt, type: event.type, tenantId: event.tenantId, attempt }, 'event listener failed');
+      throw error;
+    }
+    // Whether or not the listener recorded it in its own transaction (that one may have rolled back), the receipt now exists.
+    await db.insert(eventDeliveries).values({ ...receipt, tenantId: event.tenantId }).onConflictDoNothing();
+  }
+}

@@ -1,0 +1,33 @@
+import type { DomainEvent, DomainEventType } from '@embudo/contracts/events/index';
+import type { Tx } from '../db/database.ts';
+import type { JobBackoff } from '../queue/job-definition.ts';
+
+export interface ListenerContext {
+  /** 1 on the first delivery, counting every attempt the queue made. */
+  attempt: number;
+  /**
+   * Records, inside the listener's own transaction, that this event has been handled. Answers false when
+   * another run already recorded it: the caller must then write nothing (the bus skips the event).
+   * A listener that changes the database calls it in the transaction of that change, so a crash between
+   * its commit and the job's completion does not run it again; otherwise the bus records it after `handle`.
+   */
+  recordDelivery(tx: Tx): Promise<boolean>;
+}
+
+export interface Listener<T extends DomainEventType = DomainEventType> {
+  /** Unique among listeners, stable across releases: it names the listener's jobs and receipts. */
+  name: string;
+  event: T;
+  // Method syntax on purpose: it lets a listener of any event sit in a registry of Listener.
+  handle(event: DomainEvent<T>, ctx: ListenerContext): Promise<void>;
+  maxAttempts?: number;
+  backoff?: JobBackoff;
+  /** The lease of the listener's job (see JobDefinition.leaseMs): how soon another process retries after this one died. */
+  leaseMs?: number;
+}
+
+/** Declares a reaction to one type of domain event; the module that reacts owns it and registers it on the bus. */
+export function defineListener<T extends DomainEventType>(listener: Listener<T>): Listener<T> {
+  if (!/^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(listener.name)) throw new Error(`listener name "${listener.name}" must be lowercase words joined by - and .`);
+  return listener;
+}
