@@ -9,7 +9,13 @@ import { createLogger } from '../apps/server/src/platform/logger/logger.ts';
 import { buildApp } from '../apps/server/src/app.ts';
 
 const database = await openPglite(undefined);
-const app = await buildApp({ db: database.db, logger: createLogger('silent'), mediaDir: os.tmpdir(), appSecret: 'bench-and-test-secret-0123456789abcdef', throttle: { windowMs: 1, perAddress: 1e9, freeAccountFailures: 1e9, accountDelayBaseMs: 0, accountDelayCapMs: 0 } });
+const app = await buildApp({
+  db: database.db,
+  logger: createLogger('silent'),
+  mediaDir: os.tmpdir(),
+  appSecret: 'bench-and-test-secret-0123456789abcdef',
+  throttle: { windowMs: 1, perAddress: 1e9, freeAccountFailures: 1e9, accountDelayBaseMs: 0, accountDelayCapMs: 0 },
+});
 await app.ready();
 
 const register = await app.inject({
@@ -33,7 +39,8 @@ async function measure(label: string, runs: number, call: () => Promise<{ status
 }
 
 await measure('POST /api/auth/login', 30, () =>
-  app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'bench@bench.test', password: 'Bench12345', tenantSlug: 'bench' } }));
+  app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'bench@bench.test', password: 'Bench12345', tenantSlug: 'bench' } }),
+);
 await measure('GET /api/auth/me', 300, () => app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } }));
 
 await app.close();

@@ -22,19 +22,27 @@ const webDist = path.resolve(import.meta.dirname, '../apps/web/dist');
 
 const database = process.env.DATABASE_URL ? await openPostgres(process.env.DATABASE_URL) : await openPglite(undefined);
 const app = await buildApp({
-  db: database.db, logger: createLogger('silent'), mediaDir: os.tmpdir(), appSecret: 'bench-and-test-secret-0123456789abcdef', providerMode: 'sandbox', webDist,
+  db: database.db,
+  logger: createLogger('silent'),
+  mediaDir: os.tmpdir(),
+  appSecret: 'bench-and-test-secret-0123456789abcdef',
+  providerMode: 'sandbox',
+  webDist,
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
 const slug = `board-${Date.now()}`;
-const session = await (await fetch(`${base}/api/auth/register`, {
-  method: 'POST', headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ companyName: 'Bench Board', companySlug: slug, userName: 'Bench', userEmail: 'bench@board.test', userPassword: 'Bench12345' }),
-})).json() as { token: string; user: unknown; tenant: { id: string; slug: string } };
+const session = (await (
+  await fetch(`${base}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ companyName: 'Bench Board', companySlug: slug, userName: 'Bench', userEmail: 'bench@board.test', userPassword: 'Bench12345' }),
+  })
+).json()) as { token: string; user: unknown; tenant: { id: string; slug: string } };
 const headers = { authorization: `Bearer ${session.token}` };
-const [funnel] = await (await fetch(`${base}/t/${slug}/api/funnels/summary`, { headers })).json() as Array<{ id: string }>;
-const columns = await (await fetch(`${base}/t/${slug}/api/funnels/${funnel!.id}/columns`, { headers })).json() as Array<{ id: string }>;
+const [funnel] = (await (await fetch(`${base}/t/${slug}/api/funnels/summary`, { headers })).json()) as Array<{ id: string }>;
+const columns = (await (await fetch(`${base}/t/${slug}/api/funnels/${funnel!.id}/columns`, { headers })).json()) as Array<{ id: string }>;
 
 // Seeded in SQL: the figure under study is reading the board, not the inbound pipeline.
 const seedStarted = performance.now();
@@ -67,32 +75,45 @@ const percentile = (values: number[], p: number) => values[Math.min(values.lengt
 
 process.stdout.write(`database                   ${database.kind}\n`);
 process.stdout.write(`cards seeded               ${CARDS} in one funnel (${CARDS / 2} in its first column) in ${seedMs.toFixed(0)} ms\n`);
-process.stdout.write(`GET board                  runs=${BOARD_CALLS} p50=${percentile(samples, 50).toFixed(1)}ms p99=${percentile(samples, 99).toFixed(1)}ms answer=${(bytes / 1024).toFixed(0)} KiB\n`);
+process.stdout.write(
+  `GET board                  runs=${BOARD_CALLS} p50=${percentile(samples, 50).toFixed(1)}ms p99=${percentile(samples, 99).toFixed(1)}ms answer=${(bytes / 1024).toFixed(0)} KiB\n`,
+);
 
 if (!fs.existsSync(path.join(webDist, 'index.html'))) {
   process.stdout.write('board first paint          skipped: build the web app first (npm run build)\n');
 } else {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const paints: number[] = [];
   let cardsInDom = 0;
   for (let i = 0; i < PAGE_LOADS; i++) {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     // Signed in as a returning user is: the stored session, then the board.
-    await context.addInitScript(({ token, user, tenant }) => {
-      localStorage.setItem('auth_token', token);
-      localStorage.setItem('auth_user', JSON.stringify(user));
-      localStorage.setItem('auth_tenant', JSON.stringify(tenant));
-      // The first frame painted after a card exists, in ms since navigation started.
-      const observer = new MutationObserver(() => {
-        if (!document.querySelector('[data-testid="board-card"]')) return;
-        observer.disconnect();
-        requestAnimationFrame(() => requestAnimationFrame(() => ((window as unknown as { boardPaintedAt: number }).boardPaintedAt = performance.now())));
-      });
-      observer.observe(document, { childList: true, subtree: true });
-    }, { token: session.token, user: session.user, tenant: session.tenant });
+    await context.addInitScript(
+      ({ token, user, tenant }) => {
+        localStorage.setItem('auth_token', token);
+        localStorage.setItem('auth_user', JSON.stringify(user));
+        localStorage.setItem('auth_tenant', JSON.stringify(tenant));
+        // The first frame painted after a card exists, in ms since navigation started.
+        const observer = new MutationObserver(() => {
+          if (!document.querySelector('[data-testid="board-card"]')) return;
+          observer.disconnect();
+          requestAnimationFrame(() => requestAnimationFrame(() => ((window as unknown as { boardPaintedAt: number }).boardPaintedAt = performance.now())));
+        });
+        observer.observe(document, { childList: true, subtree: true });
+      },
+      { token: session.token, user: session.user, tenant: session.tenant },
+    );
     const page = await context.newPage();
     await page.goto(`${base}/t/${slug}`);
     await page.waitForFunction(() => (window as unknown as { boardPaintedAt?: number }).boardPaintedAt !== undefined, undefined, { timeout: 120_000 });
@@ -102,7 +123,9 @@ if (!fs.existsSync(path.join(webDist, 'index.html'))) {
   }
   await browser.close();
   paints.sort((a, b) => a - b);
-  process.stdout.write(`board first paint          loads=${PAGE_LOADS} p50=${percentile(paints, 50).toFixed(0)}ms max=${percentile(paints, 100).toFixed(0)}ms (navigation start to first painted card, Chromium)\n`);
+  process.stdout.write(
+    `board first paint          loads=${PAGE_LOADS} p50=${percentile(paints, 50).toFixed(0)}ms max=${percentile(paints, 100).toFixed(0)}ms (navigation start to first painted card, Chromium)\n`,
+  );
   process.stdout.write(`cards in the page          ${cardsInDom} of ${CARDS} (long columns render what is on screen)\n`);
 }
 

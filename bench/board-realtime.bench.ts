@@ -18,7 +18,10 @@ import { startBulkSendBench } from './bulk-send-fixture.ts';
 const ROWS = Number(process.env.BENCH_ROWS ?? 5000);
 const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_MIN ?? 40) * 60_000;
 
-const bench = await startBulkSendBench({ chunkSize: Number(process.env.BENCH_CHUNK_SIZE ?? 20), chunkIntervalMs: Number(process.env.BENCH_CHUNK_INTERVAL_MS ?? 0) });
+const bench = await startBulkSendBench({
+  chunkSize: Number(process.env.BENCH_CHUNK_SIZE ?? 20),
+  chunkIntervalMs: Number(process.env.BENCH_CHUNK_INTERVAL_MS ?? 0),
+});
 const requests = { board: 0, summary: 0 };
 const read = async <T>(path: string, counted: keyof typeof requests): Promise<T> => {
   requests[counted] += 1;
@@ -49,7 +52,8 @@ await new Promise<void>((resolve, reject) => {
       joins += 1;
       if (joins === 1) resolve();
       else live.reconnected();
-    }));
+    }),
+  );
   socket.once('connect_error', reject);
 });
 const received = new Map<string, number>();
@@ -97,7 +101,9 @@ process.stdout.write(`reconnections             ${joins - 1}\n`);
 process.stdout.write(`cards on the cached board ${cardsOnBoard}\n`);
 process.stdout.write(`initial load              board ${initial.board}, summary ${initial.summary}\n`);
 process.stdout.write(`during the bulk send      board ${requests.board}, summary ${requests.summary}\n`);
-process.stdout.write(`requests per row          ${perRow(requests.board + requests.summary)} (board ${perRow(requests.board)}, summary ${perRow(requests.summary)})\n`);
+process.stdout.write(
+  `requests per row          ${perRow(requests.board + requests.summary)} (board ${perRow(requests.board)}, summary ${perRow(requests.summary)})\n`,
+);
 
 live.dispose();
 unsubscribers.forEach((unsubscribe) => unsubscribe());

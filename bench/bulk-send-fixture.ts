@@ -23,18 +23,25 @@ export interface Batch {
 export async function startBulkSendBench(pace: { chunkSize: number; chunkIntervalMs: number }) {
   const database = process.env.DATABASE_URL ? await openPostgres(process.env.DATABASE_URL) : await openPglite(undefined);
   const app = await buildApp({
-    db: database.db, logger: createLogger('silent'), mediaDir: os.tmpdir(), appSecret: 'bench-and-test-secret-0123456789abcdef',
-    providerMode: 'sandbox', bulkSendPace: pace,
+    db: database.db,
+    logger: createLogger('silent'),
+    mediaDir: os.tmpdir(),
+    appSecret: 'bench-and-test-secret-0123456789abcdef',
+    providerMode: 'sandbox',
+    bulkSendPace: pace,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   app.sandboxPhone!.templateReviewMs = 20;
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
   const slug = `bulk-${Date.now()}`;
-  const session = await (await fetch(`${base}/api/auth/register`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ companyName: 'Bench Bulk', companySlug: slug, userName: 'Bench', userEmail: 'bench@bulk.test', userPassword: 'Bench12345' }),
-  })).json() as { token: string };
+  const session = (await (
+    await fetch(`${base}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ companyName: 'Bench Bulk', companySlug: slug, userName: 'Bench', userEmail: 'bench@bulk.test', userPassword: 'Bench12345' }),
+    })
+  ).json()) as { token: string };
   const headers = { authorization: `Bearer ${session.token}` };
   const api = (path: string) => `${base}/t/${slug}/api${path}`;
   const get = async <T>(path: string) => (await fetch(api(path), { headers })).json() as Promise<T>;
@@ -65,7 +72,7 @@ export async function startBulkSendBench(pace: { chunkSize: number; chunkInterva
     const started = performance.now();
     const created = await fetch(api(`/funnels/${funnel!.id}/batches`), { method: 'POST', headers, body: form });
     if (created.status !== 201) throw new Error(`batch refused: ${created.status} ${await created.text()}`);
-    const { id } = await created.json() as { id: string };
+    const { id } = (await created.json()) as { id: string };
     return { id, started, acceptedMs: performance.now() - started, fileBytes: file.length };
   };
 

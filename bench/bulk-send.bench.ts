@@ -28,7 +28,10 @@ while (performance.now() - started < DEADLINE_MS && reached.read === undefined) 
   last = await bench.batch(id);
   const at = performance.now() - sending;
   if (reached.stored === undefined) {
-    const [pending] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from batch_recipients where batch_id = ${id} and status = 'pending'`);
+    const [pending] = await queryRows<{ n: number }>(
+      database.db,
+      sql`select count(*)::int as n from batch_recipients where batch_id = ${id} and status = 'pending'`,
+    );
     if (pending!.n === 0) reached.stored = at;
   }
   if (last) {
@@ -43,7 +46,9 @@ while (performance.now() - started < DEADLINE_MS && reached.read === undefined) 
 const rate = (ms: number | undefined) => (ms === undefined ? 'not reached' : `${(ROWS / (ms / 1000)).toFixed(0)} rows/s (${(ms / 1000).toFixed(1)} s)`);
 process.stdout.write(`database                     ${database.kind}\n`);
 process.stdout.write(`rows                         ${ROWS} (file ${(fileBytes / 1024).toFixed(0)} KB)\n`);
-process.stdout.write(`pace                         ${pace.chunkIntervalMs === 0 ? 'unpaced' : `${pace.chunkSize} rows every ${pace.chunkIntervalMs} ms`} (product default: ${DEFAULT_BULK_SEND_PACE.chunkSize} rows every ${DEFAULT_BULK_SEND_PACE.chunkIntervalMs} ms)\n`);
+process.stdout.write(
+  `pace                         ${pace.chunkIntervalMs === 0 ? 'unpaced' : `${pace.chunkSize} rows every ${pace.chunkIntervalMs} ms`} (product default: ${DEFAULT_BULK_SEND_PACE.chunkSize} rows every ${DEFAULT_BULK_SEND_PACE.chunkIntervalMs} ms)\n`,
+);
 process.stdout.write(`upload checked and stored    ${accepted.toFixed(0)} ms -> ${rate(accepted)}\n`);
 process.stdout.write(`from the queue's start:\n`);
 process.stdout.write(`chats and messages stored    ${rate(reached.stored)}\n`);
@@ -51,6 +56,8 @@ process.stdout.write(`accepted by Gupshup (done)   ${rate(reached.settled)}\n`);
 process.stdout.write(`sent (webhook)               ${rate(reached.sent)}\n`);
 process.stdout.write(`delivered (webhook)          ${rate(reached.delivered)}\n`);
 process.stdout.write(`read (webhook)               ${rate(reached.read)}\n`);
-process.stdout.write(`final counts                 sent ${last?.sent_count} delivered ${last?.delivered_count} read ${last?.read_count} failed ${last?.failed_count}\n`);
+process.stdout.write(
+  `final counts                 sent ${last?.sent_count} delivered ${last?.delivered_count} read ${last?.read_count} failed ${last?.failed_count}\n`,
+);
 
 await bench.close();

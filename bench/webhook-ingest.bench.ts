@@ -16,16 +16,27 @@ const TOTAL = Number(process.env.BENCH_MESSAGES ?? 2000);
 const CONCURRENCY = 8;
 
 const database = process.env.DATABASE_URL ? await openPostgres(process.env.DATABASE_URL) : await openPglite(undefined);
-const app = await buildApp({ db: database.db, logger: createLogger('silent'), mediaDir: os.tmpdir(), appSecret: 'bench-and-test-secret-0123456789abcdef', providerMode: 'sandbox' });
+const app = await buildApp({
+  db: database.db,
+  logger: createLogger('silent'),
+  mediaDir: os.tmpdir(),
+  appSecret: 'bench-and-test-secret-0123456789abcdef',
+  providerMode: 'sandbox',
+});
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
 const slug = `bench-${Date.now()}`;
-const registered = await (await fetch(`${base}/api/auth/register`, {
-  method: 'POST', headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ companyName: 'Bench', companySlug: slug, userName: 'Bench', userEmail: 'bench@bench.test', userPassword: 'Bench12345' }),
-})).json() as { token: string };
-const settings = await (await fetch(`${base}/t/${slug}/api/gupshup/settings`, { headers: { authorization: `Bearer ${registered.token}` } })).json() as { webhookUrl: string };
+const registered = (await (
+  await fetch(`${base}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ companyName: 'Bench', companySlug: slug, userName: 'Bench', userEmail: 'bench@bench.test', userPassword: 'Bench12345' }),
+  })
+).json()) as { token: string };
+const settings = (await (await fetch(`${base}/t/${slug}/api/gupshup/settings`, { headers: { authorization: `Bearer ${registered.token}` } })).json()) as {
+  webhookUrl: string;
+};
 const webhookPath = new URL(settings.webhookUrl).pathname;
 
 const socket = io(base, { query: { token: registered.token, tenantSlug: slug }, transports: ['websocket'] });
@@ -37,26 +48,40 @@ socket.on('message:new', () => {
   lastBroadcastAt = performance.now();
 });
 
-const body = (i: number) => JSON.stringify({
-  app: 'bench', timestamp: Date.now(), version: 2, type: 'message',
-  payload: { id: `wamid.bench.${i}`, source: `52155${String(i % 200).padStart(8, '0')}`, type: 'text', payload: { text: `mensaje ${i}` }, sender: { phone: `52155${String(i % 200).padStart(8, '0')}`, name: `Cliente ${i % 200}` } },
-});
+const body = (i: number) =>
+  JSON.stringify({
+    app: 'bench',
+    timestamp: Date.now(),
+    version: 2,
+    type: 'message',
+    payload: {
+      id: `wamid.bench.${i}`,
+      source: `52155${String(i % 200).padStart(8, '0')}`,
+      type: 'text',
+      payload: { text: `mensaje ${i}` },
+      sender: { phone: `52155${String(i % 200).padStart(8, '0')}`, name: `Cliente ${i % 200}` },
+    },
+  });
 
 let next = 0;
 const started = performance.now();
-await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-  while (next < TOTAL) {
-    const i = next++;
-    const response = await fetch(`${base}${webhookPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(i) });
-    if (response.status !== 200) throw new Error(`webhook answered ${response.status}`);
-  }
-}));
+await Promise.all(
+  Array.from({ length: CONCURRENCY }, async () => {
+    while (next < TOTAL) {
+      const i = next++;
+      const response = await fetch(`${base}${webhookPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(i) });
+      if (response.status !== 200) throw new Error(`webhook answered ${response.status}`);
+    }
+  }),
+);
 const storedMs = performance.now() - started;
 const deadline = Date.now() + 10_000;
 while (broadcast < TOTAL && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
 const [stored] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from messages`);
 
-await database.db.execute(sql`create temporary table bench_raw (id uuid primary key default gen_random_uuid(), body text not null, created_at timestamptz not null default now())`);
+await database.db.execute(
+  sql`create temporary table bench_raw (id uuid primary key default gen_random_uuid(), body text not null, created_at timestamptz not null default now())`,
+);
 const rawStarted = performance.now();
 for (let i = 0; i < TOTAL; i++) await database.db.execute(sql`insert into bench_raw (body) values (${`mensaje ${i}`})`);
 const rawMs = performance.now() - rawStarted;

@@ -6,7 +6,14 @@ const serverMode = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/security/**/*.test.ts', 'test/startup/**/*.test.ts', 'test/http/**/*.test.ts', 'test/events/**/*.test.ts', ...(serverMode ? ['test/server-mode/**/*.test.ts'] : [])],
+    include: [
+      'src/**/*.test.ts',
+      'test/security/**/*.test.ts',
+      'test/startup/**/*.test.ts',
+      'test/http/**/*.test.ts',
+      'test/events/**/*.test.ts',
+      ...(serverMode ? ['test/server-mode/**/*.test.ts'] : []),
+    ],
     // The schema-versus-migrations check reads files only: running it again against PostgreSQL proves nothing new.
     exclude: ['**/node_modules/**', ...(serverMode ? ['test/startup/db-check.test.ts'] : [])],
     testTimeout: 30_000,

@@ -47,7 +47,9 @@ export class AgendaPage {
   }
 
   async openAvailability(professionalName: string) {
-    await this.section('Profesionales').getByRole('button', { name: `Disponibilidad de ${professionalName}` }).click();
+    await this.section('Profesionales')
+      .getByRole('button', { name: `Disponibilidad de ${professionalName}` })
+      .click();
     await expect(this.dialog().getByRole('heading', { name: `Disponibilidad de ${professionalName}` })).toBeVisible();
     return this.dialog();
   }

@@ -26,17 +26,28 @@ async function adminToken(page: Page) {
   return token as string;
 }
 
-test('the operator signs in, reads the figures, changes a plan, deactivates a user, approves a template and saves pricing', async ({ page, request, browser }) => {
+test('the operator signs in, reads the figures, changes a plan, deactivates a user, approves a template and saves pricing', async ({
+  page,
+  request,
+  browser,
+}) => {
   const owner = await registerCompany(request);
-  const companyName = (await (await request.get('/api/auth/me', { headers: { authorization: `Bearer ${owner.token}` } })).json()) as { tenant: { name: string } };
+  const companyName = (await (await request.get('/api/auth/me', { headers: { authorization: `Bearer ${owner.token}` } })).json()) as {
+    tenant: { name: string };
+  };
   // The company submits a template; until it is approved it cannot be sent.
   const ownerHeaders = { authorization: `Bearer ${owner.token}` };
-  const submitted = await request.post(`/t/${owner.tenant.slug}/api/templates`, { headers: ownerHeaders, data: { name: 'gracias_compra', body_text: 'Hola {{1}}, gracias por tu compra.' } });
+  const submitted = await request.post(`/t/${owner.tenant.slug}/api/templates`, {
+    headers: ownerHeaders,
+    data: { name: 'gracias_compra', body_text: 'Hola {{1}}, gracias por tu compra.' },
+  });
   expect(submitted.status(), await submitted.text()).toBe(201);
   const template = (await submitted.json()) as { id: string };
-  const startConversation = (phoneNumber = '5215511112222') => request.post(`/t/${owner.tenant.slug}/api/initiate-conversation`, {
-    headers: ownerHeaders, data: { templateId: template.id, phoneNumber, variables: { 1: 'Eva' } },
-  });
+  const startConversation = (phoneNumber = '5215511112222') =>
+    request.post(`/t/${owner.tenant.slug}/api/initiate-conversation`, {
+      headers: ownerHeaders,
+      data: { templateId: template.id, phoneNumber, variables: { 1: 'Eva' } },
+    });
   expect((await startConversation()).status()).toBe(400);
   const first = await inviteMember(request, owner, { name: 'Lucía Pérez', email: `lucia@${owner.tenant.slug}.test` });
   // The basic plan allows 2 members: the owner and Lucía.
@@ -105,10 +116,15 @@ test('the operator signs in, reads the figures, changes a plan, deactivates a us
   await expect(row.getByRole('button', { name: 'Aprobar gracias_compra' })).toHaveCount(0);
   const started = await startConversation();
   expect(started.status(), await started.text()).toBe(201);
-  await expect.poll(async () => {
-    const [first] = (await phoneConversation(request, owner, { phone: '5215511112222' })) as Array<{ template?: { body: string } }>;
-    return first?.template?.body;
-  }, { timeout: 15_000 }).toBe('Hola Eva, gracias por tu compra.');
+  await expect
+    .poll(
+      async () => {
+        const [first] = (await phoneConversation(request, owner, { phone: '5215511112222' })) as Array<{ template?: { body: string } }>;
+        return first?.template?.body;
+      },
+      { timeout: 15_000 },
+    )
+    .toBe('Hola Eva, gracias por tu compra.');
 
   // Settings: pricing saved, an emptied field counting as 0.
   await page.getByRole('navigation', { name: 'Administración' }).getByRole('link', { name: 'Settings' }).click();
@@ -122,10 +138,17 @@ test('the operator signs in, reads the figures, changes a plan, deactivates a us
   await expect(page.getByText('Pricing settings saved!')).toBeVisible();
   await expect(page.getByLabel('Precio por mensaje recibido')).toHaveValue('0');
   const pricing = await (await request.get('/api/admin/settings/pricing', { headers: { authorization: `Bearer ${token}` } })).json();
-  expect(pricing).toEqual({ price_per_sent_message: 0.0125, price_per_received_message: 0, price_template_marketing: 0.05, price_template_utility: 0.02, price_per_1000_ai_tokens: 0.003 });
+  expect(pricing).toEqual({
+    price_per_sent_message: 0.0125,
+    price_per_received_message: 0,
+    price_template_marketing: 0.05,
+    price_template_utility: 0.02,
+    price_per_1000_ai_tokens: 0.003,
+  });
 
   // The company's next utility template is priced at the new price, and its owner sees it in Mi Consumo.
-  const usageCost = async () => ((await (await request.get(`/t/${owner.tenant.slug}/api/usage`, { headers: ownerHeaders })).json()) as { totalCost: number }).totalCost;
+  const usageCost = async () =>
+    ((await (await request.get(`/t/${owner.tenant.slug}/api/usage`, { headers: ownerHeaders })).json()) as { totalCost: number }).totalCost;
   expect(await usageCost()).toBe(0);
   expect((await startConversation('5215511113333')).status()).toBe(201);
   await expect.poll(usageCost, { timeout: 15_000 }).toBeCloseTo(0.02, 6);

@@ -6,7 +6,8 @@ import { AgendaPage } from '../pages/agenda-page.ts';
 import { LoginPage } from '../pages/login-page.ts';
 
 const TIME_ZONE = 'America/Bogota';
-const dateIn = (timeZone: string, instant = new Date()) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+const dateIn = (timeZone: string, instant = new Date()) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
 
 /** The Saturday of the week after `date` ('YYYY-MM-DD'), always in the future. */
 function nextWeeksSaturday(date: string) {
@@ -47,9 +48,21 @@ test('an owner sets up the agenda, books by clicking the week, is refused an ove
   await availability.getByRole('button', { name: 'Guardar' }).click();
   await expect(agenda.toast('Disponibilidad guardada')).toBeVisible();
   const professionalId = await agenda.lane(today).getAttribute('data-professional-id');
-  const serviceId = ((await (await request.get(`/api/agenda/data?start=${today}&end=${today}`, { headers: auth })).json()) as { services: Array<{ id: string }> }).services[0]!.id;
-  const saturday = await request.get(`/api/agenda/availability?professionalId=${professionalId}&serviceId=${serviceId}&date=${nextWeeksSaturday(today)}`, { headers: auth });
-  expect(((await saturday.json()) as { slots: Array<{ time: string }> }).slots.map((slot) => slot.time)).toEqual(['10:00', '10:30', '11:00', '11:30', '12:00', '12:30', '13:00']);
+  const serviceId = (
+    (await (await request.get(`/api/agenda/data?start=${today}&end=${today}`, { headers: auth })).json()) as { services: Array<{ id: string }> }
+  ).services[0]!.id;
+  const saturday = await request.get(`/api/agenda/availability?professionalId=${professionalId}&serviceId=${serviceId}&date=${nextWeeksSaturday(today)}`, {
+    headers: auth,
+  });
+  expect(((await saturday.json()) as { slots: Array<{ time: string }> }).slots.map((slot) => slot.time)).toEqual([
+    '10:00',
+    '10:30',
+    '11:00',
+    '11:30',
+    '12:00',
+    '12:30',
+    '13:00',
+  ]);
 
   // The week view opens on this week, with the red line on today; a click at 10:00 books 10:00 to 11:00.
   await expect(page.getByRole('group', { name: 'Vista' }).getByRole('button', { name: 'Semana' })).toHaveAttribute('aria-pressed', 'true');
@@ -115,13 +128,21 @@ test('an owner sets up the agenda, books by clicking the week, is refused an ove
   const download = await downloading;
   const weekDays = await page.getByTestId('day-column').evaluateAll((columns) => columns.map((column) => column.getAttribute('data-date')));
   expect(download.suggestedFilename()).toBe(`agenda_${weekDays[0]}_${weekDays[6]}.json`);
-  const exported = JSON.parse(fs.readFileSync((await download.path())!, 'utf8')) as { range: Record<string, string>; appointments: Array<Record<string, unknown>> };
+  const exported = JSON.parse(fs.readFileSync((await download.path())!, 'utf8')) as {
+    range: Record<string, string>;
+    appointments: Array<Record<string, unknown>>;
+  };
   expect(exported.range).toEqual({ start: weekDays[0], end: weekDays[6], timezone: TIME_ZONE });
   expect(exported.appointments).toHaveLength(1);
   expect(exported.appointments[0]).toMatchObject({
-    clientName: 'Juan Pérez', clientWhatsapp: '573001234567', professionalName: 'Lucía Gómez', serviceName: 'Corte de pelo', cost: 25.5,
+    clientName: 'Juan Pérez',
+    clientWhatsapp: '573001234567',
+    professionalName: 'Lucía Gómez',
+    serviceName: 'Corte de pelo',
+    cost: 25.5,
     // 10:00 in Bogota (UTC-5).
-    startTime: `${today}T15:00:00.000Z`, endTime: `${today}T16:00:00.000Z`,
+    startTime: `${today}T15:00:00.000Z`,
+    endTime: `${today}T16:00:00.000Z`,
   });
 
   // The next week has nothing to export.
@@ -148,7 +169,10 @@ test('a new company on a phone-sized window sees the 24-hour week at once, with 
   await expect(eight).toBeAttached();
   // Scrolled to 8:00 at 60 px per hour, its label whole below the sticky day headers.
   await expect.poll(() => grid.evaluate((element) => element.scrollTop)).toBe(480 - 12);
-  const headerBottom = await page.getByTestId('day-header').first().evaluate((header) => header.getBoundingClientRect().bottom);
+  const headerBottom = await page
+    .getByTestId('day-header')
+    .first()
+    .evaluate((header) => header.getBoundingClientRect().bottom);
   expect((await eight.boundingBox())!.y).toBeGreaterThanOrEqual(headerBottom);
   const height = (await grid.boundingBox())!.height;
   expect(height).toBeGreaterThan(400);

@@ -69,7 +69,7 @@ test('columns: inline rename, colour, and a column with chats cannot be deleted'
   await expect(board.column('Clientes ganados')).toBeVisible();
 });
 
-test('two agents on one board see each other\'s moves, renames and new messages without reloading', async ({ browser, request }) => {
+test("two agents on one board see each other's moves, renames and new messages without reloading", async ({ browser, request }) => {
   const owner = await registerCompany(request);
   const tenant = tenantApi(request, owner);
   const admin = await activeMember(request, owner, { name: 'Rosa Admin', email: `rosa@${owner.tenant.slug}.test`, role: 'admin' });

@@ -7,7 +7,11 @@ import { Shell } from '../pages/shell.ts';
 
 test.use({ viewport: { width: 1600, height: 1100 } });
 
-test('the owner builds a bot with options in the editor, tries it in the Playground and a customer on the sandbox phone gets its answers', async ({ page, context, request }) => {
+test('the owner builds a bot with options in the editor, tries it in the Playground and a customer on the sandbox phone gets its answers', async ({
+  page,
+  context,
+  request,
+}) => {
   const owner = await registerCompany(request);
   const board = new BoardPage(page);
   await board.signIn({ email: owner.user.email, password: owner.password, tenantSlug: owner.tenant.slug });

@@ -17,10 +17,13 @@ async function excelFile(rows: unknown[][]) {
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
-test('a bulk send from an Excel file reaches the customers\' phones and its counts go live on the dashboard', async ({ page, context, request }) => {
+test("a bulk send from an Excel file reaches the customers' phones and its counts go live on the dashboard", async ({ page, context, request }) => {
   const owner = await registerCompany(request);
   const slug = owner.tenant.slug;
-  const customers = [{ phone: '5215561110001', name: 'Lucía' }, { phone: '5215561110002', name: 'Tomás' }];
+  const customers = [
+    { phone: '5215561110001', name: 'Lucía' },
+    { phone: '5215561110002', name: 'Tomás' },
+  ];
   await tenantCalls(request, owner).post('/templates', { name: TEMPLATE, body_text: 'Hola {{1}}, esta semana tienes 20% de descuento.' });
 
   const board = new BoardPage(page);
@@ -37,12 +40,15 @@ test('a bulk send from an Excel file reaches the customers\' phones and its coun
   const wizard = new BulkSendWizard(page);
   await wizard.open();
   await expect(wizard.next()).toBeDisabled();
-  await wizard.upload('clientes.xlsx', await excelFile([
-    ['Nombre', 'Teléfono', 'Variable 1'],
-    [customers[0]!.name, customers[0]!.phone, customers[0]!.name],
-    [customers[1]!.name, Number(customers[1]!.phone), customers[1]!.name],
-    ['Sin número', '12345', 'Nadie'],
-  ]));
+  await wizard.upload(
+    'clientes.xlsx',
+    await excelFile([
+      ['Nombre', 'Teléfono', 'Variable 1'],
+      [customers[0]!.name, customers[0]!.phone, customers[0]!.name],
+      [customers[1]!.name, Number(customers[1]!.phone), customers[1]!.name],
+      ['Sin número', '12345', 'Nadie'],
+    ]),
+  );
   await expect(wizard.next()).toBeDisabled();
   await wizard.field('Plantilla aprobada').selectOption({ label: `${TEMPLATE} (UTILITY)` });
   await expect(wizard.next()).toBeEnabled();

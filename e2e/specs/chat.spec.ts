@@ -24,7 +24,10 @@ async function openChatWith(page: Page, owner: ApiSession & { password: string }
   return { board, chat };
 }
 
-test('a customer writes from the sandbox phone, the card appears live, the agent reads and answers, and the phone sees it read', async ({ browser, request }) => {
+test('a customer writes from the sandbox phone, the card appears live, the agent reads and answers, and the phone sees it read', async ({
+  browser,
+  request,
+}) => {
   const owner = await registerCompany(request);
   const customer = { phone: '5215522220001', name: 'Cliente E2E' };
   const context = await browser.newContext();
@@ -112,7 +115,9 @@ test('a scheduled message shows as scheduled, then is sent at its time', async (
   await chat.button('Programar mensaje').click();
   const dialog = page.getByRole('dialog', { name: 'Programar mensaje' });
   await dialog.getByLabel('Mensaje', { exact: true }).fill('Tu cita es mañana a las 10:00');
-  await dialog.getByLabel('Fecha y hora').fill(await page.evaluate(() => new Date(Date.now() - 60_000 - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 19)));
+  await dialog
+    .getByLabel('Fecha y hora')
+    .fill(await page.evaluate(() => new Date(Date.now() - 60_000 - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 19)));
   await dialog.getByRole('button', { name: 'Programar' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('La fecha y hora deben ser en el futuro.');
 
@@ -127,7 +132,13 @@ test('a scheduled message shows as scheduled, then is sent at its time', async (
   await expect(sent).toBeVisible({ timeout: 20_000 });
   await expect(chat.root.getByTestId('chat-scheduled')).toHaveCount(0);
   await expect(sent).toHaveAttribute('data-ack', '3', { timeout: 15_000 });
-  await expect.poll(async () => (await phoneConversation(request, owner, customer)).some((message) => message.direction === 'to_customer' && JSON.stringify(message.body).includes('Tu cita es mañana'))).toBe(true);
+  await expect
+    .poll(async () =>
+      (await phoneConversation(request, owner, customer)).some(
+        (message) => message.direction === 'to_customer' && JSON.stringify(message.body).includes('Tu cita es mañana'),
+      ),
+    )
+    .toBe(true);
 });
 
 test('quick replies are kept per column and fill the message box', async ({ page, request }) => {
@@ -189,7 +200,13 @@ test('the message box stays on screen on a 1280x800 laptop and on a phone, whate
   const customer = { phone: '5215522220009', name: 'Cliente Pantalla' };
   await customerWrites(request, owner, customer, 'Hola');
   // Tall pictures that load after the chat first scrolled down once left the newest message below the fold.
-  for (const [index, colour] of ([[0, 128, 255], [255, 128, 0], [0, 160, 80]] as const).entries()) {
+  for (const [index, colour] of (
+    [
+      [0, 128, 255],
+      [255, 128, 0],
+      [0, 160, 80],
+    ] as const
+  ).entries()) {
     await customerSendsImage(request, owner, customer, solidPng(600, 900, [...colour]), `Foto ${index + 1}`);
   }
   await customerWrites(request, owner, customer, 'Lo último que escribí');
@@ -199,7 +216,11 @@ test('the message box stays on screen on a 1280x800 laptop and on a phone, whate
   await expect(chat.messageBox).toBeInViewport({ ratio: 1 });
   const pictures = chat.root.getByRole('img', { name: /^Foto \d$/ });
   await expect(pictures).toHaveCount(3);
-  await expect.poll(() => pictures.evaluateAll((images) => images.filter((image) => (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalHeight > 0).length)).toBe(3);
+  await expect
+    .poll(() =>
+      pictures.evaluateAll((images) => images.filter((image) => (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalHeight > 0).length),
+    )
+    .toBe(3);
   await expect(chat.message('Lo último que escribí')).toBeInViewport({ ratio: 1 });
   expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(800);
 
@@ -232,7 +253,12 @@ test('a voice note is recorded from the microphone and reaches the customer as o
   await expect(player).toHaveAttribute('src', /^\/media\/.+\.ogg$/);
   await expect.poll(() => player.evaluate((audio: HTMLAudioElement) => (Number.isFinite(audio.duration) ? audio.duration : -1))).toBeGreaterThan(0.5);
   await expect(voice).toHaveAttribute('data-ack', '3', { timeout: 20_000 });
-  await expect.poll(async () => (await phoneConversation(request, owner, customer)).filter((message) => message.direction === 'to_customer' && message.type === 'audio').length).toBe(1);
+  await expect
+    .poll(
+      async () =>
+        (await phoneConversation(request, owner, customer)).filter((message) => message.direction === 'to_customer' && message.type === 'audio').length,
+    )
+    .toBe(1);
   const [sent] = (await phoneConversation(request, owner, customer)).filter((message) => message.direction === 'to_customer' && message.type === 'audio');
   // The file the provider was told to fetch, read from this server whatever host name it was given.
   const audio = await request.get(new URL(String(sent!.body.url)).pathname);

@@ -14,7 +14,10 @@ interface Board {
   columns: Array<{ id: string; cards: Array<{ id: string; phone: string | null }> }>;
 }
 
-test('the owner invites an agent with one funnel; the agent replaces the temporary password, sees only that funnel and only its live events', async ({ page, request }) => {
+test('the owner invites an agent with one funnel; the agent replaces the temporary password, sees only that funnel and only its live events', async ({
+  page,
+  request,
+}) => {
   const owner = await registerCompany(request);
   const ownerApi = tenantCalls(request, owner);
   const [sales] = await ownerApi.get<Funnel[]>('/funnels/summary');
@@ -83,7 +86,12 @@ test('a viewer sees the board but cannot move a card', async ({ page, request })
   const customer = { phone: '5215522220001', name: 'Cliente Mirado' };
   await customerWrites(request, owner, customer, 'Hola');
   const viewerEmail = `visor@${owner.tenant.slug}.test`;
-  const invited = await ownerApi.post<{ tempPassword: string }>('/users/invite', { name: 'Vera Visor', email: viewerEmail, role: 'viewer', funnelIds: [sales!.id] });
+  const invited = await ownerApi.post<{ tempPassword: string }>('/users/invite', {
+    name: 'Vera Visor',
+    email: viewerEmail,
+    role: 'viewer',
+    funnelIds: [sales!.id],
+  });
   const viewerToken = await activateMember(request, owner.tenant.slug, viewerEmail, invited.tempPassword, 'VisorClave1');
 
   const login = new LoginPage(page);
@@ -116,7 +124,8 @@ test('a viewer sees the board but cannot move a card', async ({ page, request })
   const boardNow = await ownerApi.get<Board>(`/funnels/${sales!.id}/board`);
   const cardId = boardNow.columns.flatMap((column) => column.cards)[0]!.id;
   const refused = await request.post(`/t/${owner.tenant.slug}/api/card/move`, {
-    headers: { authorization: `Bearer ${viewerToken}` }, data: { cardId, targetColumnId: boardNow.columns[3]!.id },
+    headers: { authorization: `Bearer ${viewerToken}` },
+    data: { cardId, targetColumnId: boardNow.columns[3]!.id },
   });
   expect(refused.status()).toBe(403);
   expect(((await refused.json()) as { message: string }).message).toBe('Tu rol de Visualizador solo permite consultar, no hacer cambios.');

@@ -9,7 +9,11 @@ import { TemplatesPage } from '../pages/templates-page.ts';
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const BODY = 'Hola {{1}}, tu cupón {{2}} te espera.';
 
-test('a template with an image header and two buttons is reviewed, then sent on a closed chat and reaches the customer\'s phone', async ({ page, context, request }) => {
+test("a template with an image header and two buttons is reviewed, then sent on a closed chat and reaches the customer's phone", async ({
+  page,
+  context,
+  request,
+}) => {
   const owner = await registerCompany(request);
   const slug = owner.tenant.slug;
   const customer = { phone: '5215512349876', name: 'Lucía' };
@@ -65,7 +69,8 @@ test('a template with an image header and two buttons is reviewed, then sent on 
     page.getByRole('button', { name: /^Menú de / }),
   ]) {
     const box = (await control.boundingBox())!;
-    const overlaps = box.x < toastBox.x + toastBox.width && toastBox.x < box.x + box.width && box.y < toastBox.y + toastBox.height && toastBox.y < box.y + box.height;
+    const overlaps =
+      box.x < toastBox.x + toastBox.width && toastBox.x < box.x + box.width && box.y < toastBox.y + toastBox.height && toastBox.y < box.y + box.height;
     expect(overlaps, `the toast covers ${control}`).toBe(false);
   }
   await templates.syncUntil('promoverano', 'APPROVED');
@@ -112,8 +117,13 @@ test('a template with an image header and two buttons is reviewed, then sent on 
   await expect(chat.windowIndicator()).not.toHaveAttribute('data-state', 'closed', { timeout: 15_000 });
 
   // Mi Consumo counts both sends as marketing templates.
-  await expect.poll(async () => {
-    const usage = await request.get(`/t/${slug}/api/usage`, { headers: { authorization: `Bearer ${owner.token}` } });
-    return (await usage.json()).marketingTemplateCount;
-  }, { timeout: 15_000 }).toBe(2);
+  await expect
+    .poll(
+      async () => {
+        const usage = await request.get(`/t/${slug}/api/usage`, { headers: { authorization: `Bearer ${owner.token}` } });
+        return (await usage.json()).marketingTemplateCount;
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(2);
 });

@@ -18,7 +18,11 @@ try {
   fs.cpSync(migrations, copy, { recursive: true });
   // drizzle-kit reads --out relative to the working directory, even an absolute one.
   const out = path.relative(serverDir, copy);
-  const sqlFiles = (dir) => fs.readdirSync(dir).filter((name) => name.endsWith('.sql')).sort();
+  const sqlFiles = (dir) =>
+    fs
+      .readdirSync(dir)
+      .filter((name) => name.endsWith('.sql'))
+      .sort();
   const before = new Set(sqlFiles(copy));
   const drizzleKit = path.join(serverDir, 'node_modules/.bin/drizzle-kit');
   const bin = fs.existsSync(drizzleKit) ? drizzleKit : path.resolve(serverDir, '../../node_modules/.bin/drizzle-kit');

@@ -33,7 +33,13 @@ import { adminPlugin, gupshupCredentials, resolveAdminSession } from './modules/
 import { agendaPlugin } from './modules/agenda/index.ts';
 import { aiPlugin, createAiModel, indexKnowledgeFile, searchKnowledge, type AiModel, type AiModelSettings } from './modules/ai/index.ts';
 import {
-  authPlugin, defaultSessionLifetime, resolveSession, revokeAllSessions, type SessionLifetime, type SessionPolicy, type ThrottleLimits,
+  authPlugin,
+  defaultSessionLifetime,
+  resolveSession,
+  revokeAllSessions,
+  type SessionLifetime,
+  type SessionPolicy,
+  type ThrottleLimits,
 } from './modules/auth/index.ts';
 import { autobotPlugin, landingColumn, waitingRoomArchive } from './modules/autobot/index.ts';
 import { botsPlugin, columnBotsOf } from './modules/bots/index.ts';
@@ -93,7 +99,9 @@ function fastifyTrustProxy(trust: TrustProxy) {
 
 export async function buildApp(options: AppOptions): Promise<App> {
   const app = Fastify({
-    loggerInstance: options.logger as FastifyBaseLogger, trustProxy: fastifyTrustProxy(options.trustProxy ?? false), bodyLimit: MAX_JSON_BODY_BYTES,
+    loggerInstance: options.logger as FastifyBaseLogger,
+    trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
+    bodyLimit: MAX_JSON_BODY_BYTES,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(options.exactResponses ? exactResponseSerializerCompiler : serializerCompiler);
@@ -106,7 +114,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const sessionPolicy: SessionPolicy = { lifetime: options.sessionLifetime ?? defaultSessionLifetime, clock };
   const sessionResolver = (token: string | undefined) => resolveSession(db, token, sessionPolicy);
   const realtime = createRealtime({
-    httpServer: app.server, resolveSession: sessionResolver, redisUrl: options.redisUrl, logger: options.logger,
+    httpServer: app.server,
+    resolveSession: sessionResolver,
+    redisUrl: options.redisUrl,
+    logger: options.logger,
     funnelAccessOf: (tenantId, userId) => realtimeFunnelAccess(db, tenantId, userId),
   });
   app.decorate('realtime', realtime);
@@ -119,7 +130,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   acceptEmptyJsonBodies(app);
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
   registerErrorHandler(app, options.webDist && fs.existsSync(options.webDist) ? path.join(options.webDist, 'index.html') : undefined);
-  registerRouteAccess(app, sessionResolver, (token) => resolveAdminSession(db, token, sessionPolicy), (session) => actorOf(db, session.user));
+  registerRouteAccess(
+    app,
+    sessionResolver,
+    (token) => resolveAdminSession(db, token, sessionPolicy),
+    (session) => actorOf(db, session.user),
+  );
   registerRequestScope(app, db);
   const queue = new JobQueue({ db, logger: options.logger });
   app.decorate('queue', queue);
@@ -132,7 +148,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.decorate('domainEvents', domainEvents);
   const sandbox = (options.providerMode ?? 'sandbox') === 'sandbox';
   const context: AppContext = {
-    db, log: options.logger, clock, queue, domainEvents, realtime, sandbox,
+    db,
+    log: options.logger,
+    clock,
+    queue,
+    domainEvents,
+    realtime,
+    sandbox,
     storage: createDiskMediaStorage(options.mediaDir),
     box: createSecretBox(options.appSecret),
     outboundHttp: createOutboundHttp({ allowPrivateNetworks: options.allowPrivateOutbound ?? false }),
@@ -146,12 +168,17 @@ export async function buildApp(options: AppOptions): Promise<App> {
     provider,
     downloadMedia: fake ? sandboxMediaDownloader(fake) : createGupshupMediaDownloader({ allowPrivateNetworks: options.allowPrivateOutbound ?? false }),
     // Live sends use the operator's Gupshup API key (platform settings); sandbox sends the key the fake issued the app.
-    providerApiKey: async ({ appName }) => (sandbox ? sandboxApiKey(options.appSecret, appName) : (await gupshupCredentials(db, context.box)).apiKey ?? ''),
+    providerApiKey: async ({ appName }) => (sandbox ? sandboxApiKey(options.appSecret, appName) : ((await gupshupCredentials(db, context.box)).apiKey ?? '')),
   });
 
   // ---- Modules, bottom layer first; the options after the context are the ports a module gets from another ----
   await app.register(templatesPlugin, { ...context, templates: provider.templates });
-  await app.register(funnelsPlugin, { ...context, columnBots: columnBotsOf(db), archiveLanding: waitingRoomArchive(db), indexToolFile: (file) => indexKnowledgeFile(db, file) });
+  await app.register(funnelsPlugin, {
+    ...context,
+    columnBots: columnBotsOf(db),
+    archiveLanding: waitingRoomArchive(db),
+    indexToolFile: (file) => indexKnowledgeFile(db, file),
+  });
   await app.register(usersPlugin, { ...context, revokeSessions: revokeAllSessions });
   await app.register(authPlugin, { ...context, throttle: options.throttle });
   await app.register(chatsPlugin, { ...context, outbound, inboundBot: { landingColumn } });
@@ -159,12 +186,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(autobotPlugin, { ...context, outbound });
   await app.register(aiPlugin, { ...context, model: aiModel, outbound, knowledge: searchKnowledge });
   await app.register(botsPlugin, {
-    ...context, outbound, smtpUrl: options.smtpUrl,
+    ...context,
+    outbound,
+    smtpUrl: options.smtpUrl,
     gemini: options.geminiApiKey ? { apiKey: options.geminiApiKey, baseUrl: options.geminiBaseUrl } : undefined,
   });
   await app.register(bulkSendsPlugin, { ...context, outbound, pace: options.bulkSendPace });
   await app.register(adminPlugin, {
-    ...context, throttle: options.throttle,
+    ...context,
+    throttle: options.throttle,
     sandboxReviewer: fake && { approve: (appId, providerTemplateId) => fake.approveTemplate(appId, providerTemplateId) },
   });
 
@@ -184,10 +214,10 @@ function internalUrl(app: FastifyInstance) {
 function messagingProvider(app: FastifyInstance, options: AppOptions, box: SecretBox, sandbox: boolean) {
   const fakeUrl = () => `${internalUrl(app)}${FAKE_GUPSHUP_PREFIX}`;
   const partner = createGupshupPartnerClient({
-    baseUrl: sandbox ? fakeUrl : options.gupshupPartnerUrl ?? 'https://partner.gupshup.io',
+    baseUrl: sandbox ? fakeUrl : (options.gupshupPartnerUrl ?? 'https://partner.gupshup.io'),
     credentials: async () => partnerCredentialsFrom(await gupshupCredentials(options.db, box), sandbox),
   });
-  return createGupshupProvider({ apiUrl: sandbox ? fakeUrl : options.gupshupApiUrl ?? 'https://api.gupshup.io', partner });
+  return createGupshupProvider({ apiUrl: sandbox ? fakeUrl : (options.gupshupApiUrl ?? 'https://api.gupshup.io'), partner });
 }
 
 /** Sandbox mode: the fake WhatsApp provider and the sandbox phone, whose CRM view comes from the chats module. */

@@ -22,13 +22,29 @@ async function main() {
   const seeded = config.seedDemo ? await seedDemoTenant(database.db) : false;
 
   const app = await buildApp({
-    db: database.db, logger, redisUrl: config.redisUrl, webDist, runJobs: true, appSecret,
-    mediaDir: path.join(config.dataDir, 'media'), publicUrl: process.env.PUBLIC_URL ? config.publicUrl : undefined,
-    providerMode: config.providerMode, gupshupApiUrl: config.gupshupApiUrl, gupshupPartnerUrl: config.gupshupPartnerUrl,
-    smtpUrl: config.smtpUrl, geminiApiKey: config.geminiApiKey, geminiBaseUrl: config.geminiBaseUrl, allowPrivateOutbound: config.outboundAllowPrivate,
-    aiProvider: config.aiProvider, geminiModel: config.geminiModel, openaiBaseUrl: config.openaiBaseUrl, openaiApiKey: config.openaiApiKey,
-    openaiModel: config.openaiModel, openaiTranscribeModel: config.openaiTranscribeModel,
-    trustProxy: config.trustProxy, sessionLifetime: daysToSessionLifetime(config.sessionIdleDays, config.sessionMaxDays),
+    db: database.db,
+    logger,
+    redisUrl: config.redisUrl,
+    webDist,
+    runJobs: true,
+    appSecret,
+    mediaDir: path.join(config.dataDir, 'media'),
+    publicUrl: process.env.PUBLIC_URL ? config.publicUrl : undefined,
+    providerMode: config.providerMode,
+    gupshupApiUrl: config.gupshupApiUrl,
+    gupshupPartnerUrl: config.gupshupPartnerUrl,
+    smtpUrl: config.smtpUrl,
+    geminiApiKey: config.geminiApiKey,
+    geminiBaseUrl: config.geminiBaseUrl,
+    allowPrivateOutbound: config.outboundAllowPrivate,
+    aiProvider: config.aiProvider,
+    geminiModel: config.geminiModel,
+    openaiBaseUrl: config.openaiBaseUrl,
+    openaiApiKey: config.openaiApiKey,
+    openaiModel: config.openaiModel,
+    openaiTranscribeModel: config.openaiTranscribeModel,
+    trustProxy: config.trustProxy,
+    sessionLifetime: daysToSessionLifetime(config.sessionIdleDays, config.sessionMaxDays),
   });
   app.addHook('onClose', async () => database.close());
   await app.listen({ port: config.port, host: config.host });
@@ -37,7 +53,9 @@ async function main() {
   const url = `http://localhost:${typeof address === 'object' && address ? address.port : config.port}`;
   const lines = [`Embudo is running at ${url} (${config.mode} mode, ${database.kind})`];
   if (config.seedDemo) {
-    lines.push(`Demo sign-in${seeded ? '' : ' (seeded earlier)'}: ${url}/login  company slug "${DEMO_SIGN_IN.tenantSlug}", email ${DEMO_SIGN_IN.email}, password ${DEMO_SIGN_IN.password}`);
+    lines.push(
+      `Demo sign-in${seeded ? '' : ' (seeded earlier)'}: ${url}/login  company slug "${DEMO_SIGN_IN.tenantSlug}", email ${DEMO_SIGN_IN.email}, password ${DEMO_SIGN_IN.password}`,
+    );
   }
   if (admin?.generatedPassword) {
     lines.push(`Platform operator created (shown once): ${url}/admin/login  email ${admin.email}, password ${admin.generatedPassword}`);
@@ -48,8 +66,8 @@ async function main() {
     await app.close();
     process.exit(0);
   };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown());
 }
 
 main().catch((error: unknown) => {

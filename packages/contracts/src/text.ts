@@ -30,6 +30,7 @@ export const FORBIDDEN_CHARACTERS = 'El texto contiene caracteres no permitidos 
 export const tooLongMessage = (max: number) => `Máximo ${max} caracteres.`;
 
 // NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
+// eslint-disable-next-line no-control-regex -- NUL is one of the characters refused
 const FORBIDDEN = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const FORBIDDEN_ALL = new RegExp(FORBIDDEN.source, 'g');
 
@@ -54,16 +55,20 @@ export const safeString = (error?: string) =>
   z.string(error ? { error } : undefined).refine((text) => !hasForbiddenCharacters(text), { error: FORBIDDEN_CHARACTERS });
 
 /** A safe string of at most `max` characters, kept as sent. */
-export const safeText = (max: number, messages: TextMessages = {}) =>
-  safeString(messages.error).max(max, { error: messages.tooLong ?? tooLongMessage(max) });
+export const safeText = (max: number, messages: TextMessages = {}) => safeString(messages.error).max(max, { error: messages.tooLong ?? tooLongMessage(max) });
 
 /** A safe string, trimmed, of at most `max` characters (counted after trimming); may be empty. */
 export const trimmedText = (max: number, messages: TextMessages = {}) =>
-  safeString(messages.error).trim().max(max, { error: messages.tooLong ?? tooLongMessage(max) });
+  safeString(messages.error)
+    .trim()
+    .max(max, { error: messages.tooLong ?? tooLongMessage(max) });
 
 /** A safe, trimmed, non-empty string of at most `max` characters; `required` when missing or blank. */
 export const requiredText = (max: number, required: string, tooLong?: string) =>
-  safeString(required).trim().min(1, { error: required }).max(max, { error: tooLong ?? tooLongMessage(max) });
+  safeString(required)
+    .trim()
+    .min(1, { error: required })
+    .max(max, { error: tooLong ?? tooLongMessage(max) });
 
 /** An id chosen by a client (not one of ours): safe and short. */
 export const clientId = (error?: string) => trimmedText(TEXT_LIMITS.id, { error, tooLong: `Los ids admiten como máximo ${TEXT_LIMITS.id} caracteres.` });

@@ -6,38 +6,51 @@ import { tenants } from './tenancy.ts';
  * Every use of the AI model (issue 15): what answered, how many tokens, how long, which tools it called. The month's
  * AI answers and tokens on Mi Consumo come from here; the cost is billed as a usage event of kind `ai`.
  */
-export const aiUsage = pgTable('ai_usage', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
-  tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
-  cardId: uuid('card_id'),
-  /** answer: the column assistant; copilot: a suggested reply or summary; transcript: a voice note; flow: a bot's aiPrompt node. */
-  kind: text('kind', { enum: ['answer', 'copilot', 'transcript', 'flow'] }).notNull(),
-  model: text('model').notNull(),
-  inputTokens: integer('input_tokens').notNull(),
-  outputTokens: integer('output_tokens').notNull(),
-  latencyMs: integer('latency_ms').notNull(),
-  toolCalls: jsonb('tool_calls').notNull().default([]),
-  /** The customer message an assistant answer answered: one answer per message, however often the job ran. */
-  answeredMessageId: uuid('answered_message_id'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [
-  index('ai_usage_month_idx').on(t.tenantId, t.createdAt),
-  uniqueIndex('ai_usage_answered_message_key').on(t.answeredMessageId),
-]);
+export const aiUsage = pgTable(
+  'ai_usage',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    cardId: uuid('card_id'),
+    /** answer: the column assistant; copilot: a suggested reply or summary; transcript: a voice note; flow: a bot's aiPrompt node. */
+    kind: text('kind', { enum: ['answer', 'copilot', 'transcript', 'flow'] }).notNull(),
+    model: text('model').notNull(),
+    inputTokens: integer('input_tokens').notNull(),
+    outputTokens: integer('output_tokens').notNull(),
+    latencyMs: integer('latency_ms').notNull(),
+    toolCalls: jsonb('tool_calls').notNull().default([]),
+    /** The customer message an assistant answer answered: one answer per message, however often the job ran. */
+    answeredMessageId: uuid('answered_message_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('ai_usage_month_idx').on(t.tenantId, t.createdAt), uniqueIndex('ai_usage_answered_message_key').on(t.answeredMessageId)],
+);
 
 /**
  * A column assistant's knowledge file, split into passages searched with PostgreSQL full-text search in Spanish
  * (issue 15 item 3). Looked up by the file paths the column's config names, always within one company.
  */
-export const knowledgeChunks = pgTable('knowledge_chunks', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
-  tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
-  filePath: text('file_path').notNull(),
-  fileName: text('file_name').notNull(),
-  position: integer('position').notNull(),
-  text: text('text').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [
-  index('knowledge_chunks_file_idx').on(t.tenantId, t.filePath),
-  index('knowledge_chunks_search_idx').using('gin', sql`to_tsvector('spanish', ${t.text})`),
-]);
+export const knowledgeChunks = pgTable(
+  'knowledge_chunks',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    filePath: text('file_path').notNull(),
+    fileName: text('file_name').notNull(),
+    position: integer('position').notNull(),
+    text: text('text').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('knowledge_chunks_file_idx').on(t.tenantId, t.filePath),
+    index('knowledge_chunks_search_idx').using('gin', sql`to_tsvector('spanish', ${t.text})`),
+  ],
+);

@@ -5,22 +5,32 @@ import { index, integer, uniqueIndex, jsonb, pgTable, text, timestamp, uuid } fr
  * The durable job queue (see docs/decisions/0002-job-queue.md). A row is claimed with
  * FOR UPDATE SKIP LOCKED and leased until `locked_until`; an expired lease is reclaimable.
  */
-export const jobs = pgTable('jobs', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
-  name: text('name').notNull(),
-  payload: jsonb('payload').notNull(),
-  status: text('status', { enum: ['pending', 'running', 'completed', 'failed'] }).notNull().default('pending'),
-  runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
-  attempts: integer('attempts').notNull().default(0),
-  maxAttempts: integer('max_attempts').notNull().default(5),
-  lockedBy: text('locked_by'),
-  lockedUntil: timestamp('locked_until', { withTimezone: true }),
-  lastError: text('last_error'),
-  /** When set, at most one pending or running job holds this key (e.g. one send per message row). */
-  singletonKey: text('singleton_key'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  completedAt: timestamp('completed_at', { withTimezone: true }),
-}, (t) => [
-  index('jobs_due_idx').on(t.status, t.runAt),
-  uniqueIndex('jobs_singleton_key').on(t.singletonKey).where(sql`status in ('pending', 'running')`),
-]);
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    name: text('name').notNull(),
+    payload: jsonb('payload').notNull(),
+    status: text('status', { enum: ['pending', 'running', 'completed', 'failed'] })
+      .notNull()
+      .default('pending'),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(5),
+    lockedBy: text('locked_by'),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    /** When set, at most one pending or running job holds this key (e.g. one send per message row). */
+    singletonKey: text('singleton_key'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('jobs_due_idx').on(t.status, t.runAt),
+    uniqueIndex('jobs_singleton_key')
+      .on(t.singletonKey)
+      .where(sql`status in ('pending', 'running')`),
+  ],
+);

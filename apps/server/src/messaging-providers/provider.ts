@@ -14,7 +14,14 @@ export type OutboundContent =
   | { type: MediaKind; url: string; caption?: string; fileName?: string; replyToProviderId?: string }
   | { type: 'location'; latitude: number; longitude: number; name?: string; address?: string }
   | { type: 'quick_reply'; msgId: string; text: string; header?: string; footer?: string; options: Array<{ title: string; postbackText: string }> }
-  | { type: 'list'; msgId: string; title: string; body: string; buttonTitle: string; options: Array<{ title: string; description?: string; postbackText: string }> }
+  | {
+      type: 'list';
+      msgId: string;
+      title: string;
+      body: string;
+      buttonTitle: string;
+      options: Array<{ title: string; description?: string; postbackText: string }>;
+    }
   | { type: 'template'; templateProviderId: string; params: string[]; headerMedia?: { type: 'image' | 'video' | 'document'; url: string; fileName?: string } };
 
 export interface SendResult {
@@ -41,7 +48,7 @@ export class ProviderError extends Error {
 export type MediaDownloader = (url: string) => Promise<{ data: Buffer; contentType?: string }>;
 
 export type InboundMessageType =
-  | 'text' | 'image' | 'video' | 'audio' | 'document' | 'sticker' | 'location' | 'button_reply' | 'list_reply' | 'contact' | 'unsupported';
+  'text' | 'image' | 'video' | 'audio' | 'document' | 'sticker' | 'location' | 'button_reply' | 'list_reply' | 'contact' | 'unsupported';
 
 export interface InboundMessage {
   kind: 'message';

@@ -26,7 +26,7 @@ const ofType = <T extends DomainEventType>(type: T, tenantId: string) =>
   heard.filter((event): event is DomainEvent<T> => event.type === type && event.tenantId === tenantId);
 
 describe('events published where the change happens', () => {
-  it('a customer message, its card moved and archived, a reply with its statuses, a member\'s access and sessions', async () => {
+  it("a customer message, its card moved and archived, a reply with its statuses, a member's access and sessions", async () => {
     const owner = await registerTenant(t.app);
     const tenantId = owner.tenant.id;
     const call = (token: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
@@ -36,7 +36,10 @@ describe('events published where the change happens', () => {
 
     const phone = '5215587650001';
     await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone, name: 'Rosa', kind: 'text', text: 'Hola' });
-    const [card] = await t.database.db.select().from(cards).where(and(eq(cards.tenantId, tenantId), eq(cards.phone, phone)));
+    const [card] = await t.database.db
+      .select()
+      .from(cards)
+      .where(and(eq(cards.tenantId, tenantId), eq(cards.phone, phone)));
     expect((await call(owner.token, 'POST', '/card/move', { cardId: card!.id, targetColumnId: columns[1]!.id })).statusCode).toBe(200);
     expect((await call(owner.token, 'POST', '/message', { cardId: card!.id, text: 'Hola Rosa' })).statusCode).toBeLessThan(300);
     expect((await call(owner.token, 'POST', `/cards/${card!.id}/archive`)).statusCode).toBe(200);
@@ -52,7 +55,9 @@ describe('events published where the change happens', () => {
     expect(ofType('card.moved', tenantId).map((event) => event.payload)).toEqual([
       { cardId: card!.id, fromColumnId: columns[0]!.id, toColumnId: columns[1]!.id, fromFunnelId: funnel.id, toFunnelId: funnel.id, movedBy: 'user' },
     ]);
-    expect(ofType('card.entered-column', tenantId).map((event) => event.payload)).toEqual([{ cardId: card!.id, columnId: columns[1]!.id, funnelId: funnel.id, chainDepth: 0 }]);
+    expect(ofType('card.entered-column', tenantId).map((event) => event.payload)).toEqual([
+      { cardId: card!.id, columnId: columns[1]!.id, funnelId: funnel.id, chainDepth: 0 },
+    ]);
     expect(ofType('card.archived', tenantId).map((event) => event.payload)).toEqual([{ cardId: card!.id, columnId: columns[1]!.id, funnelId: funnel.id }]);
     // The send job's acceptance by the provider (ack 0), then the fake's sent/delivered/read callbacks.
     expect(ofType('message.status-changed', tenantId).map((event) => event.payload.ack)).toContain(0);

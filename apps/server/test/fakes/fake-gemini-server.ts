@@ -25,14 +25,19 @@ export const geminiCalls = (
   usage = { promptTokenCount: 10, candidatesTokenCount: 5 },
 ): GeminiScriptedReply => ({
   body: {
-    candidates: [{
-      content: {
-        role: 'model',
-        parts: calls.map(({ name, args, id, thoughtSignature }) => ({ functionCall: { ...(id ? { id } : {}), name, args }, ...(thoughtSignature ? { thoughtSignature } : {}) })),
+    candidates: [
+      {
+        content: {
+          role: 'model',
+          parts: calls.map(({ name, args, id, thoughtSignature }) => ({
+            functionCall: { ...(id ? { id } : {}), name, args },
+            ...(thoughtSignature ? { thoughtSignature } : {}),
+          })),
+        },
+        finishReason: 'STOP',
+        index: 0,
       },
-      finishReason: 'STOP',
-      index: 0,
-    }],
+    ],
     usageMetadata: usage,
   },
 });
@@ -64,7 +69,7 @@ export async function startFakeGeminiServer(options: { apiKey?: string } = {}) {
     const body = request.body as Record<string, unknown>;
     requests.push({ model: match[1]!, headers: request.headers, body });
     if (request.headers['x-goog-api-key'] !== apiKey) {
-      return reply.code(403).send({ error: { code: 403, message: 'Method doesn\'t allow unregistered callers.', status: 'PERMISSION_DENIED', details: [] } });
+      return reply.code(403).send({ error: { code: 403, message: "Method doesn't allow unregistered callers.", status: 'PERMISSION_DENIED', details: [] } });
     }
     const scripted = script.shift();
     if (scripted?.delayMs) await new Promise((resolve) => setTimeout(resolve, scripted.delayMs));

@@ -26,20 +26,25 @@ export const openAiToolCalls = (calls: Array<{ id: string; name: string; args: R
   body: {
     id: 'chatcmpl-fake',
     object: 'chat.completion',
-    choices: [{
-      index: 0,
-      message: {
-        role: 'assistant', content: null,
-        tool_calls: calls.map(({ id, name, args }) => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args) } })),
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: null,
+          tool_calls: calls.map(({ id, name, args }) => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args) } })),
+        },
+        finish_reason: 'tool_calls',
       },
-      finish_reason: 'tool_calls',
-    }],
+    ],
     usage,
   },
 });
 
 export const openAiError = (status: number, code: string, headers?: Record<string, string>): OpenAiScriptedReply => ({
-  status, headers, body: { error: { message: `fake ${code}`, type: 'fake_error', code } },
+  status,
+  headers,
+  body: { error: { message: `fake ${code}`, type: 'fake_error', code } },
 });
 
 /**
@@ -57,7 +62,10 @@ export async function startFakeOpenAiServer(options: { apiKey?: string } = {}) {
     const scripted = script.shift();
     if (scripted?.delayMs) await new Promise((resolve) => setTimeout(resolve, scripted.delayMs));
     if (!scripted) return reply.send(fallback);
-    return reply.code(scripted.status ?? 200).headers(scripted.headers ?? {}).send(scripted.body);
+    return reply
+      .code(scripted.status ?? 200)
+      .headers(scripted.headers ?? {})
+      .send(scripted.body);
   };
   const unauthorized = { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } };
 

@@ -27,10 +27,15 @@ export async function startFakeWebhookServer() {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const entry: ReceivedRequest = { method: request.method ?? '', path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const entry: ReceivedRequest = {
+        method: request.method ?? '',
+        path: request.url ?? '',
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       received.push(entry);
       const found = routes.get(entry.path.split('?')[0]!);
-      const route = typeof found === 'function' ? found(entry) : found ?? { status: 404, body: 'not found' };
+      const route = typeof found === 'function' ? found(entry) : (found ?? { status: 404, body: 'not found' });
       const answer = () => {
         response.writeHead(route.status ?? 200, { 'content-type': route.contentType ?? 'application/json', ...route.headers });
         response.end(route.body);

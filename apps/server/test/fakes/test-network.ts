@@ -7,7 +7,13 @@ import type { OutboundConnect, OutboundLookup } from '../../src/platform/outboun
  * through reaches the real loopback listener and the test sees it there.
  */
 export const PUBLIC_TEST_ADDRESSES = new Set([
-  '93.184.215.14', '8.8.8.8', '2606:4700:4700::1111', '::ffff:808:808', '64:ff9b::808:808', '2002:808:808::1', '2001:0:4136:e378:8000:63bf:f7f7:f7f7',
+  '93.184.215.14',
+  '8.8.8.8',
+  '2606:4700:4700::1111',
+  '::ffff:808:808',
+  '64:ff9b::808:808',
+  '2002:808:808::1',
+  '2001:0:4136:e378:8000:63bf:f7f7:f7f7',
 ]);
 
 /**
@@ -25,7 +31,9 @@ export function testNetwork(publicPort: number, table: Record<string, string[]>)
   };
   const connect: OutboundConnect = (target) => {
     dialled.push(target);
-    return PUBLIC_TEST_ADDRESSES.has(target.address) ? net.connect({ host: '127.0.0.1', port: publicPort }) : net.connect({ host: target.address, port: target.port });
+    return PUBLIC_TEST_ADDRESSES.has(target.address)
+      ? net.connect({ host: '127.0.0.1', port: publicPort })
+      : net.connect({ host: target.address, port: target.port });
   };
   return { lookup, connect, lookups, dialled };
 }

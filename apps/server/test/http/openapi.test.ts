@@ -33,8 +33,12 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
-const operations = () => Object.entries(document.paths).flatMap(([path, item]) =>
-  Object.entries(item).filter(([method]) => HTTP_METHODS.includes(method)).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })));
+const operations = () =>
+  Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => HTTP_METHODS.includes(method))
+      .map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })),
+  );
 
 /** Fastify's `/api/cards/:id` is OpenAPI's `/api/cards/{id}`. */
 const openApiPath = (url: string) => url.replace(/:([A-Za-z]+)/g, '{$1}');
@@ -63,15 +67,29 @@ describe('OpenAPI document', () => {
       .filter((route) => !route.url.startsWith(TENANT_PREFIX) && !route.hidden && !WITHOUT_RESPONSE_SCHEMA.some(([matches]) => matches(route.url)))
       .map((route) => `${route.method} ${openApiPath(route.url)}`);
     expect(expected.length).toBeGreaterThan(80);
-    expect(expected.filter((key) => !listed.has(key)), 'routes missing from the document').toEqual([]);
-    expect([...listed].filter((key) => !expected.includes(key)), 'operations that are no route').toEqual([]);
-    expect(operations().filter(({ operation }) => !operation.tags?.length || operation.tags.includes('other')).map(({ key }) => key)).toEqual([]);
+    expect(
+      expected.filter((key) => !listed.has(key)),
+      'routes missing from the document',
+    ).toEqual([]);
+    expect(
+      [...listed].filter((key) => !expected.includes(key)),
+      'operations that are no route',
+    ).toEqual([]);
+    expect(
+      operations()
+        .filter(({ operation }) => !operation.tags?.length || operation.tags.includes('other'))
+        .map(({ key }) => key),
+    ).toEqual([]);
   });
 
   it('describes bearer sign-in, and marks the public routes as needing none', () => {
     expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
-    const open = operations().filter(({ operation }) => Array.isArray(operation.security) && operation.security.length === 0).map(({ key }) => key);
-    expect(open).toEqual(expect.arrayContaining(['POST /api/auth/login', 'POST /api/auth/register', 'GET /api/tenants/check-slug/{slug}', 'POST /api/auth/admin/login']));
+    const open = operations()
+      .filter(({ operation }) => Array.isArray(operation.security) && operation.security.length === 0)
+      .map(({ key }) => key);
+    expect(open).toEqual(
+      expect.arrayContaining(['POST /api/auth/login', 'POST /api/auth/register', 'GET /api/tenants/check-slug/{slug}', 'POST /api/auth/admin/login']),
+    );
     expect(open).not.toContain('GET /api/funnels/summary');
   });
 

@@ -57,7 +57,10 @@ interface Fixtures {
 }
 
 type Json = Record<string, unknown>;
-interface Multipart { fields: Record<string, string>; file: { field: string; name: string; data: Buffer } }
+interface Multipart {
+  fields: Record<string, string>;
+  file: { field: string; name: string; data: Buffer };
+}
 /** How a route is called with valid input: its path id and body, a multipart form, or no body at all. */
 type Seed = { id?: (f: Fixtures) => string; body?: (f: Fixtures) => Json; form?: (f: Fixtures) => Promise<Multipart> | Multipart };
 
@@ -67,7 +70,16 @@ const inHours = (hours: number) => new Date(Date.now() + hours * 3_600_000).toIS
 const seeds: Record<string, Seed> = {
   'POST /sandbox/api/send': { body: () => ({ phone: '5215599000009', name: 'Cliente', message: { kind: 'text', text: 'Hola' } }) },
   'POST /api/auth/login': { body: () => ({ email: 'nadie@fuzz.test', password: 'Clave1234', tenantSlug: 'no-existe' }) },
-  'POST /api/auth/register': { body: () => ({ companyName: 'Fuzz', companySlug: `fuzz-${randomUUID().slice(0, 8)}`, userName: 'Fuzz', userEmail: `f-${randomUUID().slice(0, 8)}@fuzz.test`, userPassword: 'Clave1234', timezone: 'America/Bogota' }) },
+  'POST /api/auth/register': {
+    body: () => ({
+      companyName: 'Fuzz',
+      companySlug: `fuzz-${randomUUID().slice(0, 8)}`,
+      userName: 'Fuzz',
+      userEmail: `f-${randomUUID().slice(0, 8)}@fuzz.test`,
+      userPassword: 'Clave1234',
+      timezone: 'America/Bogota',
+    }),
+  },
   'POST /api/auth/logout': {},
   'PUT /api/auth/change-password': { body: () => ({ newPassword: 'Fuzz12345' }) },
   'POST /api/auth/admin/login': { body: () => ({ email: 'nadie@fuzz.test', password: 'Clave1234' }) },
@@ -75,36 +87,56 @@ const seeds: Record<string, Seed> = {
   'PUT /api/admin/tenants/:id/plan': { id: (f) => f.tenantId, body: () => ({ subscription_plan: 'enterprise' }) },
   'PUT /api/admin/users/:id/status': { id: (f) => f.teammateId, body: () => ({ is_active: true }) },
   'POST /api/admin/users/:id/reset-password': {},
-  'PUT /api/admin/settings/pricing': { body: () => ({ price_per_sent_message: 0.01, price_per_received_message: '0.02', price_template_marketing: 0, price_template_utility: null }) },
+  'PUT /api/admin/settings/pricing': {
+    body: () => ({ price_per_sent_message: 0.01, price_per_received_message: '0.02', price_template_marketing: 0, price_template_utility: null }),
+  },
   'PUT /api/admin/settings/gupshup': { body: () => ({ apiKey: 'clave', partnerEmail: 'socio@fuzz.test', partnerPassword: 'secreto' }) },
   'PUT /api/admin/templates/:id/status': { id: (f) => f.templateId, body: () => ({ status: 'APPROVED' }) },
-  'POST /api/users/invite': { body: () => ({ name: 'Invitada', email: `i-${randomUUID().slice(0, 8)}@fuzz.test`, role: 'agent', is_active: true, funnelIds: [] }) },
+  'POST /api/users/invite': {
+    body: () => ({ name: 'Invitada', email: `i-${randomUUID().slice(0, 8)}@fuzz.test`, role: 'agent', is_active: true, funnelIds: [] }),
+  },
   'POST /api/users/:id/reset-password': {},
-  'PUT /api/users/:id': { id: (f) => f.teammateId, body: (f) => ({ name: 'Compañera', email: 'ignorado@fuzz.test', role: 'agent', is_active: true, funnelIds: [f.funnelId] }) },
+  'PUT /api/users/:id': {
+    id: (f) => f.teammateId,
+    body: (f) => ({ name: 'Compañera', email: 'ignorado@fuzz.test', role: 'agent', is_active: true, funnelIds: [f.funnelId] }),
+  },
   'POST /api/funnels': { body: () => ({ name: 'Embudo' }) },
   'PUT /api/funnels/:id': { id: (f) => f.funnelId, body: () => ({ name: 'Ventas' }) },
   'POST /api/columns': { body: (f) => ({ funnelId: f.funnelId, title: 'Columna' }) },
   'PUT /api/columns/:id': {
     id: (f) => f.columnId,
     body: (f) => ({
-      title: 'Columna', color: 'blue', assistant_bot_id: f.botId,
-      gemini_config: { isEnabled: false, systemPrompt: 'Sé amable', tools: [{ type: 'file_upload', id: 't1', fileName: 'precios.csv', filePath: `/media/${f.tenantId}/${randomUUID()}.csv`, purpose: 'Precios' }] },
+      title: 'Columna',
+      color: 'blue',
+      assistant_bot_id: f.botId,
+      gemini_config: {
+        isEnabled: false,
+        systemPrompt: 'Sé amable',
+        tools: [{ type: 'file_upload', id: 't1', fileName: 'precios.csv', filePath: `/media/${f.tenantId}/${randomUUID()}.csv`, purpose: 'Precios' }],
+      },
     }),
   },
   'POST /api/columns/:id/toggle-cards-ai': { id: (f) => f.columnId, body: () => ({ enabled: false }) },
   'POST /api/quick-replies': { body: (f) => ({ columnId: f.columnId, title: 'Saludo', text: 'Hola' }) },
   'PUT /api/quick-replies/:id': { id: (f) => f.quickReplyId, body: () => ({ title: 'Saludo', text: 'Hola' }) },
   'PUT /api/columns/:id/assigned-templates': { id: (f) => f.columnId, body: (f) => ({ templateIds: [f.templateId] }) },
-  'POST /api/columns/:id/tools/upload': { id: (f) => f.columnId, form: () => ({ fields: {}, file: { field: 'tool_file', name: 'precios.csv', data: Buffer.from('producto,precio\nCorte,25\n') } }) },
+  'POST /api/columns/:id/tools/upload': {
+    id: (f) => f.columnId,
+    form: () => ({ fields: {}, file: { field: 'tool_file', name: 'precios.csv', data: Buffer.from('producto,precio\nCorte,25\n') } }),
+  },
   'POST /api/card/move': { body: (f) => ({ cardId: f.cardId, targetColumnId: f.columnId }) },
   'PUT /api/cards/:id': { id: (f) => f.cardId, body: () => ({ title: 'Cliente' }) },
   'PUT /api/cards/:id/toggle-ai': { id: (f) => f.cardId, body: () => ({ enabled: false }) },
   'POST /api/cards/:id/archive': {},
   'POST /api/cards/:id/mark-read': {},
   'POST /api/message': { body: (f) => ({ cardId: f.cardId, text: 'Hola', tempId: 'tmp-1' }) },
-  'POST /api/message/media': { form: (f) => ({ fields: { cardId: f.cardId, caption: 'Foto', tempId: 'tmp-2' }, file: { field: 'media', name: 'foto.png', data: PNG_PIXEL } }) },
+  'POST /api/message/media': {
+    form: (f) => ({ fields: { cardId: f.cardId, caption: 'Foto', tempId: 'tmp-2' }, file: { field: 'media', name: 'foto.png', data: PNG_PIXEL } }),
+  },
   'POST /api/message/template': { body: (f) => ({ cardId: f.cardId, templateId: f.approvedTemplateId, variables: { 1: 'Lucía' }, tempId: 'tmp-3' }) },
-  'POST /api/initiate-conversation': { body: (f) => ({ templateId: f.approvedTemplateId, phoneNumber: '5215599000001', variables: ['Lucía'], columnId: f.columnId }) },
+  'POST /api/initiate-conversation': {
+    body: (f) => ({ templateId: f.approvedTemplateId, phoneNumber: '5215599000001', variables: ['Lucía'], columnId: f.columnId }),
+  },
   'POST /api/message/schedule': { body: (f) => ({ cardId: f.cardId, scheduledFor: inHours(2), text: 'Recordatorio' }) },
   'POST /api/note': { body: (f) => ({ cardId: f.cardId, text: 'Nota' }) },
   'POST /api/ai/suggest-reply': { body: (f) => ({ cardId: f.cardId }) },
@@ -113,11 +145,23 @@ const seeds: Record<string, Seed> = {
   'PUT /api/bot-settings': { body: (f) => ({ enabled: false, message: 'Hola', triggerColumnId: null, menuColumnIds: [f.columnId] }) },
   'POST /api/templates': {
     body: () => ({
-      name: `fuzz_${randomUUID().slice(0, 8)}`, category: 'UTILITY', language_code: 'es', header: { type: 'TEXT', text: 'Hola' }, body_text: 'Hola {{1}}', footer: 'Pie',
-      buttons: [{ type: 'QUICK_REPLY', text: 'Sí' }, { type: 'URL', text: 'Web', url: 'https://fuzz.test' }, { type: 'PHONE_NUMBER', text: 'Llamar', phone_number: '+5215500000000' }],
+      name: `fuzz_${randomUUID().slice(0, 8)}`,
+      category: 'UTILITY',
+      language_code: 'es',
+      header: { type: 'TEXT', text: 'Hola' },
+      body_text: 'Hola {{1}}',
+      footer: 'Pie',
+      buttons: [
+        { type: 'QUICK_REPLY', text: 'Sí' },
+        { type: 'URL', text: 'Web', url: 'https://fuzz.test' },
+        { type: 'PHONE_NUMBER', text: 'Llamar', phone_number: '+5215500000000' },
+      ],
     }),
   },
-  'PUT /api/templates/:id': { id: (f) => f.templateId, body: () => ({ name: `fuzz_${randomUUID().slice(0, 8)}`, header: { type: 'IMAGE', example_handle: 'h1', media_url: '/media/x/y.png' }, body_text: 'Hola' }) },
+  'PUT /api/templates/:id': {
+    id: (f) => f.templateId,
+    body: () => ({ name: `fuzz_${randomUUID().slice(0, 8)}`, header: { type: 'IMAGE', example_handle: 'h1', media_url: '/media/x/y.png' }, body_text: 'Hola' }),
+  },
   'POST /api/templates/sync': {},
   'POST /api/templates/media': { form: () => ({ fields: {}, file: { field: 'media', name: 'cabecera.png', data: PNG_PIXEL } }) },
   'POST /api/bots': { body: () => ({ name: 'Bot', type: 'scheduling', avatar_icon: 'scheduling' }) },
@@ -131,7 +175,10 @@ const seeds: Record<string, Seed> = {
           { id: 'timer-1', type: 'timer', position: { x: 10.5, y: -20 }, data: { label: 'Espera', duration: 5, unit: 'minutes' } },
           { id: 'msg-1', type: 'sendMessage', position: { x: 100, y: 100 }, data: { label: 'Mensaje', text: 'Hola' } },
         ],
-        edges: [{ id: 'e1', source: 'trigger-1', target: 'timer-1', sourceHandle: null, targetHandle: null }, { id: 'e2', source: 'timer-1', target: 'msg-1' }],
+        edges: [
+          { id: 'e1', source: 'trigger-1', target: 'timer-1', sourceHandle: null, targetHandle: null },
+          { id: 'e2', source: 'timer-1', target: 'msg-1' },
+        ],
       },
     }),
   },
@@ -140,19 +187,43 @@ const seeds: Record<string, Seed> = {
     id: (f) => f.funnelId,
     form: async (f) => ({
       fields: { templateId: f.approvedTemplateId, targetColumnId: f.columnId, phoneColumn: 'telefono', variableColumns: '{"1":"Nombre"}' },
-      file: { field: 'file', name: 'clientes.xlsx', data: await excelFile([['telefono', 'Nombre'], ['5215599000002', 'Lucía']]) },
+      file: {
+        field: 'file',
+        name: 'clientes.xlsx',
+        data: await excelFile([
+          ['telefono', 'Nombre'],
+          ['5215599000002', 'Lucía'],
+        ]),
+      },
     }),
   },
   'PUT /api/agenda/settings': { body: () => ({ timezone: 'America/Bogota' }) },
-  'POST /api/agenda/professionals': { body: (f) => ({ name: 'Marta', color: 'green', serviceIds: [f.serviceId], availability: { monday: { startTime: '09:00', endTime: '17:00', enabled: true } } }) },
+  'POST /api/agenda/professionals': {
+    body: (f) => ({
+      name: 'Marta',
+      color: 'green',
+      serviceIds: [f.serviceId],
+      availability: { monday: { startTime: '09:00', endTime: '17:00', enabled: true } },
+    }),
+  },
   'PUT /api/agenda/professionals/:id': { id: (f) => f.professionalId, body: (f) => ({ name: 'Lucía', color: 'blue', serviceIds: [f.serviceId] }) },
   'POST /api/agenda/services': { body: () => ({ name: 'Manicura', duration: 45, cost: '18.50' }) },
   'PUT /api/agenda/services/:id': { id: (f) => f.serviceId, body: () => ({ name: 'Corte', duration: 60, cost: 30 }) },
   'POST /api/agenda/appointments': {
-    body: (f) => ({ clientName: 'Lucía', clientWhatsapp: '+52 155 0000', professionalId: f.professionalId, serviceId: f.serviceId, startTime: inHours(24 * 30), endTime: inHours(24 * 30 + 1), cost: 20 }),
+    body: (f) => ({
+      clientName: 'Lucía',
+      clientWhatsapp: '+52 155 0000',
+      professionalId: f.professionalId,
+      serviceId: f.serviceId,
+      startTime: inHours(24 * 30),
+      endTime: inHours(24 * 30 + 1),
+      cost: 20,
+    }),
   },
   'PUT /api/agenda/appointments/:id': { id: (f) => f.appointmentId, body: () => ({ clientName: 'Lucía Pérez', cost: 25 }) },
-  'POST /api/agenda/time-blocks': { body: (f) => ({ professionalId: f.professionalId, startTime: inHours(24 * 40), endTime: inHours(24 * 40 + 1), isAvailable: false, reason: 'Médico' }) },
+  'POST /api/agenda/time-blocks': {
+    body: (f) => ({ professionalId: f.professionalId, startTime: inHours(24 * 40), endTime: inHours(24 * 40 + 1), isAvailable: false, reason: 'Médico' }),
+  },
   'PUT /api/agenda/time-blocks/:id': { id: (f) => f.timeBlockId, body: () => ({ reason: 'Formación', isAvailable: false }) },
 };
 
@@ -176,16 +247,24 @@ const poisonsFor = (value: unknown) => (typeof value === 'number' ? numberPoison
 /** Text fields and one file as a browser sends them, with the file name given as raw bytes (so NUL and lone surrogates reach the parser). */
 function multipartBody(form: Multipart, fileName: Uint8Array = Buffer.from(form.file.name)) {
   const boundary = `----fuzz${randomUUID()}`;
-  const parts: Uint8Array[] = Object.entries(form.fields).map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  const parts: Uint8Array[] = Object.entries(form.fields).map(([name, value]) =>
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+  );
   parts.push(
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${form.file.field}"; filename="`), fileName,
-    Buffer.from('"\r\nContent-Type: application/octet-stream\r\n\r\n'), form.file.data, Buffer.from(`\r\n--${boundary}--\r\n`),
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${form.file.field}"; filename="`),
+    fileName,
+    Buffer.from('"\r\nContent-Type: application/octet-stream\r\n\r\n'),
+    form.file.data,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
   );
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 const fileNamePoisons = [
-  Buffer.from('fo\u0000to.png'), Buffer.from([0x66, 0xed, 0xa0, 0x80, 0x2e, 0x70, 0x6e, 0x67]), Buffer.from(`${'n'.repeat(50_000)}.png`), Buffer.from(''),
+  Buffer.from('fo\u0000to.png'),
+  Buffer.from([0x66, 0xed, 0xa0, 0x80, 0x2e, 0x70, 0x6e, 0x67]),
+  Buffer.from(`${'n'.repeat(50_000)}.png`),
+  Buffer.from(''),
 ];
 
 let t: TestApp;
@@ -207,11 +286,25 @@ beforeAll(async () => {
   adminToken = await signIn('admin');
 
   const [funnel] = await db.select().from(funnels).where(eq(funnels.tenantId, a.tenant.id)).orderBy(asc(funnels.position));
-  const [column] = await db.select().from(boardColumns).where(and(eq(boardColumns.tenantId, a.tenant.id), eq(boardColumns.funnelId, funnel!.id))).orderBy(asc(boardColumns.position));
+  const [column] = await db
+    .select()
+    .from(boardColumns)
+    .where(and(eq(boardColumns.tenantId, a.tenant.id), eq(boardColumns.funnelId, funnel!.id)))
+    .orderBy(asc(boardColumns.position));
   const [contact] = await db.insert(contacts).values({ tenantId: a.tenant.id, phone: '5215599999999', name: 'Cliente' }).returning();
-  const [card] = await db.insert(cards).values({
-    tenantId: a.tenant.id, funnelId: funnel!.id, columnId: column!.id, contactId: contact!.id, title: 'Cliente', phone: contact!.phone, unreadCount: 1, contactLastMessageAt: new Date(),
-  }).returning();
+  const [card] = await db
+    .insert(cards)
+    .values({
+      tenantId: a.tenant.id,
+      funnelId: funnel!.id,
+      columnId: column!.id,
+      contactId: contact!.id,
+      title: 'Cliente',
+      phone: contact!.phone,
+      unreadCount: 1,
+      contactLastMessageAt: new Date(),
+    })
+    .returning();
   const post = async (url: string, payload: Json) => {
     const response = await t.app.inject({ method: 'POST', url, headers: bearer(owner.token), payload });
     if (response.statusCode !== 201) throw new Error(`fixture ${url}: ${response.statusCode} ${response.body}`);
@@ -240,15 +333,29 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 async function signIn(kind: 'tenant' | 'admin'): Promise<string> {
-  const response = kind === 'admin'
-    ? await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', remoteAddress: '10.77.0.2', payload: ADMIN })
-    : await t.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: '10.77.0.1', payload: { email: owner.email, password: OWNER_PASSWORD, tenantSlug: owner.slug } });
+  const response =
+    kind === 'admin'
+      ? await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', remoteAddress: '10.77.0.2', payload: ADMIN })
+      : await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          remoteAddress: '10.77.0.1',
+          payload: { email: owner.email, password: OWNER_PASSWORD, tenantSlug: owner.slug },
+        });
   // A poisoned change-password that went through would show up here: the fuzz must never change the password.
-  if (response.statusCode !== 200) throw new Error(`${kind} sign-in failed (was a password changed by a poisoned call?): ${response.statusCode} ${response.body}`);
+  if (response.statusCode !== 200)
+    throw new Error(`${kind} sign-in failed (was a password changed by a poisoned call?): ${response.statusCode} ${response.body}`);
   return response.json().token as string;
 }
 
-interface Attempt { method: string; url: string; body?: string | Buffer; contentType?: string; admin: boolean; label: string }
+interface Attempt {
+  method: string;
+  url: string;
+  body?: string | Buffer;
+  contentType?: string;
+  admin: boolean;
+  label: string;
+}
 
 const failures: string[] = [];
 let attempts = 0;
@@ -256,10 +363,13 @@ let attempts = 0;
 /** Sends one hostile request; a 401 (a logout among the cases ended the session) is retried once with a new session. */
 async function attempt({ method, url, body, contentType, admin, label }: Attempt) {
   attempts += 1;
-  const send = () => t.app.inject({
-    method: method as 'POST', url, body,
-    headers: { ...bearer(admin ? adminToken : owner.token), ...(contentType ? { 'content-type': contentType } : {}) },
-  });
+  const send = () =>
+    t.app.inject({
+      method: method as 'POST',
+      url,
+      body,
+      headers: { ...bearer(admin ? adminToken : owner.token), ...(contentType ? { 'content-type': contentType } : {}) },
+    });
   let response = await send();
   if (response.statusCode === 401 && isApiRoute(url.replace(/^\/t\/[^/]+/, TENANT_PREFIX))) {
     if (admin) adminToken = await signIn('admin');
@@ -276,9 +386,17 @@ describe('fuzz', () => {
   const apiRoutes = () => t.app.routeTable.filter((route) => isApiRoute(route.url) && !route.url.startsWith(TENANT_PREFIX));
 
   it('has a seed for every API route that takes a body', () => {
-    const withBody = apiRoutes().filter((route) => ['POST', 'PUT', 'PATCH'].includes(route.method)).map((route) => keyOf(route.method, route.url));
-    expect(withBody.filter((key) => !(key in seeds)), 'routes without a seed in the fuzz suite').toEqual([]);
-    expect(Object.keys(seeds).filter((key) => !withBody.includes(key)), 'seeds for routes that do not exist').toEqual([]);
+    const withBody = apiRoutes()
+      .filter((route) => ['POST', 'PUT', 'PATCH'].includes(route.method))
+      .map((route) => keyOf(route.method, route.url));
+    expect(
+      withBody.filter((key) => !(key in seeds)),
+      'routes without a seed in the fuzz suite',
+    ).toEqual([]);
+    expect(
+      Object.keys(seeds).filter((key) => !withBody.includes(key)),
+      'seeds for routes that do not exist',
+    ).toEqual([]);
   });
 
   it('never answers 5xx to hostile bodies, fields, path params or queries on any API route', async () => {
@@ -294,7 +412,12 @@ describe('fuzz', () => {
       }
       if (route.method === 'GET' || route.method === 'DELETE') {
         for (const query of garbageQueries) {
-          await attempt({ method: route.method, url: `${fillPath(route.url, randomUUID())}?${query}`, admin, label: `${key} with query ${query.slice(0, 60)}` });
+          await attempt({
+            method: route.method,
+            url: `${fillPath(route.url, randomUUID())}?${query}`,
+            admin,
+            label: `${key} with query ${query.slice(0, 60)}`,
+          });
         }
         continue;
       }
@@ -307,7 +430,8 @@ describe('fuzz', () => {
         const base = seed.body(f);
         const cases: Array<[string, Json]> = [['the whole body as an array', [base] as unknown as Json]];
         for (const leaf of leaves(base)) {
-          for (const poison of poisonsFor(leaf.value)) cases.push([`${leaf.path.join('.')} = ${JSON.stringify(poison)?.slice(0, 30)}`, withValue(base, leaf.path, poison)]);
+          for (const poison of poisonsFor(leaf.value))
+            cases.push([`${leaf.path.join('.')} = ${JSON.stringify(poison)?.slice(0, 30)}`, withValue(base, leaf.path, poison)]);
         }
         for (const field of Object.keys(base)) cases.push([`${field} left out`, Object.fromEntries(Object.entries(base).filter(([name]) => name !== field))]);
         for (const [what, body] of cases) {
@@ -318,16 +442,37 @@ describe('fuzz', () => {
         const form = await seed.form(f);
         for (const name of fileNamePoisons) {
           const multipart = multipartBody(form, name);
-          await attempt({ method: route.method, url, body: multipart.body, contentType: multipart.contentType, admin, label: `${key} with file name ${name.subarray(0, 20).toString('hex')}` });
+          await attempt({
+            method: route.method,
+            url,
+            body: multipart.body,
+            contentType: multipart.contentType,
+            admin,
+            label: `${key} with file name ${name.subarray(0, 20).toString('hex')}`,
+          });
         }
         for (const field of Object.keys(form.fields)) {
           for (const poison of [NUL, LONE_SURROGATE, 'x'.repeat(100_000)]) {
             const multipart = multipartBody({ ...form, fields: { ...form.fields, [field]: poison } });
-            await attempt({ method: route.method, url, body: multipart.body, contentType: multipart.contentType, admin, label: `${key} with ${field} = ${poison.slice(0, 10)}` });
+            await attempt({
+              method: route.method,
+              url,
+              body: multipart.body,
+              contentType: multipart.contentType,
+              admin,
+              label: `${key} with ${field} = ${poison.slice(0, 10)}`,
+            });
           }
         }
         await attempt({ method: route.method, url, body: '{"a":1}', contentType: 'application/json', admin, label: `${key} as JSON` });
-        await attempt({ method: route.method, url, body: 'garbage', contentType: 'multipart/form-data; boundary=nada', admin, label: `${key} with a broken multipart body` });
+        await attempt({
+          method: route.method,
+          url,
+          body: 'garbage',
+          contentType: 'multipart/form-data; boundary=nada',
+          admin,
+          label: `${key} with a broken multipart body`,
+        });
       }
     }
     // The slug in /t/{slug}/api is a path param too.
@@ -351,8 +496,18 @@ describe('fuzz', () => {
 
     let sequence = 0;
     const message = (type: string, inner: Json): Json => ({
-      app: f.appName, timestamp: 1_900_000_000_000, version: 2, type: 'message',
-      payload: { id: `wamid.fuzz${(sequence += 1)}`, source: '5215588880000', type, payload: inner, sender: { phone: '5215588880000', name: 'Ana' }, context: { id: 'wamid.q', gsId: 'gs-q' } },
+      app: f.appName,
+      timestamp: 1_900_000_000_000,
+      version: 2,
+      type: 'message',
+      payload: {
+        id: `wamid.fuzz${(sequence += 1)}`,
+        source: '5215588880000',
+        type,
+        payload: inner,
+        sender: { phone: '5215588880000', name: 'Ana' },
+        context: { id: 'wamid.q', gsId: 'gs-q' },
+      },
     });
     const seedsByKind: Json[] = [
       message('text', { text: 'Hola' }),
@@ -362,8 +517,20 @@ describe('fuzz', () => {
       message('button_reply', { title: 'Sí', id: 'qr-1', reply: 'Sí 1', postbackText: 'yes' }),
       message('contact', { contacts: [{ name: { formatted_name: 'Ana' }, phones: [{ phone: '5215500000000' }] }] }),
       message('reaction', { emoji: '👍' }),
-      { app: f.appName, timestamp: 1_900_000_000_000, version: 2, type: 'message-event', payload: { id: 'wamid.1', gsId: 'gs-1', type: 'read', destination: '52155', payload: { ts: 1_900_000_000 } } },
-      { app: f.appName, timestamp: 1_900_000_000_000, version: 2, type: 'message-event', payload: { id: 'gs-2', type: 'failed', destination: '52155', payload: { code: 1002, reason: 'No existe' } } },
+      {
+        app: f.appName,
+        timestamp: 1_900_000_000_000,
+        version: 2,
+        type: 'message-event',
+        payload: { id: 'wamid.1', gsId: 'gs-1', type: 'read', destination: '52155', payload: { ts: 1_900_000_000 } },
+      },
+      {
+        app: f.appName,
+        timestamp: 1_900_000_000_000,
+        version: 2,
+        type: 'message-event',
+        payload: { id: 'gs-2', type: 'failed', destination: '52155', payload: { code: 1002, reason: 'No existe' } },
+      },
       { app: f.appName, timestamp: 1_900_000_000_000, version: 2, type: 'user-event', payload: { phone: '52155', type: 'opted-in' } },
     ];
     for (const raw of rawBodies) await deliver(raw, `body ${raw.slice(0, 20)}`);

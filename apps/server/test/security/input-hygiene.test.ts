@@ -12,9 +12,7 @@ import * as templates from '@embudo/contracts/http/templates';
 import * as users from '@embudo/contracts/http/users';
 import { botConfig, nodeContracts } from '@embudo/contracts/flows/flow';
 import { joinTenantPayload } from '@embudo/contracts/realtime/events';
-import {
-  FORBIDDEN_CHARACTERS, hasForbiddenCharacters, requiredText, safeText, trimmedText, withoutForbiddenCharacters,
-} from '@embudo/contracts/text';
+import { FORBIDDEN_CHARACTERS, hasForbiddenCharacters, requiredText, safeText, trimmedText, withoutForbiddenCharacters } from '@embudo/contracts/text';
 import { jsonNestsDeeperThan } from '../../src/platform/http/json-body-parser.ts';
 import { uploadFileName } from '../../src/platform/http/multipart-upload.ts';
 
@@ -89,7 +87,8 @@ function inputContracts(): Array<[string, Walkable]> {
   const named = Object.entries(modules).flatMap(([module, exports]) =>
     Object.entries(exports as Record<string, unknown>)
       .filter(([name, value]) => /(Request|Query|Fields|Params)$/.test(name) && typeof value === 'object' && value !== null && '_zod' in value)
-      .map(([name, value]): [string, Walkable] => [`${module}.${name}`, value as Walkable]));
+      .map(([name, value]): [string, Walkable] => [`${module}.${name}`, value as Walkable]),
+  );
   const nodes = Object.entries(nodeContracts).map(([type, contract]): [string, Walkable] => [`flows.${type}`, contract.data as unknown as Walkable]);
   return [...named, ...nodes, ['flows.botConfig', botConfig], ['realtime.joinTenantPayload', joinTenantPayload]];
 }
@@ -105,7 +104,12 @@ describe('every string field of every input contract', () => {
     const leaves = stringLeaves(schema, '', []);
     const accepted: string[] = [];
     for (const { path, leaf } of leaves) {
-      for (const [what, value] of [['NUL', NUL], ['lone surrogate', LONE_HIGH], ['low surrogate', LONE_LOW], ['1 MB', MEGABYTE]] as const) {
+      for (const [what, value] of [
+        ['NUL', NUL],
+        ['lone surrogate', LONE_HIGH],
+        ['low surrogate', LONE_LOW],
+        ['1 MB', MEGABYTE],
+      ] as const) {
         if (leaf.safeParse(value).success) accepted.push(`${path || '(root)'} accepts ${what}`);
       }
     }

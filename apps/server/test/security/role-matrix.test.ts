@@ -40,7 +40,14 @@ const ownerOnly: Expectation = { owner: 'ok', admin: 403, agent: 403, agentElsew
 /** The sandbox phone: every member but a viewer, agents only for customers of funnels they see; B plays its own customers. */
 const sandboxPhone: Expectation = { owner: 'ok', admin: 'ok', agent: 'ok', agentElsewhere: 404, viewer: 403, stranger: 'ok' };
 const platformAdmin: Expectation = { owner: 401, admin: 401, agent: 401, agentElsewhere: 401, viewer: 401, stranger: 401 };
-const sameForAll = (outcome: Outcome): Expectation => ({ owner: outcome, admin: outcome, agent: outcome, agentElsewhere: outcome, viewer: outcome, stranger: outcome });
+const sameForAll = (outcome: Outcome): Expectation => ({
+  owner: outcome,
+  admin: outcome,
+  agent: outcome,
+  agentElsewhere: outcome,
+  viewer: outcome,
+  stranger: outcome,
+});
 
 interface Call {
   id?: string;
@@ -114,14 +121,26 @@ const matrix: Record<string, Entry> = {
   'DELETE /api/columns/:id': { expect: funnelWrite, call: async (f) => ({ id: await f.column() }) },
   'POST /api/columns/:id/toggle-cards-ai': { expect: funnelWrite, call: async (f) => ({ id: await f.column(), body: { enabled: true } }) },
   'GET /api/columns/:id/quick-replies': { expect: funnelRead, call: async (f) => ({ id: (await f.quickReply()).columnId }) },
-  'POST /api/quick-replies': { expect: funnelWrite, call: async (f) => ({ body: { columnId: await f.column(), title: 'Saludo', text: 'Hola, ¿en qué te ayudo?' } }) },
-  'PUT /api/quick-replies/:id': { expect: funnelWrite, call: async (f) => ({ id: (await f.quickReply()).id, body: { title: 'Despedida', text: 'Gracias por escribir' } }) },
+  'POST /api/quick-replies': {
+    expect: funnelWrite,
+    call: async (f) => ({ body: { columnId: await f.column(), title: 'Saludo', text: 'Hola, ¿en qué te ayudo?' } }),
+  },
+  'PUT /api/quick-replies/:id': {
+    expect: funnelWrite,
+    call: async (f) => ({ id: (await f.quickReply()).id, body: { title: 'Despedida', text: 'Gracias por escribir' } }),
+  },
   'DELETE /api/quick-replies/:id': { expect: funnelWrite, call: async (f) => ({ id: (await f.quickReply()).id }) },
   'GET /api/columns/:id/assigned-templates': { expect: funnelRead, call: async (f) => ({ id: await f.column() }) },
-  'PUT /api/columns/:id/assigned-templates': { expect: funnelWrite, call: async (f) => ({ id: await f.column(), body: { templateIds: [await f.template()] } }) },
+  'PUT /api/columns/:id/assigned-templates': {
+    expect: funnelWrite,
+    call: async (f) => ({ id: await f.column(), body: { templateIds: [await f.template()] } }),
+  },
   'POST /api/columns/:id/tools/upload': {
     expect: funnelWrite,
-    call: async (f) => ({ id: await f.column(), form: { fields: {}, file: { field: 'tool_file', name: 'precios.csv', data: Buffer.from('producto,precio\nCorte,25\n') } } }),
+    call: async (f) => ({
+      id: await f.column(),
+      form: { fields: {}, file: { field: 'tool_file', name: 'precios.csv', data: Buffer.from('producto,precio\nCorte,25\n') } },
+    }),
   },
   'POST /api/card/move': { expect: funnelWrite, call: async (f) => ({ body: { cardId: await f.card(), targetColumnId: await f.column() } }) },
   'PUT /api/cards/:id': { expect: funnelWrite, call: async (f) => ({ id: await f.card(), body: { title: 'Cliente VIP' } }) },
@@ -136,10 +155,12 @@ const matrix: Record<string, Entry> = {
     call: async (f) => ({ form: { fields: { cardId: await f.card(), caption: 'Foto' }, file: { field: 'media', name: 'foto.png', data: PNG } } }),
   },
   'POST /api/message/template': {
-    expect: funnelWrite, call: async (f) => ({ body: { cardId: await f.card(), templateId: await f.approvedTemplate(), variables: { 1: 'Lucía' }, tempId: randomUUID() } }),
+    expect: funnelWrite,
+    call: async (f) => ({ body: { cardId: await f.card(), templateId: await f.approvedTemplate(), variables: { 1: 'Lucía' }, tempId: randomUUID() } }),
   },
   'POST /api/initiate-conversation': {
-    expect: funnelWrite, call: async (f) => ({ body: { templateId: await f.approvedTemplate(), phoneNumber: f.newPhone(), variables: { 1: 'Lucía' }, columnId: await f.column() } }),
+    expect: funnelWrite,
+    call: async (f) => ({ body: { templateId: await f.approvedTemplate(), phoneNumber: f.newPhone(), variables: { 1: 'Lucía' }, columnId: await f.column() } }),
   },
   'POST /api/message/schedule': { expect: funnelWrite, call: async (f) => ({ body: { cardId: await f.card(), scheduledFor: soon(), text: 'Recordatorio' } }) },
   'POST /api/note': { expect: funnelWrite, call: async (f) => ({ body: { cardId: await f.card(), text: 'Nota interna' } }) },
@@ -157,7 +178,10 @@ const matrix: Record<string, Entry> = {
   'GET /api/templates': { expect: everyMember },
   'GET /api/templates/:id': { expect: memberById, call: async (f) => ({ id: await f.template() }) },
   'POST /api/templates': { expect: managers, call: () => ({ body: { name: `plantilla_${randomUUID().slice(0, 8)}`, body_text: 'Hola {{1}}' } }) },
-  'PUT /api/templates/:id': { expect: managersById, call: async (f) => ({ id: await f.template(), body: { name: `editada_${randomUUID().slice(0, 8)}`, body_text: 'Hola de nuevo' } }) },
+  'PUT /api/templates/:id': {
+    expect: managersById,
+    call: async (f) => ({ id: await f.template(), body: { name: `editada_${randomUUID().slice(0, 8)}`, body_text: 'Hola de nuevo' } }),
+  },
   'DELETE /api/templates/:id': { expect: managersById, call: async (f) => ({ id: await f.template() }) },
   'POST /api/templates/sync': { expect: managers },
   'POST /api/templates/media': { expect: managers, call: () => ({ form: { fields: {}, file: { field: 'media', name: 'cabecera.png', data: PNG } } }) },
@@ -168,7 +192,10 @@ const matrix: Record<string, Entry> = {
   'GET /api/bots/:id': { expect: managersById, call: async (f) => ({ id: await f.bot() }) },
   'PUT /api/bots/:id': { expect: managersById, call: async (f) => ({ id: await f.bot(), body: { name: 'Renombrado', config: { nodes: [], edges: [] } } }) },
   'DELETE /api/bots/:id': { expect: managersById, call: async (f) => ({ id: await f.bot() }) },
-  'POST /api/bots/:id/simulate': { expect: managersById, call: async (f) => ({ id: await f.bot(), body: { message: 'Hola', sessionId: null, botConfig: { nodes: [], edges: [] } } }) },
+  'POST /api/bots/:id/simulate': {
+    expect: managersById,
+    call: async (f) => ({ id: await f.bot(), body: { message: 'Hola', sessionId: null, botConfig: { nodes: [], edges: [] } } }),
+  },
   'DELETE /api/bots/simulation/:sessionId': { expect: managersById, call: async (f) => ({ id: await f.simulation() }) },
 
   'GET /api/batches': { expect: everyMember },
@@ -178,33 +205,48 @@ const matrix: Record<string, Entry> = {
       id: f.funnelId,
       form: {
         fields: { templateId: await f.approvedTemplate(), targetColumnId: await f.column(), phoneColumn: 'telefono' },
-        file: { field: 'file', name: 'clientes.xlsx', data: await excelFile([['telefono', 'Variable 1'], [f.newPhone(), 'Lucía']]) },
+        file: {
+          field: 'file',
+          name: 'clientes.xlsx',
+          data: await excelFile([
+            ['telefono', 'Variable 1'],
+            [f.newPhone(), 'Lucía'],
+          ]),
+        },
       },
     }),
   },
 
   'GET /sandbox/api/app': { expect: { ...sandboxPhone, agentElsewhere: 'ok' } },
   'GET /sandbox/api/conversation': { expect: sandboxPhone, call: async (f) => ({ query: { phone: await f.customerPhone() } }) },
-  'POST /sandbox/api/send': { expect: sandboxPhone, call: async (f) => ({ body: { phone: await f.customerPhone(), message: { kind: 'text', text: 'Hola' } } }) },
+  'POST /sandbox/api/send': {
+    expect: sandboxPhone,
+    call: async (f) => ({ body: { phone: await f.customerPhone(), message: { kind: 'text', text: 'Hola' } } }),
+  },
 
   'GET /api/agenda/data': { expect: everyMember, call: () => ({ query: { start: inHours(-24 * 7), end: inHours(24 * 7) } }) },
   'GET /api/agenda/settings': { expect: everyMember },
   'PUT /api/agenda/settings': { expect: ownerOnly, call: () => ({ body: { timezone: 'America/Bogota' } }) },
   'GET /api/agenda/search-contacts': { expect: everyMember, call: () => ({ query: { q: 'Cliente' } }) },
   'GET /api/agenda/availability': { expect: memberById, call: async (f) => ({ query: { ...(await f.catalog()), date: inHours(24).slice(0, 10) } }) },
-  'POST /api/agenda/professionals': { expect: managersById, call: async (f) => ({ body: { name: 'Marta', color: 'green', serviceIds: [(await f.catalog()).serviceId] } }) },
+  'POST /api/agenda/professionals': {
+    expect: managersById,
+    call: async (f) => ({ body: { name: 'Marta', color: 'green', serviceIds: [(await f.catalog()).serviceId] } }),
+  },
   'PUT /api/agenda/professionals/:id': { expect: managersById, call: async (f) => ({ id: (await f.catalog()).professionalId, body: { name: 'Lucía Gómez' } }) },
   'DELETE /api/agenda/professionals/:id': { expect: managersById, call: async (f) => ({ id: (await f.catalog()).professionalId }) },
   'POST /api/agenda/services': { expect: managers, call: () => ({ body: { name: 'Manicura', duration: 45, cost: 18 } }) },
   'PUT /api/agenda/services/:id': { expect: managersById, call: async (f) => ({ id: (await f.catalog()).serviceId, body: { cost: 30 } }) },
   'DELETE /api/agenda/services/:id': { expect: managersById, call: async (f) => ({ id: (await f.catalog()).serviceId }) },
   'POST /api/agenda/appointments': {
-    expect: writersById, call: async (f) => ({ body: { ...(await f.catalog()), clientName: 'Lucía', startTime: inHours(24), endTime: inHours(25) } }),
+    expect: writersById,
+    call: async (f) => ({ body: { ...(await f.catalog()), clientName: 'Lucía', startTime: inHours(24), endTime: inHours(25) } }),
   },
   'PUT /api/agenda/appointments/:id': { expect: writersById, call: async (f) => ({ id: await f.appointment(), body: { clientName: 'Lucía Pérez' } }) },
   'DELETE /api/agenda/appointments/:id': { expect: writersById, call: async (f) => ({ id: await f.appointment() }) },
   'POST /api/agenda/time-blocks': {
-    expect: writersById, call: async (f) => ({ body: { professionalId: (await f.catalog()).professionalId, startTime: inHours(48), endTime: inHours(49), reason: 'Médico' } }),
+    expect: writersById,
+    call: async (f) => ({ body: { professionalId: (await f.catalog()).professionalId, startTime: inHours(48), endTime: inHours(49), reason: 'Médico' } }),
   },
   'PUT /api/agenda/time-blocks/:id': { expect: writersById, call: async (f) => ({ id: await f.timeBlock(), body: { reason: 'Formación' } }) },
   'DELETE /api/agenda/time-blocks/:id': { expect: writersById, call: async (f) => ({ id: await f.timeBlock() }) },
@@ -264,7 +306,11 @@ beforeAll(async () => {
   for (const tenant of [a.tenant, b.tenant]) await db.update(tenants).set({ subscriptionPlan: 'enterprise' }).where(eq(tenants.id, tenant.id));
   const [f1] = await db.select().from(funnels).where(eq(funnels.tenantId, a.tenant.id)).orderBy(asc(funnels.position));
   const [f2] = await db.insert(funnels).values({ tenantId: a.tenant.id, name: 'Otro embudo', position: 1 }).returning();
-  const [firstColumn] = await db.select().from(boardColumns).where(and(eq(boardColumns.tenantId, a.tenant.id), eq(boardColumns.funnelId, f1!.id))).orderBy(asc(boardColumns.position));
+  const [firstColumn] = await db
+    .select()
+    .from(boardColumns)
+    .where(and(eq(boardColumns.tenantId, a.tenant.id), eq(boardColumns.funnelId, f1!.id)))
+    .orderBy(asc(boardColumns.position));
 
   const member = async (role: 'admin' | 'agent' | 'viewer', funnelIds: string[]) => {
     const { user, token } = await signedInMember(t.app, db, a.tenant, role, funnelIds);
@@ -295,10 +341,19 @@ beforeAll(async () => {
   const cardInF1 = async () => {
     const phone = newPhone();
     const [contact] = await db.insert(contacts).values({ tenantId: a.tenant.id, phone, name: 'Cliente' }).returning();
-    const [row] = await db.insert(cards).values({
-      tenantId: a.tenant.id, funnelId: f1!.id, columnId: firstColumn!.id, contactId: contact!.id, title: 'Cliente', phone,
-      unreadCount: 1, contactLastMessageAt: new Date(),
-    }).returning();
+    const [row] = await db
+      .insert(cards)
+      .values({
+        tenantId: a.tenant.id,
+        funnelId: f1!.id,
+        columnId: firstColumn!.id,
+        contactId: contact!.id,
+        title: 'Cliente',
+        phone,
+        unreadCount: 1,
+        contactLastMessageAt: new Date(),
+      })
+      .returning();
     return row!;
   };
   fixtures = (caller) => ({
@@ -316,7 +371,10 @@ beforeAll(async () => {
     customerPhone: async () => (await cardInF1()).phone!,
     template: async () => {
       const created = await t.app.inject({
-        method: 'POST', url: '/api/templates', headers: bearer(callers.owner.token), payload: { name: `fixture_${randomUUID().slice(0, 8)}`, body_text: 'Hola {{1}}' },
+        method: 'POST',
+        url: '/api/templates',
+        headers: bearer(callers.owner.token),
+        payload: { name: `fixture_${randomUUID().slice(0, 8)}`, body_text: 'Hola {{1}}' },
       });
       if (created.statusCode !== 201) throw new Error(`template fixture: ${created.statusCode} ${created.body}`);
       return created.json().id as string;
@@ -324,12 +382,16 @@ beforeAll(async () => {
     quickReply: async () => {
       const [column] = await db.insert(boardColumns).values({ tenantId: a.tenant.id, funnelId: f1!.id, title: 'Con respuestas', position: 99 }).returning();
       const created = await t.app.inject({
-        method: 'POST', url: '/api/quick-replies', headers: bearer(callers.owner.token), payload: { columnId: column!.id, title: 'Horario', text: 'Abrimos de 9 a 17' },
+        method: 'POST',
+        url: '/api/quick-replies',
+        headers: bearer(callers.owner.token),
+        payload: { columnId: column!.id, title: 'Horario', text: 'Abrimos de 9 a 17' },
       });
       if (created.statusCode !== 201) throw new Error(`quick reply fixture: ${created.statusCode} ${created.body}`);
       return { id: created.json().id as string, columnId: column!.id };
     },
-    approvedTemplate: () => (approved ??= approvedTemplate(t, ownerOfA(), { name: `aprobada_${randomUUID().slice(0, 8)}`, body_text: 'Hola {{1}}' }).then((row) => row.id)),
+    approvedTemplate: () =>
+      (approved ??= approvedTemplate(t, ownerOfA(), { name: `aprobada_${randomUUID().slice(0, 8)}`, body_text: 'Hola {{1}}' }).then((row) => row.id)),
     teammate: async () => (await signedInMember(t.app, db, a.tenant, 'agent', [f1!.id])).user.id,
     catalog,
     appointment: async () => (await book(t.app, ownerOfA(), { ...(await catalog()), startTime: inHours(24), endTime: inHours(25) })).id,
@@ -341,7 +403,10 @@ beforeAll(async () => {
     simulation: async () => {
       const created = await t.app.inject({ method: 'POST', url: '/api/bots', headers: bearer(callers.owner.token), payload: { name: 'Fixture' } });
       const simulated = await t.app.inject({
-        method: 'POST', url: `/api/bots/${created.json().id}/simulate`, headers: bearer(callers.owner.token), payload: { message: 'Hola', botConfig: { nodes: [], edges: [] } },
+        method: 'POST',
+        url: `/api/bots/${created.json().id}/simulate`,
+        headers: bearer(callers.owner.token),
+        payload: { message: 'Hola', botConfig: { nodes: [], edges: [] } },
       });
       if (simulated.statusCode !== 200) throw new Error(`simulation fixture: ${simulated.statusCode} ${simulated.body}`);
       return simulated.json().sessionId as string;
@@ -349,7 +414,10 @@ beforeAll(async () => {
     timeBlock: async () => {
       const { professionalId } = await catalog();
       const created = await t.app.inject({
-        method: 'POST', url: '/api/agenda/time-blocks', headers: bearer(callers.owner.token), payload: { professionalId, startTime: inHours(48), endTime: inHours(49), reason: 'Vacaciones' },
+        method: 'POST',
+        url: '/api/agenda/time-blocks',
+        headers: bearer(callers.owner.token),
+        payload: { professionalId, startTime: inHours(48), endTime: inHours(49), reason: 'Vacaciones' },
       });
       if (created.statusCode !== 201) throw new Error(`time block fixture: ${created.statusCode} ${created.body}`);
       return created.json().id as string;
@@ -362,14 +430,27 @@ const keyOf = (method: string, url: string) => `${method} ${url.startsWith(TENAN
 
 function multipartBody(form: NonNullable<Call['form']>) {
   const boundary = `----matriz${randomUUID()}`;
-  const parts: Buffer[] = Object.entries(form.fields).map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${form.file.field}"; filename="${form.file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`), form.file.data, Buffer.from(`\r\n--${boundary}--\r\n`));
+  const parts: Buffer[] = Object.entries(form.fields).map(([name, value]) =>
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+  );
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${form.file.field}"; filename="${form.file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
+    form.file.data,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
   return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 async function tokenFor(caller: Caller, fresh: boolean) {
   if (!fresh) return caller.token;
-  const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: '10.88.0.1', payload: { email: caller.email, password: caller.password, tenantSlug: caller.slug } });
+  const login = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    remoteAddress: '10.88.0.1',
+    payload: { email: caller.email, password: caller.password, tenantSlug: caller.slug },
+  });
   if (login.statusCode !== 200) throw new Error(`fresh login failed: ${login.body}`);
   return login.json().token as string;
 }
@@ -408,7 +489,8 @@ describe('role matrix', () => {
         });
         if (entry.renewsSessions && response.statusCode === 200) caller.token = response.json().token;
         const expected = entry.expect[role];
-        if (!matches(expected, response.statusCode)) wrong.push(`${role} on ${route.url}: expected ${expected}, got ${response.statusCode} ${response.body.slice(0, 160)}`);
+        if (!matches(expected, response.statusCode))
+          wrong.push(`${role} on ${route.url}: expected ${expected}, got ${response.statusCode} ${response.body.slice(0, 160)}`);
         else if (response.statusCode >= 400) expect(response.json().message, `${role} on ${route.url}`).toEqual(expect.any(String));
       }
     }

@@ -37,16 +37,21 @@ beforeAll(async () => {
   b = await registerTenant(t.app, { companyName: 'Tenant Beta Secreta', userName: 'Beto Confidencial' });
   tenantBIds = await idsOwnedBy(b.tenant.id);
   await bootstrapPlatformAdmin(t.database.db, { email: 'seguridad@embudo.test', password: 'Seguridad123' });
-  adminToken = (await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: 'seguridad@embudo.test', password: 'Seguridad123' } })).json().token;
+  adminToken = (
+    await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: 'seguridad@embudo.test', password: 'Seguridad123' } })
+  ).json().token;
 });
 afterAll(async () => t.close());
 
 /** Every id of every row that carries this tenant's id, whatever table a later issue adds. */
 async function idsOwnedBy(tenantId: string): Promise<string[]> {
-  const tables = await queryRows<{ table_name: string }>(t.database.db, sql`
+  const tables = await queryRows<{ table_name: string }>(
+    t.database.db,
+    sql`
     select c.table_name from information_schema.columns c
     join information_schema.columns i on i.table_schema = c.table_schema and i.table_name = c.table_name and i.column_name = 'id'
-    where c.table_schema = 'public' and c.column_name = 'tenant_id'`);
+    where c.table_schema = 'public' and c.column_name = 'tenant_id'`,
+  );
   const ids: string[] = [];
   for (const { table_name } of tables) {
     const rows = await queryRows<{ id: string }>(t.database.db, sql`select id::text as id from ${sql.identifier(table_name)} where tenant_id = ${tenantId}`);
@@ -65,7 +70,9 @@ const payloadFor = (method: string) => (method === 'GET' || method === 'DELETE' 
 
 describe('route table', () => {
   it('has public API routes only from the explicit list', () => {
-    const publicRoutes = apiRoutes().filter((route) => route.access === 'public').map((route) => `${route.method} ${route.url}`);
+    const publicRoutes = apiRoutes()
+      .filter((route) => route.access === 'public')
+      .map((route) => `${route.method} ${route.url}`);
     expect(new Set(publicRoutes)).toEqual(PUBLIC_ROUTES);
     expect(apiRoutes().length).toBeGreaterThan(PUBLIC_ROUTES.size);
   });
@@ -84,32 +91,43 @@ describe('route table', () => {
   it('keeps token kinds apart: a tenant token opens no admin route and an admin token no tenant route', async () => {
     for (const route of apiRoutes().filter((entry) => entry.access !== 'public')) {
       const token = route.access === 'admin' ? a.token : adminToken;
-      const response = await t.app.inject({ method: route.method as 'GET', url: fillPath(route.url, a.tenant.slug, a.user.id), headers: bearer(token), payload: payloadFor(route.method) });
+      const response = await t.app.inject({
+        method: route.method as 'GET',
+        url: fillPath(route.url, a.tenant.slug, a.user.id),
+        headers: bearer(token),
+        payload: payloadFor(route.method),
+      });
       expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
     }
   });
 
-  it('answers 404 to every tenant-scoped route called with another tenant\'s slug', async () => {
+  it("answers 404 to every tenant-scoped route called with another tenant's slug", async () => {
     const scoped = apiRoutes().filter((route) => route.url.startsWith(TENANT_PREFIX));
     expect(scoped.length).toBeGreaterThan(0);
     for (const route of scoped) {
       for (const id of [a.user.id, ...tenantBIds]) {
         const response = await t.app.inject({
-          method: route.method as 'GET', url: fillPath(route.url, b.tenant.slug, id), headers: bearer(a.token), payload: payloadFor(route.method),
+          method: route.method as 'GET',
+          url: fillPath(route.url, b.tenant.slug, id),
+          headers: bearer(a.token),
+          payload: payloadFor(route.method),
         });
         expect(response.statusCode, `${route.method} ${route.url}`).toBe(404);
       }
     }
   });
 
-  it('never returns another tenant\'s data when its ids are used with one\'s own token and slug', async () => {
+  it("never returns another tenant's data when its ids are used with one's own token and slug", async () => {
     expect(tenantBIds.length).toBeGreaterThan(0);
     const withIds = apiRoutes().filter((route) => route.access === 'tenant' && /:(?!tenantSlug)[A-Za-z]+/.test(route.url));
     expect(withIds.length).toBeGreaterThan(0);
     for (const route of withIds) {
       for (const id of tenantBIds) {
         const response = await t.app.inject({
-          method: route.method as 'GET', url: fillPath(route.url, a.tenant.slug, id), headers: bearer(a.token), payload: payloadFor(route.method),
+          method: route.method as 'GET',
+          url: fillPath(route.url, a.tenant.slug, id),
+          headers: bearer(a.token),
+          payload: payloadFor(route.method),
         });
         const context = `${route.method} ${route.url} with ${id}`;
         expect(response.statusCode, context).toBeGreaterThanOrEqual(400);
@@ -132,13 +150,24 @@ describe('route table', () => {
       { body: '{"name":123,"email":false,"newPassword":[],"tenantSlug":{}}' },
     ];
     const signIn = {
-      tenant: async () => (await t.app.inject({
-        method: 'POST', url: '/api/auth/login', remoteAddress: '10.9.9.9',
-        payload: { email: a.user.email, password: a.password, tenantSlug: a.tenant.slug },
-      })).json().token as string,
-      admin: async () => (await t.app.inject({
-        method: 'POST', url: '/api/auth/admin/login', remoteAddress: '10.9.9.8', payload: { email: 'seguridad@embudo.test', password: 'Seguridad123' },
-      })).json().token as string,
+      tenant: async () =>
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/auth/login',
+            remoteAddress: '10.9.9.9',
+            payload: { email: a.user.email, password: a.password, tenantSlug: a.tenant.slug },
+          })
+        ).json().token as string,
+      admin: async () =>
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/auth/admin/login',
+            remoteAddress: '10.9.9.8',
+            payload: { email: 'seguridad@embudo.test', password: 'Seguridad123' },
+          })
+        ).json().token as string,
     };
     const tokens: Partial<Record<keyof typeof signIn, string>> = {};
     for (const route of withBody) {
@@ -147,8 +176,10 @@ describe('route table', () => {
         const send = async () => {
           tokens[kind] ??= await signIn[kind]();
           return t.app.inject({
-            method: route.method as 'POST', url: fillPath(route.url, a.tenant.slug, crypto.randomUUID()),
-            headers: { ...bearer(tokens[kind]), 'content-type': 'application/json' }, body,
+            method: route.method as 'POST',
+            url: fillPath(route.url, a.tenant.slug, crypto.randomUUID()),
+            headers: { ...bearer(tokens[kind]), 'content-type': 'application/json' },
+            body,
           });
         };
         // Some routes (logout, change-password) end the session they are called with: sign in again

@@ -17,7 +17,10 @@ describe('server database (PostgreSQL)', () => {
       const opened = await Promise.all([1, 2, 3, 4].map(() => openPostgres(url.toString(), { poolSize: 2 })));
       const [applied] = await queryRows<{ n: number }>(opened[0]!.db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
       expect(applied!.n).toBeGreaterThan(0);
-      const [tables] = await queryRows<{ n: number }>(opened[0]!.db, sql`select count(*)::int as n from information_schema.tables where table_name = 'tenants'`);
+      const [tables] = await queryRows<{ n: number }>(
+        opened[0]!.db,
+        sql`select count(*)::int as n from information_schema.tables where table_name = 'tenants'`,
+      );
       expect(tables!.n).toBe(1);
       await Promise.all(opened.map((database) => database.close()));
     } finally {

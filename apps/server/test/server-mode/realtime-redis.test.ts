@@ -25,8 +25,20 @@ describe('realtime across app instances (Redis adapter)', () => {
   it('delivers an event emitted on one instance to a client connected to another', async () => {
     // Two app instances sharing one database: separate pools on PostgreSQL, as separate processes would.
     const second: Database | undefined = t.database.url ? await openPostgres(t.database.url) : undefined;
-    const appOne = await buildApp({ db: t.database.db, logger: createLogger('silent'), redisUrl, mediaDir: os.tmpdir(), appSecret: 'bench-and-test-secret-0123456789abcdef' });
-    const appTwo = await buildApp({ db: second?.db ?? t.database.db, logger: createLogger('silent'), redisUrl, mediaDir: os.tmpdir(), appSecret: 'bench-and-test-secret-0123456789abcdef' });
+    const appOne = await buildApp({
+      db: t.database.db,
+      logger: createLogger('silent'),
+      redisUrl,
+      mediaDir: os.tmpdir(),
+      appSecret: 'bench-and-test-secret-0123456789abcdef',
+    });
+    const appTwo = await buildApp({
+      db: second?.db ?? t.database.db,
+      logger: createLogger('silent'),
+      redisUrl,
+      mediaDir: os.tmpdir(),
+      appSecret: 'bench-and-test-secret-0123456789abcdef',
+    });
     try {
       const urlOne = await listenOnRandomPort(appOne);
       const urlTwo = await listenOnRandomPort(appTwo);

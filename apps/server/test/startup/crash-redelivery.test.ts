@@ -42,7 +42,16 @@ async function startServer(): Promise<{ url: string; child: ChildProcess; exited
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !['DATABASE_URL', 'REDIS_URL', 'PORT'].includes(key)));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverRoot,
-    env: { ...env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false', OUTBOUND_ALLOW_PRIVATE: 'true', PROVIDER_MODE: 'sandbox', LOG_LEVEL: 'silent' },
+    env: {
+      ...env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SEED_DEMO: 'false',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      PROVIDER_MODE: 'sandbox',
+      LOG_LEVEL: 'silent',
+    },
   });
   children.push(child);
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -67,12 +76,13 @@ async function startServer(): Promise<{ url: string; child: ChildProcess; exited
 const node = (id: string, type: string, data: Record<string, unknown>) => ({ id, type, position: { x: 0, y: 0 }, data: { label: id, ...data } });
 const edge = (source: string, target: string) => ({ id: `${source}-${target}`, source, target, sourceHandle: null });
 
-describe('a crash between the webhook\'s answer and the bot\'s reply', () => {
+describe("a crash between the webhook's answer and the bot's reply", () => {
   it('sends the reply exactly once after a restart on the same data', async () => {
     const first = await startServer();
     const api = (base: string, token: string | undefined, method: string, route: string, body?: unknown) =>
       fetch(`${base}${route}`, {
-        method, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+        method,
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
         body: body ? JSON.stringify(body) : undefined,
       });
     const registered = await api(first.url, undefined, 'POST', '/api/auth/register', registrationPayload());

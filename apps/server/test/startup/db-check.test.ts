@@ -19,12 +19,15 @@ describe('db:check, the schema-versus-migrations check', () => {
 
   it('fails, naming the missing SQL, when the schema has a table no migration creates', async () => {
     const drifted = path.join(scratch, 'index.ts');
-    fs.writeFileSync(drifted, [
-      "import { pgTable, text } from 'drizzle-orm/pg-core';",
-      "export * from '../db/schema/index.ts';",
-      "export const driftProbe = pgTable('drift_probe', { note: text('note') });",
-      '',
-    ].join('\n'));
+    fs.writeFileSync(
+      drifted,
+      [
+        "import { pgTable, text } from 'drizzle-orm/pg-core';",
+        "export * from '../db/schema/index.ts';",
+        "export const driftProbe = pgTable('drift_probe', { note: text('note') });",
+        '',
+      ].join('\n'),
+    );
     const failure = await run(process.execPath, [script, '--schema', drifted], { cwd: serverDir }).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,

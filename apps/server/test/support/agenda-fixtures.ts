@@ -22,13 +22,21 @@ export async function seedCatalog(app: FastifyInstance, owner: Caller, options: 
   const serviceResponse = await call(owner, 'POST', '/agenda/services', { name: 'Corte de pelo', duration: options.duration ?? 60, cost: options.cost ?? 25 });
   if (serviceResponse.statusCode !== 201) throw new Error(`service: ${serviceResponse.body}`);
   const service = serviceResponse.json() as ServiceDto;
-  const professionalResponse = await call(owner, 'POST', '/agenda/professionals', { name: options.professionalName ?? 'Lucía', color: 'blue', serviceIds: [service.id] });
+  const professionalResponse = await call(owner, 'POST', '/agenda/professionals', {
+    name: options.professionalName ?? 'Lucía',
+    color: 'blue',
+    serviceIds: [service.id],
+  });
   if (professionalResponse.statusCode !== 201) throw new Error(`professional: ${professionalResponse.body}`);
   return { service, professional: professionalResponse.json() as ProfessionalDto };
 }
 
 /** Books through the API and fails the test at once when the booking is refused. */
-export async function book(app: FastifyInstance, owner: Caller, fields: { professionalId: string; serviceId: string; startTime: string; endTime: string; clientName?: string }) {
+export async function book(
+  app: FastifyInstance,
+  owner: Caller,
+  fields: { professionalId: string; serviceId: string; startTime: string; endTime: string; clientName?: string },
+) {
   const response = await agendaCaller(app)(owner, 'POST', '/agenda/appointments', { clientName: 'Cliente', ...fields });
   if (response.statusCode !== 201) throw new Error(`appointment: ${response.statusCode} ${response.body}`);
   return response.json() as AppointmentDto;

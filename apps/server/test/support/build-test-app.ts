@@ -19,7 +19,14 @@ export interface TestApp {
 export async function buildTestApp(overrides: Partial<Omit<AppOptions, 'db' | 'logger' | 'mediaDir' | 'appSecret'>> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-media-'));
-  const app = await buildApp({ db: database.db, logger: createLogger(process.env.TEST_LOG ?? 'silent'), mediaDir, appSecret: TEST_APP_SECRET, exactResponses: true, ...overrides });
+  const app = await buildApp({
+    db: database.db,
+    logger: createLogger(process.env.TEST_LOG ?? 'silent'),
+    mediaDir,
+    appSecret: TEST_APP_SECRET,
+    exactResponses: true,
+    ...overrides,
+  });
   await app.ready();
   return {
     app,

@@ -1,9 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { eq } from 'drizzle-orm';
 import type { SessionResponse } from '@embudo/contracts/http/auth';
-import { tenants } from '../../db/schema/index.ts';
-import type { Db } from '../../src/platform/db/database.ts';
 
 export const STRONG_PASSWORD = 'Secreto123';
 

@@ -14,12 +14,18 @@ export async function deliverInboundFile(t: TestApp, owner: Owner, file: { url: 
   const settings = (await t.app.inject({ method: 'GET', url: `/t/${owner.tenant.slug}/api/gupshup/settings`, headers: bearer(owner.token) })).json();
   const id = `wamid.${randomUUID().replace(/-/g, '')}`;
   const body = {
-    app: settings.appName, timestamp: Date.now(), version: 2, type: 'message',
+    app: settings.appName,
+    timestamp: Date.now(),
+    version: 2,
+    type: 'message',
     payload: { id, source: '5215512340000', type: 'file', payload: { ...file, name: 'archivo' }, sender: { phone: '5215512340000', name: 'Cliente' } },
   };
   const delivered = await t.app.inject({ method: 'POST', url: new URL(settings.webhookUrl).pathname, payload: body });
   if (delivered.statusCode !== 200) throw new Error(`the webhook answered ${delivered.statusCode}`);
-  const [message] = await t.database.db.select().from(messages).where(and(eq(messages.tenantId, owner.tenant.id), eq(messages.providerMessageId, id)));
+  const [message] = await t.database.db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.tenantId, owner.tenant.id), eq(messages.providerMessageId, id)));
   const download = and(eq(jobs.name, 'chats.download-media'), sql`${jobs.payload}->>'messageId' = ${message!.id}`);
   const deadline = Date.now() + 8_000;
   for (;;) {

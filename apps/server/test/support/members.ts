@@ -17,11 +17,17 @@ let memberCount = 0;
 export async function signedInMember(app: App, db: Db, tenant: { id: string; slug: string }, role: Role, funnelIds: string[] = [], name?: string) {
   memberCount += 1;
   const user = await createUser(db, {
-    tenantId: tenant.id, name: name ?? `Miembro ${role} ${memberCount}`, email: `miembro-${memberCount}-${Date.now()}@equipo.test`, passwordHash: await memberHash, role,
+    tenantId: tenant.id,
+    name: name ?? `Miembro ${role} ${memberCount}`,
+    email: `miembro-${memberCount}-${Date.now()}@equipo.test`,
+    passwordHash: await memberHash,
+    role,
   });
   if (funnelIds.length > 0) await replaceFunnelAccess(db, user.id, funnelIds);
   const login = await app.inject({
-    method: 'POST', url: '/api/auth/login', remoteAddress: `10.77.${memberCount % 250}.${(memberCount * 7) % 250}`,
+    method: 'POST',
+    url: '/api/auth/login',
+    remoteAddress: `10.77.${memberCount % 250}.${(memberCount * 7) % 250}`,
     payload: { email: user.email, password: MEMBER_PASSWORD, tenantSlug: tenant.slug },
   });
   if (login.statusCode !== 200) throw new Error(`member login failed: ${login.statusCode} ${login.body}`);

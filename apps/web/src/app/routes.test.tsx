@@ -52,12 +52,17 @@ describe('routes', () => {
       expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
     });
 
-    it.each((['agent', 'viewer'] as const).flatMap((role) => [
-      [role, '/t/acme', 'Sales Funnel'],
-      [role, '/t/acme/agenda', 'Agenda'],
-      [role, '/t/acme/templates', 'Plantillas de Mensajes'],
-      [role, '/t/acme/batches', 'Dashboard de Envíos Masivos'],
-    ] as const))('%s: still opens %s ("%s")', async (role, path, title) => {
+    it.each(
+      (['agent', 'viewer'] as const).flatMap(
+        (role) =>
+          [
+            [role, '/t/acme', 'Sales Funnel'],
+            [role, '/t/acme/agenda', 'Agenda'],
+            [role, '/t/acme/templates', 'Plantillas de Mensajes'],
+            [role, '/t/acme/batches', 'Dashboard de Envíos Masivos'],
+          ] as const,
+      ),
+    )('%s: still opens %s ("%s")', async (role, path, title) => {
       signedIn(aUser({ role }));
       renderApp(path);
       expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();

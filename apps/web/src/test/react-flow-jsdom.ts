@@ -23,8 +23,18 @@ export function installReactFlowJsdom() {
   globalThis.ResizeObserver = ResizeObserverStub as unknown as typeof ResizeObserver;
   (globalThis as unknown as { DOMMatrixReadOnly: unknown }).DOMMatrixReadOnly = DOMMatrixReadOnlyStub;
   Object.defineProperties(HTMLElement.prototype, {
-    offsetHeight: { configurable: true, get() { return Number.parseFloat((this as HTMLElement).style.height) || 1; } },
-    offsetWidth: { configurable: true, get() { return Number.parseFloat((this as HTMLElement).style.width) || 1; } },
+    offsetHeight: {
+      configurable: true,
+      get() {
+        return Number.parseFloat((this as HTMLElement).style.height) || 1;
+      },
+    },
+    offsetWidth: {
+      configurable: true,
+      get() {
+        return Number.parseFloat((this as HTMLElement).style.width) || 1;
+      },
+    },
   });
   (SVGElement.prototype as unknown as { getBBox: () => DOMRect }).getBBox = () => ({ x: 0, y: 0, width: 0, height: 0 }) as DOMRect;
 }

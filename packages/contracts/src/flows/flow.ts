@@ -44,10 +44,13 @@ export const UNKNOWN_NODE_TYPE = `Tipo de nodo desconocido: usa ${nodeTypes.join
 
 const POSITION_INVALID = 'La posición del nodo necesita x e y numéricos, entre -10000000 y 10000000.';
 const coordinate = z.number({ error: POSITION_INVALID }).min(-10_000_000, { error: POSITION_INVALID }).max(10_000_000, { error: POSITION_INVALID });
-const position = z.object({
-  x: coordinate,
-  y: coordinate,
-}, { error: 'Cada nodo necesita una posición {x, y}.' });
+const position = z.object(
+  {
+    x: coordinate,
+    y: coordinate,
+  },
+  { error: 'Cada nodo necesita una posición {x, y}.' },
+);
 
 /** Node and edge ids come from the editor ("sendMessage-1712345678901"). */
 const elementId = (message: string) => clientId(message).min(1, { error: message });
@@ -65,8 +68,12 @@ export const flowEdge = z.object({
   source: elementId('Cada conexión necesita su nodo de origen (source).'),
   target: elementId('Cada conexión necesita su nodo de destino (target).'),
   /** An option id, or 'true'/'false' for a condition; null for a node with one output. */
-  sourceHandle: safeText(TEXT_LIMITS.id).nullish().transform((value) => value ?? null),
-  targetHandle: safeText(TEXT_LIMITS.id).nullish().transform((value) => value ?? null),
+  sourceHandle: safeText(TEXT_LIMITS.id)
+    .nullish()
+    .transform((value) => value ?? null),
+  targetHandle: safeText(TEXT_LIMITS.id)
+    .nullish()
+    .transform((value) => value ?? null),
 });
 export type FlowEdge = z.infer<typeof flowEdge>;
 
@@ -86,10 +93,17 @@ const typedNode = flowNodeShape.transform((node, ctx): FlowNode => {
 
 /** Spec 02 §3 Bot config: nodes and edges; one trigger at most, edges join nodes of the flow, ids unique. */
 export const botConfig = z
-  .object({
-    nodes: z.array(typedNode, { error: 'config.nodes debe ser una lista.' }).max(MAX_FLOW_NODES, { error: `Un flujo admite como máximo ${MAX_FLOW_NODES} nodos.` }),
-    edges: z.array(flowEdge, { error: 'config.edges debe ser una lista.' }).max(MAX_FLOW_EDGES, { error: `Un flujo admite como máximo ${MAX_FLOW_EDGES} conexiones.` }),
-  }, { error: 'config debe tener nodes y edges.' })
+  .object(
+    {
+      nodes: z
+        .array(typedNode, { error: 'config.nodes debe ser una lista.' })
+        .max(MAX_FLOW_NODES, { error: `Un flujo admite como máximo ${MAX_FLOW_NODES} nodos.` }),
+      edges: z
+        .array(flowEdge, { error: 'config.edges debe ser una lista.' })
+        .max(MAX_FLOW_EDGES, { error: `Un flujo admite como máximo ${MAX_FLOW_EDGES} conexiones.` }),
+    },
+    { error: 'config debe tener nodes y edges.' },
+  )
   .superRefine((config, ctx) => {
     if (config.nodes.filter((node) => node.type === 'trigger').length > 1) ctx.addIssue({ code: 'custom', message: ONE_TRIGGER_ONLY, path: ['nodes'] });
     const ids = new Set<string>();
@@ -99,7 +113,8 @@ export const botConfig = z
     }
     const edgeIds = new Set<string>();
     for (const edge of config.edges) {
-      if (!ids.has(edge.source) || !ids.has(edge.target)) ctx.addIssue({ code: 'custom', message: `La conexión ${edge.id} une nodos que no existen en el flujo.`, path: ['edges'] });
+      if (!ids.has(edge.source) || !ids.has(edge.target))
+        ctx.addIssue({ code: 'custom', message: `La conexión ${edge.id} une nodos que no existen en el flujo.`, path: ['edges'] });
       else if (edge.source === edge.target) ctx.addIssue({ code: 'custom', message: `La conexión ${edge.id} une un nodo consigo mismo.`, path: ['edges'] });
       if (edgeIds.has(edge.id)) ctx.addIssue({ code: 'custom', message: `Hay dos conexiones con el id ${edge.id}.`, path: ['edges'] });
       edgeIds.add(edge.id);
@@ -111,7 +126,9 @@ export type BotConfigInput = z.input<typeof botConfig>;
 /** A saved flow as the server answers it (already checked when saved). */
 export const savedBotConfig = z.object({
   nodes: z.array(flowNodeShape),
-  edges: z.array(z.object({ id: z.string(), source: z.string(), target: z.string(), sourceHandle: z.string().nullable(), targetHandle: z.string().nullable() })),
+  edges: z.array(
+    z.object({ id: z.string(), source: z.string(), target: z.string(), sourceHandle: z.string().nullable(), targetHandle: z.string().nullable() }),
+  ),
 });
 
 export const EMPTY_BOT_CONFIG: BotConfig = { nodes: [], edges: [] };

@@ -19,25 +19,23 @@ export const userStatusRequest = z.object({ is_active: z.boolean({ error: 'Indic
 /** Far above any real per-message price. */
 const MAX_PRICE = 1_000_000;
 
-const price = z
-  .union([z.number(), safeText(40), z.null()])
-  .transform((value, context) => {
-    if (value === null || value === '') return 0;
-    const number = typeof value === 'number' ? value : Number(value);
-    if (!Number.isFinite(number) || number < 0) {
-      context.addIssue({ code: 'custom', message: 'Los precios deben ser números mayores o iguales a 0.' });
-      return z.NEVER;
-    }
-    if (number > MAX_PRICE) {
-      context.addIssue({ code: 'custom', message: `Los precios no pueden superar ${MAX_PRICE}.` });
-      return z.NEVER;
-    }
-    if (Math.round(number * 10_000) / 10_000 !== number) {
-      context.addIssue({ code: 'custom', message: 'Los precios admiten hasta 4 decimales.' });
-      return z.NEVER;
-    }
-    return number;
-  });
+const price = z.union([z.number(), safeText(40), z.null()]).transform((value, context) => {
+  if (value === null || value === '') return 0;
+  const number = typeof value === 'number' ? value : Number(value);
+  if (!Number.isFinite(number) || number < 0) {
+    context.addIssue({ code: 'custom', message: 'Los precios deben ser números mayores o iguales a 0.' });
+    return z.NEVER;
+  }
+  if (number > MAX_PRICE) {
+    context.addIssue({ code: 'custom', message: `Los precios no pueden superar ${MAX_PRICE}.` });
+    return z.NEVER;
+  }
+  if (Math.round(number * 10_000) / 10_000 !== number) {
+    context.addIssue({ code: 'custom', message: 'Los precios admiten hasta 4 decimales.' });
+    return z.NEVER;
+  }
+  return number;
+});
 
 export const pricingRequest = z.object({
   price_per_sent_message: price.optional().default(0),
@@ -68,12 +66,23 @@ export const adminStatsResponse = z.object({
 });
 export type AdminStats = z.infer<typeof adminStatsResponse>;
 
-export const tenantsSummaryResponse = z.array(z.object({
-  id: z.string(), name: z.string(), slug: z.string(), subscription_plan: planSchema, userCount: z.number().int(),
-}));
+export const tenantsSummaryResponse = z.array(
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    subscription_plan: planSchema,
+    userCount: z.number().int(),
+  }),
+);
 
 export const adminTenantUser = z.object({
-  id: z.string(), name: z.string(), email: z.string(), role: roleSchema, is_active: z.boolean(), last_login_at: z.string().nullable(),
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: roleSchema,
+  is_active: z.boolean(),
+  last_login_at: z.string().nullable(),
 });
 export type AdminTenantUser = z.infer<typeof adminTenantUser>;
 export const adminTenant = z.object({

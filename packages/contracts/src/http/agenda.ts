@@ -29,19 +29,23 @@ export const TIME_BLOCK_NOT_FOUND = 'Bloque de tiempo no encontrado.';
 export const SERVICE_NOT_OFFERED = 'El servicio seleccionado no lo ofrece este profesional.';
 
 /** Numbers also arrive as the text of a form input ('25.50'). */
-const numberLike = (schema: z.ZodNumber) =>
-  z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value), schema);
+const numberLike = (schema: z.ZodNumber) => z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value), schema);
 
 const costMessage = 'El costo debe ser un número mayor o igual a 0.';
 const cost = numberLike(z.number({ error: costMessage }).min(0, { error: costMessage }).max(MAX_COST, { error: 'El costo es demasiado alto.' }));
 const durationMessage = 'La duración debe ser un número entero de minutos entre 5 y 1440.';
-const duration = numberLike(z.number({ error: durationMessage }).int({ error: durationMessage }).min(5, { error: durationMessage }).max(1440, { error: durationMessage }));
+const duration = numberLike(
+  z.number({ error: durationMessage }).int({ error: durationMessage }).min(5, { error: durationMessage }).max(1440, { error: durationMessage }),
+);
 
 const clockTime = safeString('Hora inválida: usa el formato HH:MM.').refine(isClockTime, { error: 'Hora inválida: usa el formato HH:MM.' });
 
 export const dayAvailability = z
   .object({ startTime: clockTime, endTime: clockTime, enabled: z.boolean({ error: 'Indica enabled: true o false.' }) })
-  .refine((day) => !day.enabled || !isClockTime(day.startTime) || !isClockTime(day.endTime) || clockTimeToMinutes(day.endTime) > clockTimeToMinutes(day.startTime), { error: END_AFTER_START });
+  .refine(
+    (day) => !day.enabled || !isClockTime(day.startTime) || !isClockTime(day.endTime) || clockTimeToMinutes(day.endTime) > clockTimeToMinutes(day.startTime),
+    { error: END_AFTER_START },
+  );
 export type DayAvailability = z.infer<typeof dayAvailability>;
 
 /** What a request may send: any of the seven days; the ones left out keep their value. */
@@ -112,7 +116,9 @@ export const serviceDto = z.object({ id: z.string(), name: z.string(), duration:
 export type ServiceDto = z.infer<typeof serviceDto>;
 
 /** With an offset it is an instant; without one (2030-03-10T10:00) it is the tenant's wall-clock time. */
-const dateTime = safeText(64, { error: FILL_ALL_FIELDS, tooLong: INVALID_DATE_TIME }).pipe(z.iso.datetime({ offset: true, local: true, error: INVALID_DATE_TIME }));
+const dateTime = safeText(64, { error: FILL_ALL_FIELDS, tooLong: INVALID_DATE_TIME }).pipe(
+  z.iso.datetime({ offset: true, local: true, error: INVALID_DATE_TIME }),
+);
 
 const whatsappMessage = 'El WhatsApp debe tener entre 6 y 20 dígitos con código de país.';
 /** Kept as digits with country code, like the chats' contacts, so a bot can write to it. */
@@ -176,8 +182,10 @@ export const timeBlockDto = z.object({
 export type TimeBlockDto = z.infer<typeof timeBlockDto>;
 
 export const RANGE_NEEDS_BOTH_ENDS = 'Indica el inicio y el fin del rango (start y end).';
-const rangeBound = safeText(64, { error: RANGE_NEEDS_BOTH_ENDS, tooLong: INVALID_RANGE_DATE })
-  .refine((value) => isDateKey(value) || z.iso.datetime({ offset: true, local: true }).safeParse(value).success, { error: INVALID_RANGE_DATE });
+const rangeBound = safeText(64, { error: RANGE_NEEDS_BOTH_ENDS, tooLong: INVALID_RANGE_DATE }).refine(
+  (value) => isDateKey(value) || z.iso.datetime({ offset: true, local: true }).safeParse(value).success,
+  { error: INVALID_RANGE_DATE },
+);
 /**
  * A bare date is a whole day in the tenant's time zone: start=2030-03-04&end=2030-03-10 is that week, both ends
  * included. Without either end the answer is the current week.
@@ -210,7 +218,9 @@ export const CONTACT_SEARCH_DEBOUNCE_MS = 300;
 export const availabilityQuery = z.object({
   professionalId: requiredReference('Profesional inválido.'),
   serviceId: requiredReference('Servicio inválido.'),
-  date: safeText(10, { error: 'Indica la fecha (date=AAAA-MM-DD).', tooLong: 'Fecha inválida: usa AAAA-MM-DD.' }).refine(isDateKey, { error: 'Fecha inválida: usa AAAA-MM-DD.' }),
+  date: safeText(10, { error: 'Indica la fecha (date=AAAA-MM-DD).', tooLong: 'Fecha inválida: usa AAAA-MM-DD.' }).refine(isDateKey, {
+    error: 'Fecha inválida: usa AAAA-MM-DD.',
+  }),
 });
 export const availabilitySlot = z.object({ startTime: z.string(), endTime: z.string(), time: z.string() });
 export const availabilityResponse = z.object({

@@ -33,15 +33,14 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const email = requiredText(TEXT_LIMITS.email, 'Email es requerido', 'Email inválido').pipe(z.string().regex(EMAIL_PATTERN, { error: 'Email inválido' }));
 
-export const slugSchema = requiredText(TEXT_LIMITS.slug, slugMessages.required)
-  .toLowerCase()
-  .regex(SLUG_PATTERN, { error: slugMessages.pattern });
+export const slugSchema = requiredText(TEXT_LIMITS.slug, slugMessages.required).toLowerCase().regex(SLUG_PATTERN, { error: slugMessages.pattern });
 
 /** Any password a person may type: present, safe, not absurdly long (argon2 hashes it whole). */
 export const passwordText = (required: string) => safeText(TEXT_LIMITS.password, { error: required }).min(1, { error: required });
 
-export const strongPassword = passwordText('Contraseña es requerida')
-  .refine((p) => firstBrokenPasswordRule(p) === undefined, { error: PASSWORD_RULES_MESSAGE });
+export const strongPassword = passwordText('Contraseña es requerida').refine((p) => firstBrokenPasswordRule(p) === undefined, {
+  error: PASSWORD_RULES_MESSAGE,
+});
 
 export const loginRequest = z.object({
   email,

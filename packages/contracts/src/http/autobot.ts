@@ -27,12 +27,19 @@ const columnId = z.uuid({ error: BOT_COLUMN_INVALID });
 export const botSettingsRequest = z
   .object({
     enabled: z.boolean({ error: 'Indica si el bot está activado (enabled).' }),
-    message: trimmedText(MAX_WELCOME_LENGTH, { error: BOT_MESSAGE_REQUIRED, tooLong: `El mensaje de bienvenida admite hasta ${MAX_WELCOME_LENGTH} caracteres.` }).default(''),
+    message: trimmedText(MAX_WELCOME_LENGTH, {
+      error: BOT_MESSAGE_REQUIRED,
+      tooLong: `El mensaje de bienvenida admite hasta ${MAX_WELCOME_LENGTH} caracteres.`,
+    }).default(''),
     triggerColumnId: columnId.nullable().default(null),
-    menuColumnIds: z.array(columnId, { error: BOT_COLUMN_INVALID }).max(MAX_MENU_OPTIONS, { error: `El menú admite hasta ${MAX_MENU_OPTIONS} columnas.` }).default([]),
+    menuColumnIds: z
+      .array(columnId, { error: BOT_COLUMN_INVALID })
+      .max(MAX_MENU_OPTIONS, { error: `El menú admite hasta ${MAX_MENU_OPTIONS} columnas.` })
+      .default([]),
   })
   .superRefine((body, ctx) => {
-    if (body.triggerColumnId && body.menuColumnIds.includes(body.triggerColumnId)) ctx.addIssue({ code: 'custom', message: BOT_TRIGGER_IN_MENU, path: ['menuColumnIds'] });
+    if (body.triggerColumnId && body.menuColumnIds.includes(body.triggerColumnId))
+      ctx.addIssue({ code: 'custom', message: BOT_TRIGGER_IN_MENU, path: ['menuColumnIds'] });
     if (!body.enabled) return;
     if (!body.message) ctx.addIssue({ code: 'custom', message: BOT_MESSAGE_REQUIRED, path: ['message'] });
     if (!body.triggerColumnId) ctx.addIssue({ code: 'custom', message: BOT_TRIGGER_REQUIRED, path: ['triggerColumnId'] });

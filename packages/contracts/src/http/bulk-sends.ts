@@ -45,7 +45,12 @@ export function sampleHeaders(schema: LabelledVariables): string[] {
   return [SAMPLE_PHONE_HEADER, ...variableNumbers(schema).map((n) => schema[n]!.label)];
 }
 
-const comparable = (header: string) => header.normalize('NFD').replace(/[\u0300-\u036f]/g, '').trim().toLowerCase();
+const comparable = (header: string) =>
+  header
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .trim()
+    .toLowerCase();
 
 /** Each variable read from the column named like its label, as in the sample file; variables without such a column are left out. */
 export function defaultVariableColumns(schema: LabelledVariables, headers: readonly string[]): Record<string, string> {
@@ -90,7 +95,9 @@ export const createBatchFields = z.object({
   targetColumnId: requiredField(100, 'Columna inválida.').pipe(z.uuid({ error: 'Columna inválida.' })),
   phoneColumn: requiredField(200, 'El nombre de la columna de teléfono es demasiado largo.'),
   /** Optional: the column holding each contact's name, which titles their new chat instead of the phone. */
-  nameColumn: trimmedText(200, { tooLong: 'El nombre de la columna de nombre es demasiado largo.' }).optional().transform((text) => text || undefined),
+  nameColumn: trimmedText(200, { tooLong: 'El nombre de la columna de nombre es demasiado largo.' })
+    .optional()
+    .transform((text) => text || undefined),
   variableColumns: safeText(20_000)
     .optional()
     .transform((text, context) => {
@@ -102,11 +109,15 @@ export const createBatchFields = z.object({
         return z.NEVER;
       }
     })
-    .pipe(z.record(
-      z.string().regex(/^\d{1,3}$/, { error: 'Las variables se nombran por su número: 1, 2, 3…' }),
-      requiredText(200, 'Cada variable se asigna al nombre de una columna.'),
-      { error: 'variableColumns debe ser JSON: {"1": "Nombre de la columna"}.' },
-    ).optional()),
+    .pipe(
+      z
+        .record(
+          z.string().regex(/^\d{1,3}$/, { error: 'Las variables se nombran por su número: 1, 2, 3…' }),
+          requiredText(200, 'Cada variable se asigna al nombre de una columna.'),
+          { error: 'variableColumns debe ser JSON: {"1": "Nombre de la columna"}.' },
+        )
+        .optional(),
+    ),
 });
 export type CreateBatchFields = z.infer<typeof createBatchFields>;
 

@@ -4,8 +4,11 @@ import { cardSummaryResponse } from './funnels.ts';
 
 export const providerSettingsRequest = z.object({
   appName: requiredText(100, 'El nombre de la app es requerido.'),
-  sourceNumber: requiredText(40, 'El número de origen es requerido.', 'El número de origen debe tener solo dígitos con código de país, sin + ni espacios.')
-    .regex(/^\d{6,20}$/, { error: 'El número de origen debe tener solo dígitos con código de país, sin + ni espacios.' }),
+  sourceNumber: requiredText(
+    40,
+    'El número de origen es requerido.',
+    'El número de origen debe tener solo dígitos con código de país, sin + ni espacios.',
+  ).regex(/^\d{6,20}$/, { error: 'El número de origen debe tener solo dígitos con código de país, sin + ni espacios.' }),
 });
 export type ProviderSettingsRequest = z.infer<typeof providerSettingsRequest>;
 
@@ -33,7 +36,10 @@ export const sendMediaFields = z.object({
   cardId,
   caption: safeText(1024).optional(),
   tempId: clientId().optional(),
-  quotedMessageId: z.uuid({ error: 'Mensaje citado inválido.' }).optional().or(z.literal('').transform(() => undefined)),
+  quotedMessageId: z
+    .uuid({ error: 'Mensaje citado inválido.' })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
 });
 
 export const noteRequest = z.object({
@@ -127,7 +133,14 @@ export const messageResponse = z.object({
 });
 export type ChatMessage = z.infer<typeof messageResponse>;
 
-export const noteResponse = z.object({ id: z.string(), cardId: z.string(), author: z.string(), text: z.string(), timestamp: z.string(), raw_timestamp: z.number() });
+export const noteResponse = z.object({
+  id: z.string(),
+  cardId: z.string(),
+  author: z.string(),
+  text: z.string(),
+  timestamp: z.string(),
+  raw_timestamp: z.number(),
+});
 export type NoteDto = z.infer<typeof noteResponse>;
 
 export const scheduledMessageResponse = z.object({

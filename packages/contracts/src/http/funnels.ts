@@ -22,7 +22,9 @@ export const columnToolSchema = z.object({
   type: z.literal('file_upload', { error: 'Tipo de herramienta inválido: usa file_upload.' }),
   id: clientId('Cada herramienta necesita un id.').min(1, { error: 'Cada herramienta necesita un id.' }),
   fileName: requiredText(TEXT_LIMITS.fileName, 'Cada herramienta necesita el nombre del archivo.'),
-  filePath: safeString('Cada herramienta necesita la ruta del archivo subido.').regex(TOOL_FILE_PATH, { error: 'La ruta del archivo no es un archivo de herramienta subido.' }),
+  filePath: safeString('Cada herramienta necesita la ruta del archivo subido.').regex(TOOL_FILE_PATH, {
+    error: 'La ruta del archivo no es un archivo de herramienta subido.',
+  }),
   purpose: trimmedText(1000, { error: 'El propósito debe ser texto.', tooLong: 'El propósito admite como máximo 1000 caracteres.' }).default(''),
 });
 export type ColumnTool = z.infer<typeof columnToolSchema>;
@@ -31,8 +33,14 @@ export const AI_QUIET_SECONDS_DEFAULT = 4;
 
 export const geminiConfigSchema = z.object({
   isEnabled: z.boolean({ error: 'Indica isEnabled: true o false.' }),
-  systemPrompt: safeText(TEXT_LIMITS.longText, { error: 'Las instrucciones deben ser texto.', tooLong: `Las instrucciones admiten como máximo ${TEXT_LIMITS.longText} caracteres.` }).default(''),
-  tools: z.array(columnToolSchema, { error: 'tools debe ser una lista.' }).max(20, { error: 'Como máximo 20 archivos de herramientas por columna.' }).default([]),
+  systemPrompt: safeText(TEXT_LIMITS.longText, {
+    error: 'Las instrucciones deben ser texto.',
+    tooLong: `Las instrucciones admiten como máximo ${TEXT_LIMITS.longText} caracteres.`,
+  }).default(''),
+  tools: z
+    .array(columnToolSchema, { error: 'tools debe ser una lista.' })
+    .max(20, { error: 'Como máximo 20 archivos de herramientas por columna.' })
+    .default([]),
   /** Issue 15: customer messages this close together (seconds) get one answer. */
   quietSeconds: z
     .number({ error: 'La espera debe ser un número de segundos.' })
@@ -79,7 +87,9 @@ export const quickReplyResponse = z.object({ id: z.string(), columnId: z.string(
 export type QuickReply = z.infer<typeof quickReplyResponse>;
 
 export const assignedTemplatesRequest = z.object({
-  templateIds: z.array(z.uuid({ error: 'Plantilla inválida.' }), { error: 'templateIds debe ser una lista de plantillas.' }).max(200, { error: 'Como máximo 200 plantillas por columna.' }),
+  templateIds: z
+    .array(z.uuid({ error: 'Plantilla inválida.' }), { error: 'templateIds debe ser una lista de plantillas.' })
+    .max(200, { error: 'Como máximo 200 plantillas por columna.' }),
 });
 export const assignedTemplatesResponse = assignedTemplatesRequest;
 

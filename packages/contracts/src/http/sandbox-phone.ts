@@ -39,22 +39,57 @@ export type SandboxConversation = z.infer<typeof sandboxConversationResponse>;
 export const sandboxSendResponse = z.object({ id: z.string() });
 export type SandboxSendResponse = z.infer<typeof sandboxSendResponse>;
 
-const phone = safeString().trim().regex(/^\d{6,20}$/, { error: 'El teléfono debe tener solo dígitos con código de país.' });
+const phone = safeString()
+  .trim()
+  .regex(/^\d{6,20}$/, { error: 'El teléfono debe tener solo dígitos con código de país.' });
 
 /** POST /sandbox/api/send: what the customer does on the sandbox phone. The company is the session's. */
 export const sandboxSendRequest = z.object({
   phone,
   name: safeString().trim().max(80).optional(),
-  group: z.object({ id: safeString().trim().regex(/^\d{6,30}$/, { error: 'El id del grupo debe tener solo dígitos.' }), name: safeString().trim().max(80).optional() }).optional(),
-  message: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('text'), text: safeString().trim().min(1, { error: 'Escribe un mensaje.' }).max(4096) }),
-    z.object({ kind: z.literal('location'), latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180), name: safeString().max(100).optional(), address: safeString().max(200).optional() }),
-    z.object({ kind: z.literal('button_reply'), title: safeString().min(1).max(100), id: safeString().max(100).optional(), postbackText: safeString().max(200).optional() }),
-    /** A tap on a template's quick-reply button (Gupshup's `quick_reply` inbound with `type: button`). */
-    z.object({ kind: z.literal('quick_reply'), text: safeString().min(1).max(100), postbackText: safeString().max(200).optional() }),
-    z.object({ kind: z.literal('list_reply'), title: safeString().min(1).max(100), id: safeString().max(100).optional(), postbackText: safeString().max(200).optional() }),
-    z.object({ kind: z.literal('media'), dataBase64: safeString().min(1), fileName: safeString().max(200), caption: safeString().max(1024).optional(), voice: z.boolean().optional() }),
-  ], { error: 'Tipo de mensaje inválido.' }),
+  group: z
+    .object({
+      id: safeString()
+        .trim()
+        .regex(/^\d{6,30}$/, { error: 'El id del grupo debe tener solo dígitos.' }),
+      name: safeString().trim().max(80).optional(),
+    })
+    .optional(),
+  message: z.discriminatedUnion(
+    'kind',
+    [
+      z.object({ kind: z.literal('text'), text: safeString().trim().min(1, { error: 'Escribe un mensaje.' }).max(4096) }),
+      z.object({
+        kind: z.literal('location'),
+        latitude: z.number().min(-90).max(90),
+        longitude: z.number().min(-180).max(180),
+        name: safeString().max(100).optional(),
+        address: safeString().max(200).optional(),
+      }),
+      z.object({
+        kind: z.literal('button_reply'),
+        title: safeString().min(1).max(100),
+        id: safeString().max(100).optional(),
+        postbackText: safeString().max(200).optional(),
+      }),
+      /** A tap on a template's quick-reply button (Gupshup's `quick_reply` inbound with `type: button`). */
+      z.object({ kind: z.literal('quick_reply'), text: safeString().min(1).max(100), postbackText: safeString().max(200).optional() }),
+      z.object({
+        kind: z.literal('list_reply'),
+        title: safeString().min(1).max(100),
+        id: safeString().max(100).optional(),
+        postbackText: safeString().max(200).optional(),
+      }),
+      z.object({
+        kind: z.literal('media'),
+        dataBase64: safeString().min(1),
+        fileName: safeString().max(200),
+        caption: safeString().max(1024).optional(),
+        voice: z.boolean().optional(),
+      }),
+    ],
+    { error: 'Tipo de mensaje inválido.' },
+  ),
 });
 export type SandboxSendRequest = z.input<typeof sandboxSendRequest>;
 export type CustomerMessageInput = SandboxSendRequest['message'];

@@ -70,19 +70,28 @@ const tooLong = (what: string, max: number) => `${what} no puede superar ${max} 
 
 const buttonText = requiredText(TEMPLATE_LIMITS.buttonText, 'El texto del botón es requerido.', tooLong('El texto del botón', TEMPLATE_LIMITS.buttonText));
 
-export const templateButton = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('QUICK_REPLY'), text: buttonText }),
-  z.object({
-    type: z.literal('URL'),
-    text: buttonText,
-    url: trimmedText(2000, { error: 'La URL del botón es requerida.' }).regex(/^https?:\/\/\S+$/i, { error: 'La URL del botón debe empezar con http:// o https://.' }),
-  }),
-  z.object({
-    type: z.literal('PHONE_NUMBER'),
-    text: buttonText,
-    phone_number: trimmedText(40, { error: 'El teléfono del botón es requerido.', tooLong: 'El teléfono del botón debe tener solo dígitos con código de país.' }).regex(/^\+?\d{6,20}$/, { error: 'El teléfono del botón debe tener solo dígitos con código de país.' }),
-  }),
-], { error: 'Tipo de botón inválido: usa QUICK_REPLY, URL o PHONE_NUMBER.' });
+export const templateButton = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('QUICK_REPLY'), text: buttonText }),
+    z.object({
+      type: z.literal('URL'),
+      text: buttonText,
+      url: trimmedText(2000, { error: 'La URL del botón es requerida.' }).regex(/^https?:\/\/\S+$/i, {
+        error: 'La URL del botón debe empezar con http:// o https://.',
+      }),
+    }),
+    z.object({
+      type: z.literal('PHONE_NUMBER'),
+      text: buttonText,
+      phone_number: trimmedText(40, {
+        error: 'El teléfono del botón es requerido.',
+        tooLong: 'El teléfono del botón debe tener solo dígitos con código de país.',
+      }).regex(/^\+?\d{6,20}$/, { error: 'El teléfono del botón debe tener solo dígitos con código de país.' }),
+    }),
+  ],
+  { error: 'Tipo de botón inválido: usa QUICK_REPLY, URL o PHONE_NUMBER.' },
+);
 export type TemplateButton = z.infer<typeof templateButton>;
 
 export const TOO_MANY_BUTTONS = `Máximo ${TEMPLATE_LIMITS.buttons} botones.`;
@@ -103,18 +112,26 @@ export function buttonSetProblem(buttons: ReadonlyArray<{ type: string }>): stri
   return switches > 1 ? QUICK_REPLIES_TOGETHER : null;
 }
 
-export const templateHeader = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('TEXT'),
-    text: requiredText(TEMPLATE_LIMITS.header, 'El texto del encabezado es requerido.', tooLong('El encabezado', TEMPLATE_LIMITS.header)),
-  }),
-  ...(['IMAGE', 'VIDEO', 'DOCUMENT'] as const).map((type) => z.object({
-    type: z.literal(type),
-    example_handle: requiredText(2000, 'Sube un archivo de ejemplo para el encabezado.'),
-    /** Our copy of the sample (POST /api/templates/media answers it): the preview shows it and sends use it as the header. */
-    media_url: trimmedText(2000).regex(/^(\/media\/|https:\/\/)\S+$/, { error: 'La URL del archivo del encabezado no es válida.' }).optional(),
-  })),
-], { error: 'Tipo de encabezado inválido: usa TEXT, IMAGE, VIDEO o DOCUMENT.' });
+export const templateHeader = z.discriminatedUnion(
+  'type',
+  [
+    z.object({
+      type: z.literal('TEXT'),
+      text: requiredText(TEMPLATE_LIMITS.header, 'El texto del encabezado es requerido.', tooLong('El encabezado', TEMPLATE_LIMITS.header)),
+    }),
+    ...(['IMAGE', 'VIDEO', 'DOCUMENT'] as const).map((type) =>
+      z.object({
+        type: z.literal(type),
+        example_handle: requiredText(2000, 'Sube un archivo de ejemplo para el encabezado.'),
+        /** Our copy of the sample (POST /api/templates/media answers it): the preview shows it and sends use it as the header. */
+        media_url: trimmedText(2000)
+          .regex(/^(\/media\/|https:\/\/)\S+$/, { error: 'La URL del archivo del encabezado no es válida.' })
+          .optional(),
+      }),
+    ),
+  ],
+  { error: 'Tipo de encabezado inválido: usa TEXT, IMAGE, VIDEO o DOCUMENT.' },
+);
 export type TemplateHeader = z.infer<typeof templateHeader>;
 
 /** Create and update share one shape: saving always re-submits the whole template for review. */
@@ -187,10 +204,9 @@ export type TemplateMediaResponse = z.infer<typeof templateMediaResponse>;
  */
 export const renderedTemplateSchema = z.object({
   name: z.string(),
-  header: z.union([
-    z.object({ type: z.literal('TEXT'), text: z.string() }),
-    z.object({ type: z.enum(['IMAGE', 'VIDEO', 'DOCUMENT']), url: z.string().optional() }),
-  ]).optional(),
+  header: z
+    .union([z.object({ type: z.literal('TEXT'), text: z.string() }), z.object({ type: z.enum(['IMAGE', 'VIDEO', 'DOCUMENT']), url: z.string().optional() })])
+    .optional(),
   body: z.string(),
   footer: z.string().optional(),
   buttons: z.array(z.object({ type: z.string(), text: z.string(), url: z.string().optional(), phone_number: z.string().optional() })),

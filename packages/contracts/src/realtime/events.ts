@@ -33,7 +33,11 @@ export const cardUpdatedPayload = cardSummaryResponse.extend({ created: z.boolea
 
 /** Only the message it names changes: its file was stored (`mediaUrl`), could not be downloaded (`error`), or a voice note was transcribed (`transcript`). */
 export const messageMediaUpdate = z.object({
-  id: z.string(), updated: z.literal(true), mediaUrl: z.string().optional(), error: z.string().optional(), transcript: z.string().optional(),
+  id: z.string(),
+  updated: z.literal(true),
+  mediaUrl: z.string().optional(),
+  error: z.string().optional(),
+  transcript: z.string().optional(),
 });
 
 /** A new message, in the shape the chat API answers, or a later fill-in of one already sent. */

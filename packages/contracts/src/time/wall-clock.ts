@@ -5,7 +5,6 @@
  */
 
 const MINUTE_MS = 60_000;
-const DAY_MINUTES = 24 * 60;
 const DATE_KEY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const CLOCK_TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
@@ -15,7 +14,14 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(timeZone);
   if (!formatter) {
     formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
     });
     formatters.set(timeZone, formatter);
   }

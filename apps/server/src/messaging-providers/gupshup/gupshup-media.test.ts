@@ -34,7 +34,10 @@ function downloader() {
 }
 
 async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(() => undefined, (reason: unknown) => reason);
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
   expect(error).toBeInstanceOf(ProviderError);
   return error as ProviderError;
 }
@@ -42,10 +45,11 @@ async function failure(promise: Promise<unknown>): Promise<ProviderError> {
 describe('Gupshup media downloads', () => {
   it('accept gupshup.io and its subdomains only', () => {
     for (const host of ['gupshup.io', 'filemanager.gupshup.io', 'a.b.gupshup.io']) expect(isGupshupMediaHost(host), host).toBe(true);
-    for (const host of ['evilgupshup.io', 'gupshup.io.evil.example', 'gupshup.com', 'localhost', '127.0.0.1']) expect(isGupshupMediaHost(host), host).toBe(false);
+    for (const host of ['evilgupshup.io', 'gupshup.io.evil.example', 'gupshup.com', 'localhost', '127.0.0.1'])
+      expect(isGupshupMediaHost(host), host).toBe(false);
   });
 
-  it('fetch the file from Gupshup\'s file manager', async () => {
+  it("fetch the file from Gupshup's file manager", async () => {
     const { download, network } = downloader();
     const media = await download('http://filemanager.gupshup.io/wa/doc.pdf');
     expect(media.data.toString()).toBe('%PDF-1.4 boleto');

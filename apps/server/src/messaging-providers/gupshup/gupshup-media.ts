@@ -1,6 +1,4 @@
-import {
-  createOutboundHttp, OutboundRefused, type OutboundHttpOptions,
-} from '../../platform/outbound-http/outbound-http.guard.ts';
+import { createOutboundHttp, OutboundRefused, type OutboundHttpOptions } from '../../platform/outbound-http/outbound-http.guard.ts';
 import { ProviderError, type MediaDownloader } from '../provider.ts';
 
 /**
@@ -22,7 +20,12 @@ const MEDIA_DOWNLOAD_TIMEOUT_MS = 60_000;
 const retryableStatus = (status: number) => status === 408 || status === 429 || status >= 500;
 
 export function createGupshupMediaDownloader(options: Pick<OutboundHttpOptions, 'allowPrivateNetworks' | 'lookup' | 'connect'> = {}): MediaDownloader {
-  const http = createOutboundHttp({ ...options, allowHost: isGupshupMediaHost, maxResponseBytes: MEDIA_DOWNLOAD_MAX_BYTES, timeoutMs: MEDIA_DOWNLOAD_TIMEOUT_MS });
+  const http = createOutboundHttp({
+    ...options,
+    allowHost: isGupshupMediaHost,
+    maxResponseBytes: MEDIA_DOWNLOAD_MAX_BYTES,
+    timeoutMs: MEDIA_DOWNLOAD_TIMEOUT_MS,
+  });
   return async (url) => {
     let response;
     try {

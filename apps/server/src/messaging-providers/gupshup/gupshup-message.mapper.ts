@@ -9,7 +9,13 @@ export function toGupshupMessage(content: Exclude<OutboundContent, { type: 'temp
     case 'image':
       return { ...context, type: 'image', originalUrl: content.url, previewUrl: content.url, ...(content.caption ? { caption: content.caption } : {}) };
     case 'document':
-      return { ...context, type: 'file', url: content.url, filename: content.fileName ?? 'documento', ...(content.caption ? { caption: content.caption } : {}) };
+      return {
+        ...context,
+        type: 'file',
+        url: content.url,
+        filename: content.fileName ?? 'documento',
+        ...(content.caption ? { caption: content.caption } : {}),
+      };
     case 'audio':
       return { ...context, type: 'audio', url: content.url };
     case 'video':
@@ -18,14 +24,22 @@ export function toGupshupMessage(content: Exclude<OutboundContent, { type: 'temp
       return { ...context, type: 'sticker', url: content.url };
     case 'location':
       return {
-        type: 'location', latitude: String(content.latitude), longitude: String(content.longitude),
-        ...(content.name ? { name: content.name } : {}), ...(content.address ? { address: content.address } : {}),
+        type: 'location',
+        latitude: String(content.latitude),
+        longitude: String(content.longitude),
+        ...(content.name ? { name: content.name } : {}),
+        ...(content.address ? { address: content.address } : {}),
       };
     case 'quick_reply':
       return {
         type: 'quick_reply',
         msgid: content.msgId,
-        content: { type: 'text', text: content.text, ...(content.header ? { header: content.header } : {}), ...(content.footer ? { caption: content.footer } : {}) },
+        content: {
+          type: 'text',
+          text: content.text,
+          ...(content.header ? { header: content.header } : {}),
+          ...(content.footer ? { caption: content.footer } : {}),
+        },
         options: content.options.map((option) => ({ type: 'text', title: option.title, postbackText: option.postbackText })),
       };
     case 'list':
@@ -35,7 +49,18 @@ export function toGupshupMessage(content: Exclude<OutboundContent, { type: 'temp
         body: content.body,
         msgid: content.msgId,
         globalButtons: [{ type: 'text', title: content.buttonTitle }],
-        items: [{ title: content.title, subtitle: content.title, options: content.options.map((option) => ({ type: 'text', title: option.title, ...(option.description ? { description: option.description } : {}), postbackText: option.postbackText })) }],
+        items: [
+          {
+            title: content.title,
+            subtitle: content.title,
+            options: content.options.map((option) => ({
+              type: 'text',
+              title: option.title,
+              ...(option.description ? { description: option.description } : {}),
+              postbackText: option.postbackText,
+            })),
+          },
+        ],
       };
   }
 }

@@ -13,7 +13,11 @@ afterAll(async () => server.close());
 const client = () => createGupshupPartnerClient({ baseUrl: server.url, credentials: async () => ({ email: 'ops@acme.example', password: 'secreto' }) });
 /** A partner token of our own, to read the app token the fake handed out (the call is idempotent). */
 async function loginToken() {
-  const answer = await fetch(`${server.url}/partner/account/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=test%40acme.example&password=x' });
+  const answer = await fetch(`${server.url}/partner/account/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'email=test%40acme.example&password=x',
+  });
   return ((await answer.json()) as { token: string }).token;
 }
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -24,8 +28,15 @@ describe('Gupshup partner client against the standalone fake', () => {
     const handle = await partner.uploadMedia('tienda', { data: PNG, mime: 'image/png', fileName: 'a.png' });
     expect(handle).toMatch(/^4::/);
     const created = await partner.createTemplate('tienda', {
-      elementName: 'promo', languageCode: 'es', category: 'MARKETING', templateType: 'IMAGE', vertical: 'promo',
-      content: 'Hola {{1}}', example: 'Hola [Variable 1]', enableSample: 'true', exampleMedia: handle,
+      elementName: 'promo',
+      languageCode: 'es',
+      category: 'MARKETING',
+      templateType: 'IMAGE',
+      vertical: 'promo',
+      content: 'Hola {{1}}',
+      example: 'Hola [Variable 1]',
+      enableSample: 'true',
+      exampleMedia: handle,
     });
     expect(created).toMatchObject({ elementName: 'promo', languageCode: 'es', status: 'PENDING' });
     expect((await partner.listTemplates('tienda')).map((template) => template.id)).toEqual([created.id]);
@@ -35,10 +46,11 @@ describe('Gupshup partner client against the standalone fake', () => {
     expect(server.fake.requests.filter((request) => request.path === '/partner/app/tienda/token')).toHaveLength(1);
   });
 
-  it('reports Gupshup\'s own message, a missing handle, and an unknown app', async () => {
+  it("reports Gupshup's own message, a missing handle, and an unknown app", async () => {
     const partner = client();
-    await expect(partner.createTemplate('tienda', { elementName: 'x', languageCode: 'es', category: 'PROMO', templateType: 'TEXT', content: 'x', example: 'x' }))
-      .rejects.toThrow(/Invalid category provided/);
+    await expect(
+      partner.createTemplate('tienda', { elementName: 'x', languageCode: 'es', category: 'PROMO', templateType: 'TEXT', content: 'x', example: 'x' }),
+    ).rejects.toThrow(/Invalid category provided/);
     await expect(partner.deleteTemplate('tienda', 'nada')).rejects.toThrow('Template Does not exists.');
     await expect(partner.uploadMedia('tienda', { data: Buffer.from('x'), mime: 'text/plain', fileName: 'a.txt' })).rejects.toThrow(MEDIA_HANDLE_MISSING);
     await expect(partner.listTemplates('otra')).rejects.toBeInstanceOf(PartnerApiError);
@@ -54,11 +66,11 @@ describe('Gupshup partner client against the standalone fake', () => {
     expect(server.fake.requests.filter((request) => request.path === '/partner/account/login').length).toBe(logins + 1);
   });
 
-  it('sends a read receipt as Meta\'s mark-as-read body to the v3 passthrough, with the app token', async () => {
+  it("sends a read receipt as Meta's mark-as-read body to the v3 passthrough, with the app token", async () => {
     const partner = client();
     const { id } = await server.fake.customerSends({ appName: 'tienda', phone: '5215512340001', kind: 'text', text: 'Hola' });
     await partner.markRead('tienda', id);
-    const tokenAnswer = await fetch(`${server.url}/partner/app/tienda/token`, { headers: { authorization: (await loginToken()) } });
+    const tokenAnswer = await fetch(`${server.url}/partner/app/tienda/token`, { headers: { authorization: await loginToken() } });
     const appToken = ((await tokenAnswer.json()) as { token: { token: string } }).token.token;
     const request = server.fake.requests.filter((sent) => sent.path === '/partner/app/tienda/v3/message').at(-1)!;
     expect(request.method).toBe('POST');
@@ -68,7 +80,7 @@ describe('Gupshup partner client against the standalone fake', () => {
     expect((await server.fake.conversation('tienda', '5215512340001')).map((message) => message.status)).toEqual(['read']);
   });
 
-  it('accepts either success answer of the passthrough and reports a refusal with Gupshup\'s message', async () => {
+  it("accepts either success answer of the passthrough and reports a refusal with Gupshup's message", async () => {
     const partner = client();
     const { id } = await server.fake.customerSends({ appName: 'tienda', phone: '5215512340002', kind: 'text', text: 'Hola' });
     server.fake.failNextPartnerCall('mark-read', { status: 200, body: { messaging_product: 'whatsapp', success: true } });
@@ -89,10 +101,15 @@ describe('Gupshup partner client against the standalone fake', () => {
     const body = JSON.stringify({ messaging_product: 'whatsapp', status: 'read', message_id: id });
     for (const authorization of [undefined, await loginToken()]) {
       const answer = await fetch(`${server.url}/partner/app/tienda/v3/message`, {
-        method: 'POST', headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) }, body,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+        body,
       });
       expect(answer.status).toBe(401);
-      expect(await answer.json()).toEqual({ status: 'error', message: 'Unauthorised access to the resource. Please review request parameters and headers and retry' });
+      expect(await answer.json()).toEqual({
+        status: 'error',
+        message: 'Unauthorised access to the resource. Please review request parameters and headers and retry',
+      });
     }
     expect((await server.fake.conversation('tienda', '5215512340003')).map((message) => message.status)).toEqual(['sent']);
   });

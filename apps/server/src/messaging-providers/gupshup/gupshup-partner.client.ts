@@ -42,7 +42,10 @@ export function partnerCredentialsFrom(stored: { partnerEmail?: string; partnerP
 
 /** Any failure of the partner API; `message` is Gupshup's own when it gave one. */
 export class PartnerApiError extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
   }
 }
@@ -109,7 +112,8 @@ export function createGupshupPartnerClient(options: PartnerClientOptions): Gupsh
     const cached = appTokens.get(appId);
     if (cached) return cached;
     const answer = await call(`/partner/app/${encodeURIComponent(appId)}/token`, {
-      method: 'GET', headers: { authorization: await loginToken(), accept: 'application/json' },
+      method: 'GET',
+      headers: { authorization: await loginToken(), accept: 'application/json' },
     });
     const token = (answer.body.token as { token?: unknown } | undefined)?.token;
     if (answer.status !== 200 || typeof token !== 'string') throw failure(answer);
@@ -122,7 +126,8 @@ export function createGupshupPartnerClient(options: PartnerClientOptions): Gupsh
     for (let attempt = 0; ; attempt++) {
       const token = await appToken(appId);
       const answer = await call(`/partner/app/${encodeURIComponent(appId)}${path}`, {
-        ...init, headers: { ...(init.headers as Record<string, string>), authorization: token, accept: 'application/json' },
+        ...init,
+        headers: { ...(init.headers as Record<string, string>), authorization: token, accept: 'application/json' },
       });
       if (answer.status === 401 && attempt === 0) {
         appTokens.delete(appId);
@@ -136,7 +141,9 @@ export function createGupshupPartnerClient(options: PartnerClientOptions): Gupsh
   return {
     async createTemplate(appId, fields) {
       const answer = await appCall(appId, '/templates', {
-        method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString(),
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
       });
       const template = toPartnerTemplate(answer.body.template);
       if (answer.status !== 200 || !template) throw failure(answer);

@@ -13,7 +13,12 @@ function toPartnerButton(button: TemplateButton): Record<string, unknown> {
       return { type: 'QUICK_REPLY', text: button.text };
     case 'URL':
       // A dynamic URL ({{1}} at its end) needs an example URL for the review.
-      return { type: 'URL', text: button.text, url: button.url, ...(/\{\{\s*\d+\s*\}\}/.test(button.url) ? { example: [button.url.replace(/\{\{\s*\d+\s*\}\}/g, '1')] } : {}) };
+      return {
+        type: 'URL',
+        text: button.text,
+        url: button.url,
+        ...(/\{\{\s*\d+\s*\}\}/.test(button.url) ? { example: [button.url.replace(/\{\{\s*\d+\s*\}\}/g, '1')] } : {}),
+      };
     case 'PHONE_NUMBER':
       return { type: 'PHONE_NUMBER', text: button.text, phone_number: button.phone_number };
   }
@@ -56,6 +61,10 @@ export function toTemplateStatus(providerStatus: string): TemplateStatus {
 
 export function toProviderTemplate(template: PartnerTemplate): ProviderTemplate {
   return {
-    id: template.id, name: template.elementName, languageCode: template.languageCode, status: toTemplateStatus(template.status), reason: template.reason,
+    id: template.id,
+    name: template.elementName,
+    languageCode: template.languageCode,
+    status: toTemplateStatus(template.status),
+    reason: template.reason,
   };
 }

@@ -10,7 +10,12 @@ describe('Gupshup v2 inbound messages', () => {
   it('parses text with sender, timestamp in ms and the quoted message context', () => {
     const [event] = parseGupshupWebhook(inbound('text', { text: 'Oi' }, { context: { id: 'wamid.Q', gsId: 'gs-q' } }));
     expect(event).toMatchObject({
-      kind: 'message', providerMessageId: 'wamid.IN1', from: '5511999990000', senderName: 'Maria', type: 'text', text: 'Oi',
+      kind: 'message',
+      providerMessageId: 'wamid.IN1',
+      from: '5511999990000',
+      senderName: 'Maria',
+      type: 'text',
+      text: 'Oi',
       quoted: { whatsappMessageId: 'wamid.Q', providerMessageId: 'gs-q' },
     });
     expect(event?.kind === 'message' && event.timestamp.getTime()).toBe(1718007189549);
@@ -22,25 +27,38 @@ describe('Gupshup v2 inbound messages', () => {
   });
 
   it('parses a voice note (audio with opus) and a document (file) with its name, accepting content-type too', () => {
-    expect(parseGupshupWebhook(inbound('audio', { url: 'u', contentType: 'audio/ogg; codecs=opus' }))[0]).toMatchObject({ type: 'audio', media: { contentType: 'audio/ogg; codecs=opus' } });
-    expect(parseGupshupWebhook(inbound('file', { url: 'u', name: 'boleto.pdf', 'content-type': 'application/pdf' }))[0])
-      .toMatchObject({ type: 'document', media: { url: 'u', fileName: 'boleto.pdf', contentType: 'application/pdf' } });
+    expect(parseGupshupWebhook(inbound('audio', { url: 'u', contentType: 'audio/ogg; codecs=opus' }))[0]).toMatchObject({
+      type: 'audio',
+      media: { contentType: 'audio/ogg; codecs=opus' },
+    });
+    expect(parseGupshupWebhook(inbound('file', { url: 'u', name: 'boleto.pdf', 'content-type': 'application/pdf' }))[0]).toMatchObject({
+      type: 'document',
+      media: { url: 'u', fileName: 'boleto.pdf', contentType: 'application/pdf' },
+    });
   });
 
   it('parses a location given as strings, with optional name and address', () => {
-    expect(parseGupshupWebhook(inbound('location', { latitude: '19.1453658', longitude: '72.8552172', name: 'Tienda' }))[0])
-      .toMatchObject({ type: 'location', location: { latitude: 19.1453658, longitude: 72.8552172, name: 'Tienda' } });
+    expect(parseGupshupWebhook(inbound('location', { latitude: '19.1453658', longitude: '72.8552172', name: 'Tienda' }))[0]).toMatchObject({
+      type: 'location',
+      location: { latitude: 19.1453658, longitude: 72.8552172, name: 'Tienda' },
+    });
   });
 
   it('parses both documented button-reply shapes and list replies', () => {
-    expect(parseGupshupWebhook(inbound('button_reply', { title: 'Sim', id: 'qr-1', reply: 'Sim 1', postbackText: 'yes' }))[0])
-      .toMatchObject({ type: 'button_reply', text: 'Sim', reply: { id: 'qr-1', title: 'Sim', postbackText: 'yes' } });
-    expect(parseGupshupWebhook(inbound('quick_reply', { text: 'Quero', type: 'button', postbackText: 'want' }))[0])
-      .toMatchObject({ type: 'button_reply', text: 'Quero', reply: { title: 'Quero', postbackText: 'want' } });
-    expect(parseGupshupWebhook(inbound('quick_reply', { title: 'Não', id: 'qr-1', reply: 'Não 2' }))[0])
-      .toMatchObject({ type: 'button_reply', text: 'Não' });
-    expect(parseGupshupWebhook(inbound('list_reply', { title: 'Novo pedido', id: 'menu', reply: 'Novo pedido 1', postbackText: 'sales_new' }))[0])
-      .toMatchObject({ type: 'list_reply', text: 'Novo pedido', reply: { postbackText: 'sales_new' } });
+    expect(parseGupshupWebhook(inbound('button_reply', { title: 'Sim', id: 'qr-1', reply: 'Sim 1', postbackText: 'yes' }))[0]).toMatchObject({
+      type: 'button_reply',
+      text: 'Sim',
+      reply: { id: 'qr-1', title: 'Sim', postbackText: 'yes' },
+    });
+    expect(parseGupshupWebhook(inbound('quick_reply', { text: 'Quero', type: 'button', postbackText: 'want' }))[0]).toMatchObject({
+      type: 'button_reply',
+      text: 'Quero',
+      reply: { title: 'Quero', postbackText: 'want' },
+    });
+    expect(parseGupshupWebhook(inbound('quick_reply', { title: 'Não', id: 'qr-1', reply: 'Não 2' }))[0]).toMatchObject({ type: 'button_reply', text: 'Não' });
+    expect(
+      parseGupshupWebhook(inbound('list_reply', { title: 'Novo pedido', id: 'menu', reply: 'Novo pedido 1', postbackText: 'sales_new' }))[0],
+    ).toMatchObject({ type: 'list_reply', text: 'Novo pedido', reply: { postbackText: 'sales_new' } });
   });
 
   it('keeps unknown types as unsupported instead of dropping them', () => {
@@ -49,22 +67,42 @@ describe('Gupshup v2 inbound messages', () => {
   });
 
   it('reads the group extension: the chat is the group, the sender is the participant', () => {
-    const [event] = parseGupshupWebhook(inbound('text', { text: 'Hola grupo' }, { source: '120363000', group: { id: '120363000', name: 'Familia' }, sender: { phone: '5215500000001', name: 'Tío' } }));
+    const [event] = parseGupshupWebhook(
+      inbound(
+        'text',
+        { text: 'Hola grupo' },
+        { source: '120363000', group: { id: '120363000', name: 'Familia' }, sender: { phone: '5215500000001', name: 'Tío' } },
+      ),
+    );
     expect(event).toMatchObject({ group: { id: '120363000', name: 'Familia' }, from: '5215500000001', senderName: 'Tío' });
   });
 });
 
 describe('Gupshup v2 message events', () => {
   it('reads enqueued and failed with our id in `id`', () => {
-    expect(parseGupshupWebhook(envelope('message-event', { id: 'gs-1', type: 'enqueued', destination: '55', payload: { whatsappMessageId: 'wamid.1', type: 'session' } }))[0])
-      .toEqual({ kind: 'status', status: 'enqueued', providerMessageId: 'gs-1', whatsappMessageId: 'wamid.1', timestamp: new Date(1718007189549), reason: undefined });
-    expect(parseGupshupWebhook(envelope('message-event', { id: 'gs-1', type: 'failed', destination: '55', payload: { code: 1002, reason: 'Number Does Not Exists On WhatsApp' } }))[0])
-      .toMatchObject({ status: 'failed', providerMessageId: 'gs-1', reason: '1002 Number Does Not Exists On WhatsApp' });
+    expect(
+      parseGupshupWebhook(
+        envelope('message-event', { id: 'gs-1', type: 'enqueued', destination: '55', payload: { whatsappMessageId: 'wamid.1', type: 'session' } }),
+      )[0],
+    ).toEqual({
+      kind: 'status',
+      status: 'enqueued',
+      providerMessageId: 'gs-1',
+      whatsappMessageId: 'wamid.1',
+      timestamp: new Date(1718007189549),
+      reason: undefined,
+    });
+    expect(
+      parseGupshupWebhook(
+        envelope('message-event', { id: 'gs-1', type: 'failed', destination: '55', payload: { code: 1002, reason: 'Number Does Not Exists On WhatsApp' } }),
+      )[0],
+    ).toMatchObject({ status: 'failed', providerMessageId: 'gs-1', reason: '1002 Number Does Not Exists On WhatsApp' });
   });
 
   it.each(['sent', 'delivered', 'read'] as const)('reads %s with our id in `gsId` and the WhatsApp id in `id`, ts in seconds', (status) => {
-    expect(parseGupshupWebhook(envelope('message-event', { id: 'wamid.1', gsId: 'gs-1', type: status, destination: '55', payload: { ts: 1718007199 } }))[0])
-      .toEqual({ kind: 'status', status, providerMessageId: 'gs-1', whatsappMessageId: 'wamid.1', timestamp: new Date(1718007199000) });
+    expect(
+      parseGupshupWebhook(envelope('message-event', { id: 'wamid.1', gsId: 'gs-1', type: status, destination: '55', payload: { ts: 1718007199 } }))[0],
+    ).toEqual({ kind: 'status', status, providerMessageId: 'gs-1', whatsappMessageId: 'wamid.1', timestamp: new Date(1718007199000) });
   });
 
   it('ignores user events and event kinds we do not use', () => {
@@ -85,19 +123,23 @@ describe('Gupshup v2 message events', () => {
 
 describe('Gupshup v2 deliveries with hostile values', () => {
   const receivedAt = new Date('2030-05-01T10:00:00Z');
-  const withEnvelope = (extra: Record<string, unknown>, payload: Record<string, unknown> = {}) =>
-    ({ ...inbound('text', { text: 'Hola' }, payload), ...extra });
+  const withEnvelope = (extra: Record<string, unknown>, payload: Record<string, unknown> = {}) => ({ ...inbound('text', { text: 'Hola' }, payload), ...extra });
 
   it('refuses ids and phones longer than a sane cap, or with NUL bytes, as malformed', () => {
-    expect(() => parseGupshupWebhook(withEnvelope({}, { id: 'w'.repeat(MAX_PROVIDER_ID + 1) })))
-      .toThrow(new MalformedDelivery(`payload.id demasiado largo (${MAX_PROVIDER_ID + 1} caracteres, máximo ${MAX_PROVIDER_ID}).`));
+    expect(() => parseGupshupWebhook(withEnvelope({}, { id: 'w'.repeat(MAX_PROVIDER_ID + 1) }))).toThrow(
+      new MalformedDelivery(`payload.id demasiado largo (${MAX_PROVIDER_ID + 1} caracteres, máximo ${MAX_PROVIDER_ID}).`),
+    );
     expect(() => parseGupshupWebhook(withEnvelope({}, { source: '5'.repeat(1024 * 1024) }))).toThrow(MalformedDelivery);
     expect(() => parseGupshupWebhook(withEnvelope({}, { id: 'wamid.\u0000' }))).toThrow(new MalformedDelivery('payload.id con caracteres no permitidos.'));
-    expect(() => parseGupshupWebhook(envelope('message-event', { id: 'wamid.1', gsId: 'g'.repeat(5000), type: 'read', payload: { ts: 1 } }))).toThrow(MalformedDelivery);
+    expect(() => parseGupshupWebhook(envelope('message-event', { id: 'wamid.1', gsId: 'g'.repeat(5000), type: 'read', payload: { ts: 1 } }))).toThrow(
+      MalformedDelivery,
+    );
   });
 
   it('keeps a text with NUL bytes and lone surrogates, without them, and a sender name the same way', () => {
-    const [event] = parseGupshupWebhook(inbound('text', { text: 'Ho\u0000la \uD800mundo 😀' }, { sender: { phone: '5511999990000', name: 'Ma\u0000ría\uDC00' } }));
+    const [event] = parseGupshupWebhook(
+      inbound('text', { text: 'Ho\u0000la \uD800mundo 😀' }, { sender: { phone: '5511999990000', name: 'Ma\u0000ría\uDC00' } }),
+    );
     expect(event).toMatchObject({ type: 'text', text: 'Hola mundo 😀', senderName: 'María' });
   });
 
@@ -113,7 +155,9 @@ describe('Gupshup v2 deliveries with hostile values', () => {
 
   it('keeps a timestamp in range, in seconds or milliseconds', () => {
     expect(parseGupshupWebhook(withEnvelope({ timestamp: 1_900_000_000_000 }), receivedAt)[0]?.timestamp).toEqual(new Date(1_900_000_000_000));
-    expect(parseGupshupWebhook(envelope('message-event', { id: 'w', gsId: 'g', type: 'read', payload: { ts: 1e20 } }), receivedAt)[0]?.timestamp).toEqual(receivedAt);
+    expect(parseGupshupWebhook(envelope('message-event', { id: 'w', gsId: 'g', type: 'read', payload: { ts: 1e20 } }), receivedAt)[0]?.timestamp).toEqual(
+      receivedAt,
+    );
   });
 
   it('keeps an unknown type as unsupported with its raw delivery cleaned for storage', () => {

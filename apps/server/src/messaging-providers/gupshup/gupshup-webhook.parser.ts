@@ -4,7 +4,8 @@ import { MalformedDelivery, type DeliveryStatus, type InboundEvent, type Inbound
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const str = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 ? value : typeof value === 'number' ? String(value) : undefined);
+const str = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.length > 0 ? value : typeof value === 'number' ? String(value) : undefined;
 
 const statusTypes = new Set<DeliveryStatus>(['enqueued', 'sent', 'delivered', 'read', 'failed']);
 
@@ -58,7 +59,13 @@ function toDate(value: unknown, receivedAt: Date): Date {
 
 function media(inner: Json) {
   const url = identifier(inner.url, 'La URL del archivo', MAX_MEDIA_URL);
-  return url ? { url, contentType: cleanText(inner.contentType) ?? cleanText(inner['content-type']), fileName: cleanText(inner.name, TEXT_LIMITS.fileName) ?? cleanText(inner.filename, TEXT_LIMITS.fileName) } : undefined;
+  return url
+    ? {
+        url,
+        contentType: cleanText(inner.contentType) ?? cleanText(inner['content-type']),
+        fileName: cleanText(inner.name, TEXT_LIMITS.fileName) ?? cleanText(inner.filename, TEXT_LIMITS.fileName),
+      }
+    : undefined;
 }
 
 /** Strings and keys of the original delivery, cleaned so PostgreSQL's JSONB takes them (kept for unsupported types). */
@@ -90,10 +97,15 @@ function parseMessage(envelope: Json, payload: Json, receivedAt: Date): InboundM
   const base = {
     kind: 'message' as const,
     providerMessageId,
-    from: group ? senderPhone ?? from : from,
+    from: group ? (senderPhone ?? from) : from,
     senderName: cleanText(sender.name),
     timestamp: toDate(envelope.timestamp, receivedAt),
-    quoted: context ? { whatsappMessageId: identifier(context.id, 'context.id', MAX_PROVIDER_ID), providerMessageId: identifier(context.gsId, 'context.gsId', MAX_PROVIDER_ID) } : undefined,
+    quoted: context
+      ? {
+          whatsappMessageId: identifier(context.id, 'context.id', MAX_PROVIDER_ID),
+          providerMessageId: identifier(context.gsId, 'context.gsId', MAX_PROVIDER_ID),
+        }
+      : undefined,
     group,
     raw: envelope,
   };
@@ -137,8 +149,13 @@ function contactSummary(inner: Json): string {
   const list = Array.isArray(inner.contacts) ? inner.contacts.filter(isObject) : [];
   return list
     .map((contact) => {
-      const name = isObject(contact.name) ? str(contact.name.formatted_name) ?? str(contact.name.first_name) : undefined;
-      const phones = Array.isArray(contact.phones) ? contact.phones.filter(isObject).map((p) => str(p.phone)).filter(Boolean) : [];
+      const name = isObject(contact.name) ? (str(contact.name.formatted_name) ?? str(contact.name.first_name)) : undefined;
+      const phones = Array.isArray(contact.phones)
+        ? contact.phones
+            .filter(isObject)
+            .map((p) => str(p.phone))
+            .filter(Boolean)
+        : [];
       return [name, ...phones].filter(Boolean).join(' ');
     })
     .join(', ');
@@ -152,14 +169,18 @@ function parseStatus(envelope: Json, payload: Json, receivedAt: Date): InboundEv
   // enqueued/failed carry our (Gupshup) id as `id`; sent/delivered/read carry it as `gsId` beside the WhatsApp id.
   if (status === 'enqueued' || status === 'failed') {
     return {
-      kind: 'status', status, timestamp,
+      kind: 'status',
+      status,
+      timestamp,
       providerMessageId: identifier(payload.id, 'payload.id', MAX_PROVIDER_ID),
       whatsappMessageId: identifier(inner.whatsappMessageId, 'payload.payload.whatsappMessageId', MAX_PROVIDER_ID),
       reason: status === 'failed' ? [cleanText(inner.code), cleanText(inner.reason)].filter(Boolean).join(' ') || 'Error del proveedor' : undefined,
     };
   }
   return {
-    kind: 'status', status, timestamp,
+    kind: 'status',
+    status,
+    timestamp,
     providerMessageId: identifier(payload.gsId, 'payload.gsId', MAX_PROVIDER_ID),
     whatsappMessageId: identifier(payload.id, 'payload.id', MAX_PROVIDER_ID),
   };

@@ -25,7 +25,10 @@ describe('Gupshup adapter against the fake', () => {
     expect(request.path).toBe('/wa/api/v1/msg');
     expect(request.headers.apikey).toBe('key-123');
     expect(request.form).toEqual({
-      channel: 'whatsapp', source: '5511888880000', destination: '5511999990000', 'src.name': 'LojaDemo',
+      channel: 'whatsapp',
+      source: '5511888880000',
+      destination: '5511999990000',
+      'src.name': 'LojaDemo',
       message: JSON.stringify({ context: { msgId: 'wamid.Q' }, type: 'text', text: 'Hola', previewUrl: false }),
     });
     expect(result.providerMessageId).toMatch(/^[0-9a-f-]{36}$/);
@@ -33,7 +36,12 @@ describe('Gupshup adapter against the fake', () => {
 
   it('maps media to Gupshup message JSON (image originalUrl, document as file with filename, audio, video)', async () => {
     await provider().send(account, '5511999990000', { type: 'image', url: 'https://x/p.jpg', caption: 'Foto' });
-    expect(JSON.parse(server.fake.requests.at(-1)!.form.message!)).toEqual({ type: 'image', originalUrl: 'https://x/p.jpg', previewUrl: 'https://x/p.jpg', caption: 'Foto' });
+    expect(JSON.parse(server.fake.requests.at(-1)!.form.message!)).toEqual({
+      type: 'image',
+      originalUrl: 'https://x/p.jpg',
+      previewUrl: 'https://x/p.jpg',
+      caption: 'Foto',
+    });
     await provider().send(account, '5511999990000', { type: 'document', url: 'https://x/b.pdf', fileName: 'b.pdf' });
     expect(JSON.parse(server.fake.requests.at(-1)!.form.message!)).toEqual({ type: 'file', url: 'https://x/b.pdf', filename: 'b.pdf' });
     await provider().send(account, '5511999990000', { type: 'audio', url: 'https://x/n.ogg' });
@@ -43,14 +51,27 @@ describe('Gupshup adapter against the fake', () => {
   });
 
   it('maps quick replies with msgid, content and options', async () => {
-    await provider().send(account, '5511999990000', { type: 'quick_reply', msgId: 'menu-1', text: '¿Qué necesitas?', options: [{ title: 'Ventas', postbackText: '1' }] });
+    await provider().send(account, '5511999990000', {
+      type: 'quick_reply',
+      msgId: 'menu-1',
+      text: '¿Qué necesitas?',
+      options: [{ title: 'Ventas', postbackText: '1' }],
+    });
     expect(JSON.parse(server.fake.requests.at(-1)!.form.message!)).toEqual({
-      type: 'quick_reply', msgid: 'menu-1', content: { type: 'text', text: '¿Qué necesitas?' }, options: [{ type: 'text', title: 'Ventas', postbackText: '1' }],
+      type: 'quick_reply',
+      msgid: 'menu-1',
+      content: { type: 'text', text: '¿Qué necesitas?' },
+      options: [{ type: 'text', title: 'Ventas', postbackText: '1' }],
     });
   });
 
   it('sends templates to /template/msg with the template JSON and an optional media header', async () => {
-    await provider().send(account, '5511999990000', { type: 'template', templateProviderId: 'tpl-uuid', params: ['Maria', '#1042'], headerMedia: { type: 'image', url: 'https://x/promo.jpg' } });
+    await provider().send(account, '5511999990000', {
+      type: 'template',
+      templateProviderId: 'tpl-uuid',
+      params: ['Maria', '#1042'],
+      headerMedia: { type: 'image', url: 'https://x/promo.jpg' },
+    });
     const request = server.fake.requests.at(-1)!;
     expect(request.path).toBe('/wa/api/v1/template/msg');
     expect(request.form.template).toBe(JSON.stringify({ id: 'tpl-uuid', params: ['Maria', '#1042'] }));
@@ -59,14 +80,22 @@ describe('Gupshup adapter against the fake', () => {
 
   it('reports a 5xx as retryable and a 400 as final', async () => {
     server.fake.failNextSends({ status: 503 });
-    const outage = await provider().send(account, '5511999990000', { type: 'text', text: 'x' }).catch((error) => error);
+    const outage = await provider()
+      .send(account, '5511999990000', { type: 'text', text: 'x' })
+      .catch((error) => error);
     expect(outage).toBeInstanceOf(ProviderError);
     expect(outage).toMatchObject({ retryable: true, status: 503, uncertain: false });
-    const invalid = await provider().send(account, 'abc', { type: 'text', text: 'x' }).catch((error) => error);
+    const invalid = await provider()
+      .send(account, 'abc', { type: 'text', text: 'x' })
+      .catch((error) => error);
     expect(invalid).toMatchObject({ retryable: false, status: 400, message: 'Invalid Destination' });
-    const wrongApp = await provider().send({ ...account, appName: 'Other' }, '5511999990000', { type: 'text', text: 'x' }).catch((error) => error);
+    const wrongApp = await provider()
+      .send({ ...account, appName: 'Other' }, '5511999990000', { type: 'text', text: 'x' })
+      .catch((error) => error);
     expect(wrongApp).toMatchObject({ retryable: false, message: 'Invalid App Details' });
-    const noKey = await provider().send({ ...account, apiKey: '' }, '5511999990000', { type: 'text', text: 'x' }).catch((error) => error);
+    const noKey = await provider()
+      .send({ ...account, apiKey: '' }, '5511999990000', { type: 'text', text: 'x' })
+      .catch((error) => error);
     expect(noKey).toMatchObject({ status: 401, message: 'Authentication Failed' });
   });
 
@@ -88,22 +117,34 @@ describe('Gupshup adapter against the fake', () => {
 
   it('reports a partner 5xx as a retryable read-receipt failure and an unknown message as final', async () => {
     server.fake.failNextPartnerCall('mark-read', { status: 503 });
-    const outage = await provider().markRead(account, 'wamid.X').catch((error) => error);
+    const outage = await provider()
+      .markRead(account, 'wamid.X')
+      .catch((error) => error);
     expect(outage).toBeInstanceOf(ProviderError);
     expect(outage).toMatchObject({ retryable: true, status: 503 });
-    const unknown = await provider().markRead(account, 'wamid.NOPE').catch((error) => error);
+    const unknown = await provider()
+      .markRead(account, 'wamid.NOPE')
+      .catch((error) => error);
     expect(unknown).toMatchObject({ retryable: false, status: 400, message: 'Invalid message_id' });
   });
 
   it('serves the template port through the partner API: submit, list in our statuses, remove (already gone is removed), sample upload', async () => {
     const { templates } = provider();
     const submitted = await templates.submit('LojaDemo', {
-      name: 'promo_port', category: 'MARKETING', languageCode: 'es', header: null, bodyText: 'Hola {{1}}', footer: null, buttons: [],
+      name: 'promo_port',
+      category: 'MARKETING',
+      languageCode: 'es',
+      header: null,
+      bodyText: 'Hola {{1}}',
+      footer: null,
+      buttons: [],
       variablesSchema: { 1: { type: 'text', label: 'Nombre' } },
     });
     expect(submitted).toMatchObject({ name: 'promo_port', languageCode: 'es', status: 'PENDING', reason: null });
     expect(server.fake.requests.at(-1)).toMatchObject({
-      method: 'POST', path: '/partner/app/LojaDemo/templates', form: { elementName: 'promo_port', content: 'Hola {{1}}', example: 'Hola [Nombre]' },
+      method: 'POST',
+      path: '/partner/app/LojaDemo/templates',
+      form: { elementName: 'promo_port', content: 'Hola {{1}}', example: 'Hola [Nombre]' },
     });
     expect((await templates.list('LojaDemo')).find((template) => template.id === submitted.id)).toMatchObject({ name: 'promo_port', languageCode: 'es' });
 
@@ -117,10 +158,14 @@ describe('Gupshup adapter against the fake', () => {
 
   it('reports template failures as ProviderErrors: an outage retryable, a refusal final', async () => {
     server.fake.failNextPartnerCall('list', { status: 503 });
-    const outage = await provider().templates.list('LojaDemo').catch((error) => error);
+    const outage = await provider()
+      .templates.list('LojaDemo')
+      .catch((error) => error);
     expect(outage).toBeInstanceOf(ProviderError);
     expect(outage).toMatchObject({ retryable: true, status: 503, message: 'Internal Server Error' });
-    const refused = await provider().templates.uploadSample('LojaDemo', { data: Buffer.from('x'), mime: 'text/plain', fileName: 'a.txt' }).catch((error) => error);
+    const refused = await provider()
+      .templates.uploadSample('LojaDemo', { data: Buffer.from('x'), mime: 'text/plain', fileName: 'a.txt' })
+      .catch((error) => error);
     expect(refused).toBeInstanceOf(ProviderError);
     // An answer without a handle carries the wording the templates module shows as is.
     expect(refused).toMatchObject({ retryable: false, status: 400, message: MEDIA_UPLOAD_INVALID_RESPONSE });

@@ -34,11 +34,12 @@ function partnerTemplates(partner: GupshupPartnerApi): TemplateCatalog {
   return {
     submit: (appId, template) => viaPartner(async () => toProviderTemplate(await partner.createTemplate(appId, toPartnerTemplateFields(template)))),
     list: (appId) => viaPartner(async () => (await partner.listTemplates(appId)).map(toProviderTemplate)),
-    remove: (appId, name, providerTemplateId) => viaPartner(async () => {
-      await partner.deleteTemplate(appId, name, providerTemplateId).catch((error: unknown) => {
-        if (!alreadyGone(error)) throw error;
-      });
-    }),
+    remove: (appId, name, providerTemplateId) =>
+      viaPartner(async () => {
+        await partner.deleteTemplate(appId, name, providerTemplateId).catch((error: unknown) => {
+          if (!alreadyGone(error)) throw error;
+        });
+      }),
     uploadSample: (appId, file) => viaPartner(() => partner.uploadMedia(appId, file)),
   };
 }

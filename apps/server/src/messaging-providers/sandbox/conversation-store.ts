@@ -77,7 +77,9 @@ export function createMemoryConversationStore(limits: ConversationLimits = DEFAU
       if (message && (!onlyFrom || message.status === onlyFrom)) message.status = status;
     },
     async markCustomerMessagesRead(appName, messageId) {
-      const list = [...conversations.entries()].find(([key, messages]) => key.startsWith(`${appName}:`) && messages.some((message) => message.direction === 'from_customer' && message.id === messageId))?.[1];
+      const list = [...conversations.entries()].find(
+        ([key, messages]) => key.startsWith(`${appName}:`) && messages.some((message) => message.direction === 'from_customer' && message.id === messageId),
+      )?.[1];
       if (!list) return false;
       const readIndex = list.findIndex((message) => message.id === messageId);
       for (const message of list.slice(0, readIndex + 1)) if (message.direction === 'from_customer') message.status = 'read';
@@ -102,24 +104,43 @@ export function createMemoryConversationStore(limits: ConversationLimits = DEFAU
  * The in-process sandbox's store: two small tables, so the phone shows the same history, media
  * included, after a restart, and the server's memory holds no uploads.
  */
-export function createDatabaseConversationStore(db: Db, limits: Pick<ConversationLimits, 'messagesPerConversation' | 'uploadBytes'> = DEFAULT_CONVERSATION_LIMITS): FakeConversationStore {
+export function createDatabaseConversationStore(
+  db: Db,
+  limits: Pick<ConversationLimits, 'messagesPerConversation' | 'uploadBytes'> = DEFAULT_CONVERSATION_LIMITS,
+): FakeConversationStore {
   const table = sandboxPhoneMessages;
   const uploads = sandboxPhoneUploads;
   return {
     async append(appName, conversation, message) {
       await db.transaction(async (tx) => {
         await tx.insert(table).values({
-          messageId: message.id, whatsappId: message.whatsappId ?? null, appName, conversation, direction: message.direction, type: message.type, body: message.body, status: message.status,
-          participant: message.participant ?? null, template: message.template ?? null, createdAt: new Date(message.createdAt),
+          messageId: message.id,
+          whatsappId: message.whatsappId ?? null,
+          appName,
+          conversation,
+          direction: message.direction,
+          type: message.type,
+          body: message.body,
+          status: message.status,
+          participant: message.participant ?? null,
+          template: message.template ?? null,
+          createdAt: new Date(message.createdAt),
         });
-        const kept = tx.select({ seq: table.seq }).from(table)
+        const kept = tx
+          .select({ seq: table.seq })
+          .from(table)
           .where(and(eq(table.appName, appName), eq(table.conversation, conversation)))
-          .orderBy(desc(table.seq)).limit(limits.messagesPerConversation);
+          .orderBy(desc(table.seq))
+          .limit(limits.messagesPerConversation);
         await tx.delete(table).where(and(eq(table.appName, appName), eq(table.conversation, conversation), sql`${table.seq} not in ${kept}`));
       });
     },
     async list(appName, conversation) {
-      const rows = await db.select().from(table).where(and(eq(table.appName, appName), eq(table.conversation, conversation))).orderBy(asc(table.seq));
+      const rows = await db
+        .select()
+        .from(table)
+        .where(and(eq(table.appName, appName), eq(table.conversation, conversation)))
+        .orderBy(asc(table.seq));
       return rows.map((row) => ({
         id: row.messageId,
         ...(row.whatsappId ? { whatsappId: row.whatsappId } : {}),
@@ -133,23 +154,38 @@ export function createDatabaseConversationStore(db: Db, limits: Pick<Conversatio
       }));
     },
     async setStatus(id, status, onlyFrom) {
-      await db.update(table).set({ status }).where(and(eq(table.messageId, id), onlyFrom ? eq(table.status, onlyFrom) : undefined));
+      await db
+        .update(table)
+        .set({ status })
+        .where(and(eq(table.messageId, id), onlyFrom ? eq(table.status, onlyFrom) : undefined));
     },
     async markCustomerMessagesRead(appName, messageId) {
-      const [read] = await db.select().from(table)
-        .where(and(eq(table.appName, appName), eq(table.messageId, messageId), eq(table.direction, 'from_customer'))).limit(1);
+      const [read] = await db
+        .select()
+        .from(table)
+        .where(and(eq(table.appName, appName), eq(table.messageId, messageId), eq(table.direction, 'from_customer')))
+        .limit(1);
       if (!read) return false;
-      await db.update(table).set({ status: 'read' }).where(and(
-        eq(table.appName, appName), eq(table.conversation, read.conversation), eq(table.direction, 'from_customer'), lte(table.seq, read.seq),
-      ));
+      await db
+        .update(table)
+        .set({ status: 'read' })
+        .where(and(eq(table.appName, appName), eq(table.conversation, read.conversation), eq(table.direction, 'from_customer'), lte(table.seq, read.seq)));
       return true;
     },
     async keepUpload(upload) {
       await db.transaction(async (tx) => {
-        await tx.insert(uploads).values({ uploadId: upload.id, contentType: upload.contentType, fileName: upload.name ?? null, data: upload.data, size: upload.data.length });
+        await tx
+          .insert(uploads)
+          .values({ uploadId: upload.id, contentType: upload.contentType, fileName: upload.name ?? null, data: upload.data, size: upload.data.length });
         // Newest first, each upload with the bytes of itself and every newer one: past the cap, the rest go.
-        const running = tx.$with('running').as(tx.select({ seq: uploads.seq, bytes: sql<number>`sum(${uploads.size}) over (order by ${uploads.seq} desc)`.as('bytes') }).from(uploads));
-        const overCap = tx.with(running).select({ seq: running.seq }).from(running).where(sql`${running.bytes} > ${limits.uploadBytes}`);
+        const running = tx
+          .$with('running')
+          .as(tx.select({ seq: uploads.seq, bytes: sql<number>`sum(${uploads.size}) over (order by ${uploads.seq} desc)`.as('bytes') }).from(uploads));
+        const overCap = tx
+          .with(running)
+          .select({ seq: running.seq })
+          .from(running)
+          .where(sql`${running.bytes} > ${limits.uploadBytes}`);
         await tx.delete(uploads).where(and(inArray(uploads.seq, overCap), ne(uploads.uploadId, upload.id)));
       });
     },

@@ -79,7 +79,10 @@ export const FAKE_REJECTION_REASON = 'Contenido no permitido por la política de
 const partnerCategories = ['MARKETING', 'UTILITY', 'AUTHENTICATION'];
 const partnerTemplateTypes = ['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT', 'LOCATION', 'CAROUSEL', 'CATALOG', 'PRODUCT'];
 const sampleMediaTypes = ['image/jpeg', 'image/png', 'video/mp4', 'application/pdf'];
-const unauthorised = { status: 401, body: { status: 'error', message: 'Unauthorised access to the resource. Please review request parameters and headers and retry' } };
+const unauthorised = {
+  status: 401,
+  body: { status: 'error', message: 'Unauthorised access to the resource. Please review request parameters and headers and retry' },
+};
 const authenticationFailed = { status: 401, body: { status: 'error', message: 'Authentication Failed' } };
 
 /** Destinations starting with this prefix do not exist on WhatsApp (Gupshup code 1002). */
@@ -159,7 +162,12 @@ export class FakeGupshup {
     const set = (status: FakeConversationMessage['status']) => this.store.setStatus(message.id, status);
     this.later(0, async () => {
       await set('enqueued');
-      await this.callback(app, 'message-event', { id: message.id, type: 'enqueued', destination, payload: { whatsappMessageId: wamid, type: message.type === 'template' ? 'template' : 'session' } });
+      await this.callback(app, 'message-event', {
+        id: message.id,
+        type: 'enqueued',
+        destination,
+        payload: { whatsappMessageId: wamid, type: message.type === 'template' ? 'template' : 'session' },
+      });
     });
     const failed = failure ?? (destination.startsWith(FAKE_UNKNOWN_NUMBER_PREFIX) ? { code: 1002, reason: 'Number Does Not Exists On WhatsApp' } : undefined);
     if (failed) {
@@ -197,7 +205,8 @@ export class FakeGupshup {
       if (path.endsWith('/template/msg')) {
         const template = JSON.parse(form.template ?? '') as Record<string, unknown>;
         if (typeof template.id !== 'string') throw new Error('template id');
-        if (template.params !== undefined && !(Array.isArray(template.params) && template.params.every((param) => typeof param === 'string'))) throw new Error('params');
+        if (template.params !== undefined && !(Array.isArray(template.params) && template.params.every((param) => typeof param === 'string')))
+          throw new Error('params');
         body = { template, ...(form.message ? { message: JSON.parse(form.message) } : {}) };
         type = 'template';
       } else {
@@ -209,7 +218,13 @@ export class FakeGupshup {
       return { status: 400, body: { status: 'error', message: 'Invalid Message' } };
     }
     const message: FakeConversationMessage = {
-      id: randomUUID(), whatsappId: `wamid.${randomUUID().replace(/-/g, '')}`, direction: 'to_customer', type, body, status: 'submitted', createdAt: new Date().toISOString(),
+      id: randomUUID(),
+      whatsappId: `wamid.${randomUUID().replace(/-/g, '')}`,
+      direction: 'to_customer',
+      type,
+      body,
+      status: 'submitted',
+      createdAt: new Date().toISOString(),
     };
     let templateFailure: { code: number; reason: string } | undefined;
     if (type === 'template') {
@@ -234,19 +249,27 @@ export class FakeGupshup {
     const params = sent.params ?? [];
     // Params are positional: the i-th placeholder number in order takes the i-th param.
     const placeholders = [...new Set([...template.data.matchAll(/\{\{\s*(\d+)\s*\}\}/g)].map((match) => Number(match[1])))].sort((a, b) => a - b);
-    if (params.length !== placeholders.length) return { failure: { code: 4003, reason: `Template expects ${placeholders.length} params, got ${params.length}` } };
+    if (params.length !== placeholders.length)
+      return { failure: { code: 4003, reason: `Template expects ${placeholders.length} params, got ${params.length}` } };
     const container = JSON.parse(template.containerMeta) as { buttons?: RenderedTemplate['buttons']; header?: string; footer?: string };
-    const media = body.message as { type?: string } & Record<string, { link?: string } | undefined> | undefined;
+    const media = body.message as ({ type?: string } & Record<string, { link?: string } | undefined>) | undefined;
     const mediaType = template.templateType as 'IMAGE' | 'VIDEO' | 'DOCUMENT';
     const header: RenderedTemplate['header'] = ['IMAGE', 'VIDEO', 'DOCUMENT'].includes(mediaType)
       ? { type: mediaType, url: media?.type ? media[media.type]?.link : undefined }
-      : container.header ? { type: 'TEXT', text: container.header } : undefined;
+      : container.header
+        ? { type: 'TEXT', text: container.header }
+        : undefined;
     return {
       name: template.elementName,
       ...(header ? { header } : {}),
       body: template.data.replace(/\{\{\s*(\d+)\s*\}\}/g, (whole, n: string) => params[placeholders.indexOf(Number(n))] ?? whole),
       ...(container.footer ? { footer: container.footer } : {}),
-      buttons: (container.buttons ?? []).map(({ type, text, url, phone_number }) => ({ type, text, ...(url ? { url } : {}), ...(phone_number ? { phone_number } : {}) })),
+      buttons: (container.buttons ?? []).map(({ type, text, url, phone_number }) => ({
+        type,
+        text,
+        ...(url ? { url } : {}),
+        ...(phone_number ? { phone_number } : {}),
+      })),
     };
   }
 
@@ -294,7 +317,10 @@ export class FakeGupshup {
     if (!form.email || !password) return { status: 400, body: { status: 'error', message: 'Invalid email or password' } };
     const token = `fake-partner-jwt.${randomUUID()}`;
     this.partnerTokens.add(token);
-    return { status: 200, body: { token, id: 1203, name: 'sandbox', email: form.email, admin: true, billingType: 'PREPAID', enableWallet: true, terms_read: true } };
+    return {
+      status: 200,
+      body: { token, id: 1203, name: 'sandbox', email: form.email, admin: true, billingType: 'PREPAID', enableWallet: true, terms_read: true },
+    };
   }
 
   /** `GET /partner/app/{appId}/token` (§7.2), idempotent per app. */
@@ -311,7 +337,10 @@ export class FakeGupshup {
       this.appTokens.set(appId, token);
     }
     const now = Date.now();
-    return { status: 200, body: { status: 'success', token: { token, authoriserId: appId, requestorId: appId, createdOn: now, modifiedOn: now, expiresOn: 0, active: true } } };
+    return {
+      status: 200,
+      body: { status: 'success', token: { token, authoriserId: appId, requestorId: appId, createdOn: now, modifiedOn: now, expiresOn: 0, active: true } },
+    };
   }
 
   /** `POST /partner/app/{appId}/templates` (§7.4): stored PENDING, then reviewed after a delay. */
@@ -348,12 +377,31 @@ export class FakeGupshup {
     }
     const now = Date.now();
     const template: FakePartnerTemplate = {
-      id: randomUUID(), appId, elementName, externalId: String(now).slice(-10), category: form.category!, languageCode: form.languageCode,
-      languagePolicy: 'deterministic', templateType, vertical: form.vertical ?? '', status: 'PENDING', reason: null, quality: 'UNKNOWN',
-      data: content, meta: JSON.stringify({ example: form.example }),
-      containerMeta: JSON.stringify({ data: content, buttons, header: form.header, footer: form.footer, sampleText: form.example, enableSample: form.enableSample === 'true' }),
+      id: randomUUID(),
+      appId,
+      elementName,
+      externalId: String(now).slice(-10),
+      category: form.category!,
+      languageCode: form.languageCode,
+      languagePolicy: 'deterministic',
+      templateType,
+      vertical: form.vertical ?? '',
+      status: 'PENDING',
+      reason: null,
+      quality: 'UNKNOWN',
+      data: content,
+      meta: JSON.stringify({ example: form.example }),
+      containerMeta: JSON.stringify({
+        data: content,
+        buttons,
+        header: form.header,
+        footer: form.footer,
+        sampleText: form.example,
+        enableSample: form.enableSample === 'true',
+      }),
       ...(buttons.length > 0 ? { buttonSupported: 'QR' } : {}),
-      createdOn: now, modifiedOn: now,
+      createdOn: now,
+      modifiedOn: now,
     };
     templates.push(template);
     this.partnerTemplates.set(appId, templates);
@@ -365,7 +413,10 @@ export class FakeGupshup {
       template.modifiedOn = Date.now();
     });
     const { id, elementName: name, languageCode, category, status, data, meta, createdOn, modifiedOn } = template;
-    return { status: 200, body: { status: 'success', template: { id, elementName: name, languageCode, category, templateType, status, data, meta, createdOn, modifiedOn } } };
+    return {
+      status: 200,
+      body: { status: 'success', template: { id, elementName: name, languageCode, category, templateType, status, data, meta, createdOn, modifiedOn } },
+    };
   }
 
   /** `GET /partner/app/{appId}/templates` (§7.5). */
@@ -389,13 +440,21 @@ export class FakeGupshup {
     if (templateId && !named.some((template) => template.id === templateId)) {
       return { status: 403, body: { status: 'error', message: 'Template ID and template name does not match' } };
     }
-    this.partnerTemplates.set(appId, templates.filter((template) => template.elementName !== elementName || (templateId !== undefined && template.id !== templateId)));
+    this.partnerTemplates.set(
+      appId,
+      templates.filter((template) => template.elementName !== elementName || (templateId !== undefined && template.id !== templateId)),
+    );
     return { status: 200, body: { status: 'success' } };
   }
 
   /** `POST /partner/app/{appId}/upload/media` (§7.7): a sample for a media header → handle id. */
   partnerUploadMedia(appId: string, headers: Record<string, string | undefined>, upload: { fileType?: string; fileName?: string; size: number }) {
-    this.requests.push({ method: 'POST', path: `/partner/app/${appId}/upload/media`, headers, form: { file_type: upload.fileType ?? '', file: upload.fileName ?? '' } });
+    this.requests.push({
+      method: 'POST',
+      path: `/partner/app/${appId}/upload/media`,
+      headers,
+      form: { file_type: upload.fileType ?? '', file: upload.fileName ?? '' },
+    });
     if (!this.appTokenValid(appId, headers)) return unauthorised;
     const failure = this.partnerFailure('upload');
     if (failure) return failure;
@@ -458,7 +517,13 @@ export class FakeGupshup {
     };
     const conversationPhone = input.group ? input.group.id : input.phone;
     const message: FakeConversationMessage = {
-      id, direction: 'from_customer', type: input.kind, body: inner, status: 'sent', participant: input.group ? { phone: input.phone, name: input.name } : undefined, createdAt: new Date().toISOString(),
+      id,
+      direction: 'from_customer',
+      type: input.kind,
+      body: inner,
+      status: 'sent',
+      participant: input.group ? { phone: input.phone, name: input.name } : undefined,
+      createdAt: new Date().toISOString(),
     };
     await this.store.append(app.appName, conversationPhone, message);
     // Delivered once the business's server took it; a read receipt may already have come meanwhile.
@@ -494,17 +559,31 @@ function inboundPayloadOf(input: CustomerMessage): Record<string, unknown> {
     case 'file':
     case 'sticker':
       return {
-        url: input.url, contentType: input.contentType, urlExpiry: Date.now() + 7 * 86_400_000,
-        ...(input.caption ? { caption: input.caption } : {}), ...(input.fileName ? { name: input.fileName } : {}),
+        url: input.url,
+        contentType: input.contentType,
+        urlExpiry: Date.now() + 7 * 86_400_000,
+        ...(input.caption ? { caption: input.caption } : {}),
+        ...(input.fileName ? { name: input.fileName } : {}),
       };
     case 'location':
-      return { latitude: String(input.latitude), longitude: String(input.longitude), ...(input.placeName ? { name: input.placeName } : {}), ...(input.address ? { address: input.address } : {}) };
+      return {
+        latitude: String(input.latitude),
+        longitude: String(input.longitude),
+        ...(input.placeName ? { name: input.placeName } : {}),
+        ...(input.address ? { address: input.address } : {}),
+      };
     case 'button_reply':
       return { title: input.title, id: input.id ?? '', reply: `${input.title} 1`, ...(input.postbackText ? { postbackText: input.postbackText } : {}) };
     case 'quick_reply':
       return { text: input.text, type: 'button', ...(input.postbackText ? { postbackText: input.postbackText } : {}) };
     case 'list_reply':
-      return { title: input.title, id: input.id ?? '', reply: `${input.title} 1`, postbackText: input.postbackText ?? input.title, description: input.description ?? '' };
+      return {
+        title: input.title,
+        id: input.id ?? '',
+        reply: `${input.title} 1`,
+        postbackText: input.postbackText ?? input.title,
+        description: input.description ?? '',
+      };
     case 'unknown_type':
       return input.data;
   }

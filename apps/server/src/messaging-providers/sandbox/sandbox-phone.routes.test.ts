@@ -46,7 +46,13 @@ const phoneConversation = async (token: string, phone: string, extra = '') => {
   expect(response.statusCode, response.body).toBe(200);
   return response.json().messages as FakeConversationMessage[];
 };
-const cardOf = async (tenantId: string, phone: string) => (await t.database.db.select().from(cards).where(and(eq(cards.tenantId, tenantId), eq(cards.phone, phone))))[0];
+const cardOf = async (tenantId: string, phone: string) =>
+  (
+    await t.database.db
+      .select()
+      .from(cards)
+      .where(and(eq(cards.tenantId, tenantId), eq(cards.phone, phone)))
+  )[0];
 
 async function customerWrites(owner: Owner, phone: string, text: string) {
   expect((await phoneSend(owner.token, { phone, name: 'Cliente', message: { kind: 'text', text } })).statusCode).toBe(201);
@@ -135,11 +141,24 @@ describe("the fake's send API key", () => {
   it('refuses a key it did not issue, as Gupshup does, and the CRM sends with the issued one', async () => {
     const owner = await registerTenant(app);
     const appName = sandboxAppName(owner.tenant.slug);
-    const form = (apiKey: string) => app.inject({
-      method: 'POST', url: '/sandbox-gupshup/wa/api/v1/msg', headers: { apikey: apiKey, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ channel: 'whatsapp', source: '15550001000', destination: '5215500000010', 'src.name': appName, message: JSON.stringify({ type: 'text', text: 'Intruso' }) }).toString(),
-    });
-    for (const wrong of ['sandbox', sandboxApiKey('otro-secreto-0123456789abcdefghijklmnop', appName), sandboxApiKey(TEST_APP_SECRET, sandboxAppName('otra-empresa'))]) {
+    const form = (apiKey: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/sandbox-gupshup/wa/api/v1/msg',
+        headers: { apikey: apiKey, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({
+          channel: 'whatsapp',
+          source: '15550001000',
+          destination: '5215500000010',
+          'src.name': appName,
+          message: JSON.stringify({ type: 'text', text: 'Intruso' }),
+        }).toString(),
+      });
+    for (const wrong of [
+      'sandbox',
+      sandboxApiKey('otro-secreto-0123456789abcdefghijklmnop', appName),
+      sandboxApiKey(TEST_APP_SECRET, sandboxAppName('otra-empresa')),
+    ]) {
       const refused = await form(wrong);
       expect(refused.statusCode).toBe(401);
       expect(refused.json()).toEqual({ status: 'error', message: 'Authentication Failed' });
@@ -148,7 +167,12 @@ describe("the fake's send API key", () => {
     expect((await form(sandboxApiKey(TEST_APP_SECRET, appName))).statusCode).toBe(200);
 
     const card = await customerWrites(owner, '5215500000011', 'Hola');
-    const sent = await app.inject({ method: 'POST', url: '/api/message', headers: bearer(owner.token), payload: { cardId: card.id, text: 'Respuesta', tempId: 't-1' } });
+    const sent = await app.inject({
+      method: 'POST',
+      url: '/api/message',
+      headers: bearer(owner.token),
+      payload: { cardId: card.id, text: 'Respuesta', tempId: 't-1' },
+    });
     await until(async () => (await t.database.db.select().from(messages).where(eq(messages.id, sent.json().id)))[0]?.providerMessageId);
     const request = app.sandboxPhone!.requests.filter((entry) => entry.path === '/wa/api/v1/msg' && entry.form.destination === '5215500000011').at(-1);
     expect(request?.headers.apikey).toBe(sandboxApiKey(TEST_APP_SECRET, appName));
@@ -159,7 +183,9 @@ describe('the phone in a group and with quotes', () => {
   it("keeps the participant's name when a location is sent in a group", async () => {
     const owner = await registerTenant(app);
     const sent = await phoneSend(owner.token, {
-      phone: '5215500000020', name: 'Marta', group: { id: '120363000000020', name: 'Obra Norte' },
+      phone: '5215500000020',
+      name: 'Marta',
+      group: { id: '120363000000020', name: 'Obra Norte' },
       message: { kind: 'location', latitude: 19.43, longitude: -99.13, name: 'Bodega Central', address: 'Av. Reforma 1' },
     });
     expect(sent.statusCode).toBe(201);
@@ -176,7 +202,12 @@ describe('the phone in a group and with quotes', () => {
     const card = await customerWrites(owner, '5215500000021', '¿Tienen taladros?');
     const [customerMessage] = await t.database.db.select().from(messages).where(eq(messages.cardId, card.id));
     const reply = async (text: string, quotedMessageId: string) => {
-      const sent = await app.inject({ method: 'POST', url: '/api/message', headers: bearer(owner.token), payload: { cardId: card.id, text, tempId: text, quotedMessageId } });
+      const sent = await app.inject({
+        method: 'POST',
+        url: '/api/message',
+        headers: bearer(owner.token),
+        payload: { cardId: card.id, text, tempId: text, quotedMessageId },
+      });
       expect(sent.statusCode, sent.body).toBe(201);
       // Quoting a business message needs its WhatsApp id, which arrives with the status events.
       return until(async () => {
@@ -196,7 +227,12 @@ describe('what the fake keeps', () => {
   it('shows the same history after a restart (a new app on the same database)', async () => {
     const owner = await registerTenant(app);
     const card = await customerWrites(owner, '5215500000030', 'Antes del reinicio');
-    await app.inject({ method: 'POST', url: '/api/message', headers: bearer(owner.token), payload: { cardId: card.id, text: 'Respuesta antes', tempId: 'r-1' } });
+    await app.inject({
+      method: 'POST',
+      url: '/api/message',
+      headers: bearer(owner.token),
+      payload: { cardId: card.id, text: 'Respuesta antes', tempId: 'r-1' },
+    });
     const before = await until(async () => {
       const list = await phoneConversation(owner.token, '5215500000030');
       return list.length === 2 && list[1]!.status === 'read' ? list : undefined;
@@ -204,7 +240,14 @@ describe('what the fake keeps', () => {
 
     await app.close();
     const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-restart-'));
-    app = await buildApp({ db: t.database.db, logger: createLogger('silent'), mediaDir, appSecret: TEST_APP_SECRET, providerMode: 'sandbox', exactResponses: true });
+    app = await buildApp({
+      db: t.database.db,
+      logger: createLogger('silent'),
+      mediaDir,
+      appSecret: TEST_APP_SECRET,
+      providerMode: 'sandbox',
+      exactResponses: true,
+    });
     await listenOnRandomPort(app);
     expect(await phoneConversation(owner.token, '5215500000030')).toEqual(before);
     // The restarted fake still knows the conversation: the customer writes on and the business's read receipt finds it.
@@ -218,7 +261,11 @@ describe('what the fake keeps', () => {
     const owner = await registerTenant(app);
     const phone = '5215500000032';
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-    const sent = await phoneSend(owner.token, { phone, name: 'Cliente', message: { kind: 'media', dataBase64: png.toString('base64'), fileName: 'foto.png', caption: 'antes' } });
+    const sent = await phoneSend(owner.token, {
+      phone,
+      name: 'Cliente',
+      message: { kind: 'media', dataBase64: png.toString('base64'), fileName: 'foto.png', caption: 'antes' },
+    });
     expect(sent.statusCode, sent.body).toBe(201);
     const [onPhone] = await phoneConversation(owner.token, phone);
     const fileUrl = new URL(onPhone!.body.url as string);
@@ -227,7 +274,14 @@ describe('what the fake keeps', () => {
     // Restarted on the same address, as a deployed server is, before the CRM's download job ran.
     await app.close();
     const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-restart-'));
-    app = await buildApp({ db: t.database.db, logger: createLogger('silent'), mediaDir, appSecret: TEST_APP_SECRET, providerMode: 'sandbox', exactResponses: true });
+    app = await buildApp({
+      db: t.database.db,
+      logger: createLogger('silent'),
+      mediaDir,
+      appSecret: TEST_APP_SECRET,
+      providerMode: 'sandbox',
+      exactResponses: true,
+    });
     await app.listen({ port: Number(fileUrl.port), host: '127.0.0.1' });
     const served = await app.inject({ method: 'GET', url: fileUrl.pathname });
     expect(served.statusCode).toBe(200);
@@ -261,7 +315,12 @@ describe('what the fake keeps', () => {
   it('keeps only the newest messages of a conversation in the database', async () => {
     const store = createDatabaseConversationStore(t.database.db, { messagesPerConversation: 3, uploadBytes: 1024 });
     const message = (n: number): FakeConversationMessage => ({
-      id: `wamid.tope.${n}`, direction: 'from_customer', type: 'text', body: { text: `m${n}` }, status: 'sent', createdAt: new Date().toISOString(),
+      id: `wamid.tope.${n}`,
+      direction: 'from_customer',
+      type: 'text',
+      body: { text: `m${n}` },
+      status: 'sent',
+      createdAt: new Date().toISOString(),
     });
     for (let n = 1; n <= 5; n++) await store.append('tope-app', '5215500000040', message(n));
     await store.append('tope-app', '5215500000041', message(6));
@@ -273,7 +332,14 @@ describe('what the fake keeps', () => {
 
   it('bounds memory: messages per conversation, conversations and upload bytes, oldest dropped first', async () => {
     const store = createMemoryConversationStore({ messagesPerConversation: 2, conversations: 2, uploadBytes: 10 });
-    const message = (n: number): FakeConversationMessage => ({ id: `m${n}`, direction: 'from_customer', type: 'text', body: { text: `m${n}` }, status: 'sent', createdAt: '2026-01-01T00:00:00.000Z' });
+    const message = (n: number): FakeConversationMessage => ({
+      id: `m${n}`,
+      direction: 'from_customer',
+      type: 'text',
+      body: { text: `m${n}` },
+      status: 'sent',
+      createdAt: '2026-01-01T00:00:00.000Z',
+    });
     for (let n = 1; n <= 3; n++) await store.append('app', 'uno', message(n));
     await store.append('app', 'dos', message(4));
     expect((await store.list('app', 'uno')).map((entry) => entry.id)).toEqual(['m2', 'm3']);

@@ -1,14 +1,19 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { fileTypeFromBuffer } from 'file-type';
-import { sandboxAppResponse, sandboxConversationQuery, sandboxConversationResponse, sandboxSendRequest, sandboxSendResponse } from '@embudo/contracts/http/sandbox-phone';
+import {
+  sandboxAppResponse,
+  sandboxConversationQuery,
+  sandboxConversationResponse,
+  sandboxSendRequest,
+  sandboxSendResponse,
+} from '@embudo/contracts/http/sandbox-phone';
 import { badRequest, notFound } from '../../platform/errors/app-error.ts';
 import { actorOfRequest, sessionOf } from '../../platform/http/route-access.ts';
 import { canSeeFunnel, requireSandboxPhoneUser } from '../../platform/policy/policy.ts';
 import { fakeGupshupRoutes, type CustomerMessage, type FakeGupshup } from './fake-gupshup.ts';
 
 export const FAKE_GUPSHUP_PREFIX = '/sandbox-gupshup';
-
 
 export const CUSTOMER_NOT_VISIBLE = 'No encontrado.';
 
@@ -66,9 +71,23 @@ export function sandboxRoutes({ fake, crm }: { fake: FakeGupshup; crm: SandboxPh
         const detected = await fileTypeFromBuffer(data);
         const contentType = detected?.mime ?? 'application/octet-stream';
         const url = await fake.storeFile(data, contentType, message.fileName);
-        const kind = contentType.startsWith('image/webp') ? 'sticker' : contentType.startsWith('image/') ? 'image'
-          : contentType.startsWith('video/') && !message.voice ? 'video' : contentType.startsWith('audio/') || message.voice ? 'audio' : 'file';
-        customer = { ...sender, kind, url, contentType: message.voice ? 'audio/ogg; codecs=opus' : contentType, caption: message.caption, fileName: kind === 'file' ? message.fileName : undefined };
+        const kind = contentType.startsWith('image/webp')
+          ? 'sticker'
+          : contentType.startsWith('image/')
+            ? 'image'
+            : contentType.startsWith('video/') && !message.voice
+              ? 'video'
+              : contentType.startsWith('audio/') || message.voice
+                ? 'audio'
+                : 'file';
+        customer = {
+          ...sender,
+          kind,
+          url,
+          contentType: message.voice ? 'audio/ogg; codecs=opus' : contentType,
+          caption: message.caption,
+          fileName: kind === 'file' ? message.fileName : undefined,
+        };
       } else if (message.kind === 'location') {
         // The place's name is the location's, never the writer's: in a group the participant keeps their name.
         const { name: placeName, ...place } = message;

@@ -13,7 +13,11 @@ export interface AdminPluginOptions extends AppContext {
 /** The platform operator: companies, users, prices, provider credentials and template review. */
 export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, { db, box, clock, log, realtime, throttle, sandboxReviewer }) => {
   await app.register(adminRoutes, {
-    db, box, clock, log, sandboxReviewer,
+    db,
+    box,
+    clock,
+    log,
+    sandboxReviewer,
     throttle: throttle ?? defaultThrottleLimits,
     activeConnections: () => realtime.connectionCount(),
     onUserSessionsEnded: (userId) => realtime.disconnectUser(userId),

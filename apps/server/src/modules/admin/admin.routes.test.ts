@@ -43,15 +43,24 @@ describe('operator sign-in and token kinds', () => {
     const wrong = await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { ...ADMIN, password: 'Mala1234' }, remoteAddress: '10.7.0.1' });
     expect(wrong.statusCode).toBe(401);
     expect((await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: '', password: '' } })).statusCode).toBe(400);
-    for (let i = 0; i < 3; i++) await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: 'otro@x.test', password: 'Mala1234' }, remoteAddress: '10.7.1.1' });
-    expect((await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: 'otro@x.test', password: 'Mala1234' }, remoteAddress: '10.7.1.2' })).statusCode).toBe(429);
+    for (let i = 0; i < 3; i++)
+      await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: 'otro@x.test', password: 'Mala1234' }, remoteAddress: '10.7.1.1' });
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: 'otro@x.test', password: 'Mala1234' }, remoteAddress: '10.7.1.2' }))
+        .statusCode,
+    ).toBe(429);
   });
 
   it('verifies at most 3 of 60 concurrent wrong guesses on the operator, and lets the operator in within 30 s once they stop', async () => {
     clock.freeze();
     onTestFinished(() => clock.resume());
     const guess = (password: string, i: number) =>
-      t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: { email: ADMIN.email, password }, remoteAddress: `10.8.${Math.floor(i / 200)}.${(i % 200) + 1}` });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/admin/login',
+        payload: { email: ADMIN.email, password },
+        remoteAddress: `10.8.${Math.floor(i / 200)}.${(i % 200) + 1}`,
+      });
     // A right password first, so the wrong one of the test above no longer counts.
     expect((await guess(ADMIN.password, 499)).statusCode).toBe(200);
     const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => guess('Mala1234', i)));
@@ -70,7 +79,10 @@ describe('operator sign-in and token kinds', () => {
 describe('operator sessions', () => {
   const signIn = async () => (await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: ADMIN })).json().token as string;
   const sessionTimes = (token: string, times: { createdAt?: Date; lastUsedAt?: Date }) =>
-    t.database.db.update(adminSessions).set(times).where(eq(adminSessions.tokenHash, hashToken(token)));
+    t.database.db
+      .update(adminSessions)
+      .set(times)
+      .where(eq(adminSessions.tokenHash, hashToken(token)));
   const meWith = (token: string) => t.app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(token) });
   const DAY_MS = 86_400_000;
 
@@ -93,7 +105,13 @@ describe('operator sessions', () => {
 
   it('write the last-used time at most once a minute', async () => {
     const token = await signIn();
-    const lastUsed = async () => (await t.database.db.select().from(adminSessions).where(eq(adminSessions.tokenHash, hashToken(token))))[0]!.lastUsedAt.getTime();
+    const lastUsed = async () =>
+      (
+        await t.database.db
+          .select()
+          .from(adminSessions)
+          .where(eq(adminSessions.tokenHash, hashToken(token)))
+      )[0]!.lastUsedAt.getTime();
     const recent = new Date(clock.now().getTime() - 30_000);
     await sessionTimes(token, { lastUsedAt: recent });
     expect((await meWith(token)).statusCode).toBe(200);
@@ -107,9 +125,20 @@ describe('operator sessions', () => {
 
   it('deactivating a member disconnects their live connection at once', async () => {
     const owner = await registerTenant(t.app);
-    const { user, tempPassword } = (await t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/users/invite`, headers: bearer(owner.token), payload: { name: 'Agente', email: 'conectado@x.test' } })).json();
-    const temporary = (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: tempPassword, tenantSlug: owner.tenant.slug } })).json();
-    const changed = (await t.app.inject({ method: 'PUT', url: '/api/auth/change-password', headers: bearer(temporary.token), payload: { newPassword: 'Definitiva9' } })).json();
+    const { user, tempPassword } = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/t/${owner.tenant.slug}/api/users/invite`,
+        headers: bearer(owner.token),
+        payload: { name: 'Agente', email: 'conectado@x.test' },
+      })
+    ).json();
+    const temporary = (
+      await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: tempPassword, tenantSlug: owner.tenant.slug } })
+    ).json();
+    const changed = (
+      await t.app.inject({ method: 'PUT', url: '/api/auth/change-password', headers: bearer(temporary.token), payload: { newPassword: 'Definitiva9' } })
+    ).json();
     const socket = connectClient(baseUrl, changed.token, owner.tenant.slug);
     sockets.push(socket);
     expect(await joinTenant(socket, owner.tenant.slug, changed.token)).toEqual({ ok: true });
@@ -132,18 +161,37 @@ describe('tenants, users and figures', () => {
   it('shows stats, tenants with users and month cost, and changes a plan (the member limit follows)', async () => {
     const owner = await registerTenant(t.app, { companyName: 'Cafetería Admin' });
     const stats = (await asAdmin('GET', '/api/admin/stats')).json();
-    expect(stats).toMatchObject({ totalTenants: expect.any(Number), totalUsers: expect.any(Number), activeConnections: expect.any(Number), messagesSentThisMonth: expect.any(Number), totalTemplates: expect.any(Number), utilityTemplates: expect.any(Number), marketingTemplates: expect.any(Number) });
+    expect(stats).toMatchObject({
+      totalTenants: expect.any(Number),
+      totalUsers: expect.any(Number),
+      activeConnections: expect.any(Number),
+      messagesSentThisMonth: expect.any(Number),
+      totalTemplates: expect.any(Number),
+      utilityTemplates: expect.any(Number),
+      marketingTemplates: expect.any(Number),
+    });
     expect(stats.totalTenants).toBeGreaterThanOrEqual(1);
 
     const tenant = (await asAdmin('GET', '/api/admin/tenants')).json().find((row: { id: string }) => row.id === owner.tenant.id);
     expect(tenant).toMatchObject({ name: 'Cafetería Admin', slug: owner.tenant.slug, subscription_plan: 'basic', usage: { totalCost: 0 } });
     expect(tenant.users).toEqual([expect.objectContaining({ email: owner.user.email, role: 'owner', is_active: true })]);
-    expect((await asAdmin('GET', '/api/admin/tenants-summary')).json().find((row: { id: string }) => row.id === owner.tenant.id)).toMatchObject({ userCount: 1 });
+    expect((await asAdmin('GET', '/api/admin/tenants-summary')).json().find((row: { id: string }) => row.id === owner.tenant.id)).toMatchObject({
+      userCount: 1,
+    });
 
-    const invite = (n: number) => t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/users/invite`, headers: bearer(owner.token), payload: { name: `M${n}`, email: `m${n}@x.test` } });
+    const invite = (n: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/t/${owner.tenant.slug}/api/users/invite`,
+        headers: bearer(owner.token),
+        payload: { name: `M${n}`, email: `m${n}@x.test` },
+      });
     expect((await invite(1)).statusCode).toBe(201);
     expect((await invite(2)).statusCode).toBe(403);
-    expect((await asAdmin('PUT', `/api/admin/tenants/${owner.tenant.id}/plan`, { subscription_plan: 'professional' })).json()).toEqual({ id: owner.tenant.id, subscription_plan: 'professional' });
+    expect((await asAdmin('PUT', `/api/admin/tenants/${owner.tenant.id}/plan`, { subscription_plan: 'professional' })).json()).toEqual({
+      id: owner.tenant.id,
+      subscription_plan: 'professional',
+    });
     expect((await invite(2)).statusCode).toBe(201);
     const gold = await asAdmin('PUT', `/api/admin/tenants/${owner.tenant.id}/plan`, { subscription_plan: 'gold' });
     expect(gold.statusCode).toBe(400);
@@ -153,8 +201,17 @@ describe('tenants, users and figures', () => {
 
   it('deactivates a user (their session ends), never changes an owner, and resets a password with a forced change', async () => {
     const owner = await registerTenant(t.app);
-    const { user, tempPassword } = (await t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/users/invite`, headers: bearer(owner.token), payload: { name: 'Agente', email: 'agente@x.test' } })).json();
-    const memberToken = (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: tempPassword, tenantSlug: owner.tenant.slug } })).json().token;
+    const { user, tempPassword } = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/t/${owner.tenant.slug}/api/users/invite`,
+        headers: bearer(owner.token),
+        payload: { name: 'Agente', email: 'agente@x.test' },
+      })
+    ).json();
+    const memberToken = (
+      await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: tempPassword, tenantSlug: owner.tenant.slug } })
+    ).json().token;
 
     const ownerRefused = await asAdmin('PUT', `/api/admin/users/${owner.user.id}/status`, { is_active: false });
     expect(ownerRefused.statusCode).toBe(403);
@@ -165,17 +222,27 @@ describe('tenants, users and figures', () => {
     await asAdmin('PUT', `/api/admin/users/${user.id}/status`, { is_active: true });
 
     const reset = await asAdmin('POST', `/api/admin/users/${user.id}/reset-password`);
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: reset.json().tempPassword, tenantSlug: owner.tenant.slug } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.email, password: reset.json().tempPassword, tenantSlug: owner.tenant.slug },
+    });
     expect(login.json().user.force_password_change).toBe(true);
   });
 });
 
 describe('reactivating past the plan', () => {
-  it('refuses reactivating a member when the plan\'s seats are taken, with the team dialog\'s message, and allows it once a seat frees', async () => {
+  it("refuses reactivating a member when the plan's seats are taken, with the team dialog's message, and allows it once a seat frees", async () => {
     const owner = await registerTenant(t.app);
-    const invite = async (n: number) => (await t.app.inject({
-      method: 'POST', url: `/t/${owner.tenant.slug}/api/users/invite`, headers: bearer(owner.token), payload: { name: `Miembro ${n}`, email: `miembro${n}@x.test` },
-    })).json().user as { id: string };
+    const invite = async (n: number) =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/t/${owner.tenant.slug}/api/users/invite`,
+          headers: bearer(owner.token),
+          payload: { name: `Miembro ${n}`, email: `miembro${n}@x.test` },
+        })
+      ).json().user as { id: string };
     const first = await invite(1);
     expect((await asAdmin('PUT', `/api/admin/users/${first.id}/status`, { is_active: false })).statusCode).toBe(200);
     const second = await invite(2);
@@ -197,12 +264,25 @@ describe('platform settings', () => {
     const bad = await asAdmin('PUT', '/api/admin/settings/pricing', { price_per_sent_message: -1 });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe('Los precios deben ser números mayores o iguales a 0.');
-    expect((await asAdmin('PUT', '/api/admin/settings/pricing', { price_per_sent_message: 0.00001 })).json().message).toBe('Los precios admiten hasta 4 decimales.');
+    expect((await asAdmin('PUT', '/api/admin/settings/pricing', { price_per_sent_message: 0.00001 })).json().message).toBe(
+      'Los precios admiten hasta 4 decimales.',
+    );
 
     const owner = await registerTenant(t.app);
     await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215500011111', kind: 'text', text: 'antes' });
-    const saved = await asAdmin('PUT', '/api/admin/settings/pricing', { price_per_sent_message: '0.0100', price_per_received_message: 0.005, price_template_marketing: '', price_template_utility: null });
-    expect(saved.json()).toEqual({ price_per_sent_message: 0.01, price_per_received_message: 0.005, price_template_marketing: 0, price_template_utility: 0, price_per_1000_ai_tokens: 0 });
+    const saved = await asAdmin('PUT', '/api/admin/settings/pricing', {
+      price_per_sent_message: '0.0100',
+      price_per_received_message: 0.005,
+      price_template_marketing: '',
+      price_template_utility: null,
+    });
+    expect(saved.json()).toEqual({
+      price_per_sent_message: 0.01,
+      price_per_received_message: 0.005,
+      price_template_marketing: 0,
+      price_template_utility: 0,
+      price_per_1000_ai_tokens: 0,
+    });
     expect((await asAdmin('GET', '/api/admin/settings/pricing')).json()).toEqual(saved.json());
     await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215500011111', kind: 'text', text: 'después' });
     const usage = (await t.app.inject({ method: 'GET', url: `/t/${owner.tenant.slug}/api/usage`, headers: bearer(owner.token) })).json();
@@ -211,7 +291,11 @@ describe('platform settings', () => {
   });
 
   it('stores provider credentials encrypted, never answers them in clear, and keeps a blank password', async () => {
-    const saved = await asAdmin('PUT', '/api/admin/settings/gupshup', { apiKey: 'sk_live_supersecret1234', partnerEmail: 'ops@embudo.test', partnerPassword: 'PartnerPass!' });
+    const saved = await asAdmin('PUT', '/api/admin/settings/gupshup', {
+      apiKey: 'sk_live_supersecret1234',
+      partnerEmail: 'ops@embudo.test',
+      partnerPassword: 'PartnerPass!',
+    });
     expect(saved.statusCode).toBe(200);
     expect(saved.body).not.toContain('supersecret');
     expect(saved.body).not.toContain('PartnerPass');
@@ -223,7 +307,11 @@ describe('platform settings', () => {
     await asAdmin('PUT', '/api/admin/settings/gupshup', { apiKey: '••••1234', partnerEmail: 'ops2@embudo.test', partnerPassword: '' });
     const { gupshupCredentials } = await import('./admin.service.ts');
     const { createSecretBox } = await import('../../platform/crypto/secret-box.ts');
-    expect(await gupshupCredentials(t.database.db, createSecretBox(TEST_APP_SECRET))).toEqual({ apiKey: 'sk_live_supersecret1234', partnerEmail: 'ops2@embudo.test', partnerPassword: 'PartnerPass!' });
+    expect(await gupshupCredentials(t.database.db, createSecretBox(TEST_APP_SECRET))).toEqual({
+      apiKey: 'sk_live_supersecret1234',
+      partnerEmail: 'ops2@embudo.test',
+      partnerPassword: 'PartnerPass!',
+    });
   });
 });
 
@@ -231,7 +319,7 @@ describe('templates review', () => {
   const tenantCall = (owner: Awaited<ReturnType<typeof registerTenant>>, method: 'GET' | 'POST', path: string, payload?: unknown) =>
     t.app.inject({ method, url: `/t/${owner.tenant.slug}/api${path}`, headers: bearer(owner.token), payload: payload as object });
 
-  it('lists every tenant\'s templates with the tenant name', async () => {
+  it("lists every tenant's templates with the tenant name", async () => {
     const a = await registerTenant(t.app, { companyName: 'Panadería Plantillas' });
     const b = await registerTenant(t.app, { companyName: 'Zapatería Plantillas' });
     const mine = (await tenantCall(a, 'POST', '/templates', { name: 'pan_fresco', category: 'MARKETING', body_text: 'Pan recién hecho, {{1}}' })).json();
@@ -240,7 +328,12 @@ describe('templates review', () => {
     expect(response.statusCode).toBe(200);
     const listed = response.json() as Array<{ id: string }>;
     expect(listed.find((row) => row.id === mine.id)).toMatchObject({
-      tenant_name: 'Panadería Plantillas', tenant_id: a.tenant.id, name: 'pan_fresco', category: 'MARKETING', status: 'PENDING', body_text: 'Pan recién hecho, {{1}}',
+      tenant_name: 'Panadería Plantillas',
+      tenant_id: a.tenant.id,
+      name: 'pan_fresco',
+      category: 'MARKETING',
+      status: 'PENDING',
+      body_text: 'Pan recién hecho, {{1}}',
     });
     expect(listed.find((row) => row.id === theirs.id)).toMatchObject({ tenant_name: 'Zapatería Plantillas', name: 'zapatos' });
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/templates/all', headers: bearer(a.token) })).statusCode).toBe(401);
@@ -268,12 +361,15 @@ describe('templates review', () => {
     }
     expect((await status(crypto.randomUUID(), 'APPROVED')).statusCode).toBe(404);
     expect((await status('ramo', 'APPROVED')).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'PUT', url: `/api/admin/templates/${created.id}/status`, headers: bearer(owner.token), payload: { status: 'REJECTED' } })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'PUT', url: `/api/admin/templates/${created.id}/status`, headers: bearer(owner.token), payload: { status: 'REJECTED' } }))
+        .statusCode,
+    ).toBe(401);
     const [row] = await t.database.db.select().from(messageTemplates).where(eq(messageTemplates.id, created.id));
     expect(row!.status).toBe('APPROVED');
   });
 
-  it('a rejection is a platform block with the operator\'s reason that no sync or edit lifts; only the operator\'s approval does', async () => {
+  it("a rejection is a platform block with the operator's reason that no sync or edit lifts; only the operator's approval does", async () => {
     const owner = await registerTenant(t.app, { companyName: 'Bar Bloqueado' });
     t.app.sandboxPhone!.templateReviewMs = 20;
     const created = (await tenantCall(owner, 'POST', '/templates', { name: 'apuestas', body_text: 'Apuesta hoy y gana' })).json();
@@ -287,28 +383,40 @@ describe('templates review', () => {
     const synced = (await tenantCall(owner, 'POST', '/templates/sync')).json().templates.find((row: { id: string }) => row.id === created.id);
     expect(synced).toMatchObject({ status: 'REJECTED', rejection_reason: reason, blocked_by_operator: true });
     const edited = await t.app.inject({
-      method: 'PUT', url: `/t/${owner.tenant.slug}/api/templates/${created.id}`, headers: bearer(owner.token), payload: { name: 'apuestas', body_text: 'Apuesta mañana y gana' },
+      method: 'PUT',
+      url: `/t/${owner.tenant.slug}/api/templates/${created.id}`,
+      headers: bearer(owner.token),
+      payload: { name: 'apuestas', body_text: 'Apuesta mañana y gana' },
     });
     expect(edited.json()).toMatchObject({ status: 'REJECTED', rejection_reason: reason, blocked_by_operator: true });
     const [afterEdit] = await t.database.db.select().from(messageTemplates).where(eq(messageTemplates.id, created.id));
-    await until(async () => t.app.sandboxPhone!.templatesOf(sandboxAppName(owner.tenant.slug)).find((held) => held.id === afterEdit!.providerTemplateId && held.status === 'APPROVED'));
+    await until(async () =>
+      t.app
+        .sandboxPhone!.templatesOf(sandboxAppName(owner.tenant.slug))
+        .find((held) => held.id === afterEdit!.providerTemplateId && held.status === 'APPROVED'),
+    );
     expect((await syncUntilReviewed(t, owner, created.id)).status).toBe('REJECTED');
     const send = await tenantCall(owner, 'POST', '/initiate-conversation', { templateId: created.id, phoneNumber: '5215566661111' });
     expect(send.statusCode).toBe(400);
 
     const approved = await asAdmin('PUT', `/api/admin/templates/${created.id}/status`, { status: 'APPROVED' });
     expect(approved.json()).toMatchObject({ status: 'APPROVED', rejection_reason: null, blocked_by_operator: false });
-    expect((await syncUntilReviewed(t, owner, created.id))).toMatchObject({ status: 'APPROVED', blocked_by_operator: false });
+    expect(await syncUntilReviewed(t, owner, created.id)).toMatchObject({ status: 'APPROVED', blocked_by_operator: false });
 
     // Without a reason the company is told who rejected it.
-    expect((await asAdmin('PUT', `/api/admin/templates/${created.id}/status`, { status: 'REJECTED', reason: '   ' })).json())
-      .toMatchObject({ rejection_reason: OPERATOR_REJECTION_REASON, blocked_by_operator: true });
+    expect((await asAdmin('PUT', `/api/admin/templates/${created.id}/status`, { status: 'REJECTED', reason: '   ' })).json()).toMatchObject({
+      rejection_reason: OPERATOR_REJECTION_REASON,
+      blocked_by_operator: true,
+    });
   });
 
   it('refuses a reason that is not text or too long with 400, changing nothing', async () => {
     const owner = await registerTenant(t.app);
     const created = (await tenantCall(owner, 'POST', '/templates', { name: 'motivo', body_text: 'Hola' })).json();
-    for (const [reason, message] of [[42, 'El motivo debe ser texto.'], ['x'.repeat(501), 'El motivo no puede superar 500 caracteres.']] as const) {
+    for (const [reason, message] of [
+      [42, 'El motivo debe ser texto.'],
+      ['x'.repeat(501), 'El motivo no puede superar 500 caracteres.'],
+    ] as const) {
       const refused = await asAdmin('PUT', `/api/admin/templates/${created.id}/status`, { status: 'REJECTED', reason });
       expect(refused.statusCode).toBe(400);
       expect(refused.json().message).toBe(message);
@@ -317,7 +425,7 @@ describe('templates review', () => {
     expect(row).toMatchObject({ status: 'PENDING', operatorRejectionReason: null });
   });
 
-  it('in sandbox mode the operator\'s approval of a template Meta rejected is the fake provider\'s too, so it really sends', async () => {
+  it("in sandbox mode the operator's approval of a template Meta rejected is the fake provider's too, so it really sends", async () => {
     const owner = await registerTenant(t.app);
     t.app.sandboxPhone!.templateReviewMs = 20;
     const created = (await tenantCall(owner, 'POST', '/templates', { name: 'rechazada', body_text: 'Hay que rechazar esto, {{1}}' })).json();
@@ -328,7 +436,9 @@ describe('templates review', () => {
     expect(held).toMatchObject({ status: 'APPROVED', reason: null });
     expect((await syncUntilReviewed(t, owner, created.id)).status).toBe('APPROVED');
 
-    const started = (await tenantCall(owner, 'POST', '/initiate-conversation', { templateId: created.id, phoneNumber: '5215566662222', variables: ['Ana'] })).json();
+    const started = (
+      await tenantCall(owner, 'POST', '/initiate-conversation', { templateId: created.id, phoneNumber: '5215566662222', variables: ['Ana'] })
+    ).json();
     const delivered = await until(async () => {
       await t.app.queue.runDueJobsOnce();
       const [row] = await t.database.db.select().from(messages).where(eq(messages.id, started.message.id));
@@ -336,7 +446,9 @@ describe('templates review', () => {
     });
     expect(delivered).toMatchObject({ ack: expect.any(Number), errorReason: null });
     expect(delivered.ack).toBeGreaterThanOrEqual(2);
-    expect((await t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant.slug), '5215566662222')).at(-1)?.template?.body).toBe('Hay que rechazar esto, Ana');
+    expect((await t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant.slug), '5215566662222')).at(-1)?.template?.body).toBe(
+      'Hay que rechazar esto, Ana',
+    );
   });
 
   it('an approved template can then be sent by its tenant (and only then)', async () => {

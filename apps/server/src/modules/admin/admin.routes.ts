@@ -1,8 +1,20 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  adminLoginRequest, adminMeResponse, adminSessionResponse, adminStatsResponse, adminTenantsResponse, gupshupCredentialsRequest, gupshupSettingsResponse,
-  pricingRequest, pricingResponse, tenantPlanRequest, tenantPlanResponse, tenantsSummaryResponse, userStatusRequest, userStatusResponse,
+  adminLoginRequest,
+  adminMeResponse,
+  adminSessionResponse,
+  adminStatsResponse,
+  adminTenantsResponse,
+  gupshupCredentialsRequest,
+  gupshupSettingsResponse,
+  pricingRequest,
+  pricingResponse,
+  tenantPlanRequest,
+  tenantPlanResponse,
+  tenantsSummaryResponse,
+  userStatusRequest,
+  userStatusResponse,
 } from '@embudo/contracts/http/admin';
 import { noContent } from '@embudo/contracts/http/common';
 import { tempPasswordResponse } from '@embudo/contracts/http/users';
@@ -31,12 +43,19 @@ export interface AdminRoutesOptions {
 const idParams = (message: string) => z.object({ id: z.uuid({ error: message }) });
 const asAdmin = { access: 'admin' as const };
 
-export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, { db, box, throttle, clock, activeConnections, onUserSessionsEnded, sandboxReviewer, log }) => {
-  app.post('/api/auth/admin/login', { config: { access: 'public' }, schema: { body: adminLoginRequest, response: { 200: adminSessionResponse } } },
-    async (request) => admin.adminLogin(db, request.body, request.ip, throttle, clock()));
+export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (
+  app,
+  { db, box, throttle, clock, activeConnections, onUserSessionsEnded, sandboxReviewer, log },
+) => {
+  app.post(
+    '/api/auth/admin/login',
+    { config: { access: 'public' }, schema: { body: adminLoginRequest, response: { 200: adminSessionResponse } } },
+    async (request) => admin.adminLogin(db, request.body, request.ip, throttle, clock()),
+  );
 
   app.get('/api/admin/me', { config: asAdmin, schema: { response: { 200: adminMeResponse } } }, async (request) =>
-    admin.adminMe(adminSessionOf(request).admin as admin.AdminRow));
+    admin.adminMe(adminSessionOf(request).admin as admin.AdminRow),
+  );
 
   app.post('/api/admin/logout', { config: asAdmin, schema: { response: { 204: noContent } } }, async (request, reply) => {
     await admin.adminLogout(db, adminSessionOf(request).sessionId);
@@ -47,30 +66,55 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
   app.get('/api/admin/tenants-summary', { config: asAdmin, schema: { response: { 200: tenantsSummaryResponse } } }, async () => admin.tenantsSummary(db));
   app.get('/api/admin/tenants', { config: asAdmin, schema: { response: { 200: adminTenantsResponse } } }, async () => admin.tenantsWithUsers(db));
 
-  app.put('/api/admin/tenants/:id/plan', { config: asAdmin, schema: { params: idParams('Empresa inválida.'), body: tenantPlanRequest, response: { 200: tenantPlanResponse } } }, async (request) =>
-    admin.setTenantPlan(db, request.params.id, request.body.subscription_plan));
+  app.put(
+    '/api/admin/tenants/:id/plan',
+    { config: asAdmin, schema: { params: idParams('Empresa inválida.'), body: tenantPlanRequest, response: { 200: tenantPlanResponse } } },
+    async (request) => admin.setTenantPlan(db, request.params.id, request.body.subscription_plan),
+  );
 
-  app.put('/api/admin/users/:id/status', { config: asAdmin, schema: { params: idParams('Usuario inválido.'), body: userStatusRequest, response: { 200: userStatusResponse } } }, async (request) => {
-    const answer = await admin.setUserStatus(db, request.params.id, request.body.is_active);
-    if (!request.body.is_active) onUserSessionsEnded(request.params.id);
-    return answer;
-  });
+  app.put(
+    '/api/admin/users/:id/status',
+    { config: asAdmin, schema: { params: idParams('Usuario inválido.'), body: userStatusRequest, response: { 200: userStatusResponse } } },
+    async (request) => {
+      const answer = await admin.setUserStatus(db, request.params.id, request.body.is_active);
+      if (!request.body.is_active) onUserSessionsEnded(request.params.id);
+      return answer;
+    },
+  );
 
-  app.post('/api/admin/users/:id/reset-password', { config: asAdmin, schema: { params: idParams('Usuario inválido.'), response: { 200: tempPasswordResponse } } }, async (request) => {
-    const answer = await admin.adminResetPassword(db, request.params.id);
-    onUserSessionsEnded(request.params.id);
-    return answer;
-  });
+  app.post(
+    '/api/admin/users/:id/reset-password',
+    { config: asAdmin, schema: { params: idParams('Usuario inválido.'), response: { 200: tempPasswordResponse } } },
+    async (request) => {
+      const answer = await admin.adminResetPassword(db, request.params.id);
+      onUserSessionsEnded(request.params.id);
+      return answer;
+    },
+  );
 
-  app.get('/api/admin/templates/all', { config: asAdmin, schema: { response: { 200: adminTemplateListResponse } } }, async () => listAllTemplatesForOperator(db));
-  app.put('/api/admin/templates/:id/status', {
-    config: asAdmin, schema: { params: idParams('Plantilla inválida.'), body: adminTemplateStatusRequest, response: { 200: adminTemplateResponse } },
-  }, async (request) => setTemplateStatusByOperator({ db, sandboxReviewer, log }, request.params.id, request.body));
+  app.get('/api/admin/templates/all', { config: asAdmin, schema: { response: { 200: adminTemplateListResponse } } }, async () =>
+    listAllTemplatesForOperator(db),
+  );
+  app.put(
+    '/api/admin/templates/:id/status',
+    {
+      config: asAdmin,
+      schema: { params: idParams('Plantilla inválida.'), body: adminTemplateStatusRequest, response: { 200: adminTemplateResponse } },
+    },
+    async (request) => setTemplateStatusByOperator({ db, sandboxReviewer, log }, request.params.id, request.body),
+  );
 
   app.get('/api/admin/settings/pricing', { config: asAdmin, schema: { response: { 200: pricingResponse } } }, async () => admin.getPricing(db));
-  app.put('/api/admin/settings/pricing', { config: asAdmin, schema: { body: pricingRequest, response: { 200: pricingResponse } } }, async (request) => admin.savePricing(db, request.body));
+  app.put('/api/admin/settings/pricing', { config: asAdmin, schema: { body: pricingRequest, response: { 200: pricingResponse } } }, async (request) =>
+    admin.savePricing(db, request.body),
+  );
 
-  app.get('/api/admin/settings/gupshup', { config: asAdmin, schema: { response: { 200: gupshupSettingsResponse } } }, async () => admin.getGupshupSettings(db, box));
-  app.put('/api/admin/settings/gupshup', { config: asAdmin, schema: { body: gupshupCredentialsRequest, response: { 200: gupshupSettingsResponse } } }, async (request) =>
-    admin.saveGupshupSettings(db, box, request.body));
+  app.get('/api/admin/settings/gupshup', { config: asAdmin, schema: { response: { 200: gupshupSettingsResponse } } }, async () =>
+    admin.getGupshupSettings(db, box),
+  );
+  app.put(
+    '/api/admin/settings/gupshup',
+    { config: asAdmin, schema: { body: gupshupCredentialsRequest, response: { 200: gupshupSettingsResponse } } },
+    async (request) => admin.saveGupshupSettings(db, box, request.body),
+  );
 };

@@ -6,7 +6,15 @@ import { forbidden, notFound, unauthorized } from '../../platform/errors/app-err
 import { generateTemporaryPassword, generateToken, hashPassword, hashToken, verifySignInPassword } from '../../platform/auth/secrets.ts';
 import type { SecretBox } from '../../platform/crypto/secret-box.ts';
 import {
-  claimSignInAttempt, lastUsedStaleBefore, revokeAllSessions, sessionExpired, signInFailed, signInSucceeded, throttleKeys, type SessionPolicy, type ThrottleLimits,
+  claimSignInAttempt,
+  lastUsedStaleBefore,
+  revokeAllSessions,
+  sessionExpired,
+  signInFailed,
+  signInSucceeded,
+  throttleKeys,
+  type SessionPolicy,
+  type ThrottleLimits,
 } from '../auth/index.ts';
 import type { AdminStats, AdminTenant, GupshupSettings } from '@embudo/contracts/http/admin';
 import { countMessagesSentBetween } from '../chats/index.ts';
@@ -51,7 +59,10 @@ export async function resolveAdminSession(db: Db, token: string | undefined, pol
   if (!row || sessionExpired(row.session, policy.lifetime, now)) return null;
   const staleBefore = lastUsedStaleBefore(now);
   if (row.session.lastUsedAt < staleBefore) {
-    await db.update(adminSessions).set({ lastUsedAt: now }).where(and(eq(adminSessions.id, row.session.id), lt(adminSessions.lastUsedAt, staleBefore)));
+    await db
+      .update(adminSessions)
+      .set({ lastUsedAt: now })
+      .where(and(eq(adminSessions.id, row.session.id), lt(adminSessions.lastUsedAt, staleBefore)));
   }
   return { sessionId: row.session.id, admin: row.admin };
 }
@@ -76,7 +87,11 @@ export async function platformStats(db: Db, activeConnections: number, now = new
 export async function tenantsSummary(db: Db) {
   const [tenantRows, userCounts] = await Promise.all([listTenantsNewestFirst(db), userCountsByTenant(db)]);
   return tenantRows.map((tenant) => ({
-    id: tenant.id, name: tenant.name, slug: tenant.slug, subscription_plan: tenant.subscriptionPlan, userCount: userCounts.get(tenant.id) ?? 0,
+    id: tenant.id,
+    name: tenant.name,
+    slug: tenant.slug,
+    subscription_plan: tenant.subscriptionPlan,
+    userCount: userCounts.get(tenant.id) ?? 0,
   }));
 }
 
@@ -89,9 +104,16 @@ export async function tenantsWithUsers(db: Db): Promise<AdminTenant[]> {
     subscription_plan: tenant.subscriptionPlan,
     trial_ends_at: tenant.trialEndsAt ? tenant.trialEndsAt.toISOString() : null,
     usage: { totalCost: costs.get(tenant.id) ?? 0 },
-    users: userRows.filter((user) => user.tenantId === tenant.id).map((user) => ({
-      id: user.id, name: user.name, email: user.email, role: user.role, is_active: user.isActive, last_login_at: user.lastLoginAt ? user.lastLoginAt.toISOString() : null,
-    })),
+    users: userRows
+      .filter((user) => user.tenantId === tenant.id)
+      .map((user) => ({
+        id: user.id,
+        name: user.name,
+        email: user.email,
+        role: user.role,
+        is_active: user.isActive,
+        last_login_at: user.lastLoginAt ? user.lastLoginAt.toISOString() : null,
+      })),
   }));
 }
 
@@ -133,7 +155,10 @@ export async function adminResetPassword(db: Db, userId: string) {
 }
 
 async function saveSetting(db: Db, key: string, value: unknown) {
-  await db.insert(platformSettings).values({ key, value }).onConflictDoUpdate({ target: platformSettings.key, set: { value, updatedAt: new Date() } });
+  await db
+    .insert(platformSettings)
+    .values({ key, value })
+    .onConflictDoUpdate({ target: platformSettings.key, set: { value, updatedAt: new Date() } });
 }
 
 export const getPricing = (db: Db) => currentPricing(db);
@@ -165,7 +190,11 @@ export async function getGupshupSettings(db: Db, box: SecretBox): Promise<Gupshu
 }
 
 /** A blank password (or API key) keeps the stored one. */
-export async function saveGupshupSettings(db: Db, box: SecretBox, input: { apiKey: string; partnerEmail: string; partnerPassword: string }): Promise<GupshupSettings> {
+export async function saveGupshupSettings(
+  db: Db,
+  box: SecretBox,
+  input: { apiKey: string; partnerEmail: string; partnerPassword: string },
+): Promise<GupshupSettings> {
   const stored = await storedGupshup(db);
   const keepsMaskedKey = input.apiKey.startsWith('••••');
   await saveSetting(db, GUPSHUP_KEY, {

@@ -1,7 +1,11 @@
 import { and, asc, count, eq, gt, inArray } from 'drizzle-orm';
 import {
-  defaultAvailability, PROFESSIONAL_NOT_FOUND, SERVICE_NOT_FOUND, withAvailability,
-  type ProfessionalDto, type ServiceDto,
+  defaultAvailability,
+  PROFESSIONAL_NOT_FOUND,
+  SERVICE_NOT_FOUND,
+  withAvailability,
+  type ProfessionalDto,
+  type ServiceDto,
 } from '@embudo/contracts/http/agenda';
 import type { z } from 'zod';
 import type { professionalRequest, professionalUpdateRequest, serviceRequest, serviceUpdateRequest } from '@embudo/contracts/http/agenda';
@@ -34,8 +38,10 @@ export function toServiceDto(row: ServiceRow): ServiceDto {
 
 async function serviceIdsByProfessional(executor: DbExecutor, tenantId: string, professionalIds: string[]) {
   const links = professionalIds.length
-    ? await executor.select().from(professionalServices)
-      .where(and(eq(professionalServices.tenantId, tenantId), inArray(professionalServices.professionalId, professionalIds)))
+    ? await executor
+        .select()
+        .from(professionalServices)
+        .where(and(eq(professionalServices.tenantId, tenantId), inArray(professionalServices.professionalId, professionalIds)))
     : [];
   const byProfessional = new Map<string, string[]>();
   for (const link of links) byProfessional.set(link.professionalId, [...(byProfessional.get(link.professionalId) ?? []), link.serviceId]);
@@ -43,35 +49,64 @@ async function serviceIdsByProfessional(executor: DbExecutor, tenantId: string, 
 }
 
 export async function listProfessionals(executor: DbExecutor, tenantId: string): Promise<ProfessionalDto[]> {
-  const rows = await executor.select().from(professionals).where(eq(professionals.tenantId, tenantId)).orderBy(asc(professionals.createdAt), asc(professionals.id));
-  const serviceIds = await serviceIdsByProfessional(executor, tenantId, rows.map((row) => row.id));
+  const rows = await executor
+    .select()
+    .from(professionals)
+    .where(eq(professionals.tenantId, tenantId))
+    .orderBy(asc(professionals.createdAt), asc(professionals.id));
+  const serviceIds = await serviceIdsByProfessional(
+    executor,
+    tenantId,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => toProfessionalDto(row, serviceIds.get(row.id) ?? []));
 }
 
 export async function listServices(executor: DbExecutor, tenantId: string): Promise<ServiceDto[]> {
-  const rows = await executor.select().from(agendaServices).where(eq(agendaServices.tenantId, tenantId)).orderBy(asc(agendaServices.createdAt), asc(agendaServices.id));
+  const rows = await executor
+    .select()
+    .from(agendaServices)
+    .where(eq(agendaServices.tenantId, tenantId))
+    .orderBy(asc(agendaServices.createdAt), asc(agendaServices.id));
   return rows.map(toServiceDto);
 }
 
 /** The professional, locked for the rest of the transaction when `lock` is set, or 404. */
-export async function findProfessional(executor: DbExecutor, tenantId: string, professionalId: string, options: { lock?: boolean } = {}): Promise<ProfessionalRow> {
-  const query = executor.select().from(professionals).where(and(eq(professionals.tenantId, tenantId), eq(professionals.id, professionalId))).limit(1);
+export async function findProfessional(
+  executor: DbExecutor,
+  tenantId: string,
+  professionalId: string,
+  options: { lock?: boolean } = {},
+): Promise<ProfessionalRow> {
+  const query = executor
+    .select()
+    .from(professionals)
+    .where(and(eq(professionals.tenantId, tenantId), eq(professionals.id, professionalId)))
+    .limit(1);
   const [row] = options.lock ? await query.for('update') : await query;
   if (!row) throw notFound(PROFESSIONAL_NOT_FOUND);
   return row;
 }
 
 export async function findService(executor: DbExecutor, tenantId: string, serviceId: string, options: { lock?: boolean } = {}): Promise<ServiceRow> {
-  const query = executor.select().from(agendaServices).where(and(eq(agendaServices.tenantId, tenantId), eq(agendaServices.id, serviceId))).limit(1);
+  const query = executor
+    .select()
+    .from(agendaServices)
+    .where(and(eq(agendaServices.tenantId, tenantId), eq(agendaServices.id, serviceId)))
+    .limit(1);
   const [row] = options.lock ? await query.for('update') : await query;
   if (!row) throw notFound(SERVICE_NOT_FOUND);
   return row;
 }
 
 export async function offersService(executor: DbExecutor, tenantId: string, professionalId: string, serviceId: string): Promise<boolean> {
-  const [link] = await executor.select().from(professionalServices).where(and(
-    eq(professionalServices.tenantId, tenantId), eq(professionalServices.professionalId, professionalId), eq(professionalServices.serviceId, serviceId),
-  )).limit(1);
+  const [link] = await executor
+    .select()
+    .from(professionalServices)
+    .where(
+      and(eq(professionalServices.tenantId, tenantId), eq(professionalServices.professionalId, professionalId), eq(professionalServices.serviceId, serviceId)),
+    )
+    .limit(1);
   return Boolean(link);
 }
 
@@ -79,7 +114,9 @@ export async function offersService(executor: DbExecutor, tenantId: string, prof
 async function assertServicesExist(executor: DbExecutor, tenantId: string, serviceIds: string[]) {
   const unique = [...new Set(serviceIds)];
   if (unique.length === 0) return unique;
-  const found = await executor.select({ id: agendaServices.id }).from(agendaServices)
+  const found = await executor
+    .select({ id: agendaServices.id })
+    .from(agendaServices)
     .where(and(eq(agendaServices.tenantId, tenantId), inArray(agendaServices.id, unique)));
   if (found.length !== unique.length) throw notFound(SERVICE_NOT_FOUND);
   return unique;
@@ -94,9 +131,15 @@ export async function createProfessional(scope: AgendaScope, input: Professional
   requireCatalogManager(scope.actor);
   return scope.db.transaction(async (tx) => {
     const serviceIds = await assertServicesExist(tx, scope.tenantId, input.serviceIds);
-    const [row] = await tx.insert(professionals).values({
-      tenantId: scope.tenantId, name: input.name, color: input.color, availability: withAvailability(defaultAvailability(), input.availability),
-    }).returning();
+    const [row] = await tx
+      .insert(professionals)
+      .values({
+        tenantId: scope.tenantId,
+        name: input.name,
+        color: input.color,
+        availability: withAvailability(defaultAvailability(), input.availability),
+      })
+      .returning();
     await replaceServiceLinks(tx, scope.tenantId, row!.id, serviceIds);
     return toProfessionalDto(row!, serviceIds);
   });
@@ -107,11 +150,15 @@ export async function updateProfessional(scope: AgendaScope, professionalId: str
   return scope.db.transaction(async (tx) => {
     const current = await findProfessional(tx, scope.tenantId, professionalId, { lock: true });
     const serviceIds = changes.serviceIds ? await assertServicesExist(tx, scope.tenantId, changes.serviceIds) : undefined;
-    const [row] = await tx.update(professionals).set({
-      name: changes.name ?? current.name,
-      color: changes.color ?? current.color,
-      availability: withAvailability(withAvailability(defaultAvailability(), current.availability), changes.availability),
-    }).where(and(eq(professionals.tenantId, scope.tenantId), eq(professionals.id, current.id))).returning();
+    const [row] = await tx
+      .update(professionals)
+      .set({
+        name: changes.name ?? current.name,
+        color: changes.color ?? current.color,
+        availability: withAvailability(withAvailability(defaultAvailability(), current.availability), changes.availability),
+      })
+      .where(and(eq(professionals.tenantId, scope.tenantId), eq(professionals.id, current.id)))
+      .returning();
     if (serviceIds) await replaceServiceLinks(tx, scope.tenantId, current.id, serviceIds);
     const links = await serviceIdsByProfessional(tx, scope.tenantId, [current.id]);
     return toProfessionalDto(row!, links.get(current.id) ?? []);
@@ -123,12 +170,17 @@ const futureAppointmentsMessage = (count: number, what: string) =>
   'Reasígnalas o elimínalas primero, o confirma que quieres eliminarlas también.';
 
 async function countFutureAppointments(executor: DbExecutor, tenantId: string, where: { professionalId?: string; serviceId?: string }, now: Date) {
-  const [row] = await executor.select({ total: count() }).from(appointments).where(and(
-    eq(appointments.tenantId, tenantId),
-    where.professionalId ? eq(appointments.professionalId, where.professionalId) : undefined,
-    where.serviceId ? eq(appointments.serviceId, where.serviceId) : undefined,
-    gt(appointments.endTime, now),
-  ));
+  const [row] = await executor
+    .select({ total: count() })
+    .from(appointments)
+    .where(
+      and(
+        eq(appointments.tenantId, tenantId),
+        where.professionalId ? eq(appointments.professionalId, where.professionalId) : undefined,
+        where.serviceId ? eq(appointments.serviceId, where.serviceId) : undefined,
+        gt(appointments.endTime, now),
+      ),
+    );
   return row?.total ?? 0;
 }
 
@@ -148,20 +200,30 @@ export async function deleteProfessional(scope: AgendaScope, professionalId: str
 
 export async function createService(scope: AgendaScope, input: ServiceInput): Promise<ServiceDto> {
   requireCatalogManager(scope.actor);
-  const [row] = await scope.db.insert(agendaServices).values({
-    tenantId: scope.tenantId, name: input.name, durationMinutes: input.duration, cost: roundCents(input.cost),
-  }).returning();
+  const [row] = await scope.db
+    .insert(agendaServices)
+    .values({
+      tenantId: scope.tenantId,
+      name: input.name,
+      durationMinutes: input.duration,
+      cost: roundCents(input.cost),
+    })
+    .returning();
   return toServiceDto(row!);
 }
 
 export async function updateService(scope: AgendaScope, serviceId: string, changes: ServiceChanges): Promise<ServiceDto> {
   requireCatalogManager(scope.actor);
   const current = await findService(scope.db, scope.tenantId, serviceId);
-  const [row] = await scope.db.update(agendaServices).set({
-    name: changes.name ?? current.name,
-    durationMinutes: changes.duration ?? current.durationMinutes,
-    cost: changes.cost === undefined ? current.cost : roundCents(changes.cost),
-  }).where(and(eq(agendaServices.tenantId, scope.tenantId), eq(agendaServices.id, current.id))).returning();
+  const [row] = await scope.db
+    .update(agendaServices)
+    .set({
+      name: changes.name ?? current.name,
+      durationMinutes: changes.duration ?? current.durationMinutes,
+      cost: changes.cost === undefined ? current.cost : roundCents(changes.cost),
+    })
+    .where(and(eq(agendaServices.tenantId, scope.tenantId), eq(agendaServices.id, current.id)))
+    .returning();
   return toServiceDto(row!);
 }
 

@@ -33,8 +33,18 @@ beforeAll(async () => {
   for (const [name, [startTime, endTime]] of Object.entries(local)) {
     ids[name] = (await book(t.app, owner, { professionalId: professional.id, serviceId: service.id, clientName: name, startTime, endTime })).id;
   }
-  await call(owner, 'POST', '/agenda/time-blocks', { professionalId: professional.id, startTime: '2030-03-03T22:00', endTime: '2030-03-03T23:00', reason: 'sunday' });
-  await call(owner, 'POST', '/agenda/time-blocks', { professionalId: professional.id, startTime: '2030-03-04T08:00', endTime: '2030-03-04T09:00', reason: 'monday' });
+  await call(owner, 'POST', '/agenda/time-blocks', {
+    professionalId: professional.id,
+    startTime: '2030-03-03T22:00',
+    endTime: '2030-03-03T23:00',
+    reason: 'sunday',
+  });
+  await call(owner, 'POST', '/agenda/time-blocks', {
+    professionalId: professional.id,
+    startTime: '2030-03-04T08:00',
+    endTime: '2030-03-04T09:00',
+    reason: 'monday',
+  });
 });
 afterAll(async () => t.close());
 
@@ -45,7 +55,7 @@ async function namesIn(query: string) {
   return { appointments: data.appointments.map((entry) => entry.clientName), blocks: data.timeBlocks.map((entry) => entry.reason) };
 }
 
-describe('agenda data in the tenant\'s time zone', () => {
+describe("agenda data in the tenant's time zone", () => {
   it('answers a day by its local midnights, with what crosses midnight on both days', async () => {
     expect(await namesIn('start=2030-03-04&end=2030-03-04')).toEqual({ appointments: ['mondayMidnight', 'acrossMidnight'], blocks: ['monday'] });
     expect((await namesIn('start=2030-03-05&end=2030-03-05')).appointments).toEqual(['acrossMidnight']);
@@ -58,7 +68,13 @@ describe('agenda data in the tenant\'s time zone', () => {
 
   it('answers a month by the local calendar, across the change to summer time', async () => {
     expect((await namesIn('start=2030-03-01&end=2030-03-31')).appointments).toEqual([
-      'firstOfMarch', 'sundayBeforeWeek', 'mondayMidnight', 'acrossMidnight', 'sundayEndOfWeek', 'nextMonday', 'lastOfMarch',
+      'firstOfMarch',
+      'sundayBeforeWeek',
+      'mondayMidnight',
+      'acrossMidnight',
+      'sundayEndOfWeek',
+      'nextMonday',
+      'lastOfMarch',
     ]);
     expect((await namesIn('start=2030-04-01&end=2030-04-30')).appointments).toEqual(['firstOfApril']);
     expect((await namesIn('start=2030-02-01&end=2030-02-28')).appointments).toEqual(['lastOfFebruary']);
@@ -73,7 +89,9 @@ describe('agenda data in the tenant\'s time zone', () => {
   });
 
   it('stores a wall-clock time after the change to summer time with the new offset', async () => {
-    const { appointments } = (await call(owner, 'GET', '/agenda/data?start=2030-03-31&end=2030-04-01')).json() as { appointments: Array<{ id: string; startTime: string }> };
+    const { appointments } = (await call(owner, 'GET', '/agenda/data?start=2030-03-31&end=2030-04-01')).json() as {
+      appointments: Array<{ id: string; startTime: string }>;
+    };
     expect(appointments.find((entry) => entry.id === ids.lastOfMarch)?.startTime).toBe('2030-03-31T21:00:00.000Z');
     expect(appointments.find((entry) => entry.id === ids.firstOfApril)?.startTime).toBe('2030-03-31T22:15:00.000Z');
   });

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import {
-  END_AFTER_START, FILL_ALL_FIELDS, INVALID_TIME_ZONE, PROFESSIONAL_NOT_FOUND, SERVICE_NOT_FOUND, SERVICE_NOT_OFFERED,
+  END_AFTER_START,
+  FILL_ALL_FIELDS,
+  INVALID_TIME_ZONE,
+  PROFESSIONAL_NOT_FOUND,
+  SERVICE_NOT_FOUND,
+  SERVICE_NOT_OFFERED,
 } from '@embudo/contracts/http/agenda';
 import { agendaServices, appointments, professionals, timeBlocks } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
@@ -11,8 +16,6 @@ import { agendaCaller, book, seedCatalog } from '../../../test/support/agenda-fi
 import { OWNER_ONLY, OWNER_OR_ADMIN_ONLY, VIEWER_READ_ONLY } from '../../platform/policy/policy.ts';
 import { upsertContact } from '../chats/index.ts';
 import { findOrCreateCard } from '../funnels/index.ts';
-
-type Owner = Awaited<ReturnType<typeof registerTenant>>;
 
 let t: TestApp;
 let call: ReturnType<typeof agendaCaller>;
@@ -68,15 +71,27 @@ describe('professionals and services', () => {
     const nineToFive = { startTime: '09:00', endTime: '17:00', enabled: true };
     const off = { startTime: '09:00', endTime: '17:00', enabled: false };
     expect(professional.availability).toEqual({
-      monday: nineToFive, tuesday: nineToFive, wednesday: nineToFive, thursday: nineToFive, friday: nineToFive, saturday: off, sunday: off,
+      monday: nineToFive,
+      tuesday: nineToFive,
+      wednesday: nineToFive,
+      thursday: nineToFive,
+      friday: nineToFive,
+      saturday: off,
+      sunday: off,
     });
 
     const updated = await call(owner, 'PUT', `/agenda/professionals/${professional.id}`, {
-      name: 'Lucía Gómez', color: 'red', availability: { saturday: { startTime: '10:00', endTime: '14:00', enabled: true }, monday: { ...nineToFive, enabled: false } },
+      name: 'Lucía Gómez',
+      color: 'red',
+      availability: { saturday: { startTime: '10:00', endTime: '14:00', enabled: true }, monday: { ...nineToFive, enabled: false } },
     });
     expect(updated.statusCode).toBe(200);
     expect(updated.json()).toMatchObject({ name: 'Lucía Gómez', color: 'red', serviceIds: [service.id] });
-    expect(updated.json().availability).toMatchObject({ monday: { enabled: false }, tuesday: nineToFive, saturday: { startTime: '10:00', endTime: '14:00', enabled: true } });
+    expect(updated.json().availability).toMatchObject({
+      monday: { enabled: false },
+      tuesday: nineToFive,
+      saturday: { startTime: '10:00', endTime: '14:00', enabled: true },
+    });
 
     const noServices = await call(owner, 'PUT', `/agenda/professionals/${professional.id}`, { serviceIds: [] });
     expect(noServices.json()).toMatchObject({ serviceIds: [], color: 'red' });
@@ -88,9 +103,24 @@ describe('professionals and services', () => {
     ['a professional without a name', '/agenda/professionals', { color: 'blue' }, 'El nombre del profesional es requerido.'],
     ['a professional with a blank name', '/agenda/professionals', { name: '   ' }, 'El nombre del profesional es requerido.'],
     ['a colour outside the five', '/agenda/professionals', { name: 'Ana', color: 'pink' }, 'Color inválido: usa purple, blue, orange, green o red.'],
-    ['a weekday ending before it starts', '/agenda/professionals', { name: 'Ana', availability: { monday: { startTime: '17:00', endTime: '09:00', enabled: true } } }, END_AFTER_START],
-    ['an hour that is not HH:MM', '/agenda/professionals', { name: 'Ana', availability: { monday: { startTime: '9am', endTime: '17:00', enabled: true } } }, 'Hora inválida: usa el formato HH:MM.'],
-    ['an unknown weekday', '/agenda/professionals', { name: 'Ana', availability: { lunes: { startTime: '09:00', endTime: '17:00', enabled: true } } }, /Disponibilidad inválida/],
+    [
+      'a weekday ending before it starts',
+      '/agenda/professionals',
+      { name: 'Ana', availability: { monday: { startTime: '17:00', endTime: '09:00', enabled: true } } },
+      END_AFTER_START,
+    ],
+    [
+      'an hour that is not HH:MM',
+      '/agenda/professionals',
+      { name: 'Ana', availability: { monday: { startTime: '9am', endTime: '17:00', enabled: true } } },
+      'Hora inválida: usa el formato HH:MM.',
+    ],
+    [
+      'an unknown weekday',
+      '/agenda/professionals',
+      { name: 'Ana', availability: { lunes: { startTime: '09:00', endTime: '17:00', enabled: true } } },
+      /Disponibilidad inválida/,
+    ],
     ['a service without a name', '/agenda/services', { duration: 30 }, 'El nombre del servicio es requerido.'],
     ['a negative cost', '/agenda/services', { name: 'Corte', cost: -1 }, 'El costo debe ser un número mayor o igual a 0.'],
     ['a cost that is not a number', '/agenda/services', { name: 'Corte', cost: 'gratis' }, 'El costo debe ser un número mayor o igual a 0.'],
@@ -102,7 +132,7 @@ describe('professionals and services', () => {
     expect(await rowCounts(owner.tenant.id)).toEqual({ professionals: 0, services: 0, appointments: 0, timeBlocks: 0 });
   });
 
-  it('refuses a professional offering another tenant\'s service with 404 and writes nothing', async () => {
+  it("refuses a professional offering another tenant's service with 404 and writes nothing", async () => {
     const owner = await registerTenant(t.app);
     const other = await registerTenant(t.app);
     const foreign = (await call(other, 'POST', '/agenda/services', { name: 'Ajeno' })).json();
@@ -113,23 +143,39 @@ describe('professionals and services', () => {
 });
 
 describe('appointments', () => {
-  it('books in the tenant\'s wall-clock time, answers colour and service name, edits and deletes', async () => {
+  it("books in the tenant's wall-clock time, answers colour and service name, edits and deletes", async () => {
     const owner = await registerTenant(t.app);
     const { service, professional } = await seedCatalog(t.app, owner);
     const created = await call(owner, 'POST', '/agenda/appointments', {
-      clientName: 'Juan Pérez', clientWhatsapp: '+57 300 123 4567', professionalId: professional.id, serviceId: service.id,
-      startTime: '2030-03-04T10:00', endTime: '2030-03-04T11:00',
+      clientName: 'Juan Pérez',
+      clientWhatsapp: '+57 300 123 4567',
+      professionalId: professional.id,
+      serviceId: service.id,
+      startTime: '2030-03-04T10:00',
+      endTime: '2030-03-04T11:00',
     });
     expect(created.statusCode).toBe(201);
     const appointment = created.json();
     expect(appointment).toEqual({
-      id: expect.any(String), clientName: 'Juan Pérez', clientWhatsapp: '573001234567', professionalId: professional.id, serviceId: service.id,
+      id: expect.any(String),
+      clientName: 'Juan Pérez',
+      clientWhatsapp: '573001234567',
+      professionalId: professional.id,
+      serviceId: service.id,
       // 10:00 in Bogota is 15:00 UTC.
-      startTime: '2030-03-04T15:00:00.000Z', endTime: '2030-03-04T16:00:00.000Z',
-      cost: 25, professionalColor: 'blue', professionalName: 'Lucía', serviceName: 'Corte de pelo',
+      startTime: '2030-03-04T15:00:00.000Z',
+      endTime: '2030-03-04T16:00:00.000Z',
+      cost: 25,
+      professionalColor: 'blue',
+      professionalName: 'Lucía',
+      serviceName: 'Corte de pelo',
     });
 
-    const moved = await call(owner, 'PUT', `/agenda/appointments/${appointment.id}`, { startTime: '2030-03-04T12:00:00-05:00', endTime: '2030-03-04T13:30:00-05:00', cost: 20 });
+    const moved = await call(owner, 'PUT', `/agenda/appointments/${appointment.id}`, {
+      startTime: '2030-03-04T12:00:00-05:00',
+      endTime: '2030-03-04T13:30:00-05:00',
+      cost: 20,
+    });
     expect(moved.statusCode).toBe(200);
     expect(moved.json()).toMatchObject({ clientName: 'Juan Pérez', startTime: '2030-03-04T17:00:00.000Z', endTime: '2030-03-04T18:30:00.000Z', cost: 20 });
 
@@ -156,7 +202,14 @@ describe('appointments', () => {
   ])('refuses %s with 400 and writes nothing', async (_label, overrides, message) => {
     const owner = await registerTenant(t.app);
     const { service, professional } = await seedCatalog(t.app, owner);
-    const payload = { clientName: 'Ana', professionalId: professional.id, serviceId: service.id, startTime: '2030-03-04T10:00', endTime: '2030-03-04T11:00', ...overrides };
+    const payload = {
+      clientName: 'Ana',
+      professionalId: professional.id,
+      serviceId: service.id,
+      startTime: '2030-03-04T10:00',
+      endTime: '2030-03-04T11:00',
+      ...overrides,
+    };
     await expectRefused(await call(owner, 'POST', '/agenda/appointments', payload), 400, message);
     expect((await rowCounts(owner.tenant.id)).appointments).toBe(0);
   });
@@ -166,7 +219,11 @@ describe('appointments', () => {
     const { professional } = await seedCatalog(t.app, owner);
     const other = (await call(owner, 'POST', '/agenda/services', { name: 'Manicura' })).json();
     const response = await call(owner, 'POST', '/agenda/appointments', {
-      clientName: 'Ana', professionalId: professional.id, serviceId: other.id, startTime: '2030-03-04T10:00', endTime: '2030-03-04T11:00',
+      clientName: 'Ana',
+      professionalId: professional.id,
+      serviceId: other.id,
+      startTime: '2030-03-04T10:00',
+      endTime: '2030-03-04T11:00',
     });
     await expectRefused(response, 400, SERVICE_NOT_OFFERED);
     expect((await rowCounts(owner.tenant.id)).appointments).toBe(0);
@@ -179,14 +236,30 @@ describe('appointments', () => {
     const base = { professionalId: professional.id, serviceId: service.id };
     await book(t.app, owner, { ...base, clientName: 'Juan Pérez', startTime: '2030-03-04T10:00', endTime: '2030-03-04T11:00' });
 
-    const overlap = await call(owner, 'POST', '/agenda/appointments', { ...base, clientName: 'Eva', startTime: '2030-03-04T10:30', endTime: '2030-03-04T11:30' });
+    const overlap = await call(owner, 'POST', '/agenda/appointments', {
+      ...base,
+      clientName: 'Eva',
+      startTime: '2030-03-04T10:30',
+      endTime: '2030-03-04T11:30',
+    });
     await expectRefused(overlap, 409, 'Lucía ya tiene una cita de 10:00 a 11:00 (Juan Pérez). Elige otro horario.');
-    const inside = await call(owner, 'POST', '/agenda/appointments', { ...base, clientName: 'Eva', startTime: '2030-03-04T10:15', endTime: '2030-03-04T10:45' });
+    const inside = await call(owner, 'POST', '/agenda/appointments', {
+      ...base,
+      clientName: 'Eva',
+      startTime: '2030-03-04T10:15',
+      endTime: '2030-03-04T10:45',
+    });
     expect(inside.statusCode).toBe(409);
 
     const after = await book(t.app, owner, { ...base, clientName: 'Eva', startTime: '2030-03-04T11:00', endTime: '2030-03-04T12:00' });
     await book(t.app, owner, { ...base, clientName: 'Eva', startTime: '2030-03-04T09:00', endTime: '2030-03-04T10:00' });
-    await book(t.app, owner, { professionalId: second.id, serviceId: service.id, clientName: 'Leo', startTime: '2030-03-04T10:00', endTime: '2030-03-04T11:00' });
+    await book(t.app, owner, {
+      professionalId: second.id,
+      serviceId: service.id,
+      clientName: 'Leo',
+      startTime: '2030-03-04T10:00',
+      endTime: '2030-03-04T11:00',
+    });
 
     const moveOnto = await call(owner, 'PUT', `/agenda/appointments/${after.id}`, { startTime: '2030-03-04T10:59' });
     expect(moveOnto.statusCode).toBe(409);
@@ -198,10 +271,20 @@ describe('appointments', () => {
   it('refuses a booking in blocked time but not in time opened by an available block', async () => {
     const owner = await registerTenant(t.app);
     const { service, professional } = await seedCatalog(t.app, owner);
-    const blocked = await call(owner, 'POST', '/agenda/time-blocks', { professionalId: professional.id, startTime: '2030-03-04T13:00', endTime: '2030-03-04T18:00', reason: 'Médico' });
+    const blocked = await call(owner, 'POST', '/agenda/time-blocks', {
+      professionalId: professional.id,
+      startTime: '2030-03-04T13:00',
+      endTime: '2030-03-04T18:00',
+      reason: 'Médico',
+    });
     expect(blocked.statusCode).toBe(201);
     expect(blocked.json()).toMatchObject({ isAvailable: false, reason: 'Médico', startTime: '2030-03-04T18:00:00.000Z' });
-    await call(owner, 'POST', '/agenda/time-blocks', { professionalId: professional.id, startTime: '2030-03-09T09:00', endTime: '2030-03-09T12:00', isAvailable: true });
+    await call(owner, 'POST', '/agenda/time-blocks', {
+      professionalId: professional.id,
+      startTime: '2030-03-09T09:00',
+      endTime: '2030-03-09T12:00',
+      isAvailable: true,
+    });
 
     const base = { clientName: 'Ana', professionalId: professional.id, serviceId: service.id };
     const response = await call(owner, 'POST', '/agenda/appointments', { ...base, startTime: '2030-03-04T12:30', endTime: '2030-03-04T13:30' });
@@ -210,12 +293,17 @@ describe('appointments', () => {
     expect((await rowCounts(owner.tenant.id)).appointments).toBe(1);
   });
 
-  it('takes the service cost when none is sent, and the new service\'s when the service changes', async () => {
+  it("takes the service cost when none is sent, and the new service's when the service changes", async () => {
     const owner = await registerTenant(t.app);
     const { service, professional } = await seedCatalog(t.app, owner, { cost: 25 });
     const dye = (await call(owner, 'POST', '/agenda/services', { name: 'Tinte', cost: 60 })).json();
     await call(owner, 'PUT', `/agenda/professionals/${professional.id}`, { serviceIds: [service.id, dye.id] });
-    const appointment = await book(t.app, owner, { professionalId: professional.id, serviceId: service.id, startTime: '2030-03-04T10:00', endTime: '2030-03-04T11:00' });
+    const appointment = await book(t.app, owner, {
+      professionalId: professional.id,
+      serviceId: service.id,
+      startTime: '2030-03-04T10:00',
+      endTime: '2030-03-04T11:00',
+    });
     expect(appointment.cost).toBe(25);
     const changed = await call(owner, 'PUT', `/agenda/appointments/${appointment.id}`, { serviceId: dye.id });
     expect(changed.json()).toMatchObject({ serviceId: dye.id, serviceName: 'Tinte', cost: 60 });
@@ -228,18 +316,44 @@ describe('time blocks', () => {
   it('creates, edits and deletes a block; refuses an end before the start and blocking over an appointment', async () => {
     const owner = await registerTenant(t.app);
     const { service, professional } = await seedCatalog(t.app, owner);
-    await book(t.app, owner, { professionalId: professional.id, serviceId: service.id, clientName: 'Juan', startTime: '2030-03-04T16:00', endTime: '2030-03-04T17:00' });
+    await book(t.app, owner, {
+      professionalId: professional.id,
+      serviceId: service.id,
+      clientName: 'Juan',
+      startTime: '2030-03-04T16:00',
+      endTime: '2030-03-04T17:00',
+    });
 
-    const backwards = await call(owner, 'POST', '/agenda/time-blocks', { professionalId: professional.id, startTime: '2030-03-04T14:00', endTime: '2030-03-04T13:00' });
+    const backwards = await call(owner, 'POST', '/agenda/time-blocks', {
+      professionalId: professional.id,
+      startTime: '2030-03-04T14:00',
+      endTime: '2030-03-04T13:00',
+    });
     await expectRefused(backwards, 400, END_AFTER_START);
-    const overAppointment = await call(owner, 'POST', '/agenda/time-blocks', { professionalId: professional.id, startTime: '2030-03-04T13:00', endTime: '2030-03-04T18:00' });
+    const overAppointment = await call(owner, 'POST', '/agenda/time-blocks', {
+      professionalId: professional.id,
+      startTime: '2030-03-04T13:00',
+      endTime: '2030-03-04T18:00',
+    });
     await expectRefused(overAppointment, 409, 'Lucía tiene una cita de 16:00 a 17:00 (Juan) en ese horario. Muévela o elimínala antes de bloquearlo.');
     await expectRefused(await call(owner, 'POST', '/agenda/time-blocks', { startTime: '2030-03-04T13:00', endTime: '2030-03-04T14:00' }), 400, FILL_ALL_FIELDS);
     expect((await rowCounts(owner.tenant.id)).timeBlocks).toBe(0);
 
-    const block = (await call(owner, 'POST', '/agenda/time-blocks', { professionalId: professional.id, startTime: '2030-03-04T13:00', endTime: '2030-03-04T15:00', reason: 'Almuerzo' })).json();
+    const block = (
+      await call(owner, 'POST', '/agenda/time-blocks', {
+        professionalId: professional.id,
+        startTime: '2030-03-04T13:00',
+        endTime: '2030-03-04T15:00',
+        reason: 'Almuerzo',
+      })
+    ).json();
     expect(block).toEqual({
-      id: expect.any(String), professionalId: professional.id, startTime: '2030-03-04T18:00:00.000Z', endTime: '2030-03-04T20:00:00.000Z', isAvailable: false, reason: 'Almuerzo',
+      id: expect.any(String),
+      professionalId: professional.id,
+      startTime: '2030-03-04T18:00:00.000Z',
+      endTime: '2030-03-04T20:00:00.000Z',
+      isAvailable: false,
+      reason: 'Almuerzo',
     });
     const stretched = await call(owner, 'PUT', `/agenda/time-blocks/${block.id}`, { endTime: '2030-03-04T16:30' });
     expect(stretched.statusCode).toBe(409);
@@ -262,8 +376,11 @@ describe('deleting a professional or service with future appointments', () => {
     await book(t.app, owner, { professionalId: professional.id, serviceId: service.id, startTime: '2030-03-04T10:00', endTime: '2030-03-04T11:00' });
     await book(t.app, owner, { professionalId: professional.id, serviceId: service.id, startTime: '2030-03-05T10:00', endTime: '2030-03-05T11:00' });
 
-    await expectRefused(await call(owner, 'DELETE', `/agenda/services/${service.id}`), 409,
-      'El servicio Corte de pelo tiene 2 citas futuras. Reasígnalas o elimínalas primero, o confirma que quieres eliminarlas también.');
+    await expectRefused(
+      await call(owner, 'DELETE', `/agenda/services/${service.id}`),
+      409,
+      'El servicio Corte de pelo tiene 2 citas futuras. Reasígnalas o elimínalas primero, o confirma que quieres eliminarlas también.',
+    );
     await expectRefused(await call(owner, 'DELETE', `/agenda/professionals/${professional.id}`), 409, /^El profesional Lucía tiene 2 citas futuras\./);
     expect(await rowCounts(owner.tenant.id)).toEqual({ professionals: 1, services: 1, appointments: 2, timeBlocks: 0 });
     expect((await call(owner, 'DELETE', `/agenda/professionals/${professional.id}?appointments=keep`)).statusCode).toBe(400);
@@ -288,14 +405,22 @@ describe('deleting a professional or service with future appointments', () => {
   });
 });
 
-describe('another tenant\'s ids', () => {
+describe("another tenant's ids", () => {
   it('answer 404 everywhere and are never written to or shown', async () => {
     const owner = await registerTenant(t.app);
     const mine = await seedCatalog(t.app, owner);
     const other = await registerTenant(t.app);
     const theirs = await seedCatalog(t.app, other, { professionalName: 'Secreto Ajeno' });
-    const theirAppointment = await book(t.app, other, { professionalId: theirs.professional.id, serviceId: theirs.service.id, clientName: 'Cliente Ajeno', startTime: '2030-03-04T10:00', endTime: '2030-03-04T11:00' });
-    const theirBlock = (await call(other, 'POST', '/agenda/time-blocks', { professionalId: theirs.professional.id, startTime: '2030-03-04T13:00', endTime: '2030-03-04T14:00' })).json();
+    const theirAppointment = await book(t.app, other, {
+      professionalId: theirs.professional.id,
+      serviceId: theirs.service.id,
+      clientName: 'Cliente Ajeno',
+      startTime: '2030-03-04T10:00',
+      endTime: '2030-03-04T11:00',
+    });
+    const theirBlock = (
+      await call(other, 'POST', '/agenda/time-blocks', { professionalId: theirs.professional.id, startTime: '2030-03-04T13:00', endTime: '2030-03-04T14:00' })
+    ).json();
     const before = await rowCounts(other.tenant.id);
 
     const slot = { startTime: '2030-03-04T15:00', endTime: '2030-03-04T16:00' };
@@ -308,11 +433,21 @@ describe('another tenant\'s ids', () => {
       ['DELETE', `/agenda/appointments/${theirAppointment.id}`, undefined, 'Cita no encontrada.'],
       ['PUT', `/agenda/time-blocks/${theirBlock.id}`, { reason: 'x' }, 'Bloque de tiempo no encontrado.'],
       ['DELETE', `/agenda/time-blocks/${theirBlock.id}`, undefined, 'Bloque de tiempo no encontrado.'],
-      ['POST', '/agenda/appointments', { clientName: 'Ana', professionalId: theirs.professional.id, serviceId: mine.service.id, ...slot }, PROFESSIONAL_NOT_FOUND],
+      [
+        'POST',
+        '/agenda/appointments',
+        { clientName: 'Ana', professionalId: theirs.professional.id, serviceId: mine.service.id, ...slot },
+        PROFESSIONAL_NOT_FOUND,
+      ],
       ['POST', '/agenda/appointments', { clientName: 'Ana', professionalId: mine.professional.id, serviceId: theirs.service.id, ...slot }, SERVICE_NOT_FOUND],
       ['POST', '/agenda/time-blocks', { professionalId: theirs.professional.id, ...slot }, PROFESSIONAL_NOT_FOUND],
       ['PUT', `/agenda/professionals/${mine.professional.id}`, { serviceIds: [theirs.service.id] }, SERVICE_NOT_FOUND],
-      ['GET', `/agenda/availability?professionalId=${theirs.professional.id}&serviceId=${theirs.service.id}&date=2030-03-04`, undefined, PROFESSIONAL_NOT_FOUND],
+      [
+        'GET',
+        `/agenda/availability?professionalId=${theirs.professional.id}&serviceId=${theirs.service.id}&date=2030-03-04`,
+        undefined,
+        PROFESSIONAL_NOT_FOUND,
+      ],
     ];
     for (const [method, path, payload, message] of attempts) {
       const response = await call(owner, method as 'PUT', path, payload);
@@ -333,7 +468,13 @@ describe('roles', () => {
     const viewer = await signInMember(t, owner, 'viewer');
     const agent = await signInMember(t, owner, 'agent');
     const admin = await signInMember(t, owner, 'admin');
-    const appointment = { clientName: 'Ana', professionalId: professional.id, serviceId: service.id, startTime: '2030-03-04T10:00', endTime: '2030-03-04T11:00' };
+    const appointment = {
+      clientName: 'Ana',
+      professionalId: professional.id,
+      serviceId: service.id,
+      startTime: '2030-03-04T10:00',
+      endTime: '2030-03-04T11:00',
+    };
     const block = { professionalId: professional.id, startTime: '2030-03-04T13:00', endTime: '2030-03-04T14:00' };
 
     expect((await call(viewer, 'GET', `/agenda/data?${WEEK}`)).statusCode).toBe(200);
@@ -371,14 +512,20 @@ describe('roles', () => {
     await expectRefused(await call(agent, 'PUT', '/agenda/settings', { timezone: 'Europe/Madrid' }), 403, OWNER_ONLY);
 
     expect((await call(admin, 'POST', '/agenda/services', { name: 'Barba' })).statusCode).toBe(201);
-    expect((await call(admin, 'PUT', `/agenda/professionals/${professional.id}`, { availability: { sunday: { startTime: '10:00', endTime: '12:00', enabled: true } } })).statusCode).toBe(200);
+    expect(
+      (
+        await call(admin, 'PUT', `/agenda/professionals/${professional.id}`, {
+          availability: { sunday: { startTime: '10:00', endTime: '12:00', enabled: true } },
+        })
+      ).statusCode,
+    ).toBe(200);
     await expectRefused(await call(admin, 'PUT', '/agenda/settings', { timezone: 'Europe/Madrid' }), 403, OWNER_ONLY);
     expect(await rowCounts(owner.tenant.id)).toEqual({ professionals: 1, services: 2, appointments: 0, timeBlocks: 0 });
   });
 });
 
 describe('time zone settings', () => {
-  it('lets the owner change the tenant\'s time zone to a valid IANA one, in its canonical spelling', async () => {
+  it("lets the owner change the tenant's time zone to a valid IANA one, in its canonical spelling", async () => {
     const owner = await registerTenant(t.app);
     expect((await t.app.inject({ method: 'GET', url: '/api/agenda/settings', headers: bearer(owner.token) })).json()).toEqual({ timezone: 'America/Bogota' });
 
@@ -394,17 +541,27 @@ describe('time zone settings', () => {
 
     // From now on wall-clock times are Madrid's (UTC+1 in March).
     const { service, professional } = await seedCatalog(t.app, owner);
-    const appointment = await book(t.app, owner, { professionalId: professional.id, serviceId: service.id, startTime: '2030-03-04T10:00', endTime: '2030-03-04T11:00' });
+    const appointment = await book(t.app, owner, {
+      professionalId: professional.id,
+      serviceId: service.id,
+      startTime: '2030-03-04T10:00',
+      endTime: '2030-03-04T11:00',
+    });
     expect(appointment.startTime).toBe('2030-03-04T09:00:00.000Z');
   });
 });
 
 describe('data range query', () => {
-  it('answers the current week of the company\'s calendar when no range is given', async () => {
+  it("answers the current week of the company's calendar when no range is given", async () => {
     const owner = await registerTenant(t.app);
     const { service, professional } = await seedCatalog(t.app, owner);
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Bogota' }).format(new Date());
-    const thisWeek = await book(t.app, owner, { professionalId: professional.id, serviceId: service.id, startTime: `${today}T00:00`, endTime: `${today}T00:30` });
+    const thisWeek = await book(t.app, owner, {
+      professionalId: professional.id,
+      serviceId: service.id,
+      startTime: `${today}T00:00`,
+      endTime: `${today}T00:30`,
+    });
     await book(t.app, owner, { professionalId: professional.id, serviceId: service.id, startTime: '2020-03-02T10:00', endTime: '2020-03-02T11:00' });
     const response = await t.app.inject({ method: 'GET', url: '/api/agenda/data', headers: bearer(owner.token) });
     expect(response.statusCode).toBe(200);
@@ -430,7 +587,7 @@ describe('contact search', () => {
     return (await findOrCreateCard(t.database.db, tenantId, contact)).card;
   }
 
-  it('finds the tenant\'s chat contacts by name or phone, never groups or other tenants\' contacts, within the funnels a member sees', async () => {
+  it("finds the tenant's chat contacts by name or phone, never groups or other tenants' contacts, within the funnels a member sees", async () => {
     const owner = await registerTenant(t.app);
     const other = await registerTenant(t.app);
     const laura = await chatWith(owner.tenant.id, '573001112233', 'Laura Díaz');
@@ -440,14 +597,23 @@ describe('contact search', () => {
 
     const byName = await t.app.inject({ method: 'GET', url: '/api/agenda/search-contacts?q=laur', headers: bearer(owner.token) });
     expect(byName.statusCode).toBe(200);
-    expect(byName.json().map((contact: { name: string }) => contact.name).sort()).toEqual(['Laura Díaz', 'Pedro Laurel']);
-    expect((await call(owner, 'GET', '/agenda/search-contacts?q=%2B57%20300%20111')).json()).toEqual([{ id: laura.contactId, name: 'Laura Díaz', phone: '573001112233' }]);
+    expect(
+      byName
+        .json()
+        .map((contact: { name: string }) => contact.name)
+        .sort(),
+    ).toEqual(['Laura Díaz', 'Pedro Laurel']);
+    expect((await call(owner, 'GET', '/agenda/search-contacts?q=%2B57%20300%20111')).json()).toEqual([
+      { id: laura.contactId, name: 'Laura Díaz', phone: '573001112233' },
+    ]);
     expect((await call(owner, 'GET', '/agenda/search-contacts?q=100%25')).json()).toEqual([]);
     expect((await call(owner, 'GET', '/agenda/search-contacts?q=')).json()).toEqual([]);
 
     const unassigned = await signInMember(t, owner, 'agent');
     expect((await call(unassigned, 'GET', '/agenda/search-contacts?q=laur')).json()).toEqual([]);
     const assigned = await signInMember(t, owner, 'viewer', [laura.funnelId]);
-    expect((await call(assigned, 'GET', '/agenda/search-contacts?q=laura')).json()).toEqual([{ id: laura.contactId, name: 'Laura Díaz', phone: '573001112233' }]);
+    expect((await call(assigned, 'GET', '/agenda/search-contacts?q=laura')).json()).toEqual([
+      { id: laura.contactId, name: 'Laura Díaz', phone: '573001112233' },
+    ]);
   });
 });

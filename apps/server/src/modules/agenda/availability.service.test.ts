@@ -18,7 +18,9 @@ type Owner = Awaited<ReturnType<typeof registerTenant>>;
 
 async function times(owner: Owner, professionalId: string, serviceId: string, date: string) {
   const response = await t.app.inject({
-    method: 'GET', url: `/api/agenda/availability?professionalId=${professionalId}&serviceId=${serviceId}&date=${date}`, headers: bearer(owner.token),
+    method: 'GET',
+    url: `/api/agenda/availability?professionalId=${professionalId}&serviceId=${serviceId}&date=${date}`,
+    headers: bearer(owner.token),
   });
   expect(response.statusCode, response.body).toBe(200);
   return (response.json() as { slots: Array<{ time: string }> }).slots.map((slot) => slot.time);
@@ -33,11 +35,17 @@ const halfHours = (from: string, to: string) => {
 };
 
 describe('free start times', () => {
-  it('offers the weekday hours on a grid, each start leaving room for the whole service, in the tenant\'s time zone', async () => {
+  it("offers the weekday hours on a grid, each start leaving room for the whole service, in the tenant's time zone", async () => {
     const owner = await registerTenant(t.app);
     const { service, professional } = await seedCatalog(t.app, owner, { duration: 60 });
     const response = await call(owner, 'GET', `/agenda/availability?professionalId=${professional.id}&serviceId=${service.id}&date=2030-03-04`);
-    expect(response.json()).toMatchObject({ date: '2030-03-04', timezone: 'America/Bogota', professionalId: professional.id, serviceId: service.id, duration: 60 });
+    expect(response.json()).toMatchObject({
+      date: '2030-03-04',
+      timezone: 'America/Bogota',
+      professionalId: professional.id,
+      serviceId: service.id,
+      duration: 60,
+    });
     expect(response.json().slots[0]).toEqual({ startTime: '2030-03-04T14:00:00.000Z', endTime: '2030-03-04T15:00:00.000Z', time: '09:00' });
     expect(await times(owner, professional.id, service.id, '2030-03-04')).toEqual(halfHours('09:00', '16:00'));
   });
@@ -60,10 +68,20 @@ describe('free start times', () => {
     await book(t.app, owner, { professionalId: professional.id, serviceId: service.id, startTime: '2030-03-04T10:00', endTime: '2030-03-04T10:30' });
     expect(await times(owner, professional.id, service.id, '2030-03-04')).toEqual(['09:00', '10:30', '11:00', '14:00', '14:30', '15:00', '15:30', '16:00']);
 
-    await call(owner, 'POST', '/agenda/time-blocks', { professionalId: professional.id, startTime: '2030-03-10T09:00', endTime: '2030-03-10T11:00', isAvailable: true });
+    await call(owner, 'POST', '/agenda/time-blocks', {
+      professionalId: professional.id,
+      startTime: '2030-03-10T09:00',
+      endTime: '2030-03-10T11:00',
+      isAvailable: true,
+    });
     expect(await times(owner, professional.id, service.id, '2030-03-10')).toEqual(['09:00', '09:30', '10:00']);
     // An opened block right after the weekday hours extends them: a start may span both.
-    await call(owner, 'POST', '/agenda/time-blocks', { professionalId: professional.id, startTime: '2030-03-05T17:00', endTime: '2030-03-05T18:00', isAvailable: true });
+    await call(owner, 'POST', '/agenda/time-blocks', {
+      professionalId: professional.id,
+      startTime: '2030-03-05T17:00',
+      endTime: '2030-03-05T18:00',
+      isAvailable: true,
+    });
     expect((await times(owner, professional.id, service.id, '2030-03-05')).slice(-3)).toEqual(['16:00', '16:30', '17:00']);
   });
 
@@ -87,7 +105,12 @@ describe('free start times', () => {
     expect(await times(owner, professional.id, service.id, '2020-03-02')).toEqual([]);
 
     // 10:10 in Bogota: the next free start is 10:15.
-    const answer = await freeStartTimes(t.database.db, owner.tenant.id, { professionalId: professional.id, serviceId: service.id, date: '2030-03-04' }, new Date('2030-03-04T15:10:00Z'));
+    const answer = await freeStartTimes(
+      t.database.db,
+      owner.tenant.id,
+      { professionalId: professional.id, serviceId: service.id, date: '2030-03-04' },
+      new Date('2030-03-04T15:10:00Z'),
+    );
     expect(answer.slots[0]?.time).toBe('10:15');
   });
 

@@ -1,6 +1,4 @@
-import {
-  defaultAvailability, SERVICE_NOT_OFFERED, weekdays, withAvailability, type AvailabilityResponse,
-} from '@embudo/contracts/http/agenda';
+import { defaultAvailability, SERVICE_NOT_OFFERED, weekdays, withAvailability, type AvailabilityResponse } from '@embudo/contracts/http/agenda';
 import { addDays, clockTimeToMinutes, instantAt, minutesToClockTime, startOfDay, wallClockOf, weekdayIndex } from '@embudo/contracts/time/wall-clock';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import { badRequest, notFound } from '../../platform/errors/app-error.ts';
@@ -68,7 +66,12 @@ export async function freeStartTimes(
   const day = { start: startOfDay(input.date, timezone), end: startOfDay(addDays(input.date, 1), timezone) };
   const weekly = withAvailability(defaultAvailability(), professional.availability)[weekdays[weekdayIndex(input.date)]!];
   const open: Interval[] = weekly.enabled
-    ? [{ start: instantAt(input.date, clockTimeToMinutes(weekly.startTime), timezone).getTime(), end: instantAt(input.date, clockTimeToMinutes(weekly.endTime), timezone).getTime() }]
+    ? [
+        {
+          start: instantAt(input.date, clockTimeToMinutes(weekly.startTime), timezone).getTime(),
+          end: instantAt(input.date, clockTimeToMinutes(weekly.endTime), timezone).getTime(),
+        },
+      ]
     : [];
   const blocks = await listTimeBlocks(executor, tenantId, day, professional.id);
   for (const block of blocks.filter((entry) => entry.isAvailable)) {

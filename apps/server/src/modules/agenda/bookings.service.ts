@@ -1,8 +1,16 @@
 import { and, asc, eq, gt, lt, ne } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
-  APPOINTMENT_NOT_FOUND, END_AFTER_START, SERVICE_NOT_OFFERED, TIME_BLOCK_NOT_FOUND,
-  type AppointmentDto, type appointmentRequest, type AppointmentUpdateRequest, type TimeBlockDto, type timeBlockRequest, type TimeBlockUpdateRequest,
+  APPOINTMENT_NOT_FOUND,
+  END_AFTER_START,
+  SERVICE_NOT_OFFERED,
+  TIME_BLOCK_NOT_FOUND,
+  type AppointmentDto,
+  type appointmentRequest,
+  type AppointmentUpdateRequest,
+  type TimeBlockDto,
+  type timeBlockRequest,
+  type TimeBlockUpdateRequest,
 } from '@embudo/contracts/http/agenda';
 import { instantAt, isDateKey, minutesToClockTime, wallClockOf } from '@embudo/contracts/time/wall-clock';
 import { agendaServices, appointments, professionals, timeBlocks } from '../../../db/schema/index.ts';
@@ -58,16 +66,28 @@ const overlapping = <T extends typeof appointments | typeof timeBlocks>(table: T
 
 function toAppointmentDto(row: AppointmentRow, professional: Pick<ProfessionalRow, 'color' | 'name'>, service: Pick<ServiceRow, 'name'>): AppointmentDto {
   return {
-    id: row.id, clientName: row.clientName, clientWhatsapp: row.clientWhatsapp, professionalId: row.professionalId, serviceId: row.serviceId,
-    startTime: row.startTime.toISOString(), endTime: row.endTime.toISOString(), cost: Number(row.cost),
-    professionalColor: professional.color, professionalName: professional.name, serviceName: service.name,
+    id: row.id,
+    clientName: row.clientName,
+    clientWhatsapp: row.clientWhatsapp,
+    professionalId: row.professionalId,
+    serviceId: row.serviceId,
+    startTime: row.startTime.toISOString(),
+    endTime: row.endTime.toISOString(),
+    cost: Number(row.cost),
+    professionalColor: professional.color,
+    professionalName: professional.name,
+    serviceName: service.name,
   };
 }
 
 function toTimeBlockDto(row: TimeBlockRow): TimeBlockDto {
   return {
-    id: row.id, professionalId: row.professionalId, startTime: row.startTime.toISOString(), endTime: row.endTime.toISOString(),
-    isAvailable: row.isAvailable, reason: row.reason,
+    id: row.id,
+    professionalId: row.professionalId,
+    startTime: row.startTime.toISOString(),
+    endTime: row.endTime.toISOString(),
+    isAvailable: row.isAvailable,
+    reason: row.reason,
   };
 }
 
@@ -78,20 +98,18 @@ export async function listAppointments(executor: DbExecutor, tenantId: string, r
     .from(appointments)
     .innerJoin(professionals, eq(professionals.id, appointments.professionalId))
     .innerJoin(agendaServices, eq(agendaServices.id, appointments.serviceId))
-    .where(and(
-      eq(appointments.tenantId, tenantId), overlapping(appointments, range),
-      professionalId ? eq(appointments.professionalId, professionalId) : undefined,
-    ))
+    .where(
+      and(eq(appointments.tenantId, tenantId), overlapping(appointments, range), professionalId ? eq(appointments.professionalId, professionalId) : undefined),
+    )
     .orderBy(asc(appointments.startTime), asc(appointments.id));
   return rows.map((row) => toAppointmentDto(row.appointment, row.professional, row.service));
 }
 
 export async function listTimeBlocks(executor: DbExecutor, tenantId: string, range: InstantRange, professionalId?: string): Promise<TimeBlockDto[]> {
-  const rows = await executor.select().from(timeBlocks)
-    .where(and(
-      eq(timeBlocks.tenantId, tenantId), overlapping(timeBlocks, range),
-      professionalId ? eq(timeBlocks.professionalId, professionalId) : undefined,
-    ))
+  const rows = await executor
+    .select()
+    .from(timeBlocks)
+    .where(and(eq(timeBlocks.tenantId, tenantId), overlapping(timeBlocks, range), professionalId ? eq(timeBlocks.professionalId, professionalId) : undefined))
     .orderBy(asc(timeBlocks.startTime), asc(timeBlocks.id));
   return rows.map(toTimeBlockDto);
 }
@@ -99,23 +117,46 @@ export async function listTimeBlocks(executor: DbExecutor, tenantId: string, ran
 /** Runs with the professional's row locked, so two bookings of one professional cannot both pass the checks. */
 async function refuseAppointmentClash(tx: Tx, scope: BookingScope, professional: ProfessionalRow, range: InstantRange, exceptAppointmentId?: string) {
   const bookedDate = wallClockOf(range.start, scope.timezone).date;
-  const [clash] = await tx.select().from(appointments).where(and(
-    eq(appointments.tenantId, scope.tenantId), eq(appointments.professionalId, professional.id), overlapping(appointments, range),
-    exceptAppointmentId ? ne(appointments.id, exceptAppointmentId) : undefined,
-  )).orderBy(asc(appointments.startTime)).limit(1);
+  const [clash] = await tx
+    .select()
+    .from(appointments)
+    .where(
+      and(
+        eq(appointments.tenantId, scope.tenantId),
+        eq(appointments.professionalId, professional.id),
+        overlapping(appointments, range),
+        exceptAppointmentId ? ne(appointments.id, exceptAppointmentId) : undefined,
+      ),
+    )
+    .orderBy(asc(appointments.startTime))
+    .limit(1);
   if (clash) {
-    throw conflict(`${professional.name} ya tiene una cita de ${describeSpan(clash.startTime, clash.endTime, scope.timezone, bookedDate)} (${clash.clientName}). Elige otro horario.`);
+    throw conflict(
+      `${professional.name} ya tiene una cita de ${describeSpan(clash.startTime, clash.endTime, scope.timezone, bookedDate)} (${clash.clientName}). Elige otro horario.`,
+    );
   }
 }
 
 async function refuseBlockedTime(tx: Tx, scope: BookingScope, professional: ProfessionalRow, range: InstantRange) {
   const bookedDate = wallClockOf(range.start, scope.timezone).date;
-  const [block] = await tx.select().from(timeBlocks).where(and(
-    eq(timeBlocks.tenantId, scope.tenantId), eq(timeBlocks.professionalId, professional.id), eq(timeBlocks.isAvailable, false), overlapping(timeBlocks, range),
-  )).orderBy(asc(timeBlocks.startTime)).limit(1);
+  const [block] = await tx
+    .select()
+    .from(timeBlocks)
+    .where(
+      and(
+        eq(timeBlocks.tenantId, scope.tenantId),
+        eq(timeBlocks.professionalId, professional.id),
+        eq(timeBlocks.isAvailable, false),
+        overlapping(timeBlocks, range),
+      ),
+    )
+    .orderBy(asc(timeBlocks.startTime))
+    .limit(1);
   if (block) {
     const reason = block.reason ? ` (${block.reason})` : '';
-    throw conflict(`El horario de ${professional.name} está bloqueado de ${describeSpan(block.startTime, block.endTime, scope.timezone, bookedDate)}${reason}. Elige otro horario.`);
+    throw conflict(
+      `El horario de ${professional.name} está bloqueado de ${describeSpan(block.startTime, block.endTime, scope.timezone, bookedDate)}${reason}. Elige otro horario.`,
+    );
   }
 }
 
@@ -140,8 +181,13 @@ async function checkedAppointment(tx: Tx, scope: BookingScope, draft: Appointmen
   await refuseAppointmentClash(tx, scope, professional, range, exceptAppointmentId);
   await refuseBlockedTime(tx, scope, professional, range);
   const values = {
-    clientName: draft.clientName, clientWhatsapp: draft.clientWhatsapp, professionalId: professional.id, serviceId: service.id,
-    startTime: draft.start, endTime: draft.end, cost: roundCents(draft.cost ?? Number(service.cost)),
+    clientName: draft.clientName,
+    clientWhatsapp: draft.clientWhatsapp,
+    professionalId: professional.id,
+    serviceId: service.id,
+    startTime: draft.start,
+    endTime: draft.end,
+    cost: roundCents(draft.cost ?? Number(service.cost)),
   };
   return { professional, service, values };
 }
@@ -149,15 +195,23 @@ async function checkedAppointment(tx: Tx, scope: BookingScope, draft: Appointmen
 export async function createAppointment(scope: AgendaScope, input: AppointmentInput): Promise<AppointmentDto> {
   requireWriter(scope.actor);
   return insertAppointment(scope, {
-    clientName: input.clientName, clientWhatsapp: input.clientWhatsapp ?? '', professionalId: input.professionalId, serviceId: input.serviceId,
-    start: instantFrom(input.startTime, scope.timezone), end: instantFrom(input.endTime, scope.timezone), cost: input.cost ?? undefined,
+    clientName: input.clientName,
+    clientWhatsapp: input.clientWhatsapp ?? '',
+    professionalId: input.professionalId,
+    serviceId: input.serviceId,
+    start: instantFrom(input.startTime, scope.timezone),
+    end: instantFrom(input.endTime, scope.timezone),
+    cost: input.cost ?? undefined,
   });
 }
 
 function insertAppointment(scope: BookingScope, draft: AppointmentDraft): Promise<AppointmentDto> {
   return scope.db.transaction(async (tx) => {
     const { professional, service, values } = await checkedAppointment(tx, scope, draft);
-    const [row] = await tx.insert(appointments).values({ tenantId: scope.tenantId, ...values }).returning();
+    const [row] = await tx
+      .insert(appointments)
+      .values({ tenantId: scope.tenantId, ...values })
+      .returning();
     return toAppointmentDto(row!, professional, service);
   });
 }
@@ -172,7 +226,11 @@ export function bookForCustomer(scope: BookingScope, input: Omit<AppointmentDraf
 }
 
 async function findAppointment(executor: DbExecutor, tenantId: string, appointmentId: string) {
-  const [row] = await executor.select().from(appointments).where(and(eq(appointments.tenantId, tenantId), eq(appointments.id, appointmentId))).limit(1);
+  const [row] = await executor
+    .select()
+    .from(appointments)
+    .where(and(eq(appointments.tenantId, tenantId), eq(appointments.id, appointmentId)))
+    .limit(1);
   if (!row) throw notFound(APPOINTMENT_NOT_FOUND);
   return row;
 }
@@ -184,7 +242,7 @@ export async function updateAppointment(scope: AgendaScope, appointmentId: strin
     const serviceChanged = changes.serviceId !== undefined && changes.serviceId !== current.serviceId;
     const draft: AppointmentDraft = {
       clientName: changes.clientName ?? current.clientName,
-      clientWhatsapp: changes.clientWhatsapp === undefined ? current.clientWhatsapp : changes.clientWhatsapp ?? '',
+      clientWhatsapp: changes.clientWhatsapp === undefined ? current.clientWhatsapp : (changes.clientWhatsapp ?? ''),
       professionalId: changes.professionalId ?? current.professionalId,
       serviceId: changes.serviceId ?? current.serviceId,
       start: changes.startTime ? instantFrom(changes.startTime, scope.timezone) : current.startTime,
@@ -193,15 +251,21 @@ export async function updateAppointment(scope: AgendaScope, appointmentId: strin
       cost: changes.cost ?? (serviceChanged ? undefined : Number(current.cost)),
     };
     const { professional, service, values } = await checkedAppointment(tx, scope, draft, current.id);
-    const [row] = await tx.update(appointments).set({ ...values, updatedAt: new Date() })
-      .where(and(eq(appointments.tenantId, scope.tenantId), eq(appointments.id, current.id))).returning();
+    const [row] = await tx
+      .update(appointments)
+      .set({ ...values, updatedAt: new Date() })
+      .where(and(eq(appointments.tenantId, scope.tenantId), eq(appointments.id, current.id)))
+      .returning();
     return toAppointmentDto(row!, professional, service);
   });
 }
 
 export async function deleteAppointment(scope: AgendaScope, appointmentId: string) {
   requireWriter(scope.actor);
-  const deleted = await scope.db.delete(appointments).where(and(eq(appointments.tenantId, scope.tenantId), eq(appointments.id, appointmentId))).returning({ id: appointments.id });
+  const deleted = await scope.db
+    .delete(appointments)
+    .where(and(eq(appointments.tenantId, scope.tenantId), eq(appointments.id, appointmentId)))
+    .returning({ id: appointments.id });
   if (deleted.length === 0) throw notFound(APPOINTMENT_NOT_FOUND);
 }
 
@@ -219,11 +283,16 @@ async function checkedTimeBlock(tx: Tx, scope: AgendaScope, draft: TimeBlockDraf
   const professional = await findProfessional(tx, scope.tenantId, draft.professionalId, { lock: true });
   if (!draft.isAvailable) {
     const bookedDate = wallClockOf(draft.start, scope.timezone).date;
-    const [clash] = await tx.select().from(appointments).where(and(
-      eq(appointments.tenantId, scope.tenantId), eq(appointments.professionalId, professional.id), overlapping(appointments, draft),
-    )).orderBy(asc(appointments.startTime)).limit(1);
+    const [clash] = await tx
+      .select()
+      .from(appointments)
+      .where(and(eq(appointments.tenantId, scope.tenantId), eq(appointments.professionalId, professional.id), overlapping(appointments, draft)))
+      .orderBy(asc(appointments.startTime))
+      .limit(1);
     if (clash) {
-      throw conflict(`${professional.name} tiene una cita de ${describeSpan(clash.startTime, clash.endTime, scope.timezone, bookedDate)} (${clash.clientName}) en ese horario. Muévela o elimínala antes de bloquearlo.`);
+      throw conflict(
+        `${professional.name} tiene una cita de ${describeSpan(clash.startTime, clash.endTime, scope.timezone, bookedDate)} (${clash.clientName}) en ese horario. Muévela o elimínala antes de bloquearlo.`,
+      );
     }
   }
   return { professionalId: professional.id, startTime: draft.start, endTime: draft.end, isAvailable: draft.isAvailable, reason: draft.reason };
@@ -232,12 +301,18 @@ async function checkedTimeBlock(tx: Tx, scope: AgendaScope, draft: TimeBlockDraf
 export async function createTimeBlock(scope: AgendaScope, input: TimeBlockInput): Promise<TimeBlockDto> {
   requireWriter(scope.actor);
   const draft: TimeBlockDraft = {
-    professionalId: input.professionalId, start: instantFrom(input.startTime, scope.timezone), end: instantFrom(input.endTime, scope.timezone),
-    isAvailable: input.isAvailable, reason: input.reason ?? '',
+    professionalId: input.professionalId,
+    start: instantFrom(input.startTime, scope.timezone),
+    end: instantFrom(input.endTime, scope.timezone),
+    isAvailable: input.isAvailable,
+    reason: input.reason ?? '',
   };
   return scope.db.transaction(async (tx) => {
     const values = await checkedTimeBlock(tx, scope, draft);
-    const [row] = await tx.insert(timeBlocks).values({ tenantId: scope.tenantId, ...values }).returning();
+    const [row] = await tx
+      .insert(timeBlocks)
+      .values({ tenantId: scope.tenantId, ...values })
+      .returning();
     return toTimeBlockDto(row!);
   });
 }
@@ -245,22 +320,33 @@ export async function createTimeBlock(scope: AgendaScope, input: TimeBlockInput)
 export async function updateTimeBlock(scope: AgendaScope, timeBlockId: string, changes: TimeBlockUpdateRequest): Promise<TimeBlockDto> {
   requireWriter(scope.actor);
   return scope.db.transaction(async (tx) => {
-    const [current] = await tx.select().from(timeBlocks).where(and(eq(timeBlocks.tenantId, scope.tenantId), eq(timeBlocks.id, timeBlockId))).limit(1);
+    const [current] = await tx
+      .select()
+      .from(timeBlocks)
+      .where(and(eq(timeBlocks.tenantId, scope.tenantId), eq(timeBlocks.id, timeBlockId)))
+      .limit(1);
     if (!current) throw notFound(TIME_BLOCK_NOT_FOUND);
     const values = await checkedTimeBlock(tx, scope, {
       professionalId: changes.professionalId ?? current.professionalId,
       start: changes.startTime ? instantFrom(changes.startTime, scope.timezone) : current.startTime,
       end: changes.endTime ? instantFrom(changes.endTime, scope.timezone) : current.endTime,
       isAvailable: changes.isAvailable ?? current.isAvailable,
-      reason: changes.reason === undefined ? current.reason : changes.reason ?? '',
+      reason: changes.reason === undefined ? current.reason : (changes.reason ?? ''),
     });
-    const [row] = await tx.update(timeBlocks).set(values).where(and(eq(timeBlocks.tenantId, scope.tenantId), eq(timeBlocks.id, current.id))).returning();
+    const [row] = await tx
+      .update(timeBlocks)
+      .set(values)
+      .where(and(eq(timeBlocks.tenantId, scope.tenantId), eq(timeBlocks.id, current.id)))
+      .returning();
     return toTimeBlockDto(row!);
   });
 }
 
 export async function deleteTimeBlock(scope: AgendaScope, timeBlockId: string) {
   requireWriter(scope.actor);
-  const deleted = await scope.db.delete(timeBlocks).where(and(eq(timeBlocks.tenantId, scope.tenantId), eq(timeBlocks.id, timeBlockId))).returning({ id: timeBlocks.id });
+  const deleted = await scope.db
+    .delete(timeBlocks)
+    .where(and(eq(timeBlocks.tenantId, scope.tenantId), eq(timeBlocks.id, timeBlockId)))
+    .returning({ id: timeBlocks.id });
   if (deleted.length === 0) throw notFound(TIME_BLOCK_NOT_FOUND);
 }

@@ -31,11 +31,22 @@ export const aiPlugin: FastifyPluginAsync<AiPluginOptions> = async (app, options
   queue.register(job);
   for (const listener of createAssistantListeners({ ...assistant, queue, job })) domainEvents.register(listener);
   const voiceNotes = createVoiceNoteListeners({
-    db, storage, model, domainEvents, chatEvents, log,
-    recordUsage: (tx, use) => recordAiUsage(tx, {
-      tenantId: use.tenantId, cardId: use.cardId, kind: 'transcript', model: use.model,
-      inputTokens: use.usage.inputTokens, outputTokens: use.usage.outputTokens, latencyMs: use.latencyMs,
-    }).then(() => undefined),
+    db,
+    storage,
+    model,
+    domainEvents,
+    chatEvents,
+    log,
+    recordUsage: (tx, use) =>
+      recordAiUsage(tx, {
+        tenantId: use.tenantId,
+        cardId: use.cardId,
+        kind: 'transcript',
+        model: use.model,
+        inputTokens: use.usage.inputTokens,
+        outputTokens: use.usage.outputTokens,
+        latencyMs: use.latencyMs,
+      }).then(() => undefined),
   });
   for (const listener of voiceNotes) domainEvents.register(listener);
   await registerTenantRoutes(app, (scope) => scope.register(copilotRoutes, { model, knowledge, chatEvents, clock }));

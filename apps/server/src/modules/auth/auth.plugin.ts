@@ -10,7 +10,9 @@ export interface AuthPluginOptions extends AppContext {
 /** Sign-in, sessions and registration; a changed password or a logout ends the live connections it opened. */
 export const authPlugin: FastifyPluginAsync<AuthPluginOptions> = async (app, { db, clock, domainEvents, realtime, throttle }) => {
   await app.register(authRoutes, {
-    db, clock, domainEvents,
+    db,
+    clock,
+    domainEvents,
     throttle: throttle ?? defaultThrottleLimits,
     onPasswordChanged: (_tenantId, userId) => realtime.disconnectUser(userId),
     onLogout: (sessionId) => realtime.disconnectSession(sessionId),

@@ -93,7 +93,12 @@ describe('POST /api/auth/register', () => {
   });
 
   it('answers 400, not 500, to malformed JSON and to no body', async () => {
-    const malformed = await t.app.inject({ method: 'POST', url: '/api/auth/register', body: '{"companyName":', headers: { 'content-type': 'application/json' } });
+    const malformed = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      body: '{"companyName":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().message).toBe('El cuerpo de la solicitud no es JSON válido.');
     const empty = await t.app.inject({ method: 'POST', url: '/api/auth/register' });
@@ -118,7 +123,11 @@ describe('GET /api/tenants/check-slug/{slug}', () => {
 describe('POST /api/auth/login', () => {
   it('signs in with email, password and company slug, recording the last login', async () => {
     const session = await registerTenant(t.app);
-    const response = await post('/api/auth/login', { email: session.user.email.toUpperCase(), password: session.password, tenantSlug: ` ${session.tenant.slug.toUpperCase()} ` });
+    const response = await post('/api/auth/login', {
+      email: session.user.email.toUpperCase(),
+      password: session.password,
+      tenantSlug: ` ${session.tenant.slug.toUpperCase()} `,
+    });
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(body.token).toBeTruthy();
@@ -167,7 +176,6 @@ describe('POST /api/auth/login', () => {
     const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(session.token) });
     expect(me.statusCode).toBe(401);
   });
-
 });
 
 describe('sign-in throttling (docs/decisions/0010)', () => {
@@ -191,7 +199,10 @@ describe('sign-in throttling (docs/decisions/0010)', () => {
     for (let i = 0; i < 3; i++) expect((await loginAs(wrong)).statusCode).toBe(401);
     const slowed = await loginAs(wrong);
     expect(slowed.statusCode).toBe(429);
-    expect(slowed.json()).toEqual({ code: 'TOO_MANY_REQUESTS', message: 'Demasiados intentos fallidos con esta cuenta. Espera 2 segundos antes de volver a intentarlo.' });
+    expect(slowed.json()).toEqual({
+      code: 'TOO_MANY_REQUESTS',
+      message: 'Demasiados intentos fallidos con esta cuenta. Espera 2 segundos antes de volver a intentarlo.',
+    });
     expect(slowed.headers['retry-after']).toBe('2');
     clock.advance(2_000);
     expect((await loginAs(wrong)).statusCode).toBe(401);
@@ -240,8 +251,9 @@ describe('sign-in throttling (docs/decisions/0010)', () => {
 
   it('verifies at most 20 passwords of 60 concurrent guesses from one address across accounts', async () => {
     const session = await registerTenant(t.app);
-    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) =>
-      loginAs({ email: `victima${i}@x.test`, password: 'Incorrecta1', tenantSlug: session.tenant.slug }, '10.4.1.1')));
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => loginAs({ email: `victima${i}@x.test`, password: 'Incorrecta1', tenantSlug: session.tenant.slug }, '10.4.1.1')),
+    );
     const statuses = answers.map((answer) => answer.statusCode);
     expect(statuses.filter((status) => status === 401)).toHaveLength(defaultThrottleLimits.perAddress);
     expect(statuses.filter((status) => status === 429)).toHaveLength(60 - defaultThrottleLimits.perAddress);
@@ -256,7 +268,8 @@ describe('sign-in throttling (docs/decisions/0010)', () => {
 
   it('ignores X-Forwarded-For by default: a rotating header is still throttled per connecting address', async () => {
     const session = await registerTenant(t.app);
-    const guess = (i: number) => loginAs({ email: `rotando${i}@x.test`, password: 'Incorrecta1', tenantSlug: session.tenant.slug }, '10.4.2.1', { 'x-forwarded-for': `203.0.113.${i}` });
+    const guess = (i: number) =>
+      loginAs({ email: `rotando${i}@x.test`, password: 'Incorrecta1', tenantSlug: session.tenant.slug }, '10.4.2.1', { 'x-forwarded-for': `203.0.113.${i}` });
     for (let i = 0; i < defaultThrottleLimits.perAddress; i++) expect((await guess(i)).statusCode).toBe(401);
     const refused = await guess(99);
     expect(refused.statusCode).toBe(429);
@@ -284,12 +297,16 @@ describe('TRUST_PROXY behind a proxy', () => {
   });
   afterAll(async () => behindProxy.close());
 
-  it('throttles the forwarded client address, not the proxy\'s', async () => {
+  it("throttles the forwarded client address, not the proxy's", async () => {
     const session = await registerTenant(behindProxy.app);
-    const guess = (client: string, i: number) => behindProxy.app.inject({
-      method: 'POST', url: '/api/auth/login', remoteAddress: '10.0.0.2', headers: { 'x-forwarded-for': client },
-      payload: { email: `cliente${i}@x.test`, password: 'Incorrecta1', tenantSlug: session.tenant.slug },
-    });
+    const guess = (client: string, i: number) =>
+      behindProxy.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress: '10.0.0.2',
+        headers: { 'x-forwarded-for': client },
+        payload: { email: `cliente${i}@x.test`, password: 'Incorrecta1', tenantSlug: session.tenant.slug },
+      });
     for (let i = 0; i < defaultThrottleLimits.perAddress; i++) expect((await guess('198.51.100.7', i)).statusCode).toBe(401);
     expect((await guess('198.51.100.7', 99)).statusCode).toBe(429);
     // Another client behind the same proxy is not punished for the first one.
@@ -315,7 +332,10 @@ describe('sessions', () => {
 
   const me = (token: string) => t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) });
   const lastUsedOf = async (token: string) => {
-    const rows = await queryRows<{ last_used_at: string | Date }>(t.database.db, sql`select last_used_at from sessions where revoked_at is null and token_hash = encode(sha256(convert_to(${token}, 'UTF8')), 'hex')`);
+    const rows = await queryRows<{ last_used_at: string | Date }>(
+      t.database.db,
+      sql`select last_used_at from sessions where revoked_at is null and token_hash = encode(sha256(convert_to(${token}, 'UTF8')), 'hex')`,
+    );
     return new Date(rows[0]!.last_used_at).getTime();
   };
 
@@ -344,7 +364,10 @@ describe('sessions', () => {
   it('is judged by its stored times: a session created 91 days ago is expired even if used a minute ago', async () => {
     const session = await registerTenant(t.app);
     const now = clock.now().getTime();
-    await t.database.db.update(sessions).set({ createdAt: new Date(now - 91 * DAY_MS), lastUsedAt: new Date(now - 60_000) }).where(eq(sessions.userId, session.user.id));
+    await t.database.db
+      .update(sessions)
+      .set({ createdAt: new Date(now - 91 * DAY_MS), lastUsedAt: new Date(now - 60_000) })
+      .where(eq(sessions.userId, session.user.id));
     expect((await me(session.token)).statusCode).toBe(401);
   });
 
@@ -420,7 +443,12 @@ describe('forced password change', () => {
     const { agent, owner, login } = await userWithTemporaryPassword();
     expect(login.user.force_password_change).toBe(true);
     expect((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(login.token) })).statusCode).toBe(200);
-    const blocked = await t.app.inject({ method: 'PUT', url: `/t/${owner.tenant.slug}/api/users/${agent.id}`, headers: bearer(login.token), payload: { name: 'Otro' } });
+    const blocked = await t.app.inject({
+      method: 'PUT',
+      url: `/t/${owner.tenant.slug}/api/users/${agent.id}`,
+      headers: bearer(login.token),
+      payload: { name: 'Otro' },
+    });
     expect(blocked.statusCode).toBe(403);
     expect(blocked.json().code).toBe('PASSWORD_CHANGE_REQUIRED');
   });
@@ -449,11 +477,21 @@ describe('forced password change', () => {
 
   it('clears the flag once a valid password is set', async () => {
     const { agent, owner, login } = await userWithTemporaryPassword();
-    const change = await t.app.inject({ method: 'PUT', url: '/api/auth/change-password', headers: bearer(login.token), payload: { newPassword: 'Definitiva9' } });
+    const change = await t.app.inject({
+      method: 'PUT',
+      url: '/api/auth/change-password',
+      headers: bearer(login.token),
+      payload: { newPassword: 'Definitiva9' },
+    });
     expect(change.statusCode).toBe(200);
     const { token, user } = change.json();
     expect(user.force_password_change).toBe(false);
-    const rename = await t.app.inject({ method: 'PUT', url: `/t/${owner.tenant.slug}/api/users/${agent.id}`, headers: bearer(token), payload: { name: 'Agente Fijo' } });
+    const rename = await t.app.inject({
+      method: 'PUT',
+      url: `/t/${owner.tenant.slug}/api/users/${agent.id}`,
+      headers: bearer(token),
+      payload: { name: 'Agente Fijo' },
+    });
     expect(rename.statusCode).toBe(200);
   });
 });

@@ -31,15 +31,23 @@ export interface AuthRoutesOptions {
 }
 
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, domainEvents, throttle, clock, onPasswordChanged, onLogout }) => {
-  app.post('/api/auth/register', {
-    config: { access: 'public' },
-    schema: { body: registerRequest, response: { 201: sessionResponse } },
-  }, async (request, reply) => reply.status(201).send(await auth.register(db, request.body, clock())));
+  app.post(
+    '/api/auth/register',
+    {
+      config: { access: 'public' },
+      schema: { body: registerRequest, response: { 201: sessionResponse } },
+    },
+    async (request, reply) => reply.status(201).send(await auth.register(db, request.body, clock())),
+  );
 
-  app.post('/api/auth/login', {
-    config: { access: 'public' },
-    schema: { body: loginRequest, response: { 200: sessionResponse } },
-  }, async (request) => auth.login(db, request.body, request.ip, throttle, clock()));
+  app.post(
+    '/api/auth/login',
+    {
+      config: { access: 'public' },
+      schema: { body: loginRequest, response: { 200: sessionResponse } },
+    },
+    async (request) => auth.login(db, request.body, request.ip, throttle, clock()),
+  );
 
   app.post('/api/auth/logout', { config: { allowDuringPasswordChange: true }, schema: { response: { 204: noContent } } }, async (request, reply) => {
     const session = sessionOf(request);
@@ -48,24 +56,36 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     return reply.status(204).send();
   });
 
-  app.get('/api/auth/me', {
-    config: { allowDuringPasswordChange: true },
-    schema: { response: { 200: meResponse } },
-  }, async (request) => auth.me(db, sessionOf(request)));
+  app.get(
+    '/api/auth/me',
+    {
+      config: { allowDuringPasswordChange: true },
+      schema: { response: { 200: meResponse } },
+    },
+    async (request) => auth.me(db, sessionOf(request)),
+  );
 
-  app.put('/api/auth/change-password', {
-    config: { allowDuringPasswordChange: true },
-    schema: { body: changePasswordRequest, response: { 200: changePasswordResponse } },
-  }, async (request) => {
-    const session = sessionOf(request);
-    const { newPassword } = request.body;
-    const answer = await auth.changePassword(db, session, newPassword, firstBrokenPasswordRule(newPassword)?.message, clock(), domainEvents);
-    onPasswordChanged?.(session.tenant.id, session.user.id);
-    return answer;
-  });
+  app.put(
+    '/api/auth/change-password',
+    {
+      config: { allowDuringPasswordChange: true },
+      schema: { body: changePasswordRequest, response: { 200: changePasswordResponse } },
+    },
+    async (request) => {
+      const session = sessionOf(request);
+      const { newPassword } = request.body;
+      const answer = await auth.changePassword(db, session, newPassword, firstBrokenPasswordRule(newPassword)?.message, clock(), domainEvents);
+      onPasswordChanged?.(session.tenant.id, session.user.id);
+      return answer;
+    },
+  );
 
-  app.get('/api/tenants/check-slug/:slug', {
-    config: { access: 'public' },
-    schema: { params: checkSlugParams, response: { 200: checkSlugResponse } },
-  }, async (request) => ({ available: await isSlugAvailable(db, request.params.slug) }));
+  app.get(
+    '/api/tenants/check-slug/:slug',
+    {
+      config: { access: 'public' },
+      schema: { params: checkSlugParams, response: { 200: checkSlugResponse } },
+    },
+    async (request) => ({ available: await isSlugAvailable(db, request.params.slug) }),
+  );
 };

@@ -16,7 +16,6 @@ export const WRONG_CREDENTIALS = 'Email, contraseña o empresa incorrectos.';
 export const SLUG_TAKEN = 'Este identificador ya está en uso';
 export const PASSWORD_CHANGED = 'Contraseña actualizada exitosamente.';
 
-
 async function startSession(executor: DbExecutor, user: UserRow, now: Date): Promise<string> {
   const token = generateToken();
   await executor.insert(sessions).values({ tokenHash: hashToken(token), tenantId: user.tenantId, userId: user.id, createdAt: now, lastUsedAt: now });
@@ -74,7 +73,10 @@ export async function resolveSession(db: Db, token: string | undefined, policy: 
   if (!user || !tenant || !user.isActive) return null;
   const staleBefore = lastUsedStaleBefore(now);
   if (session.lastUsedAt < staleBefore) {
-    await db.update(sessions).set({ lastUsedAt: now }).where(and(eq(sessions.id, session.id), lt(sessions.lastUsedAt, staleBefore)));
+    await db
+      .update(sessions)
+      .set({ lastUsedAt: now })
+      .where(and(eq(sessions.id, session.id), lt(sessions.lastUsedAt, staleBefore)));
   }
   return { sessionId: session.id, user, tenant };
 }
@@ -82,7 +84,11 @@ export async function resolveSession(db: Db, token: string | undefined, policy: 
 export async function logout(db: Db, session: { sessionId: string; tenantId: string; userId: string }, events: EventPublisher) {
   await db.transaction(async (tx) => {
     await tx.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, session.sessionId));
-    await events.publish(tx, { type: 'session.ended', tenantId: session.tenantId, payload: { userId: session.userId, sessionId: session.sessionId, reason: 'logout' } });
+    await events.publish(tx, {
+      type: 'session.ended',
+      tenantId: session.tenantId,
+      payload: { userId: session.userId, sessionId: session.sessionId, reason: 'logout' },
+    });
   });
 }
 
@@ -102,7 +108,14 @@ export async function me(db: Db, session: AuthenticatedSession): Promise<MeRespo
  * non-empty value. The server enforces the four rules when a change is being forced, and that the
  * new password is not the temporary one again.
  */
-export async function changePassword(db: Db, session: AuthenticatedSession, newPassword: string, passwordRuleViolation: string | undefined, now: Date, events: EventPublisher) {
+export async function changePassword(
+  db: Db,
+  session: AuthenticatedSession,
+  newPassword: string,
+  passwordRuleViolation: string | undefined,
+  now: Date,
+  events: EventPublisher,
+) {
   if (session.user.forcePasswordChange) {
     if (passwordRuleViolation) throw badRequest(passwordRuleViolation);
     if (await verifyPassword(session.user.passwordHash, newPassword)) throw badRequest(SAME_AS_TEMPORARY_PASSWORD);

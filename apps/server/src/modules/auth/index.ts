@@ -6,8 +6,19 @@
 export { authPlugin } from './auth.plugin.ts';
 export { register, resolveSession, revokeAllSessions } from './auth.service.ts';
 export {
-  accountThrottled, claimSignInAttempt, defaultThrottleLimits, signInFailed, signInSucceeded, throttleKeys, type ThrottleLimits,
+  accountThrottled,
+  claimSignInAttempt,
+  defaultThrottleLimits,
+  signInFailed,
+  signInSucceeded,
+  throttleKeys,
+  type ThrottleLimits,
 } from './login-throttle.ts';
 export {
-  daysToSessionLifetime, defaultSessionLifetime, lastUsedStaleBefore, sessionExpired, type SessionLifetime, type SessionPolicy,
+  daysToSessionLifetime,
+  defaultSessionLifetime,
+  lastUsedStaleBefore,
+  sessionExpired,
+  type SessionLifetime,
+  type SessionPolicy,
 } from './session-lifetime.ts';

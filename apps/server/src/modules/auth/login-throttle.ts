@@ -50,7 +50,11 @@ interface DelayCurve {
   capMs: number;
 }
 
-const accountCurve = (limits: ThrottleLimits): DelayCurve => ({ free: limits.freeAccountFailures, baseMs: limits.accountDelayBaseMs, capMs: limits.accountDelayCapMs });
+const accountCurve = (limits: ThrottleLimits): DelayCurve => ({
+  free: limits.freeAccountFailures,
+  baseMs: limits.accountDelayBaseMs,
+  capMs: limits.accountDelayCapMs,
+});
 // The address's last allowed failure closes it for a whole window.
 const addressCurve = (limits: ThrottleLimits): DelayCurve => ({ free: limits.perAddress, baseMs: limits.windowMs, capMs: limits.windowMs });
 
@@ -65,7 +69,9 @@ const plusMs = (at: SQL, ms: SQL) => sql`${at} + (${ms}) * interval '1 milliseco
 async function claim(executor: DbExecutor, key: string, curve: DelayCurve, limits: ThrottleLimits, now: Date): Promise<boolean> {
   const windowStart = new Date(now.getTime() - limits.windowMs);
   const counted = sql`(case when t.last_failure_at <= ${timestamp(windowStart)} then 1 else t.failures + 1 end)`;
-  const rows = await queryRows<{ failures: number }>(executor, sql`
+  const rows = await queryRows<{ failures: number }>(
+    executor,
+    sql`
     insert into sign_in_throttle as t (key, failures, last_failure_at, next_attempt_at)
     values (${key}, 1, ${timestamp(now)}, ${plusMs(timestamp(now), delayMsSql(sql`1`, curve))})
     on conflict (key) do update set
@@ -73,7 +79,8 @@ async function claim(executor: DbExecutor, key: string, curve: DelayCurve, limit
       last_failure_at = ${timestamp(now)},
       next_attempt_at = ${plusMs(timestamp(now), delayMsSql(counted, curve))}
     where t.next_attempt_at <= ${timestamp(now)}
-    returning t.failures`);
+    returning t.failures`,
+  );
   return rows.length > 0;
 }
 

@@ -14,15 +14,23 @@ describe('menuDraft', () => {
       type: 'interactive',
       text: 'Hola, ¿en qué te ayudamos?',
       payload: {
-        type: 'quick_reply', msgId: 'menu-1', text: 'Hola, ¿en qué te ayudamos?',
-        options: [{ title: 'Ventas', postbackText: 'autobot:c-ventas' }, { title: 'Soporte técnico', postbackText: 'autobot:c-soporte' }],
+        type: 'quick_reply',
+        msgId: 'menu-1',
+        text: 'Hola, ¿en qué te ayudamos?',
+        options: [
+          { title: 'Ventas', postbackText: 'autobot:c-ventas' },
+          { title: 'Soporte técnico', postbackText: 'autobot:c-soporte' },
+        ],
       },
     });
   });
 
   it('falls back to a numbered list for four options or a title longer than a button allows', () => {
     const four = [...options, { columnId: 'c3', title: 'Facturas' }, { columnId: 'c4', title: 'Otros' }];
-    expect(menuDraft('Hola', four, 'm')).toEqual({ type: 'text', text: 'Hola\n\n1. Ventas\n2. Soporte técnico\n3. Facturas\n4. Otros\n\nResponde con el número de tu opción.' });
+    expect(menuDraft('Hola', four, 'm')).toEqual({
+      type: 'text',
+      text: 'Hola\n\n1. Ventas\n2. Soporte técnico\n3. Facturas\n4. Otros\n\nResponde con el número de tu opción.',
+    });
     expect(menuDraft('Hola', [{ columnId: 'c', title: 'Atención a distribuidores mayoristas' }], 'm').type).toBe('text');
   });
 });

@@ -30,8 +30,14 @@ async function companyWithBot(menuTitles = ['Ventas', 'Soporte']) {
   const columns = (await call(owner, owner.token, 'GET', `/funnels/${funnel.id}/columns`)).json() as Array<{ id: string; title: string }>;
   const trigger = columns[0]!;
   const menu = [];
-  for (const title of menuTitles) menu.push((await call(owner, owner.token, 'POST', '/columns', { funnelId: funnel.id, title })).json() as { id: string; title: string });
-  const saved = await call(owner, owner.token, 'PUT', '/bot-settings', { enabled: true, message: WELCOME, triggerColumnId: trigger.id, menuColumnIds: menu.map((column) => column.id) });
+  for (const title of menuTitles)
+    menu.push((await call(owner, owner.token, 'POST', '/columns', { funnelId: funnel.id, title })).json() as { id: string; title: string });
+  const saved = await call(owner, owner.token, 'PUT', '/bot-settings', {
+    enabled: true,
+    message: WELCOME,
+    triggerColumnId: trigger.id,
+    menuColumnIds: menu.map((column) => column.id),
+  });
   expect(saved.statusCode).toBe(200);
   return { owner, funnelId: funnel.id as string, trigger, menu, otherColumn: columns[1]! };
 }
@@ -50,12 +56,19 @@ async function customer(owner: Owner, phone: string, message: CustomerReply) {
 const says = (owner: Owner, phone: string, text: string) => customer(owner, phone, { kind: 'text', text });
 
 async function cardOf(owner: Owner, phone: string) {
-  const [card] = await t.database.db.select().from(cards).where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, phone)));
+  const [card] = await t.database.db
+    .select()
+    .from(cards)
+    .where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, phone)));
   return card!;
 }
 async function botReplies(owner: Owner, phone: string) {
   const card = await cardOf(owner, phone);
-  return t.database.db.select().from(messages).where(and(eq(messages.cardId, card.id), eq(messages.sender, 'user'))).orderBy(asc(messages.createdAt));
+  return t.database.db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.cardId, card.id), eq(messages.sender, 'user')))
+    .orderBy(asc(messages.createdAt));
 }
 
 describe('GET/PUT /api/bot-settings', () => {
@@ -94,7 +107,7 @@ describe('GET/PUT /api/bot-settings', () => {
     expect(await t.database.db.select().from(autobotSettings).where(eq(autobotSettings.tenantId, owner.tenant.id))).toHaveLength(0);
   });
 
-  it('refuses another tenant\'s columns with 400', async () => {
+  it("refuses another tenant's columns with 400", async () => {
     const owner = await registerTenant(t.app);
     await onPlan(owner, 'professional');
     const other = await registerTenant(t.app);
@@ -102,7 +115,12 @@ describe('GET/PUT /api/bot-settings', () => {
     const [foreign] = (await call(other, other.token, 'GET', '/funnels/summary')).json();
     const ownColumns = (await call(owner, owner.token, 'GET', `/funnels/${own.id}/columns`)).json();
     const foreignColumns = (await call(other, other.token, 'GET', `/funnels/${foreign.id}/columns`)).json();
-    const response = await call(owner, owner.token, 'PUT', '/bot-settings', { enabled: true, message: 'Hola', triggerColumnId: ownColumns[0].id, menuColumnIds: [foreignColumns[1].id] });
+    const response = await call(owner, owner.token, 'PUT', '/bot-settings', {
+      enabled: true,
+      message: 'Hola',
+      triggerColumnId: ownColumns[0].id,
+      menuColumnIds: [foreignColumns[1].id],
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toBe('Columna inválida.');
   });
@@ -178,7 +196,10 @@ describe('the menu auto-bot', () => {
     const phone = phoneOf();
     await says(owner, phone, 'Hola');
     const [welcome] = await botReplies(owner, phone);
-    expect(welcome).toMatchObject({ type: 'text', text: `${WELCOME}\n\n1. Ventas\n2. Soporte\n3. Facturación\n4. Otros\n\nResponde con el número de tu opción.` });
+    expect(welcome).toMatchObject({
+      type: 'text',
+      text: `${WELCOME}\n\n1. Ventas\n2. Soporte\n3. Facturación\n4. Otros\n\nResponde con el número de tu opción.`,
+    });
     await says(owner, phone, '4');
     expect((await cardOf(owner, phone)).columnId).toBe(menu[3]!.id);
   });

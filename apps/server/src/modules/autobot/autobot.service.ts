@@ -17,7 +17,12 @@ export async function getBotSettings(executor: DbExecutor, tenantId: string): Pr
   const [row] = await executor.select().from(autobotSettings).where(eq(autobotSettings.tenantId, tenantId)).limit(1);
   if (!row) return DISABLED;
   const existing = new Set((await columnsOfTenant(executor, tenantId, row.menuColumnIds)).map((column) => column.id));
-  return { enabled: row.enabled, message: row.message, triggerColumnId: row.triggerColumnId, menuColumnIds: row.menuColumnIds.filter((id) => existing.has(id)) };
+  return {
+    enabled: row.enabled,
+    message: row.message,
+    triggerColumnId: row.triggerColumnId,
+    menuColumnIds: row.menuColumnIds.filter((id) => existing.has(id)),
+  };
 }
 
 /** PUT /api/bot-settings: every column must be this tenant's; switching on needs a plan with the bot. */
@@ -27,7 +32,10 @@ export async function saveBotSettings(db: Db, tenant: { id: string; plan: Plan }
   const named = [...new Set([...(input.triggerColumnId ? [input.triggerColumnId] : []), ...menuColumnIds])];
   if ((await columnsOfTenant(db, tenant.id, named)).length !== named.length) throw badRequest(BOT_COLUMN_INVALID);
   const values = { enabled: input.enabled, message: input.message, triggerColumnId: input.triggerColumnId, menuColumnIds, updatedAt: new Date() };
-  await db.insert(autobotSettings).values({ tenantId: tenant.id, ...values }).onConflictDoUpdate({ target: autobotSettings.tenantId, set: values });
+  await db
+    .insert(autobotSettings)
+    .values({ tenantId: tenant.id, ...values })
+    .onConflictDoUpdate({ target: autobotSettings.tenantId, set: values });
   return getBotSettings(db, tenant.id);
 }
 
@@ -62,7 +70,9 @@ export async function landingColumn(executor: DbExecutor, tenantId: string): Pro
 /** An archived chat went back to the waiting room: the bot greets the contact again on their next message. */
 export async function greetOnNextMessage(db: Db, tenantId: string, cardId: string) {
   const values = { state: 'greet_next' as const, invalidReplies: 0, options: [], updatedAt: new Date() };
-  await db.insert(autobotConversations).values({ tenantId, cardId, ...values })
+  await db
+    .insert(autobotConversations)
+    .values({ tenantId, cardId, ...values })
     .onConflictDoUpdate({ target: [autobotConversations.tenantId, autobotConversations.cardId], set: values });
 }
 
@@ -101,7 +111,11 @@ export async function handleCustomerMessage(deps: AutobotDeps, incoming: Custome
   if (!bot || incoming.columnId !== bot.trigger.columnId) return;
   const [card, [message]] = await Promise.all([
     findCard(deps.db, tenantId, incoming.cardId),
-    deps.db.select().from(messages).where(and(eq(messages.tenantId, tenantId), eq(messages.id, incoming.messageId))).limit(1),
+    deps.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.tenantId, tenantId), eq(messages.id, incoming.messageId)))
+      .limit(1),
   ]);
   if (!card || card.isGroup || !message) return;
 
@@ -138,11 +152,17 @@ async function decide(tx: Tx, bot: RunningBot, tenantId: string, card: CardRow, 
   if (cardCreated) {
     await tx.insert(autobotConversations).values({ tenantId, cardId: card.id, state: 'greet_next' }).onConflictDoNothing();
   }
-  const [conversation] = await tx.select().from(autobotConversations)
-    .where(and(eq(autobotConversations.tenantId, tenantId), eq(autobotConversations.cardId, card.id))).for('update');
+  const [conversation] = await tx
+    .select()
+    .from(autobotConversations)
+    .where(and(eq(autobotConversations.tenantId, tenantId), eq(autobotConversations.cardId, card.id)))
+    .for('update');
   if (!conversation || conversation.state === 'done') return { kind: 'none' };
   const save = (changes: Partial<typeof autobotConversations.$inferInsert>) =>
-    tx.update(autobotConversations).set({ ...changes, updatedAt: sql`now()` }).where(eq(autobotConversations.id, conversation.id));
+    tx
+      .update(autobotConversations)
+      .set({ ...changes, updatedAt: sql`now()` })
+      .where(eq(autobotConversations.id, conversation.id));
 
   if (conversation.state === 'greet_next') {
     await save({ state: 'awaiting_choice', invalidReplies: 0, options: bot.options });

@@ -23,7 +23,13 @@ describe('the embedded demo', () => {
     expect(columns.map((column) => column.title)).toEqual(['Nuevos', 'Ventas', 'Soporte', 'En conversación', 'Propuesta enviada', 'Ganados']);
 
     const send = async (text: string) => {
-      await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(DEMO_SIGN_IN.tenantSlug), phone: '5215588887777', name: 'Demo Cliente', kind: 'text', text });
+      await t.app.sandboxPhone!.customerSends({
+        appName: sandboxAppName(DEMO_SIGN_IN.tenantSlug),
+        phone: '5215588887777',
+        name: 'Demo Cliente',
+        kind: 'text',
+        text,
+      });
       // The auto-bot answers from the queue, after the webhook answered.
       await t.app.queue.drain();
     };
@@ -33,7 +39,11 @@ describe('the embedded demo', () => {
     await send('Soporte');
     const [moved] = await t.database.db.select().from(cards).where(eq(cards.id, card!.id));
     expect(moved!.columnId).toBe(columns[2]!.id);
-    const replies = await t.database.db.select().from(messages).where(and(eq(messages.cardId, card!.id), eq(messages.sender, 'user'))).orderBy(asc(messages.createdAt));
+    const replies = await t.database.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.cardId, card!.id), eq(messages.sender, 'user')))
+      .orderBy(asc(messages.createdAt));
     expect(replies.map((row) => row.text)).toEqual([DEMO_BOT_WELCOME, confirmationText('Soporte')]);
   });
 });

@@ -21,7 +21,13 @@ export function createGeminiResponder(options: { apiKey: string; baseUrl?: strin
   const base = (options.baseUrl ?? 'https://generativelanguage.googleapis.com').replace(/\/$/, '');
   return {
     async respond(input) {
-      const tools = input.tools.length > 0 ? `\n\nAcciones que el equipo ofrece: ${input.tools.map((tool) => tool.label).filter(Boolean).join(', ')}.` : '';
+      const tools =
+        input.tools.length > 0
+          ? `\n\nAcciones que el equipo ofrece: ${input.tools
+              .map((tool) => tool.label)
+              .filter(Boolean)
+              .join(', ')}.`
+          : '';
       const response = await fetch(`${base}/v1beta/models/${GEMINI_MODEL}:generateContent`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-goog-api-key': options.apiKey },

@@ -19,7 +19,9 @@ export async function nextFreeSlots(db: Db, tenantId: string, eventType: string,
   const services = await listServices(db, tenantId);
   if (!tenant || services.length === 0) return [];
   const wanted = normaliseChoiceText(eventType);
-  const service = services.find((candidate) => wanted && (normaliseChoiceText(candidate.name).includes(wanted) || wanted.includes(normaliseChoiceText(candidate.name)))) ?? services[0]!;
+  const service =
+    services.find((candidate) => wanted && (normaliseChoiceText(candidate.name).includes(wanted) || wanted.includes(normaliseChoiceText(candidate.name)))) ??
+    services[0]!;
   const professional = (await listProfessionals(db, tenantId)).find((candidate) => candidate.serviceIds.includes(service.id));
   if (!professional) return [];
 
@@ -53,10 +55,17 @@ export async function bookSlot(db: Db, tenantId: string, slot: SlotOffer, client
   const tenant = await findTenantById(db, tenantId);
   if (!tenant) return { refused: 'La empresa ya no existe.' };
   try {
-    const appointment = await bookForCustomer({ db, tenantId, timezone: tenant.timezone }, {
-      clientName: client.name, clientWhatsapp: client.phone, professionalId: slot.professionalId, serviceId: slot.serviceId,
-      start: new Date(slot.startTime), end: new Date(slot.endTime),
-    });
+    const appointment = await bookForCustomer(
+      { db, tenantId, timezone: tenant.timezone },
+      {
+        clientName: client.name,
+        clientWhatsapp: client.phone,
+        professionalId: slot.professionalId,
+        serviceId: slot.serviceId,
+        start: new Date(slot.startTime),
+        end: new Date(slot.endTime),
+      },
+    );
     return { booked: appointment.id };
   } catch (error) {
     if (error instanceof AppError) return { refused: error.message };

@@ -49,15 +49,21 @@ export function createBotLive(deps: BotLiveDeps) {
   const chains = new Map<string, Promise<void>>();
   const serialised = (cardId: string, work: () => Promise<void>) => {
     const run = (chains.get(cardId) ?? Promise.resolve()).then(work, work);
-    const tail = run.catch(() => undefined).finally(() => {
-      if (chains.get(cardId) === tail) chains.delete(cardId);
-    });
+    const tail = run
+      .catch(() => undefined)
+      .finally(() => {
+        if (chains.get(cardId) === tail) chains.delete(cardId);
+      });
     chains.set(cardId, tail);
     return run;
   };
 
   const sessionOf = async (tenantId: string, cardId: string) => {
-    const [row] = await deps.db.select().from(botSessions).where(and(eq(botSessions.tenantId, tenantId), eq(botSessions.cardId, cardId), eq(botSessions.kind, 'live'))).limit(1);
+    const [row] = await deps.db
+      .select()
+      .from(botSessions)
+      .where(and(eq(botSessions.tenantId, tenantId), eq(botSessions.cardId, cardId), eq(botSessions.kind, 'live')))
+      .limit(1);
     return row;
   };
 
@@ -76,11 +82,22 @@ export function createBotLive(deps: BotLiveDeps) {
    * One step of the card's conversation. `depth` counts the flow moves that led here; `recordDelivery` (for a
    * step caused by a domain event) commits the event's receipt with the step, so a redelivery sends nothing twice.
    */
-  async function run(tenantId: string, card: CardRow, bot: BotRow, session: LiveSession | undefined, state: FlowRunState, input: FlowInput, depth: number, recordDelivery?: RecordDelivery) {
+  async function run(
+    tenantId: string,
+    card: CardRow,
+    bot: BotRow,
+    session: LiveSession | undefined,
+    state: FlowRunState,
+    input: FlowInput,
+    depth: number,
+    recordDelivery?: RecordDelivery,
+  ) {
     let moveTo: { id: string; funnelId: string } | undefined;
     const result = await advanceFlow(runnableConfig(deps.box, bot.config), state, input, {
       mode: 'live',
-      services: runServicesFor(deps, tenantId, (column) => { moveTo = column; }),
+      services: runServicesFor(deps, tenantId, (column) => {
+        moveTo = column;
+      }),
     });
     for (const report of result.reports) deps.log.debug({ tenantId, cardId: card.id, botId: bot.id, report }, 'bot step');
     const drafts: OutboundDraft[] = [];
@@ -90,10 +107,16 @@ export function createBotLive(deps: BotLiveDeps) {
       if (recordDelivery && !(await recordDelivery(tx))) return undefined;
       const revision = (session?.revision ?? 0) + 1;
       const saved = session
-        ? await tx.update(botSessions).set({ botId: bot.id, state: result.state, revision, updatedAt: new Date() })
-          .where(and(eq(botSessions.id, session.id), eq(botSessions.revision, session.revision))).returning()
-        : await tx.insert(botSessions).values({ tenantId, kind: 'live', botId: bot.id, cardId: card.id, state: result.state, revision })
-          .onConflictDoNothing().returning();
+        ? await tx
+            .update(botSessions)
+            .set({ botId: bot.id, state: result.state, revision, updatedAt: new Date() })
+            .where(and(eq(botSessions.id, session.id), eq(botSessions.revision, session.revision)))
+            .returning()
+        : await tx
+            .insert(botSessions)
+            .values({ tenantId, kind: 'live', botId: bot.id, cardId: card.id, state: result.state, revision })
+            .onConflictDoNothing()
+            .returning();
       const row = saved[0];
       // Another run saved first: its step stands, this one is dropped whole (nothing sent twice).
       if (!row) return undefined;
@@ -104,9 +127,11 @@ export function createBotLive(deps: BotLiveDeps) {
         stored.push({ message, card: updatedCard });
         current = updatedCard;
       }
-      const moved = moveTo && moveTo.id !== current.columnId ? await placeCard(tx, tenantId, card.id, { columnId: moveTo.id, funnelId: moveTo.funnelId }) : undefined;
+      const moved =
+        moveTo && moveTo.id !== current.columnId ? await placeCard(tx, tenantId, card.id, { columnId: moveTo.id, funnelId: moveTo.funnelId }) : undefined;
       // A flow's move may start the next column's entry flow; the depth travels with the event to bound the chain.
-      if (moved) await publishCardMove(deps.outbound.domainEvents, tx, tenantId, { cardId: card.id, from: current, to: moved, movedBy: 'bot', chainDepth: depth + 1 });
+      if (moved)
+        await publishCardMove(deps.outbound.domainEvents, tx, tenantId, { cardId: card.id, from: current, to: moved, movedBy: 'bot', chainDepth: depth + 1 });
       if (result.timer) {
         await deps.enqueueTimer(tx, { tenantId, sessionId: row.id, nodeId: result.timer.nodeId, revision }, new Date(Date.now() + result.timer.ms));
       }
@@ -138,7 +163,16 @@ export function createBotLive(deps: BotLiveDeps) {
     const trigger = conversation?.bot.config.nodes.find((node) => node.type === 'trigger');
     if (!conversation || trigger?.type !== 'trigger' || trigger.data.triggerType !== 'on_column_entry' || trigger.data.columnId !== card.columnId) return;
     if (conversation.state.status === 'human' && conversation.session?.botId === conversation.bot.id) return;
-    await run(tenantId, card, conversation.bot, conversation.session, newRunState({ ...conversation.state.variables, ...contactVariables(card) }), { kind: 'start' }, depth, recordDelivery);
+    await run(
+      tenantId,
+      card,
+      conversation.bot,
+      conversation.session,
+      newRunState({ ...conversation.state.variables, ...contactVariables(card) }),
+      { kind: 'start' },
+      depth,
+      recordDelivery,
+    );
   }
 
   return {
@@ -154,7 +188,11 @@ export function createBotLive(deps: BotLiveDeps) {
         if (waitingRoom?.columnId === incoming.columnId) return;
         const card = await findCard(deps.db, tenantId, incoming.cardId);
         if (!card || card.isGroup || card.columnId !== incoming.columnId) return;
-        const [message] = await deps.db.select().from(messages).where(and(eq(messages.tenantId, tenantId), eq(messages.id, incoming.messageId))).limit(1);
+        const [message] = await deps.db
+          .select()
+          .from(messages)
+          .where(and(eq(messages.tenantId, tenantId), eq(messages.id, incoming.messageId)))
+          .limit(1);
         if (!message) return;
         const conversation = await columnConversation(tenantId, card);
         if (!conversation || conversation.state.status === 'human' || conversation.state.status === 'waiting_timer') return;
@@ -182,8 +220,11 @@ export function createBotLive(deps: BotLiveDeps) {
 
     /** A live timer is due: the flow goes on after the timer node, if nothing changed meanwhile. */
     async timerFired(payload: BotTimerPayload) {
-      const [session] = await deps.db.select().from(botSessions)
-        .where(and(eq(botSessions.id, payload.sessionId), eq(botSessions.tenantId, payload.tenantId), eq(botSessions.kind, 'live'))).limit(1);
+      const [session] = await deps.db
+        .select()
+        .from(botSessions)
+        .where(and(eq(botSessions.id, payload.sessionId), eq(botSessions.tenantId, payload.tenantId), eq(botSessions.kind, 'live')))
+        .limit(1);
       if (!session?.cardId || session.revision !== payload.revision) return;
       await serialised(session.cardId, async () => {
         const card = await findCard(deps.db, payload.tenantId, session.cardId!);

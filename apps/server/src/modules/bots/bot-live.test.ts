@@ -43,19 +43,30 @@ async function botOn(owner: Owner, columnId: string, config: unknown) {
 }
 
 /** The customer writes; the bots answer from the queue (listeners of customer-message.stored), which the test runs. */
-async function customer(owner: Owner, phone: string, message: { kind: 'text'; text: string } | { kind: 'button_reply'; title: string; id?: string; postbackText?: string }) {
+async function customer(
+  owner: Owner,
+  phone: string,
+  message: { kind: 'text'; text: string } | { kind: 'button_reply'; title: string; id?: string; postbackText?: string },
+) {
   await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone, name: 'Marta', ...message });
   await t.app.queue.drain();
 }
 const says = (owner: Owner, phone: string, text: string) => customer(owner, phone, { kind: 'text', text });
 
 async function cardOf(owner: Owner, phone: string) {
-  const [card] = await t.database.db.select().from(cards).where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, phone)));
+  const [card] = await t.database.db
+    .select()
+    .from(cards)
+    .where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, phone)));
   return card!;
 }
 async function botTexts(owner: Owner, phone: string) {
   const card = await cardOf(owner, phone);
-  const rows = await t.database.db.select().from(messages).where(and(eq(messages.cardId, card.id), eq(messages.sender, 'ai'))).orderBy(asc(messages.createdAt));
+  const rows = await t.database.db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.cardId, card.id), eq(messages.sender, 'ai')))
+    .orderBy(asc(messages.createdAt));
   return rows.map((row) => row.text);
 }
 /** Waits for a condition with a deadline (a timer job becomes due later). */
@@ -69,7 +80,12 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
 }
 
 const node = (id: string, type: string, data: Record<string, unknown>) => ({ id, type, position: { x: 0, y: 0 }, data: { label: id, ...data } });
-const edge = (source: string, target: string, sourceHandle: string | null = null) => ({ id: `${source}-${target}-${sourceHandle}`, source, target, sourceHandle });
+const edge = (source: string, target: string, sourceHandle: string | null = null) => ({
+  id: `${source}-${target}-${sourceHandle}`,
+  source,
+  target,
+  sourceHandle,
+});
 
 describe('a column bot in live chats', () => {
   it('answers a customer on a card in its column through the sandbox, follows the pressed option and starts over after the end', async () => {
@@ -107,7 +123,10 @@ describe('a column bot in live chats', () => {
     expect(await botTexts(owner, phone)).toEqual([]);
 
     const { owner: other, columns: otherColumns } = await company();
-    await botOn(other, otherColumns[0]!.id, { nodes: [node('inicio', 'trigger', {}), node('humano', 'assignToHuman', { agentId: '' })], edges: [edge('inicio', 'humano')] });
+    await botOn(other, otherColumns[0]!.id, {
+      nodes: [node('inicio', 'trigger', {}), node('humano', 'assignToHuman', { agentId: '' })],
+      edges: [edge('inicio', 'humano')],
+    });
     const handed = phoneOf();
     await says(other, handed, 'Hola');
     await says(other, handed, '¿Hay alguien?');
@@ -144,7 +163,11 @@ describe('a column bot in live chats', () => {
   it('waits for a live timer through the job queue, then goes on', async () => {
     const { owner, columns } = await company();
     await botOn(owner, columns[0]!.id, {
-      nodes: [node('inicio', 'trigger', {}), node('espera', 'timer', { duration: 1, unit: 'seconds' }), node('seguimiento', 'sendMessage', { text: '¿Pudiste revisarlo?' })],
+      nodes: [
+        node('inicio', 'trigger', {}),
+        node('espera', 'timer', { duration: 1, unit: 'seconds' }),
+        node('seguimiento', 'sendMessage', { text: '¿Pudiste revisarlo?' }),
+      ],
       edges: [edge('inicio', 'espera'), edge('espera', 'seguimiento')],
     });
     const phone = phoneOf();
@@ -153,31 +176,47 @@ describe('a column bot in live chats', () => {
     // While the timer runs, new messages do not restart the flow.
     await says(owner, phone, '¿Hola?');
     expect(await botTexts(owner, phone)).toEqual([]);
-    const texts = await until(async () => {
-      await t.app.queue.runDueJobsOnce();
-      return botTexts(owner, phone);
-    }, (found) => found.length > 0, 10_000);
+    const texts = await until(
+      async () => {
+        await t.app.queue.runDueJobsOnce();
+        return botTexts(owner, phone);
+      },
+      (found) => found.length > 0,
+      10_000,
+    );
     expect(texts).toEqual(['¿Pudiste revisarlo?']);
   });
 
-  it('leaves the menu auto-bot\'s waiting room to the auto-bot', async () => {
+  it("leaves the menu auto-bot's waiting room to the auto-bot", async () => {
     const { owner, columns } = await company();
     await t.database.db.update(tenants).set({ subscriptionPlan: 'professional' }).where(eq(tenants.id, owner.tenant.id));
     await botOn(owner, columns[0]!.id, optionsFlow());
-    const settings = await call(owner, 'PUT', '/bot-settings', { enabled: true, message: 'Bienvenida', triggerColumnId: columns[0]!.id, menuColumnIds: [columns[1]!.id] });
+    const settings = await call(owner, 'PUT', '/bot-settings', {
+      enabled: true,
+      message: 'Bienvenida',
+      triggerColumnId: columns[0]!.id,
+      menuColumnIds: [columns[1]!.id],
+    });
     expect(settings.statusCode).toBe(200);
     const phone = phoneOf();
     await says(owner, phone, 'Hola');
     expect(await botTexts(owner, phone)).toEqual([]);
     const card = await cardOf(owner, phone);
-    const fromAutobot = await t.database.db.select().from(messages).where(and(eq(messages.cardId, card.id), eq(messages.sender, 'user')));
+    const fromAutobot = await t.database.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.cardId, card.id), eq(messages.sender, 'user')));
     expect(fromAutobot.map((row) => row.text)).toEqual(['Bienvenida']);
   });
 });
 
 describe('the schedule node in a live chat, on the real agenda', () => {
   const scheduleFlow = {
-    nodes: [node('inicio', 'trigger', {}), node('agendar', 'schedule', { eventType: 'Corte' }), node('gracias', 'sendMessage', { text: 'Te esperamos: {{appointment}}' })],
+    nodes: [
+      node('inicio', 'trigger', {}),
+      node('agendar', 'schedule', { eventType: 'Corte' }),
+      node('gracias', 'sendMessage', { text: 'Te esperamos: {{appointment}}' }),
+    ],
     edges: [edge('inicio', 'agendar'), edge('agendar', 'gracias')],
   };
   const toCustomer = async (owner: Owner, phone: string) =>
@@ -202,7 +241,7 @@ describe('the schedule node in a live chat, on the real agenda', () => {
     throw new Error('the agenda has no free time this week');
   }
 
-  it('offers the next free times as buttons, re-offers a time taken meanwhile, and books the chosen one with the Agenda\'s rules', async () => {
+  it("offers the next free times as buttons, re-offers a time taken meanwhile, and books the chosen one with the Agenda's rules", async () => {
     const { owner, columns } = await company();
     const { professional, service } = await seedCatalog(t.app, owner, { duration: 60 });
     const ids = { professionalId: professional.id, serviceId: service.id };
@@ -211,7 +250,7 @@ describe('the schedule node in a live chat, on the real agenda', () => {
     await says(owner, phone, 'Quiero una cita');
     expect(await botTexts(owner, phone)).toEqual([scheduleTexts.offer('Corte')]);
     await t.app.queue.drain();
-    expect(((await toCustomer(owner, phone))[0]!.body.options as unknown[])).toHaveLength(3);
+    expect((await toCustomer(owner, phone))[0]!.body.options as unknown[]).toHaveLength(3);
 
     // Someone at the desk books the first offered time before the customer answers.
     const first = await firstFreeInAgenda(owner, ids);
@@ -224,7 +263,10 @@ describe('the schedule node in a live chat, on the real agenda', () => {
 
     await press(owner, phone, 0);
     const booked = await t.database.db.select().from(appointments).where(eq(appointments.tenantId, owner.tenant.id)).orderBy(asc(appointments.startTime));
-    expect(booked.map((row) => [row.clientName, row.startTime.toISOString()])).toEqual([['Mostrador', first.startTime], ['Marta', next.startTime]]);
+    expect(booked.map((row) => [row.clientName, row.startTime.toISOString()])).toEqual([
+      ['Mostrador', first.startTime],
+      ['Marta', next.startTime],
+    ]);
     expect(booked[1]).toMatchObject({ clientWhatsapp: phone, professionalId: professional.id, serviceId: service.id, endTime: new Date(next.endTime) });
     const last = (await botTexts(owner, phone)).slice(3);
     const confirmation = last.find((text) => text?.startsWith('¡Listo!'));

@@ -21,7 +21,9 @@ beforeAll(async () => {
   t = await buildTestApp({ providerMode: 'sandbox', allowPrivateOutbound: true });
   await listenOnRandomPort(t.app);
   web = await startFakeWebhookServer();
-  web.route('/foto.png', (request) => (request.headers.authorization === `Bearer ${TOKEN}` ? { body: PNG, contentType: 'image/png' } : { status: 401, body: 'no' }));
+  web.route('/foto.png', (request) =>
+    request.headers.authorization === `Bearer ${TOKEN}` ? { body: PNG, contentType: 'image/png' } : { status: 401, body: 'no' },
+  );
 });
 afterAll(async () => {
   await web.close();
@@ -38,7 +40,12 @@ function imageFlow(authToken: string, imageId = 'imagen') {
   return {
     nodes: [
       { id: 'inicio', type: 'trigger', position: { x: 0, y: 0 }, data: { label: 'Inicio', triggerType: 'on_message_received', columnId: '' } },
-      { id: imageId, type: 'sendImage', position: { x: 0, y: 100 }, data: { label: 'Catálogo', imageUrl: `${web.url}/foto.png`, authToken, errorMessage: 'Sin imagen.' } },
+      {
+        id: imageId,
+        type: 'sendImage',
+        position: { x: 0, y: 100 },
+        data: { label: 'Catálogo', imageUrl: `${web.url}/foto.png`, authToken, errorMessage: 'Sin imagen.' },
+      },
       { id: 'listo', type: 'sendMessage', position: { x: 0, y: 200 }, data: { label: 'Listo', text: 'listo' } },
     ],
     edges: [
@@ -107,7 +114,10 @@ describe('credentials in bot nodes', () => {
   it('seal a flow saved before secrets were sealed, the next time it is saved', async () => {
     const owner = await registerTenant(t.app);
     const bot = (await call(owner, 'POST', '/bots', { name: 'Antiguo' })).json() as { id: string };
-    await t.database.db.update(bots).set({ config: imageFlow(TOKEN) as never }).where(and(eq(bots.id, bot.id), eq(bots.tenantId, owner.tenant.id)));
+    await t.database.db
+      .update(bots)
+      .set({ config: imageFlow(TOKEN) as never })
+      .where(and(eq(bots.id, bot.id), eq(bots.tenantId, owner.tenant.id)));
     expect(tokenIn(await call(owner, 'GET', `/bots/${bot.id}`))).toBe(MASKED);
     expect((await call(owner, 'PUT', `/bots/${bot.id}`, { name: 'Antiguo', config: imageFlow(MASKED) })).statusCode).toBe(200);
     expect(await storedToken(bot.id)).toMatch(/^v1:/);
@@ -136,7 +146,13 @@ describe('credentials in bot nodes', () => {
     const [first] = (await call(owner, 'GET', `/funnels/${funnel.id}/columns`)).json() as { id: string }[];
     expect((await call(owner, 'PUT', `/columns/${first!.id}`, { assistant_bot_id: id })).statusCode).toBe(200);
     const before = web.received.length;
-    await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: `52155${String(Date.now()).slice(-8)}`, name: 'Marta', kind: 'text', text: 'Hola' });
+    await t.app.sandboxPhone!.customerSends({
+      appName: sandboxAppName(owner.tenant.slug),
+      phone: `52155${String(Date.now()).slice(-8)}`,
+      name: 'Marta',
+      kind: 'text',
+      text: 'Hola',
+    });
     // The column's bot answers from its customer-message.stored listener, after the webhook has answered.
     await t.app.queue.drain();
     expect(web.received.slice(before).map((request) => request.headers.authorization)).toEqual([`Bearer ${TOKEN}`]);

@@ -34,13 +34,22 @@ export function playgroundText(message: BotMessage): string {
  * session kept on the server. A missing or finished session (or one of another bot) starts a new one.
  * Credentials the editor holds masked run with the bot's stored ones.
  */
-export async function simulate(deps: BotRunDeps, scope: BotsScope, botId: string, input: { message: string; sessionId?: string | null; botConfig: BotConfig }): Promise<SimulateResponse> {
+export async function simulate(
+  deps: BotRunDeps,
+  scope: BotsScope,
+  botId: string,
+  input: { message: string; sessionId?: string | null; botConfig: BotConfig },
+): Promise<SimulateResponse> {
   requireOwnerOrAdmin(scope.actor);
   const bot = await requireBot(scope.db, scope.tenantId, botId);
   const [existing] = input.sessionId
-    ? await scope.db.select().from(botSessions).where(and(
-      eq(botSessions.id, input.sessionId), eq(botSessions.tenantId, scope.tenantId), eq(botSessions.kind, 'simulation'), eq(botSessions.botId, bot.id),
-    )).limit(1)
+    ? await scope.db
+        .select()
+        .from(botSessions)
+        .where(
+          and(eq(botSessions.id, input.sessionId), eq(botSessions.tenantId, scope.tenantId), eq(botSessions.kind, 'simulation'), eq(botSessions.botId, bot.id)),
+        )
+        .limit(1)
     : [];
   const previous = existing?.state ?? newRunState({ ...SIMULATION_CONTACT });
   if (existing && previous.status === 'human') {
@@ -48,24 +57,36 @@ export async function simulate(deps: BotRunDeps, scope: BotsScope, botId: string
     return { sessionId: existing.id, reply: HANDED_TO_HUMAN, replies: [HANDED_TO_HUMAN], options: [] };
   }
 
-  const result = await advanceFlow(runnableDraft(deps.box, input.botConfig, bot.config), previous, { kind: 'message', answer: { text: input.message } }, { mode: 'simulation', services: runServicesFor(deps, scope.tenantId) });
+  const result = await advanceFlow(
+    runnableDraft(deps.box, input.botConfig, bot.config),
+    previous,
+    { kind: 'message', answer: { text: input.message } },
+    { mode: 'simulation', services: runServicesFor(deps, scope.tenantId) },
+  );
   const lines = result.transcript.map((entry) => (entry.kind === 'message' ? playgroundText(entry.message) : entry.text));
   let sessionId = existing?.id;
   if (existing) {
     await scope.db.update(botSessions).set({ state: result.state, updatedAt: new Date() }).where(eq(botSessions.id, existing.id));
   } else {
-    await scope.db.delete(botSessions).where(and(eq(botSessions.kind, 'simulation'), lt(botSessions.updatedAt, sql`now() - ${SIMULATION_TTL_MS}::float8 * interval '1 millisecond'`)));
-    const [row] = await scope.db.insert(botSessions).values({ tenantId: scope.tenantId, kind: 'simulation', botId: bot.id, state: result.state }).returning({ id: botSessions.id });
+    await scope.db
+      .delete(botSessions)
+      .where(and(eq(botSessions.kind, 'simulation'), lt(botSessions.updatedAt, sql`now() - ${SIMULATION_TTL_MS}::float8 * interval '1 millisecond'`)));
+    const [row] = await scope.db
+      .insert(botSessions)
+      .values({ tenantId: scope.tenantId, kind: 'simulation', botId: bot.id, state: result.state })
+      .returning({ id: botSessions.id });
     sessionId = row!.id;
   }
   const replies = lines.length > 0 ? lines : [NO_REPLY];
-  return { sessionId: sessionId!, reply: replies.join('\n\n'), replies, options: result.state.status === 'waiting_input' ? result.waitingOptions ?? [] : [] };
+  return { sessionId: sessionId!, reply: replies.join('\n\n'), replies, options: result.state.status === 'waiting_input' ? (result.waitingOptions ?? []) : [] };
 }
 
 /** DELETE /api/bots/simulation/{sessionId}: the playground's reset. */
 export async function endSimulation(scope: BotsScope, sessionId: string): Promise<void> {
   requireOwnerOrAdmin(scope.actor);
-  const removed = await scope.db.delete(botSessions)
-    .where(and(eq(botSessions.id, sessionId), eq(botSessions.tenantId, scope.tenantId), eq(botSessions.kind, 'simulation'))).returning({ id: botSessions.id });
+  const removed = await scope.db
+    .delete(botSessions)
+    .where(and(eq(botSessions.id, sessionId), eq(botSessions.tenantId, scope.tenantId), eq(botSessions.kind, 'simulation')))
+    .returning({ id: botSessions.id });
   if (removed.length === 0) throw notFound(SIMULATION_NOT_FOUND);
 }

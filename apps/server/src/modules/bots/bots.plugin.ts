@@ -26,14 +26,20 @@ export const botsPlugin: FastifyPluginAsync<BotsPluginOptions> = async (app, opt
   const { db, box, queue, domainEvents, storage, log, outbound, smtpUrl, gemini } = options;
   const boardEvents = realtimeBoardEvents(options.realtime);
   const run: BotRunDeps = {
-    db, box, http: options.outboundHttp,
+    db,
+    box,
+    http: options.outboundHttp,
     email: smtpUrl ? createSmtpEmailSender(smtpUrl) : undefined,
     ai: gemini ? createGeminiResponder(gemini) : undefined,
   };
   // The timer job and the live runtime need each other: the job's handler reads `live` only when a timer fires.
   const timerJob = createBotTimerJob(() => live);
   const live = createBotLive({
-    ...run, outbound, storage, boardEvents, log,
+    ...run,
+    outbound,
+    storage,
+    boardEvents,
+    log,
     enqueueTimer: (tx, payload, runAt) => queue.enqueue(tx, timerJob, payload, { runAt, singletonKey: `bot-timer:${payload.sessionId}:${payload.revision}` }),
     autobotWaitingRoom: (tenantId) => landingColumn(db, tenantId),
   });

@@ -116,19 +116,63 @@ describe('GET, PUT and DELETE /api/bots/{id}', () => {
     // A trigger on column entry names one of this company's columns.
     const entry = await call(owner, 'PUT', `/bots/${bot.id}`, {
       name: 'Agenda v2',
-      config: { nodes: [{ id: 'trigger-1', type: 'trigger', position: { x: 0, y: 0 }, data: { label: 'Entrada', triggerType: 'on_column_entry', columnId: columns[1]!.id } }], edges: [] },
+      config: {
+        nodes: [
+          { id: 'trigger-1', type: 'trigger', position: { x: 0, y: 0 }, data: { label: 'Entrada', triggerType: 'on_column_entry', columnId: columns[1]!.id } },
+        ],
+        edges: [],
+      },
     });
     expect(entry.statusCode).toBe(200);
   });
 
   it.each([
     ['two trigger nodes', (c: ReturnType<typeof optionsFlow>) => ({ ...c, nodes: [...c.nodes, { ...c.nodes[0]!, id: 'trigger-2' }] }), ONE_TRIGGER_ONLY],
-    ['an edge to a node that is not in the flow', (c: ReturnType<typeof optionsFlow>) => ({ ...c, edges: [...c.edges, { id: 'e-x', source: 'trigger-1', target: 'ghost', sourceHandle: null }] }), 'La conexión e-x une nodos que no existen en el flujo.'],
-    ['an unknown node type', (c: ReturnType<typeof optionsFlow>) => ({ ...c, nodes: [...c.nodes, { id: 'x-1', type: 'teleport', position: { x: 0, y: 0 }, data: {} }] }), 'Tipo de nodo desconocido'],
-    ['a webhook with method PUT', (c: ReturnType<typeof optionsFlow>) => ({ ...c, nodes: [...c.nodes, { id: 'w-1', type: 'webhook', position: { x: 0, y: 0 }, data: { label: 'Avisar', url: '', method: 'PUT', body: '{}' } }] }), 'Nodo «Avisar»: Método inválido: usa GET o POST.'],
-    ['a column-entry trigger without a column', (c: ReturnType<typeof optionsFlow>) => ({ ...c, nodes: c.nodes.map((node) => (node.type === 'trigger' ? { ...node, data: { label: 'Inicio', triggerType: 'on_column_entry', columnId: '' } } : node)) }), 'Nodo «Inicio»: El disparador «Al entrar a una columna» necesita una columna.'],
-    ['a redirect to a column that does not exist', (c: ReturnType<typeof optionsFlow>) => ({ ...c, nodes: [...c.nodes, { id: 'r-1', type: 'redirect', position: { x: 0, y: 0 }, data: { label: 'Mover', targetType: 'column', targetId: crypto.randomUUID() } }] }), 'Nodo «Mover»: la columna elegida no existe.'],
-    ['a timer of 0 minutes', (c: ReturnType<typeof optionsFlow>) => ({ ...c, nodes: [...c.nodes, { id: 't-1', type: 'timer', position: { x: 0, y: 0 }, data: { label: 'Espera', duration: 0, unit: 'minutes' } }] }), 'Nodo «Espera»: La duración debe ser un número mayor que 0.'],
+    [
+      'an edge to a node that is not in the flow',
+      (c: ReturnType<typeof optionsFlow>) => ({ ...c, edges: [...c.edges, { id: 'e-x', source: 'trigger-1', target: 'ghost', sourceHandle: null }] }),
+      'La conexión e-x une nodos que no existen en el flujo.',
+    ],
+    [
+      'an unknown node type',
+      (c: ReturnType<typeof optionsFlow>) => ({ ...c, nodes: [...c.nodes, { id: 'x-1', type: 'teleport', position: { x: 0, y: 0 }, data: {} }] }),
+      'Tipo de nodo desconocido',
+    ],
+    [
+      'a webhook with method PUT',
+      (c: ReturnType<typeof optionsFlow>) => ({
+        ...c,
+        nodes: [...c.nodes, { id: 'w-1', type: 'webhook', position: { x: 0, y: 0 }, data: { label: 'Avisar', url: '', method: 'PUT', body: '{}' } }],
+      }),
+      'Nodo «Avisar»: Método inválido: usa GET o POST.',
+    ],
+    [
+      'a column-entry trigger without a column',
+      (c: ReturnType<typeof optionsFlow>) => ({
+        ...c,
+        nodes: c.nodes.map((node) => (node.type === 'trigger' ? { ...node, data: { label: 'Inicio', triggerType: 'on_column_entry', columnId: '' } } : node)),
+      }),
+      'Nodo «Inicio»: El disparador «Al entrar a una columna» necesita una columna.',
+    ],
+    [
+      'a redirect to a column that does not exist',
+      (c: ReturnType<typeof optionsFlow>) => ({
+        ...c,
+        nodes: [
+          ...c.nodes,
+          { id: 'r-1', type: 'redirect', position: { x: 0, y: 0 }, data: { label: 'Mover', targetType: 'column', targetId: crypto.randomUUID() } },
+        ],
+      }),
+      'Nodo «Mover»: la columna elegida no existe.',
+    ],
+    [
+      'a timer of 0 minutes',
+      (c: ReturnType<typeof optionsFlow>) => ({
+        ...c,
+        nodes: [...c.nodes, { id: 't-1', type: 'timer', position: { x: 0, y: 0 }, data: { label: 'Espera', duration: 0, unit: 'minutes' } }],
+      }),
+      'Nodo «Espera»: La duración debe ser un número mayor que 0.',
+    ],
   ])('refuses %s with 400 and keeps the saved flow', async (_case, change, message) => {
     const { owner } = await company();
     const bot = await newBot(owner);
@@ -148,17 +192,32 @@ describe('GET, PUT and DELETE /api/bots/{id}', () => {
     expect((await call(owner, 'PUT', `/bots/${bot.id}`, { name: '', config: optionsFlow() })).json().message).toBe(BOT_NAME_REQUIRED);
     const foreign = await call(owner, 'PUT', `/bots/${bot.id}`, {
       name: 'Agenda',
-      config: { nodes: [{ id: 'trigger-1', type: 'trigger', position: { x: 0, y: 0 }, data: { label: 'Entrada', triggerType: 'on_column_entry', columnId: other.columns[0]!.id } }], edges: [] },
+      config: {
+        nodes: [
+          {
+            id: 'trigger-1',
+            type: 'trigger',
+            position: { x: 0, y: 0 },
+            data: { label: 'Entrada', triggerType: 'on_column_entry', columnId: other.columns[0]!.id },
+          },
+        ],
+        edges: [],
+      },
     });
     expect(foreign.statusCode).toBe(400);
     expect(foreign.json().message).toBe('Nodo «Entrada»: la columna elegida no existe.');
   });
 
-  it('answers another company\'s bot like a missing one, and refuses agents opening, changing or trying it', async () => {
+  it("answers another company's bot like a missing one, and refuses agents opening, changing or trying it", async () => {
     const { owner, funnelId } = await company();
     const other = await company();
     const bot = await newBot(owner);
-    for (const [method, path, payload] of [['GET', `/bots/${bot.id}`], ['PUT', `/bots/${bot.id}`, { name: 'X', config: optionsFlow() }], ['DELETE', `/bots/${bot.id}`], ['POST', `/bots/${bot.id}/simulate`, { message: 'hola', botConfig: optionsFlow() }]] as const) {
+    for (const [method, path, payload] of [
+      ['GET', `/bots/${bot.id}`],
+      ['PUT', `/bots/${bot.id}`, { name: 'X', config: optionsFlow() }],
+      ['DELETE', `/bots/${bot.id}`],
+      ['POST', `/bots/${bot.id}/simulate`, { message: 'hola', botConfig: optionsFlow() }],
+    ] as const) {
       const response = await call(other.owner, method, path, payload);
       expect(response.statusCode, `${method} ${path}`).toBe(404);
       expect(response.json().message).toBe('Bot no encontrado.');
@@ -252,7 +311,11 @@ describe('POST /api/bots/{id}/simulate and DELETE /api/bots/simulation/{sessionI
         node('email-1', 'sendEmail', { label: 'Correo', to: 'ventas@example.com', subject: 'Nuevo', body: 'Hola' }, 200),
         node('ai-1', 'aiPrompt', { label: 'IA', prompt: 'Responde amable', tools: [] }, 300),
       ],
-      edges: [['trigger-1', 'webhook-1'], ['webhook-1', 'email-1'], ['email-1', 'ai-1']].map(([source, target]) => ({ id: `${source}-${target}`, source, target, sourceHandle: null, targetHandle: null })),
+      edges: [
+        ['trigger-1', 'webhook-1'],
+        ['webhook-1', 'email-1'],
+        ['email-1', 'ai-1'],
+      ].map(([source, target]) => ({ id: `${source}-${target}`, source, target, sourceHandle: null, targetHandle: null })),
     };
     const answer = (await call(owner, 'POST', `/bots/${bot.id}/simulate`, { message: 'Hola', botConfig })).json();
     expect(answer.replies).toEqual(['[«Avisar al CRM» no tiene URL: no se llamó]', `[✉ ${EMAIL_NOT_CONFIGURED}]`, AI_NOT_CONFIGURED]);

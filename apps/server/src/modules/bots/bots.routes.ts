@@ -21,23 +21,30 @@ const simulationParams = z.object({ sessionId: z.uuid({ error: 'Sesión de prueb
  * only owners and admins open, change or try a bot's flow.
  */
 export const botsRoutes: FastifyPluginAsyncZod<BotsRoutesOptions> = async (app, options) => {
-  const scopeOf = async (request: FastifyRequest): Promise<botsService.BotsScope> =>
-    ({ ...await requestScope(request), box: options.box, boardUpdated: options.boardEvents.boardUpdated });
+  const scopeOf = async (request: FastifyRequest): Promise<botsService.BotsScope> => ({
+    ...(await requestScope(request)),
+    box: options.box,
+    boardUpdated: options.boardEvents.boardUpdated,
+  });
 
   app.get('/bots', { schema: { response: { 200: botListResponse } } }, async (request) => botsService.listBots(await scopeOf(request)));
   app.post('/bots', { schema: { body: createBotRequest, response: { 201: botResponse } } }, async (request, reply) =>
-    reply.status(201).send(await botsService.createBot(await scopeOf(request), request.body)));
+    reply.status(201).send(await botsService.createBot(await scopeOf(request), request.body)),
+  );
   app.get('/bots/:id', { schema: { params: botParams, response: { 200: botResponse } } }, async (request) =>
-    botsService.getBot(await scopeOf(request), request.params.id));
+    botsService.getBot(await scopeOf(request), request.params.id),
+  );
   app.put('/bots/:id', { schema: { params: botParams, body: saveBotRequest, response: { 200: botResponse } } }, async (request) =>
-    botsService.saveBot(await scopeOf(request), request.params.id, request.body));
+    botsService.saveBot(await scopeOf(request), request.params.id, request.body),
+  );
   app.delete('/bots/:id', { schema: { params: botParams, response: { 204: noContent } } }, async (request, reply) => {
     await botsService.deleteBot(await scopeOf(request), request.params.id);
     return reply.status(204).send();
   });
 
   app.post('/bots/:id/simulate', { schema: { params: botParams, body: simulateRequest, response: { 200: simulateResponse } } }, async (request) =>
-    simulate(options, await scopeOf(request), request.params.id, request.body));
+    simulate(options, await scopeOf(request), request.params.id, request.body),
+  );
   app.delete('/bots/simulation/:sessionId', { schema: { params: simulationParams, response: { 204: noContent } } }, async (request, reply) => {
     await endSimulation(await scopeOf(request), request.params.sessionId);
     return reply.status(204).send();

@@ -27,7 +27,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);
 
 export const toBotSummary = (row: BotRow): BotSummary => ({
-  id: row.id, name: row.name, type: row.type, avatar_icon: row.type, created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString(),
+  id: row.id,
+  name: row.name,
+  type: row.type,
+  avatar_icon: row.type,
+  created_at: row.createdAt.toISOString(),
+  updated_at: row.updatedAt.toISOString(),
 });
 /** A bot with its flow, credentials masked: only owners and admins ever get one. */
 const toBotDetail = (box: SecretBox, row: BotRow): BotDetail => ({ ...toBotSummary(row), config: maskedConfig(box, row.config) });
@@ -35,7 +40,11 @@ const toBotDetail = (box: SecretBox, row: BotRow): BotDetail => ({ ...toBotSumma
 /** The tenant's bot, or undefined (another tenant's bot is simply not found). */
 export async function findBot(executor: DbExecutor, tenantId: string, botId: string): Promise<BotRow | undefined> {
   if (!isUuid(botId)) return undefined;
-  const [row] = await executor.select().from(bots).where(and(eq(bots.tenantId, tenantId), eq(bots.id, botId))).limit(1);
+  const [row] = await executor
+    .select()
+    .from(bots)
+    .where(and(eq(bots.tenantId, tenantId), eq(bots.id, botId)))
+    .limit(1);
   return row;
 }
 
@@ -75,14 +84,24 @@ async function checkReferences(executor: DbExecutor, tenantId: string, config: B
     if (node.type === 'trigger' && node.data.triggerType === 'on_column_entry') columnRefs.push({ id: node.data.columnId, label: node.data.label });
     if (node.type === 'redirect' && node.data.targetId) columnRefs.push({ id: node.data.targetId, label: node.data.label });
     if (node.type === 'aiPrompt') {
-      for (const tool of node.data.tools) if (tool.tool_type === 'redirect_to_column' && tool.columnId) columnRefs.push({ id: tool.columnId, label: node.data.label });
+      for (const tool of node.data.tools)
+        if (tool.tool_type === 'redirect_to_column' && tool.columnId) columnRefs.push({ id: tool.columnId, label: node.data.label });
     }
     if (node.type === 'assignToHuman' && node.data.agentId) {
-      if (!isUuid(node.data.agentId) || !(await findUser(executor, tenantId, node.data.agentId))) throw badRequest(`Nodo «${node.data.label}»: el agente elegido no es un miembro del equipo.`);
+      if (!isUuid(node.data.agentId) || !(await findUser(executor, tenantId, node.data.agentId)))
+        throw badRequest(`Nodo «${node.data.label}»: el agente elegido no es un miembro del equipo.`);
     }
   }
   const valid = columnRefs.filter((ref) => isUuid(ref.id));
-  const existing = new Set((await columnsOfTenant(executor, tenantId, valid.map((ref) => ref.id))).map((column) => column.id));
+  const existing = new Set(
+    (
+      await columnsOfTenant(
+        executor,
+        tenantId,
+        valid.map((ref) => ref.id),
+      )
+    ).map((column) => column.id),
+  );
   const missing = columnRefs.find((ref) => !existing.has(ref.id));
   if (missing) throw badRequest(`Nodo «${missing.label}»: la columna elegida no existe.`);
 }
@@ -96,8 +115,11 @@ export async function saveBot(scope: BotsScope, botId: string, input: { name: st
   const bot = await requireBot(scope.db, scope.tenantId, botId);
   await checkReferences(scope.db, scope.tenantId, input.config);
   const config = sealedConfig(scope.box, input.config, bot.config);
-  const [row] = await scope.db.update(bots).set({ name: input.name, config, updatedAt: new Date() })
-    .where(and(eq(bots.tenantId, scope.tenantId), eq(bots.id, bot.id))).returning();
+  const [row] = await scope.db
+    .update(bots)
+    .set({ name: input.name, config, updatedAt: new Date() })
+    .where(and(eq(bots.tenantId, scope.tenantId), eq(bots.id, bot.id)))
+    .returning();
   return toBotDetail(scope.box, row!);
 }
 

@@ -37,7 +37,7 @@ const node = (id: string, type: string, data: Record<string, unknown>) => ({ id,
 const edge = (source: string, target: string) => ({ id: `${source}-${target}`, source, target, sourceHandle: null });
 
 describe('a column flow bot with a slow webhook node', () => {
-  it('lets the inbound webhook answer at once and sends the bot\'s reply after the slow server answers', async () => {
+  it("lets the inbound webhook answer at once and sends the bot's reply after the slow server answers", async () => {
     const owner = await registerTenant(t.app);
     const call = (method: 'GET' | 'POST' | 'PUT', path: string, payload?: unknown) =>
       t.app.inject({ method, url: `/api${path}`, headers: bearer(owner.token), payload: payload as object });

@@ -43,23 +43,25 @@ export function throttlePerBatch(emit: (tenantId: string, batchId: string) => vo
   };
 }
 
-export function createBatchUpdates(options: {
-  emitToTenant: (tenantId: string, batchId: string) => void;
-  throttleMs?: number;
-}): BatchUpdates {
+export function createBatchUpdates(options: { emitToTenant: (tenantId: string, batchId: string) => void; throttleMs?: number }): BatchUpdates {
   return throttlePerBatch(options.emitToTenant, options.throttleMs ?? BATCH_UPDATE_THROTTLE_MS);
 }
 
 /** The batches whose counts a status of this message moves (it is one of their rows' messages). */
 export async function batchesOfMessage(db: Db, tenantId: string, messageId: string): Promise<string[]> {
-  const rows = await db.select({ batchId: batchRecipients.batchId }).from(batchRecipients)
-    .where(and(eq(batchRecipients.tenantId, tenantId), eq(batchRecipients.messageId, messageId))).limit(1);
+  const rows = await db
+    .select({ batchId: batchRecipients.batchId })
+    .from(batchRecipients)
+    .where(and(eq(batchRecipients.tenantId, tenantId), eq(batchRecipients.messageId, messageId)))
+    .limit(1);
   return rows.map((row) => row.batchId);
 }
 
 /** The batches a customer's message on this chat may count as a reply for (a batch message went to the chat). */
 export async function batchesOfChat(db: Db, tenantId: string, cardId: string): Promise<string[]> {
-  const rows = await db.selectDistinct({ batchId: batchRecipients.batchId }).from(batchRecipients)
+  const rows = await db
+    .selectDistinct({ batchId: batchRecipients.batchId })
+    .from(batchRecipients)
     .where(and(eq(batchRecipients.tenantId, tenantId), eq(batchRecipients.cardId, cardId), isNotNull(batchRecipients.messageId)));
   return rows.map((row) => row.batchId);
 }

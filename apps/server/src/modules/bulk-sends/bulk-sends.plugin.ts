@@ -24,8 +24,11 @@ export const bulkSendsPlugin: FastifyPluginAsync<BulkSendsPluginOptions> = async
   const { sendChunk } = createBulkSendJobs({ ...chunkDeps, log });
   queue.register(sendChunk);
   for (const listener of createBulkSendListeners({ db, updates })) domainEvents.register(listener);
-  await registerTenantRoutes(app, (scope) => scope.register(bulkSendsRoutes, {
-    ...chunkDeps, updates,
-    enqueueChunk: (tx, payload, delayMs) => queue.enqueue(tx, sendChunk, payload, { delayMs, singletonKey: `batch:${payload.batchId}:${payload.chunk}` }),
-  }));
+  await registerTenantRoutes(app, (scope) =>
+    scope.register(bulkSendsRoutes, {
+      ...chunkDeps,
+      updates,
+      enqueueChunk: (tx, payload, delayMs) => queue.enqueue(tx, sendChunk, payload, { delayMs, singletonKey: `batch:${payload.batchId}:${payload.chunk}` }),
+    }),
+  );
 };

@@ -58,7 +58,12 @@ interface BatchRequest {
 
 function postBatch(owner: Owner, funnelId: string, request: BatchRequest) {
   const form = multipartForm(request.fields, request.file && { field: 'file', ...request.file });
-  return t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/funnels/${funnelId}/batches`, headers: { ...bearer(owner.token), ...form.headers }, payload: form.body });
+  return t.app.inject({
+    method: 'POST',
+    url: `/t/${owner.tenant.slug}/api/funnels/${funnelId}/batches`,
+    headers: { ...bearer(owner.token), ...form.headers },
+    payload: form.body,
+  });
 }
 
 /** A company with the approved template and a batch request to its second column, ready to send these rows. */
@@ -76,9 +81,15 @@ async function companyWithFile(rows: unknown[][], owner?: Owner) {
 /** Lets time pass for the paced chunks and runs the queue until every chunk and send is done. */
 async function sendEverything() {
   await until(async () => {
-    await db().update(jobs).set({ runAt: sql`now()` }).where(and(eq(jobs.name, CHUNK_JOB), eq(jobs.status, 'pending')));
+    await db()
+      .update(jobs)
+      .set({ runAt: sql`now()` })
+      .where(and(eq(jobs.name, CHUNK_JOB), eq(jobs.status, 'pending')));
     await t.app.queue.runDueJobsOnce(10);
-    const left = await db().select({ id: jobs.id }).from(jobs).where(and(inArray(jobs.name, [CHUNK_JOB, SEND_JOB]), inArray(jobs.status, ['pending', 'running'])));
+    const left = await db()
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(inArray(jobs.name, [CHUNK_JOB, SEND_JOB]), inArray(jobs.status, ['pending', 'running'])));
     return left.length === 0 ? true : undefined;
   }, 20_000);
 }
@@ -97,13 +108,20 @@ const untilBatch = (owner: Owner, batchId: string, done: (batch: BatchDto) => bo
 
 /** The template sends Gupshup received from this company, by destination. */
 const sendsTo = (owner: Owner) =>
-  fake.requests.filter((request) => request.path.endsWith('/template/msg') && request.form['src.name'] === sandboxAppName(owner.tenant.slug)).map((request) => request.form.destination);
+  fake.requests
+    .filter((request) => request.path.endsWith('/template/msg') && request.form['src.name'] === sandboxAppName(owner.tenant.slug))
+    .map((request) => request.form.destination);
 
 async function nothingWritten(tenantId: string) {
   expect(await db().select().from(batches).where(eq(batches.tenantId, tenantId))).toHaveLength(0);
   expect(await db().select().from(batchRecipients).where(eq(batchRecipients.tenantId, tenantId))).toHaveLength(0);
   expect(await db().select().from(contacts).where(eq(contacts.tenantId, tenantId))).toHaveLength(0);
-  expect(await db().select().from(jobs).where(and(eq(jobs.name, CHUNK_JOB), sql`${jobs.payload}->>'tenantId' = ${tenantId}`))).toHaveLength(0);
+  expect(
+    await db()
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.name, CHUNK_JOB), sql`${jobs.payload}->>'tenantId' = ${tenantId}`)),
+  ).toHaveLength(0);
 }
 
 describe('POST /api/funnels/{id}/batches', () => {
@@ -120,27 +138,53 @@ describe('POST /api/funnels/{id}/batches', () => {
     expect(response.statusCode, response.body).toBe(201);
     const created = response.json();
     expect(created).toMatchObject({
-      status: 'processing', message_template_name: 'aviso_pedido', user_name: owner.user.name, funnel_id: funnelId,
-      total_messages: 4, sent_count: 0, delivered_count: 0, read_count: 0, replied_count: 0, failed_count: 1, invalid_rows: 1, duplicates_skipped: 1,
+      status: 'processing',
+      message_template_name: 'aviso_pedido',
+      user_name: owner.user.name,
+      funnel_id: funnelId,
+      total_messages: 4,
+      sent_count: 0,
+      delivered_count: 0,
+      read_count: 0,
+      replied_count: 0,
+      failed_count: 1,
+      invalid_rows: 1,
+      duplicates_skipped: 1,
     });
     // The answer is the batch as the dashboard lists it.
     const { invalid_rows: _invalid, duplicates_skipped: _duplicates, ...asCreated } = created;
     expect(await listed(owner, created.id)).toEqual(asCreated);
-    const [refused] = await db().select().from(batchRecipients).where(and(eq(batchRecipients.batchId, created.id), eq(batchRecipients.status, 'failed')));
+    const [refused] = await db()
+      .select()
+      .from(batchRecipients)
+      .where(and(eq(batchRecipients.batchId, created.id), eq(batchRecipients.status, 'failed')));
     expect(refused).toMatchObject({ rowNumber: 5, errorReason: 'Teléfono inválido: "12ab" (usa código de país y número, solo dígitos).' });
 
     // Three rows in chunks of two: the second chunk is due a full interval after the first.
-    const chunks = await db().select({ runAt: jobs.runAt }).from(jobs)
-      .where(and(eq(jobs.name, CHUNK_JOB), sql`${jobs.payload}->>'batchId' = ${created.id}`)).orderBy(asc(jobs.runAt));
+    const chunks = await db()
+      .select({ runAt: jobs.runAt })
+      .from(jobs)
+      .where(and(eq(jobs.name, CHUNK_JOB), sql`${jobs.payload}->>'batchId' = ${created.id}`))
+      .orderBy(asc(jobs.runAt));
     expect(chunks).toHaveLength(2);
     expect(chunks[1]!.runAt.getTime() - chunks[0]!.runAt.getTime()).toBe(CHUNK_INTERVAL_MS);
 
     await sendEverything();
     expect(sendsTo(owner).sort()).toEqual(['5215510000001', '5215510000002', '5215510000003']);
     const landed = await db().select().from(cards).where(eq(cards.tenantId, owner.tenant.id)).orderBy(asc(cards.phone));
-    expect(landed.map((card) => [card.phone, card.columnId])).toEqual(['5215510000001', '5215510000002', '5215510000003'].map((phone) => [phone, columns[1]!.id]));
-    const texts = await db().select({ text: messages.text, ack: messages.ack }).from(messages).where(eq(messages.tenantId, owner.tenant.id)).orderBy(asc(messages.text));
-    expect(texts.map((row) => row.text)).toEqual(['Hola Ana, tu pedido A-1 está listo.', 'Hola Eva, tu pedido C-3 está listo.', 'Hola Luis, tu pedido B-2 está listo.']);
+    expect(landed.map((card) => [card.phone, card.columnId])).toEqual(
+      ['5215510000001', '5215510000002', '5215510000003'].map((phone) => [phone, columns[1]!.id]),
+    );
+    const texts = await db()
+      .select({ text: messages.text, ack: messages.ack })
+      .from(messages)
+      .where(eq(messages.tenantId, owner.tenant.id))
+      .orderBy(asc(messages.text));
+    expect(texts.map((row) => row.text)).toEqual([
+      'Hola Ana, tu pedido A-1 está listo.',
+      'Hola Eva, tu pedido C-3 está listo.',
+      'Hola Luis, tu pedido B-2 está listo.',
+    ]);
 
     const done = await untilBatch(owner, created.id, (batch) => batch.read_count === 3);
     expect(done).toMatchObject({ status: 'completed', total_messages: 4, sent_count: 3, delivered_count: 3, read_count: 3, replied_count: 0, failed_count: 1 });
@@ -149,8 +193,14 @@ describe('POST /api/funnels/{id}/batches', () => {
   });
 
   it('reads the variables from the columns the caller maps, and accepts a phone column of any name', async () => {
-    const { owner, funnelId, request } = await companyWithFile([['Celular', 'Cliente', 'Pedido'], ['5215520000001', 'Marta', 'Z-7']]);
-    const response = await postBatch(owner, funnelId, { ...request, fields: { ...request.fields, phoneColumn: 'Celular', variableColumns: JSON.stringify({ 1: 'Cliente', 2: 'Pedido' }) } });
+    const { owner, funnelId, request } = await companyWithFile([
+      ['Celular', 'Cliente', 'Pedido'],
+      ['5215520000001', 'Marta', 'Z-7'],
+    ]);
+    const response = await postBatch(owner, funnelId, {
+      ...request,
+      fields: { ...request.fields, phoneColumn: 'Celular', variableColumns: JSON.stringify({ 1: 'Cliente', 2: 'Pedido' }) },
+    });
     expect(response.statusCode, response.body).toBe(201);
     await sendEverything();
     const [message] = await db().select().from(messages).where(eq(messages.tenantId, owner.tenant.id));
@@ -164,25 +214,38 @@ describe('POST /api/funnels/{id}/batches', () => {
     await fake.customerSends({ appName: app, phone: '5215521000003', name: 'Caro', kind: 'text', text: 'hola' });
     const renamedByHand = '5215521000004';
     await fake.customerSends({ appName: app, phone: renamedByHand, name: 'Dani', kind: 'text', text: 'hola' });
-    const [handCard] = await db().select().from(cards).where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, renamedByHand)));
+    const [handCard] = await db()
+      .select()
+      .from(cards)
+      .where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, renamedByHand)));
     expect((await call(owner, 'PUT', `/cards/${handCard!.id}`, { title: 'Dani (proveedor)' })).statusCode).toBe(200);
-    const { funnelId, request } = await companyWithFile([
-      ['telefono', 'Nombre', 'Variable 1', 'Variable 2'],
-      ['5215521000001', 'Ana Pérez', 'Ana', '1'],
-      ['5215521000002', 'Beto Ruiz', 'Beto', '2'],
-      ['5215521000003', 'Carolina Díaz', 'Caro', '3'],
-      [renamedByHand, 'Daniel Gómez', 'Dani', '4'],
-      ['5215521000005', '', 'Eva', '5'],
-    ], owner);
+    const { funnelId, request } = await companyWithFile(
+      [
+        ['telefono', 'Nombre', 'Variable 1', 'Variable 2'],
+        ['5215521000001', 'Ana Pérez', 'Ana', '1'],
+        ['5215521000002', 'Beto Ruiz', 'Beto', '2'],
+        ['5215521000003', 'Carolina Díaz', 'Caro', '3'],
+        [renamedByHand, 'Daniel Gómez', 'Dani', '4'],
+        ['5215521000005', '', 'Eva', '5'],
+      ],
+      owner,
+    );
     expect((await postBatch(owner, funnelId, { ...request, fields: { ...request.fields, nameColumn: 'Nombre' } })).statusCode).toBe(201);
     await sendEverything();
     const titles = Object.fromEntries((await db().select().from(cards).where(eq(cards.tenantId, owner.tenant.id))).map((card) => [card.phone, card.title]));
     expect(titles).toEqual({
-      '5215521000001': 'Ana Pérez', '5215521000002': 'Beto Ruiz', '5215521000003': 'Carolina Díaz', [renamedByHand]: 'Dani (proveedor)', '5215521000005': '5215521000005',
+      '5215521000001': 'Ana Pérez',
+      '5215521000002': 'Beto Ruiz',
+      '5215521000003': 'Carolina Díaz',
+      [renamedByHand]: 'Dani (proveedor)',
+      '5215521000005': '5215521000005',
     });
 
     // Without a name column the new chats keep the phone, as before.
-    const other = await companyWithFile([['telefono', 'Nombre', 'Variable 1', 'Variable 2'], ['5215521000009', 'Zoe', 'Zoe', '9']]);
+    const other = await companyWithFile([
+      ['telefono', 'Nombre', 'Variable 1', 'Variable 2'],
+      ['5215521000009', 'Zoe', 'Zoe', '9'],
+    ]);
     expect((await postBatch(other.owner, other.funnelId, other.request)).statusCode).toBe(201);
     await sendEverything();
     const [untitled] = await db().select().from(cards).where(eq(cards.tenantId, other.owner.tenant.id));
@@ -216,12 +279,21 @@ describe('POST /api/funnels/{id}/batches', () => {
     const owner = await registerTenant(t.app);
     const { funnelId, columns } = await funnelOf(owner);
     const [hidden] = await db().insert(funnels).values({ tenantId: owner.tenant.id, name: 'Privado', position: 1 }).returning();
-    const [hiddenColumn] = await db().insert(boardColumns).values({ tenantId: owner.tenant.id, funnelId: hidden!.id, title: 'Privada', position: 0 }).returning();
+    const [hiddenColumn] = await db()
+      .insert(boardColumns)
+      .values({ tenantId: owner.tenant.id, funnelId: hidden!.id, title: 'Privada', position: 0 })
+      .returning();
     for (const phone of ['5215540000001', '5215540000002']) {
       await fake.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone, name: 'Cliente', kind: 'text', text: 'hola' });
     }
-    await db().update(cards).set({ columnId: columns[3]!.id }).where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, '5215540000001')));
-    await db().update(cards).set({ funnelId: hidden!.id, columnId: hiddenColumn!.id }).where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, '5215540000002')));
+    await db()
+      .update(cards)
+      .set({ columnId: columns[3]!.id })
+      .where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, '5215540000001')));
+    await db()
+      .update(cards)
+      .set({ funnelId: hidden!.id, columnId: hiddenColumn!.id })
+      .where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, '5215540000002')));
     const agent = await signInMember(t, owner, 'agent', [funnelId]);
     const { request } = await companyWithFile([HEADERS, ['5215540000001', 'Ana', '1'], ['5215540000002', 'Beto', '2'], ['5215540000003', 'Caro', '3']], owner);
 
@@ -230,7 +302,10 @@ describe('POST /api/funnels/{id}/batches', () => {
     expect(sendsTo(owner).sort()).toEqual(['5215540000001', '5215540000003']);
     const byPhone = Object.fromEntries((await db().select().from(cards).where(eq(cards.tenantId, owner.tenant.id))).map((card) => [card.phone, card.columnId]));
     expect(byPhone).toEqual({ '5215540000001': columns[3]!.id, '5215540000002': hiddenColumn!.id, '5215540000003': columns[1]!.id });
-    const [refused] = await db().select().from(batchRecipients).where(and(eq(batchRecipients.batchId, created.id), eq(batchRecipients.status, 'failed')));
+    const [refused] = await db()
+      .select()
+      .from(batchRecipients)
+      .where(and(eq(batchRecipients.batchId, created.id), eq(batchRecipients.status, 'failed')));
     expect(refused).toMatchObject({ phone: '5215540000002', errorReason: CONTACT_IN_HIDDEN_FUNNEL });
     expect(await untilBatch(owner, created.id, (batch) => batch.sent_count === 2)).toMatchObject({ total_messages: 3, failed_count: 1 });
   });
@@ -241,30 +316,53 @@ describe('POST /api/funnels/{id}/batches', () => {
     fake.failNextSends(refusal, refusal);
     const created = (await postBatch(owner, funnelId, request)).json();
     await sendEverything();
-    expect(await untilBatch(owner, created.id, (batch) => batch.status !== 'processing')).toMatchObject({ status: 'failed', sent_count: 0, failed_count: 2, total_messages: 2, failure_reason: 'Invalid Destination' });
+    expect(await untilBatch(owner, created.id, (batch) => batch.status !== 'processing')).toMatchObject({
+      status: 'failed',
+      sent_count: 0,
+      failed_count: 2,
+      total_messages: 2,
+      failure_reason: 'Invalid Destination',
+    });
     // Refused sends never reached WhatsApp: nothing is billed.
     expect((await call(owner, 'GET', '/usage')).json()).toMatchObject({ totalCost: 0, utilityTemplateCount: 0, failedUnbilledCount: 0 });
   });
 
   it('un-bills the rows the provider accepted and then reported failed, so Mi Consumo counts only what went out', async () => {
-    await savePricing(db(), { price_per_sent_message: 0, price_per_received_message: 0, price_template_marketing: 0.05, price_template_utility: 0.02, price_per_1000_ai_tokens: 0 });
+    await savePricing(db(), {
+      price_per_sent_message: 0,
+      price_per_received_message: 0,
+      price_template_marketing: 0.05,
+      price_template_utility: 0.02,
+      price_per_1000_ai_tokens: 0,
+    });
     const { owner, template, funnelId, request } = await companyWithFile([HEADERS, ['5215551000001', 'Ana', '1'], ['5215551000002', 'Beto', '2']]);
     // Meta paused the template after approving it: Gupshup still accepts each send, then reports it failed.
     fake.templatesOf(sandboxAppName(owner.tenant.slug)).find((held) => held.id === template.provider_template_id)!.status = 'PAUSED';
     const created = (await postBatch(owner, funnelId, request)).json();
     await sendEverything();
     expect(await untilBatch(owner, created.id, (batch) => batch.failed_count === 2)).toMatchObject({
-      status: 'failed', sent_count: 0, failed_count: 2, failure_reason: '4003 Template is PAUSED, not APPROVED',
+      status: 'failed',
+      sent_count: 0,
+      failed_count: 2,
+      failure_reason: '4003 Template is PAUSED, not APPROVED',
     });
     expect((await call(owner, 'GET', '/usage')).json()).toMatchObject({ totalCost: 0, utilityTemplateCount: 0, failedUnbilledCount: 2 });
 
     // A send that goes out is billed at the price in force, beside the two un-billed ones.
     fake.templatesOf(sandboxAppName(owner.tenant.slug)).find((held) => held.id === template.provider_template_id)!.status = 'APPROVED';
-    const again = (await postBatch(owner, funnelId, { ...request, file: { name: 'otra.xlsx', data: await excelFile([HEADERS, ['5215551000003', 'Eva', '3']]) } })).json();
+    const again = (
+      await postBatch(owner, funnelId, { ...request, file: { name: 'otra.xlsx', data: await excelFile([HEADERS, ['5215551000003', 'Eva', '3']]) } })
+    ).json();
     await sendEverything();
     await untilBatch(owner, again.id, (batch) => batch.sent_count === 1);
     expect((await call(owner, 'GET', '/usage')).json()).toMatchObject({ totalCost: 0.02, utilityTemplateCount: 1, failedUnbilledCount: 2 });
-    await savePricing(db(), { price_per_sent_message: 0, price_per_received_message: 0, price_template_marketing: 0, price_template_utility: 0, price_per_1000_ai_tokens: 0 });
+    await savePricing(db(), {
+      price_per_sent_message: 0,
+      price_per_received_message: 0,
+      price_template_marketing: 0,
+      price_template_utility: 0,
+      price_per_1000_ai_tokens: 0,
+    });
   });
 
   it.each<[string, (request: BatchRequest) => Promise<BatchRequest> | BatchRequest, string]>([
@@ -275,27 +373,75 @@ describe('POST /api/funnels/{id}/batches', () => {
     ['no destination column', (r) => ({ ...r, fields: { templateId: r.fields.templateId!, phoneColumn: 'telefono' } }), BULK_REQUIRED_FIELDS],
     ['a bad template id', (r) => ({ ...r, fields: { ...r.fields, templateId: 'plantilla' } }), 'Plantilla inválida.'],
     ['a CSV file', (r) => ({ ...r, file: { name: 'clientes.csv', data: Buffer.from('telefono\n5215512345678\n') } }), EXCEL_FILES_ONLY],
-    ['a text file named .xlsx', (r) => ({ ...r, file: { name: 'clientes.xlsx', data: Buffer.from('telefono,Variable 1\n5215512345678,Ana\n') } }), EXCEL_FILES_ONLY],
-    ['a PNG named .xls', (r) => ({ ...r, file: { name: 'clientes.xls', data: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64') } }), EXCEL_FILES_ONLY],
-    ['an old binary .xls', (r) => {
-      const data = Buffer.alloc(4096);
-      Buffer.from('D0CF11E0A1B11AE1', 'hex').copy(data);
-      return { ...r, file: { name: 'clientes.xls', data } };
-    }, OLD_XLS_FORMAT],
+    [
+      'a text file named .xlsx',
+      (r) => ({ ...r, file: { name: 'clientes.xlsx', data: Buffer.from('telefono,Variable 1\n5215512345678,Ana\n') } }),
+      EXCEL_FILES_ONLY,
+    ],
+    [
+      'a PNG named .xls',
+      (r) => ({
+        ...r,
+        file: {
+          name: 'clientes.xls',
+          data: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64'),
+        },
+      }),
+      EXCEL_FILES_ONLY,
+    ],
+    [
+      'an old binary .xls',
+      (r) => {
+        const data = Buffer.alloc(4096);
+        Buffer.from('D0CF11E0A1B11AE1', 'hex').copy(data);
+        return { ...r, file: { name: 'clientes.xls', data } };
+      },
+      OLD_XLS_FORMAT,
+    ],
     ['a phone column not in the file', (r) => ({ ...r, fields: { ...r.fields, phoneColumn: 'celular' } }), 'La columna "celular" no está en el archivo.'],
     ['a name column not in the file', (r) => ({ ...r, fields: { ...r.fields, nameColumn: 'Nombre' } }), 'La columna "Nombre" no está en el archivo.'],
-    ['a file without the variables\' columns', async (r) => ({ ...r, file: { name: 'c.xlsx', data: await excelFile([['telefono'], ['5215512345678']]) } }), 'Elige la columna del archivo para la Variable 1 de la plantilla.'],
-    ['a variable mapped to a missing column', (r) => ({ ...r, fields: { ...r.fields, variableColumns: '{"1":"Nombre","2":"Variable 2"}' } }), 'La columna "Nombre" no está en el archivo.'],
-    ['a variable the template lacks', (r) => ({ ...r, fields: { ...r.fields, variableColumns: '{"1":"Variable 1","2":"Variable 2","3":"Variable 2"}' } }), 'La plantilla aviso_pedido no tiene la variable {{3}}.'],
-    ['variable columns that are not JSON', (r) => ({ ...r, fields: { ...r.fields, variableColumns: '{1:' } }), 'variableColumns debe ser JSON: {"1": "Nombre de la columna"}.'],
+    [
+      "a file without the variables' columns",
+      async (r) => ({ ...r, file: { name: 'c.xlsx', data: await excelFile([['telefono'], ['5215512345678']]) } }),
+      'Elige la columna del archivo para la Variable 1 de la plantilla.',
+    ],
+    [
+      'a variable mapped to a missing column',
+      (r) => ({ ...r, fields: { ...r.fields, variableColumns: '{"1":"Nombre","2":"Variable 2"}' } }),
+      'La columna "Nombre" no está en el archivo.',
+    ],
+    [
+      'a variable the template lacks',
+      (r) => ({ ...r, fields: { ...r.fields, variableColumns: '{"1":"Variable 1","2":"Variable 2","3":"Variable 2"}' } }),
+      'La plantilla aviso_pedido no tiene la variable {{3}}.',
+    ],
+    [
+      'variable columns that are not JSON',
+      (r) => ({ ...r, fields: { ...r.fields, variableColumns: '{1:' } }),
+      'variableColumns debe ser JSON: {"1": "Nombre de la columna"}.',
+    ],
     ['only headers', async (r) => ({ ...r, file: { name: 'c.xlsx', data: await excelFile([HEADERS]) } }), BULK_NO_DATA_ROWS],
-    ['only invalid rows', async (r) => ({ ...r, file: { name: 'c.xlsx', data: await excelFile([HEADERS, ['55-12', 'Ana', '1'], ['', 'Luis', '2']]) } }),
-      'Ninguna fila del archivo se puede enviar. Fila 2: Teléfono inválido: "55-12" (usa código de país y número, solo dígitos).'],
-    ['a row without a variable value', async (r) => ({ ...r, file: { name: 'c.xlsx', data: await excelFile([HEADERS, ['5215512345678', 'Ana', '']]) } }),
-      'Ninguna fila del archivo se puede enviar. Fila 2: Falta la Variable 2 (columna "Variable 2").'],
-    ['more rows than the limit', async (r) => ({
-      ...r, file: { name: 'c.xlsx', data: await excelFile([HEADERS, ...Array.from({ length: 5_001 }, (_, i) => [`52155${String(i).padStart(8, '0')}`, 'Ana', '1'])]) },
-    }), BULK_TOO_MANY_ROWS(5_001)],
+    [
+      'only invalid rows',
+      async (r) => ({ ...r, file: { name: 'c.xlsx', data: await excelFile([HEADERS, ['55-12', 'Ana', '1'], ['', 'Luis', '2']]) } }),
+      'Ninguna fila del archivo se puede enviar. Fila 2: Teléfono inválido: "55-12" (usa código de país y número, solo dígitos).',
+    ],
+    [
+      'a row without a variable value',
+      async (r) => ({ ...r, file: { name: 'c.xlsx', data: await excelFile([HEADERS, ['5215512345678', 'Ana', '']]) } }),
+      'Ninguna fila del archivo se puede enviar. Fila 2: Falta la Variable 2 (columna "Variable 2").',
+    ],
+    [
+      'more rows than the limit',
+      async (r) => ({
+        ...r,
+        file: {
+          name: 'c.xlsx',
+          data: await excelFile([HEADERS, ...Array.from({ length: 5_001 }, (_, i) => [`52155${String(i).padStart(8, '0')}`, 'Ana', '1'])]),
+        },
+      }),
+      BULK_TOO_MANY_ROWS(5_001),
+    ],
   ])('refuses %s with 400 and writes nothing', async (_label, change, message) => {
     const { owner, funnelId, request } = await companyWithFile(valid);
     const response = await postBatch(owner, funnelId, await change(request));
@@ -330,11 +476,14 @@ describe('POST /api/funnels/{id}/batches', () => {
     await nothingWritten(owner.tenant.id);
   });
 
-  it('answers 404 to another company\'s funnel, template or column, and to a column of another funnel', async () => {
+  it("answers 404 to another company's funnel, template or column, and to a column of another funnel", async () => {
     const ours = await companyWithFile(valid);
     const theirs = await companyWithFile(valid);
     const [otherFunnel] = await db().insert(funnels).values({ tenantId: ours.owner.tenant.id, name: 'Otro', position: 1 }).returning();
-    const [otherColumn] = await db().insert(boardColumns).values({ tenantId: ours.owner.tenant.id, funnelId: otherFunnel!.id, title: 'Otra', position: 0 }).returning();
+    const [otherColumn] = await db()
+      .insert(boardColumns)
+      .values({ tenantId: ours.owner.tenant.id, funnelId: otherFunnel!.id, title: 'Otra', position: 0 })
+      .returning();
     const cases: Array<[string, BatchRequest, string]> = [
       [theirs.funnelId, ours.request, 'Funnel no encontrado.'],
       [ours.funnelId, { ...ours.request, fields: { ...ours.request.fields, templateId: theirs.template.id } }, 'Template not found.'],
@@ -364,7 +513,7 @@ describe('POST /api/funnels/{id}/batches', () => {
 });
 
 describe('GET /api/batches', () => {
-  it('lists the company\'s batches, newest first, of the funnels the member may see', async () => {
+  it("lists the company's batches, newest first, of the funnels the member may see", async () => {
     const { owner, funnelId, request } = await companyWithFile(valid);
     const first = (await postBatch(owner, funnelId, request)).json();
     const second = (await postBatch(owner, funnelId, request)).json();
@@ -372,7 +521,19 @@ describe('GET /api/batches', () => {
     const all = (await call(owner, 'GET', '/batches')).json() as BatchDto[];
     expect(all.map((batch) => batch.id)).toEqual([second.id, first.id]);
     expect(Object.keys(all[0]!).sort()).toEqual([
-      'created_at', 'delivered_count', 'failed_count', 'failure_reason', 'funnel_id', 'id', 'message_template_name', 'read_count', 'replied_count', 'sent_count', 'status', 'total_messages', 'user_name',
+      'created_at',
+      'delivered_count',
+      'failed_count',
+      'failure_reason',
+      'funnel_id',
+      'id',
+      'message_template_name',
+      'read_count',
+      'replied_count',
+      'sent_count',
+      'status',
+      'total_messages',
+      'user_name',
     ]);
     const viewer = await signInMember(t, owner, 'viewer', [funnelId]);
     const elsewhere = await signInMember(t, owner, 'agent', []);
@@ -390,7 +551,12 @@ describe('restart safety', () => {
     // Earlier tests' event listeners are due before this batch's first chunk: run them out of the way.
     await t.app.queue.drain();
     const created = (await postBatch(owner, funnelId, request)).json();
-    const chunkJobs = () => db().select().from(jobs).where(and(eq(jobs.name, CHUNK_JOB), sql`${jobs.payload}->>'batchId' = ${created.id}`)).orderBy(asc(jobs.runAt));
+    const chunkJobs = () =>
+      db()
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.name, CHUNK_JOB), sql`${jobs.payload}->>'batchId' = ${created.id}`))
+        .orderBy(asc(jobs.runAt));
 
     // Only the first chunk is due: it stores its two messages and their send jobs. Status callbacks of earlier
     // tests' messages may still land meanwhile; their listener jobs are due first and run one at a time before it.
@@ -402,7 +568,10 @@ describe('restart safety', () => {
     // The process dies: it had committed the first chunk but not yet recorded the job as done, and it was
     // in the middle of the second chunk (whose transaction rolled back). Both leases lapse.
     const diedWhileRunning = { status: 'running' as const, lockedBy: 'worker-that-died', lockedUntil: sql`now() - interval '1 second'`, runAt: sql`now()` };
-    await db().update(jobs).set({ ...diedWhileRunning, attempts: 1 }).where(inArray(jobs.id, [firstChunk!.id, secondChunk!.id]));
+    await db()
+      .update(jobs)
+      .set({ ...diedWhileRunning, attempts: 1 })
+      .where(inArray(jobs.id, [firstChunk!.id, secondChunk!.id]));
 
     // A new process picks the work up from the database.
     await sendEverything();

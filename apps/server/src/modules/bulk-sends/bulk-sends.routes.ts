@@ -27,7 +27,10 @@ export const bulkSendsRoutes: FastifyPluginAsyncZod<BulkSendDeps> = async (app, 
     requireWriter(author.actor);
     await funnelColumns(db, author.tenantId, author.actor, request.params.id);
     const { fields, file } = await readMultipartUpload(request, {
-      fileField: 'file', maxFileBytes: BULK_MAX_FILE_BYTES, tooLarge: EXCEL_TOO_LARGE, fallbackName: 'envio.xlsx',
+      fileField: 'file',
+      maxFileBytes: BULK_MAX_FILE_BYTES,
+      tooLarge: EXCEL_TOO_LARGE,
+      fallbackName: 'envio.xlsx',
       missingMessage: 'Envía el archivo como multipart/form-data en el campo file.',
     });
     return reply.status(201).send(await createBatch(deps, author, request.params.id, file, fields));

@@ -1,7 +1,13 @@
 import { and, asc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import {
-  createBatchFields, defaultVariableColumns, normalizePhone, variableNumbers, BULK_REQUIRED_FIELDS,
-  type BatchDto, type BatchStatus, type CreateBatchResponse,
+  createBatchFields,
+  defaultVariableColumns,
+  normalizePhone,
+  variableNumbers,
+  BULK_REQUIRED_FIELDS,
+  type BatchDto,
+  type BatchStatus,
+  type CreateBatchResponse,
 } from '@embudo/contracts/http/bulk-sends';
 import { batches, batchRecipients, boardColumns } from '../../../db/schema/index.ts';
 import { queryRows, type Db, type DbExecutor, type Tx } from '../../platform/db/database.ts';
@@ -11,7 +17,14 @@ import { findOrCreateCard, COLUMN_NOT_FOUND, funnelColumns, type CardRow } from 
 import { templateForSending, type TemplateRow } from '../templates/index.ts';
 import { findUser, actorOf } from '../users/index.ts';
 import {
-  CONTACT_IN_HIDDEN_FUNNEL, emitNewMessage, storeOutbound, templateDraft, upsertContact, type Author, type MessageRow, type OutboundDeps,
+  CONTACT_IN_HIDDEN_FUNNEL,
+  emitNewMessage,
+  storeOutbound,
+  templateDraft,
+  upsertContact,
+  type Author,
+  type MessageRow,
+  type OutboundDeps,
 } from '../chats/index.ts';
 import type { BatchUpdates } from './batch-updates.ts';
 import { readExcelSheet, type Sheet } from './excel-sheet.parser.ts';
@@ -83,7 +96,9 @@ interface SummaryRow {
  * or for the provider's answer; then completed if anything went out, else failed.
  */
 async function batchSummaries(executor: DbExecutor, where: SQL): Promise<BatchDto[]> {
-  const rows = await queryRows<SummaryRow>(executor, sql`
+  const rows = await queryRows<SummaryRow>(
+    executor,
+    sql`
     select b.id, b.created_at, b.template_name, b.user_name, b.funnel_id,
       count(r.id)::int as total,
       count(*) filter (where m.ack >= 1)::int as sent,
@@ -102,7 +117,8 @@ async function batchSummaries(executor: DbExecutor, where: SQL): Promise<BatchDt
     where ${where}
     group by b.id
     order by b.created_at desc, b.id desc
-    limit 100`);
+    limit 100`,
+  );
   return rows.map((row) => {
     const status: BatchStatus = row.unsettled > 0 ? 'processing' : row.accepted > 0 ? 'completed' : 'failed';
     return {
@@ -127,7 +143,12 @@ async function batchSummaries(executor: DbExecutor, where: SQL): Promise<BatchDt
 export function listBatches(db: Db, tenantId: string, actor: Actor): Promise<BatchDto[]> {
   const visible = seesAllFunnels(actor)
     ? sql`true`
-    : actor.funnelIds.length > 0 ? sql`b.funnel_id in (${sql.join(actor.funnelIds.map((id) => sql`${id}::uuid`), sql`, `)})` : sql`false`;
+    : actor.funnelIds.length > 0
+      ? sql`b.funnel_id in (${sql.join(
+          actor.funnelIds.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})`
+      : sql`false`;
   return batchSummaries(db, sql`b.tenant_id = ${tenantId} and ${visible}`);
 }
 
@@ -216,14 +237,30 @@ export async function createBatch(
   }
 
   const batch = await deps.db.transaction(async (tx) => {
-    const [created] = await tx.insert(batches).values({
-      tenantId: author.tenantId, funnelId, targetColumnId: target.id, templateId: template.id, templateName: template.name,
-      userId: author.actor.userId, userName: author.userName, fileName: upload.fileName.slice(0, 255),
-    }).returning();
+    const [created] = await tx
+      .insert(batches)
+      .values({
+        tenantId: author.tenantId,
+        funnelId,
+        targetColumnId: target.id,
+        templateId: template.id,
+        templateName: template.name,
+        userId: author.actor.userId,
+        userName: author.userName,
+        fileName: upload.fileName.slice(0, 255),
+      })
+      .returning();
     let position = 0;
     const values = planned.map((row) => ({
-      tenantId: author.tenantId, batchId: created!.id, rowNumber: row.rowNumber, phone: row.phone, contactName: row.contactName, variables: row.variables,
-      position: row.failure ? null : position++, status: row.failure ? ('failed' as const) : ('pending' as const), errorReason: row.failure ?? null,
+      tenantId: author.tenantId,
+      batchId: created!.id,
+      rowNumber: row.rowNumber,
+      phone: row.phone,
+      contactName: row.contactName,
+      variables: row.variables,
+      position: row.failure ? null : position++,
+      status: row.failure ? ('failed' as const) : ('pending' as const),
+      errorReason: row.failure ?? null,
     }));
     for (let start = 0; start < values.length; start += INSERT_ROWS_PER_STATEMENT) {
       await tx.insert(batchRecipients).values(values.slice(start, start + INSERT_ROWS_PER_STATEMENT));
@@ -238,20 +275,38 @@ export async function createBatch(
   // As it stands at commit: nothing has gone out yet and the refused rows are the failed ones.
   const refused = planned.length - sendable.length;
   return {
-    id: batch.id, created_at: batch.createdAt.toISOString(), status: 'processing', message_template_name: batch.templateName, user_name: batch.userName,
-    total_messages: planned.length, sent_count: 0, delivered_count: 0, read_count: 0, replied_count: 0, failed_count: refused,
-    failure_reason: planned.find((row) => row.failure)?.failure ?? null, funnel_id: batch.funnelId,
-    invalid_rows: refused, duplicates_skipped: duplicates,
+    id: batch.id,
+    created_at: batch.createdAt.toISOString(),
+    status: 'processing',
+    message_template_name: batch.templateName,
+    user_name: batch.userName,
+    total_messages: planned.length,
+    sent_count: 0,
+    delivered_count: 0,
+    read_count: 0,
+    replied_count: 0,
+    failed_count: refused,
+    failure_reason: planned.find((row) => row.failure)?.failure ?? null,
+    funnel_id: batch.funnelId,
+    invalid_rows: refused,
+    duplicates_skipped: duplicates,
   };
 }
 
 async function findBatch(executor: DbExecutor, tenantId: string, batchId: string): Promise<BatchRow | undefined> {
-  const [row] = await executor.select().from(batches).where(and(eq(batches.tenantId, tenantId), eq(batches.id, batchId))).limit(1);
+  const [row] = await executor
+    .select()
+    .from(batches)
+    .where(and(eq(batches.tenantId, tenantId), eq(batches.id, batchId)))
+    .limit(1);
   return row;
 }
 
 /** Why no row of this batch can go out any more (template no longer approved, column or creator gone), if so. */
-async function batchBlocker(db: Db, batch: BatchRow): Promise<{ blocked: string } | { template: TemplateRow; actor: Actor; landing: { columnId: string; funnelId: string } }> {
+async function batchBlocker(
+  db: Db,
+  batch: BatchRow,
+): Promise<{ blocked: string } | { template: TemplateRow; actor: Actor; landing: { columnId: string; funnelId: string } }> {
   let template: TemplateRow;
   try {
     template = await templateForSending(db, batch.tenantId, batch.templateId ?? '');
@@ -260,8 +315,11 @@ async function batchBlocker(db: Db, batch: BatchRow): Promise<{ blocked: string 
     throw error;
   }
   const [column] = batch.targetColumnId
-    ? await db.select({ columnId: boardColumns.id, funnelId: boardColumns.funnelId }).from(boardColumns)
-      .where(and(eq(boardColumns.tenantId, batch.tenantId), eq(boardColumns.id, batch.targetColumnId))).limit(1)
+    ? await db
+        .select({ columnId: boardColumns.id, funnelId: boardColumns.funnelId })
+        .from(boardColumns)
+        .where(and(eq(boardColumns.tenantId, batch.tenantId), eq(boardColumns.id, batch.targetColumnId)))
+        .limit(1)
     : [];
   if (!column) return { blocked: TARGET_COLUMN_GONE };
   const creator = batch.userId ? await findUser(db, batch.tenantId, batch.userId) : undefined;
@@ -270,8 +328,18 @@ async function batchBlocker(db: Db, batch: BatchRow): Promise<{ blocked: string 
 }
 
 /** `batch.row-finished`, in the transaction that took the row out of `pending`. */
-const publishRowFinished = (deps: Pick<ChunkDeps, 'domainEvents'>, tx: Tx, row: { tenantId: string; batchId: string; id: string }, status: 'queued' | 'failed', messageId: string | null) =>
-  deps.domainEvents.publish(tx, { type: 'batch.row-finished', tenantId: row.tenantId, payload: { batchId: row.batchId, recipientId: row.id, status, messageId } });
+const publishRowFinished = (
+  deps: Pick<ChunkDeps, 'domainEvents'>,
+  tx: Tx,
+  row: { tenantId: string; batchId: string; id: string },
+  status: 'queued' | 'failed',
+  messageId: string | null,
+) =>
+  deps.domainEvents.publish(tx, {
+    type: 'batch.row-finished',
+    tenantId: row.tenantId,
+    payload: { batchId: row.batchId, recipientId: row.id, status, messageId },
+  });
 
 async function failRow(deps: Pick<ChunkDeps, 'domainEvents'>, tx: Tx, row: { tenantId: string; batchId: string; id: string }, reason: string) {
   await tx.update(batchRecipients).set({ status: 'failed', errorReason: reason }).where(eq(batchRecipients.id, row.id));
@@ -289,8 +357,10 @@ export async function dispatchChunk(deps: ChunkDeps, { tenantId, batchId, chunk 
   const context = await batchBlocker(deps.db, batch);
   const first = chunk * deps.pace.chunkSize;
   const inChunk = and(
-    eq(batchRecipients.batchId, batch.id), eq(batchRecipients.status, 'pending'),
-    gte(batchRecipients.position, first), lt(batchRecipients.position, first + deps.pace.chunkSize),
+    eq(batchRecipients.batchId, batch.id),
+    eq(batchRecipients.status, 'pending'),
+    gte(batchRecipients.position, first),
+    lt(batchRecipients.position, first + deps.pace.chunkSize),
   );
 
   const stored = await deps.db.transaction(async (tx) => {
@@ -303,7 +373,11 @@ export async function dispatchChunk(deps: ChunkDeps, { tenantId, batchId, chunk 
       }
       const contact = await upsertContact(tx, tenantId, { phone: row.phone!, isGroup: false });
       const { card, created } = await findOrCreateCard(
-        tx, tenantId, contact, async () => context.landing, row.contactName ? { name: row.contactName, source: 'file' } : undefined,
+        tx,
+        tenantId,
+        contact,
+        async () => context.landing,
+        row.contactName ? { name: row.contactName, source: 'file' } : undefined,
       );
       if (!canSeeFunnel(context.actor, card.funnelId)) {
         await failRow(deps, tx, row, CONTACT_IN_HIDDEN_FUNNEL);
@@ -336,11 +410,19 @@ export const CHUNK_GAVE_UP = 'No se pudo preparar el envío de esta fila; intén
 export async function giveUpChunk(deps: ChunkDeps, { tenantId, batchId, chunk }: ChunkPayload): Promise<void> {
   const first = chunk * deps.pace.chunkSize;
   await deps.db.transaction(async (tx) => {
-    const failed = await tx.update(batchRecipients).set({ status: 'failed', errorReason: CHUNK_GAVE_UP }).where(and(
-      eq(batchRecipients.tenantId, tenantId), eq(batchRecipients.batchId, batchId), eq(batchRecipients.status, 'pending'),
-      gte(batchRecipients.position, first), lt(batchRecipients.position, first + deps.pace.chunkSize),
-    )).returning({ id: batchRecipients.id, tenantId: batchRecipients.tenantId, batchId: batchRecipients.batchId });
+    const failed = await tx
+      .update(batchRecipients)
+      .set({ status: 'failed', errorReason: CHUNK_GAVE_UP })
+      .where(
+        and(
+          eq(batchRecipients.tenantId, tenantId),
+          eq(batchRecipients.batchId, batchId),
+          eq(batchRecipients.status, 'pending'),
+          gte(batchRecipients.position, first),
+          lt(batchRecipients.position, first + deps.pace.chunkSize),
+        ),
+      )
+      .returning({ id: batchRecipients.id, tenantId: batchRecipients.tenantId, batchId: batchRecipients.batchId });
     for (const row of failed) await publishRowFinished(deps, tx, row, 'failed', null);
   });
 }
-

@@ -13,7 +13,8 @@ async function chatWithListener() {
   await app.t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215566666666', name: 'Rita', kind: 'text', text: 'hola' });
   const [card] = await app.t.database.db.select().from(cards).where(eq(cards.tenantId, owner.tenant.id));
   const socket = await app.joinedSocket(owner);
-  const post = (path: string, payload: object) => app.t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api${path}`, headers: bearer(owner.token), payload });
+  const post = (path: string, payload: object) =>
+    app.t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api${path}`, headers: bearer(owner.token), payload });
   return { owner, card: card!, socket, post };
 }
 
@@ -29,12 +30,17 @@ describe('chat realtime', () => {
   it('tells every agent when a message is scheduled and when it has been sent', async () => {
     const { card, socket, post } = await chatWithListener();
     const created = nextEvent(socket, 'scheduled:updated');
-    const item = (await post('/message/schedule', { cardId: card.id, scheduledFor: new Date(Date.now() + 10 * 60_000).toISOString(), text: 'Te llamo mañana' })).json();
+    const item = (
+      await post('/message/schedule', { cardId: card.id, scheduledFor: new Date(Date.now() + 10 * 60_000).toISOString(), text: 'Te llamo mañana' })
+    ).json();
     expect(await created).toEqual({ cardId: card.id, scheduled: item });
 
     const sent = nextEvent(socket, 'scheduled:updated');
     const message = nextEvent(socket, 'message:new');
-    await app.t.database.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(eq(jobs.name, 'chats.send-scheduled'));
+    await app.t.database.db
+      .update(jobs)
+      .set({ runAt: new Date(Date.now() - 1000) })
+      .where(eq(jobs.name, 'chats.send-scheduled'));
     await app.t.app.queue.runDueJobsOnce();
     expect(await sent).toEqual({ cardId: card.id, scheduled: { id: item.id, status: 'sent' } });
     expect((await message).message).toMatchObject({ text: 'Te llamo mañana', sender: 'user' });

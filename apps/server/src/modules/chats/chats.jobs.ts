@@ -54,7 +54,13 @@ function contentOf(row: MessageRow, publicUrl: string, replyTo?: string): Outbou
     case 'audio':
     case 'sticker':
     case 'document':
-      return { type: row.type, url: absolute(row.mediaUrl ?? ''), caption: row.text ?? undefined, fileName: row.mediaFileName ?? undefined, replyToProviderId: replyTo };
+      return {
+        type: row.type,
+        url: absolute(row.mediaUrl ?? ''),
+        caption: row.text ?? undefined,
+        fileName: row.mediaFileName ?? undefined,
+        replyToProviderId: replyTo,
+      };
     case 'template': {
       const payload = (row.payload ?? {}) as Partial<TemplateMessagePayload>;
       const headerMedia = payload.headerMedia ? { ...payload.headerMedia, url: absolute(payload.headerMedia.url) } : undefined;
@@ -71,12 +77,22 @@ function contentOf(row: MessageRow, publicUrl: string, replyTo?: string): Outbou
 
 async function markFailed(deps: ChatJobsDeps, row: MessageRow, reason: string) {
   const failed = await deps.db.transaction(async (tx) => {
-    const [updated] = await tx.update(messages).set({ ack: -1, errorReason: reason })
-      .where(and(eq(messages.id, row.id), sql`${messages.ack} <= 0`)).returning();
+    const [updated] = await tx
+      .update(messages)
+      .set({ ack: -1, errorReason: reason })
+      .where(and(eq(messages.id, row.id), sql`${messages.ack} <= 0`))
+      .returning();
     if (updated) await publishStatusChange(deps.domainEvents, tx, updated);
     return updated;
   });
-  if (failed) await deps.events.emitForCard(row.tenantId, row.cardId, 'message_status_updated', { cardId: row.cardId, messageId: row.id, tempId: row.tempId, ack: -1, error: reason });
+  if (failed)
+    await deps.events.emitForCard(row.tenantId, row.cardId, 'message_status_updated', {
+      cardId: row.cardId,
+      messageId: row.id,
+      tempId: row.tempId,
+      ack: -1,
+      error: reason,
+    });
 }
 
 export function createChatJobs(deps: ChatJobsDeps) {
@@ -86,7 +102,11 @@ export function createChatJobs(deps: ChatJobsDeps) {
     maxAttempts: SEND_MAX_ATTEMPTS,
     backoff: { baseMs: 2_000, maxMs: 5 * 60_000 },
     handler: async ({ messageId, tenantId }, ctx) => {
-      const [row] = await deps.db.select().from(messages).where(and(eq(messages.id, messageId), eq(messages.tenantId, tenantId))).limit(1);
+      const [row] = await deps.db
+        .select()
+        .from(messages)
+        .where(and(eq(messages.id, messageId), eq(messages.tenantId, tenantId)))
+        .limit(1);
       if (!row || row.providerMessageId || row.ack < 0) return;
       if (row.dispatchStartedAt) {
         // An earlier attempt started sending and never recorded the answer: it may have reached
@@ -102,7 +122,13 @@ export function createChatJobs(deps: ChatJobsDeps) {
         return;
       }
       const quoted = row.quotedMessageId
-        ? (await deps.db.select().from(messages).where(and(eq(messages.id, row.quotedMessageId), eq(messages.tenantId, tenantId))).limit(1))[0]
+        ? (
+            await deps.db
+              .select()
+              .from(messages)
+              .where(and(eq(messages.id, row.quotedMessageId), eq(messages.tenantId, tenantId)))
+              .limit(1)
+          )[0]
         : undefined;
       const content = contentOf(row, deps.publicUrl(), quoted?.whatsappMessageId ?? quoted?.providerMessageId ?? undefined);
       const apiKey = await deps.providerApiKey({ appName: account.appName });
@@ -111,7 +137,9 @@ export function createChatJobs(deps: ChatJobsDeps) {
         return;
       }
 
-      const [claimed] = await deps.db.update(messages).set({ dispatchStartedAt: new Date() })
+      const [claimed] = await deps.db
+        .update(messages)
+        .set({ dispatchStartedAt: new Date() })
         .where(and(eq(messages.id, row.id), isNull(messages.providerMessageId), isNull(messages.dispatchStartedAt), sql`${messages.ack} >= 0`))
         .returning();
       if (!claimed) return;
@@ -136,7 +164,12 @@ export function createChatJobs(deps: ChatJobsDeps) {
         await publishStatusChange(deps.domainEvents, tx, accepted!);
         return accepted;
       });
-      await deps.events.emitForCard(tenantId, card.id, 'message_status_updated', { cardId: card.id, messageId: sent!.id, tempId: sent!.tempId, ack: sent!.ack as 0 });
+      await deps.events.emitForCard(tenantId, card.id, 'message_status_updated', {
+        cardId: card.id,
+        messageId: sent!.id,
+        tempId: sent!.tempId,
+        ack: sent!.ack as 0,
+      });
     },
   });
 
@@ -157,9 +190,16 @@ export function createChatJobs(deps: ChatJobsDeps) {
         const retryable = !(error instanceof ProviderError) || error.retryable;
         if (retryable && ctx.attempt < MEDIA_DOWNLOAD_MAX_ATTEMPTS) throw error;
         deps.log.warn({ err: error, tenantId, messageId, url }, 'inbound media not downloaded; not retried');
-        const [row] = await deps.db.update(messages).set({ errorReason: MEDIA_NOT_DOWNLOADED })
-          .where(and(eq(messages.id, messageId), eq(messages.tenantId, tenantId), isNull(messages.mediaUrl))).returning();
-        if (row) await deps.events.emitForCard(tenantId, row.cardId, 'message:new', { cardId: row.cardId, message: { id: row.id, error: MEDIA_NOT_DOWNLOADED, updated: true } });
+        const [row] = await deps.db
+          .update(messages)
+          .set({ errorReason: MEDIA_NOT_DOWNLOADED })
+          .where(and(eq(messages.id, messageId), eq(messages.tenantId, tenantId), isNull(messages.mediaUrl)))
+          .returning();
+        if (row)
+          await deps.events.emitForCard(tenantId, row.cardId, 'message:new', {
+            cardId: row.cardId,
+            message: { id: row.id, error: MEDIA_NOT_DOWNLOADED, updated: true },
+          });
         return;
       }
       const detected = await fileTypeFromBuffer(media.data);
@@ -167,12 +207,17 @@ export function createChatJobs(deps: ChatJobsDeps) {
       const extension = extensionForMime(detected?.mime) ?? extensionForMime(declared) ?? FALLBACK_EXTENSION;
       const stored = await deps.storage.save(tenantId, media.data, extension);
       const row = await deps.db.transaction(async (tx) => {
-        const [updated] = await tx.update(messages).set({ mediaUrl: stored, mediaMime: detected?.mime ?? declared ?? null })
-          .where(and(eq(messages.id, messageId), eq(messages.tenantId, tenantId))).returning();
-        if (updated?.type === 'audio') await deps.domainEvents.publish(tx, { type: 'voice-note.stored', tenantId, payload: { messageId, cardId: updated.cardId } });
+        const [updated] = await tx
+          .update(messages)
+          .set({ mediaUrl: stored, mediaMime: detected?.mime ?? declared ?? null })
+          .where(and(eq(messages.id, messageId), eq(messages.tenantId, tenantId)))
+          .returning();
+        if (updated?.type === 'audio')
+          await deps.domainEvents.publish(tx, { type: 'voice-note.stored', tenantId, payload: { messageId, cardId: updated.cardId } });
         return updated;
       });
-      if (row) await deps.events.emitForCard(tenantId, row.cardId, 'message:new', { cardId: row.cardId, message: { id: row.id, mediaUrl: stored, updated: true } });
+      if (row)
+        await deps.events.emitForCard(tenantId, row.cardId, 'message:new', { cardId: row.cardId, message: { id: row.id, mediaUrl: stored, updated: true } });
     },
   });
 
@@ -187,8 +232,11 @@ export function createChatJobs(deps: ChatJobsDeps) {
     maxAttempts: READ_RECEIPT_MAX_ATTEMPTS,
     backoff: { baseMs: 2_000, maxMs: 5 * 60_000 },
     handler: async ({ tenantId, messageId }) => {
-      const [row] = await deps.db.select().from(messages)
-        .where(and(eq(messages.id, messageId), eq(messages.tenantId, tenantId), eq(messages.sender, 'contact'))).limit(1);
+      const [row] = await deps.db
+        .select()
+        .from(messages)
+        .where(and(eq(messages.id, messageId), eq(messages.tenantId, tenantId), eq(messages.sender, 'contact')))
+        .limit(1);
       // An inbound message's provider id is its WhatsApp id (the webhook's `payload.id`).
       const tenant = row?.providerMessageId ? await findTenantById(deps.db, tenantId) : undefined;
       if (!row?.providerMessageId || !tenant) return;
@@ -217,7 +265,11 @@ export function createScheduledJob(deps: OutboundDeps) {
     payload: z.object({ tenantId: z.uuid(), scheduledId: z.uuid() }),
     maxAttempts: 5,
     handler: async ({ tenantId, scheduledId }) => {
-      const [item] = await deps.db.select().from(scheduledMessages).where(and(eq(scheduledMessages.tenantId, tenantId), eq(scheduledMessages.id, scheduledId))).limit(1);
+      const [item] = await deps.db
+        .select()
+        .from(scheduledMessages)
+        .where(and(eq(scheduledMessages.tenantId, tenantId), eq(scheduledMessages.id, scheduledId)))
+        .limit(1);
       if (!item || item.status !== 'scheduled') return;
       const card = await findCard(deps.db, tenantId, item.cardId);
       if (!card) return;
@@ -228,7 +280,9 @@ export function createScheduledJob(deps: OutboundDeps) {
         } catch (error) {
           // The template was deleted or is no longer approved since the item was scheduled: nothing can go out.
           if (!(error instanceof AppError)) throw error;
-          await deps.db.update(scheduledMessages).set({ status: 'failed', errorReason: error.message })
+          await deps.db
+            .update(scheduledMessages)
+            .set({ status: 'failed', errorReason: error.message })
             .where(and(eq(scheduledMessages.id, item.id), eq(scheduledMessages.status, 'scheduled')));
           deps.events.emit(tenantId, card.funnelId, 'scheduled:updated', { cardId: card.id, scheduled: { id: item.id, status: 'failed' } });
           return;
@@ -237,8 +291,11 @@ export function createScheduledJob(deps: OutboundDeps) {
       try {
         await queueOutbound(deps, { tenantId, userId: item.authorUserId }, card, draft, {
           alsoInTransaction: async (tx, message) => {
-            const [marked] = await tx.update(scheduledMessages).set({ status: 'sent', sentMessageId: message.id })
-              .where(and(eq(scheduledMessages.id, item.id), eq(scheduledMessages.status, 'scheduled'))).returning();
+            const [marked] = await tx
+              .update(scheduledMessages)
+              .set({ status: 'sent', sentMessageId: message.id })
+              .where(and(eq(scheduledMessages.id, item.id), eq(scheduledMessages.status, 'scheduled')))
+              .returning();
             if (!marked) throw new ScheduledAlreadyHandled();
           },
         });

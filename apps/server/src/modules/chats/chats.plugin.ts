@@ -31,16 +31,23 @@ export function createChatOutbound(context: AppContext, ports: ChatProviderPorts
   const events = createChatEvents(db, context.realtime);
   const chatJobs = createChatJobs({ db, events, domainEvents, storage, sandbox, publicUrl, log, ...ports });
   const outbound = {
-    db, provider: ports.provider, events, domainEvents,
-    enqueueSend: (tx: Tx, input: { tenantId: string; messageId: string }) => queue.enqueue(tx, chatJobs.sendMessage, input, { singletonKey: `send:${input.messageId}` }),
-    enqueueMediaDownload: (tx: Tx, input: { tenantId: string; messageId: string; url: string; contentType?: string }) => queue.enqueue(tx, chatJobs.downloadMedia, input),
-    enqueueReadReceipt: (tx: Tx, input: { tenantId: string; messageId: string }) => queue.enqueue(tx, chatJobs.sendReadReceipt, input, { singletonKey: `read:${input.messageId}` }),
+    db,
+    provider: ports.provider,
+    events,
+    domainEvents,
+    enqueueSend: (tx: Tx, input: { tenantId: string; messageId: string }) =>
+      queue.enqueue(tx, chatJobs.sendMessage, input, { singletonKey: `send:${input.messageId}` }),
+    enqueueMediaDownload: (tx: Tx, input: { tenantId: string; messageId: string; url: string; contentType?: string }) =>
+      queue.enqueue(tx, chatJobs.downloadMedia, input),
+    enqueueReadReceipt: (tx: Tx, input: { tenantId: string; messageId: string }) =>
+      queue.enqueue(tx, chatJobs.sendReadReceipt, input, { singletonKey: `read:${input.messageId}` }),
   } satisfies OutboundDeps & Record<string, unknown>;
   const scheduledJob = createScheduledJob(outbound);
   const jobs: JobDefinition[] = [chatJobs.sendMessage, chatJobs.downloadMedia, chatJobs.sendReadReceipt, scheduledJob];
   return {
     ...outbound,
-    enqueueScheduled: (tx: Tx, input: { tenantId: string; scheduledId: string }, runAt: Date) => queue.enqueue(tx, scheduledJob, input, { runAt, singletonKey: `scheduled:${input.scheduledId}` }),
+    enqueueScheduled: (tx: Tx, input: { tenantId: string; scheduledId: string }, runAt: Date) =>
+      queue.enqueue(tx, scheduledJob, input, { runAt, singletonKey: `scheduled:${input.scheduledId}` }),
     jobs,
   };
 }

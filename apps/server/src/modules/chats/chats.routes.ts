@@ -2,8 +2,21 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import '@fastify/multipart';
 import { z } from 'zod';
 import {
-  initiateConversationRequest, noteRequest, scheduleRequest, sendMediaFields, providerSettingsRequest, providerSettingsResponse, sendTemplateRequest, sendTextRequest, timelineQuery,
-  initiateConversationResponse, messageResponse, noteResponse, scheduledMessageResponse, timelineResponse, usageResponse,
+  initiateConversationRequest,
+  noteRequest,
+  scheduleRequest,
+  sendMediaFields,
+  providerSettingsRequest,
+  providerSettingsResponse,
+  sendTemplateRequest,
+  sendTextRequest,
+  timelineQuery,
+  initiateConversationResponse,
+  messageResponse,
+  noteResponse,
+  scheduledMessageResponse,
+  timelineResponse,
+  usageResponse,
 } from '@embudo/contracts/http/chats';
 import { cardSummaryResponse } from '@embudo/contracts/http/funnels';
 import { badRequest } from '../../platform/errors/app-error.ts';
@@ -36,14 +49,24 @@ export const chatsRoutes: FastifyPluginAsyncZod<ChatsRoutesOptions> = async (app
     const { tenant, actor } = await requestScope(request);
     requireOwnerOrAdmin(actor);
     const account = await effectiveAccount(db, tenant, options.sandbox);
-    return { appName: account.appName, sourceNumber: account.sourceNumber, webhookUrl: webhookUrlOf(options.publicUrl(), tenant.id, account.webhookSecret), sandbox: options.sandbox };
+    return {
+      appName: account.appName,
+      sourceNumber: account.sourceNumber,
+      webhookUrl: webhookUrlOf(options.publicUrl(), tenant.id, account.webhookSecret),
+      sandbox: options.sandbox,
+    };
   });
 
   app.put('/gupshup/settings', { schema: { body: providerSettingsRequest, response: { 200: providerSettingsResponse } } }, async (request) => {
     const { tenant, actor } = await requestScope(request);
     requireOwnerOrAdmin(actor);
     const saved = await updateProviderSettings(db, tenant, request.body);
-    return { appName: saved.appName, sourceNumber: saved.sourceNumber, webhookUrl: webhookUrlOf(options.publicUrl(), tenant.id, saved.webhookSecret), sandbox: options.sandbox };
+    return {
+      appName: saved.appName,
+      sourceNumber: saved.sourceNumber,
+      webhookUrl: webhookUrlOf(options.publicUrl(), tenant.id, saved.webhookSecret),
+      sandbox: options.sandbox,
+    };
   });
 
   app.get('/cards/:id/messages', { schema: { params: cardParams, querystring: timelineQuery, response: { 200: timelineResponse } } }, async (request) => {
@@ -55,12 +78,16 @@ export const chatsRoutes: FastifyPluginAsyncZod<ChatsRoutesOptions> = async (app
   });
 
   app.post('/message', { schema: { body: sendTextRequest, response: { 201: messageResponse } } }, async (request, reply) =>
-    reply.status(201).send(await sendText(options, await requestScope(request), request.body)));
+    reply.status(201).send(await sendText(options, await requestScope(request), request.body)),
+  );
 
   app.post('/message/media', { schema: { response: { 201: messageResponse } } }, async (request, reply) => {
     const author = await requestScope(request);
     const { fields, file: upload } = await readMultipartUpload(request, {
-      fileField: 'media', maxFileBytes: MAX_UPLOAD_BYTES, tooLarge: 'El archivo es demasiado grande.', fallbackName: 'archivo',
+      fileField: 'media',
+      maxFileBytes: MAX_UPLOAD_BYTES,
+      tooLarge: 'El archivo es demasiado grande.',
+      fallbackName: 'archivo',
       missingMessage: 'Envía el archivo como multipart/form-data en el campo media.',
     });
     const parsed = sendMediaFields.safeParse(fields);
@@ -71,29 +98,44 @@ export const chatsRoutes: FastifyPluginAsyncZod<ChatsRoutesOptions> = async (app
     assertWindowOpenForFiles(card);
     const media = await checkUpload(upload.data, upload.fileName);
     const mediaUrl = await options.storage.save(author.tenantId, media.data, media.extension);
-    const fileName = media.kind === 'audio' && media.mime === 'audio/ogg' && !upload.fileName.endsWith('.ogg')
-      ? `voice-${Date.now()}.ogg`
-      : upload.fileName;
-    const message = await queueOutbound(options, { tenantId: author.tenantId, userId: author.actor.userId }, card, {
-      type: media.kind, text: parsed.data.caption?.trim() || null, mediaUrl, mediaMime: media.mime, mediaFileName: fileName,
-    }, { tempId: parsed.data.tempId, quotedMessageId: parsed.data.quotedMessageId });
+    const fileName = media.kind === 'audio' && media.mime === 'audio/ogg' && !upload.fileName.endsWith('.ogg') ? `voice-${Date.now()}.ogg` : upload.fileName;
+    const message = await queueOutbound(
+      options,
+      { tenantId: author.tenantId, userId: author.actor.userId },
+      card,
+      {
+        type: media.kind,
+        text: parsed.data.caption?.trim() || null,
+        mediaUrl,
+        mediaMime: media.mime,
+        mediaFileName: fileName,
+      },
+      { tempId: parsed.data.tempId, quotedMessageId: parsed.data.quotedMessageId },
+    );
     return reply.status(201).send(toMessageDto(message));
   });
 
   app.post('/message/template', { schema: { body: sendTemplateRequest, response: { 201: messageResponse } } }, async (request, reply) =>
-    reply.status(201).send(await sendTemplate(options, await requestScope(request), request.body)));
+    reply.status(201).send(await sendTemplate(options, await requestScope(request), request.body)),
+  );
 
-  app.post('/initiate-conversation', { schema: { body: initiateConversationRequest, response: { 201: initiateConversationResponse } } }, async (request, reply) =>
-    reply.status(201).send(await initiateConversation(options, await requestScope(request), request.body)));
+  app.post(
+    '/initiate-conversation',
+    { schema: { body: initiateConversationRequest, response: { 201: initiateConversationResponse } } },
+    async (request, reply) => reply.status(201).send(await initiateConversation(options, await requestScope(request), request.body)),
+  );
 
   app.post('/message/schedule', { schema: { body: scheduleRequest, response: { 201: scheduledMessageResponse } } }, async (request, reply) =>
-    reply.status(201).send(await scheduleMessage(options, await requestScope(request), request.body)));
+    reply.status(201).send(await scheduleMessage(options, await requestScope(request), request.body)),
+  );
 
   app.post('/note', { schema: { body: noteRequest, response: { 201: noteResponse } } }, async (request, reply) =>
-    reply.status(201).send(await addNote(options, await requestScope(request), request.body)));
+    reply.status(201).send(await addNote(options, await requestScope(request), request.body)),
+  );
 
   app.post('/cards/:id/mark-read', { schema: { params: cardParams, response: { 200: cardSummaryResponse } } }, async (request) =>
-    markRead(options, await requestScope(request), request.params.id));
+    markRead(options, await requestScope(request), request.params.id),
+  );
 
   app.get('/usage', { schema: { response: { 200: usageResponse } } }, async (request) => monthUsage(db, sessionOf(request).tenant.id));
 };

@@ -6,7 +6,14 @@ import type { EventPublisher } from '../../platform/events/index.ts';
 import { secretMatches } from '../../platform/auth/secrets.ts';
 import { unauthorized } from '../../platform/errors/app-error.ts';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../platform/http/json-body-parser.ts';
-import { ackByStatus, MalformedDelivery, type InboundEvent, type InboundMessage, type InboundStatus, type MessagingProvider } from '../../messaging-providers/provider.ts';
+import {
+  ackByStatus,
+  MalformedDelivery,
+  type InboundEvent,
+  type InboundMessage,
+  type InboundStatus,
+  type MessagingProvider,
+} from '../../messaging-providers/provider.ts';
 import { findOrCreateCard, recordCardActivity, toCardUpdate, type CardPlace, type CardRow } from '../funnels/index.ts';
 import { findTenantById, providerSettingsOf } from '../tenants/index.ts';
 import { recordUsage, unbillFailedMessage } from '../usage/index.ts';
@@ -47,8 +54,7 @@ function previewText(event: InboundMessage): string | null {
   }
 }
 
-const storedType = (event: InboundMessage) =>
-  event.type === 'button_reply' || event.type === 'list_reply' || event.type === 'contact' ? 'text' : event.type;
+const storedType = (event: InboundMessage) => (event.type === 'button_reply' || event.type === 'list_reply' || event.type === 'contact' ? 'text' : event.type);
 
 /** How much of a refused delivery is kept: enough to see what the provider sent. */
 export const REJECTED_BODY_KEPT = 4096;
@@ -93,14 +99,20 @@ const keptBody = (rawBody: string) => withoutForbiddenCharacters(rawBody.slice(0
 /** Stores a customer's message once, however often the provider delivers it. */
 export async function storeInboundMessage(deps: InboundDeps, tenantId: string, event: InboundMessage) {
   const outcome = await deps.db.transaction(async (tx) => {
-    const contact = await upsertContact(tx, tenantId, event.group
-      ? { phone: event.group.id, name: event.group.name, isGroup: true }
-      : { phone: event.from, name: event.senderName, isGroup: false });
+    const contact = await upsertContact(
+      tx,
+      tenantId,
+      event.group ? { phone: event.group.id, name: event.group.name, isGroup: true } : { phone: event.from, name: event.senderName, isGroup: false },
+    );
     // The newest profile (or group) name titles the chat, unless someone renamed it.
     // A sender without a profile name comes with their number as name: that is no name.
     const profileName = event.group ? event.group.name : event.senderName !== event.from ? event.senderName : undefined;
     const { card, created } = await findOrCreateCard(
-      tx, tenantId, contact, deps.bot && (() => deps.bot!.landingColumn(tx, tenantId)), profileName ? { name: profileName, source: 'profile' } : undefined,
+      tx,
+      tenantId,
+      contact,
+      deps.bot && (() => deps.bot!.landingColumn(tx, tenantId)),
+      profileName ? { name: profileName, source: 'profile' } : undefined,
     );
     const quoted = event.quoted ? await findQuoted(tx, tenantId, event.quoted) : undefined;
     const type = storedType(event);
@@ -110,8 +122,8 @@ export async function storeInboundMessage(deps: InboundDeps, tenantId: string, e
         tenantId,
         cardId: card.id,
         sender: 'contact',
-        participantName: event.group ? event.senderName ?? event.from : null,
-        text: event.type === 'unsupported' ? UNSUPPORTED_MEDIA_TEXT : event.text ?? null,
+        participantName: event.group ? (event.senderName ?? event.from) : null,
+        text: event.type === 'unsupported' ? UNSUPPORTED_MEDIA_TEXT : (event.text ?? null),
         type,
         mediaMime: event.media?.contentType ?? null,
         mediaFileName: event.media?.fileName ?? null,
@@ -120,7 +132,13 @@ export async function storeInboundMessage(deps: InboundDeps, tenantId: string, e
         quotedMessageId: quoted?.id ?? null,
         quotedMessageText: quoted?.text ?? null,
         quotedMessageSender: quoted?.sender ?? null,
-        payload: event.location ? { location: event.location } : event.reply ? { reply: event.reply } : event.type === 'unsupported' ? { raw: event.raw } : null,
+        payload: event.location
+          ? { location: event.location }
+          : event.reply
+            ? { reply: event.reply }
+            : event.type === 'unsupported'
+              ? { raw: event.raw }
+              : null,
         createdAt: event.timestamp,
       })
       .onConflictDoNothing({ target: [messages.tenantId, messages.providerMessageId] })
@@ -128,12 +146,17 @@ export async function storeInboundMessage(deps: InboundDeps, tenantId: string, e
     if (!message) return undefined;
 
     const updated = await recordCardActivity(tx, tenantId, card.id, {
-      lastMessageType: type, lastMessageText: previewText(event), at: event.timestamp, fromContact: true, countsAsUnread: true,
+      lastMessageType: type,
+      lastMessageText: previewText(event),
+      at: event.timestamp,
+      fromContact: true,
+      countsAsUnread: true,
     });
     await recordUsage(tx, tenantId, 'received', message.id);
     if (event.media) await deps.enqueueMediaDownload(tx, { tenantId, messageId: message.id, url: event.media.url, contentType: event.media.contentType });
     await deps.domainEvents.publish(tx, {
-      type: 'customer-message.stored', tenantId,
+      type: 'customer-message.stored',
+      tenantId,
       payload: { messageId: message.id, cardId: updated.id, funnelId: updated.funnelId, columnId: updated.columnId, cardCreated: created },
     });
     return { message, card: updated, created };
@@ -189,12 +212,18 @@ export async function applyStatus(deps: InboundDeps, tenantId: string, event: In
   if (!updated) {
     // Still learn the WhatsApp id (quotes refer to it) even when the ack does not move.
     if (event.whatsappMessageId && event.providerMessageId) {
-      await deps.db.update(messages).set({ whatsappMessageId: event.whatsappMessageId })
+      await deps.db
+        .update(messages)
+        .set({ whatsappMessageId: event.whatsappMessageId })
         .where(and(eq(messages.tenantId, tenantId), eq(messages.providerMessageId, event.providerMessageId)));
     }
     return;
   }
   await deps.events.emitForCard(tenantId, updated.cardId, 'message_status_updated', {
-    cardId: updated.cardId, messageId: updated.id, tempId: updated.tempId, ack: updated.ack as -1 | 0 | 1 | 2 | 3, ...(updated.ack === -1 ? { error: updated.errorReason } : {}),
+    cardId: updated.cardId,
+    messageId: updated.id,
+    tempId: updated.tempId,
+    ack: updated.ack as -1 | 0 | 1 | 2 | 3,
+    ...(updated.ack === -1 ? { error: updated.errorReason } : {}),
   });
 }

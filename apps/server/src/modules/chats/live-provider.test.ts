@@ -49,7 +49,7 @@ const messageRow = async (id: string) => (await t.database.db.select().from(mess
 const sendsToGupshup = () => gupshup.fake.requests.filter((request) => request.path.endsWith('/msg'));
 
 describe('live provider credentials', () => {
-  it('sends with the operator\'s Gupshup API key, and fails clearly without one', async () => {
+  it("sends with the operator's Gupshup API key, and fails clearly without one", async () => {
     const owner = await registerTenant(t.app);
     const provider = { appName: `live-${owner.tenant.slug}`, sourceNumber: '5215500000001' };
     const saved = await t.app.inject({ method: 'PUT', url: `/t/${owner.tenant.slug}/api/gupshup/settings`, headers: bearer(owner.token), payload: provider });
@@ -57,10 +57,18 @@ describe('live provider credentials', () => {
     gupshup.apps.push({ ...provider, callbackUrl: saved.json().webhookUrl, apiKey: 'live-key-123' });
 
     await gupshup.fake.customerSends({ appName: provider.appName, phone: '5215512349999', name: 'Cliente Live', kind: 'text', text: 'Hola' });
-    const card = await until(async () => (await t.database.db.select().from(cards)
-      .where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, '5215512349999'))))[0]);
+    const card = await until(
+      async () =>
+        (
+          await t.database.db
+            .select()
+            .from(cards)
+            .where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, '5215512349999')))
+        )[0],
+    );
 
-    const send = (text: string) => t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/message`, headers: bearer(owner.token), payload: { cardId: card.id, text } });
+    const send = (text: string) =>
+      t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/message`, headers: bearer(owner.token), payload: { cardId: card.id, text } });
 
     const withoutKey = (await send('Sin clave')).json();
     const failed = await until(async () => {
@@ -82,18 +90,29 @@ describe('live provider credentials', () => {
 });
 
 describe('live read receipts', () => {
-  it('need the operator\'s partner credentials: without them nothing is retried, with them the receipt reaches Gupshup for the tenant\'s app', async () => {
+  it("need the operator's partner credentials: without them nothing is retried, with them the receipt reaches Gupshup for the tenant's app", async () => {
     const owner = await registerTenant(t.app);
     const provider = { appName: `leido-${owner.tenant.slug}`, sourceNumber: '5215500000002' };
     const saved = await t.app.inject({ method: 'PUT', url: `/t/${owner.tenant.slug}/api/gupshup/settings`, headers: bearer(owner.token), payload: provider });
     gupshup.apps.push({ ...provider, callbackUrl: saved.json().webhookUrl, apiKey: 'live-key-123' });
     const receiptsOf = () => gupshup.fake.requests.filter((request) => request.path === `/partner/app/${provider.appName}/v3/message`);
-    const receiptJob = async () => (await t.database.db.select().from(jobs)
-      .where(and(eq(jobs.name, 'chats.send-read-receipt'), sql`${jobs.payload}->>'tenantId' = ${owner.tenant.id}`)).orderBy(desc(jobs.createdAt)))[0];
+    const receiptJob = async () =>
+      (
+        await t.database.db
+          .select()
+          .from(jobs)
+          .where(and(eq(jobs.name, 'chats.send-read-receipt'), sql`${jobs.payload}->>'tenantId' = ${owner.tenant.id}`))
+          .orderBy(desc(jobs.createdAt))
+      )[0];
     const customerWritesAndAgentOpens = async (text: string) => {
       const { id } = await gupshup.fake.customerSends({ appName: provider.appName, phone: '5215512348888', name: 'Cliente Leído', kind: 'text', text });
-      const [card] = await t.database.db.select().from(cards).where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, '5215512348888')));
-      expect((await t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/cards/${card!.id}/mark-read`, headers: bearer(owner.token) })).statusCode).toBe(200);
+      const [card] = await t.database.db
+        .select()
+        .from(cards)
+        .where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, '5215512348888')));
+      expect(
+        (await t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/cards/${card!.id}/mark-read`, headers: bearer(owner.token) })).statusCode,
+      ).toBe(200);
       return id;
     };
 
@@ -106,7 +125,9 @@ describe('live read receipts', () => {
     expect(receiptsOf()).toHaveLength(0);
 
     const stored = await t.app.inject({
-      method: 'PUT', url: '/api/admin/settings/gupshup', headers: bearer(adminToken),
+      method: 'PUT',
+      url: '/api/admin/settings/gupshup',
+      headers: bearer(adminToken),
       payload: { apiKey: 'live-key-123', partnerEmail: 'ops@embudo.test', partnerPassword: 'secreto-partner' },
     });
     expect(stored.statusCode).toBe(200);
@@ -119,14 +140,18 @@ describe('live read receipts', () => {
 });
 
 describe('live inbound media', () => {
-  it('goes only to Gupshup\'s hosts: a loopback or foreign URL is refused at once, never retried, nothing stored', async () => {
+  it("goes only to Gupshup's hosts: a loopback or foreign URL is refused at once, never retried, nothing stored", async () => {
     const loopback = await startFakeWebhookServer();
     try {
       const owner = await registerTenant(t.app);
       const port = new URL(loopback.url).port;
       const urls = [
-        `${loopback.url}/secret`, `http://[::ffff:127.0.0.1]:${port}/secret`, `${baseUrl}/api/health`, `${gupshup.url}/files/x`,
-        'https://filemanager.gupshup.io.evil.example/x.pdf', 'http://169.254.169.254/latest/meta-data/',
+        `${loopback.url}/secret`,
+        `http://[::ffff:127.0.0.1]:${port}/secret`,
+        `${baseUrl}/api/health`,
+        `${gupshup.url}/files/x`,
+        'https://filemanager.gupshup.io.evil.example/x.pdf',
+        'http://169.254.169.254/latest/meta-data/',
       ];
       for (const url of urls) {
         const { job, message } = await deliverInboundFile(t, owner, { url, contentType: 'application/pdf' });

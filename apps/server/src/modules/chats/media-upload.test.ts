@@ -62,7 +62,7 @@ describe('POST /api/message/media', () => {
     expect(stored.includes(Buffer.from('OpusHead'))).toBe(true);
   });
 
-  it('serves media in byte ranges, so a browser can seek and read a voice note\'s length', async () => {
+  it("serves media in byte ranges, so a browser can seek and read a voice note's length", async () => {
     const { owner, card } = await chat();
     const answer = await upload(owner, { cardId: card.id }, { data: PNG, name: 'foto.png', type: 'image/png' });
     const url = `${baseUrl}${answer.body.mediaUrl}`;
@@ -96,7 +96,10 @@ describe('POST /api/message/media', () => {
     const big = Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024 + 10)]);
     expect((await upload(owner, { cardId: card.id }, { data: big, name: 'big.png', type: 'image/png' })).body.message).toMatch(/supera el límite de 5 MB/);
     expect((await upload(owner, { cardId: card.id })).body.message).toBe('Falta el archivo (campo media).');
-    await t.database.db.update(cards).set({ contactLastMessageAt: new Date(Date.now() - 30 * 3600 * 1000) }).where(eq(cards.id, card.id));
+    await t.database.db
+      .update(cards)
+      .set({ contactLastMessageAt: new Date(Date.now() - 30 * 3600 * 1000) })
+      .where(eq(cards.id, card.id));
     const closed = await upload(owner, { cardId: card.id }, { data: PNG, name: 'foto.png', type: 'image/png' });
     expect(closed).toMatchObject({ status: 400, body: { message: 'La ventana de 24 horas está cerrada. No se pueden enviar archivos.' } });
     expect((await t.database.db.select().from(messages).where(eq(messages.cardId, card.id))).filter((m) => m.sender === 'user')).toHaveLength(0);

@@ -76,7 +76,31 @@ async function webmToOgg(data: Buffer): Promise<Buffer> {
       await run('ffmpeg', ['-y', '-loglevel', 'error', '-i', input, '-vn', '-c:a', 'copy', '-f', 'ogg', output], { timeout: 60_000 });
     } catch {
       // Not opus inside: re-encode to the voice-note format.
-      await run('ffmpeg', ['-y', '-loglevel', 'error', '-i', input, '-vn', '-c:a', 'libopus', '-b:a', '32k', '-ac', '1', '-ar', '48000', '-application', 'voip', '-f', 'ogg', output], { timeout: 60_000 });
+      await run(
+        'ffmpeg',
+        [
+          '-y',
+          '-loglevel',
+          'error',
+          '-i',
+          input,
+          '-vn',
+          '-c:a',
+          'libopus',
+          '-b:a',
+          '32k',
+          '-ac',
+          '1',
+          '-ar',
+          '48000',
+          '-application',
+          'voip',
+          '-f',
+          'ogg',
+          output,
+        ],
+        { timeout: 60_000 },
+      );
     }
     return await fs.readFile(output);
   } catch {

@@ -5,7 +5,8 @@ import type { MessageRow } from './message-dto.ts';
 /** `message.status-changed`, in the transaction that moved the message's ack (or recorded the provider's acceptance). */
 export function publishStatusChange(publisher: EventPublisher, tx: Tx, row: Pick<MessageRow, 'id' | 'tenantId' | 'cardId' | 'ack'>) {
   return publisher.publish(tx, {
-    type: 'message.status-changed', tenantId: row.tenantId,
+    type: 'message.status-changed',
+    tenantId: row.tenantId,
     payload: { messageId: row.id, cardId: row.cardId, ack: row.ack as -1 | 0 | 1 | 2 | 3 },
   });
 }

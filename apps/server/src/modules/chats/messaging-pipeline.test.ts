@@ -42,7 +42,10 @@ const messagesOf = (tenantId: string) => t.database.db.select().from(messages).w
 
 async function customerWrites(owner: Owner, text: string, phone = '5215512345678') {
   await fake().customerSends({ appName: sandboxAppName(owner.tenant.slug), phone, name: 'Cliente Uno', kind: 'text', text });
-  const [card] = await t.database.db.select().from(cards).where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, phone)));
+  const [card] = await t.database.db
+    .select()
+    .from(cards)
+    .where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, phone)));
   return card!;
 }
 
@@ -52,7 +55,8 @@ describe('provider settings', () => {
     const initial = await settings(owner);
     expect(initial).toMatchObject({ appName: sandboxAppName(owner.tenant.slug), sandbox: true });
     expect(initial.webhookUrl).toMatch(new RegExp(`/webhooks/gupshup/${owner.tenant.id}/[A-Za-z0-9_-]{20,}$`));
-    const put = (payload: unknown) => t.app.inject({ method: 'PUT', url: `/t/${owner.tenant.slug}/api/gupshup/settings`, headers: bearer(owner.token), payload: payload as object });
+    const put = (payload: unknown) =>
+      t.app.inject({ method: 'PUT', url: `/t/${owner.tenant.slug}/api/gupshup/settings`, headers: bearer(owner.token), payload: payload as object });
     expect((await put({ appName: '', sourceNumber: '5215500000000' })).json().message).toBe('El nombre de la app es requerido.');
     expect((await put({ appName: 'MiApp' })).json().message).toBe('El número de origen es requerido.');
     expect((await put({ appName: 'MiApp', sourceNumber: '+52 155' })).statusCode).toBe(400);
@@ -60,11 +64,16 @@ describe('provider settings', () => {
     expect(saved.json()).toMatchObject({ appName: 'MiApp', sourceNumber: '5215500000000', webhookUrl: initial.webhookUrl });
   });
 
-  it('refuses another company\'s app, saved or sandbox default, and writes nothing', async () => {
+  it("refuses another company's app, saved or sandbox default, and writes nothing", async () => {
     const first = await registerTenant(t.app);
     const second = await registerTenant(t.app);
     const put = (owner: Owner, appName: string) =>
-      t.app.inject({ method: 'PUT', url: `/t/${owner.tenant.slug}/api/gupshup/settings`, headers: bearer(owner.token), payload: { appName, sourceNumber: '5215500000009' } });
+      t.app.inject({
+        method: 'PUT',
+        url: `/t/${owner.tenant.slug}/api/gupshup/settings`,
+        headers: bearer(owner.token),
+        payload: { appName, sourceNumber: '5215500000009' },
+      });
     const appName = `Tienda-${first.tenant.slug}`;
     expect((await put(first, appName)).statusCode).toBe(200);
     for (const taken of [appName, appName.toUpperCase(), sandboxAppName(first.tenant.slug)]) {
@@ -83,8 +92,15 @@ describe('inbound webhook', () => {
   it('refuses a wrong secret with 401 and stores nothing', async () => {
     const owner = await registerTenant(t.app);
     const response = await t.app.inject({
-      method: 'POST', url: `/webhooks/gupshup/${owner.tenant.id}/wrong-secret`,
-      payload: { app: 'x', timestamp: Date.now(), version: 2, type: 'message', payload: { id: 'wamid.X', source: '521', type: 'text', payload: { text: 'hola' }, sender: { phone: '521' } } },
+      method: 'POST',
+      url: `/webhooks/gupshup/${owner.tenant.id}/wrong-secret`,
+      payload: {
+        app: 'x',
+        timestamp: Date.now(),
+        version: 2,
+        type: 'message',
+        payload: { id: 'wamid.X', source: '521', type: 'text', payload: { text: 'hola' }, sender: { phone: '521' } },
+      },
     });
     expect(response.statusCode).toBe(401);
     expect(await messagesOf(owner.tenant.id)).toHaveLength(0);
@@ -111,7 +127,13 @@ describe('inbound webhook', () => {
   it('stores a message once however often the webhook is delivered', async () => {
     const owner = await registerTenant(t.app);
     const { webhookUrl } = await settings(owner);
-    const body = { app: 'x', timestamp: Date.now(), version: 2, type: 'message', payload: { id: 'wamid.DUP', source: '5215511111111', type: 'text', payload: { text: 'una vez' }, sender: { phone: '5215511111111', name: 'Dup' } } };
+    const body = {
+      app: 'x',
+      timestamp: Date.now(),
+      version: 2,
+      type: 'message',
+      payload: { id: 'wamid.DUP', source: '5215511111111', type: 'text', payload: { text: 'una vez' }, sender: { phone: '5215511111111', name: 'Dup' } },
+    };
     for (let i = 0; i < 3; i++) {
       expect((await t.app.inject({ method: 'POST', url: new URL(webhookUrl).pathname, payload: body })).statusCode).toBe(200);
     }
@@ -123,7 +145,13 @@ describe('inbound webhook', () => {
   it('never shows a message to another tenant: the same provider id in two tenants stays two messages', async () => {
     const a = await registerTenant(t.app);
     const b = await registerTenant(t.app);
-    const body = { app: 'x', timestamp: Date.now(), version: 2, type: 'message', payload: { id: 'wamid.SAME', source: '5215522222222', type: 'text', payload: { text: 'hola' }, sender: { phone: '5215522222222' } } };
+    const body = {
+      app: 'x',
+      timestamp: Date.now(),
+      version: 2,
+      type: 'message',
+      payload: { id: 'wamid.SAME', source: '5215522222222', type: 'text', payload: { text: 'hola' }, sender: { phone: '5215522222222' } },
+    };
     for (const owner of [a, b]) await t.app.inject({ method: 'POST', url: new URL((await settings(owner)).webhookUrl).pathname, payload: body });
     expect(await messagesOf(a.tenant.id)).toHaveLength(1);
     expect(await messagesOf(b.tenant.id)).toHaveLength(1);
@@ -134,7 +162,14 @@ describe('inbound webhook', () => {
 
   it('marks groups with isGroup and the participant name', async () => {
     const owner = await registerTenant(t.app);
-    await fake().customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215533333333', name: 'Tía Rosa', group: { id: '120363999', name: 'Familia' }, kind: 'text', text: 'Hola a todos' });
+    await fake().customerSends({
+      appName: sandboxAppName(owner.tenant.slug),
+      phone: '5215533333333',
+      name: 'Tía Rosa',
+      group: { id: '120363999', name: 'Familia' },
+      kind: 'text',
+      text: 'Hola a todos',
+    });
     const [card] = await t.database.db.select().from(cards).where(eq(cards.tenantId, owner.tenant.id));
     expect(card).toMatchObject({ isGroup: true, title: 'Familia', phone: '120363999' });
     const [message] = await messagesOf(owner.tenant.id);
@@ -146,8 +181,22 @@ describe('inbound webhook', () => {
     const appName = sandboxAppName(owner.tenant.slug);
     await fake().customerSends({ appName, phone: '5215544444444', kind: 'unknown_type', data: { emoji: '👍' } });
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-    await fake().customerSends({ appName, phone: '5215544444444', kind: 'image', url: await fake().storeFile(png, 'image/png'), contentType: 'image/png', caption: 'mira' });
-    await fake().customerSends({ appName, phone: '5215544444444', kind: 'file', url: `${baseUrl}/sandbox-gupshup/files/no-existe`, contentType: 'application/pdf', fileName: 'x.pdf' });
+    await fake().customerSends({
+      appName,
+      phone: '5215544444444',
+      kind: 'image',
+      url: await fake().storeFile(png, 'image/png'),
+      contentType: 'image/png',
+      caption: 'mira',
+    });
+    await fake().customerSends({
+      appName,
+      phone: '5215544444444',
+      kind: 'file',
+      url: `${baseUrl}/sandbox-gupshup/files/no-existe`,
+      contentType: 'application/pdf',
+      fileName: 'x.pdf',
+    });
     const rows = await messagesOf(owner.tenant.id);
     expect(rows.find((row) => row.type === 'unsupported')?.text).toBe('Unsupported media');
     const image = await until(async () => (await messagesOf(owner.tenant.id)).find((row) => row.type === 'image' && row.mediaUrl));
@@ -158,7 +207,10 @@ describe('inbound webhook', () => {
     const failingDownload = and(eq(jobs.name, 'chats.download-media'), sql`${jobs.payload}->>'url' like '%no-existe'`);
     await until(async () => {
       // Skip the retry backoff: make the next attempt due now.
-      await t.database.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(and(failingDownload, eq(jobs.status, 'pending')));
+      await t.database.db
+        .update(jobs)
+        .set({ runAt: new Date(Date.now() - 1000) })
+        .where(and(failingDownload, eq(jobs.status, 'pending')));
       const [job] = await t.database.db.select().from(jobs).where(failingDownload);
       return job?.status === 'completed' || job?.status === 'failed' ? job : undefined;
     });
@@ -192,7 +244,10 @@ describe('outbound messages', () => {
   it('refuses text when the 24-hour window is closed and writes nothing', async () => {
     const owner = await registerTenant(t.app);
     const card = await customerWrites(owner, 'Hola');
-    await t.database.db.update(cards).set({ contactLastMessageAt: new Date(Date.now() - 25 * 3600 * 1000) }).where(eq(cards.id, card.id));
+    await t.database.db
+      .update(cards)
+      .set({ contactLastMessageAt: new Date(Date.now() - 25 * 3600 * 1000) })
+      .where(eq(cards.id, card.id));
     const response = await send(owner, { cardId: card.id, text: 'Tarde' });
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toBe('La ventana de 24 horas está cerrada. Envía una plantilla para reiniciar la conversación.');
@@ -205,7 +260,10 @@ describe('outbound messages', () => {
     fake().failNextSends({ status: 503 });
     const { id } = (await send(owner, { cardId: card.id, text: 'Reintento' })).json();
     await t.app.queue.runDueJobsOnce();
-    await t.database.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(sql`${jobs.payload}->>'messageId' = ${id}`);
+    await t.database.db
+      .update(jobs)
+      .set({ runAt: new Date(Date.now() - 1000) })
+      .where(sql`${jobs.payload}->>'messageId' = ${id}`);
     await until(async () => (await t.database.db.select().from(messages).where(eq(messages.id, id)))[0]?.providerMessageId);
     const toCustomer = (await fake().conversation(sandboxAppName(owner.tenant.slug), card.phone)).filter((m) => m.direction === 'to_customer');
     expect(toCustomer).toHaveLength(1);
@@ -228,25 +286,52 @@ describe('outbound messages', () => {
   it('keeps ack at read when statuses arrive out of order', async () => {
     const owner = await registerTenant(t.app);
     const card = await customerWrites(owner, 'Hola');
-    const [row] = await t.database.db.insert(messages).values({ tenantId: owner.tenant.id, cardId: card.id, sender: 'user', type: 'text', text: 'x', providerMessageId: 'gs-ooo', ack: 0 }).returning();
+    const [row] = await t.database.db
+      .insert(messages)
+      .values({ tenantId: owner.tenant.id, cardId: card.id, sender: 'user', type: 'text', text: 'x', providerMessageId: 'gs-ooo', ack: 0 })
+      .returning();
     const path = new URL((await settings(owner)).webhookUrl).pathname;
-    const event = (type: string) => ({ app: 'x', timestamp: Date.now(), version: 2, type: 'message-event', payload: { id: 'wamid.ooo', gsId: 'gs-ooo', type, destination: card.phone, payload: { ts: 1 } } });
+    const event = (type: string) => ({
+      app: 'x',
+      timestamp: Date.now(),
+      version: 2,
+      type: 'message-event',
+      payload: { id: 'wamid.ooo', gsId: 'gs-ooo', type, destination: card.phone, payload: { ts: 1 } },
+    });
     for (const status of ['read', 'delivered', 'sent']) await t.app.inject({ method: 'POST', url: path, payload: event(status) });
-    await t.app.inject({ method: 'POST', url: path, payload: { ...event('failed'), payload: { id: 'gs-ooo', type: 'failed', payload: { code: 1002, reason: 'x' } } } });
+    await t.app.inject({
+      method: 'POST',
+      url: path,
+      payload: { ...event('failed'), payload: { id: 'gs-ooo', type: 'failed', payload: { code: 1002, reason: 'x' } } },
+    });
     const [after] = await t.database.db.select().from(messages).where(eq(messages.id, row!.id));
     expect(after!.ack).toBe(3);
   });
 
-  it('answers 404 for another tenant\'s card and 403 for a viewer', async () => {
+  it("answers 404 for another tenant's card and 403 for a viewer", async () => {
     const a = await registerTenant(t.app);
     const b = await registerTenant(t.app);
     const cardOfB = await customerWrites(b, 'Hola B', '5215566666666');
     const crossed = await send(a, { cardId: cardOfB.id, text: 'intruso' });
     expect(crossed.statusCode).toBe(404);
     await t.database.db.update(tenants).set({ subscriptionPlan: 'enterprise' }).where(eq(tenants.id, b.tenant.id));
-    const invited = await t.app.inject({ method: 'POST', url: `/t/${b.tenant.slug}/api/users/invite`, headers: bearer(b.token), payload: { name: 'Ver', email: 'ver@b.test', role: 'viewer', funnelIds: [cardOfB.funnelId] } });
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'ver@b.test', password: invited.json().tempPassword, tenantSlug: b.tenant.slug } });
-    const changed = await t.app.inject({ method: 'PUT', url: '/api/auth/change-password', headers: bearer(login.json().token), payload: { newPassword: 'Viewer1234' } });
+    const invited = await t.app.inject({
+      method: 'POST',
+      url: `/t/${b.tenant.slug}/api/users/invite`,
+      headers: bearer(b.token),
+      payload: { name: 'Ver', email: 'ver@b.test', role: 'viewer', funnelIds: [cardOfB.funnelId] },
+    });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'ver@b.test', password: invited.json().tempPassword, tenantSlug: b.tenant.slug },
+    });
+    const changed = await t.app.inject({
+      method: 'PUT',
+      url: '/api/auth/change-password',
+      headers: bearer(login.json().token),
+      payload: { newPassword: 'Viewer1234' },
+    });
     const viewer = { ...b, token: changed.json().token as string };
     const refused = await send(viewer, { cardId: cardOfB.id, text: 'no puedo' });
     expect(refused.statusCode).toBe(403);

@@ -43,12 +43,19 @@ export async function writableCard(db: Db, author: Author, cardId: string): Prom
 
 async function quotedOf(tx: Tx, tenantId: string, cardId: string, quotedMessageId: string | null | undefined) {
   if (!quotedMessageId) return undefined;
-  const [row] = await tx.select().from(messages).where(and(eq(messages.id, quotedMessageId), eq(messages.tenantId, tenantId), eq(messages.cardId, cardId))).limit(1);
+  const [row] = await tx
+    .select()
+    .from(messages)
+    .where(and(eq(messages.id, quotedMessageId), eq(messages.tenantId, tenantId), eq(messages.cardId, cardId)))
+    .limit(1);
   if (!row) throw badRequest('El mensaje citado no existe en este chat.');
   return row;
 }
 
-export type OutboundDraft = Pick<typeof messages.$inferInsert, 'type' | 'text' | 'mediaUrl' | 'mediaMime' | 'mediaFileName' | 'templateId' | 'templateCategory' | 'payload'>;
+export type OutboundDraft = Pick<
+  typeof messages.$inferInsert,
+  'type' | 'text' | 'mediaUrl' | 'mediaMime' | 'mediaFileName' | 'templateId' | 'templateCategory' | 'payload'
+>;
 
 export interface OutboundOptions {
   tempId?: string | null;
@@ -68,22 +75,29 @@ export async function storeOutbound(
   options: OutboundOptions,
 ): Promise<{ message: MessageRow; updatedCard: CardRow }> {
   const quoted = await quotedOf(tx, origin.tenantId, card.id, options.quotedMessageId);
-  const [message] = await tx.insert(messages).values({
-    tenantId: origin.tenantId,
-    cardId: card.id,
-    sender: options.sender ?? 'user',
-    authorUserId: origin.userId,
-    ...draft,
-    tempId: options.tempId ?? null,
-    ack: 0,
-    quotedMessageId: quoted?.id ?? null,
-    quotedMessageText: quoted?.text ?? null,
-    quotedMessageSender: quoted?.sender ?? null,
-  }).returning();
+  const [message] = await tx
+    .insert(messages)
+    .values({
+      tenantId: origin.tenantId,
+      cardId: card.id,
+      sender: options.sender ?? 'user',
+      authorUserId: origin.userId,
+      ...draft,
+      tempId: options.tempId ?? null,
+      ack: 0,
+      quotedMessageId: quoted?.id ?? null,
+      quotedMessageText: quoted?.text ?? null,
+      quotedMessageSender: quoted?.sender ?? null,
+    })
+    .returning();
   await deps.enqueueSend(tx, { tenantId: origin.tenantId, messageId: message!.id });
   await options.alsoInTransaction?.(tx, message!);
   const updatedCard = await recordCardActivity(tx, origin.tenantId, card.id, {
-    lastMessageType: draft.type, lastMessageText: draft.text ?? null, at: message!.createdAt, fromContact: false, countsAsUnread: false,
+    lastMessageType: draft.type,
+    lastMessageText: draft.text ?? null,
+    at: message!.createdAt,
+    fromContact: false,
+    countsAsUnread: false,
   });
   return { message: message!, updatedCard };
 }
@@ -108,7 +122,11 @@ export async function queueOutbound(
   return message;
 }
 
-export async function sendText(deps: OutboundDeps, author: Author, input: { cardId: string; text: string; tempId?: string | null; quotedMessageId?: string | null }) {
+export async function sendText(
+  deps: OutboundDeps,
+  author: Author,
+  input: { cardId: string; text: string; tempId?: string | null; quotedMessageId?: string | null },
+) {
   const card = await writableCard(deps.db, author, input.cardId);
   if (!windowIsOpen(card.contactLastMessageAt)) throw badRequest(WINDOW_CLOSED_TEXT);
   return toMessageDto(await queueOutbound(deps, { tenantId: author.tenantId, userId: author.actor.userId }, card, { type: 'text', text: input.text }, input));
@@ -120,8 +138,18 @@ export function assertWindowOpenForFiles(card: CardRow) {
 
 export async function addNote(deps: Pick<OutboundDeps, 'db' | 'events'>, author: Author, input: { cardId: string; text: string }) {
   const card = await writableCard(deps.db, author, input.cardId);
-  const [row] = await deps.db.insert(notes).values({ tenantId: author.tenantId, cardId: card.id, authorUserId: author.actor.userId, authorName: author.userName, text: input.text }).returning();
-  const note = { id: row!.id, cardId: card.id, author: row!.authorName, text: row!.text, timestamp: row!.createdAt.toISOString(), raw_timestamp: row!.createdAt.getTime() };
+  const [row] = await deps.db
+    .insert(notes)
+    .values({ tenantId: author.tenantId, cardId: card.id, authorUserId: author.actor.userId, authorName: author.userName, text: input.text })
+    .returning();
+  const note = {
+    id: row!.id,
+    cardId: card.id,
+    author: row!.authorName,
+    text: row!.text,
+    timestamp: row!.createdAt.toISOString(),
+    raw_timestamp: row!.createdAt.getTime(),
+  };
   deps.events.emit(author.tenantId, card.funnelId, 'note:new', { cardId: card.id, note });
   return note;
 }
@@ -139,10 +167,15 @@ export async function markRead(deps: MarkReadDeps, author: Author, cardId: strin
   const card = await writableCard(deps.db, author, cardId);
   const cleared = await deps.db.transaction(async (tx) => {
     // The guard makes concurrent opens of one chat send one receipt: only the reset that found unread messages enqueues.
-    const [updated] = await tx.update(cards).set({ unreadCount: 0 })
-      .where(and(eq(cards.tenantId, author.tenantId), eq(cards.id, card.id), gt(cards.unreadCount, 0))).returning();
+    const [updated] = await tx
+      .update(cards)
+      .set({ unreadCount: 0 })
+      .where(and(eq(cards.tenantId, author.tenantId), eq(cards.id, card.id), gt(cards.unreadCount, 0)))
+      .returning();
     if (!updated) return undefined;
-    const [newest] = await tx.select({ id: messages.id }).from(messages)
+    const [newest] = await tx
+      .select({ id: messages.id })
+      .from(messages)
       .where(and(eq(messages.tenantId, author.tenantId), eq(messages.cardId, card.id), eq(messages.sender, 'contact'), isNotNull(messages.providerMessageId)))
       .orderBy(desc(messages.createdAt), desc(messages.id))
       .limit(1);

@@ -24,7 +24,10 @@ const RECEIPT_JOB = 'chats.send-read-receipt';
 
 async function customerWrites(owner: Owner, text: string, phone = '5215512345678', group?: { id: string; name: string }) {
   const { id } = await fake().customerSends({ appName: sandboxAppName(owner.tenant.slug), phone, name: 'Cliente Uno', group, kind: 'text', text });
-  const [card] = await t.database.db.select().from(cards).where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, group?.id ?? phone)));
+  const [card] = await t.database.db
+    .select()
+    .from(cards)
+    .where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, group?.id ?? phone)));
   return { wamid: id, card: card! };
 }
 
@@ -32,7 +35,10 @@ const markRead = (owner: Owner, cardId: string) =>
   t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/cards/${cardId}/mark-read`, headers: bearer(owner.token) });
 
 const receiptJobsOf = (tenantId: string) =>
-  t.database.db.select().from(jobs).where(and(eq(jobs.name, RECEIPT_JOB), sql`${jobs.payload}->>'tenantId' = ${tenantId}`));
+  t.database.db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.name, RECEIPT_JOB), sql`${jobs.payload}->>'tenantId' = ${tenantId}`));
 
 const readReceiptsSentFor = (owner: Owner) =>
   fake().requests.filter((request) => request.path === `/partner/app/${sandboxAppName(owner.tenant.slug)}/v3/message`);
@@ -43,7 +49,9 @@ const phoneStatuses = async (owner: Owner, conversation: string) =>
 async function runReceiptJobs(tenantId: string) {
   for (let round = 0; round < READ_RECEIPT_MAX_ATTEMPTS + 1; round++) {
     // Skip the retry backoff: every pending receipt of this tenant is due now.
-    await t.database.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) })
+    await t.database.db
+      .update(jobs)
+      .set({ runAt: new Date(Date.now() - 1000) })
       .where(and(eq(jobs.name, RECEIPT_JOB), eq(jobs.status, 'pending'), sql`${jobs.payload}->>'tenantId' = ${tenantId}`));
     await t.app.queue.runDueJobsOnce();
     const pending = (await receiptJobsOf(tenantId)).filter((job) => job.status === 'pending' || job.status === 'running');
@@ -63,7 +71,10 @@ describe('read receipts', () => {
     const response = await markRead(owner, second.card.id);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ id: second.card.id, unreadCount: 0 });
-    const [newest] = await t.database.db.select().from(messages).where(and(eq(messages.tenantId, owner.tenant.id), eq(messages.providerMessageId, second.wamid)));
+    const [newest] = await t.database.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.tenantId, owner.tenant.id), eq(messages.providerMessageId, second.wamid)));
     const queued = await receiptJobsOf(owner.tenant.id);
     expect(queued.map((job) => job.payload)).toEqual([{ tenantId: owner.tenant.id, messageId: newest!.id }]);
 
@@ -124,19 +135,27 @@ describe('read receipts', () => {
     const owner = await registerTenant(t.app);
     // A message the fake never saw: only the webhook knows it.
     const { webhookUrl } = (await t.app.inject({ method: 'GET', url: `/t/${owner.tenant.slug}/api/gupshup/settings`, headers: bearer(owner.token) })).json();
-    const body = { app: 'x', timestamp: Date.now(), version: 2, type: 'message', payload: { id: 'wamid.SOLO-WEBHOOK', source: '5215544440000', type: 'text', payload: { text: 'hola' }, sender: { phone: '5215544440000' } } };
+    const body = {
+      app: 'x',
+      timestamp: Date.now(),
+      version: 2,
+      type: 'message',
+      payload: { id: 'wamid.SOLO-WEBHOOK', source: '5215544440000', type: 'text', payload: { text: 'hola' }, sender: { phone: '5215544440000' } },
+    };
     expect((await t.app.inject({ method: 'POST', url: new URL(webhookUrl).pathname, payload: body })).statusCode).toBe(200);
     const [card] = await t.database.db.select().from(cards).where(eq(cards.tenantId, owner.tenant.id));
 
     expect((await markRead(owner, card!.id)).statusCode).toBe(200);
     const [job] = await runReceiptJobs(owner.tenant.id);
     expect(job).toMatchObject({ status: 'completed', attempts: 1 });
-    expect(readReceiptsSentFor(owner).map((request) => request.json)).toEqual([{ messaging_product: 'whatsapp', status: 'read', message_id: 'wamid.SOLO-WEBHOOK' }]);
+    expect(readReceiptsSentFor(owner).map((request) => request.json)).toEqual([
+      { messaging_product: 'whatsapp', status: 'read', message_id: 'wamid.SOLO-WEBHOOK' },
+    ]);
     const [stored] = await t.database.db.select().from(cards).where(eq(cards.id, card!.id));
     expect(stored!.unreadCount).toBe(0);
   });
 
-  it('a viewer cannot mark read and another tenant\'s card is not found: nothing is enqueued', async () => {
+  it("a viewer cannot mark read and another tenant's card is not found: nothing is enqueued", async () => {
     const owner = await registerTenant(t.app);
     const other = await registerTenant(t.app);
     const { card } = await customerWrites(owner, 'Hola');

@@ -18,13 +18,20 @@ export interface ReplyChoice<T> {
 const BUTTON_TITLE_MAX = 20;
 
 export const normaliseChoiceText = (value: string) =>
-  value.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase().replace(/[\s.!¡?¿,;:]+/g, ' ').trim();
+  value
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .replace(/[\s.!¡?¿,;:]+/g, ' ')
+    .trim();
 
 function fitsButtons(choices: readonly ReplyChoice<unknown>[]) {
   const titles = choices.map((choice) => normaliseChoiceText(choice.title));
-  return choices.length <= MAX_QUICK_REPLY_BUTTONS
-    && choices.every((choice) => choice.title.length > 0 && choice.title.length <= BUTTON_TITLE_MAX)
-    && new Set(titles).size === titles.length;
+  return (
+    choices.length <= MAX_QUICK_REPLY_BUTTONS &&
+    choices.every((choice) => choice.title.length > 0 && choice.title.length <= BUTTON_TITLE_MAX) &&
+    new Set(titles).size === titles.length
+  );
 }
 
 /** Reply buttons when the choices fit (at most 3, short distinct titles), else the intro and a numbered list. */

@@ -31,22 +31,42 @@ export async function scheduleMessage(deps: ScheduleDeps, author: Author, input:
   }
 
   const row = await deps.db.transaction(async (tx) => {
-    const [created] = await tx.insert(scheduledMessages).values({
-      tenantId: author.tenantId, cardId: card.id, authorUserId: author.actor.userId, authorName: author.userName, scheduledFor,
-      text: input.templateId ? null : text, templateId: input.templateId ?? null, variables: input.variables ?? null,
-    }).returning();
+    const [created] = await tx
+      .insert(scheduledMessages)
+      .values({
+        tenantId: author.tenantId,
+        cardId: card.id,
+        authorUserId: author.actor.userId,
+        authorName: author.userName,
+        scheduledFor,
+        text: input.templateId ? null : text,
+        templateId: input.templateId ?? null,
+        variables: input.variables ?? null,
+      })
+      .returning();
     await deps.enqueueScheduled(tx, { tenantId: author.tenantId, scheduledId: created!.id }, scheduledFor);
     return created!;
   });
   const item = {
-    id: row.id, cardId: row.cardId, author: row.authorName, scheduledFor: row.scheduledFor.toISOString(), text: row.text,
-    templateId: row.templateId, variables: row.variables, status: row.status, raw_timestamp: row.createdAt.getTime(),
+    id: row.id,
+    cardId: row.cardId,
+    author: row.authorName,
+    scheduledFor: row.scheduledFor.toISOString(),
+    text: row.text,
+    templateId: row.templateId,
+    variables: row.variables,
+    status: row.status,
+    raw_timestamp: row.createdAt.getTime(),
   };
   deps.events.emit(author.tenantId, card.funnelId, 'scheduled:updated', { cardId: card.id, scheduled: item });
   return item;
 }
 
 export async function findScheduled(deps: Pick<ScheduleDeps, 'db'>, tenantId: string, scheduledId: string) {
-  const [row] = await deps.db.select().from(scheduledMessages).where(and(eq(scheduledMessages.tenantId, tenantId), eq(scheduledMessages.id, scheduledId))).limit(1);
+  const [row] = await deps.db
+    .select()
+    .from(scheduledMessages)
+    .where(and(eq(scheduledMessages.tenantId, tenantId), eq(scheduledMessages.id, scheduledId)))
+    .limit(1);
   return row;
 }

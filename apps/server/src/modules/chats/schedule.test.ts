@@ -54,7 +54,10 @@ describe('POST /api/message/schedule', () => {
     expect((await t.database.db.select().from(messages).where(eq(messages.cardId, card.id))).filter((m) => m.sender === 'user')).toHaveLength(0);
 
     // Time passes (the job row is what a restarted process would find too).
-    await t.database.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(eq(jobs.name, 'chats.send-scheduled'));
+    await t.database.db
+      .update(jobs)
+      .set({ runAt: new Date(Date.now() - 1000) })
+      .where(eq(jobs.name, 'chats.send-scheduled'));
     await t.app.queue.drain();
     await t.app.queue.drain();
     const sent = (await t.database.db.select().from(messages).where(eq(messages.cardId, card.id))).filter((m) => m.sender === 'user');

@@ -59,7 +59,10 @@ export function templateDraft(template: TemplateRow, variables: TemplateVariable
     template: { name: template.name, language_code: template.languageCode, header: payloadHeader, footer: template.footer, buttons: template.buttons },
   };
   return {
-    type: 'template', text: fillPlaceholders(template.bodyText, filled), templateId: template.id, templateCategory: template.category,
+    type: 'template',
+    text: fillPlaceholders(template.bodyText, filled),
+    templateId: template.id,
+    templateCategory: template.category,
     payload: payload as unknown as Record<string, unknown>,
   };
 }

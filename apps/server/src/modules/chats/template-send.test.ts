@@ -33,29 +33,43 @@ const call = (who: Owner, method: 'GET' | 'POST' | 'PUT', path: string, payload?
   t.app.inject({ method, url: `/t/${who.tenant.slug}/api${path}`, headers: bearer(who.token), payload: payload as Record<string, unknown> });
 
 const PROMO = {
-  name: 'promo_verano', category: 'MARKETING', body_text: 'Hola {{1}}, tu cupón {{2}} vence pronto.', footer: 'Responde BAJA para no recibir más',
-  buttons: [{ type: 'QUICK_REPLY', text: 'Lo quiero' }, { type: 'QUICK_REPLY', text: 'No, gracias' }],
+  name: 'promo_verano',
+  category: 'MARKETING',
+  body_text: 'Hola {{1}}, tu cupón {{2}} vence pronto.',
+  footer: 'Responde BAJA para no recibir más',
+  buttons: [
+    { type: 'QUICK_REPLY', text: 'Lo quiero' },
+    { type: 'QUICK_REPLY', text: 'No, gracias' },
+  ],
 };
 
 /** A chat whose contact wrote 25 hours ago: the 24-hour window is closed. */
 async function closedChat(owner: Owner, phone = '5215512345678') {
   await fake.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone, name: 'Lucía', kind: 'text', text: 'hola' });
   const longAgo = new Date(Date.now() - 25 * 60 * 60 * 1000);
-  const [card] = await t.database.db.update(cards).set({ contactLastMessageAt: longAgo })
-    .where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, phone))).returning();
+  const [card] = await t.database.db
+    .update(cards)
+    .set({ contactLastMessageAt: longAgo })
+    .where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, phone)))
+    .returning();
   return card!;
 }
 
-const outboundOf = (tenantId: string) => t.database.db.select().from(messages).where(and(eq(messages.tenantId, tenantId), eq(messages.sender, 'user')));
+const outboundOf = (tenantId: string) =>
+  t.database.db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.tenantId, tenantId), eq(messages.sender, 'user')));
 const sendJobs = () => t.database.db.select().from(jobs).where(eq(jobs.name, 'chats.send-message'));
 const usageOf = async (owner: Owner) => (await call(owner, 'GET', '/usage')).json();
 
 /** Runs the queue until the message has a provider id (or failed). */
-const untilSent = (messageId: string) => until(async () => {
-  await t.app.queue.runDueJobsOnce();
-  const [row] = await t.database.db.select().from(messages).where(eq(messages.id, messageId));
-  return row?.providerMessageId || row!.ack < 0 ? row : undefined;
-});
+const untilSent = (messageId: string) =>
+  until(async () => {
+    await t.app.queue.runDueJobsOnce();
+    const [row] = await t.database.db.select().from(messages).where(eq(messages.id, messageId));
+    return row?.providerMessageId || row!.ack < 0 ? row : undefined;
+  });
 
 describe('POST /api/message/template', () => {
   it('sends an approved template on a chat whose window is closed, through the queue, rendered with its buttons on the phone', async () => {
@@ -65,11 +79,21 @@ describe('POST /api/message/template', () => {
     // Free text is refused on this chat: only a template may reopen it.
     expect((await call(owner, 'POST', '/message', { cardId: card.id, text: 'hola', tempId: 'x' })).statusCode).toBe(400);
 
-    const response = await call(owner, 'POST', '/message/template', { cardId: card.id, templateId: template.id, variables: { 1: 'Lucía', 2: 'VERANO24' }, tempId: 'tmp-1' });
+    const response = await call(owner, 'POST', '/message/template', {
+      cardId: card.id,
+      templateId: template.id,
+      variables: { 1: 'Lucía', 2: 'VERANO24' },
+      tempId: 'tmp-1',
+    });
     expect(response.statusCode, response.body).toBe(201);
     const message = response.json();
     expect(message).toMatchObject({
-      cardId: card.id, sender: 'user', type: 'template', ack: 0, tempId: 'tmp-1', templateId: template.id,
+      cardId: card.id,
+      sender: 'user',
+      type: 'template',
+      ack: 0,
+      tempId: 'tmp-1',
+      templateId: template.id,
       text: 'Hola Lucía, tu cupón VERANO24 vence pronto.',
       payload: { params: ['Lucía', 'VERANO24'], template: { name: 'promo_verano', footer: PROMO.footer, buttons: PROMO.buttons, header: null } },
     });
@@ -79,21 +103,29 @@ describe('POST /api/message/template', () => {
     const sent = await untilSent(message.id);
     const request = fake.requests.filter((entry) => entry.path === '/wa/api/v1/template/msg').at(-1)!;
     expect(request.form).toEqual({
-      channel: 'whatsapp', source: expect.any(String), destination: '5215512345678', 'src.name': sandboxAppName(owner.tenant.slug),
+      channel: 'whatsapp',
+      source: expect.any(String),
+      destination: '5215512345678',
+      'src.name': sandboxAppName(owner.tenant.slug),
       template: JSON.stringify({ id: template.provider_template_id, params: ['Lucía', 'VERANO24'] }),
     });
     expect(sent!.providerMessageId).toBeTruthy();
 
     const [onPhone] = (await fake.conversation(sandboxAppName(owner.tenant.slug), '5215512345678')).filter((entry) => entry.direction === 'to_customer');
     expect(onPhone!.template).toEqual({
-      name: 'promo_verano', body: 'Hola Lucía, tu cupón VERANO24 vence pronto.', footer: PROMO.footer,
-      buttons: [{ type: 'QUICK_REPLY', text: 'Lo quiero' }, { type: 'QUICK_REPLY', text: 'No, gracias' }],
+      name: 'promo_verano',
+      body: 'Hola Lucía, tu cupón VERANO24 vence pronto.',
+      footer: PROMO.footer,
+      buttons: [
+        { type: 'QUICK_REPLY', text: 'Lo quiero' },
+        { type: 'QUICK_REPLY', text: 'No, gracias' },
+      ],
     });
     // The phone's delivery callbacks move the ack up to read.
     await until(async () => ((await t.database.db.select().from(messages).where(eq(messages.id, message.id)))[0]!.ack === 3 ? true : undefined));
   });
 
-  it('counts the send once, by the template\'s category, however often the job runs', async () => {
+  it("counts the send once, by the template's category, however often the job runs", async () => {
     const owner = await registerTenant(t.app);
     const marketing = await approvedTemplate(t, owner, PROMO);
     const utility = await approvedTemplate(t, owner, { name: 'aviso_envio', body_text: 'Tu pedido salió hoy.' });
@@ -110,7 +142,14 @@ describe('POST /api/message/template', () => {
   it('sends a media-header template with our copy of the sample as the header', async () => {
     const owner = await registerTenant(t.app);
     const form = multipartFile('media', 'promo.png', PNG_PIXEL);
-    const upload = (await t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/templates/media`, headers: { ...bearer(owner.token), ...form.headers }, payload: form.body })).json();
+    const upload = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/t/${owner.tenant.slug}/api/templates/media`,
+        headers: { ...bearer(owner.token), ...form.headers },
+        payload: form.body,
+      })
+    ).json();
     const template = await approvedTemplate(t, owner, { ...PROMO, header: { type: 'IMAGE', example_handle: upload.handleId, media_url: upload.url } });
     const card = await closedChat(owner);
     const message = (await call(owner, 'POST', '/message/template', { cardId: card.id, templateId: template.id, variables: { 1: 'Ana', 2: 'B2' } })).json();
@@ -138,7 +177,12 @@ describe('POST /api/message/template', () => {
     const template = await approvedTemplate(t, owner, PROMO);
     const card = await closedChat(owner);
     const jobsBefore = (await sendJobs()).length;
-    const response = await call(owner, 'POST', '/message/template', { cardId: card.id, templateId: template.id, variables: { 1: 'Ana', 2: 'C' }, ...overrides });
+    const response = await call(owner, 'POST', '/message/template', {
+      cardId: card.id,
+      templateId: template.id,
+      variables: { 1: 'Ana', 2: 'C' },
+      ...overrides,
+    });
     expect(response.statusCode).toBe(400);
     if (message) expect(response.json().message).toBe(message);
     else expect(response.json().message).toEqual(expect.any(String));
@@ -161,7 +205,7 @@ describe('POST /api/message/template', () => {
     expect(await outboundOf(owner.tenant.id)).toHaveLength(0);
   });
 
-  it('answers 404 to another tenant\'s template or chat, writing nothing', async () => {
+  it("answers 404 to another tenant's template or chat, writing nothing", async () => {
     const a = await registerTenant(t.app);
     const b = await registerTenant(t.app);
     const theirTemplate = await approvedTemplate(t, b, PROMO);
@@ -190,7 +234,7 @@ describe('POST /api/message/template', () => {
     expect(await outboundOf(owner.tenant.id)).toHaveLength(1);
   });
 
-  it('marks the message failed with the provider\'s reason when it refuses the template after accepting the send, and un-bills it', async () => {
+  it("marks the message failed with the provider's reason when it refuses the template after accepting the send, and un-bills it", async () => {
     const owner = await registerTenant(t.app);
     const template = await approvedTemplate(t, owner, { name: 'pausada', body_text: 'Tu cita es mañana.' });
     // Meta paused it after approving it: Gupshup still accepts the send, then reports it failed.
@@ -226,7 +270,11 @@ describe('POST /api/initiate-conversation', () => {
     await joinTenant(socket, owner.tenant.slug, owner.token);
     const cardUpdated = nextEvent(socket, 'card_updated');
     const newMessage = nextEvent(socket, 'message:new');
-    const response = await call(owner, 'POST', '/initiate-conversation', { templateId: template.id, phoneNumber: '5215587654321', variables: { 1: 'Pablo', 2: 'P9' } });
+    const response = await call(owner, 'POST', '/initiate-conversation', {
+      templateId: template.id,
+      phoneNumber: '5215587654321',
+      variables: { 1: 'Pablo', 2: 'P9' },
+    });
     expect(response.statusCode, response.body).toBe(201);
     const answer = response.json();
     expect(await cardUpdated).toMatchObject({ id: answer.cardId, created: true, columnId: columns[0]!.id });
@@ -237,7 +285,7 @@ describe('POST /api/initiate-conversation', () => {
       message: { type: 'template', text: 'Hola Pablo, tu cupón P9 vence pronto.', ack: 0 },
     });
     await untilSent(answer.message.id);
-    const [onPhone] = (await fake.conversation(sandboxAppName(owner.tenant.slug), '5215587654321'));
+    const [onPhone] = await fake.conversation(sandboxAppName(owner.tenant.slug), '5215587654321');
     expect(onPhone!.template!.body).toBe('Hola Pablo, tu cupón P9 vence pronto.');
 
     // The same number again: the same contact and chat.
@@ -246,11 +294,13 @@ describe('POST /api/initiate-conversation', () => {
     expect(await contactsOf(owner.tenant.id)).toHaveLength(1);
   });
 
-  it('titles a chat started by phone with the customer\'s profile name once it arrives, and never undoes a rename by hand', async () => {
+  it("titles a chat started by phone with the customer's profile name once it arrives, and never undoes a rename by hand", async () => {
     const owner = await registerTenant(t.app);
     const template = await approvedTemplate(t, owner, PROMO);
     const phone = '5215511112222';
-    const started = (await call(owner, 'POST', '/initiate-conversation', { templateId: template.id, phoneNumber: phone, variables: { 1: 'Ana', 2: 'A1' } })).json();
+    const started = (
+      await call(owner, 'POST', '/initiate-conversation', { templateId: template.id, phoneNumber: phone, variables: { 1: 'Ana', 2: 'A1' } })
+    ).json();
     expect(started.card.title).toBe(phone);
     const titleOf = async () => (await t.database.db.select().from(cards).where(eq(cards.id, started.cardId)))[0]!.title;
 
@@ -303,7 +353,7 @@ describe('POST /api/initiate-conversation', () => {
     expect(await t.database.db.select().from(cards).where(eq(cards.tenantId, owner.tenant.id))).toHaveLength(0);
   });
 
-  it('answers 404 to another tenant\'s template or column', async () => {
+  it("answers 404 to another tenant's template or column", async () => {
     const a = await registerTenant(t.app);
     const b = await registerTenant(t.app);
     const theirs = await approvedTemplate(t, b, { name: 'hola', body_text: 'Hola' });
@@ -328,7 +378,9 @@ describe('POST /api/initiate-conversation', () => {
     const started = await call(agent, 'POST', '/initiate-conversation', { templateId: template.id, phoneNumber: '5215544440000' });
     expect(started.statusCode, started.body).toBe(201);
     expect(started.json().card).toMatchObject({ funnelId: second.id, columnId: secondColumn.id });
-    expect((await call(agent, 'POST', '/initiate-conversation', { templateId: template.id, phoneNumber: '5215544440001', columnId: columns[0]!.id })).statusCode).toBe(404);
+    expect(
+      (await call(agent, 'POST', '/initiate-conversation', { templateId: template.id, phoneNumber: '5215544440001', columnId: columns[0]!.id })).statusCode,
+    ).toBe(404);
 
     // A contact whose chat is in a funnel the agent does not see stays where it is.
     await call(owner, 'POST', '/initiate-conversation', { templateId: template.id, phoneNumber: '5215544440002' });
@@ -353,7 +405,10 @@ describe('scheduled templates', () => {
     const template = await approvedTemplate(t, owner, PROMO);
     const card = await closedChat(owner);
     const response = await call(owner, 'POST', '/message/schedule', {
-      cardId: card.id, scheduledFor: new Date(Date.now() + 60 * 60_000).toISOString(), templateId: template.id, variables: { 1: 'Ana' },
+      cardId: card.id,
+      scheduledFor: new Date(Date.now() + 60 * 60_000).toISOString(),
+      templateId: template.id,
+      variables: { 1: 'Ana' },
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toBe('Completa la Variable 2 de la plantilla.');
@@ -365,10 +420,16 @@ describe('scheduled templates', () => {
     const template = await approvedTemplate(t, owner, PROMO);
     const card = await closedChat(owner);
     const scheduled = await call(owner, 'POST', '/message/schedule', {
-      cardId: card.id, scheduledFor: new Date(Date.now() + 60 * 60_000).toISOString(), templateId: template.id, variables: { 1: 'Ana', 2: 'Z' },
+      cardId: card.id,
+      scheduledFor: new Date(Date.now() + 60 * 60_000).toISOString(),
+      templateId: template.id,
+      variables: { 1: 'Ana', 2: 'Z' },
     });
     expect(scheduled.statusCode, scheduled.body).toBe(201);
-    await t.database.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(eq(jobs.name, 'chats.send-scheduled'));
+    await t.database.db
+      .update(jobs)
+      .set({ runAt: new Date(Date.now() - 1000) })
+      .where(eq(jobs.name, 'chats.send-scheduled'));
     await t.app.queue.drain();
     const [item] = await t.database.db.select().from(scheduledMessages).where(eq(scheduledMessages.id, scheduled.json().id));
     expect(item).toMatchObject({ status: 'sent' });

@@ -29,28 +29,68 @@ const before = (createdAt: Column, id: Column, cursor?: TimelineCursor) =>
  * backwards by cursor; each kind is fetched by its (card, time, id) index, so the cost of a page
  * does not grow with the chat's length.
  */
-export async function cardTimeline(executor: DbExecutor, tenantId: string, cardId: string, options: { cursor?: TimelineCursor; limit?: number } = {}): Promise<Timeline> {
+export async function cardTimeline(
+  executor: DbExecutor,
+  tenantId: string,
+  cardId: string,
+  options: { cursor?: TimelineCursor; limit?: number } = {},
+): Promise<Timeline> {
   const limit = options.limit ?? DEFAULT_PAGE_SIZE;
   const [messageRows, noteRows, scheduledRows] = await Promise.all([
-    executor.select().from(messages)
+    executor
+      .select()
+      .from(messages)
       .where(and(eq(messages.tenantId, tenantId), eq(messages.cardId, cardId), before(messages.createdAt, messages.id, options.cursor)))
-      .orderBy(desc(messages.createdAt), desc(messages.id)).limit(limit + 1),
-    executor.select().from(notes)
+      .orderBy(desc(messages.createdAt), desc(messages.id))
+      .limit(limit + 1),
+    executor
+      .select()
+      .from(notes)
       .where(and(eq(notes.tenantId, tenantId), eq(notes.cardId, cardId), before(notes.createdAt, notes.id, options.cursor)))
-      .orderBy(desc(notes.createdAt), desc(notes.id)).limit(limit + 1),
-    executor.select().from(scheduledMessages)
-      .where(and(eq(scheduledMessages.tenantId, tenantId), eq(scheduledMessages.cardId, cardId), eq(scheduledMessages.status, 'scheduled'), before(scheduledMessages.createdAt, scheduledMessages.id, options.cursor)))
-      .orderBy(desc(scheduledMessages.createdAt), desc(scheduledMessages.id)).limit(limit + 1),
+      .orderBy(desc(notes.createdAt), desc(notes.id))
+      .limit(limit + 1),
+    executor
+      .select()
+      .from(scheduledMessages)
+      .where(
+        and(
+          eq(scheduledMessages.tenantId, tenantId),
+          eq(scheduledMessages.cardId, cardId),
+          eq(scheduledMessages.status, 'scheduled'),
+          before(scheduledMessages.createdAt, scheduledMessages.id, options.cursor),
+        ),
+      )
+      .orderBy(desc(scheduledMessages.createdAt), desc(scheduledMessages.id))
+      .limit(limit + 1),
   ]);
 
   const items = [
     ...messageRows.map((row) => ({ at: row.createdAt, id: row.id, item: { kind: 'message' as const, ...toMessageDto(row) } })),
-    ...noteRows.map((row) => ({ at: row.createdAt, id: row.id, item: { kind: 'note' as const, id: row.id, author: row.authorName, text: row.text, timestamp: row.createdAt.toISOString(), raw_timestamp: row.createdAt.getTime() } })),
-    ...scheduledRows.map((row) => ({
-      at: row.createdAt, id: row.id,
+    ...noteRows.map((row) => ({
+      at: row.createdAt,
+      id: row.id,
       item: {
-        kind: 'scheduled' as const, id: row.id, author: row.authorName, scheduledFor: row.scheduledFor.toISOString(), text: row.text,
-        templateId: row.templateId, variables: row.variables, status: row.status, raw_timestamp: row.createdAt.getTime(),
+        kind: 'note' as const,
+        id: row.id,
+        author: row.authorName,
+        text: row.text,
+        timestamp: row.createdAt.toISOString(),
+        raw_timestamp: row.createdAt.getTime(),
+      },
+    })),
+    ...scheduledRows.map((row) => ({
+      at: row.createdAt,
+      id: row.id,
+      item: {
+        kind: 'scheduled' as const,
+        id: row.id,
+        author: row.authorName,
+        scheduledFor: row.scheduledFor.toISOString(),
+        text: row.text,
+        templateId: row.templateId,
+        variables: row.variables,
+        status: row.status,
+        raw_timestamp: row.createdAt.getTime(),
       },
     })),
   ].sort((a, b) => b.at.getTime() - a.at.getTime() || (b.id < a.id ? -1 : b.id > a.id ? 1 : 0));

@@ -22,14 +22,20 @@ async function webhookPath(owner: Owner) {
 const deliver = (path: string, body: string, contentType = 'application/json') =>
   t.app.inject({ method: 'POST', url: path, headers: { 'content-type': contentType }, body });
 
-const textMessage = (overrides: { id?: string; source?: string; text?: string; name?: string; timestamp?: unknown; type?: string; inner?: unknown } = {}) => JSON.stringify({
-  app: 'Demo', timestamp: overrides.timestamp ?? Date.now(), version: 2, type: 'message',
-  payload: {
-    id: overrides.id ?? `wamid.${crypto.randomUUID()}`, source: overrides.source ?? '5215511112222', type: overrides.type ?? 'text',
-    payload: overrides.inner ?? { text: overrides.text ?? 'Hola' },
-    sender: { phone: '5215511112222', name: overrides.name ?? 'Ana' },
-  },
-});
+const textMessage = (overrides: { id?: string; source?: string; text?: string; name?: string; timestamp?: unknown; type?: string; inner?: unknown } = {}) =>
+  JSON.stringify({
+    app: 'Demo',
+    timestamp: overrides.timestamp ?? Date.now(),
+    version: 2,
+    type: 'message',
+    payload: {
+      id: overrides.id ?? `wamid.${crypto.randomUUID()}`,
+      source: overrides.source ?? '5215511112222',
+      type: overrides.type ?? 'text',
+      payload: overrides.inner ?? { text: overrides.text ?? 'Hola' },
+      sender: { phone: '5215511112222', name: overrides.name ?? 'Ana' },
+    },
+  });
 
 const rejectionsOf = (tenantId: string) => t.database.db.select().from(webhookRejections).where(eq(webhookRejections.tenantId, tenantId));
 const messagesOf = (tenantId: string) => t.database.db.select().from(messages).where(eq(messages.tenantId, tenantId));
@@ -66,14 +72,17 @@ describe('webhook deliveries it cannot use', () => {
     expect(await t.database.db.select().from(contacts).where(eq(contacts.tenantId, owner.tenant.id))).toEqual([]);
   });
 
-  it('records nothing for a delivery without the tenant\'s secret, nor for kinds it simply does not use', async () => {
+  it("records nothing for a delivery without the tenant's secret, nor for kinds it simply does not use", async () => {
     const owner = await registerTenant(t.app);
     const path = await webhookPath(owner);
     const forged = await deliver(path.replace(/[^/]+$/, 'secreto-falso'), '{"broken":');
     expect(forged.statusCode).toBe(401);
     const unknownTenant = await deliver(`/webhooks/gupshup/${crypto.randomUUID()}/x`, 'x'.repeat(10_000));
     expect(unknownTenant.statusCode).toBe(401);
-    const userEvent = await deliver(path, JSON.stringify({ app: 'Demo', timestamp: Date.now(), version: 2, type: 'user-event', payload: { phone: '52155', type: 'opted-in' } }));
+    const userEvent = await deliver(
+      path,
+      JSON.stringify({ app: 'Demo', timestamp: Date.now(), version: 2, type: 'user-event', payload: { phone: '52155', type: 'opted-in' } }),
+    );
     expect(userEvent.statusCode).toBe(200);
     expect(await rejectionsOf(owner.tenant.id)).toEqual([]);
   });
@@ -105,13 +114,19 @@ describe('webhook deliveries with hostile values it can still use', () => {
     const stored = await messagesOf(owner.tenant.id);
     expect(stored).toHaveLength(4);
     for (const message of stored) expect(message.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
-    const [card] = await t.database.db.select().from(cards).where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, '5215511112222')));
+    const [card] = await t.database.db
+      .select()
+      .from(cards)
+      .where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, '5215511112222')));
     expect(card?.lastActivityAt?.getTime()).toBeGreaterThanOrEqual(before - 1000);
   });
 
   it('stores an unknown message type with odd keys and values as unsupported', async () => {
     const owner = await registerTenant(t.app);
-    const response = await deliver(await webhookPath(owner), textMessage({ type: 'reaction', inner: { 'em\u0000oji': '👍\uD800', nested: [[[{ a: 'b\u0000' }]]] } }));
+    const response = await deliver(
+      await webhookPath(owner),
+      textMessage({ type: 'reaction', inner: { 'em\u0000oji': '👍\uD800', nested: [[[{ a: 'b\u0000' }]]] } }),
+    );
     expect(response.statusCode).toBe(200);
     const [stored] = await messagesOf(owner.tenant.id);
     expect(stored?.text).toBe('Unsupported media');

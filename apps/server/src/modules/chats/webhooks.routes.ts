@@ -27,23 +27,36 @@ export function webhooksRoutes(deps: InboundDeps & { storage: MediaStorage }): F
       });
     });
 
-    app.get(`${MEDIA_URL_PREFIX}/:tenantId/:name`, {
-      schema: {
-        response: {
-          200: fileResponse('The whole file.'), 206: fileResponse('The byte range asked for with Range.'),
-          404: errorResponse, 416: z.undefined().describe('The range lies outside the file.'),
+    app.get(
+      `${MEDIA_URL_PREFIX}/:tenantId/:name`,
+      {
+        schema: {
+          response: {
+            200: fileResponse('The whole file.'),
+            206: fileResponse('The byte range asked for with Range.'),
+            404: errorResponse,
+            416: z.undefined().describe('The range lies outside the file.'),
+          },
         },
       },
-    }, async (request, reply) => {
-      const { tenantId, name } = request.params as { tenantId: string; name: string };
-      const data = await deps.storage.read(`${MEDIA_URL_PREFIX}/${tenantId}/${name}`);
-      if (!data) return reply.status(404).send({ code: 'NOT_FOUND', message: 'Archivo no encontrado.' });
-      const type = (await fileTypeFromBuffer(data))?.mime ?? (name.endsWith('.txt') ? 'text/plain; charset=utf-8' : 'application/octet-stream');
-      reply.type(type).header('cache-control', 'private, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').header('accept-ranges', 'bytes');
-      const range = byteRange(request.headers.range, data.length);
-      if (range === 'unsatisfiable') return reply.status(416).header('content-range', `bytes */${data.length}`).send();
-      if (!range) return reply.send(data);
-      return reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${data.length}`).send(data.subarray(range.start, range.end + 1));
-    });
+      async (request, reply) => {
+        const { tenantId, name } = request.params as { tenantId: string; name: string };
+        const data = await deps.storage.read(`${MEDIA_URL_PREFIX}/${tenantId}/${name}`);
+        if (!data) return reply.status(404).send({ code: 'NOT_FOUND', message: 'Archivo no encontrado.' });
+        const type = (await fileTypeFromBuffer(data))?.mime ?? (name.endsWith('.txt') ? 'text/plain; charset=utf-8' : 'application/octet-stream');
+        reply
+          .type(type)
+          .header('cache-control', 'private, max-age=31536000, immutable')
+          .header('x-content-type-options', 'nosniff')
+          .header('accept-ranges', 'bytes');
+        const range = byteRange(request.headers.range, data.length);
+        if (range === 'unsatisfiable') return reply.status(416).header('content-range', `bytes */${data.length}`).send();
+        if (!range) return reply.send(data);
+        return reply
+          .status(206)
+          .header('content-range', `bytes ${range.start}-${range.end}/${data.length}`)
+          .send(data.subarray(range.start, range.end + 1));
+      },
+    );
   };
 }

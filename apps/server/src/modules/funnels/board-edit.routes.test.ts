@@ -24,8 +24,14 @@ async function memberWith(owner: Owner, role: 'agent' | 'viewer', funnelIds: str
   await app.t.database.db.update(tenants).set({ subscriptionPlan: 'enterprise' }).where(eq(tenants.id, owner.tenant.id));
   const email = `${role}-${Date.now()}@x.test`;
   const invited = (await call(owner, 'POST', '/users/invite', { name: role, email, role, funnelIds })).json();
-  const login = await app.t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: invited.tempPassword, tenantSlug: owner.tenant.slug } });
-  const token = (await app.t.app.inject({ method: 'PUT', url: '/api/auth/change-password', headers: bearer(login.json().token), payload: { newPassword: 'Miembro123' } })).json().token;
+  const login = await app.t.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email, password: invited.tempPassword, tenantSlug: owner.tenant.slug },
+  });
+  const token = (
+    await app.t.app.inject({ method: 'PUT', url: '/api/auth/change-password', headers: bearer(login.json().token), payload: { newPassword: 'Miembro123' } })
+  ).json().token;
   return { ...owner, token };
 }
 
@@ -46,7 +52,10 @@ describe('funnels and columns', () => {
     const column = (await call(owner, 'POST', '/columns', { funnelId: funnel.id, title: 'Seguimiento' })).json();
     expect(await boardUpdated).toEqual({ funnelId: funnel.id });
     expect(column).toMatchObject({ title: 'Seguimiento', color: 'blue', funnelId: funnel.id });
-    expect((await call(owner, 'PUT', `/columns/${column.id}`, { color: 'purple', title: 'Seguimiento 2' })).json()).toMatchObject({ color: 'purple', title: 'Seguimiento 2' });
+    expect((await call(owner, 'PUT', `/columns/${column.id}`, { color: 'purple', title: 'Seguimiento 2' })).json()).toMatchObject({
+      color: 'purple',
+      title: 'Seguimiento 2',
+    });
     expect((await call(owner, 'PUT', `/columns/${column.id}`, { color: 'red' })).json().message).toBe('Color inválido: usa blue, orange, purple o green.');
 
     const all = (await call(owner, 'GET', '/columns/all')).json();
@@ -97,7 +106,7 @@ describe('renames (spec 01 §5: kept only when the trimmed value is non-empty an
 });
 
 describe('realtime notices', () => {
-  it('tells the tenant\'s room about every change of the board', async () => {
+  it("tells the tenant's room about every change of the board", async () => {
     const { owner, funnel, card, columns } = await setup();
     // The AI switches below need the Pro plan (a Starter company is refused with 403 and no notice).
     await app.t.database.db.update(tenants).set({ subscriptionPlan: 'professional' }).where(eq(tenants.id, owner.tenant.id));
@@ -108,19 +117,34 @@ describe('realtime notices', () => {
       return received;
     };
 
-    expect(await expectEvent('card_updated', () => call(owner, 'POST', '/card/move', { cardId: card.id, targetColumnId: columns[1].id }))).toMatchObject({ id: card.id, columnId: columns[1].id });
+    expect(await expectEvent('card_updated', () => call(owner, 'POST', '/card/move', { cardId: card.id, targetColumnId: columns[1].id }))).toMatchObject({
+      id: card.id,
+      columnId: columns[1].id,
+    });
     // A move carries the card in its new place, so a board patches it instead of reading itself again.
     const moved = await expectEvent('board_updated', () => call(owner, 'POST', '/card/move', { cardId: card.id, targetColumnId: columns[2].id }));
     expect(moved).toMatchObject({ funnelId: funnel.id, card: { id: card.id, funnelId: funnel.id, columnId: columns[2].id } });
-    expect(await expectEvent('card_updated', () => call(owner, 'PUT', `/cards/${card.id}`, { title: 'Lola García' }))).toMatchObject({ id: card.id, title: 'Lola García' });
-    expect(await expectEvent('card_updated', () => call(owner, 'PUT', `/cards/${card.id}/toggle-ai`, { enabled: true }))).toMatchObject({ id: card.id, aiEnabled: true });
-    expect(await expectEvent('board_updated', () => call(owner, 'POST', `/columns/${columns[2].id}/toggle-cards-ai`, { enabled: false }))).toEqual({ funnelId: funnel.id });
+    expect(await expectEvent('card_updated', () => call(owner, 'PUT', `/cards/${card.id}`, { title: 'Lola García' }))).toMatchObject({
+      id: card.id,
+      title: 'Lola García',
+    });
+    expect(await expectEvent('card_updated', () => call(owner, 'PUT', `/cards/${card.id}/toggle-ai`, { enabled: true }))).toMatchObject({
+      id: card.id,
+      aiEnabled: true,
+    });
+    expect(await expectEvent('board_updated', () => call(owner, 'POST', `/columns/${columns[2].id}/toggle-cards-ai`, { enabled: false }))).toEqual({
+      funnelId: funnel.id,
+    });
     expect(await expectEvent('card_updated', () => call(owner, 'POST', `/cards/${card.id}/archive`))).toMatchObject({ id: card.id });
     const created = await expectEvent('board_updated', () => call(owner, 'POST', '/columns', { funnelId: funnel.id, title: 'Nueva' }));
     expect(created).toEqual({ funnelId: funnel.id });
     const column = (await call(owner, 'GET', `/funnels/${funnel.id}/columns`)).json().at(-1);
     expect(await expectEvent('board_updated', () => call(owner, 'PUT', `/columns/${column.id}`, { color: 'green' }))).toEqual({ funnelId: funnel.id });
-    expect(await expectEvent('board_updated', () => call(owner, 'PUT', `/columns/${column.id}`, { gemini_config: { isEnabled: true, systemPrompt: 'Hola', tools: [] } }))).toEqual({ funnelId: funnel.id });
+    expect(
+      await expectEvent('board_updated', () =>
+        call(owner, 'PUT', `/columns/${column.id}`, { gemini_config: { isEnabled: true, systemPrompt: 'Hola', tools: [] } }),
+      ),
+    ).toEqual({ funnelId: funnel.id });
     expect(await expectEvent('board_updated', () => call(owner, 'DELETE', `/columns/${column.id}`))).toEqual({ funnelId: funnel.id });
     await expectEvent('funnels_updated', () => call(owner, 'POST', '/funnels', { name: 'Postventa' }));
     await expectEvent('funnels_updated', () => call(owner, 'PUT', `/funnels/${funnel.id}`, { name: 'Ventas 2' }));
@@ -152,7 +176,10 @@ describe('cards', () => {
 
     const other = (await call(owner, 'POST', '/funnels', { name: 'Otro' })).json();
     const otherColumn = (await call(owner, 'POST', '/columns', { funnelId: other.id, title: 'Entrada' })).json();
-    expect((await call(owner, 'POST', '/card/move', { cardId: card.id, targetColumnId: otherColumn.id })).json()).toMatchObject({ funnelId: other.id, columnId: otherColumn.id });
+    expect((await call(owner, 'POST', '/card/move', { cardId: card.id, targetColumnId: otherColumn.id })).json()).toMatchObject({
+      funnelId: other.id,
+      columnId: otherColumn.id,
+    });
 
     expect((await call(owner, 'PUT', `/cards/${card.id}`, { title: 'Lola VIP' })).json().title).toBe('Lola VIP');
     await app.t.database.db.update(tenants).set({ subscriptionPlan: 'professional' }).where(eq(tenants.id, owner.tenant.id));
@@ -182,7 +209,7 @@ describe('cards', () => {
     expect((await call(owner, 'POST', `/columns/${columns[0].id}/toggle-cards-ai`, { enabled: false })).statusCode).toBe(200);
   });
 
-  it('answers 404 for another tenant\'s card or column, and 403 for a viewer', async () => {
+  it("answers 404 for another tenant's card or column, and 403 for a viewer", async () => {
     const a = await setup();
     const b = await setup();
     expect((await call(a.owner, 'POST', '/card/move', { cardId: b.card.id, targetColumnId: a.columns[1].id })).statusCode).toBe(404);

@@ -53,7 +53,11 @@ export interface Scope {
 
 async function writableFunnel(scope: Scope, funnelId: string) {
   requireWriter(scope.actor);
-  const [funnel] = await scope.db.select().from(funnels).where(and(eq(funnels.tenantId, scope.tenantId), eq(funnels.id, funnelId))).limit(1);
+  const [funnel] = await scope.db
+    .select()
+    .from(funnels)
+    .where(and(eq(funnels.tenantId, scope.tenantId), eq(funnels.id, funnelId)))
+    .limit(1);
   if (!funnel) throw notFound(FUNNEL_NOT_FOUND);
   requireFunnelVisible(scope.actor, funnel.id, FUNNEL_NOT_FOUND);
   return funnel;
@@ -61,7 +65,11 @@ async function writableFunnel(scope: Scope, funnelId: string) {
 
 /** The column, if it is in the tenant and its funnel is visible to the actor (else 404, like a missing one). */
 export async function visibleColumn(scope: Pick<Scope, 'db' | 'tenantId' | 'actor'>, columnId: string) {
-  const [column] = await scope.db.select().from(boardColumns).where(and(eq(boardColumns.tenantId, scope.tenantId), eq(boardColumns.id, columnId))).limit(1);
+  const [column] = await scope.db
+    .select()
+    .from(boardColumns)
+    .where(and(eq(boardColumns.tenantId, scope.tenantId), eq(boardColumns.id, columnId)))
+    .limit(1);
   if (!column || !canSeeFunnel(scope.actor, column.funnelId)) throw notFound(COLUMN_NOT_FOUND);
   return column;
 }
@@ -73,7 +81,11 @@ export async function writableColumn(scope: Pick<Scope, 'db' | 'tenantId' | 'act
 
 async function writableCard(scope: Scope, cardId: string) {
   requireWriter(scope.actor);
-  const [card] = await scope.db.select().from(cards).where(and(eq(cards.tenantId, scope.tenantId), eq(cards.id, cardId))).limit(1);
+  const [card] = await scope.db
+    .select()
+    .from(cards)
+    .where(and(eq(cards.tenantId, scope.tenantId), eq(cards.id, cardId)))
+    .limit(1);
   if (!card || !canSeeFunnel(scope.actor, card.funnelId)) throw notFound(CARD_NOT_FOUND);
   return card;
 }
@@ -88,10 +100,14 @@ const keptRename = (input: string | undefined, current: string) => {
 /** New funnels are for owners and admins: agents see only the funnels ticked for them. */
 export async function createFunnel(scope: Scope, name: string) {
   requireOwnerOrAdmin(scope.actor);
-  const [row] = await scope.db.insert(funnels).values({
-    tenantId: scope.tenantId, name,
-    position: sql`(select coalesce(max(position), -1) + 1 from funnels where tenant_id = ${scope.tenantId})`,
-  }).returning();
+  const [row] = await scope.db
+    .insert(funnels)
+    .values({
+      tenantId: scope.tenantId,
+      name,
+      position: sql`(select coalesce(max(position), -1) + 1 from funnels where tenant_id = ${scope.tenantId})`,
+    })
+    .returning();
   scope.events.funnelsUpdated(scope.tenantId);
   return funnelDto(row!);
 }
@@ -100,17 +116,26 @@ export async function renameFunnel(scope: Scope, funnelId: string, input: string
   const funnel = await writableFunnel(scope, funnelId);
   const name = keptRename(input, funnel.name);
   if (!name) return funnelDto(funnel);
-  const [row] = await scope.db.update(funnels).set({ name }).where(and(eq(funnels.tenantId, scope.tenantId), eq(funnels.id, funnelId))).returning();
+  const [row] = await scope.db
+    .update(funnels)
+    .set({ name })
+    .where(and(eq(funnels.tenantId, scope.tenantId), eq(funnels.id, funnelId)))
+    .returning();
   scope.events.funnelsUpdated(scope.tenantId);
   return funnelDto(row!);
 }
 
 export async function createColumn(scope: Scope, funnelId: string, title: string) {
   await writableFunnel(scope, funnelId);
-  const [row] = await scope.db.insert(boardColumns).values({
-    tenantId: scope.tenantId, funnelId, title,
-    position: sql`(select coalesce(max(position), -1) + 1 from board_columns where funnel_id = ${funnelId})`,
-  }).returning();
+  const [row] = await scope.db
+    .insert(boardColumns)
+    .values({
+      tenantId: scope.tenantId,
+      funnelId,
+      title,
+      position: sql`(select coalesce(max(position), -1) + 1 from board_columns where funnel_id = ${funnelId})`,
+    })
+    .returning();
   scope.events.boardUpdated(scope.tenantId, funnelId);
   return columnDto(row!);
 }
@@ -148,7 +173,10 @@ export async function updateColumn(scope: Scope, columnId: string, changes: Upda
 export async function deleteColumn(scope: Scope, columnId: string) {
   const column = await writableColumn(scope, columnId);
   await scope.db.transaction(async (tx) => {
-    const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(cards).where(eq(cards.columnId, column.id));
+    const [row] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(cards)
+      .where(eq(cards.columnId, column.id));
     if ((row?.n ?? 0) > 0) throw badRequest(COLUMN_HAS_CHATS);
     await tx.delete(boardColumns).where(eq(boardColumns.id, column.id));
   });
@@ -169,7 +197,11 @@ export async function allColumns(scope: Pick<Scope, 'db' | 'tenantId' | 'actor'>
 export async function toggleColumnCardsAi(scope: Scope, columnId: string, enabled: boolean) {
   const column = await writableColumn(scope, columnId);
   if (enabled) requirePlanFeature(scope.plan, 'ai_assistant');
-  const updated = await scope.db.update(cards).set({ aiEnabled: enabled }).where(and(eq(cards.tenantId, scope.tenantId), eq(cards.columnId, column.id))).returning({ id: cards.id });
+  const updated = await scope.db
+    .update(cards)
+    .set({ aiEnabled: enabled })
+    .where(and(eq(cards.tenantId, scope.tenantId), eq(cards.columnId, column.id)))
+    .returning({ id: cards.id });
   scope.events.boardUpdated(scope.tenantId, column.funnelId);
   return { updated: updated.length, enabled };
 }
@@ -182,7 +214,12 @@ export async function moveCard(scope: Scope, cardId: string, targetColumnId: str
   });
   const row = await scope.db.transaction(async (tx) => {
     const [moved] = await tx.update(cards).set({ columnId: target.id, funnelId: target.funnelId }).where(eq(cards.id, card.id)).returning();
-    await publishCardMove(scope.domainEvents, tx, scope.tenantId, { cardId: card.id, from: card, to: { columnId: target.id, funnelId: target.funnelId }, movedBy: 'user' });
+    await publishCardMove(scope.domainEvents, tx, scope.tenantId, {
+      cardId: card.id,
+      from: card,
+      to: { columnId: target.id, funnelId: target.funnelId },
+      movedBy: 'user',
+    });
     return moved!;
   });
   scope.events.cardMoved(scope.tenantId, card.funnelId, row);
@@ -211,7 +248,11 @@ export async function toggleCardAi(scope: Scope, cardId: string, enabled: boolea
  * check, and every open board and chat sees the switch move.
  */
 export async function switchCardAiOff(deps: { events: Pick<BoardEvents, 'cardUpdated'> }, executor: DbExecutor, tenantId: string, cardId: string) {
-  const [row] = await executor.update(cards).set({ aiEnabled: false }).where(and(eq(cards.tenantId, tenantId), eq(cards.id, cardId), eq(cards.aiEnabled, true))).returning();
+  const [row] = await executor
+    .update(cards)
+    .set({ aiEnabled: false })
+    .where(and(eq(cards.tenantId, tenantId), eq(cards.id, cardId), eq(cards.aiEnabled, true)))
+    .returning();
   if (row) deps.events.cardUpdated(tenantId, row);
   return row;
 }
@@ -224,11 +265,17 @@ export async function archiveCard(scope: Scope, cardId: string, landing: Archive
   const card = await writableCard(scope, cardId);
   const place = await landing?.column(scope.tenantId);
   const row = await scope.db.transaction(async (tx) => {
-    const [archived] = await tx.update(cards)
+    const [archived] = await tx
+      .update(cards)
       .set({ archived: true, unreadCount: 0, ...(place ? { columnId: place.columnId, funnelId: place.funnelId } : {}) })
-      .where(eq(cards.id, card.id)).returning();
+      .where(eq(cards.id, card.id))
+      .returning();
     if (place) await publishCardMove(scope.domainEvents, tx, scope.tenantId, { cardId: card.id, from: card, to: place, movedBy: 'archive' });
-    await scope.domainEvents.publish(tx, { type: 'card.archived', tenantId: scope.tenantId, payload: { cardId: card.id, columnId: archived!.columnId, funnelId: archived!.funnelId } });
+    await scope.domainEvents.publish(tx, {
+      type: 'card.archived',
+      tenantId: scope.tenantId,
+      payload: { cardId: card.id, columnId: archived!.columnId, funnelId: archived!.funnelId },
+    });
     return archived!;
   });
   if (place) await landing!.returned(scope.tenantId, card.id);

@@ -3,7 +3,7 @@ import type { Board, Funnel, NamedColumn } from '@embudo/contracts/http/funnels'
 import { boardColumns, cards, funnels } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import { notFound } from '../../platform/errors/app-error.ts';
-import { canSeeFunnel, seesAllFunnels, type Actor } from '../../platform/policy/policy.ts';
+import { canSeeFunnel, type Actor } from '../../platform/policy/policy.ts';
 import { cardSummaryColumns, toCardUpdate, type CardSummary } from './cards.service.ts';
 import { columnDto } from './column-dto.ts';
 import { funnelVisibleTo } from './funnels.service.ts';
@@ -23,14 +23,20 @@ export async function funnelSummaries(executor: DbExecutor, tenantId: string, ac
 }
 
 async function visibleFunnel(executor: DbExecutor, tenantId: string, actor: Actor, funnelId: string) {
-  const [funnel] = await executor.select().from(funnels).where(and(eq(funnels.tenantId, tenantId), eq(funnels.id, funnelId))).limit(1);
+  const [funnel] = await executor
+    .select()
+    .from(funnels)
+    .where(and(eq(funnels.tenantId, tenantId), eq(funnels.id, funnelId)))
+    .limit(1);
   if (!funnel || !canSeeFunnel(actor, funnel.id)) throw notFound(FUNNEL_NOT_FOUND);
   return funnel;
 }
 
 export async function funnelColumns(executor: DbExecutor, tenantId: string, actor: Actor, funnelId: string): Promise<NamedColumn[]> {
   const funnel = await visibleFunnel(executor, tenantId, actor, funnelId);
-  const rows = await executor.select().from(boardColumns)
+  const rows = await executor
+    .select()
+    .from(boardColumns)
     .where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.funnelId, funnel.id)))
     .orderBy(asc(boardColumns.position), asc(boardColumns.createdAt));
   return rows.map((column) => ({ ...columnDto(column), funnelName: funnel.name }));
@@ -39,7 +45,9 @@ export async function funnelColumns(executor: DbExecutor, tenantId: string, acto
 /** The board: columns with card summaries (never message histories), newest activity first. */
 export async function funnelBoard(executor: DbExecutor, tenantId: string, actor: Actor, funnelId: string): Promise<Board> {
   const columns = await funnelColumns(executor, tenantId, actor, funnelId);
-  const cardRows = await executor.select(cardSummaryColumns).from(cards)
+  const cardRows = await executor
+    .select(cardSummaryColumns)
+    .from(cards)
     .where(and(eq(cards.tenantId, tenantId), eq(cards.funnelId, funnelId)))
     .orderBy(desc(cards.lastActivityAt));
   const byColumn = new Map(columns.map((column) => [column.id, [] as CardSummary[]]));

@@ -11,17 +11,28 @@ import type { CardPlace } from './cards.service.ts';
  * message (the auto-bot greets then), so no entry flow starts.
  */
 export async function publishCardMove(
-  publisher: EventPublisher, tx: Tx, tenantId: string,
+  publisher: EventPublisher,
+  tx: Tx,
+  tenantId: string,
   move: { cardId: string; from: CardPlace; to: CardPlace; movedBy: z.infer<typeof cardMover>; chainDepth?: number },
 ) {
   if (move.from.columnId === move.to.columnId) return;
   await publisher.publish(tx, {
-    type: 'card.moved', tenantId,
-    payload: { cardId: move.cardId, fromColumnId: move.from.columnId, toColumnId: move.to.columnId, fromFunnelId: move.from.funnelId, toFunnelId: move.to.funnelId, movedBy: move.movedBy },
+    type: 'card.moved',
+    tenantId,
+    payload: {
+      cardId: move.cardId,
+      fromColumnId: move.from.columnId,
+      toColumnId: move.to.columnId,
+      fromFunnelId: move.from.funnelId,
+      toFunnelId: move.to.funnelId,
+      movedBy: move.movedBy,
+    },
   });
   if (move.movedBy === 'archive') return;
   await publisher.publish(tx, {
-    type: 'card.entered-column', tenantId,
+    type: 'card.entered-column',
+    tenantId,
     payload: { cardId: move.cardId, columnId: move.to.columnId, funnelId: move.to.funnelId, chainDepth: move.chainDepth ?? 0 },
   });
 }

@@ -8,18 +8,30 @@ import { columnAssistant, firstColumn } from './funnels.service.ts';
 export type CardRow = typeof cards.$inferSelect;
 
 export async function findCard(executor: DbExecutor, tenantId: string, cardId: string): Promise<CardRow | undefined> {
-  const [row] = await executor.select().from(cards).where(and(eq(cards.tenantId, tenantId), eq(cards.id, cardId))).limit(1);
+  const [row] = await executor
+    .select()
+    .from(cards)
+    .where(and(eq(cards.tenantId, tenantId), eq(cards.id, cardId)))
+    .limit(1);
   return row;
 }
 
 export async function findCardByContact(executor: DbExecutor, tenantId: string, contactId: string): Promise<CardRow | undefined> {
-  const [row] = await executor.select().from(cards).where(and(eq(cards.tenantId, tenantId), eq(cards.contactId, contactId))).limit(1);
+  const [row] = await executor
+    .select()
+    .from(cards)
+    .where(and(eq(cards.tenantId, tenantId), eq(cards.contactId, contactId)))
+    .limit(1);
   return row;
 }
 
 /** The chat of a customer's phone (or a group's id). */
 export async function findCardByPhone(executor: DbExecutor, tenantId: string, phone: string): Promise<CardRow | undefined> {
-  const [row] = await executor.select().from(cards).where(and(eq(cards.tenantId, tenantId), eq(cards.phone, phone))).limit(1);
+  const [row] = await executor
+    .select()
+    .from(cards)
+    .where(and(eq(cards.tenantId, tenantId), eq(cards.phone, phone)))
+    .limit(1);
   return row;
 }
 
@@ -60,8 +72,15 @@ export async function findOrCreateCard(
   const inserted = await executor
     .insert(cards)
     .values({
-      tenantId, funnelId: column.funnelId, columnId: column.columnId, contactId: contact.id, phone: contact.phone, isGroup: contact.isGroup,
-      title: named?.name ?? contact.phone, titleSource: named?.source ?? 'phone', aiEnabled,
+      tenantId,
+      funnelId: column.funnelId,
+      columnId: column.columnId,
+      contactId: contact.id,
+      phone: contact.phone,
+      isGroup: contact.isGroup,
+      title: named?.name ?? contact.phone,
+      titleSource: named?.source ?? 'phone',
+      aiEnabled,
     })
     .onConflictDoNothing()
     .returning();
@@ -72,15 +91,21 @@ export async function findOrCreateCard(
 async function retitleWithLearntName(executor: DbExecutor, card: CardRow, learnt: LearntName | undefined): Promise<CardRow> {
   const name = learnt?.name.trim();
   if (!learnt || !name || name === card.title || titleStrength[learnt.source] < titleStrength[card.titleSource]) return card;
-  const [row] = await executor.update(cards).set({ title: name, titleSource: learnt.source })
-    .where(and(eq(cards.tenantId, card.tenantId), eq(cards.id, card.id))).returning();
+  const [row] = await executor
+    .update(cards)
+    .set({ title: name, titleSource: learnt.source })
+    .where(and(eq(cards.tenantId, card.tenantId), eq(cards.id, card.id)))
+    .returning();
   return row ?? card;
 }
 
 /** Puts a card in a column (of any funnel of the tenant) on behalf of the system, e.g. the auto-bot. */
 export async function placeCard(executor: DbExecutor, tenantId: string, cardId: string, place: CardPlace): Promise<CardRow | undefined> {
-  const [row] = await executor.update(cards).set({ columnId: place.columnId, funnelId: place.funnelId })
-    .where(and(eq(cards.tenantId, tenantId), eq(cards.id, cardId))).returning();
+  const [row] = await executor
+    .update(cards)
+    .set({ columnId: place.columnId, funnelId: place.funnelId })
+    .where(and(eq(cards.tenantId, tenantId), eq(cards.id, cardId)))
+    .returning();
   return row;
 }
 
@@ -100,7 +125,11 @@ export async function recordCardActivity(executor: DbExecutor, tenantId: string,
       lastMessageType: activity.lastMessageType,
       lastMessageText: activity.lastMessageText,
       lastActivityAt: sql`greatest(${cards.lastActivityAt}, ${activity.at.toISOString()}::timestamptz)`,
-      ...(activity.fromContact ? { contactLastMessageAt: sql`greatest(coalesce(${cards.contactLastMessageAt}, ${activity.at.toISOString()}::timestamptz), ${activity.at.toISOString()}::timestamptz)` } : {}),
+      ...(activity.fromContact
+        ? {
+            contactLastMessageAt: sql`greatest(coalesce(${cards.contactLastMessageAt}, ${activity.at.toISOString()}::timestamptz), ${activity.at.toISOString()}::timestamptz)`,
+          }
+        : {}),
       ...(activity.countsAsUnread ? { unreadCount: sql`${cards.unreadCount} + 1` } : {}),
       archived: false,
     })
@@ -138,7 +167,10 @@ export function toCardUpdate(card: Pick<CardRow, keyof typeof cardSummaryColumns
     isGroup: card.isGroup,
     unreadCount: card.unreadCount,
     lastMessageType: card.lastMessageType,
-    lastMessageText: card.lastMessageText && card.lastMessageText.length > PREVIEW_MAX_CHARS ? `${card.lastMessageText.slice(0, PREVIEW_MAX_CHARS - 1)}…` : card.lastMessageText,
+    lastMessageText:
+      card.lastMessageText && card.lastMessageText.length > PREVIEW_MAX_CHARS
+        ? `${card.lastMessageText.slice(0, PREVIEW_MAX_CHARS - 1)}…`
+        : card.lastMessageText,
     lastActivityAt: card.lastActivityAt.toISOString(),
     contactLastMessageAt: card.contactLastMessageAt ? card.contactLastMessageAt.toISOString() : null,
     aiEnabled: card.aiEnabled,
@@ -161,12 +193,14 @@ export async function searchChatContacts(executor: DbExecutor, tenantId: string,
   const rows = await executor
     .select({ id: cards.contactId, name: cards.title, phone: cards.phone })
     .from(cards)
-    .where(and(
-      eq(cards.tenantId, tenantId),
-      eq(cards.isGroup, false),
-      seesAllFunnels(actor) ? undefined : inArray(cards.funnelId, [...actor.funnelIds]),
-      or(ilike(cards.title, `%${escapeLike(text)}%`), digits ? like(cards.phone, `%${digits}%`) : undefined),
-    ))
+    .where(
+      and(
+        eq(cards.tenantId, tenantId),
+        eq(cards.isGroup, false),
+        seesAllFunnels(actor) ? undefined : inArray(cards.funnelId, [...actor.funnelIds]),
+        or(ilike(cards.title, `%${escapeLike(text)}%`), digits ? like(cards.phone, `%${digits}%`) : undefined),
+      ),
+    )
     .orderBy(desc(cards.lastActivityAt))
     .limit(limit);
   return rows;

@@ -25,13 +25,22 @@ async function memberWith(owner: Owner, role: 'agent' | 'viewer', funnelIds: str
   await t.database.db.update(tenants).set({ subscriptionPlan: 'enterprise' }).where(eq(tenants.id, owner.tenant.id));
   const email = `${role}-${crypto.randomUUID().slice(0, 8)}@x.test`;
   const invited = (await call(owner, 'POST', '/users/invite', { name: role, email, role, funnelIds })).json();
-  const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: invited.tempPassword, tenantSlug: owner.tenant.slug } });
-  const token = (await t.app.inject({ method: 'PUT', url: '/api/auth/change-password', headers: bearer(login.json().token), payload: { newPassword: 'Miembro123' } })).json().token;
+  const login = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email, password: invited.tempPassword, tenantSlug: owner.tenant.slug },
+  });
+  const token = (
+    await t.app.inject({ method: 'PUT', url: '/api/auth/change-password', headers: bearer(login.json().token), payload: { newPassword: 'Miembro123' } })
+  ).json().token;
   return { ...owner, token };
 }
 
 async function aTemplate(tenantId: string, name: string) {
-  const [row] = await t.database.db.insert(messageTemplates).values({ tenantId, name, category: 'UTILITY', languageCode: 'es', bodyText: `Hola {{1}}, ${name}` }).returning();
+  const [row] = await t.database.db
+    .insert(messageTemplates)
+    .values({ tenantId, name, category: 'UTILITY', languageCode: 'es', bodyText: `Hola {{1}}, ${name}` })
+    .returning();
   return row!.id;
 }
 
@@ -47,11 +56,16 @@ function multipart(field: string, fileName: string, content: Buffer | string) {
 
 const upload = (owner: Owner, columnId: string, field: string, fileName: string, content: Buffer | string) => {
   const form = multipart(field, fileName, content);
-  return t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/columns/${columnId}/tools/upload`, headers: { ...bearer(owner.token), ...form.headers }, body: form.body });
+  return t.app.inject({
+    method: 'POST',
+    url: `/t/${owner.tenant.slug}/api/columns/${columnId}/tools/upload`,
+    headers: { ...bearer(owner.token), ...form.headers },
+    body: form.body,
+  });
 };
 
 describe('quick replies', () => {
-  it('creates, lists, edits and deletes a column\'s quick replies', async () => {
+  it("creates, lists, edits and deletes a column's quick replies", async () => {
     const { owner, column, other } = await setup();
     const created = await call(owner, 'POST', '/quick-replies', { columnId: column.id, title: '  Horario ', text: 'Abrimos de 9 a 18 h.' });
     expect(created.statusCode).toBe(201);
@@ -89,7 +103,7 @@ describe('quick replies', () => {
     expect(rows.map((row) => [row.title, row.text])).toEqual([['Original', 'Texto original']]);
   });
 
-  it('answers 404 for another tenant\'s column or quick reply, and the funnel access rules', async () => {
+  it("answers 404 for another tenant's column or quick reply, and the funnel access rules", async () => {
     const a = await setup();
     const b = await setup();
     const ofB = (await call(b.owner, 'POST', '/quick-replies', { columnId: b.column.id, title: 'De B', text: 'Secreto de B' })).json();
@@ -125,7 +139,7 @@ describe('quick replies', () => {
 });
 
 describe('assigned templates', () => {
-  it('stores the column\'s templates, replaces them and accepts only this tenant\'s templates', async () => {
+  it("stores the column's templates, replaces them and accepts only this tenant's templates", async () => {
     const a = await setup();
     const b = await setup();
     const bienvenida = await aTemplate(a.owner.tenant.id, 'bienvenida');
@@ -142,7 +156,9 @@ describe('assigned templates', () => {
     expect(foreign.json().message).toBe('Plantilla no encontrada.');
     expect((await call(a.owner, 'GET', `/columns/${a.column.id}/assigned-templates`)).json().templateIds.sort()).toEqual([bienvenida, seguimiento].sort());
 
-    expect((await call(a.owner, 'PUT', `/columns/${a.column.id}/assigned-templates`, { templateIds: [seguimiento] })).json()).toEqual({ templateIds: [seguimiento] });
+    expect((await call(a.owner, 'PUT', `/columns/${a.column.id}/assigned-templates`, { templateIds: [seguimiento] })).json()).toEqual({
+      templateIds: [seguimiento],
+    });
     expect((await call(a.owner, 'PUT', `/columns/${a.column.id}/assigned-templates`, { templateIds: ['no-uuid'] })).statusCode).toBe(400);
     expect((await call(a.owner, 'PUT', `/columns/${a.column.id}/assigned-templates`, {})).statusCode).toBe(400);
 
@@ -166,7 +182,11 @@ describe('column assistant', () => {
     expect(fileName).toBe('precios.csv');
     expect(filePath).toMatch(new RegExp(`^/media/${owner.tenant.id}/[0-9a-f-]{36}\\.csv$`));
 
-    const config = { isEnabled: true, systemPrompt: 'Eres el asistente de ventas.', tools: [{ type: 'file_upload', id: 't1', fileName, filePath, purpose: 'Lista de precios' }] };
+    const config = {
+      isEnabled: true,
+      systemPrompt: 'Eres el asistente de ventas.',
+      tools: [{ type: 'file_upload', id: 't1', fileName, filePath, purpose: 'Lista de precios' }],
+    };
     const saved = await call(owner, 'PUT', `/columns/${column.id}`, { gemini_config: config });
     expect(saved.statusCode).toBe(200);
     // Unsent timing settings take their defaults.
@@ -184,7 +204,15 @@ describe('column assistant', () => {
 
   it.each([
     ['a text file named .json that does not parse', 'datos.json', '{"a": ', 'El archivo JSON no es válido.'],
-    ['a PNG renamed to .csv', 'precios.csv', Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4c40000000049454e44ae426082', 'hex'), 'Sube un archivo CSV, TXT o JSON de texto.'],
+    [
+      'a PNG renamed to .csv',
+      'precios.csv',
+      Buffer.from(
+        '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4c40000000049454e44ae426082',
+        'hex',
+      ),
+      'Sube un archivo CSV, TXT o JSON de texto.',
+    ],
     ['a .exe', 'programa.exe', 'MZ', 'Sube un archivo CSV, TXT o JSON de texto.'],
     ['binary bytes in a .txt', 'notas.txt', Buffer.from([0x66, 0x00, 0xff, 0xfe]), 'Sube un archivo CSV, TXT o JSON de texto.'],
     ['an empty file', 'vacio.txt', '', 'Falta el archivo (campo tool_file).'],
@@ -196,7 +224,7 @@ describe('column assistant', () => {
     expect(response.json().message).toBe(message);
   });
 
-  it('refuses a file in another field, another tenant\'s column, a viewer, and a tool path of another tenant', async () => {
+  it("refuses a file in another field, another tenant's column, a viewer, and a tool path of another tenant", async () => {
     const a = await setup();
     const b = await setup();
     expect((await upload(a.owner, a.column.id, 'file', 'precios.csv', 'a,b\n')).json().message).toBe('Falta el archivo (campo tool_file).');
@@ -206,7 +234,11 @@ describe('column assistant', () => {
 
     const ofB = (await upload(b.owner, b.column.id, 'tool_file', 'secreto.txt', 'secreto')).json();
     const foreign = await call(a.owner, 'PUT', `/columns/${a.column.id}`, {
-      gemini_config: { isEnabled: true, systemPrompt: '', tools: [{ type: 'file_upload', id: 'x', fileName: 'secreto.txt', filePath: ofB.filePath, purpose: '' }] },
+      gemini_config: {
+        isEnabled: true,
+        systemPrompt: '',
+        tools: [{ type: 'file_upload', id: 'x', fileName: 'secreto.txt', filePath: ofB.filePath, purpose: '' }],
+      },
     });
     expect(foreign.statusCode).toBe(400);
     expect(foreign.json().message).toBe('Un archivo de herramienta no pertenece a esta empresa: súbelo de nuevo.');

@@ -25,7 +25,9 @@ const quickReplyDto = (row: QuickReplyRow) => ({ id: row.id, columnId: row.colum
 
 export async function listQuickReplies(scope: Scope, columnId: string) {
   const column = await visibleColumn(scope, columnId);
-  const rows = await scope.db.select().from(quickReplies)
+  const rows = await scope.db
+    .select()
+    .from(quickReplies)
     .where(and(eq(quickReplies.tenantId, scope.tenantId), eq(quickReplies.columnId, column.id)))
     .orderBy(asc(quickReplies.createdAt), asc(quickReplies.id));
   return rows.map(quickReplyDto);
@@ -40,7 +42,11 @@ export async function createQuickReply(scope: Scope, input: { columnId: string; 
 /** A quick reply of this tenant whose column's funnel the actor may see and change. */
 async function writableQuickReply(scope: Scope, quickReplyId: string) {
   requireWriter(scope.actor);
-  const [row] = await scope.db.select().from(quickReplies).where(and(eq(quickReplies.tenantId, scope.tenantId), eq(quickReplies.id, quickReplyId))).limit(1);
+  const [row] = await scope.db
+    .select()
+    .from(quickReplies)
+    .where(and(eq(quickReplies.tenantId, scope.tenantId), eq(quickReplies.id, quickReplyId)))
+    .limit(1);
   if (!row) throw notFound(QUICK_REPLY_NOT_FOUND);
   await visibleColumn(scope, row.columnId).catch(() => {
     throw notFound(QUICK_REPLY_NOT_FOUND);
@@ -61,7 +67,9 @@ export async function deleteQuickReply(scope: Scope, quickReplyId: string) {
 
 export async function assignedTemplates(scope: Scope, columnId: string) {
   const column = await visibleColumn(scope, columnId);
-  const rows = await scope.db.select({ templateId: columnTemplates.templateId }).from(columnTemplates)
+  const rows = await scope.db
+    .select({ templateId: columnTemplates.templateId })
+    .from(columnTemplates)
     .where(and(eq(columnTemplates.tenantId, scope.tenantId), eq(columnTemplates.columnId, column.id)))
     .orderBy(asc(columnTemplates.createdAt), asc(columnTemplates.id));
   return { templateIds: rows.map((row) => row.templateId) };
@@ -117,8 +125,12 @@ export async function checkToolFile(data: Buffer, fileName: string): Promise<(ty
 /** Makes an uploaded tool file searchable by the column's AI assistant. */
 export type ToolFileIndexer = (file: { tenantId: string; filePath: string; fileName: string; data: Buffer }) => Promise<unknown>;
 
-export async function uploadToolFile(scope: Scope & { storage: MediaStorage; indexToolFile?: ToolFileIndexer }, columnId: string, upload: { data: Buffer; fileName: string }) {
-  const column = await writableColumn(scope, columnId);
+export async function uploadToolFile(
+  scope: Scope & { storage: MediaStorage; indexToolFile?: ToolFileIndexer },
+  columnId: string,
+  upload: { data: Buffer; fileName: string },
+) {
+  await writableColumn(scope, columnId);
   const extension = await checkToolFile(upload.data, upload.fileName);
   const filePath = await scope.storage.save(scope.tenantId, upload.data, extension);
   const fileName = upload.fileName.split(/[\\/]/).pop()!.slice(0, 255);

@@ -19,5 +19,6 @@ export interface FunnelsPluginOptions extends AppContext {
 export const funnelsPlugin: FastifyPluginAsync<FunnelsPluginOptions> = async (app, context) => {
   const { db, storage, domainEvents, realtime, columnBots, archiveLanding, indexToolFile } = context;
   await registerTenantRoutes(app, (scope) =>
-    scope.register(funnelsRoutes, { db, storage, domainEvents, events: realtimeBoardEvents(realtime), bots: columnBots, archiveLanding, indexToolFile }));
+    scope.register(funnelsRoutes, { db, storage, domainEvents, events: realtimeBoardEvents(realtime), bots: columnBots, archiveLanding, indexToolFile }),
+  );
 };

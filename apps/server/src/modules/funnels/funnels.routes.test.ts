@@ -31,7 +31,11 @@ describe('funnels summary and board', () => {
     expect(board.columns.length).toBeGreaterThanOrEqual(3);
     const first = board.columns[0];
     expect(first.cards.map((card: { title: string }) => card.title).sort()).toEqual(['Ana', 'Grupo']);
-    expect(first.cards.find((card: { title: string }) => card.title === 'Ana')).toMatchObject({ unreadCount: 2, lastMessageText: 'dos', phone: '5215510000001' });
+    expect(first.cards.find((card: { title: string }) => card.title === 'Ana')).toMatchObject({
+      unreadCount: 2,
+      lastMessageText: 'dos',
+      phone: '5215510000001',
+    });
     expect(board.counters).toEqual({ unreadIndividual: 1, unreadGroup: 1, totalContacts: 2 });
     expect(JSON.stringify(board)).not.toContain('"messages"');
 
@@ -49,16 +53,29 @@ describe('funnels summary and board', () => {
     expect(card.lastMessageText).toBe(`${long.slice(0, 159)}…`);
   });
 
-  it('answers 404 for another tenant\'s funnel and hides unticked funnels from an agent', async () => {
+  it("answers 404 for another tenant's funnel and hides unticked funnels from an agent", async () => {
     const a = await registerTenant(t.app);
     const b = await registerTenant(t.app);
     const [funnelOfB] = (await get(b.tenant.slug, b.token, '/funnels/summary')).json();
     expect((await get(a.tenant.slug, a.token, `/funnels/${funnelOfB.id}/board`)).statusCode).toBe(404);
 
     await t.database.db.update(tenants).set({ subscriptionPlan: 'enterprise' }).where(eq(tenants.id, b.tenant.id));
-    const invited = (await t.app.inject({ method: 'POST', url: `/t/${b.tenant.slug}/api/users/invite`, headers: bearer(b.token), payload: { name: 'Sin acceso', email: 'sin@b.test', role: 'agent', funnelIds: [] } })).json();
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'sin@b.test', password: invited.tempPassword, tenantSlug: b.tenant.slug } });
-    const token = (await t.app.inject({ method: 'PUT', url: '/api/auth/change-password', headers: bearer(login.json().token), payload: { newPassword: 'SinAcceso1' } })).json().token;
+    const invited = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/t/${b.tenant.slug}/api/users/invite`,
+        headers: bearer(b.token),
+        payload: { name: 'Sin acceso', email: 'sin@b.test', role: 'agent', funnelIds: [] },
+      })
+    ).json();
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'sin@b.test', password: invited.tempPassword, tenantSlug: b.tenant.slug },
+    });
+    const token = (
+      await t.app.inject({ method: 'PUT', url: '/api/auth/change-password', headers: bearer(login.json().token), payload: { newPassword: 'SinAcceso1' } })
+    ).json().token;
     expect((await get(b.tenant.slug, token, '/funnels/summary')).json()).toEqual([]);
     expect((await get(b.tenant.slug, token, `/funnels/${funnelOfB.id}/board`)).statusCode).toBe(404);
   });

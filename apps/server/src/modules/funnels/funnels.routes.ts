@@ -3,10 +3,29 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import '@fastify/multipart';
 import {
-  assignedTemplatesRequest, createColumnRequest, createFunnelRequest, createQuickReplyRequest, moveCardRequest, renameCardRequest, renameFunnelRequest,
-  toggleAiRequest, TOOL_FILE_MAX_BYTES, TOOL_FILE_REFUSED, updateColumnRequest, updateQuickReplyRequest,
-  assignedTemplatesResponse, boardResponse, cardSummaryResponse, columnResponse, funnelResponse, funnelSummaryResponse, namedColumnListResponse,
-  quickReplyListResponse, quickReplyResponse, toggleColumnCardsAiResponse, toolUploadResponse,
+  assignedTemplatesRequest,
+  createColumnRequest,
+  createFunnelRequest,
+  createQuickReplyRequest,
+  moveCardRequest,
+  renameCardRequest,
+  renameFunnelRequest,
+  toggleAiRequest,
+  TOOL_FILE_MAX_BYTES,
+  TOOL_FILE_REFUSED,
+  updateColumnRequest,
+  updateQuickReplyRequest,
+  assignedTemplatesResponse,
+  boardResponse,
+  cardSummaryResponse,
+  columnResponse,
+  funnelResponse,
+  funnelSummaryResponse,
+  namedColumnListResponse,
+  quickReplyListResponse,
+  quickReplyResponse,
+  toggleColumnCardsAiResponse,
+  toolUploadResponse,
 } from '@embudo/contracts/http/funnels';
 import { noContent } from '@embudo/contracts/http/common';
 import type { Db } from '../../platform/db/database.ts';
@@ -35,7 +54,10 @@ export interface FunnelsRoutesOptions {
   indexToolFile?: settings.ToolFileIndexer;
 }
 
-export const funnelsRoutes: FastifyPluginAsyncZod<FunnelsRoutesOptions> = async (app, { db, events, domainEvents, bots, storage, archiveLanding, indexToolFile }) => {
+export const funnelsRoutes: FastifyPluginAsyncZod<FunnelsRoutesOptions> = async (
+  app,
+  { db, events, domainEvents, bots, storage, archiveLanding, indexToolFile },
+) => {
   const scopeOf = async (request: FastifyRequest) => {
     const scope = await requestScope(request);
     return { ...scope, events, domainEvents, bots, plan: scope.tenant.subscriptionPlan };
@@ -46,9 +68,11 @@ export const funnelsRoutes: FastifyPluginAsyncZod<FunnelsRoutesOptions> = async 
     return funnelSummaries(db, scope.tenantId, scope.actor);
   });
   app.post('/funnels', { schema: { body: createFunnelRequest, response: { 201: funnelResponse } } }, async (request, reply) =>
-    reply.status(201).send(await edit.createFunnel(await scopeOf(request), request.body.name)));
+    reply.status(201).send(await edit.createFunnel(await scopeOf(request), request.body.name)),
+  );
   app.put('/funnels/:id', { schema: { params: funnelParams, body: renameFunnelRequest, response: { 200: funnelResponse } } }, async (request) =>
-    edit.renameFunnel(await scopeOf(request), request.params.id, request.body.name));
+    edit.renameFunnel(await scopeOf(request), request.params.id, request.body.name),
+  );
   app.get('/funnels/:id/board', { schema: { params: funnelParams, response: { 200: boardResponse } } }, async (request) => {
     const scope = await scopeOf(request);
     return funnelBoard(db, scope.tenantId, scope.actor, request.params.id);
@@ -60,36 +84,53 @@ export const funnelsRoutes: FastifyPluginAsyncZod<FunnelsRoutesOptions> = async 
 
   app.get('/columns/all', { schema: { response: { 200: namedColumnListResponse } } }, async (request) => edit.allColumns(await scopeOf(request)));
   app.post('/columns', { schema: { body: createColumnRequest, response: { 201: columnResponse } } }, async (request, reply) =>
-    reply.status(201).send(await edit.createColumn(await scopeOf(request), request.body.funnelId, request.body.title)));
+    reply.status(201).send(await edit.createColumn(await scopeOf(request), request.body.funnelId, request.body.title)),
+  );
   app.put('/columns/:id', { schema: { params: columnParams, body: updateColumnRequest, response: { 200: columnResponse } } }, async (request) =>
-    edit.updateColumn(await scopeOf(request), request.params.id, request.body));
+    edit.updateColumn(await scopeOf(request), request.params.id, request.body),
+  );
   app.delete('/columns/:id', { schema: { params: columnParams, response: { 204: noContent } } }, async (request, reply) => {
     await edit.deleteColumn(await scopeOf(request), request.params.id);
     return reply.status(204).send();
   });
-  app.post('/columns/:id/toggle-cards-ai', { schema: { params: columnParams, body: toggleAiRequest, response: { 200: toggleColumnCardsAiResponse } } }, async (request) =>
-    edit.toggleColumnCardsAi(await scopeOf(request), request.params.id, request.body.enabled));
+  app.post(
+    '/columns/:id/toggle-cards-ai',
+    { schema: { params: columnParams, body: toggleAiRequest, response: { 200: toggleColumnCardsAiResponse } } },
+    async (request) => edit.toggleColumnCardsAi(await scopeOf(request), request.params.id, request.body.enabled),
+  );
 
   // Column settings (spec 01 §2 Other dialogs): quick replies, assigned templates, assistant tool files.
   app.get('/columns/:id/quick-replies', { schema: { params: columnParams, response: { 200: quickReplyListResponse } } }, async (request) =>
-    settings.listQuickReplies(await scopeOf(request), request.params.id));
+    settings.listQuickReplies(await scopeOf(request), request.params.id),
+  );
   app.post('/quick-replies', { schema: { body: createQuickReplyRequest, response: { 201: quickReplyResponse } } }, async (request, reply) =>
-    reply.status(201).send(await settings.createQuickReply(await scopeOf(request), request.body)));
-  app.put('/quick-replies/:id', { schema: { params: quickReplyParams, body: updateQuickReplyRequest, response: { 200: quickReplyResponse } } }, async (request) =>
-    settings.updateQuickReply(await scopeOf(request), request.params.id, request.body));
+    reply.status(201).send(await settings.createQuickReply(await scopeOf(request), request.body)),
+  );
+  app.put(
+    '/quick-replies/:id',
+    { schema: { params: quickReplyParams, body: updateQuickReplyRequest, response: { 200: quickReplyResponse } } },
+    async (request) => settings.updateQuickReply(await scopeOf(request), request.params.id, request.body),
+  );
   app.delete('/quick-replies/:id', { schema: { params: quickReplyParams, response: { 204: noContent } } }, async (request, reply) => {
     await settings.deleteQuickReply(await scopeOf(request), request.params.id);
     return reply.status(204).send();
   });
   app.get('/columns/:id/assigned-templates', { schema: { params: columnParams, response: { 200: assignedTemplatesResponse } } }, async (request) =>
-    settings.assignedTemplates(await scopeOf(request), request.params.id));
-  app.put('/columns/:id/assigned-templates', { schema: { params: columnParams, body: assignedTemplatesRequest, response: { 200: assignedTemplatesResponse } } }, async (request) =>
-    settings.assignTemplates(await scopeOf(request), request.params.id, request.body.templateIds));
+    settings.assignedTemplates(await scopeOf(request), request.params.id),
+  );
+  app.put(
+    '/columns/:id/assigned-templates',
+    { schema: { params: columnParams, body: assignedTemplatesRequest, response: { 200: assignedTemplatesResponse } } },
+    async (request) => settings.assignTemplates(await scopeOf(request), request.params.id, request.body.templateIds),
+  );
   app.post('/columns/:id/tools/upload', { schema: { params: columnParams, response: { 201: toolUploadResponse } } }, async (request, reply) => {
     const scope = await scopeOf(request);
     await edit.writableColumn(scope, request.params.id);
     const { file: upload } = await readMultipartUpload(request, {
-      fileField: 'tool_file', maxFileBytes: TOOL_FILE_MAX_BYTES, tooLarge: settings.TOOL_FILE_TOO_LARGE, fallbackName: 'herramienta',
+      fileField: 'tool_file',
+      maxFileBytes: TOOL_FILE_MAX_BYTES,
+      tooLarge: settings.TOOL_FILE_TOO_LARGE,
+      fallbackName: 'herramienta',
       missingMessage: 'Envía el archivo como multipart/form-data en el campo tool_file.',
     });
     if (!upload) throw badRequest(settings.TOOL_FILE_MISSING);
@@ -98,11 +139,15 @@ export const funnelsRoutes: FastifyPluginAsyncZod<FunnelsRoutesOptions> = async 
   });
 
   app.post('/card/move', { schema: { body: moveCardRequest, response: { 200: cardSummaryResponse } } }, async (request) =>
-    edit.moveCard(await scopeOf(request), request.body.cardId, request.body.targetColumnId));
+    edit.moveCard(await scopeOf(request), request.body.cardId, request.body.targetColumnId),
+  );
   app.put('/cards/:id', { schema: { params: cardParams, body: renameCardRequest, response: { 200: cardSummaryResponse } } }, async (request) =>
-    edit.renameCard(await scopeOf(request), request.params.id, request.body.title));
+    edit.renameCard(await scopeOf(request), request.params.id, request.body.title),
+  );
   app.put('/cards/:id/toggle-ai', { schema: { params: cardParams, body: toggleAiRequest, response: { 200: cardSummaryResponse } } }, async (request) =>
-    edit.toggleCardAi(await scopeOf(request), request.params.id, request.body.enabled));
+    edit.toggleCardAi(await scopeOf(request), request.params.id, request.body.enabled),
+  );
   app.post('/cards/:id/archive', { schema: { params: cardParams, response: { 200: cardSummaryResponse } } }, async (request) =>
-    edit.archiveCard(await scopeOf(request), request.params.id, archiveLanding));
+    edit.archiveCard(await scopeOf(request), request.params.id, archiveLanding),
+  );
 };

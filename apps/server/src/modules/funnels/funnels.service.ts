@@ -17,9 +17,9 @@ const STARTER_COLUMNS = [
 /** Every new tenant starts with one funnel and a few columns so the board is usable at once. */
 export async function createDefaultFunnel(executor: DbExecutor, tenantId: string) {
   const [funnel] = await executor.insert(funnels).values({ tenantId, name: DEFAULT_FUNNEL_NAME, position: 0 }).returning();
-  await executor.insert(boardColumns).values(
-    STARTER_COLUMNS.map((column, position) => ({ tenantId, funnelId: funnel!.id, title: column.title, color: column.color, position })),
-  );
+  await executor
+    .insert(boardColumns)
+    .values(STARTER_COLUMNS.map((column, position) => ({ tenantId, funnelId: funnel!.id, title: column.title, color: column.color, position })));
   return funnel!;
 }
 
@@ -51,8 +51,11 @@ export async function firstColumn(executor: DbExecutor, tenantId: string, actor?
 
 /** A column of the tenant in a funnel the actor may see, or undefined (a hidden one is like a missing one). */
 export async function visibleColumnPlace(executor: DbExecutor, tenantId: string, actor: Actor, columnId: string) {
-  const [row] = await executor.select({ columnId: boardColumns.id, funnelId: boardColumns.funnelId }).from(boardColumns)
-    .where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.id, columnId))).limit(1);
+  const [row] = await executor
+    .select({ columnId: boardColumns.id, funnelId: boardColumns.funnelId })
+    .from(boardColumns)
+    .where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.id, columnId)))
+    .limit(1);
   return row && canSeeFunnel(actor, row.funnelId) ? row : undefined;
 }
 
@@ -74,28 +77,48 @@ export async function columnsOfTenant(executor: DbExecutor, tenantId: string, co
 }
 
 /** The Bots Studio bot a column runs, if any. */
-export async function columnBot(executor: DbExecutor, tenantId: string, columnId: string): Promise<{ botId: string | null; funnelId: string; title: string } | undefined> {
-  const [row] = await executor.select({ botId: boardColumns.assistantBotId, funnelId: boardColumns.funnelId, title: boardColumns.title }).from(boardColumns)
-    .where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.id, columnId))).limit(1);
+export async function columnBot(
+  executor: DbExecutor,
+  tenantId: string,
+  columnId: string,
+): Promise<{ botId: string | null; funnelId: string; title: string } | undefined> {
+  const [row] = await executor
+    .select({ botId: boardColumns.assistantBotId, funnelId: boardColumns.funnelId, title: boardColumns.title })
+    .from(boardColumns)
+    .where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.id, columnId)))
+    .limit(1);
   return row;
 }
 
 /** A funnel's columns in board order, for the system (the AI assistant's move tool): no member's access applies. */
 export async function columnsOfFunnel(executor: DbExecutor, tenantId: string, funnelId: string): Promise<{ id: string; title: string }[]> {
-  return executor.select({ id: boardColumns.id, title: boardColumns.title }).from(boardColumns)
-    .where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.funnelId, funnelId))).orderBy(asc(boardColumns.position));
+  return executor
+    .select({ id: boardColumns.id, title: boardColumns.title })
+    .from(boardColumns)
+    .where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.funnelId, funnelId)))
+    .orderBy(asc(boardColumns.position));
 }
 
 /** A column's AI assistant settings (defaults filled in), its flow bot and where it sits. */
-export async function columnAssistant(executor: DbExecutor, tenantId: string, columnId: string): Promise<{ title: string; funnelId: string; botId: string | null; assistant: GeminiConfig | null } | undefined> {
-  const [row] = await executor.select({ title: boardColumns.title, funnelId: boardColumns.funnelId, botId: boardColumns.assistantBotId, config: boardColumns.geminiConfig })
-    .from(boardColumns).where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.id, columnId))).limit(1);
+export async function columnAssistant(
+  executor: DbExecutor,
+  tenantId: string,
+  columnId: string,
+): Promise<{ title: string; funnelId: string; botId: string | null; assistant: GeminiConfig | null } | undefined> {
+  const [row] = await executor
+    .select({ title: boardColumns.title, funnelId: boardColumns.funnelId, botId: boardColumns.assistantBotId, config: boardColumns.geminiConfig })
+    .from(boardColumns)
+    .where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.id, columnId)))
+    .limit(1);
   return row && { title: row.title, funnelId: row.funnelId, botId: row.botId, assistant: row.config ? withAssistantDefaults(row.config) : null };
 }
 
 /** A deleted bot leaves the columns that ran it; answers the funnels whose boards changed. */
 export async function clearColumnsBot(executor: DbExecutor, tenantId: string, botId: string): Promise<string[]> {
-  const rows = await executor.update(boardColumns).set({ assistantBotId: null })
-    .where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.assistantBotId, botId))).returning({ funnelId: boardColumns.funnelId });
+  const rows = await executor
+    .update(boardColumns)
+    .set({ assistantBotId: null })
+    .where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.assistantBotId, botId)))
+    .returning({ funnelId: boardColumns.funnelId });
   return [...new Set(rows.map((row) => row.funnelId))];
 }

@@ -11,6 +11,24 @@ export { realtimeBoardEvents } from './board-realtime.ts';
 export { funnelColumns } from './board.service.ts';
 export { publishCardMove } from './card-events.ts';
 export {
-  type CardPlace, type CardRow, findCard, findCardByPhone, findOrCreateCard, placeCard, recordCardActivity, searchChatContacts, toCardUpdate,
+  type CardPlace,
+  type CardRow,
+  findCard,
+  findCardByPhone,
+  findOrCreateCard,
+  placeCard,
+  recordCardActivity,
+  searchChatContacts,
+  toCardUpdate,
 } from './cards.service.ts';
-export { clearColumnsBot, columnAssistant, columnBot, columnsOfFunnel, columnsOfTenant, createDefaultFunnel, firstColumn, listFunnelIds, visibleColumnPlace } from './funnels.service.ts';
+export {
+  clearColumnsBot,
+  columnAssistant,
+  columnBot,
+  columnsOfFunnel,
+  columnsOfTenant,
+  createDefaultFunnel,
+  firstColumn,
+  listFunnelIds,
+  visibleColumnPlace,
+} from './funnels.service.ts';

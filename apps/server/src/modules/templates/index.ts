@@ -5,6 +5,15 @@
  */
 export { templatesPlugin } from './templates.plugin.ts';
 export {
-  ALREADY_APPROVED, ALREADY_REJECTED, findApprovedTemplate, listAllTemplatesForOperator, listTemplates, type SandboxTemplateReviewer,
-  setTemplateStatusByOperator, TEMPLATE_NOT_APPROVED, templateCounts, templateForSending, type TemplateRow,
+  ALREADY_APPROVED,
+  ALREADY_REJECTED,
+  findApprovedTemplate,
+  listAllTemplatesForOperator,
+  listTemplates,
+  type SandboxTemplateReviewer,
+  setTemplateStatusByOperator,
+  TEMPLATE_NOT_APPROVED,
+  templateCounts,
+  templateForSending,
+  type TemplateRow,
 } from './templates.service.ts';

@@ -26,7 +26,9 @@ beforeAll(async () => {
   await bootstrapPlatformAdmin(t.database.db, ADMIN);
   adminToken = (await t.app.inject({ method: 'POST', url: '/api/auth/admin/login', payload: ADMIN })).json().token;
   await t.app.inject({
-    method: 'PUT', url: '/api/admin/settings/gupshup', headers: bearer(adminToken),
+    method: 'PUT',
+    url: '/api/admin/settings/gupshup',
+    headers: bearer(adminToken),
     payload: { apiKey: 'live-key-123', partnerEmail: 'ops@embudo.test', partnerPassword: 'secreto-partner' },
   });
 });
@@ -43,7 +45,7 @@ const settled = <T>(probe: () => Promise<T | undefined>) =>
   }, 15_000);
 
 describe('live mode: the operator approves a template Meta rejected', () => {
-  it('lets it be sent, and the provider\'s refusal reaches the chat message and the batch row, un-billed', async () => {
+  it("lets it be sent, and the provider's refusal reaches the chat message and the batch row, un-billed", async () => {
     const owner = await registerTenant(t.app);
     const call = (method: 'GET' | 'POST', path: string, payload?: unknown) =>
       t.app.inject({ method, url: `/t/${owner.tenant.slug}/api${path}`, headers: bearer(owner.token), payload: payload as Record<string, unknown> });
@@ -53,7 +55,12 @@ describe('live mode: the operator approves a template Meta rejected', () => {
 
     const created = (await call('POST', '/templates', { name: 'vetada', body_text: 'Hay que rechazar esto' })).json();
     expect((await syncUntilReviewed(t, owner, created.id)).status).toBe('REJECTED');
-    const approved = await t.app.inject({ method: 'PUT', url: `/api/admin/templates/${created.id}/status`, headers: bearer(adminToken), payload: { status: 'APPROVED' } });
+    const approved = await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/templates/${created.id}/status`,
+      headers: bearer(adminToken),
+      payload: { status: 'APPROVED' },
+    });
     expect(approved.json()).toMatchObject({ status: 'APPROVED', blocked_by_operator: false });
     // Only the sandbox's review follows the operator: Gupshup still holds it rejected.
     expect(gupshup.fake.templatesOf(provider.appName).find((held) => held.id === created.provider_template_id)?.status).toBe('REJECTED');
@@ -71,10 +78,18 @@ describe('live mode: the operator approves a template Meta rejected', () => {
       { templateId: created.id, targetColumnId: columnId, phoneColumn: 'telefono' },
       { field: 'file', name: 'clientes.xlsx', data: await excelFile([['telefono'], ['5215577770002']]) },
     );
-    const batch = await t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/funnels/${funnelId}/batches`, headers: { ...bearer(owner.token), ...form.headers }, payload: form.body });
+    const batch = await t.app.inject({
+      method: 'POST',
+      url: `/t/${owner.tenant.slug}/api/funnels/${funnelId}/batches`,
+      headers: { ...bearer(owner.token), ...form.headers },
+      payload: form.body,
+    });
     expect(batch.statusCode, batch.body).toBe(201);
     const row = await settled(async () => {
-      await t.database.db.update(jobs).set({ runAt: new Date() }).where(and(eq(jobs.name, 'bulk-sends.send-chunk'), inArray(jobs.status, ['pending'])));
+      await t.database.db
+        .update(jobs)
+        .set({ runAt: new Date() })
+        .where(and(eq(jobs.name, 'bulk-sends.send-chunk'), inArray(jobs.status, ['pending'])));
       const listed = ((await call('GET', '/batches')).json() as BatchDto[]).find((entry) => entry.id === batch.json().id);
       return listed?.status === 'failed' ? listed : undefined;
     });

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import {
-  MEDIA_UPLOAD_INVALID_RESPONSE, ONE_PHONE_BUTTON, QUICK_REPLIES_TOGETHER, TEMPLATE_MEDIA_UNSUPPORTED, TEMPLATE_NAME_REQUIRED, TWO_URL_BUTTONS,
+  MEDIA_UPLOAD_INVALID_RESPONSE,
+  ONE_PHONE_BUTTON,
+  QUICK_REPLIES_TOGETHER,
+  TEMPLATE_MEDIA_UNSUPPORTED,
+  TEMPLATE_NAME_REQUIRED,
+  TWO_URL_BUTTONS,
 } from '@embudo/contracts/http/templates';
 import { messageTemplates } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
@@ -30,7 +35,11 @@ const call = (who: Owner, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: strin
   t.app.inject({ method, url: `/t/${who.tenant.slug}/api${path}`, headers: bearer(who.token), payload: payload as Record<string, unknown> });
 
 let counter = 0;
-const template = (overrides: Record<string, unknown> = {}) => ({ name: `aviso_${++counter}`, body_text: 'Hola {{1}}, tu pedido {{2}} está listo.', ...overrides });
+const template = (overrides: Record<string, unknown> = {}) => ({
+  name: `aviso_${++counter}`,
+  body_text: 'Hola {{1}}, tu pedido {{2}} está listo.',
+  ...overrides,
+});
 
 const rowsOf = (tenantId: string) => t.database.db.select().from(messageTemplates).where(eq(messageTemplates.tenantId, tenantId));
 const partnerCalls = (appId: string, method: string, suffix: string) =>
@@ -40,11 +49,22 @@ const syncUntilReviewed = (owner: Owner, id: string) => reviewed(t, owner, id);
 
 const uploadMedia = (owner: Owner, fileName: string, data: Buffer, field = 'media') => {
   const form = multipartFile(field, fileName, data);
-  return t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/templates/media`, headers: { ...bearer(owner.token), ...form.headers }, payload: form.body });
+  return t.app.inject({
+    method: 'POST',
+    url: `/t/${owner.tenant.slug}/api/templates/media`,
+    headers: { ...bearer(owner.token), ...form.headers },
+    payload: form.body,
+  });
 };
 
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]), Buffer.alloc(64)]);
-const MP4 = Buffer.concat([Buffer.from([0x00, 0x00, 0x00, 0x18]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2'), Buffer.alloc(64)]);
+const MP4 = Buffer.concat([
+  Buffer.from([0x00, 0x00, 0x00, 0x18]),
+  Buffer.from('ftypisom'),
+  Buffer.from([0, 0, 2, 0]),
+  Buffer.from('isomiso2'),
+  Buffer.alloc(64),
+]);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
 
 describe('template rules (spec 02 §5, §9)', () => {
@@ -56,10 +76,22 @@ describe('template rules (spec 02 §5, §9)', () => {
     ['body of 1024', { body_text: x(1024) }],
     ['footer of 60', { footer: x(60) }],
     ['button text of 25', { buttons: [quick(x(25))] }],
-    ['3 buttons of each type', { buttons: [quick('Sí'), { type: 'URL', text: 'Ver', url: 'https://tienda.example/p/{{1}}' }, { type: 'PHONE_NUMBER', text: 'Llamar', phone_number: '+5215512345678' }] }],
+    [
+      '3 buttons of each type',
+      {
+        buttons: [
+          quick('Sí'),
+          { type: 'URL', text: 'Ver', url: 'https://tienda.example/p/{{1}}' },
+          { type: 'PHONE_NUMBER', text: 'Llamar', phone_number: '+5215512345678' },
+        ],
+      },
+    ],
     ['MARKETING in en_US', { category: 'MARKETING', language_code: 'en_US' }],
     ['AUTHENTICATION in pt_BR', { category: 'AUTHENTICATION', language_code: 'pt_BR' }],
-    ['two URL buttons after the quick replies', { buttons: [quick('Sí'), { type: 'URL', text: 'A', url: 'https://a.example' }, { type: 'URL', text: 'B', url: 'https://b.example' }] }],
+    [
+      'two URL buttons after the quick replies',
+      { buttons: [quick('Sí'), { type: 'URL', text: 'A', url: 'https://a.example' }, { type: 'URL', text: 'B', url: 'https://b.example' }] },
+    ],
     ['quick replies after the others', { buttons: [{ type: 'URL', text: 'A', url: 'https://a.example' }, quick('Sí'), quick('No')] }],
   ])('accepts %s', async (_label, overrides) => {
     const owner = await registerTenant(t.app);
@@ -79,13 +111,30 @@ describe('template rules (spec 02 §5, §9)', () => {
     ['footer of 61', { footer: x(61) }, 'El pie de página no puede superar 60 caracteres.'],
     ['button text of 26', { buttons: [quick(x(26))] }, 'El texto del botón no puede superar 25 caracteres.'],
     ['4 buttons', { buttons: [quick('a'), quick('b'), quick('c'), quick('d')] }, 'Máximo 3 botones.'],
-    ['two call buttons', { buttons: [{ type: 'PHONE_NUMBER', text: 'A', phone_number: '+5215512345678' }, { type: 'PHONE_NUMBER', text: 'B', phone_number: '+5215512345679' }] }, ONE_PHONE_BUTTON],
+    [
+      'two call buttons',
+      {
+        buttons: [
+          { type: 'PHONE_NUMBER', text: 'A', phone_number: '+5215512345678' },
+          { type: 'PHONE_NUMBER', text: 'B', phone_number: '+5215512345679' },
+        ],
+      },
+      ONE_PHONE_BUTTON,
+    ],
     ['three URL buttons', { buttons: ['a', 'b', 'c'].map((n) => ({ type: 'URL', text: n, url: `https://${n}.example` })) }, TWO_URL_BUTTONS],
-    ['quick replies split by another button', { buttons: [quick('Sí'), { type: 'URL', text: 'Ver', url: 'https://a.example' }, quick('No')] }, QUICK_REPLIES_TOGETHER],
+    [
+      'quick replies split by another button',
+      { buttons: [quick('Sí'), { type: 'URL', text: 'Ver', url: 'https://a.example' }, quick('No')] },
+      QUICK_REPLIES_TOGETHER,
+    ],
     ['bad button type', { buttons: [{ type: 'COPY_CODE', text: 'x' }] }, 'Tipo de botón inválido: usa QUICK_REPLY, URL o PHONE_NUMBER.'],
     ['URL button without URL', { buttons: [{ type: 'URL', text: 'Ver' }] }, 'La URL del botón es requerida.'],
     ['URL button with a bad URL', { buttons: [{ type: 'URL', text: 'Ver', url: 'tienda' }] }, 'La URL del botón debe empezar con http:// o https://.'],
-    ['phone button with a bad number', { buttons: [{ type: 'PHONE_NUMBER', text: 'Llamar', phone_number: 'abc' }] }, 'El teléfono del botón debe tener solo dígitos con código de país.'],
+    [
+      'phone button with a bad number',
+      { buttons: [{ type: 'PHONE_NUMBER', text: 'Llamar', phone_number: 'abc' }] },
+      'El teléfono del botón debe tener solo dígitos con código de país.',
+    ],
     ['bad category', { category: 'PROMO' }, 'Categoría inválida: usa UTILITY, MARKETING o AUTHENTICATION.'],
     ['bad language', { language_code: 'fr' }, 'Idioma inválido: usa es, en_US o pt_BR.'],
     ['a name with nothing left after normalising', { name: 'ÑÑ !! --' }, TEMPLATE_NAME_REQUIRED],
@@ -101,10 +150,20 @@ describe('template rules (spec 02 §5, §9)', () => {
 
   it('normalises the name, applies the defaults and derives variables_schema from the body', async () => {
     const owner = await registerTenant(t.app);
-    const response = await call(owner, 'POST', '/templates', { name: 'Promo Verano-2024_Ñ!', body_text: 'Hola {{1}}, cupón {{3}} y {{1}} otra vez; total {{2}}.' });
+    const response = await call(owner, 'POST', '/templates', {
+      name: 'Promo Verano-2024_Ñ!',
+      body_text: 'Hola {{1}}, cupón {{3}} y {{1}} otra vez; total {{2}}.',
+    });
     expect(response.statusCode).toBe(201);
     expect(response.json()).toMatchObject({
-      name: 'promoverano2024_', category: 'UTILITY', language_code: 'es', header: null, footer: null, buttons: [], status: 'PENDING', rejection_reason: null,
+      name: 'promoverano2024_',
+      category: 'UTILITY',
+      language_code: 'es',
+      header: null,
+      footer: null,
+      buttons: [],
+      status: 'PENDING',
+      rejection_reason: null,
       variables_schema: { 1: { type: 'text', label: 'Variable 1' }, 2: { type: 'text', label: 'Variable 2' }, 3: { type: 'text', label: 'Variable 3' } },
     });
   });
@@ -124,8 +183,12 @@ describe('review at the provider (partner API against the fake)', () => {
     const owner = await registerTenant(t.app);
     const appId = sandboxAppName(owner.tenant.slug);
     const response = await call(owner, 'POST', '/templates', {
-      name: 'pedido_enviado', category: 'MARKETING', language_code: 'pt_BR',
-      header: { type: 'TEXT', text: 'Tu pedido' }, body_text: 'Hola {{1}}, tu pedido {{2}} salió.', footer: 'Gracias',
+      name: 'pedido_enviado',
+      category: 'MARKETING',
+      language_code: 'pt_BR',
+      header: { type: 'TEXT', text: 'Tu pedido' },
+      body_text: 'Hola {{1}}, tu pedido {{2}} salió.',
+      footer: 'Gracias',
       buttons: [
         { type: 'QUICK_REPLY', text: 'Quiero' },
         { type: 'URL', text: 'Ver pedido', url: 'https://tienda.example/p/{{1}}' },
@@ -184,7 +247,12 @@ describe('review at the provider (partner API against the fake)', () => {
 
     expect(await findApprovedTemplate(t.database.db, owner.tenant.id, bad.id)).toBeUndefined();
     expect(await findApprovedTemplate(t.database.db, owner.tenant.id, 'not-a-uuid')).toBeUndefined();
-    expect(await findApprovedTemplate(t.database.db, owner.tenant.id, good.id)).toMatchObject({ providerTemplateId: good.provider_template_id, category: 'UTILITY', bodyText: good.body_text, header: null });
+    expect(await findApprovedTemplate(t.database.db, owner.tenant.id, good.id)).toMatchObject({
+      providerTemplateId: good.provider_template_id,
+      category: 'UTILITY',
+      bodyText: good.body_text,
+      header: null,
+    });
     const other = await registerTenant(t.app);
     expect(await findApprovedTemplate(t.database.db, other.tenant.id, good.id)).toBeUndefined();
   });
@@ -222,9 +290,12 @@ describe('review at the provider (partner API against the fake)', () => {
     expect((await call(owner, 'GET', `/templates/${created.id}`)).statusCode).toBe(404);
   });
 
-  it('writes nothing and answers 502 with the provider\'s reason when the provider refuses a save', async () => {
+  it("writes nothing and answers 502 with the provider's reason when the provider refuses a save", async () => {
     const owner = await registerTenant(t.app);
-    fake.failNextPartnerCall('create', { status: 400, body: { status: 'error', message: 'Template Already exists with same namespace and elementName and languageCode' } });
+    fake.failNextPartnerCall('create', {
+      status: 400,
+      body: { status: 'error', message: 'Template Already exists with same namespace and elementName and languageCode' },
+    });
     const response = await call(owner, 'POST', '/templates', template());
     expect(response.statusCode).toBe(502);
     expect(response.json().message).toBe('Gupshup no aceptó la plantilla: Template Already exists with same namespace and elementName and languageCode');
@@ -287,7 +358,11 @@ describe('POST /api/templates/media', () => {
     const text = await uploadMedia(owner, 'image.png', Buffer.from('esto no es una imagen'));
     expect(text.statusCode).toBe(400);
     expect(text.json().message).toBe(TEMPLATE_MEDIA_UNSUPPORTED);
-    const webp = await uploadMedia(owner, 'x.webp', Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x24, 0, 0, 0]), Buffer.from('WEBPVP8 '), Buffer.alloc(32)]));
+    const webp = await uploadMedia(
+      owner,
+      'x.webp',
+      Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x24, 0, 0, 0]), Buffer.from('WEBPVP8 '), Buffer.alloc(32)]),
+    );
     expect(webp.statusCode).toBe(400);
     expect((await uploadMedia(owner, 'sample.png', PNG, 'other')).json().message).toBe('Falta el archivo (campo media).');
     expect((await call(owner, 'POST', '/templates/media', {})).statusCode).toBe(400);
@@ -309,7 +384,10 @@ describe('access', () => {
     expect((await call(member, 'GET', '/templates')).json()).toHaveLength(1);
     expect((await call(member, 'GET', `/templates/${created.id}`)).statusCode).toBe(200);
     for (const [method, path, payload] of [
-      ['POST', '/templates', template()], ['PUT', `/templates/${created.id}`, template()], ['DELETE', `/templates/${created.id}`, undefined], ['POST', '/templates/sync', undefined],
+      ['POST', '/templates', template()],
+      ['PUT', `/templates/${created.id}`, template()],
+      ['DELETE', `/templates/${created.id}`, undefined],
+      ['POST', '/templates/sync', undefined],
     ] as const) {
       const response = await call(member, method, path, payload);
       expect(response.statusCode, `${method} ${path}`).toBe(403);
@@ -319,17 +397,24 @@ describe('access', () => {
     expect(await rowsOf(owner.tenant.id)).toMatchObject([{ bodyText: created.body_text }]);
   });
 
-  it('answers 404 to another tenant\'s template id, touching nothing', async () => {
+  it("answers 404 to another tenant's template id, touching nothing", async () => {
     const a = await registerTenant(t.app);
     const b = await registerTenant(t.app);
     const theirs = (await call(b, 'POST', '/templates', template({ name: 'secreta' }))).json();
-    for (const [method, payload] of [['GET', undefined], ['PUT', template()], ['DELETE', undefined]] as const) {
+    for (const [method, payload] of [
+      ['GET', undefined],
+      ['PUT', template()],
+      ['DELETE', undefined],
+    ] as const) {
       const response = await call(a, method, `/templates/${theirs.id}`, payload);
       expect(response.statusCode, method).toBe(404);
       expect(response.json().message).toBe('Template not found.');
     }
     expect((await call(a, 'GET', '/templates')).json()).toEqual([]);
-    const [row] = await t.database.db.select().from(messageTemplates).where(and(eq(messageTemplates.tenantId, b.tenant.id), eq(messageTemplates.id, theirs.id)));
+    const [row] = await t.database.db
+      .select()
+      .from(messageTemplates)
+      .where(and(eq(messageTemplates.tenantId, b.tenant.id), eq(messageTemplates.id, theirs.id)));
     expect(row).toMatchObject({ name: 'secreta', bodyText: theirs.body_text });
   });
 });

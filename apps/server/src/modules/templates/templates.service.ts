@@ -2,8 +2,16 @@ import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import { isUniqueViolation } from '../../platform/db/unique-violation.ts';
 import { fileTypeFromBuffer } from 'file-type';
 import {
-  deriveVariablesSchema, MEDIA_UPLOAD_INVALID_RESPONSE, OPERATOR_REJECTION_REASON, TEMPLATE_MEDIA_UNSUPPORTED, TEMPLATE_NOT_FOUND, templateMediaTypes,
-  type AdminTemplateDto, type TemplateDto, type TemplateRequest, type TemplateStatus,
+  deriveVariablesSchema,
+  MEDIA_UPLOAD_INVALID_RESPONSE,
+  OPERATOR_REJECTION_REASON,
+  TEMPLATE_MEDIA_UNSUPPORTED,
+  TEMPLATE_NOT_FOUND,
+  templateMediaTypes,
+  type AdminTemplateDto,
+  type TemplateDto,
+  type TemplateRequest,
+  type TemplateStatus,
 } from '@embudo/contracts/http/templates';
 import { messageTemplates, tenants } from '../../../db/schema/index.ts';
 import { queryRows, type Db, type DbExecutor } from '../../platform/db/database.ts';
@@ -37,10 +45,21 @@ const mediaMaxBytes = { IMAGE: 5 * MB, VIDEO: 16 * MB, DOCUMENT: 100 * MB } as c
 
 export function toTemplateDto(row: TemplateRow): TemplateDto {
   return {
-    id: row.id, name: row.name, category: row.category, language_code: row.languageCode, header: row.header ?? null,
-    body_text: row.bodyText, footer: row.footer, buttons: row.buttons, status: row.status, rejection_reason: row.rejectionReason,
-    blocked_by_operator: row.operatorRejectionReason !== null, provider_template_id: row.providerTemplateId, variables_schema: row.variablesSchema,
-    created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString(),
+    id: row.id,
+    name: row.name,
+    category: row.category,
+    language_code: row.languageCode,
+    header: row.header ?? null,
+    body_text: row.bodyText,
+    footer: row.footer,
+    buttons: row.buttons,
+    status: row.status,
+    rejection_reason: row.rejectionReason,
+    blocked_by_operator: row.operatorRejectionReason !== null,
+    provider_template_id: row.providerTemplateId,
+    variables_schema: row.variablesSchema,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
   };
 }
 
@@ -48,7 +67,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function findOwn(executor: DbExecutor, tenantId: string, templateId: string) {
   if (!UUID.test(templateId)) return undefined;
-  const [row] = await executor.select().from(messageTemplates).where(and(eq(messageTemplates.tenantId, tenantId), eq(messageTemplates.id, templateId))).limit(1);
+  const [row] = await executor
+    .select()
+    .from(messageTemplates)
+    .where(and(eq(messageTemplates.tenantId, tenantId), eq(messageTemplates.id, templateId)))
+    .limit(1);
   return row;
 }
 
@@ -71,7 +94,9 @@ export async function templateForSending(executor: DbExecutor, tenantId: string,
 }
 
 export async function listTemplates(executor: DbExecutor, tenantId: string, filter: { status?: TemplateStatus } = {}): Promise<TemplateDto[]> {
-  const rows = await executor.select().from(messageTemplates)
+  const rows = await executor
+    .select()
+    .from(messageTemplates)
     .where(and(eq(messageTemplates.tenantId, tenantId), filter.status ? eq(messageTemplates.status, filter.status) : undefined))
     .orderBy(desc(messageTemplates.createdAt));
   return rows.map(toTemplateDto);
@@ -102,10 +127,18 @@ function deleteAtProvider(deps: TemplatesDeps, appId: string, row: TemplateRow) 
 }
 
 async function assertNameFree(executor: DbExecutor, tenantId: string, input: TemplateRequest, exceptId?: string) {
-  const [clash] = await executor.select({ id: messageTemplates.id }).from(messageTemplates).where(and(
-    eq(messageTemplates.tenantId, tenantId), eq(messageTemplates.name, input.name), eq(messageTemplates.languageCode, input.language_code),
-    exceptId ? ne(messageTemplates.id, exceptId) : undefined,
-  )).limit(1);
+  const [clash] = await executor
+    .select({ id: messageTemplates.id })
+    .from(messageTemplates)
+    .where(
+      and(
+        eq(messageTemplates.tenantId, tenantId),
+        eq(messageTemplates.name, input.name),
+        eq(messageTemplates.languageCode, input.language_code),
+        exceptId ? ne(messageTemplates.id, exceptId) : undefined,
+      ),
+    )
+    .limit(1);
   if (clash) throw conflict(`Ya existe una plantilla llamada ${input.name} en el idioma ${input.language_code}.`);
 }
 
@@ -119,8 +152,14 @@ function assertOwnHeaderMedia(tenantId: string, input: TemplateRequest) {
 
 function columnsOf(input: TemplateRequest) {
   return {
-    name: input.name, category: input.category, languageCode: input.language_code, header: input.header, bodyText: input.body_text,
-    footer: input.footer, buttons: input.buttons, variablesSchema: deriveVariablesSchema(input.body_text),
+    name: input.name,
+    category: input.category,
+    languageCode: input.language_code,
+    header: input.header,
+    bodyText: input.body_text,
+    footer: input.footer,
+    buttons: input.buttons,
+    variablesSchema: deriveVariablesSchema(input.body_text),
   };
 }
 
@@ -137,9 +176,16 @@ export async function createTemplate(deps: TemplatesDeps, who: TemplateActor, in
   const columns = columnsOf(input);
   const submitted = await submit(deps, appId, columns).catch((error) => providerFailure(error, 'Gupshup no aceptó la plantilla'));
   try {
-    const [row] = await deps.db.insert(messageTemplates).values({
-      ...columns, tenantId: who.tenant.id, status: 'PENDING', rejectionReason: null, providerTemplateId: submitted.id,
-    }).returning();
+    const [row] = await deps.db
+      .insert(messageTemplates)
+      .values({
+        ...columns,
+        tenantId: who.tenant.id,
+        status: 'PENDING',
+        rejectionReason: null,
+        providerTemplateId: submitted.id,
+      })
+      .returning();
     return toTemplateDto(row!);
   } catch (error) {
     // Lost a race with an identical save: the provider's copy must not stay orphaned.
@@ -172,14 +218,17 @@ export async function updateTemplate(deps: TemplatesDeps, who: TemplateActor, te
   } catch (error) {
     if (sameKey && error instanceof ProviderError) {
       // The old version is already gone at the provider; say so instead of showing a stale status.
-      await deps.db.update(messageTemplates).set({ status: 'FAILED', rejectionReason: error.message, providerTemplateId: null, updatedAt: new Date() })
+      await deps.db
+        .update(messageTemplates)
+        .set({ status: 'FAILED', rejectionReason: error.message, providerTemplateId: null, updatedAt: new Date() })
         .where(and(eq(messageTemplates.tenantId, who.tenant.id), eq(messageTemplates.id, existing.id)));
     }
     return providerFailure(error, 'Gupshup no aceptó la plantilla');
   }
   if (!sameKey) await deleteAtProvider(deps, appId, existing).catch(() => undefined);
 
-  const [row] = await deps.db.update(messageTemplates)
+  const [row] = await deps.db
+    .update(messageTemplates)
     .set({ ...columns, ...reviewStateAfterSubmit(existing), providerTemplateId: submitted.id, updatedAt: new Date() })
     .where(and(eq(messageTemplates.tenantId, who.tenant.id), eq(messageTemplates.id, existing.id)))
     .returning();
@@ -217,15 +266,18 @@ export async function syncTemplates(deps: TemplatesDeps, who: TemplateActor): Pr
   const remote = await deps.templates.list(appId).catch((error) => providerFailure(error, 'No se pudo sincronizar con Gupshup'));
   let synced = 0;
   for (const row of rows) {
-    const match = remote.find((template) => row.providerTemplateId && template.id === row.providerTemplateId)
-      ?? remote.find((template) => template.name === row.name && template.languageCode === row.languageCode);
+    const match =
+      remote.find((template) => row.providerTemplateId && template.id === row.providerTemplateId) ??
+      remote.find((template) => template.name === row.name && template.languageCode === row.languageCode);
     if (!match) continue;
     synced++;
     const blocked = row.operatorRejectionReason !== null;
     const status = blocked ? 'REJECTED' : match.status;
     const rejectionReason = blocked ? row.operatorRejectionReason : status === 'REJECTED' || status === 'FAILED' ? match.reason : null;
     if (status === row.status && rejectionReason === row.rejectionReason && match.id === row.providerTemplateId) continue;
-    await deps.db.update(messageTemplates).set({ status, rejectionReason, providerTemplateId: match.id, updatedAt: new Date() })
+    await deps.db
+      .update(messageTemplates)
+      .set({ status, rejectionReason, providerTemplateId: match.id, updatedAt: new Date() })
       .where(and(eq(messageTemplates.tenantId, who.tenant.id), eq(messageTemplates.id, row.id)));
   }
   return { synced, templates: await listTemplates(deps.db, who.tenant.id) };
@@ -238,8 +290,9 @@ export async function syncTemplates(deps: TemplatesDeps, who: TemplateActor): Pr
 export async function uploadTemplateMedia(deps: TemplatesDeps, who: TemplateActor, file: { data: Buffer; fileName: string }) {
   requireOwnerOrAdmin(who.actor);
   const detected = await fileTypeFromBuffer(file.data);
-  const headerType = (Object.keys(templateMediaTypes) as Array<keyof typeof templateMediaTypes>)
-    .find((type) => detected && templateMediaTypes[type].includes(detected.mime));
+  const headerType = (Object.keys(templateMediaTypes) as Array<keyof typeof templateMediaTypes>).find(
+    (type) => detected && templateMediaTypes[type].includes(detected.mime),
+  );
   if (!detected || !headerType) throw badRequest(TEMPLATE_MEDIA_UNSUPPORTED);
   if (file.data.length > mediaMaxBytes[headerType]) throw badRequest(`El archivo supera el límite de ${mediaMaxBytes[headerType] / MB} MB para este tipo.`);
   const appId = await appIdOf(deps, who.tenant);
@@ -257,15 +310,20 @@ export async function uploadTemplateMedia(deps: TemplatesDeps, who: TemplateActo
 export async function templateCounts(db: Db) {
   const [probe] = await queryRows<{ present: boolean }>(db, sql`select to_regclass('message_templates') is not null as present`);
   if (!probe?.present) return { totalTemplates: 0, utilityTemplates: 0, marketingTemplates: 0 };
-  const [row] = await queryRows<{ total: number; utility: number; marketing: number }>(db, sql`select count(*)::int as total,
+  const [row] = await queryRows<{ total: number; utility: number; marketing: number }>(
+    db,
+    sql`select count(*)::int as total,
       (count(*) filter (where category = 'UTILITY'))::int as utility,
-      (count(*) filter (where category = 'MARKETING'))::int as marketing from message_templates`);
+      (count(*) filter (where category = 'MARKETING'))::int as marketing from message_templates`,
+  );
   return { totalTemplates: row?.total ?? 0, utilityTemplates: row?.utility ?? 0, marketingTemplates: row?.marketing ?? 0 };
 }
 
 /** Every tenant's templates, newest first, with the tenant's name (the operator's review table). */
 export async function listAllTemplatesForOperator(db: Db): Promise<AdminTemplateDto[]> {
-  const rows = await db.select({ template: messageTemplates, tenantName: tenants.name }).from(messageTemplates)
+  const rows = await db
+    .select({ template: messageTemplates, tenantName: tenants.name })
+    .from(messageTemplates)
     .innerJoin(tenants, eq(tenants.id, messageTemplates.tenantId))
     .orderBy(desc(messageTemplates.createdAt));
   return rows.map((row) => ({ ...toTemplateDto(row.template), tenant_id: row.template.tenantId, tenant_name: row.tenantName }));
@@ -293,16 +351,22 @@ export interface OperatorReviewDeps {
  * still decides delivery, and a refused send shows the provider's reason on the message).
  */
 export async function setTemplateStatusByOperator(
-  deps: OperatorReviewDeps, templateId: string, decision: { status: 'APPROVED' | 'REJECTED'; reason?: string },
+  deps: OperatorReviewDeps,
+  templateId: string,
+  decision: { status: 'APPROVED' | 'REJECTED'; reason?: string },
 ): Promise<AdminTemplateDto> {
   const { status } = decision;
-  const [row] = await deps.db.select({ template: messageTemplates, tenant: tenants }).from(messageTemplates)
+  const [row] = await deps.db
+    .select({ template: messageTemplates, tenant: tenants })
+    .from(messageTemplates)
     .innerJoin(tenants, eq(tenants.id, messageTemplates.tenantId))
-    .where(eq(messageTemplates.id, templateId)).limit(1);
+    .where(eq(messageTemplates.id, templateId))
+    .limit(1);
   if (!row) throw notFound(TEMPLATE_NOT_FOUND);
   if (row.template.status === status) throw badRequest(status === 'APPROVED' ? ALREADY_APPROVED : ALREADY_REJECTED);
-  const operatorReason = status === 'REJECTED' ? decision.reason ?? OPERATOR_REJECTION_REASON : null;
-  const [updated] = await deps.db.update(messageTemplates)
+  const operatorReason = status === 'REJECTED' ? (decision.reason ?? OPERATOR_REJECTION_REASON) : null;
+  const [updated] = await deps.db
+    .update(messageTemplates)
     .set({ status, rejectionReason: operatorReason, operatorRejectionReason: operatorReason, updatedAt: new Date() })
     .where(and(eq(messageTemplates.id, templateId), ne(messageTemplates.status, status)))
     .returning();

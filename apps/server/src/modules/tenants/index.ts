@@ -4,8 +4,24 @@
  * The bottom layer: imports no module.
  */
 export { memberLimitMessage, requireMemberSeat, requirePlanFeature } from './plan-limits.ts';
-export { allSandboxApps, effectiveAccount, providerSettingsOf, sandboxApiKey, sandboxAppName, updateProviderSettings, webhookUrlOf } from './provider-settings.service.ts';
 export {
-  countTenants, createTenant, findTenantById, findTenantBySlug, isSlugAvailable, listTenantsNewestFirst, setTenantPlan, type TenantRow,
-  toSessionTenant, updateTenantTimezone,
+  allSandboxApps,
+  effectiveAccount,
+  providerSettingsOf,
+  sandboxApiKey,
+  sandboxAppName,
+  updateProviderSettings,
+  webhookUrlOf,
+} from './provider-settings.service.ts';
+export {
+  countTenants,
+  createTenant,
+  findTenantById,
+  findTenantBySlug,
+  isSlugAvailable,
+  listTenantsNewestFirst,
+  setTenantPlan,
+  type TenantRow,
+  toSessionTenant,
+  updateTenantTimezone,
 } from './tenants.service.ts';

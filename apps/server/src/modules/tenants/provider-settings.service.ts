@@ -20,7 +20,10 @@ export interface EffectiveProviderSettings {
 export async function providerSettingsOf(executor: DbExecutor, tenantId: string) {
   const [existing] = await executor.select().from(providerSettings).where(eq(providerSettings.tenantId, tenantId)).limit(1);
   if (existing) return existing;
-  await executor.insert(providerSettings).values({ tenantId, webhookSecret: randomBytes(24).toString('base64url') }).onConflictDoNothing();
+  await executor
+    .insert(providerSettings)
+    .values({ tenantId, webhookSecret: randomBytes(24).toString('base64url') })
+    .onConflictDoNothing();
   const [created] = await executor.select().from(providerSettings).where(eq(providerSettings.tenantId, tenantId)).limit(1);
   return created!;
 }
@@ -44,8 +47,11 @@ export async function effectiveAccount(executor: DbExecutor, tenant: { id: strin
 export async function updateProviderSettings(executor: DbExecutor, tenant: { id: string; slug: string }, input: { appName: string; sourceNumber: string }) {
   const claimed = input.appName.toLowerCase();
   const reservedForSandbox = claimed.startsWith(SANDBOX_PREFIX) && claimed !== sandboxAppName(tenant.slug).toLowerCase();
-  const [takenBySettings] = await executor.select({ tenantId: providerSettings.tenantId }).from(providerSettings)
-    .where(and(sql`lower(${providerSettings.appName}) = ${claimed}`, ne(providerSettings.tenantId, tenant.id))).limit(1);
+  const [takenBySettings] = await executor
+    .select({ tenantId: providerSettings.tenantId })
+    .from(providerSettings)
+    .where(and(sql`lower(${providerSettings.appName}) = ${claimed}`, ne(providerSettings.tenantId, tenant.id)))
+    .limit(1);
   if (reservedForSandbox || takenBySettings) throw conflict(APP_NAME_TAKEN);
   await providerSettingsOf(executor, tenant.id);
   try {
@@ -78,7 +84,14 @@ export function sandboxApiKey(appSecret: string, appName: string) {
 /** Every tenant's effective app, with the key the fake issued it, for the sandbox fake's app registry. */
 export async function allSandboxApps(executor: DbExecutor, publicUrl: string, appSecret: string) {
   const rows = await executor
-    .select({ id: tenants.id, slug: tenants.slug, name: tenants.name, appName: providerSettings.appName, sourceNumber: providerSettings.sourceNumber, secret: providerSettings.webhookSecret })
+    .select({
+      id: tenants.id,
+      slug: tenants.slug,
+      name: tenants.name,
+      appName: providerSettings.appName,
+      sourceNumber: providerSettings.sourceNumber,
+      secret: providerSettings.webhookSecret,
+    })
     .from(tenants)
     .leftJoin(providerSettings, eq(providerSettings.tenantId, tenants.id));
   const apps = [];

@@ -3,4 +3,16 @@
  * (docs/decisions/0012-module-boundaries.md). Billable usage and the operator's prices. The bottom layer: imports no
  * module.
  */
-export { type AiUse, type AiUsageKind, currentPricing, recordAiUsage, monthBounds, monthCostByTenant, monthUsage, type Pricing, recordUsage, savePricing, unbillFailedMessage } from './usage.service.ts';
+export {
+  type AiUse,
+  type AiUsageKind,
+  currentPricing,
+  recordAiUsage,
+  monthBounds,
+  monthCostByTenant,
+  monthUsage,
+  type Pricing,
+  recordUsage,
+  savePricing,
+  unbillFailedMessage,
+} from './usage.service.ts';

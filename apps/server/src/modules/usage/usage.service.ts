@@ -15,7 +15,13 @@ export interface Pricing {
 }
 
 const PRICING_KEY = 'pricing';
-const zeroPricing: Pricing = { price_per_sent_message: 0, price_per_received_message: 0, price_template_marketing: 0, price_template_utility: 0, price_per_1000_ai_tokens: 0 };
+const zeroPricing: Pricing = {
+  price_per_sent_message: 0,
+  price_per_received_message: 0,
+  price_template_marketing: 0,
+  price_template_utility: 0,
+  price_per_1000_ai_tokens: 0,
+};
 
 export async function currentPricing(executor: DbExecutor): Promise<Pricing> {
   const [row] = await executor.select().from(platformSettings).where(eq(platformSettings.key, PRICING_KEY)).limit(1);
@@ -24,13 +30,20 @@ export async function currentPricing(executor: DbExecutor): Promise<Pricing> {
 
 /** The operator's new prices: they apply to what is counted from now on. */
 export async function savePricing(executor: DbExecutor, pricing: Pricing): Promise<Pricing> {
-  await executor.insert(platformSettings).values({ key: PRICING_KEY, value: pricing })
+  await executor
+    .insert(platformSettings)
+    .values({ key: PRICING_KEY, value: pricing })
     .onConflictDoUpdate({ target: platformSettings.key, set: { value: pricing, updatedAt: new Date() } });
   return pricing;
 }
 
 const priceOf = (pricing: Pricing, kind: UsageKind) =>
-  ({ sent: pricing.price_per_sent_message, received: pricing.price_per_received_message, template_marketing: pricing.price_template_marketing, template_utility: pricing.price_template_utility })[kind];
+  ({
+    sent: pricing.price_per_sent_message,
+    received: pricing.price_per_received_message,
+    template_marketing: pricing.price_template_marketing,
+    template_utility: pricing.price_template_utility,
+  })[kind];
 
 /**
  * Counts one billable event at the price in force now, so saving new prices changes costs from
@@ -38,7 +51,10 @@ const priceOf = (pricing: Pricing, kind: UsageKind) =>
  */
 export async function recordUsage(executor: DbExecutor, tenantId: string, kind: UsageKind, messageId: string) {
   const pricing = await currentPricing(executor);
-  await executor.insert(usageEvents).values({ tenantId, kind, messageId, unitPrice: priceOf(pricing, kind) }).onConflictDoNothing();
+  await executor
+    .insert(usageEvents)
+    .values({ tenantId, kind, messageId, unitPrice: priceOf(pricing, kind) })
+    .onConflictDoNothing();
 }
 
 export interface AiUse {
@@ -59,12 +75,16 @@ export interface AiUse {
  * writing nothing, when that customer message already has its answer recorded (the caller then sends nothing).
  */
 export async function recordAiUsage(executor: DbExecutor, use: AiUse): Promise<boolean> {
-  const [row] = await executor.insert(aiUsage).values({ ...use, toolCalls: use.toolCalls ?? [] })
-    .onConflictDoNothing({ target: aiUsage.answeredMessageId }).returning({ id: aiUsage.id });
+  const [row] = await executor
+    .insert(aiUsage)
+    .values({ ...use, toolCalls: use.toolCalls ?? [] })
+    .onConflictDoNothing({ target: aiUsage.answeredMessageId })
+    .returning({ id: aiUsage.id });
   if (!row) return false;
   const tokens = use.inputTokens + use.outputTokens;
   const pricing = await currentPricing(executor);
-  if (tokens > 0) await executor.insert(usageEvents).values({ tenantId: use.tenantId, kind: 'ai', unitPrice: (tokens / 1000) * pricing.price_per_1000_ai_tokens });
+  if (tokens > 0)
+    await executor.insert(usageEvents).values({ tenantId: use.tenantId, kind: 'ai', unitPrice: (tokens / 1000) * pricing.price_per_1000_ai_tokens });
   return true;
 }
 
@@ -73,7 +93,9 @@ export async function recordAiUsage(executor: DbExecutor, use: AiUse): Promise<b
  * stays (with its price) for the record and leaves the month's counts and cost.
  */
 export async function unbillFailedMessage(executor: DbExecutor, tenantId: string, messageId: string): Promise<void> {
-  await executor.update(usageEvents).set({ unbilledAt: new Date() })
+  await executor
+    .update(usageEvents)
+    .set({ unbilledAt: new Date() })
     .where(and(eq(usageEvents.tenantId, tenantId), eq(usageEvents.messageId, messageId), isNull(usageEvents.unbilledAt)));
 }
 

@@ -5,6 +5,20 @@
  */
 export { usersPlugin } from './users.plugin.ts';
 export {
-  actorOf, countActiveUsers, countAllUsers, createUser, findUser, findUserByEmail, findUserOfAnyTenant, listAllUsers, realtimeFunnelAccess,
-  recordLogin, replaceFunnelAccess, setPassword, setUserActive, toSessionUser, userCountsByTenant, type UserRow,
+  actorOf,
+  countActiveUsers,
+  countAllUsers,
+  createUser,
+  findUser,
+  findUserByEmail,
+  findUserOfAnyTenant,
+  listAllUsers,
+  realtimeFunnelAccess,
+  recordLogin,
+  replaceFunnelAccess,
+  setPassword,
+  setUserActive,
+  toSessionUser,
+  userCountsByTenant,
+  type UserRow,
 } from './users.service.ts';

@@ -24,7 +24,8 @@ type Owner = Awaited<ReturnType<typeof registerTenant>>;
 const put = (owner: { tenant: { slug: string } }, token: string, id: string, payload: unknown) =>
   t.app.inject({ method: 'PUT', url: `/t/${owner.tenant.slug}/api/users/${id}`, headers: bearer(token), payload: payload as object });
 const rowOf = async (id: string) => (await t.database.db.select().from(users).where(eq(users.id, id)))[0]!;
-const accessOf = async (id: string) => (await t.database.db.select().from(userFunnelAccess).where(eq(userFunnelAccess.userId, id))).map((row) => row.funnelId).sort();
+const accessOf = async (id: string) =>
+  (await t.database.db.select().from(userFunnelAccess).where(eq(userFunnelAccess.userId, id))).map((row) => row.funnelId).sort();
 const onPlan = (owner: Owner, plan: 'basic' | 'professional' | 'enterprise') =>
   t.database.db.update(tenants).set({ subscriptionPlan: plan }).where(eq(tenants.id, owner.tenant.id));
 
@@ -40,7 +41,13 @@ describe('PUT /api/users/{id} from the team form', () => {
     const [first] = await listFunnelIds(t.database.db, owner.tenant.id);
     const second = await secondFunnel(owner);
     const { user } = await signedInMember(t.app, t.database.db, owner.tenant, 'agent', [first!]);
-    const response = await put(owner, owner.token, user.id, { name: 'Carla Editada', email: user.email, role: 'viewer', is_active: true, funnelIds: [second, second] });
+    const response = await put(owner, owner.token, user.id, {
+      name: 'Carla Editada',
+      email: user.email,
+      role: 'viewer',
+      is_active: true,
+      funnelIds: [second, second],
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ id: user.id, name: 'Carla Editada', email: user.email, role: 'viewer', is_active: true, funnel_access: [second] });
     expect(await accessOf(user.id)).toEqual([second]);
@@ -83,7 +90,7 @@ describe('PUT /api/users/{id} from the team form', () => {
     expect(await rowOf(user.id)).toMatchObject({ name: user.name, email: user.email, role: 'agent', isActive: true });
   });
 
-  it('refuses another tenant\'s funnel with 400 and another tenant\'s user with 404', async () => {
+  it("refuses another tenant's funnel with 400 and another tenant's user with 404", async () => {
     const owner = await registerTenant(t.app);
     const other = await registerTenant(t.app);
     const { user } = await signedInMember(t.app, t.database.db, owner.tenant, 'agent');
@@ -156,7 +163,11 @@ describe('owner protections', () => {
       expect(refused.statusCode).toBe(403);
     }
     expect((await put(owner, admin.token, owner.user.id, { is_active: false })).json().message).toBe('Solo el propietario puede modificar sus propios datos.');
-    const reset = await t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/users/${owner.user.id}/reset-password`, headers: bearer(admin.token) });
+    const reset = await t.app.inject({
+      method: 'POST',
+      url: `/t/${owner.tenant.slug}/api/users/${owner.user.id}/reset-password`,
+      headers: bearer(admin.token),
+    });
     expect(reset.statusCode).toBe(403);
     expect(await rowOf(owner.user.id)).toMatchObject({ name: owner.user.name, role: 'owner', isActive: true });
   });
@@ -171,7 +182,7 @@ describe('owner protections', () => {
 });
 
 describe('deactivation and plan seats', () => {
-  it('deactivating ends the member\'s sessions and live connection; they cannot sign in', async () => {
+  it("deactivating ends the member's sessions and live connection; they cannot sign in", async () => {
     const owner = await registerTenant(t.app);
     const member = await signedInMember(t.app, t.database.db, owner.tenant, 'agent');
     const socket = connectClient(baseUrl, member.token, owner.tenant.slug);
@@ -181,7 +192,11 @@ describe('deactivation and plan seats', () => {
     expect((await put(owner, owner.token, member.user.id, { is_active: false })).statusCode).toBe(200);
     expect(await disconnected).toBe('io server disconnect');
     expect((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(member.token) })).statusCode).toBe(401);
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: member.user.email, password: 'Miembro123', tenantSlug: owner.tenant.slug } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: member.user.email, password: 'Miembro123', tenantSlug: owner.tenant.slug },
+    });
     expect(login.statusCode).toBe(403);
   });
 
@@ -189,7 +204,12 @@ describe('deactivation and plan seats', () => {
     const owner = await registerTenant(t.app);
     const { user: first } = await signedInMember(t.app, t.database.db, owner.tenant, 'agent');
     await put(owner, owner.token, first.id, { is_active: false });
-    const invited = await t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/users/invite`, headers: bearer(owner.token), payload: { name: 'Segunda', email: 'segunda@equipo.test' } });
+    const invited = await t.app.inject({
+      method: 'POST',
+      url: `/t/${owner.tenant.slug}/api/users/invite`,
+      headers: bearer(owner.token),
+      payload: { name: 'Segunda', email: 'segunda@equipo.test' },
+    });
     expect(invited.statusCode).toBe(201);
     const refused = await put(owner, owner.token, first.id, { is_active: true });
     expect(refused.statusCode).toBe(403);
@@ -203,7 +223,8 @@ describe('deactivation and plan seats', () => {
     const owner = await registerTenant(t.app);
     await onPlan(owner, 'professional');
     for (let i = 0; i < 9; i++) await signedInMember(t.app, t.database.db, owner.tenant, 'agent');
-    const invite = (email: string) => t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/users/invite`, headers: bearer(owner.token), payload: { name: 'Once', email } });
+    const invite = (email: string) =>
+      t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/users/invite`, headers: bearer(owner.token), payload: { name: 'Once', email } });
     const refused = await invite('once@equipo.test');
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toContain('Profesional (Pro) permite hasta 10 miembros');

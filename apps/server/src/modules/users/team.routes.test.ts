@@ -19,7 +19,10 @@ async function onPlan(owner: Owner, plan: 'basic' | 'professional' | 'enterprise
   await t.database.db.update(tenants).set({ subscriptionPlan: plan }).where(eq(tenants.id, owner.tenant.id));
 }
 async function userCount(tenantId: string) {
-  const [row] = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(users).where(eq(users.tenantId, tenantId));
+  const [row] = await t.database.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(users)
+    .where(eq(users.tenantId, tenantId));
   return row!.n;
 }
 const login = (slug: string, email: string, password: string) =>
@@ -32,7 +35,14 @@ describe('POST /api/users/invite', () => {
     const response = await invite(owner, { name: 'Carla Agente', email: 'Carla@Equipo.test', role: 'agent', is_active: true, funnelIds: [funnelId] });
     expect(response.statusCode).toBe(201);
     const { user, tempPassword } = response.json();
-    expect(user).toMatchObject({ name: 'Carla Agente', email: 'carla@equipo.test', role: 'agent', is_active: true, funnel_access: [funnelId], force_password_change: true });
+    expect(user).toMatchObject({
+      name: 'Carla Agente',
+      email: 'carla@equipo.test',
+      role: 'agent',
+      is_active: true,
+      funnel_access: [funnelId],
+      force_password_change: true,
+    });
     const signIn = await login(owner.tenant.slug, 'carla@equipo.test', tempPassword);
     expect(signIn.statusCode).toBe(200);
     expect(signIn.json().user.force_password_change).toBe(true);
@@ -70,7 +80,7 @@ describe('POST /api/users/invite', () => {
     expect(await userCount(owner.tenant.id)).toBe(1);
   });
 
-  it('refuses another tenant\'s funnel and a duplicate e-mail', async () => {
+  it("refuses another tenant's funnel and a duplicate e-mail", async () => {
     const owner = await registerTenant(t.app);
     const other = await registerTenant(t.app);
     await onPlan(owner, 'enterprise');
@@ -87,7 +97,12 @@ describe('POST /api/users/invite', () => {
     await onPlan(owner, 'enterprise');
     const { tempPassword } = (await invite(owner, { name: 'Agente', email: 'agente@equipo.test' })).json();
     const agentLogin = (await login(owner.tenant.slug, 'agente@equipo.test', tempPassword)).json();
-    const changed = await t.app.inject({ method: 'PUT', url: '/api/auth/change-password', headers: bearer(agentLogin.token), payload: { newPassword: 'Agente1234' } });
+    const changed = await t.app.inject({
+      method: 'PUT',
+      url: '/api/auth/change-password',
+      headers: bearer(agentLogin.token),
+      payload: { newPassword: 'Agente1234' },
+    });
     const agent = { tenant: owner.tenant, token: changed.json().token as string };
     const refused = await invite(agent, { name: 'Otro', email: 'otro@equipo.test' });
     expect(refused.statusCode).toBe(403);
@@ -97,16 +112,21 @@ describe('POST /api/users/invite', () => {
 });
 
 describe('GET /api/users and POST /api/users/{id}/reset-password', () => {
-  it('lists the tenant\'s users only', async () => {
+  it("lists the tenant's users only", async () => {
     const owner = await registerTenant(t.app);
     await registerTenant(t.app);
     await invite(owner, { name: 'Miembro', email: 'miembro@equipo.test' });
     const list = await t.app.inject({ method: 'GET', url: `/t/${owner.tenant.slug}/api/users`, headers: bearer(owner.token) });
     expect(list.statusCode).toBe(200);
-    expect(list.json().map((u: { email: string }) => u.email).sort()).toEqual([owner.user.email, 'miembro@equipo.test'].sort());
+    expect(
+      list
+        .json()
+        .map((u: { email: string }) => u.email)
+        .sort(),
+    ).toEqual([owner.user.email, 'miembro@equipo.test'].sort());
   });
 
-  it('resets a member\'s password: new temporary password, forced change, old sessions revoked', async () => {
+  it("resets a member's password: new temporary password, forced change, old sessions revoked", async () => {
     const owner = await registerTenant(t.app);
     const { user, tempPassword } = (await invite(owner, { name: 'Miembro', email: 'miembro@equipo.test' })).json();
     const memberToken = (await login(owner.tenant.slug, user.email, tempPassword)).json().token;
@@ -119,13 +139,17 @@ describe('GET /api/users and POST /api/users/{id}/reset-password', () => {
     expect(again.json().user.force_password_change).toBe(true);
   });
 
-  it('never resets the owner\'s password, and answers 404 for another tenant\'s user', async () => {
+  it("never resets the owner's password, and answers 404 for another tenant's user", async () => {
     const owner = await registerTenant(t.app);
     const other = await registerTenant(t.app);
     const self = await t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/users/${owner.user.id}/reset-password`, headers: bearer(owner.token) });
     expect(self.statusCode).toBe(403);
     expect(self.json().message).toBe('No se puede resetear la contraseña del propietario.');
-    const foreign = await t.app.inject({ method: 'POST', url: `/t/${owner.tenant.slug}/api/users/${other.user.id}/reset-password`, headers: bearer(owner.token) });
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url: `/t/${owner.tenant.slug}/api/users/${other.user.id}/reset-password`,
+      headers: bearer(owner.token),
+    });
     expect(foreign.statusCode).toBe(404);
   });
 });

@@ -1,6 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import {
-  EMAIL_LOCKED, OWNER_CANNOT_DEACTIVATE, OWNER_ROLE_LOCKED, OWNER_ROW_LOCKED, OWNER_SELF_EDIT_REFUSED, type InviteUserRequest, type UpdateUserRequest,
+  EMAIL_LOCKED,
+  OWNER_CANNOT_DEACTIVATE,
+  OWNER_ROLE_LOCKED,
+  OWNER_ROW_LOCKED,
+  OWNER_SELF_EDIT_REFUSED,
+  type InviteUserRequest,
+  type UpdateUserRequest,
 } from '@embudo/contracts/http/users';
 import { users } from '../../../db/schema/index.ts';
 import type { Db, DbExecutor } from '../../platform/db/database.ts';
@@ -56,7 +62,11 @@ export async function inviteUser(db: Db, session: AuthenticatedSession, input: I
     const created = await createUser(tx, { tenantId, name: input.name, email: input.email, passwordHash, role: input.role, forcePasswordChange: true });
     let user = created;
     if (!input.is_active) {
-      [user] = (await tx.update(users).set({ isActive: false }).where(and(eq(users.tenantId, tenantId), eq(users.id, created.id))).returning()) as [typeof created];
+      [user] = (await tx
+        .update(users)
+        .set({ isActive: false })
+        .where(and(eq(users.tenantId, tenantId), eq(users.id, created.id)))
+        .returning()) as [typeof created];
     }
     if (restricted) await replaceFunnelAccess(tx, user.id, [...new Set(input.funnelIds)]);
     return { user: await toSessionUser(tx, user), tempPassword };
@@ -77,7 +87,10 @@ export interface TeamMemberUpdate {
  * the team dialog, not even the owner (spec 01 §4: it "cannot be toggled, edited or reset"; §5, §6).
  */
 export async function updateTeamMember(
-  { db, revokeSessions, events }: TeamDeps, session: AuthenticatedSession, userId: string, input: UpdateUserRequest,
+  { db, revokeSessions, events }: TeamDeps,
+  session: AuthenticatedSession,
+  userId: string,
+  input: UpdateUserRequest,
 ): Promise<TeamMemberUpdate> {
   const tenantId = session.tenant.id;
   const target = await findUser(db, tenantId, userId);
@@ -110,7 +123,8 @@ export async function updateTeamMember(
   const accessChanged = role !== target.role || funnelIds !== undefined || activating;
 
   const user = await db.transaction(async (tx) => {
-    const [row] = await tx.update(users)
+    const [row] = await tx
+      .update(users)
       .set({ ...(input.name !== undefined ? { name: input.name } : {}), role, ...(input.is_active !== undefined ? { isActive: input.is_active } : {}) })
       .where(and(eq(users.tenantId, tenantId), eq(users.id, target.id)))
       .returning();

@@ -11,13 +11,17 @@ export interface UsersPluginOptions extends AppContext {
 
 /** Team members, roles and funnel access; a change of access reaches the member's open connections at once. */
 export const usersPlugin: FastifyPluginAsync<UsersPluginOptions> = async (app, { db, domainEvents, realtime, revokeSessions }) => {
-  await registerTenantRoutes(app, (scope) => scope.register(usersRoutes, {
-    db, domainEvents, revokeSessions,
-    onSessionsRevoked: (userId) => realtime.disconnectUser(userId),
-    onAccessChanged: async (user) => {
-      await realtime.refreshUserAccess(user.id);
-      realtime.emitToUser(user.id, 'user_updated', user);
-      realtime.emitToUser(user.id, 'funnels_updated', {});
-    },
-  }));
+  await registerTenantRoutes(app, (scope) =>
+    scope.register(usersRoutes, {
+      db,
+      domainEvents,
+      revokeSessions,
+      onSessionsRevoked: (userId) => realtime.disconnectUser(userId),
+      onAccessChanged: async (user) => {
+        await realtime.refreshUserAccess(user.id);
+        realtime.emitToUser(user.id, 'user_updated', user);
+        realtime.emitToUser(user.id, 'funnels_updated', {});
+      },
+    }),
+  );
 };

@@ -17,9 +17,17 @@ const rename = (slug: string, id: string, token: string, payload: unknown) =>
 
 async function signedInAgent(owner: Awaited<ReturnType<typeof registerTenant>>) {
   const agent = await createUser(t.database.db, {
-    tenantId: owner.tenant.id, name: 'Agente', email: `agente-${Date.now()}@x.test`, passwordHash: await hashPassword('Agente123'), role: 'agent',
+    tenantId: owner.tenant.id,
+    name: 'Agente',
+    email: `agente-${Date.now()}@x.test`,
+    passwordHash: await hashPassword('Agente123'),
+    role: 'agent',
   });
-  const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: agent.email, password: 'Agente123', tenantSlug: owner.tenant.slug } });
+  const login = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: agent.email, password: 'Agente123', tenantSlug: owner.tenant.slug },
+  });
   return { agent, token: login.json().token as string };
 }
 

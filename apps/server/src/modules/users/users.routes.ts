@@ -1,6 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { inviteUserRequest, tempPasswordResponse, updateUserRequest, userResponse, usersListResponse, userWithTempPasswordResponse } from '@embudo/contracts/http/users';
+import {
+  inviteUserRequest,
+  tempPasswordResponse,
+  updateUserRequest,
+  userResponse,
+  usersListResponse,
+  userWithTempPasswordResponse,
+} from '@embudo/contracts/http/users';
 import type { SessionUser } from '@embudo/contracts/http/auth';
 import type { EventPublisher } from '../../platform/events/index.ts';
 import { sessionOf } from '../../platform/http/route-access.ts';
@@ -32,7 +39,8 @@ export const usersRoutes: FastifyPluginAsyncZod<UsersRoutesOptions> = async (app
   });
 
   app.post('/users/invite', { schema: { body: inviteUserRequest, response: { 201: userWithTempPasswordResponse } } }, async (request, reply) =>
-    reply.status(201).send(await inviteUser(db, sessionOf(request), request.body)));
+    reply.status(201).send(await inviteUser(db, sessionOf(request), request.body)),
+  );
 
   app.post('/users/:id/reset-password', { schema: { params: userIdParams, response: { 200: tempPasswordResponse } } }, async (request) => {
     const answer = await resetUserPassword(team, sessionOf(request), request.params.id);

@@ -29,12 +29,20 @@ export async function toSessionUser(executor: DbExecutor, row: UserRow): Promise
 }
 
 export async function findUserByEmail(executor: DbExecutor, tenantId: string, email: string): Promise<UserRow | undefined> {
-  const [row] = await executor.select().from(users).where(and(eq(users.tenantId, tenantId), eq(users.email, email.toLowerCase()))).limit(1);
+  const [row] = await executor
+    .select()
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.email, email.toLowerCase())))
+    .limit(1);
   return row;
 }
 
 export async function findUser(executor: DbExecutor, tenantId: string, userId: string): Promise<UserRow | undefined> {
-  const [row] = await executor.select().from(users).where(and(eq(users.tenantId, tenantId), eq(users.id, userId))).limit(1);
+  const [row] = await executor
+    .select()
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+    .limit(1);
   return row;
 }
 
@@ -50,11 +58,17 @@ export async function createUser(
 }
 
 export async function setPassword(executor: DbExecutor, tenantId: string, userId: string, passwordHash: string, forceChange: boolean) {
-  await executor.update(users).set({ passwordHash, forcePasswordChange: forceChange }).where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
+  await executor
+    .update(users)
+    .set({ passwordHash, forcePasswordChange: forceChange })
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
 }
 
 export async function recordLogin(executor: DbExecutor, tenantId: string, userId: string, at: Date) {
-  await executor.update(users).set({ lastLoginAt: at }).where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
+  await executor
+    .update(users)
+    .set({ lastLoginAt: at })
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
 }
 
 export async function listUsers(executor: DbExecutor, tenantId: string): Promise<UserRow[]> {
@@ -63,7 +77,10 @@ export async function listUsers(executor: DbExecutor, tenantId: string): Promise
 
 /** Active members: what the plan's member limit counts (a deactivated member frees a seat). */
 export async function countActiveUsers(executor: DbExecutor, tenantId: string): Promise<number> {
-  const [row] = await executor.select({ count: sql<number>`count(*)::int` }).from(users).where(and(eq(users.tenantId, tenantId), eq(users.isActive, true)));
+  const [row] = await executor
+    .select({ count: sql<number>`count(*)::int` })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.isActive, true)));
   return row?.count ?? 0;
 }
 
@@ -103,10 +120,16 @@ export async function countAllUsers(executor: DbExecutor): Promise<number> {
 
 /** How many users each company has (companies without users are absent). */
 export async function userCountsByTenant(executor: DbExecutor): Promise<Map<string, number>> {
-  const rows = await executor.select({ tenantId: users.tenantId, count: sql<number>`count(*)::int` }).from(users).groupBy(users.tenantId);
+  const rows = await executor
+    .select({ tenantId: users.tenantId, count: sql<number>`count(*)::int` })
+    .from(users)
+    .groupBy(users.tenantId);
   return new Map(rows.map((row) => [row.tenantId, row.count]));
 }
 
 export async function setUserActive(executor: DbExecutor, tenantId: string, userId: string, isActive: boolean) {
-  await executor.update(users).set({ isActive }).where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
+  await executor
+    .update(users)
+    .set({ isActive })
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
 }

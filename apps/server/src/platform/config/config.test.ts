@@ -50,8 +50,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.10 ,::1,fd00::/8,loopback' }).trustProxy)
-      .toEqual(['10.0.0.0/8', '192.168.1.10', '::1', 'fd00::/8', 'loopback']);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.10 ,::1,fd00::/8,loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.10',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
   });
 
   it('explains TRUST_PROXY in one line when it is refused', () => {
@@ -69,13 +74,22 @@ describe('loadConfig', () => {
     expect(loadConfig({})).toMatchObject({ aiProvider: 'sandbox', geminiModel: 'gemini-2.5-flash' });
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db' }).aiProvider).toBeNull();
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db', GEMINI_API_KEY: 'k' }).aiProvider).toBe('gemini');
-    expect(loadConfig({ AI_PROVIDER: 'gemini', GEMINI_API_KEY: 'k', GEMINI_MODEL: 'gemini-2.5-pro' })).toMatchObject({ aiProvider: 'gemini', geminiModel: 'gemini-2.5-pro' });
+    expect(loadConfig({ AI_PROVIDER: 'gemini', GEMINI_API_KEY: 'k', GEMINI_MODEL: 'gemini-2.5-pro' })).toMatchObject({
+      aiProvider: 'gemini',
+      geminiModel: 'gemini-2.5-pro',
+    });
   });
 
   it('takes an OpenAI-compatible server by URL alone (local) or by key (OpenAI itself)', () => {
-    expect(loadConfig({ AI_PROVIDER: 'openai', OPENAI_MODEL: 'llama3.1', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' }))
-      .toMatchObject({ aiProvider: 'openai', openaiBaseUrl: 'http://127.0.0.1:11434/v1', openaiApiKey: undefined, openaiTranscribeModel: 'whisper-1' });
-    expect(loadConfig({ AI_PROVIDER: 'openai', OPENAI_MODEL: 'gpt-4o-mini', OPENAI_API_KEY: 'sk-test' }))
-      .toMatchObject({ openaiBaseUrl: 'https://api.openai.com/v1', openaiApiKey: 'sk-test' });
+    expect(loadConfig({ AI_PROVIDER: 'openai', OPENAI_MODEL: 'llama3.1', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' })).toMatchObject({
+      aiProvider: 'openai',
+      openaiBaseUrl: 'http://127.0.0.1:11434/v1',
+      openaiApiKey: undefined,
+      openaiTranscribeModel: 'whisper-1',
+    });
+    expect(loadConfig({ AI_PROVIDER: 'openai', OPENAI_MODEL: 'gpt-4o-mini', OPENAI_API_KEY: 'sk-test' })).toMatchObject({
+      openaiBaseUrl: 'https://api.openai.com/v1',
+      openaiApiKey: 'sk-test',
+    });
   });
 });

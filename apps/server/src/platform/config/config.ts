@@ -2,9 +2,7 @@ import { z } from 'zod';
 import path from 'node:path';
 import { isIP } from 'node:net';
 
-const booleanFlag = z
-  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
-  .transform((value) => value === 'true' || value === '1');
+const booleanFlag = z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).transform((value) => value === 'true' || value === '1');
 
 const urlWithProtocol = (protocols: string[]) =>
   z.string().refine(
@@ -45,11 +43,18 @@ function parseTrustProxy(value: string): TrustProxy | undefined {
   return entries.every(isProxyAddressOrRange) ? entries : undefined;
 }
 
-const trustProxy = z.string().refine((value) => parseTrustProxy(value) !== undefined, {
-  error: 'must be false, a hop count such as 1, or a comma-separated list of proxy addresses or CIDRs such as 10.0.0.0/8 (never true: any client could pick its address)',
-}).transform((value) => parseTrustProxy(value)!);
+const trustProxy = z
+  .string()
+  .refine((value) => parseTrustProxy(value) !== undefined, {
+    error:
+      'must be false, a hop count such as 1, or a comma-separated list of proxy addresses or CIDRs such as 10.0.0.0/8 (never true: any client could pick its address)',
+  })
+  .transform((value) => parseTrustProxy(value)!);
 
-const sessionDays = z.coerce.number({ error: 'must be a number of days' }).positive({ error: 'must be a positive number of days' }).max(3650, { error: 'must be at most 3650 days' });
+const sessionDays = z.coerce
+  .number({ error: 'must be a number of days' })
+  .positive({ error: 'must be a positive number of days' })
+  .max(3650, { error: 'must be at most 3650 days' });
 
 const envSchema = z.object({
   PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65535).default(3000),
@@ -116,7 +121,8 @@ function aiProviderProblem(env: z.infer<typeof envSchema>): string | undefined {
   if (env.AI_PROVIDER === 'gemini' && !env.GEMINI_API_KEY) return 'GEMINI_API_KEY is required when AI_PROVIDER is gemini';
   if (env.AI_PROVIDER === 'openai') {
     if (!env.OPENAI_MODEL) return 'OPENAI_MODEL is required when AI_PROVIDER is openai';
-    if (!env.OPENAI_BASE_URL && !env.OPENAI_API_KEY) return 'OPENAI_BASE_URL or OPENAI_API_KEY is required when AI_PROVIDER is openai (a local server needs only its URL)';
+    if (!env.OPENAI_BASE_URL && !env.OPENAI_API_KEY)
+      return 'OPENAI_BASE_URL or OPENAI_API_KEY is required when AI_PROVIDER is openai (a local server needs only its URL)';
   }
   return undefined;
 }

@@ -18,7 +18,11 @@ export class AppError extends Error {
   readonly status: number;
 
   /** `retryAfterSeconds` becomes a Retry-After header (429 answers that know how long to wait). */
-  constructor(readonly code: ErrorCode, message: string, readonly details: { retryAfterSeconds?: number } = {}) {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: { retryAfterSeconds?: number } = {},
+  ) {
     super(message);
     this.status = statusByCode[code];
   }

@@ -32,13 +32,14 @@ export function registerErrorHandler(app: FastifyInstance, spaIndexFile?: string
       return reply.status(429).send({ code: 'TOO_MANY_REQUESTS', message: 'Demasiadas solicitudes. Inténtalo de nuevo en unos minutos.' });
     }
     if (status >= 400 && status < 500) {
-      const message = fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
-        ? INVALID_JSON
-        : fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-          ? 'Tipo de contenido no soportado.'
-          : fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-            ? BODY_TOO_LARGE
-            : error.message;
+      const message =
+        fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+          ? INVALID_JSON
+          : fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+            ? 'Tipo de contenido no soportado.'
+            : fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+              ? BODY_TOO_LARGE
+              : error.message;
       return reply.status(status).send({ code: status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST', message });
     }
     request.log.error({ err: error }, 'unhandled error');

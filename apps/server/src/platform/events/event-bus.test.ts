@@ -37,17 +37,19 @@ const statusChange = () => ({ type: 'message.status-changed' as const, tenantId,
 class Rollback extends Error {}
 
 describe('the domain event bus', () => {
-  it('writes the event in the caller\'s transaction: one job per listener after commit, none after a rollback', async () => {
+  it("writes the event in the caller's transaction: one job per listener after commit, none after a rollback", async () => {
     const { queue, bus } = newBus();
     const seen: string[] = [];
     bus.register(defineListener({ name: 'test.first', event: 'message.status-changed', handle: async (event) => void seen.push(`first:${event.id}`) }));
     bus.register(defineListener({ name: 'test.second', event: 'message.status-changed', handle: async (event) => void seen.push(`second:${event.id}`) }));
     bus.register(defineListener({ name: 'test.other-type', event: 'card.archived', handle: async () => void seen.push('other') }));
 
-    await expect(database.db.transaction(async (tx) => {
-      await bus.publish(tx, statusChange());
-      throw new Rollback();
-    })).rejects.toBeInstanceOf(Rollback);
+    await expect(
+      database.db.transaction(async (tx) => {
+        await bus.publish(tx, statusChange());
+        throw new Rollback();
+      }),
+    ).rejects.toBeInstanceOf(Rollback);
     expect(await database.db.select().from(jobs)).toHaveLength(0);
 
     const event = await database.db.transaction((tx) => bus.publish(tx, statusChange()));
@@ -62,10 +64,11 @@ describe('the domain event bus', () => {
     expect(seen.sort()).toEqual([`first:${event.id}`, `second:${event.id}`]);
   });
 
-  it('refuses a payload that does not match its schema, failing the producer\'s transaction', async () => {
+  it("refuses a payload that does not match its schema, failing the producer's transaction", async () => {
     const { bus } = newBus();
-    await expect(database.db.transaction((tx) => bus.publish(tx, { type: 'card.archived', tenantId, payload: { cardId: 'not-a-uuid' } as never })))
-      .rejects.toThrow();
+    await expect(
+      database.db.transaction((tx) => bus.publish(tx, { type: 'card.archived', tenantId, payload: { cardId: 'not-a-uuid' } as never })),
+    ).rejects.toThrow();
   });
 
   it('runs each listener once per event id, even when the event is delivered twice', async () => {
@@ -81,7 +84,10 @@ describe('the domain event bus', () => {
     await database.db.transaction((tx) => bus.publish(tx, { ...statusChange(), id: event.id, payload: event.payload }));
     await queue.drain();
     const [done] = await database.db.select().from(jobs).limit(1);
-    await database.db.update(jobs).set({ status: 'pending', runAt: new Date(0) }).where(eq(jobs.id, done!.id));
+    await database.db
+      .update(jobs)
+      .set({ status: 'pending', runAt: new Date(0) })
+      .where(eq(jobs.id, done!.id));
     await queue.drain();
     expect(handled.map((delivered) => delivered.id)).toEqual([event.id]);
     const receipts = await database.db.select().from(eventDeliveries).where(eq(eventDeliveries.eventId, event.id));
@@ -91,15 +97,18 @@ describe('the domain event bus', () => {
   it('lets a listener record its receipt in its own transaction, so a run after that commit writes nothing twice', async () => {
     const { queue, bus } = newBus();
     const outcomes: boolean[] = [];
-    bus.register(defineListener({
-      name: 'test.transactional', event: 'message.status-changed',
-      handle: async (_event, ctx) => {
-        // The first run commits its receipt and then "crashes" before the job is marked done.
-        const first = await database.db.transaction((tx) => ctx.recordDelivery(tx));
-        const second = await database.db.transaction((tx) => ctx.recordDelivery(tx));
-        outcomes.push(first, second);
-      },
-    }));
+    bus.register(
+      defineListener({
+        name: 'test.transactional',
+        event: 'message.status-changed',
+        handle: async (_event, ctx) => {
+          // The first run commits its receipt and then "crashes" before the job is marked done.
+          const first = await database.db.transaction((tx) => ctx.recordDelivery(tx));
+          const second = await database.db.transaction((tx) => ctx.recordDelivery(tx));
+          outcomes.push(first, second);
+        },
+      }),
+    );
     await database.db.transaction((tx) => bus.publish(tx, statusChange()));
     await queue.drain();
     expect(outcomes).toEqual([true, false]);
@@ -109,13 +118,18 @@ describe('the domain event bus', () => {
     const { lines, logger } = recordingLogger();
     const { queue, bus } = newBus(logger as unknown as pino.Logger);
     let attempts = 0;
-    bus.register(defineListener({
-      name: 'test.broken', event: 'message.status-changed', maxAttempts: 2, backoff: { baseMs: 1, maxMs: 1 },
-      handle: async () => {
-        attempts += 1;
-        throw new Error('the webhook answered 500');
-      },
-    }));
+    bus.register(
+      defineListener({
+        name: 'test.broken',
+        event: 'message.status-changed',
+        maxAttempts: 2,
+        backoff: { baseMs: 1, maxMs: 1 },
+        handle: async () => {
+          attempts += 1;
+          throw new Error('the webhook answered 500');
+        },
+      }),
+    );
     const event = await database.db.transaction((tx) => bus.publish(tx, statusChange()));
     await queue.runDueJobsOnce();
     const [afterFirst] = await database.db.select().from(jobs);
@@ -126,7 +140,9 @@ describe('the domain event bus', () => {
     const [failed] = await database.db.select().from(jobs);
     expect(failed).toMatchObject({ status: 'failed', attempts: 2, lastError: 'the webhook answered 500', singletonKey: `test.broken:${event.id}` });
     expect(lines.filter((line) => line.level === 'error').map((line) => line.message)).toEqual(['job failed for good']);
-    expect(lines.some((line) => line.level === 'warn' && line.message === 'event listener failed' && (line.details as { eventId?: string }).eventId === event.id)).toBe(true);
+    expect(
+      lines.some((line) => line.level === 'warn' && line.message === 'event listener failed' && (line.details as { eventId?: string }).eventId === event.id),
+    ).toBe(true);
     expect(await database.db.select().from(eventDeliveries)).toHaveLength(0);
   });
 });

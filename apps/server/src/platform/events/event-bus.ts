@@ -77,14 +77,21 @@ export class EventBus implements EventPublisher {
   private async deliver(listener: Listener, event: DomainEvent, attempt: number): Promise<void> {
     const { db, logger } = this.options;
     const receipt = { listener: listener.name, eventId: event.id };
-    const handled = await db.select({ at: eventDeliveries.deliveredAt }).from(eventDeliveries)
-      .where(and(eq(eventDeliveries.listener, receipt.listener), eq(eventDeliveries.eventId, receipt.eventId))).limit(1);
+    const handled = await db
+      .select({ at: eventDeliveries.deliveredAt })
+      .from(eventDeliveries)
+      .where(and(eq(eventDeliveries.listener, receipt.listener), eq(eventDeliveries.eventId, receipt.eventId)))
+      .limit(1);
     if (handled.length > 0) {
       logger.debug({ ...receipt, type: event.type }, 'event already handled by this listener; skipped');
       return;
     }
     const recordDelivery = async (tx: Tx) => {
-      const [row] = await tx.insert(eventDeliveries).values({ ...receipt, tenantId: event.tenantId }).onConflictDoNothing().returning({ at: eventDeliveries.deliveredAt });
+      const [row] = await tx
+        .insert(eventDeliveries)
+        .values({ ...receipt, tenantId: event.tenantId })
+        .onConflictDoNothing()
+        .returning({ at: eventDeliveries.deliveredAt });
       return Boolean(row);
     };
     try {
@@ -95,6 +102,9 @@ export class EventBus implements EventPublisher {
       throw error;
     }
     // Whether or not the listener recorded it in its own transaction (that one may have rolled back), the receipt now exists.
-    await db.insert(eventDeliveries).values({ ...receipt, tenantId: event.tenantId }).onConflictDoNothing();
+    await db
+      .insert(eventDeliveries)
+      .values({ ...receipt, tenantId: event.tenantId })
+      .onConflictDoNothing();
   }
 }

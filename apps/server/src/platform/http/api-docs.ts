@@ -39,7 +39,7 @@ const DESCRIPTION = [
   'The HTTP API of Embudo, generated from the zod schemas in `packages/contracts/src/http`.',
   '',
   'Every tenant route answers under `/api/...` (the tenant comes from the session) and, identically, under',
-  '`/t/{tenantSlug}/api/...` (the form the web client uses; the slug must be the session\'s tenant, any other answers 404).',
+  "`/t/{tenantSlug}/api/...` (the form the web client uses; the slug must be the session's tenant, any other answers 404).",
   'Only the `/api/...` form is listed here.',
   '',
   'Sign in with `POST /api/auth/login` (tenant users) or `POST /api/auth/admin/login` (platform operators) and send the',

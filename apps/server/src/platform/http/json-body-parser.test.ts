@@ -47,10 +47,20 @@ describe('JSON bodies', () => {
   it('refuses a body nested deeper than 64 levels before parsing it, and one over 1 MB, with clear messages', async () => {
     const owner = await registerTenant(t.app);
     const headers = { ...bearer(owner.token), ...json };
-    const deep = await t.app.inject({ method: 'POST', url: '/api/agenda/services', headers, body: `{"name":"Corte","extra":${'['.repeat(5000)}${']'.repeat(5000)}}` });
+    const deep = await t.app.inject({
+      method: 'POST',
+      url: '/api/agenda/services',
+      headers,
+      body: `{"name":"Corte","extra":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+    });
     expect(deep.statusCode).toBe(400);
     expect(deep.json().message).toBe(JSON_TOO_DEEP);
-    const justDeepEnough = await t.app.inject({ method: 'POST', url: '/api/agenda/services', headers, body: `{"name":"Corte","extra":${'['.repeat(63)}${']'.repeat(63)}}` });
+    const justDeepEnough = await t.app.inject({
+      method: 'POST',
+      url: '/api/agenda/services',
+      headers,
+      body: `{"name":"Corte","extra":${'['.repeat(63)}${']'.repeat(63)}}`,
+    });
     expect(justDeepEnough.statusCode).toBe(201);
     const huge = await t.app.inject({ method: 'POST', url: '/api/agenda/services', headers, body: JSON.stringify({ name: 'x'.repeat(1024 * 1024) }) });
     expect(huge.statusCode).toBe(413);

@@ -16,14 +16,26 @@ async function appWithScopeRoute() {
   const app = Fastify();
   const db = { name: 'the database' } as unknown as Db;
   let actorReads = 0;
-  registerRouteAccess(app, async (token) => (token === 'good' ? session : null), async () => null, async (s): Promise<Actor> => {
-    actorReads += 1;
-    return { userId: s.user.id, role: 'agent', funnelIds: ['funnel-1'] };
-  });
+  registerRouteAccess(
+    app,
+    async (token) => (token === 'good' ? session : null),
+    async () => null,
+    async (s): Promise<Actor> => {
+      actorReads += 1;
+      return { userId: s.user.id, role: 'agent', funnelIds: ['funnel-1'] };
+    },
+  );
   registerRequestScope(app, db);
   app.get('/api/scope', async (request) => {
     const [first, second] = [await requestScope(request), await requestScope(request)];
-    return { sameScope: first === second, sameDb: first.db === db, tenantId: first.tenantId, timezone: first.tenant.timezone, actor: first.actor, userName: first.userName };
+    return {
+      sameScope: first === second,
+      sameDb: first.db === db,
+      tenantId: first.tenantId,
+      timezone: first.tenant.timezone,
+      actor: first.actor,
+      userName: first.userName,
+    };
   });
   return { app, actorReads: () => actorReads };
 }
@@ -33,8 +45,12 @@ describe('requestScope', () => {
     const { app, actorReads } = await appWithScopeRoute();
     const answer = await app.inject({ method: 'GET', url: '/api/scope', headers: { authorization: 'Bearer good' } });
     expect(answer.json()).toEqual({
-      sameScope: true, sameDb: true, tenantId: 'tenant-1', timezone: 'America/Lima',
-      actor: { userId: 'user-1', role: 'agent', funnelIds: ['funnel-1'] }, userName: 'Ana',
+      sameScope: true,
+      sameDb: true,
+      tenantId: 'tenant-1',
+      timezone: 'America/Lima',
+      actor: { userId: 'user-1', role: 'agent', funnelIds: ['funnel-1'] },
+      userName: 'Ana',
     });
     expect(actorReads()).toBe(1);
 

@@ -38,7 +38,11 @@ export function requestScope(request: FastifyRequest): Promise<RequestScope> {
   if (!scope) {
     const session = sessionOf(request);
     scope = actorOfRequest(request).then((actor) => ({
-      db: request.server.requestScopeDb, tenantId: session.tenant.id, tenant: session.tenant, actor, userName: session.user.name,
+      db: request.server.requestScopeDb,
+      tenantId: session.tenant.id,
+      tenant: session.tenant,
+      actor,
+      userName: session.user.name,
     }));
     scopes.set(request, scope);
   }

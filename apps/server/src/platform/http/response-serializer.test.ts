@@ -12,7 +12,9 @@ describe('exact response serializer', () => {
   });
 
   it('fails an answer whose schema would silently drop a field', () => {
-    expect(() => serializerFor(thing)({ id: 't1', at: null, secret: 'x' })).toThrow(/GET \/api\/things: the 200 response schema does not describe the answer exactly/);
+    expect(() => serializerFor(thing)({ id: 't1', at: null, secret: 'x' })).toThrow(
+      /GET \/api\/things: the 200 response schema does not describe the answer exactly/,
+    );
   });
 
   it('fails an answer the schema refuses, as the production serializer does', () => {

@@ -16,8 +16,10 @@ export const exactResponseSerializerCompiler: FastifySerializerCompiler<Response
     const sent: unknown = JSON.parse(json);
     const answered: unknown = JSON.parse(JSON.stringify(data) ?? 'null');
     if (!isDeepStrictEqual(sent, answered)) {
-      throw new Error(`${route.method} ${route.url}: the ${route.httpStatus} response schema does not describe the answer exactly; `
-        + `answered ${JSON.stringify(answered).slice(0, 600)}, would send ${json.slice(0, 600)}`);
+      throw new Error(
+        `${route.method} ${route.url}: the ${route.httpStatus} response schema does not describe the answer exactly; ` +
+          `answered ${JSON.stringify(answered).slice(0, 600)}, would send ${json.slice(0, 600)}`,
+      );
     }
     return json;
   };

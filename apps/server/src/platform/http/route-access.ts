@@ -134,9 +134,15 @@ export function recordRouteTable(app: FastifyInstance): RouteTableEntry[] {
       table.push({
         method,
         url: route.url,
-        get access() { return route.config?.access ?? 'tenant'; },
-        get responseStatuses() { return Object.keys((route.schema?.response as object | undefined) ?? {}); },
-        get hidden() { return (route.schema as { hide?: boolean } | undefined)?.hide === true; },
+        get access() {
+          return route.config?.access ?? 'tenant';
+        },
+        get responseStatuses() {
+          return Object.keys((route.schema?.response as object | undefined) ?? {});
+        },
+        get hidden() {
+          return (route.schema as { hide?: boolean } | undefined)?.hide === true;
+        },
       });
     }
   });

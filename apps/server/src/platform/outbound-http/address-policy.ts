@@ -56,8 +56,10 @@ function ipv6Bytes(text: string): Uint8Array | undefined {
   const address = text.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   if (!net.isIPv6(address)) return undefined;
   // A dotted IPv4 tail (::ffff:127.0.0.1) becomes the two hex groups it stands for.
-  const groups = address.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_all, a: string, b: string, c: string, d: string) =>
-    `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`);
+  const groups = address.replace(
+    /(\d+)\.(\d+)\.(\d+)\.(\d+)$/,
+    (_all, a: string, b: string, c: string, d: string) => `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`,
+  );
   const bytes = new Uint8Array(16);
   const [head, rest] = groups.split('::') as [string, string | undefined];
   const left = head ? head.split(':') : [];
@@ -71,8 +73,7 @@ function ipv6Bytes(text: string): Uint8Array | undefined {
   return bytes;
 }
 
-const v4At = (bytes: Uint8Array, offset: number, mask = 0) =>
-  [0, 1, 2, 3].map((index) => (bytes[offset + index]! ^ mask) & 0xff).join('.');
+const v4At = (bytes: Uint8Array, offset: number, mask = 0) => [0, 1, 2, 3].map((index) => (bytes[offset + index]! ^ mask) & 0xff).join('.');
 const startsWith = (bytes: Uint8Array, prefix: number[]) => prefix.every((value, index) => bytes[index] === value);
 const zeros = (count: number) => Array<number>(count).fill(0);
 

@@ -68,7 +68,7 @@ describe('createOutboundHttp', () => {
     expect(server.received.at(-1)).toMatchObject({ method: 'POST', path: '/ok', body: '{"pedido":1}' });
   });
 
-  it('sends the caller\'s headers to the first origin only', async () => {
+  it("sends the caller's headers to the first origin only", async () => {
     const net = network();
     const http = createOutboundHttp({ lookup: net.lookup, connect: net.connect });
     const headers = { authorization: 'Bearer secreto' };
@@ -93,14 +93,17 @@ describe('createOutboundHttp', () => {
   it('speaks TLS over the pinned connection, with the name for SNI and certificate checks', async () => {
     const fixtures = path.resolve(import.meta.dirname, '../../../test/fakes/tls');
     const serverNames: string[] = [];
-    const secure = https.createServer({
-      key: fs.readFileSync(path.join(fixtures, 'secure-test.key')),
-      cert: fs.readFileSync(path.join(fixtures, 'secure-test.crt')),
-      SNICallback: (serverName, done) => {
-        serverNames.push(serverName);
-        done(null);
+    const secure = https.createServer(
+      {
+        key: fs.readFileSync(path.join(fixtures, 'secure-test.key')),
+        cert: fs.readFileSync(path.join(fixtures, 'secure-test.crt')),
+        SNICallback: (serverName, done) => {
+          serverNames.push(serverName);
+          done(null);
+        },
       },
-    }, (_request, response) => response.end('ok'));
+      (_request, response) => response.end('ok'),
+    );
     await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
     try {
       const net = testNetwork((secure.address() as AddressInfo).port, names);

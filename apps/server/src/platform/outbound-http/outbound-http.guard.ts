@@ -67,7 +67,11 @@ const systemLookup: OutboundLookup = (hostname) => dns.promises.lookup(hostname,
 const directConnect: OutboundConnect = ({ address, port }) => net.connect({ host: address, port });
 
 /** The name as DNS knows it: no brackets, no trailing dot, lower case. */
-const bareHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+const bareHost = (url: URL) =>
+  url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 
 function parse(url: string | URL): URL {
   let parsed: URL;
@@ -189,7 +193,5 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-const withoutContentHeaders = (headers: Record<string, string>) =>
-  Object.fromEntries(Object.entries(headers).filter(([name]) => !/^content-/i.test(name)));
-const pick = (headers: Record<string, string>, wanted: string) =>
-  Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() === wanted));
+const withoutContentHeaders = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).filter(([name]) => !/^content-/i.test(name)));
+const pick = (headers: Record<string, string>, wanted: string) => Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() === wanted));

@@ -148,19 +148,26 @@ const redirects: Array<[label: string, status: number, location: string, refusal
 ];
 
 /** Every address of this host's own interfaces, public or not. */
-const ownAddresses: Case[] = Object.values(os.networkInterfaces()).flat()
+const ownAddresses: Case[] = Object.values(os.networkInterfaces())
+  .flat()
   .filter((entry) => entry !== undefined)
-  .map((entry) => [`own interface address ${entry.address}`, entry.family === 'IPv6' ? `http://[${entry.address}]:PORT/secret` : `http://${entry.address}:PORT/secret`, REFUSED_ADDRESS]);
+  .map((entry) => [
+    `own interface address ${entry.address}`,
+    entry.family === 'IPv6' ? `http://[${entry.address}]:PORT/secret` : `http://${entry.address}:PORT/secret`,
+    REFUSED_ADDRESS,
+  ]);
 
 let loopback: Awaited<ReturnType<typeof startFakeWebhookServer>>;
 let publicHost: Awaited<ReturnType<typeof startFakeWebhookServer>>;
 let port = '';
 beforeAll(async () => {
   loopback = await startFakeWebhookServer();
-  loopback.route('/secret', { body: 'the server\'s own secret' });
+  loopback.route('/secret', { body: "the server's own secret" });
   port = new URL(loopback.url).port;
   publicHost = await startFakeWebhookServer();
-  redirects.forEach(([, status, location], index) => publicHost.route(`/redirect-${index}`, { status, headers: { location: location.replace('PORT', port) }, body: '' }));
+  redirects.forEach(([, status, location], index) =>
+    publicHost.route(`/redirect-${index}`, { status, headers: { location: location.replace('PORT', port) }, body: '' }),
+  );
   publicHost.route('/hop-1', { status: 302, headers: { location: '/hop-2' }, body: '' });
   publicHost.route('/hop-2', { status: 302, headers: { location: '/hop-3' }, body: '' });
   publicHost.route('/hop-3', { status: 302, headers: { location: '/hop-4' }, body: '' });
@@ -211,9 +218,17 @@ describe('the outbound client never reaches a non-public address', () => {
     expect(answer.body.toString()).toBe('ok');
   });
 
-  it('judges the IPv4 address inside IPv6 forms by the same rules, this host\'s addresses included', () => {
+  it("judges the IPv4 address inside IPv6 forms by the same rules, this host's addresses included", () => {
     const own = new Set(['8.8.4.4']);
-    for (const form of ['8.8.4.4', '::ffff:8.8.4.4', '::ffff:808:404', '::808:404', '64:ff9b::808:404', '2002:808:404::', '2001:0:4136:e378:8000:63bf:f7f7:fbfb']) {
+    for (const form of [
+      '8.8.4.4',
+      '::ffff:8.8.4.4',
+      '::ffff:808:404',
+      '::808:404',
+      '64:ff9b::808:404',
+      '2002:808:404::',
+      '2001:0:4136:e378:8000:63bf:f7f7:fbfb',
+    ]) {
       expect(isNonPublicAddress(form, own), form).toBe(true);
       expect(isNonPublicAddress(form, new Set()), form).toBe(false);
     }

@@ -47,7 +47,9 @@ async function waitFor(condition: () => Promise<boolean> | boolean, timeoutMs = 
 
 function deferred() {
   let resolve = () => {};
-  const promise = new Promise<void>((done) => { resolve = done; });
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
   return { promise, resolve };
 }
 
@@ -61,15 +63,23 @@ const jobCount = async () => (await database.db.select().from(jobs)).length;
 describe('JobQueue', () => {
   it('enqueues within the caller transaction: a rollback leaves no job, a commit runs it', async () => {
     const greeted: string[] = [];
-    const greet = defineJob({ name: 'test.greet', payload: z.object({ to: z.string() }), handler: async ({ to }) => { greeted.push(to); } });
+    const greet = defineJob({
+      name: 'test.greet',
+      payload: z.object({ to: z.string() }),
+      handler: async ({ to }) => {
+        greeted.push(to);
+      },
+    });
     const queue = newQueue();
     queue.register(greet);
     queue.start();
 
-    await expect(database.db.transaction(async (tx) => {
-      await queue.enqueue(tx, greet, { to: 'rolled back' });
-      throw new Error('caller failed');
-    })).rejects.toThrow('caller failed');
+    await expect(
+      database.db.transaction(async (tx) => {
+        await queue.enqueue(tx, greet, { to: 'rolled back' });
+        throw new Error('caller failed');
+      }),
+    ).rejects.toThrow('caller failed');
     expect(await jobCount()).toBe(0);
 
     const id = await database.db.transaction((tx) => queue.enqueue(tx, greet, { to: 'committed' }));
@@ -79,12 +89,20 @@ describe('JobQueue', () => {
 
   it('runs a job enqueued in a transaction as soon as the caller says it committed, not at the next poll', async () => {
     const ran: string[] = [];
-    const job = defineJob({ name: 'test.after-commit', payload: z.object({ id: z.string() }), handler: async ({ id }) => { ran.push(id); } });
+    const job = defineJob({
+      name: 'test.after-commit',
+      payload: z.object({ id: z.string() }),
+      handler: async ({ id }) => {
+        ran.push(id);
+      },
+    });
     const queue = newQueue({ pollIntervalMs: 60_000 });
     queue.register(job);
     queue.start();
     await new Promise((resolve) => setTimeout(resolve, 100));
-    await database.db.transaction(async (tx) => { await queue.enqueue(tx, job, { id: 'committed' }); });
+    await database.db.transaction(async (tx) => {
+      await queue.enqueue(tx, job, { id: 'committed' });
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(ran).toEqual([]);
     queue.wakeAfterCommit();
@@ -154,7 +172,7 @@ describe('JobQueue', () => {
     });
   });
 
-  it('survives a restart: a crashed worker\'s job is reclaimed after its lease, a completed job is not rerun', async () => {
+  it("survives a restart: a crashed worker's job is reclaimed after its lease, a completed job is not rerun", async () => {
     const restartJob = (handler: (payload: { n: number }, ctx: JobContext) => Promise<void>) =>
       defineJob({ name: 'test.restart', payload: z.object({ n: z.number() }), leaseMs: 200, handler });
     const hang = deferred();
@@ -181,11 +199,13 @@ describe('JobQueue', () => {
     const successorStarted = deferred();
     const successorGate = deferred();
     const restarted = newQueue({ workerId: 'restarted-worker' });
-    restarted.register(restartJob(async ({ n }, { attempt }) => {
-      restartedRuns.push({ n, attempt });
-      successorStarted.resolve();
-      await successorGate.promise;
-    }));
+    restarted.register(
+      restartJob(async ({ n }, { attempt }) => {
+        restartedRuns.push({ n, attempt });
+        successorStarted.resolve();
+        await successorGate.promise;
+      }),
+    );
     restarted.start();
     await successorStarted.promise;
 
@@ -209,18 +229,19 @@ describe('JobQueue', () => {
         const ranBy = { a: 0, b: 0 };
         const inFlight = new Set<string>();
         let overlaps = 0;
-        const definitionFor = (worker: 'a' | 'b') => defineJob({
-          name: 'test.race',
-          payload: z.object({ n: z.number() }),
-          handler: async (_, { jobId }) => {
-            if (inFlight.has(jobId)) overlaps++;
-            inFlight.add(jobId);
-            runs.set(jobId, (runs.get(jobId) ?? 0) + 1);
-            ranBy[worker]++;
-            await new Promise((resolve) => setTimeout(resolve, 5)); // a little work, so claims interleave
-            inFlight.delete(jobId);
-          },
-        });
+        const definitionFor = (worker: 'a' | 'b') =>
+          defineJob({
+            name: 'test.race',
+            payload: z.object({ n: z.number() }),
+            handler: async (_, { jobId }) => {
+              if (inFlight.has(jobId)) overlaps++;
+              inFlight.add(jobId);
+              runs.set(jobId, (runs.get(jobId) ?? 0) + 1);
+              ranBy[worker]++;
+              await new Promise((resolve) => setTimeout(resolve, 5)); // a little work, so claims interleave
+              inFlight.delete(jobId);
+            },
+          });
         const a = newQueue({ workerId: 'worker-a', concurrency: 4 });
         const b = newQueue({ workerId: 'worker-b', concurrency: 4, db: other.db });
         a.register(definitionFor('a'));
@@ -252,16 +273,17 @@ describe('JobQueue', () => {
         const release = deferred();
         const started = deferred();
         const startedBy: string[] = [];
-        const slowJob = (worker: string) => defineJob({
-          name: 'test.slow',
-          payload: z.object({}),
-          leaseMs: 300,
-          handler: async () => {
-            startedBy.push(worker);
-            started.resolve();
-            await release.promise;
-          },
-        });
+        const slowJob = (worker: string) =>
+          defineJob({
+            name: 'test.slow',
+            payload: z.object({}),
+            leaseMs: 300,
+            handler: async () => {
+              startedBy.push(worker);
+              started.resolve();
+              await release.promise;
+            },
+          });
         const holder = newQueue({ workerId: 'holder' });
         const thief = newQueue({ workerId: 'thief', db: other.db });
         holder.register(slowJob('holder'));
@@ -274,8 +296,10 @@ describe('JobQueue', () => {
         // The other worker keeps trying until the first lease has been over for a whole lease period.
         await waitFor(async () => {
           await thief.runDueJobsOnce();
-          const [row] = await queryRows<{ long_past: boolean }>(database.db,
-            sql`select now() > ${firstLeaseEnd.toISOString()}::timestamptz + interval '300 milliseconds' as long_past`);
+          const [row] = await queryRows<{ long_past: boolean }>(
+            database.db,
+            sql`select now() > ${firstLeaseEnd.toISOString()}::timestamptz + interval '300 milliseconds' as long_past`,
+          );
           return row!.long_past;
         });
         expect(startedBy).toEqual(['holder']);
@@ -295,7 +319,13 @@ describe('JobQueue', () => {
 
   it('dedupes on singletonKey while a job holding the key is pending or running', async () => {
     const sent: string[] = [];
-    const send = defineJob({ name: 'test.send', payload: z.object({ messageId: z.string() }), handler: async ({ messageId }) => { sent.push(messageId); } });
+    const send = defineJob({
+      name: 'test.send',
+      payload: z.object({ messageId: z.string() }),
+      handler: async ({ messageId }) => {
+        sent.push(messageId);
+      },
+    });
     const queue = newQueue();
     queue.register(send);
 
@@ -324,13 +354,22 @@ describe('JobQueue', () => {
 
   it('fails a job with an unknown name or a payload that no longer validates, and keeps working', async () => {
     const greeted: string[] = [];
-    const greet = defineJob({ name: 'test.greet', payload: z.object({ to: z.string() }), handler: async ({ to }) => { greeted.push(to); } });
+    const greet = defineJob({
+      name: 'test.greet',
+      payload: z.object({ to: z.string() }),
+      handler: async ({ to }) => {
+        greeted.push(to);
+      },
+    });
     const queue = newQueue();
     queue.register(greet);
-    const [unknown, stale] = await database.db.insert(jobs).values([
-      { name: 'test.nobody-handles-this', payload: {} },
-      { name: 'test.greet', payload: { to: 42 } },
-    ]).returning();
+    const [unknown, stale] = await database.db
+      .insert(jobs)
+      .values([
+        { name: 'test.nobody-handles-this', payload: {} },
+        { name: 'test.greet', payload: { to: 42 } },
+      ])
+      .returning();
     const validId = await queue.enqueue(database.db, greet, { to: 'Ana' });
     queue.start();
 

@@ -93,13 +93,16 @@ export class JobQueue {
     options: EnqueueOptions = {},
   ): Promise<string | null> {
     const validPayload = definition.payload.parse(payload);
-    const [row] = await executor.insert(jobs).values({
-      name: definition.name,
-      payload: validPayload,
-      runAt: options.runAt ?? msFromNow(options.delayMs ?? 0),
-      maxAttempts: definition.maxAttempts,
-      singletonKey: options.singletonKey,
-    }).onConflictDoNothing({ target: jobs.singletonKey, where: sql`status in ('pending', 'running')` })
+    const [row] = await executor
+      .insert(jobs)
+      .values({
+        name: definition.name,
+        payload: validPayload,
+        runAt: options.runAt ?? msFromNow(options.delayMs ?? 0),
+        maxAttempts: definition.maxAttempts,
+        singletonKey: options.singletonKey,
+      })
+      .onConflictDoNothing({ target: jobs.singletonKey, where: sql`status in ('pending', 'running')` })
       .returning({ id: jobs.id });
     if (!row) {
       this.logger.debug({ job: definition.name, singletonKey: options.singletonKey }, 'job already queued under this singleton key');
@@ -137,7 +140,9 @@ export class JobQueue {
     let timer: NodeJS.Timeout | undefined;
     const finished = await Promise.race([
       Promise.all(this.running).then(() => true),
-      new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs); }),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      }),
     ]);
     clearTimeout(timer);
     if (!finished) {
@@ -212,7 +217,9 @@ export class JobQueue {
    * lease is claimable again: that is how a job outlives a crashed process.
    */
   private claim(limit: number): Promise<ClaimedJob[]> {
-    return queryRows<ClaimedJob>(this.db, sql`
+    return queryRows<ClaimedJob>(
+      this.db,
+      sql`
       update jobs
       set status = 'running', locked_by = ${this.workerId}, attempts = attempts + 1,
           locked_until = now() + ${this.leaseMsByName()} * interval '1 millisecond'
@@ -222,7 +229,8 @@ export class JobQueue {
         order by run_at
         limit ${limit}
         for update skip locked)
-      returning id, name, payload, attempts, max_attempts`);
+      returning id, name, payload, attempts, max_attempts`,
+    );
   }
 
   private leaseMsByName(): SQL {
@@ -288,7 +296,11 @@ export class JobQueue {
 
   private async extendLease(claim: Claim, leaseMs: number, heartbeat: NodeJS.Timeout): Promise<void> {
     try {
-      const extended = await this.db.update(jobs).set({ lockedUntil: msFromNow(leaseMs) }).where(this.heldBy(claim)).returning({ id: jobs.id });
+      const extended = await this.db
+        .update(jobs)
+        .set({ lockedUntil: msFromNow(leaseMs) })
+        .where(this.heldBy(claim))
+        .returning({ id: jobs.id });
       if (extended.length === 0) {
         clearInterval(heartbeat);
         this.logger.warn({ jobId: claim.id, attempt: claim.attempt, workerId: this.workerId }, 'job lease was lost while its handler ran');

@@ -39,7 +39,7 @@ describe('realtime connection', () => {
     expect(error.message).toBe('Sesión inválida para este tenant.');
   });
 
-  it('refuses a slug that is not the session\'s tenant', async () => {
+  it("refuses a slug that is not the session's tenant", async () => {
     const a = await registerTenant(t.app);
     const b = await registerTenant(t.app);
     const error = await connectError(track(connectClient(baseUrl, a.token, b.tenant.slug)));
@@ -73,7 +73,7 @@ describe('realtime connection', () => {
     expect(leaked).toEqual([]);
   });
 
-  it('disconnects a user\'s sockets when the password changes', async () => {
+  it("disconnects a user's sockets when the password changes", async () => {
     const session = await registerTenant(t.app);
     const socket = track(connectClient(baseUrl, session.token, session.tenant.slug));
     await joinTenant(socket, session.tenant.slug, session.token);
@@ -87,14 +87,16 @@ describe('sessions and live connections', () => {
   const login = async (credentials: { email: string; password: string; tenantSlug: string }) =>
     (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: credentials })).json() as { token: string; tenant: { slug: string } };
 
-  it('logout disconnects that session\'s socket at once: it stops receiving customers\' messages; the user\'s other session keeps them', async () => {
+  it("logout disconnects that session's socket at once: it stops receiving customers' messages; the user's other session keeps them", async () => {
     const owner = await registerTenant(t.app);
     const other = await login({ email: owner.user.email, password: owner.password, tenantSlug: owner.tenant.slug });
-    const [loggedOut, stays] = await Promise.all([owner.token, other.token].map(async (token) => {
-      const socket = track(connectClient(baseUrl, token, owner.tenant.slug));
-      expect(await joinTenant(socket, owner.tenant.slug, token)).toEqual({ ok: true });
-      return socket;
-    })) as [TestSocket, TestSocket];
+    const [loggedOut, stays] = (await Promise.all(
+      [owner.token, other.token].map(async (token) => {
+        const socket = track(connectClient(baseUrl, token, owner.tenant.slug));
+        expect(await joinTenant(socket, owner.tenant.slug, token)).toEqual({ ok: true });
+        return socket;
+      }),
+    )) as [TestSocket, TestSocket];
     const received: unknown[] = [];
     loggedOut.on('message:new', (payload) => received.push(payload));
     const disconnected = new Promise<string>((resolve) => loggedOut.once('disconnect', resolve));
@@ -103,7 +105,13 @@ describe('sessions and live connections', () => {
     expect(await disconnected).toBe('io server disconnect');
 
     const arrives = nextEvent(stays, 'message:new');
-    await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215511112222', name: 'Cliente', kind: 'text', text: 'Hola, ¿siguen abiertos?' });
+    await t.app.sandboxPhone!.customerSends({
+      appName: sandboxAppName(owner.tenant.slug),
+      phone: '5215511112222',
+      name: 'Cliente',
+      kind: 'text',
+      text: 'Hola, ¿siguen abiertos?',
+    });
     expect((await arrives).message).toMatchObject({ text: 'Hola, ¿siguen abiertos?' });
     expect(received).toEqual([]);
     expect(loggedOut.connected).toBe(false);
@@ -112,8 +120,12 @@ describe('sessions and live connections', () => {
   it('refuses the socket of a session that must still change its temporary password, at handshake and at join', async () => {
     const owner = await registerTenant(t.app);
     const agent = await createUser(t.database.db, {
-      tenantId: owner.tenant.id, name: 'Agente Temporal', email: `temporal@${owner.tenant.slug}.test`,
-      passwordHash: await hashPassword('TempPass1'), role: 'agent', forcePasswordChange: true,
+      tenantId: owner.tenant.id,
+      name: 'Agente Temporal',
+      email: `temporal@${owner.tenant.slug}.test`,
+      passwordHash: await hashPassword('TempPass1'),
+      role: 'agent',
+      forcePasswordChange: true,
     });
     const temporary = await login({ email: agent.email, password: 'TempPass1', tenantSlug: owner.tenant.slug });
     const refused = await connectError(track(connectClient(baseUrl, temporary.token, owner.tenant.slug)));
@@ -126,7 +138,10 @@ describe('sessions and live connections', () => {
 
   it('refuses the socket of an expired session', async () => {
     const owner = await registerTenant(t.app);
-    await t.database.db.update(sessions).set({ lastUsedAt: new Date(Date.now() - 31 * 86_400_000) }).where(eq(sessions.userId, owner.user.id));
+    await t.database.db
+      .update(sessions)
+      .set({ lastUsedAt: new Date(Date.now() - 31 * 86_400_000) })
+      .where(eq(sessions.userId, owner.user.id));
     const error = await connectError(track(connectClient(baseUrl, owner.token, owner.tenant.slug)));
     expect(error.message).toBe('Sesión inválida para este tenant.');
   });

@@ -75,12 +75,13 @@ export function createRealtime(options: {
   };
 
   // The handshake carries token and tenantSlug (query, or auth for clients that prefer it).
-  io.use(async (socket, next) => {
+  io.use((socket, next) => {
     const { query, auth } = socket.handshake;
-    const session = await authenticate(auth.token ?? query.token, auth.tenantSlug ?? query.tenantSlug);
-    if ('refused' in session) return next(new Error(session.refused));
-    socket.data.session = session;
-    next();
+    authenticate(auth.token ?? query.token, auth.tenantSlug ?? query.tenantSlug).then((session) => {
+      if ('refused' in session) return next(new Error(session.refused));
+      socket.data.session = session;
+      next();
+    }, next);
   });
 
   const funnelRoomsOf = async (tenantId: string, userId: string) => {

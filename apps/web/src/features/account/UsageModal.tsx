@@ -3,9 +3,12 @@ import { ApiError } from '../../shared/api-client/api-error.ts';
 import { Button } from '../../shared/ui/Button.tsx';
 import { Modal } from '../../shared/ui/Modal.tsx';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
-import { usageApi, type Usage } from './usage.api.ts';
+import { usageApi } from './usage.api.ts';
 
-const counters: Array<{ field: 'sentCount' | 'receivedCount' | 'marketingTemplateCount' | 'utilityTemplateCount' | 'aiAnswerCount' | 'aiTokenCount'; label: string }> = [
+const counters: Array<{
+  field: 'sentCount' | 'receivedCount' | 'marketingTemplateCount' | 'utilityTemplateCount' | 'aiAnswerCount' | 'aiTokenCount';
+  label: string;
+}> = [
   { field: 'sentCount', label: 'Mensajes enviados' },
   { field: 'receivedCount', label: 'Mensajes recibidos' },
   { field: 'marketingTemplateCount', label: 'Plantillas de marketing' },

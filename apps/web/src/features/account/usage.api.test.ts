@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { extractUsage } from './usage.api.ts';
 
-const usage = { totalCost: 1.23456, sentCount: 10, receivedCount: 4, marketingTemplateCount: 2, utilityTemplateCount: 1, failedUnbilledCount: 2, aiAnswerCount: 5, aiTokenCount: 4200 };
+const usage = {
+  totalCost: 1.23456,
+  sentCount: 10,
+  receivedCount: 4,
+  marketingTemplateCount: 2,
+  utilityTemplateCount: 1,
+  failedUnbilledCount: 2,
+  aiAnswerCount: 5,
+  aiTokenCount: 4200,
+};
 
 describe('extractUsage', () => {
   it('takes the usage itself', () => {

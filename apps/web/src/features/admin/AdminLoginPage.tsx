@@ -79,7 +79,7 @@ export function AdminLoginPage() {
     mutationFn: (payload: LoginForm) => adminApi.login(payload),
     onSuccess: (result) => {
       signIn({ token: result.token, user: result.user });
-      navigate('/admin/dashboard', { replace: true });
+      void navigate('/admin/dashboard', { replace: true });
     },
   });
 

@@ -25,7 +25,10 @@ export function LoadingBlock({ label = 'Cargando…' }: { label?: string }) {
 
 export function ErrorBlock({ message, onRetry }: { message: string; onRetry?: () => void }) {
   return (
-    <div role="alert" className="flex flex-wrap items-center justify-between gap-3 rounded-2xl border border-rose-200 bg-rose-50 px-5 py-4 text-sm text-rose-700">
+    <div
+      role="alert"
+      className="flex flex-wrap items-center justify-between gap-3 rounded-2xl border border-rose-200 bg-rose-50 px-5 py-4 text-sm text-rose-700"
+    >
       <span>{message}</span>
       {onRetry && (
         <button type="button" onClick={onRetry} className="font-semibold text-rose-700 underline-offset-2 hover:underline">

@@ -54,7 +54,7 @@ export function AdminSessionProvider({ children }: { children: ReactNode }) {
     const error = me.error;
     if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401) {
       endLocally();
-      navigate('/admin/login', { replace: true });
+      void navigate('/admin/login', { replace: true });
     }
   }, [me.error, endLocally, navigate]);
 
@@ -96,7 +96,7 @@ export function AdminSessionProvider({ children }: { children: ReactNode }) {
           console.warn('Admin logout request failed', error);
         }
         endLocally();
-        navigate('/admin/login', { replace: true });
+        void navigate('/admin/login', { replace: true });
       },
     }),
     [session, checking, me.isPending, queryClient, setSession, endLocally, navigate],

@@ -16,7 +16,6 @@ const pricingFields: ReadonlyArray<{ key: keyof Pricing; label: string; hint: st
   { key: 'price_per_1000_ai_tokens', label: 'Precio por 1.000 tokens de IA', hint: 'Tokens del modelo de IA (entrada + salida).' },
 ];
 
-
 const toForm = (pricing: Pricing): PricingForm => ({
   price_per_sent_message: String(pricing.price_per_sent_message ?? 0),
   price_per_received_message: String(pricing.price_per_received_message ?? 0),

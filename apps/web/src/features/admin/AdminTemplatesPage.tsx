@@ -16,7 +16,8 @@ function TemplateActions({ template }: { template: AdminTemplate }) {
   const toast = useToast();
   const [reason, setReason] = useState('');
   const change = useMutation({
-    mutationFn: (status: 'APPROVED' | 'REJECTED') => adminApi.setTemplateStatus(template.id, status, status === 'REJECTED' ? reason.trim() || undefined : undefined),
+    mutationFn: (status: 'APPROVED' | 'REJECTED') =>
+      adminApi.setTemplateStatus(template.id, status, status === 'REJECTED' ? reason.trim() || undefined : undefined),
     onSuccess: (_result, status) => {
       toast.success(status === 'APPROVED' ? 'Plantilla aprobada.' : 'Plantilla rechazada.');
       setReason('');
@@ -42,12 +43,25 @@ function TemplateActions({ template }: { template: AdminTemplate }) {
       )}
       <div className="flex justify-end gap-2">
         {template.status !== 'APPROVED' && (
-          <Button size="sm" disabled={change.isPending} loading={change.isPending && change.variables === 'APPROVED'} onClick={() => change.mutate('APPROVED')} aria-label={`Aprobar ${template.name}`}>
+          <Button
+            size="sm"
+            disabled={change.isPending}
+            loading={change.isPending && change.variables === 'APPROVED'}
+            onClick={() => change.mutate('APPROVED')}
+            aria-label={`Aprobar ${template.name}`}
+          >
             Aprobar
           </Button>
         )}
         {template.status !== 'REJECTED' && (
-          <Button variant="danger" size="sm" disabled={change.isPending} loading={change.isPending && change.variables === 'REJECTED'} onClick={() => change.mutate('REJECTED')} aria-label={`Rechazar ${template.name}`}>
+          <Button
+            variant="danger"
+            size="sm"
+            disabled={change.isPending}
+            loading={change.isPending && change.variables === 'REJECTED'}
+            onClick={() => change.mutate('REJECTED')}
+            aria-label={`Rechazar ${template.name}`}
+          >
             Rechazar
           </Button>
         )}
@@ -62,7 +76,9 @@ export function AdminTemplatesPage() {
   return (
     <div className="mx-auto max-w-7xl">
       <AdminPageHeader title="Templates" subtitle="Plantillas de mensajes de todas las empresas." />
-      <p className="mb-4 text-sm text-slate-600" data-testid="review-rule">{OPERATOR_REVIEW_RULE}</p>
+      <p className="mb-4 text-sm text-slate-600" data-testid="review-rule">
+        {OPERATOR_REVIEW_RULE}
+      </p>
       {templates.isPending && <LoadingBlock />}
       {templates.isError && <ErrorBlock message="Failed to load templates." onRetry={() => void templates.refetch()} />}
       {templates.data && (
@@ -70,12 +86,24 @@ export function AdminTemplatesPage() {
           <table className="min-w-full text-sm">
             <thead className="border-b border-slate-100 text-left text-xs font-medium tracking-wide text-slate-500 uppercase">
               <tr>
-                <th scope="col" className="px-5 py-3">Tenant</th>
-                <th scope="col" className="px-5 py-3">Nombre</th>
-                <th scope="col" className="px-5 py-3">Categoría</th>
-                <th scope="col" className="px-5 py-3">Estado</th>
-                <th scope="col" className="px-5 py-3">Contenido</th>
-                <th scope="col" className="px-5 py-3 text-right">Acciones</th>
+                <th scope="col" className="px-5 py-3">
+                  Tenant
+                </th>
+                <th scope="col" className="px-5 py-3">
+                  Nombre
+                </th>
+                <th scope="col" className="px-5 py-3">
+                  Categoría
+                </th>
+                <th scope="col" className="px-5 py-3">
+                  Estado
+                </th>
+                <th scope="col" className="px-5 py-3">
+                  Contenido
+                </th>
+                <th scope="col" className="px-5 py-3 text-right">
+                  Acciones
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -94,7 +122,11 @@ export function AdminTemplatesPage() {
                   <td className="px-5 py-3">
                     <TemplateStatusChip status={template.status} />
                     {template.blocked_by_operator && <p className="mt-1 text-xs font-medium text-rose-700">Bloqueada por el administrador</p>}
-                    {template.rejection_reason && <p className="mt-1 max-w-48 text-xs text-slate-500" data-testid="admin-rejection-reason">{template.rejection_reason}</p>}
+                    {template.rejection_reason && (
+                      <p className="mt-1 max-w-48 text-xs text-slate-500" data-testid="admin-rejection-reason">
+                        {template.rejection_reason}
+                      </p>
+                    )}
                   </td>
                   <td className="max-w-md px-5 py-3 whitespace-pre-line text-slate-600">{template.body_text}</td>
                   <td className="px-5 py-3">

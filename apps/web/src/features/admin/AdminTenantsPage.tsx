@@ -146,11 +146,21 @@ function TenantCard({ tenant }: { tenant: AdminTenant }) {
         <table className="min-w-full text-sm">
           <thead className="text-left text-xs font-medium tracking-wide text-slate-500 uppercase">
             <tr>
-              <th scope="col" className="px-5 py-2.5">Nombre</th>
-              <th scope="col" className="px-5 py-2.5">Email</th>
-              <th scope="col" className="px-5 py-2.5">Rol</th>
-              <th scope="col" className="px-5 py-2.5">Estado</th>
-              <th scope="col" className="px-5 py-2.5 text-right">Acciones</th>
+              <th scope="col" className="px-5 py-2.5">
+                Nombre
+              </th>
+              <th scope="col" className="px-5 py-2.5">
+                Email
+              </th>
+              <th scope="col" className="px-5 py-2.5">
+                Rol
+              </th>
+              <th scope="col" className="px-5 py-2.5">
+                Estado
+              </th>
+              <th scope="col" className="px-5 py-2.5 text-right">
+                Acciones
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -184,7 +194,9 @@ export function AdminTenantsPage() {
       <AdminPageHeader title="Tenants" subtitle="Empresas de la plataforma, sus planes, consumo del mes y usuarios." />
       {tenants.isPending && <LoadingBlock />}
       {tenants.isError && <ErrorBlock message="Error al cargar las empresas." onRetry={() => void tenants.refetch()} />}
-      {tenants.data?.length === 0 && <p className="rounded-2xl bg-white px-5 py-10 text-center text-sm text-slate-500 ring-1 ring-slate-200">Aún no hay empresas registradas.</p>}
+      {tenants.data?.length === 0 && (
+        <p className="rounded-2xl bg-white px-5 py-10 text-center text-sm text-slate-500 ring-1 ring-slate-200">Aún no hay empresas registradas.</p>
+      )}
       <div className="space-y-5">
         {tenants.data?.map((tenant) => (
           // Keyed by the saved plan too, so the selector follows a plan changed elsewhere.

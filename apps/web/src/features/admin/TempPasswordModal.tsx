@@ -19,7 +19,10 @@ export function TempPasswordModal({ user, tempPassword, onClose }: { user: Admin
     >
       <p className="text-sm text-slate-600">Comparte esta contraseña con el usuario. Solo se muestra una vez; deberá cambiarla al iniciar sesión.</p>
       <div className="mt-4 flex items-center gap-2">
-        <code data-testid="temp-password" className="flex-1 rounded-lg bg-slate-100 px-3 py-2.5 font-mono text-base font-semibold tracking-wide text-slate-900 select-all">
+        <code
+          data-testid="temp-password"
+          className="flex-1 rounded-lg bg-slate-100 px-3 py-2.5 font-mono text-base font-semibold tracking-wide text-slate-900 select-all"
+        >
           {tempPassword}
         </code>
         <CopyButton text={tempPassword} />

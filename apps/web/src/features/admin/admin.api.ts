@@ -1,7 +1,5 @@
 import type { Plan } from '@embudo/contracts/http/auth';
-import type {
-  AdminSession, AdminStats, AdminTenant, AdminUser, GupshupCredentialsInput, GupshupSettings, Pricing,
-} from '@embudo/contracts/http/admin';
+import type { AdminSession, AdminStats, AdminTenant, AdminUser, GupshupCredentialsInput, GupshupSettings, Pricing } from '@embudo/contracts/http/admin';
 import type { AdminTemplateDto } from '@embudo/contracts/http/templates';
 import { api, UNKNOWN_ERROR_MESSAGE } from '../../shared/api-client/api-client.ts';
 import { ApiError } from '../../shared/api-client/api-error.ts';
@@ -30,7 +28,10 @@ async function login(payload: { email: string; password: string }): Promise<Admi
   const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   if (!response.ok) {
     const serverMessage = typeof record.message === 'string' ? record.message : undefined;
-    throw new ApiError(response.status, serverMessage ?? UNKNOWN_ERROR_MESSAGE, { serverMessage, code: typeof record.code === 'string' ? record.code : undefined });
+    throw new ApiError(response.status, serverMessage ?? UNKNOWN_ERROR_MESSAGE, {
+      serverMessage,
+      code: typeof record.code === 'string' ? record.code : undefined,
+    });
   }
   if (typeof record.token !== 'string' || !record.user || typeof record.user !== 'object') throw new ApiError(response.status, UNKNOWN_ERROR_MESSAGE);
   return record as unknown as AdminSession;

@@ -248,9 +248,23 @@ describe('admin tenants', () => {
 
 describe('admin templates', () => {
   const template = (id: string, status: TemplateStatus): AdminTemplate => ({
-    id, tenant_id: 'tenant-1', tenant_name: 'Acme', name: `t_${id}`, category: 'UTILITY', language_code: 'es', header: null, body_text: 'Hola {{1}}', footer: null,
-    buttons: [], status, rejection_reason: null, blocked_by_operator: false, provider_template_id: null, variables_schema: { 1: { type: 'text', label: 'Variable 1' } },
-    created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z',
+    id,
+    tenant_id: 'tenant-1',
+    tenant_name: 'Acme',
+    name: `t_${id}`,
+    category: 'UTILITY',
+    language_code: 'es',
+    header: null,
+    body_text: 'Hola {{1}}',
+    footer: null,
+    buttons: [],
+    status,
+    rejection_reason: null,
+    blocked_by_operator: false,
+    provider_template_id: null,
+    variables_schema: { 1: { type: 'text', label: 'Variable 1' } },
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
   });
 
   it('offers approve on non-approved and reject on non-rejected templates', async () => {
@@ -269,10 +283,8 @@ describe('admin templates', () => {
 
   it("rejects with the operator's optional reason, and shows the block and its reason", async () => {
     const api = signedIn({
-      'GET /api/admin/templates/all': () => json(200, [
-        template('p', 'PENDING'),
-        { ...template('b', 'REJECTED'), rejection_reason: 'Promociona apuestas.', blocked_by_operator: true },
-      ]),
+      'GET /api/admin/templates/all': () =>
+        json(200, [template('p', 'PENDING'), { ...template('b', 'REJECTED'), rejection_reason: 'Promociona apuestas.', blocked_by_operator: true }]),
       'PUT /api/admin/templates/p/status': () => json(200, {}),
     });
     renderApp('/admin/templates');
@@ -295,7 +307,13 @@ describe('admin templates', () => {
 });
 
 describe('admin settings', () => {
-  const pricing = { price_per_sent_message: 0.01, price_per_received_message: 0.005, price_template_marketing: 0.05, price_template_utility: 0.02, price_per_1000_ai_tokens: 0.002 };
+  const pricing = {
+    price_per_sent_message: 0.01,
+    price_per_received_message: 0.005,
+    price_template_marketing: 0.05,
+    price_template_utility: 0.02,
+    price_per_1000_ai_tokens: 0.002,
+  };
   const gupshup = { apiKey: '••••1234', apiKeySet: true, partnerEmail: 'p@x.test', partnerPassword: '', partnerPasswordSet: true };
 
   it('saves an emptied price as 0', async () => {

@@ -22,8 +22,17 @@ const dye: ServiceDto = { id: 's-dye', name: 'Tinte', duration: 90, cost: 60 };
 const lucia: ProfessionalDto = { id: 'p-lucia', name: 'Lucía', color: 'blue', serviceIds: ['s-cut'], availability: defaultAvailability() };
 const marta: ProfessionalDto = { id: 'p-marta', name: 'Marta', color: 'red', serviceIds: ['s-cut', 's-dye'], availability: defaultAvailability() };
 const appointment: AppointmentDto = {
-  id: 'a1', clientName: 'Juan Pérez', clientWhatsapp: '525512345678', professionalId: 'p-marta', serviceId: 's-dye',
-  startTime: '2030-03-05T16:00:00.000Z', endTime: '2030-03-05T17:30:00.000Z', cost: 60, professionalColor: 'red', professionalName: 'Marta', serviceName: 'Tinte',
+  id: 'a1',
+  clientName: 'Juan Pérez',
+  clientWhatsapp: '525512345678',
+  professionalId: 'p-marta',
+  serviceId: 's-dye',
+  startTime: '2030-03-05T16:00:00.000Z',
+  endTime: '2030-03-05T17:30:00.000Z',
+  cost: 60,
+  professionalColor: 'red',
+  professionalName: 'Marta',
+  serviceName: 'Tinte',
 };
 
 function agendaData(overrides: Partial<AgendaData> = {}): AgendaData {
@@ -57,7 +66,17 @@ async function openAgenda(options: { role?: Role; data?: AgendaData; handlers?: 
 function lane(date: string, professionalId: string) {
   const element = screen.getAllByTestId('time-lane').find((entry) => entry.dataset.date === date && entry.dataset.professionalId === professionalId)!;
   // jsdom lays nothing out: the lane is 1440 px tall, one per minute, like in the browser.
-  vi.spyOn(element, 'getBoundingClientRect').mockReturnValue({ top: 100, height: 1440, left: 0, width: 100, bottom: 1540, right: 100, x: 0, y: 100, toJSON: () => ({}) });
+  vi.spyOn(element, 'getBoundingClientRect').mockReturnValue({
+    top: 100,
+    height: 1440,
+    left: 0,
+    width: 100,
+    bottom: 1540,
+    right: 100,
+    x: 0,
+    y: 100,
+    toJSON: () => ({}),
+  });
   return element;
 }
 
@@ -73,7 +92,15 @@ describe('agenda screen', () => {
     const services = within(screen.getByRole('region', { name: 'Servicios' }));
     expect(services.getAllByTestId('service-row').map((row) => row.textContent)).toEqual(['Corte$15.50', 'Tinte$60.00']);
     expect(formatCost('gratis')).toBe('$0.00');
-    expect(screen.getAllByTestId('day-column').map((column) => column.dataset.date)).toEqual(['2030-03-04', '2030-03-05', '2030-03-06', '2030-03-07', '2030-03-08', '2030-03-09', '2030-03-10']);
+    expect(screen.getAllByTestId('day-column').map((column) => column.dataset.date)).toEqual([
+      '2030-03-04',
+      '2030-03-05',
+      '2030-03-06',
+      '2030-03-07',
+      '2030-03-08',
+      '2030-03-09',
+      '2030-03-10',
+    ]);
     expect(screen.getByTestId('current-time-line').parentElement?.closest('[data-testid="day-column"]')?.getAttribute('data-date')).toBe('2030-03-06');
     expect(screen.getByTestId('current-time-line').style.top).toBe('660px');
     const item = screen.getByTestId('appointment-item');
@@ -82,8 +109,15 @@ describe('agenda screen', () => {
     expect(item.style.height).toBe('90px');
   });
 
-  it('warns before saving a booking outside the professional\'s weekly hours, saves it all the same, and marks it on the calendar', async () => {
-    const saturday: AppointmentDto = { ...appointment, id: 'a-sat', professionalId: 'p-lucia', professionalName: 'Lucía', startTime: '2030-03-09T16:00:00.000Z', endTime: '2030-03-09T17:00:00.000Z' };
+  it("warns before saving a booking outside the professional's weekly hours, saves it all the same, and marks it on the calendar", async () => {
+    const saturday: AppointmentDto = {
+      ...appointment,
+      id: 'a-sat',
+      professionalId: 'p-lucia',
+      professionalName: 'Lucía',
+      startTime: '2030-03-09T16:00:00.000Z',
+      endTime: '2030-03-09T17:00:00.000Z',
+    };
     const api = await openAgenda({
       data: agendaData({ appointments: [appointment, saturday] }),
       handlers: { 'POST /t/acme/api/agenda/appointments': ({ body }) => json(201, { ...appointment, ...(body as object), id: 'a2' }) },
@@ -121,7 +155,10 @@ describe('agenda screen', () => {
     expect(field('Hora de inicio').value).toBe('14:15');
     expect(field('Hora de fin').value).toBe('15:15');
     expect((screen.getByLabelText('Profesional') as HTMLSelectElement).value).toBe('p-lucia');
-    const serviceOptions = () => within(screen.getByLabelText('Servicio')).getAllByRole('option').map((option) => option.textContent);
+    const serviceOptions = () =>
+      within(screen.getByLabelText('Servicio'))
+        .getAllByRole('option')
+        .map((option) => option.textContent);
     expect(serviceOptions()).toEqual(['Selecciona un servicio', 'Corte']);
 
     fireEvent.click(screen.getByRole('button', { name: 'Guardar' }));
@@ -141,12 +178,18 @@ describe('agenda screen', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Guardar' }));
     expect(await screen.findByText('Cita guardada')).toBeTruthy();
     expect(api.callsTo('POST', '/t/acme/api/agenda/appointments')[0]!.body).toEqual({
-      clientName: 'Eva', clientWhatsapp: '', professionalId: 'p-marta', serviceId: 's-dye', startTime: '2030-03-07T14:15', endTime: '2030-03-07T15:45', cost: 60,
+      clientName: 'Eva',
+      clientWhatsapp: '',
+      professionalId: 'p-marta',
+      serviceId: 's-dye',
+      startTime: '2030-03-07T14:15',
+      endTime: '2030-03-07T15:45',
+      cost: 60,
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
-  it('shows the server\'s refusal, or the fallback, when a booking fails', async () => {
+  it("shows the server's refusal, or the fallback, when a booking fails", async () => {
     let answer = json(409, { code: 'CONFLICT', message: 'Marta ya tiene una cita de 10:00 a 11:30 (Juan Pérez). Elige otro horario.' });
     await openAgenda({ handlers: { 'POST /t/acme/api/agenda/appointments': () => answer } });
     fireEvent.click(lane('2030-03-05', 'p-marta'), { clientY: 100 + 10 * 60 });
@@ -197,7 +240,11 @@ describe('agenda screen', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Guardar' }));
     expect(await screen.findByText('Bloque de tiempo guardado')).toBeTruthy();
     expect(api.callsTo('POST', '/t/acme/api/agenda/time-blocks')[0]!.body).toEqual({
-      professionalId: 'p-lucia', startTime: '2030-03-08T13:00', endTime: '2030-03-08T18:00', isAvailable: false, reason: 'Médico',
+      professionalId: 'p-lucia',
+      startTime: '2030-03-08T13:00',
+      endTime: '2030-03-08T18:00',
+      isAvailable: false,
+      reason: 'Médico',
     });
   });
 
@@ -238,7 +285,8 @@ describe('agenda screen', () => {
     await openAgenda({
       handlers: {
         [`GET ${WEEK_URL}`]: () => json(200, agendaData({ appointments: [] })),
-        [`GET /t/acme/api/agenda/data?start=${encodeURIComponent('2030-03-11T06:00:00.000Z')}&end=${encodeURIComponent('2030-03-18T06:00:00.000Z')}`]: () => new Response('oops', { status: 500 }),
+        [`GET /t/acme/api/agenda/data?start=${encodeURIComponent('2030-03-11T06:00:00.000Z')}&end=${encodeURIComponent('2030-03-18T06:00:00.000Z')}`]: () =>
+          new Response('oops', { status: 500 }),
       },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Exportar JSON' }));
@@ -248,7 +296,7 @@ describe('agenda screen', () => {
     expect(await screen.findByText('Fallo al cargar los datos de la agenda.')).toBeTruthy();
   });
 
-  it('lets the owner change the company\'s time zone', async () => {
+  it("lets the owner change the company's time zone", async () => {
     const api = await openAgenda({ handlers: { 'PUT /t/acme/api/agenda/settings': ({ body }) => json(200, body) } });
     const zone = screen.getByLabelText('Zona horaria') as HTMLSelectElement;
     expect(zone.value).toBe('America/Mexico_City');
@@ -278,7 +326,14 @@ describe('agenda screen', () => {
   });
 
   it('edits and deletes an appointment, and says when deleting a block failed', async () => {
-    const block = { id: 'b1', professionalId: 'p-lucia', startTime: '2030-03-07T19:00:00.000Z', endTime: '2030-03-07T22:00:00.000Z', isAvailable: false, reason: 'Médico' };
+    const block = {
+      id: 'b1',
+      professionalId: 'p-lucia',
+      startTime: '2030-03-07T19:00:00.000Z',
+      endTime: '2030-03-07T22:00:00.000Z',
+      isAvailable: false,
+      reason: 'Médico',
+    };
     const api = await openAgenda({
       data: agendaData({ timeBlocks: [block] }),
       handlers: {
@@ -296,7 +351,12 @@ describe('agenda screen', () => {
     fireEvent.change(field('Nombre del cliente'), { target: { value: 'Juan P. Gómez' } });
     fireEvent.click(screen.getByRole('button', { name: 'Guardar' }));
     expect(await screen.findByText('Cita guardada')).toBeTruthy();
-    expect(api.callsTo('PUT', '/t/acme/api/agenda/appointments/a1')[0]!.body).toMatchObject({ clientName: 'Juan P. Gómez', startTime: '2030-03-05T10:00', endTime: '2030-03-05T11:30', cost: 60 });
+    expect(api.callsTo('PUT', '/t/acme/api/agenda/appointments/a1')[0]!.body).toMatchObject({
+      clientName: 'Juan P. Gómez',
+      startTime: '2030-03-05T10:00',
+      endTime: '2030-03-05T11:30',
+      cost: 60,
+    });
 
     fireEvent.click(screen.getByTestId('appointment-item'));
     fireEvent.click(await screen.findByRole('button', { name: 'Eliminar' }));
@@ -318,7 +378,11 @@ describe('agenda screen', () => {
   it('asks before deleting a professional with future appointments, and deletes them too when told', async () => {
     const api = await openAgenda({
       handlers: {
-        'DELETE /t/acme/api/agenda/professionals/p-marta': () => json(409, { code: 'CONFLICT', message: 'El profesional Marta tiene 1 cita futura. Reasígnalas o elimínalas primero, o confirma que quieres eliminarlas también.' }),
+        'DELETE /t/acme/api/agenda/professionals/p-marta': () =>
+          json(409, {
+            code: 'CONFLICT',
+            message: 'El profesional Marta tiene 1 cita futura. Reasígnalas o elimínalas primero, o confirma que quieres eliminarlas también.',
+          }),
         'DELETE /t/acme/api/agenda/professionals/p-marta?appointments=delete': () => new Response(null, { status: 204 }),
       },
     });
@@ -329,7 +393,8 @@ describe('agenda screen', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Eliminar también las citas' }));
     expect(await screen.findByText('Profesional eliminado')).toBeTruthy();
     expect(api.calls.filter((call) => call.method === 'DELETE').map((call) => call.url)).toEqual([
-      '/t/acme/api/agenda/professionals/p-marta', '/t/acme/api/agenda/professionals/p-marta?appointments=delete',
+      '/t/acme/api/agenda/professionals/p-marta',
+      '/t/acme/api/agenda/professionals/p-marta?appointments=delete',
     ]);
   });
 });

@@ -9,9 +9,7 @@ import { useDialogs } from '../../shared/ui/use-dialogs.ts';
 import { useModal } from '../../shared/ui/use-modal.ts';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { useSession } from '../auth/use-session.ts';
-import {
-  CLOCK_REFRESH_MS, instantRange, rangeTitle, stepAnchor, titleDays, todayIn, visibleDays, type AgendaView,
-} from './agenda-calendar.ts';
+import { CLOCK_REFRESH_MS, instantRange, rangeTitle, stepAnchor, titleDays, todayIn, visibleDays, type AgendaView } from './agenda-calendar.ts';
 import { appointmentDraftOf, newAppointmentDraft, newTimeBlockDraft, timeBlockDraftOf } from './agenda-drafts.ts';
 import { agendaApi, agendaKeys, type AppointmentDto, type ProfessionalDto, type ServiceDto, type TimeBlockDto } from './agenda.api.ts';
 import { AgendaSidebar } from './AgendaSidebar.tsx';
@@ -94,28 +92,56 @@ export function AgendaPage() {
   };
 
   const deleteProfessional = (professional: ProfessionalDto) =>
-    confirmDelete('Eliminar profesional', `¿Seguro que quieres eliminar a ${professional.name}?`, 'Profesional eliminado',
-      removeWithDecision((withAppointments) => agendaApi.deleteProfessional(professional.id, withAppointments)));
+    confirmDelete(
+      'Eliminar profesional',
+      `¿Seguro que quieres eliminar a ${professional.name}?`,
+      'Profesional eliminado',
+      removeWithDecision((withAppointments) => agendaApi.deleteProfessional(professional.id, withAppointments)),
+    );
   const deleteService = (service: ServiceDto) =>
-    confirmDelete('Eliminar servicio', `¿Seguro que quieres eliminar el servicio ${service.name}?`, 'Servicio eliminado',
-      removeWithDecision((withAppointments) => agendaApi.deleteService(service.id, withAppointments)));
+    confirmDelete(
+      'Eliminar servicio',
+      `¿Seguro que quieres eliminar el servicio ${service.name}?`,
+      'Servicio eliminado',
+      removeWithDecision((withAppointments) => agendaApi.deleteService(service.id, withAppointments)),
+    );
   const deleteAppointment = (appointment: AppointmentDto) =>
-    confirmDelete('Eliminar cita', `¿Seguro que quieres eliminar la cita de ${appointment.clientName}?`, 'Cita eliminada', () => agendaApi.deleteAppointment(appointment.id));
+    confirmDelete('Eliminar cita', `¿Seguro que quieres eliminar la cita de ${appointment.clientName}?`, 'Cita eliminada', () =>
+      agendaApi.deleteAppointment(appointment.id),
+    );
   const deleteTimeBlock = (block: TimeBlockDto) =>
-    confirmDelete('Eliminar bloque de tiempo', '¿Seguro que quieres eliminar este bloque de tiempo?', 'Bloque de tiempo eliminado', () => agendaApi.deleteTimeBlock(block.id));
+    confirmDelete('Eliminar bloque de tiempo', '¿Seguro que quieres eliminar este bloque de tiempo?', 'Bloque de tiempo eliminado', () =>
+      agendaApi.deleteTimeBlock(block.id),
+    );
 
   const openProfessional = (professional?: ProfessionalDto) =>
     modal.open((close) => (
-      <ProfessionalDialog professional={professional} services={services} onSaved={refresh} onDelete={professional ? () => void deleteProfessional(professional) : undefined} onClose={close} />
+      <ProfessionalDialog
+        professional={professional}
+        services={services}
+        onSaved={refresh}
+        onDelete={professional ? () => void deleteProfessional(professional) : undefined}
+        onClose={close}
+      />
     ));
   const openService = (service?: ServiceDto) =>
-    modal.open((close) => <ServiceDialog service={service} onSaved={refresh} onDelete={service ? () => void deleteService(service) : undefined} onClose={close} />);
-  const openAvailability = (professional: ProfessionalDto) => modal.open((close) => <AvailabilityDialog professional={professional} onSaved={refresh} onClose={close} />);
+    modal.open((close) => (
+      <ServiceDialog service={service} onSaved={refresh} onDelete={service ? () => void deleteService(service) : undefined} onClose={close} />
+    ));
+  const openAvailability = (professional: ProfessionalDto) =>
+    modal.open((close) => <AvailabilityDialog professional={professional} onSaved={refresh} onClose={close} />);
 
   const newAppointment = (point: LanePoint) => {
     if (!canBook) return;
     modal.open((close) => (
-      <AppointmentDialog initial={newAppointmentDraft(point)} professionals={professionals} services={services} readOnly={false} onSaved={refresh} onClose={close} />
+      <AppointmentDialog
+        initial={newAppointmentDraft(point)}
+        professionals={professionals}
+        services={services}
+        readOnly={false}
+        onSaved={refresh}
+        onClose={close}
+      />
     ));
   };
   const openAppointment = (appointment: AppointmentDto) =>
@@ -133,7 +159,9 @@ export function AgendaPage() {
     ));
   const newTimeBlock = (point: LanePoint) => {
     if (!canBook) return;
-    modal.open((close) => <TimeBlockDialog initial={newTimeBlockDraft(point)} professionals={professionals} readOnly={false} onSaved={refresh} onClose={close} />);
+    modal.open((close) => (
+      <TimeBlockDialog initial={newTimeBlockDraft(point)} professionals={professionals} readOnly={false} onSaved={refresh} onClose={close} />
+    ));
   };
   const openTimeBlock = (block: TimeBlockDto) =>
     modal.open((close) => (
@@ -154,7 +182,9 @@ export function AgendaPage() {
   const exportJson = () => {
     const span = titleDays(view, anchor);
     const bounds = instantRange(span, timezone);
-    const inRange = (data.data?.appointments ?? []).filter((entry) => Date.parse(entry.startTime) < Date.parse(bounds.end) && Date.parse(entry.endTime) > Date.parse(bounds.start));
+    const inRange = (data.data?.appointments ?? []).filter(
+      (entry) => Date.parse(entry.startTime) < Date.parse(bounds.end) && Date.parse(entry.endTime) > Date.parse(bounds.start),
+    );
     if (inRange.length === 0) return toast.info('No hay citas para exportar en el rango actual.');
     downloadJson(`agenda_${span.first}_${span.last}.json`, appointmentsExport(span, timezone, inRange));
   };
@@ -180,8 +210,14 @@ export function AgendaPage() {
   } else if (view === 'month') {
     content = (
       <MonthView
-        days={days} anchor={anchor} today={today} appointments={data.data.appointments} professionals={professionals} timezone={timezone}
-        onDayClick={newAppointmentOn} onOpenAppointment={openAppointment}
+        days={days}
+        anchor={anchor}
+        today={today}
+        appointments={data.data.appointments}
+        professionals={professionals}
+        timezone={timezone}
+        onDayClick={newAppointmentOn}
+        onOpenAppointment={openAppointment}
       />
     );
   } else {
@@ -195,9 +231,17 @@ export function AgendaPage() {
         )}
         <TimeGridView
           key={view}
-          days={days} professionals={professionals} appointments={data.data.appointments} timeBlocks={data.data.timeBlocks}
-          timezone={timezone} now={now} today={today}
-          onLaneClick={newAppointment} onLaneContextMenu={newTimeBlock} onOpenAppointment={openAppointment} onOpenTimeBlock={openTimeBlock}
+          days={days}
+          professionals={professionals}
+          appointments={data.data.appointments}
+          timeBlocks={data.data.timeBlocks}
+          timezone={timezone}
+          now={now}
+          today={today}
+          onLaneClick={newAppointment}
+          onLaneContextMenu={newTimeBlock}
+          onOpenAppointment={openAppointment}
+          onOpenTimeBlock={openTimeBlock}
         />
       </>
     );

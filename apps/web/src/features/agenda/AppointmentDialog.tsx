@@ -55,14 +55,28 @@ export function AppointmentDialog({ appointmentId, initial, professionals, servi
   };
 
   return (
-    <AgendaFormDialog title={readOnly ? 'Cita' : appointmentId ? 'Editar cita' : 'Nueva cita'} size="lg" layout="grid" form={form} onClose={onClose} onDelete={onDelete} readOnly={readOnly}>
+    <AgendaFormDialog
+      title={readOnly ? 'Cita' : appointmentId ? 'Editar cita' : 'Nueva cita'}
+      size="lg"
+      layout="grid"
+      form={form}
+      onClose={onClose}
+      onDelete={onDelete}
+      readOnly={readOnly}
+    >
       {!readOnly && (
         <div className="sm:col-span-2">
           <ContactSearch onPick={(contact) => change({ clientName: contact.name, clientWhatsapp: contact.phone })} />
         </div>
       )}
       <TextField label="Nombre del cliente" value={draft.clientName} onChange={(event) => change({ clientName: event.target.value })} />
-      <TextField label="WhatsApp" inputMode="tel" placeholder="573001234567" value={draft.clientWhatsapp} onChange={(event) => change({ clientWhatsapp: event.target.value })} />
+      <TextField
+        label="WhatsApp"
+        inputMode="tel"
+        placeholder="573001234567"
+        value={draft.clientWhatsapp}
+        onChange={(event) => change({ clientWhatsapp: event.target.value })}
+      />
       <ProfessionalSelect professionals={professionals} value={draft.professionalId} onChange={chooseProfessional} />
       <SelectField
         label="Servicio"
@@ -83,7 +97,11 @@ export function AppointmentDialog({ appointmentId, initial, professionals, servi
       <TextField label="Hora de inicio" type="time" value={draft.startTime} onChange={(event) => change({ startTime: event.target.value })} />
       <TextField label="Hora de fin" type="time" value={draft.endTime} onChange={(event) => change({ endTime: event.target.value })} />
       {outsideHours && (
-        <p role="status" data-testid="outside-hours-warning" className="rounded-lg bg-amber-50 px-3 py-2 text-sm font-medium text-amber-800 ring-1 ring-amber-200 sm:col-span-2">
+        <p
+          role="status"
+          data-testid="outside-hours-warning"
+          className="rounded-lg bg-amber-50 px-3 py-2 text-sm font-medium text-amber-800 ring-1 ring-amber-200 sm:col-span-2"
+        >
           {outsideHours}
         </p>
       )}

@@ -5,7 +5,13 @@ import { AgendaFormDialog } from './AgendaFormDialog.tsx';
 import { useDialogSave } from './use-dialog-save.ts';
 
 const dayNames: Record<Weekday, string> = {
-  monday: 'Lunes', tuesday: 'Martes', wednesday: 'Miércoles', thursday: 'Jueves', friday: 'Viernes', saturday: 'Sábado', sunday: 'Domingo',
+  monday: 'Lunes',
+  tuesday: 'Martes',
+  wednesday: 'Miércoles',
+  thursday: 'Jueves',
+  friday: 'Viernes',
+  saturday: 'Sábado',
+  sunday: 'Domingo',
 };
 
 const endsBeforeStart = (day: DayAvailability) => day.enabled && (!day.startTime || day.endTime <= day.startTime);
@@ -28,11 +34,21 @@ export function AvailabilityDialog({ professional, onSaved, onClose }: { profess
   });
 
   return (
-    <AgendaFormDialog title={`Disponibilidad de ${professional.name}`} description="Horario semanal en la zona horaria de la empresa." form={form} onClose={onClose}>
+    <AgendaFormDialog
+      title={`Disponibilidad de ${professional.name}`}
+      description="Horario semanal en la zona horaria de la empresa."
+      form={form}
+      onClose={onClose}
+    >
       {weekdays.map((day) => (
         <div key={day} data-testid="availability-day" data-day={day} className="grid grid-cols-[8rem_1fr_1fr] items-center gap-3">
           <label className="flex items-center gap-2 text-sm font-medium text-slate-700">
-            <input type="checkbox" className="size-4 accent-emerald-600" checked={draft[day].enabled} onChange={(event) => changeDay(day, { enabled: event.target.checked })} />
+            <input
+              type="checkbox"
+              className="size-4 accent-emerald-600"
+              checked={draft[day].enabled}
+              onChange={(event) => changeDay(day, { enabled: event.target.checked })}
+            />
             {dayNames[day]}
           </label>
           <input

@@ -57,7 +57,11 @@ export function MonthView({ days, anchor, today, appointments, professionals, ti
               <ul className="mt-1 space-y-0.5">
                 {items.slice(0, SHOWN_PER_DAY).map((appointment) => {
                   const color = colorOf(appointment.professionalId) ?? appointment.professionalColor;
-                  const outsideHours = appointmentOutsideHours(appointment, professionals.find((entry) => entry.id === appointment.professionalId), timezone);
+                  const outsideHours = appointmentOutsideHours(
+                    appointment,
+                    professionals.find((entry) => entry.id === appointment.professionalId),
+                    timezone,
+                  );
                   return (
                     <li key={appointment.id}>
                       <button

@@ -43,7 +43,10 @@ export function ProfessionalDialog({ professional, services, onSaved, onDelete, 
         <legend className="mb-1.5 text-sm font-medium text-slate-700">Color</legend>
         <div className="flex flex-wrap gap-2">
           {professionalColors.map((option) => (
-            <label key={option} className={`flex cursor-pointer items-center gap-2 rounded-lg px-2.5 py-1.5 text-sm ring-1 ${color === option ? 'ring-2 ring-slate-800' : 'ring-slate-200'}`}>
+            <label
+              key={option}
+              className={`flex cursor-pointer items-center gap-2 rounded-lg px-2.5 py-1.5 text-sm ring-1 ${color === option ? 'ring-2 ring-slate-800' : 'ring-slate-200'}`}
+            >
               <input type="radio" name={colorGroup} value={option} checked={color === option} onChange={() => setColor(option)} className="sr-only" />
               <span className={`size-3.5 rounded-full ${professionalColorStyles[option].dot}`} aria-hidden="true" />
               {professionalColorStyles[option].label}
@@ -59,7 +62,12 @@ export function ProfessionalDialog({ professional, services, onSaved, onDelete, 
           <div className="grid gap-1.5 sm:grid-cols-2">
             {services.map((service) => (
               <label key={service.id} className="flex items-center gap-2 text-sm text-slate-700">
-                <input type="checkbox" className="size-4 accent-emerald-600" checked={serviceIds.includes(service.id)} onChange={(event) => toggleService(service.id, event.target.checked)} />
+                <input
+                  type="checkbox"
+                  className="size-4 accent-emerald-600"
+                  checked={serviceIds.includes(service.id)}
+                  onChange={(event) => toggleService(service.id, event.target.checked)}
+                />
                 {service.name}
               </label>
             ))}

@@ -2,7 +2,17 @@ import { SelectField } from '../../shared/ui/SelectField.tsx';
 import type { ProfessionalDto } from './agenda.api.ts';
 
 /** "Profesional" in the appointment and time-block dialogs. */
-export function ProfessionalSelect({ professionals, value, onChange, className }: { professionals: ProfessionalDto[]; value: string; onChange: (professionalId: string) => void; className?: string }) {
+export function ProfessionalSelect({
+  professionals,
+  value,
+  onChange,
+  className,
+}: {
+  professionals: ProfessionalDto[];
+  value: string;
+  onChange: (professionalId: string) => void;
+  className?: string;
+}) {
   return (
     <SelectField
       label="Profesional"

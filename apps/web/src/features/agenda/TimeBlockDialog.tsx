@@ -43,17 +43,36 @@ export function TimeBlockDialog({ timeBlockId, initial, professionals, readOnly,
       onDelete={onDelete}
       readOnly={readOnly}
     >
-      <ProfessionalSelect professionals={professionals} className="sm:col-span-2" value={draft.professionalId} onChange={(professionalId) => change({ professionalId })} />
+      <ProfessionalSelect
+        professionals={professionals}
+        className="sm:col-span-2"
+        value={draft.professionalId}
+        onChange={(professionalId) => change({ professionalId })}
+      />
       <TextField label="Fecha de inicio" type="date" value={draft.startDate} onChange={(event) => change({ startDate: event.target.value })} />
       <TextField label="Hora de inicio" type="time" value={draft.startTime} onChange={(event) => change({ startTime: event.target.value })} />
       <TextField label="Fecha de fin" type="date" value={draft.endDate} onChange={(event) => change({ endDate: event.target.value })} />
       <TextField label="Hora de fin" type="time" value={draft.endTime} onChange={(event) => change({ endTime: event.target.value })} />
-      <TextField label="Motivo" className="sm:col-span-2" placeholder="Almuerzo, vacaciones, trámite…" maxLength={500} value={draft.reason} onChange={(event) => change({ reason: event.target.value })} />
+      <TextField
+        label="Motivo"
+        className="sm:col-span-2"
+        placeholder="Almuerzo, vacaciones, trámite…"
+        maxLength={500}
+        value={draft.reason}
+        onChange={(event) => change({ reason: event.target.value })}
+      />
       <label className="flex items-start gap-2 text-sm text-slate-700 sm:col-span-2">
-        <input type="checkbox" className="mt-0.5 size-4 accent-emerald-600" checked={draft.isAvailable} onChange={(event) => change({ isAvailable: event.target.checked })} />
+        <input
+          type="checkbox"
+          className="mt-0.5 size-4 accent-emerald-600"
+          checked={draft.isAvailable}
+          onChange={(event) => change({ isAvailable: event.target.checked })}
+        />
         <span>
           Disponible
-          <span className="block text-xs text-slate-500">Marca esta casilla para abrir este horario fuera del horario semanal; sin marcar, el horario queda bloqueado para citas.</span>
+          <span className="block text-xs text-slate-500">
+            Marca esta casilla para abrir este horario fuera del horario semanal; sin marcar, el horario queda bloqueado para citas.
+          </span>
         </span>
       </label>
     </AgendaFormDialog>

@@ -77,7 +77,12 @@ export function TimeGridView(props: TimeGridViewProps) {
             </div>
             <div className="relative flex" style={{ height: DAY_HEIGHT_PX }}>
               {HOURS.map((hour) => (
-                <div key={hour} className="pointer-events-none absolute inset-x-0 border-t border-slate-100" style={{ top: px(hour * 60) }} aria-hidden="true" />
+                <div
+                  key={hour}
+                  className="pointer-events-none absolute inset-x-0 border-t border-slate-100"
+                  style={{ top: px(hour * 60) }}
+                  aria-hidden="true"
+                />
               ))}
               {professionals.map((professional) => (
                 <Lane key={professional.id} date={date} professional={professional} {...props} />
@@ -95,7 +100,17 @@ export function TimeGridView(props: TimeGridViewProps) {
   );
 }
 
-function Lane({ date, professional, appointments, timeBlocks, timezone, onLaneClick, onLaneContextMenu, onOpenAppointment, onOpenTimeBlock }: TimeGridViewProps & { date: string; professional: ProfessionalDto }) {
+function Lane({
+  date,
+  professional,
+  appointments,
+  timeBlocks,
+  timezone,
+  onLaneClick,
+  onLaneContextMenu,
+  onOpenAppointment,
+  onOpenTimeBlock,
+}: TimeGridViewProps & { date: string; professional: ProfessionalDto }) {
   const colors = professionalColorStyles[professional.color];
   return (
     <div
@@ -110,65 +125,71 @@ function Lane({ date, professional, appointments, timeBlocks, timezone, onLaneCl
         onLaneContextMenu(pointOf(event, date, professional.id));
       }}
     >
-      {timeBlocks.filter((block) => block.professionalId === professional.id).map((block) => {
-        const span = spanInDay(block, date, timezone);
-        if (!span) return null;
-        return (
-          <button
-            key={block.id}
-            type="button"
-            data-testid="time-block-item"
-            data-time-block-id={block.id}
-            onClick={(event) => {
-              event.stopPropagation();
-              onOpenTimeBlock(block);
-            }}
-            onContextMenu={(event) => {
-              event.preventDefault();
-              event.stopPropagation();
-              onOpenTimeBlock(block);
-            }}
-            className={`absolute inset-x-0.5 z-0 flex flex-col items-start justify-start overflow-hidden rounded-md border border-dashed px-1.5 py-0.5 text-left text-[11px] ${
-              block.isAvailable ? 'border-emerald-400 bg-emerald-50/80 text-emerald-800' : 'border-slate-400 bg-[repeating-linear-gradient(135deg,#f1f5f9_0_6px,#e2e8f0_6px_12px)] text-slate-600'
-            }`}
-            style={{ top: px(span.top), height: px(span.height) }}
-          >
-            <span className="block max-w-full truncate font-semibold">{block.isAvailable ? 'Disponible' : 'Bloqueado'}</span>
-            {block.reason && <span className="block max-w-full truncate">{block.reason}</span>}
-          </button>
-        );
-      })}
-      {appointments.filter((appointment) => appointment.professionalId === professional.id).map((appointment) => {
-        const span = spanInDay(appointment, date, timezone);
-        if (!span) return null;
-        const outsideHours = appointmentOutsideHours(appointment, professional, timezone);
-        return (
-          <button
-            key={appointment.id}
-            type="button"
-            data-testid="appointment-item"
-            data-appointment-id={appointment.id}
-            onClick={(event) => {
-              event.stopPropagation();
-              onOpenAppointment(appointment);
-            }}
-            onContextMenu={(event) => {
-              event.preventDefault();
-              event.stopPropagation();
-              onOpenAppointment(appointment);
-            }}
-            className={`absolute inset-x-1 z-10 flex flex-col items-stretch justify-start overflow-hidden rounded-md border-l-4 px-1.5 py-0.5 text-left text-[11px] leading-tight shadow-sm ${colors.item}`}
-            style={{ top: px(span.top), height: Math.max(px(span.height), 18) }}
-          >
-            <span className="flex items-center gap-1 font-semibold">
-              {spanLabel(appointment, timezone)}
-              {outsideHours && <OutsideHoursMark warning={outsideHours} />}
-            </span>
-            <span className="block truncate">{appointment.clientName}</span>
-            <span className="block truncate opacity-75">{appointment.serviceName}</span>
-          </button>
-        );
-      })}
+      {timeBlocks
+        .filter((block) => block.professionalId === professional.id)
+        .map((block) => {
+          const span = spanInDay(block, date, timezone);
+          if (!span) return null;
+          return (
+            <button
+              key={block.id}
+              type="button"
+              data-testid="time-block-item"
+              data-time-block-id={block.id}
+              onClick={(event) => {
+                event.stopPropagation();
+                onOpenTimeBlock(block);
+              }}
+              onContextMenu={(event) => {
+                event.preventDefault();
+                event.stopPropagation();
+                onOpenTimeBlock(block);
+              }}
+              className={`absolute inset-x-0.5 z-0 flex flex-col items-start justify-start overflow-hidden rounded-md border border-dashed px-1.5 py-0.5 text-left text-[11px] ${
+                block.isAvailable
+                  ? 'border-emerald-400 bg-emerald-50/80 text-emerald-800'
+                  : 'border-slate-400 bg-[repeating-linear-gradient(135deg,#f1f5f9_0_6px,#e2e8f0_6px_12px)] text-slate-600'
+              }`}
+              style={{ top: px(span.top), height: px(span.height) }}
+            >
+              <span className="block max-w-full truncate font-semibold">{block.isAvailable ? 'Disponible' : 'Bloqueado'}</span>
+              {block.reason && <span className="block max-w-full truncate">{block.reason}</span>}
+            </button>
+          );
+        })}
+      {appointments
+        .filter((appointment) => appointment.professionalId === professional.id)
+        .map((appointment) => {
+          const span = spanInDay(appointment, date, timezone);
+          if (!span) return null;
+          const outsideHours = appointmentOutsideHours(appointment, professional, timezone);
+          return (
+            <button
+              key={appointment.id}
+              type="button"
+              data-testid="appointment-item"
+              data-appointment-id={appointment.id}
+              onClick={(event) => {
+                event.stopPropagation();
+                onOpenAppointment(appointment);
+              }}
+              onContextMenu={(event) => {
+                event.preventDefault();
+                event.stopPropagation();
+                onOpenAppointment(appointment);
+              }}
+              className={`absolute inset-x-1 z-10 flex flex-col items-stretch justify-start overflow-hidden rounded-md border-l-4 px-1.5 py-0.5 text-left text-[11px] leading-tight shadow-sm ${colors.item}`}
+              style={{ top: px(span.top), height: Math.max(px(span.height), 18) }}
+            >
+              <span className="flex items-center gap-1 font-semibold">
+                {spanLabel(appointment, timezone)}
+                {outsideHours && <OutsideHoursMark warning={outsideHours} />}
+              </span>
+              <span className="block truncate">{appointment.clientName}</span>
+              <span className="block truncate opacity-75">{appointment.serviceName}</span>
+            </button>
+          );
+        })}
     </div>
   );
 }

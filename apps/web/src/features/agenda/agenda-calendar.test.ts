@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
-  dayHeader, defaultEndMinutes, instantRange, minutesAtOffset, monthGrid, nowLine, rangeTitle, spanInDay, stepAnchor, titleDays, todayIn, visibleDays,
+  dayHeader,
+  defaultEndMinutes,
+  instantRange,
+  minutesAtOffset,
+  monthGrid,
+  nowLine,
+  rangeTitle,
+  spanInDay,
+  stepAnchor,
+  titleDays,
+  todayIn,
+  visibleDays,
 } from './agenda-calendar.ts';
 
 describe('click offset → time of day', () => {
@@ -64,10 +75,16 @@ describe('views and navigation', () => {
     expect(titleDays('week', '2030-03-06')).toEqual({ first: '2030-03-04', last: '2030-03-10' });
   });
 
-  it('asks the server from the first midnight to the midnight after the last day, in the tenant\'s zone', () => {
-    expect(instantRange({ first: '2030-03-04', last: '2030-03-10' }, 'America/Bogota')).toEqual({ start: '2030-03-04T05:00:00.000Z', end: '2030-03-11T05:00:00.000Z' });
+  it("asks the server from the first midnight to the midnight after the last day, in the tenant's zone", () => {
+    expect(instantRange({ first: '2030-03-04', last: '2030-03-10' }, 'America/Bogota')).toEqual({
+      start: '2030-03-04T05:00:00.000Z',
+      end: '2030-03-11T05:00:00.000Z',
+    });
     // Madrid moves to summer time on 31 March 2030.
-    expect(instantRange({ first: '2030-03-01', last: '2030-03-31' }, 'Europe/Madrid')).toEqual({ start: '2030-02-28T23:00:00.000Z', end: '2030-03-31T22:00:00.000Z' });
+    expect(instantRange({ first: '2030-03-01', last: '2030-03-31' }, 'Europe/Madrid')).toEqual({
+      start: '2030-02-28T23:00:00.000Z',
+      end: '2030-03-31T22:00:00.000Z',
+    });
   });
 });
 
@@ -99,7 +116,7 @@ describe('positions in a day lane', () => {
     expect(spanInDay(late, '2030-03-05', zone)).toEqual({ top: 0, height: 60 });
   });
 
-  it('draws the current-time line only on today, at the minute of the tenant\'s clock', () => {
+  it("draws the current-time line only on today, at the minute of the tenant's clock", () => {
     const now = new Date('2030-03-04T19:45:00Z');
     expect(todayIn(zone, now)).toBe('2030-03-04');
     expect(nowLine(visibleDays('week', '2030-03-04'), zone, now)).toEqual({ date: '2030-03-04', minutes: 14 * 60 + 45 });

@@ -1,6 +1,11 @@
 import {
-  DEFAULT_BOOKING_MINUTES, END_AFTER_START, FILL_ALL_FIELDS,
-  type AppointmentDto, type AppointmentRequest, type TimeBlockDto, type TimeBlockRequest,
+  DEFAULT_BOOKING_MINUTES,
+  END_AFTER_START,
+  FILL_ALL_FIELDS,
+  type AppointmentDto,
+  type AppointmentRequest,
+  type TimeBlockDto,
+  type TimeBlockRequest,
 } from '@embudo/contracts/http/agenda';
 import { minutesToClockTime, wallClockOf } from '@embudo/contracts/time/wall-clock';
 import { defaultEndMinutes } from './agenda-calendar.ts';
@@ -41,16 +46,28 @@ const wallClock = (instant: string, timezone: string) => {
 /** A new appointment at a clicked time: one hour by default (spec 02 §9). */
 export function newAppointmentDraft(at: { date: string; minutes: number; professionalId: string }): AppointmentDraft {
   return {
-    clientName: '', clientWhatsapp: '', professionalId: at.professionalId, serviceId: '', date: at.date,
-    startTime: minutesToClockTime(at.minutes), endTime: minutesToClockTime(defaultEndMinutes(at.minutes, DEFAULT_BOOKING_MINUTES)), cost: '',
+    clientName: '',
+    clientWhatsapp: '',
+    professionalId: at.professionalId,
+    serviceId: '',
+    date: at.date,
+    startTime: minutesToClockTime(at.minutes),
+    endTime: minutesToClockTime(defaultEndMinutes(at.minutes, DEFAULT_BOOKING_MINUTES)),
+    cost: '',
   };
 }
 
 export function appointmentDraftOf(appointment: AppointmentDto, timezone: string): AppointmentDraft {
   const start = wallClock(appointment.startTime, timezone);
   return {
-    clientName: appointment.clientName, clientWhatsapp: appointment.clientWhatsapp, professionalId: appointment.professionalId, serviceId: appointment.serviceId,
-    date: start.date, startTime: start.time, endTime: wallClock(appointment.endTime, timezone).time, cost: String(appointment.cost),
+    clientName: appointment.clientName,
+    clientWhatsapp: appointment.clientWhatsapp,
+    professionalId: appointment.professionalId,
+    serviceId: appointment.serviceId,
+    date: start.date,
+    startTime: start.time,
+    endTime: wallClock(appointment.endTime, timezone).time,
+    cost: String(appointment.cost),
   };
 }
 
@@ -77,8 +94,13 @@ export function appointmentPayload(draft: AppointmentDraft): AppointmentRequest 
 /** A new block at a right-clicked time: one hour by default, time blocked rather than opened. */
 export function newTimeBlockDraft(at: { date: string; minutes: number; professionalId: string }): TimeBlockDraft {
   return {
-    professionalId: at.professionalId, startDate: at.date, startTime: minutesToClockTime(at.minutes),
-    endDate: at.date, endTime: minutesToClockTime(defaultEndMinutes(at.minutes, DEFAULT_BOOKING_MINUTES)), isAvailable: false, reason: '',
+    professionalId: at.professionalId,
+    startDate: at.date,
+    startTime: minutesToClockTime(at.minutes),
+    endDate: at.date,
+    endTime: minutesToClockTime(defaultEndMinutes(at.minutes, DEFAULT_BOOKING_MINUTES)),
+    isAvailable: false,
+    reason: '',
   };
 }
 
@@ -86,8 +108,13 @@ export function timeBlockDraftOf(block: TimeBlockDto, timezone: string): TimeBlo
   const start = wallClock(block.startTime, timezone);
   const end = wallClock(block.endTime, timezone);
   return {
-    professionalId: block.professionalId, startDate: start.date, startTime: start.time, endDate: end.date, endTime: end.time,
-    isAvailable: block.isAvailable, reason: block.reason,
+    professionalId: block.professionalId,
+    startDate: start.date,
+    startTime: start.time,
+    endDate: end.date,
+    endTime: end.time,
+    isAvailable: block.isAvailable,
+    reason: block.reason,
   };
 }
 

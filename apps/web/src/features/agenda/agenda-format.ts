@@ -9,4 +9,5 @@ export function formatCost(cost: unknown): string {
 /** "10:00" as a clock in the tenant's time zone shows the instant. */
 export const clockTimeOf = (instant: string, timezone: string) => minutesToClockTime(wallClockOf(new Date(instant), timezone).minutes);
 
-export const spanLabel = (span: { startTime: string; endTime: string }, timezone: string) => `${clockTimeOf(span.startTime, timezone)} – ${clockTimeOf(span.endTime, timezone)}`;
+export const spanLabel = (span: { startTime: string; endTime: string }, timezone: string) =>
+  `${clockTimeOf(span.startTime, timezone)} – ${clockTimeOf(span.endTime, timezone)}`;

@@ -1,6 +1,15 @@
 import type {
-  AgendaData, AgendaSettings, AppointmentDto, AppointmentRequest, ContactSearchResult, ProfessionalDto, ProfessionalUpdateRequest,
-  ServiceDto, ServiceRequest, TimeBlockDto, TimeBlockRequest,
+  AgendaData,
+  AgendaSettings,
+  AppointmentDto,
+  AppointmentRequest,
+  ContactSearchResult,
+  ProfessionalDto,
+  ProfessionalUpdateRequest,
+  ServiceDto,
+  ServiceRequest,
+  TimeBlockDto,
+  TimeBlockRequest,
 } from '@embudo/contracts/http/agenda';
 import { api } from '../../shared/api-client/api-client.ts';
 
@@ -24,8 +33,10 @@ export const agendaApi = {
   searchContacts: (query: string, signal?: AbortSignal) => api.get<ContactSearchResult[]>(`/api/agenda/search-contacts?q=${id(query)}`, { signal }),
 
   createProfessional: (body: ProfessionalUpdateRequest) => api.post<ProfessionalDto>('/api/agenda/professionals', body),
-  updateProfessional: (professionalId: string, body: ProfessionalUpdateRequest) => api.put<ProfessionalDto>(`/api/agenda/professionals/${id(professionalId)}`, body),
-  deleteProfessional: (professionalId: string, deleteAppointments = false) => api.delete(`/api/agenda/professionals/${id(professionalId)}${withAppointments(deleteAppointments)}`),
+  updateProfessional: (professionalId: string, body: ProfessionalUpdateRequest) =>
+    api.put<ProfessionalDto>(`/api/agenda/professionals/${id(professionalId)}`, body),
+  deleteProfessional: (professionalId: string, deleteAppointments = false) =>
+    api.delete(`/api/agenda/professionals/${id(professionalId)}${withAppointments(deleteAppointments)}`),
 
   createService: (body: ServiceRequest) => api.post<ServiceDto>('/api/agenda/services', body),
   updateService: (serviceId: string, body: ServiceRequest) => api.put<ServiceDto>(`/api/agenda/services/${id(serviceId)}`, body),

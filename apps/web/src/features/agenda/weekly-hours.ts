@@ -10,14 +10,14 @@ const hoursOf = (day: DayAvailability) => `${day.startTime}–${day.endTime}`;
 /** "lunes, miércoles y viernes"; three or more days in a row read "lunes a viernes". */
 function dayList(indexes: number[]): string {
   const runs: string[] = [];
-  for (let at = 0; at < indexes.length; ) {
+  for (let at = 0; at < indexes.length;) {
     let end = at;
     while (end + 1 < indexes.length && indexes[end + 1] === indexes[end]! + 1) end += 1;
     if (end - at >= 2) runs.push(`${DAY_NAMES[indexes[at]!]} a ${DAY_NAMES[indexes[end]!]}`);
     else for (let index = at; index <= end; index++) runs.push(DAY_NAMES[indexes[index]!]!);
     at = end + 1;
   }
-  return runs.length > 1 ? `${runs.slice(0, -1).join(', ')} y ${runs.at(-1)}` : runs[0] ?? '';
+  return runs.length > 1 ? `${runs.slice(0, -1).join(', ')} y ${runs.at(-1)}` : (runs[0] ?? '');
 }
 
 /** A professional's week as people say it: "lunes a viernes 09:00–17:00, sábado 10:00–14:00". */
@@ -35,9 +35,11 @@ export function weeklyHoursLabel(availability: Availability): string {
 export function fitsWeeklyHours(availability: Availability, booking: { date: string; startTime: string; endTime: string }): boolean {
   if (!isClockTime(booking.startTime) || !isClockTime(booking.endTime) || !/^\d{4}-\d{2}-\d{2}$/.test(booking.date)) return true;
   const day = availability[weekdays[weekdayIndex(booking.date)]!];
-  return day.enabled
-    && clockTimeToMinutes(booking.startTime) >= clockTimeToMinutes(day.startTime)
-    && clockTimeToMinutes(booking.endTime) <= clockTimeToMinutes(day.endTime);
+  return (
+    day.enabled &&
+    clockTimeToMinutes(booking.startTime) >= clockTimeToMinutes(day.startTime) &&
+    clockTimeToMinutes(booking.endTime) <= clockTimeToMinutes(day.endTime)
+  );
 }
 
 /**

@@ -2,7 +2,11 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { BrandLogo } from '../../shared/ui/BrandLogo.tsx';
 
-const highlights = ['Todas tus conversaciones de WhatsApp en un solo lugar', 'Embudos de venta visuales para todo tu equipo', 'Asistente con IA y bots sin código'];
+const highlights = [
+  'Todas tus conversaciones de WhatsApp en un solo lugar',
+  'Embudos de venta visuales para todo tu equipo',
+  'Asistente con IA y bots sin código',
+];
 
 /** Split screen for the sign-in pages: brand panel on the left, the form card on the right. */
 export function AuthLayout({ title, subtitle, children, footer }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode }) {

@@ -42,7 +42,8 @@ describe('forced password change', () => {
 
   it('stores the new token and user, then opens the board', async () => {
     const { api, app } = await openForcedChange({
-      'PUT /api/auth/change-password': () => json(200, { message: 'Contraseña actualizada.', token: 'fresh-token', user: aUser({ force_password_change: false }) }),
+      'PUT /api/auth/change-password': () =>
+        json(200, { message: 'Contraseña actualizada.', token: 'fresh-token', user: aUser({ force_password_change: false }) }),
     });
     attempt('Secreto123', 'Secreto123');
     expect(await screen.findByRole('heading', { name: 'Sales Funnel' })).toBeTruthy();
@@ -63,7 +64,7 @@ describe('forced password change', () => {
     expect(await screen.findByText('Ocurrió un error inesperado.')).toBeTruthy();
   });
 
-  it('shows the server\'s refusal of the temporary password and stays on the page', async () => {
+  it("shows the server's refusal of the temporary password and stays on the page", async () => {
     const { app } = await openForcedChange({
       'PUT /api/auth/change-password': () => json(400, { code: 'BAD_REQUEST', message: SAME_AS_TEMPORARY_PASSWORD }),
     });

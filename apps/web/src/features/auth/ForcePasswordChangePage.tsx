@@ -25,7 +25,7 @@ export function ForcePasswordChangePage() {
     mutationFn: (newPassword: string) => authApi.changePassword(newPassword),
     onSuccess: ({ token, user }) => {
       replaceToken(token, { ...user, force_password_change: false });
-      navigate(`/t/${session?.tenant.slug ?? ''}`, { replace: true });
+      void navigate(`/t/${session?.tenant.slug ?? ''}`, { replace: true });
     },
     onError: (error) => toast.error(errorMessageOr(error, 'Ocurrió un error inesperado.')),
   });
@@ -53,7 +53,13 @@ export function ForcePasswordChangePage() {
         </p>
         <form noValidate onSubmit={onSubmit} className="mt-7 space-y-5">
           <FormAlert message={problem} />
-          <TextField label="Nueva contraseña" type="password" autoComplete="new-password" value={password} onChange={(event) => setPassword(event.target.value)} />
+          <TextField
+            label="Nueva contraseña"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
           <PasswordRulesList password={password} />
           <TextField
             label="Confirmar contraseña"

@@ -24,7 +24,7 @@ export function LoginPage() {
     mutationFn: (payload: LoginRequest) => authApi.login(payload),
     onSuccess: (session) => {
       signIn(session);
-      navigate(sessionHomePath(session), { replace: true });
+      void navigate(sessionHomePath(session), { replace: true });
     },
   });
 
@@ -55,8 +55,23 @@ export function LoginPage() {
     >
       <form noValidate onSubmit={onSubmit} className="space-y-5">
         <FormAlert message={login.isError ? errorMessageOr(login.error, 'Login failed') : null} />
-        <TextField label="Email" type="email" autoComplete="email" value={values.email} onChange={set('email')} error={errors.email} placeholder="tu@empresa.com" />
-        <TextField label="Contraseña" type="password" autoComplete="current-password" value={values.password} onChange={set('password')} error={errors.password} />
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          value={values.email}
+          onChange={set('email')}
+          error={errors.email}
+          placeholder="tu@empresa.com"
+        />
+        <TextField
+          label="Contraseña"
+          type="password"
+          autoComplete="current-password"
+          value={values.password}
+          onChange={set('password')}
+          error={errors.password}
+        />
         <TextField
           label="Slug de empresa"
           autoComplete="organization"

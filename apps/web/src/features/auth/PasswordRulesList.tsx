@@ -21,7 +21,11 @@ export function PasswordRulesList({ password, id }: { password: string; id?: str
               aria-hidden="true"
             >
               <svg viewBox="0 0 12 12" className="size-2.5" fill="none" stroke="currentColor" strokeWidth="2">
-                {met ? <path d="m2.5 6.2 2.2 2.2 4.8-4.8" strokeLinecap="round" strokeLinejoin="round" /> : <circle cx="6" cy="6" r="1.2" fill="currentColor" stroke="none" />}
+                {met ? (
+                  <path d="m2.5 6.2 2.2 2.2 4.8-4.8" strokeLinecap="round" strokeLinejoin="round" />
+                ) : (
+                  <circle cx="6" cy="6" r="1.2" fill="currentColor" stroke="none" />
+                )}
               </svg>
             </span>
             <span>{rule.label}</span>

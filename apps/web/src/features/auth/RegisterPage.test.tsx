@@ -94,7 +94,9 @@ describe('register page', () => {
     type('Slug de empresa', '');
     expect(screen.getByText('Slug de empresa es requerido')).toBeTruthy();
     // Let every debounce delay run out before asserting nothing was asked.
-    act(() => vi.advanceTimersByTime(SLUG_CHECK_DELAY_MS * 2));
+    act(() => {
+      vi.advanceTimersByTime(SLUG_CHECK_DELAY_MS * 2);
+    });
     expect(api.calls).toHaveLength(0);
     vi.useRealTimers();
   });

@@ -43,7 +43,7 @@ export function RegisterPage() {
     mutationFn: (payload: RegisterRequest) => authApi.register(payload),
     onSuccess: (session) => {
       signIn(session);
-      navigate(sessionHomePath(session), { replace: true });
+      void navigate(sessionHomePath(session), { replace: true });
     },
   });
 
@@ -114,7 +114,14 @@ export function RegisterPage() {
             </>
           }
         />
-        <TextField label="Tu nombre" autoComplete="name" value={values.userName} onChange={set('userName')} onBlur={touch('userName')} error={shown('userName')} />
+        <TextField
+          label="Tu nombre"
+          autoComplete="name"
+          value={values.userName}
+          onChange={set('userName')}
+          onBlur={touch('userName')}
+          error={shown('userName')}
+        />
         <TextField
           label="Email"
           type="email"

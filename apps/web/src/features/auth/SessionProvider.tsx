@@ -51,7 +51,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const error = me.error;
     if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401) {
       endLocally();
-      navigate('/login', { replace: true });
+      void navigate('/login', { replace: true });
     }
   }, [me.error, endLocally, navigate]);
 
@@ -109,7 +109,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           console.warn('Logout request failed', error);
         }
         endLocally();
-        navigate('/login');
+        void navigate('/login');
       },
     }),
     [session, queryClient, setSession, endLocally, navigate],

@@ -1,11 +1,4 @@
-import type {
-  ChangePasswordResponse,
-  CheckSlugResponse,
-  LoginRequest,
-  MeResponse,
-  RegisterRequest,
-  SessionResponse,
-} from '@embudo/contracts/http/auth';
+import type { ChangePasswordResponse, CheckSlugResponse, LoginRequest, MeResponse, RegisterRequest, SessionResponse } from '@embudo/contracts/http/auth';
 import { api } from '../../shared/api-client/api-client.ts';
 
 export const authApi = {
@@ -14,6 +7,5 @@ export const authApi = {
   logout: () => api.post<void>('/api/auth/logout'),
   me: () => api.get<MeResponse>('/api/auth/me'),
   changePassword: (newPassword: string) => api.put<ChangePasswordResponse>('/api/auth/change-password', { newPassword }),
-  checkSlug: (slug: string, signal?: AbortSignal) =>
-    api.get<CheckSlugResponse>(`/api/tenants/check-slug/${encodeURIComponent(slug)}`, { signal }),
+  checkSlug: (slug: string, signal?: AbortSignal) => api.get<CheckSlugResponse>(`/api/tenants/check-slug/${encodeURIComponent(slug)}`, { signal }),
 };

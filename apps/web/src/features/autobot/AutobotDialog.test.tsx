@@ -57,7 +57,10 @@ describe('Configurar Bot Auto', () => {
     fireEvent.click(saveButton());
     expect(await screen.findByText('Configuración del bot guardada.')).toBeTruthy();
     expect(api.callsTo('PUT', '/t/acme/api/bot-settings')[0]!.body).toEqual({
-      enabled: true, message: '¡Hola! ¿Con quién hablas?', triggerColumnId: 'c-nuevos', menuColumnIds: ['c-ventas', 'c-soporte'],
+      enabled: true,
+      message: '¡Hola! ¿Con quién hablas?',
+      triggerColumnId: 'c-nuevos',
+      menuColumnIds: ['c-ventas', 'c-soporte'],
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
@@ -68,15 +71,23 @@ describe('Configurar Bot Auto', () => {
     expect(waitingRoom.className).toContain('max-h-[150px]');
     const postventa = within(waitingRoom).getByRole('group', { name: 'Postventa' });
     expect(within(postventa).getByText('Postventa')).toBeTruthy();
-    expect(within(postventa).getAllByRole('radio').map((radio) => radio.parentElement!.textContent)).toEqual(['Soporte']);
+    expect(
+      within(postventa)
+        .getAllByRole('radio')
+        .map((radio) => radio.parentElement!.textContent),
+    ).toEqual(['Soporte']);
     expect(within(within(waitingRoom).getByRole('group', { name: 'Ventas' })).getAllByRole('radio')).toHaveLength(2);
   });
 
   it('shows the saved settings', async () => {
-    await openBotDialog({ 'GET /t/acme/api/bot-settings': () => json(200, { enabled: true, message: 'Hola', triggerColumnId: 'c-nuevos', menuColumnIds: ['c-soporte'] }) });
-    expect((await screen.findByLabelText('Mensaje de bienvenida') as HTMLTextAreaElement).value).toBe('Hola');
+    await openBotDialog({
+      'GET /t/acme/api/bot-settings': () => json(200, { enabled: true, message: 'Hola', triggerColumnId: 'c-nuevos', menuColumnIds: ['c-soporte'] }),
+    });
+    expect(((await screen.findByLabelText('Mensaje de bienvenida')) as HTMLTextAreaElement).value).toBe('Hola');
     expect(screen.getByRole('switch', { name: 'Activar bot automático' }).getAttribute('aria-checked')).toBe('true');
-    expect((within(screen.getByRole('radiogroup', { name: 'Columna de espera' })).getByRole('radio', { name: 'Nuevos' }) as HTMLInputElement).checked).toBe(true);
+    expect((within(screen.getByRole('radiogroup', { name: 'Columna de espera' })).getByRole('radio', { name: 'Nuevos' }) as HTMLInputElement).checked).toBe(
+      true,
+    );
     expect((screen.getByRole('checkbox', { name: 'Soporte' }) as HTMLInputElement).checked).toBe(true);
   });
 

@@ -46,7 +46,10 @@ function ColumnsByFunnel({ groups, label, role = 'group', testId, renderChoice, 
         <div key={group.funnelId} role="group" aria-label={group.funnelName}>
           <p className="px-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">{group.funnelName}</p>
           {group.columns.map((column) => (
-            <label key={column.id} className={`flex items-center gap-2 rounded-md px-2 py-1 text-sm ${isMuted(column) ? 'text-slate-400' : 'text-slate-700 hover:bg-slate-50'}`}>
+            <label
+              key={column.id}
+              className={`flex items-center gap-2 rounded-md px-2 py-1 text-sm ${isMuted(column) ? 'text-slate-400' : 'text-slate-700 hover:bg-slate-50'}`}
+            >
               {renderChoice(column)}
               {column.title}
             </label>

@@ -115,7 +115,13 @@ export function ToolFilesEditor({ columnId, tools, onChange }: { columnId: strin
                 <LineIcon name="file" className="mr-1 size-4 align-[-3px] text-slate-500" />
                 {tool.fileName}
               </span>
-              <Button size="sm" variant="ghost" className="text-rose-600" aria-label={`Quitar ${tool.fileName}`} onClick={() => onChange(tools.filter((item) => item.id !== tool.id))}>
+              <Button
+                size="sm"
+                variant="ghost"
+                className="text-rose-600"
+                aria-label={`Quitar ${tool.fileName}`}
+                onClick={() => onChange(tools.filter((item) => item.id !== tool.id))}
+              >
                 Quitar
               </Button>
             </div>
@@ -130,10 +136,17 @@ export function ToolFilesEditor({ columnId, tools, onChange }: { columnId: strin
           </li>
         ))}
       </ul>
-      <input ref={input} type="file" hidden accept=".csv,.txt,.json,text/csv,text/plain,application/json" data-testid="tool-file-input" onChange={(event) => {
-        void upload(event.target.files?.[0]);
-        event.target.value = '';
-      }} />
+      <input
+        ref={input}
+        type="file"
+        hidden
+        accept=".csv,.txt,.json,text/csv,text/plain,application/json"
+        data-testid="tool-file-input"
+        onChange={(event) => {
+          void upload(event.target.files?.[0]);
+          event.target.value = '';
+        }}
+      />
       <Button variant="secondary" size="sm" loading={uploading} onClick={() => input.current?.click()}>
         Subir archivo
       </Button>

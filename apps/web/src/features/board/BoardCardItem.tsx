@@ -7,15 +7,27 @@ import { CardContactLine } from './CardContactLine.tsx';
 export const CARD_DRAG_TYPE = 'application/x-embudo-card';
 
 const previews: Record<string, string> = {
-  image: 'Imagen', video: 'Video', audio: 'Audio', sticker: 'Sticker', location: 'Ubicación', document: 'Documento', template: 'Plantilla',
+  image: 'Imagen',
+  video: 'Video',
+  audio: 'Audio',
+  sticker: 'Sticker',
+  location: 'Ubicación',
+  document: 'Documento',
+  template: 'Plantilla',
 };
 const previewIcons: Record<string, IconName> = {
-  image: 'image', sticker: 'image', video: 'video', audio: 'microphone', location: 'pin', document: 'file', template: 'template',
+  image: 'image',
+  sticker: 'image',
+  video: 'video',
+  audio: 'microphone',
+  location: 'pin',
+  document: 'file',
+  template: 'template',
 };
 
 export function lastMessagePreview(card: Pick<BoardCard, 'lastMessageType' | 'lastMessageText'>) {
   if (card.lastMessageText) return card.lastMessageText;
-  return card.lastMessageType ? previews[card.lastMessageType] ?? 'Mensaje' : 'Sin mensajes';
+  return card.lastMessageType ? (previews[card.lastMessageType] ?? 'Mensaje') : 'Sin mensajes';
 }
 
 interface BoardCardItemProps {
@@ -58,11 +70,17 @@ export const BoardCardItem = memo(function BoardCardItem({ card, active, onOpen,
     >
       <div className="flex items-start gap-2">
         <div className="min-w-0 flex-1">
-          <p className="truncate text-sm font-semibold text-slate-900" data-testid="card-title">{card.title}</p>
+          <p className="truncate text-sm font-semibold text-slate-900" data-testid="card-title">
+            {card.title}
+          </p>
           {card.phone && <CardContactLine phone={card.phone} isGroup={card.isGroup} />}
         </div>
         {card.unreadCount > 0 && (
-          <span data-testid="unread-badge" aria-label={`${card.unreadCount} sin leer`} className="grid h-5 min-w-5 place-items-center rounded-full bg-emerald-600 px-1.5 text-[11px] font-bold text-white">
+          <span
+            data-testid="unread-badge"
+            aria-label={`${card.unreadCount} sin leer`}
+            className="grid h-5 min-w-5 place-items-center rounded-full bg-emerald-600 px-1.5 text-[11px] font-bold text-white"
+          >
             {card.unreadCount}
           </span>
         )}
@@ -80,10 +98,26 @@ export const BoardCardItem = memo(function BoardCardItem({ card, active, onOpen,
             </button>
             {menuOpen && (
               <div role="menu" className="absolute right-0 z-20 mt-1 w-40 rounded-lg bg-white py-1 text-sm shadow-lg ring-1 ring-slate-200">
-                <button type="button" role="menuitem" className="block w-full px-3 py-1.5 text-left hover:bg-slate-50" onClick={() => { setMenuOpen(false); onRename(card); }}>
+                <button
+                  type="button"
+                  role="menuitem"
+                  className="block w-full px-3 py-1.5 text-left hover:bg-slate-50"
+                  onClick={() => {
+                    setMenuOpen(false);
+                    onRename(card);
+                  }}
+                >
                   Renombrar
                 </button>
-                <button type="button" role="menuitem" className="block w-full px-3 py-1.5 text-left hover:bg-slate-50" onClick={() => { setMenuOpen(false); onMoveToFunnel(card); }}>
+                <button
+                  type="button"
+                  role="menuitem"
+                  className="block w-full px-3 py-1.5 text-left hover:bg-slate-50"
+                  onClick={() => {
+                    setMenuOpen(false);
+                    onMoveToFunnel(card);
+                  }}
+                >
                   Mover a funnel
                 </button>
               </div>

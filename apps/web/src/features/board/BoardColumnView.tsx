@@ -13,10 +13,11 @@ const colorStyles: Record<ColumnColor, { bar: string; dot: string; label: string
 };
 
 export interface ColumnActions {
-  onRename: (column: BoardColumn, title: string) => void;
-  onColor: (column: BoardColumn, color: ColumnColor) => void;
-  onToggleAi: (column: BoardColumn, enabled: boolean) => void;
-  onDelete: (column: BoardColumn) => void;
+  // The board's handlers save and report errors themselves: the column view only starts them.
+  onRename: (column: BoardColumn, title: string) => void | Promise<void>;
+  onColor: (column: BoardColumn, color: ColumnColor) => void | Promise<void>;
+  onToggleAi: (column: BoardColumn, enabled: boolean) => void | Promise<void>;
+  onDelete: (column: BoardColumn) => void | Promise<void>;
   onStartConversation: (column: BoardColumn) => void;
   onOpenSettings: (column: BoardColumn) => void;
   onOpenBot: (column: BoardColumn) => void;
@@ -66,7 +67,7 @@ export function BoardColumnView({ column, openCardId, actions, readOnly = false,
     if (ended.current) return;
     ended.current = true;
     setEditing(false);
-    if (save) actions.onRename(column, draft);
+    if (save) void actions.onRename(column, draft);
   };
 
   return (
@@ -127,7 +128,14 @@ export function BoardColumnView({ column, openCardId, actions, readOnly = false,
           </span>
           {!readOnly && (
             <div ref={menuHolder} className="relative">
-              <button type="button" aria-label="Opciones de la columna" aria-haspopup="menu" aria-expanded={menuOpen} onClick={() => setMenuOpen((open) => !open)} className="rounded p-1 text-slate-500 hover:bg-white">
+              <button
+                type="button"
+                aria-label="Opciones de la columna"
+                aria-haspopup="menu"
+                aria-expanded={menuOpen}
+                onClick={() => setMenuOpen((open) => !open)}
+                className="rounded p-1 text-slate-500 hover:bg-white"
+              >
                 ⋯
               </button>
               {menuOpen && (
@@ -142,7 +150,7 @@ export function BoardColumnView({ column, openCardId, actions, readOnly = false,
                         title={colorStyles[color].label}
                         onClick={() => {
                           setMenuOpen(false);
-                          actions.onColor(column, color);
+                          void actions.onColor(column, color);
                         }}
                         className={`size-5 rounded-full ${colorStyles[color].dot} ${column.color === color ? 'ring-2 ring-slate-800 ring-offset-1' : ''}`}
                       />
@@ -154,7 +162,16 @@ export function BoardColumnView({ column, openCardId, actions, readOnly = false,
                       ['Configurar Bot Gemini', () => actions.onOpenBot(column)],
                     ] as const
                   ).map(([label, run]) => (
-                    <button key={label} type="button" role="menuitem" className="block w-full px-3 py-1.5 text-left hover:bg-slate-50" onClick={() => { setMenuOpen(false); run(); }}>
+                    <button
+                      key={label}
+                      type="button"
+                      role="menuitem"
+                      className="block w-full px-3 py-1.5 text-left hover:bg-slate-50"
+                      onClick={() => {
+                        setMenuOpen(false);
+                        run();
+                      }}
+                    >
                       {label}
                     </button>
                   ))}
@@ -164,15 +181,34 @@ export function BoardColumnView({ column, openCardId, actions, readOnly = false,
                     disabled={aiUnavailableReason !== null}
                     title={aiUnavailableReason ?? undefined}
                     className="block w-full px-3 py-1.5 text-left hover:bg-slate-50 disabled:cursor-not-allowed disabled:text-slate-300 disabled:hover:bg-transparent"
-                    onClick={() => { setMenuOpen(false); actions.onToggleAi(column, true); }}
+                    onClick={() => {
+                      setMenuOpen(false);
+                      void actions.onToggleAi(column, true);
+                    }}
                   >
                     Activar AI en todos
                     {aiUnavailableReason && <span className="mt-0.5 block text-[11px] leading-snug text-amber-700">{aiUnavailableReason}</span>}
                   </button>
-                  <button type="button" role="menuitem" className="block w-full px-3 py-1.5 text-left hover:bg-slate-50" onClick={() => { setMenuOpen(false); actions.onToggleAi(column, false); }}>
+                  <button
+                    type="button"
+                    role="menuitem"
+                    className="block w-full px-3 py-1.5 text-left hover:bg-slate-50"
+                    onClick={() => {
+                      setMenuOpen(false);
+                      void actions.onToggleAi(column, false);
+                    }}
+                  >
                     Desactivar AI en todos
                   </button>
-                  <button type="button" role="menuitem" className="block w-full px-3 py-1.5 text-left text-rose-600 hover:bg-rose-50" onClick={() => { setMenuOpen(false); actions.onDelete(column); }}>
+                  <button
+                    type="button"
+                    role="menuitem"
+                    className="block w-full px-3 py-1.5 text-left text-rose-600 hover:bg-rose-50"
+                    onClick={() => {
+                      setMenuOpen(false);
+                      void actions.onDelete(column);
+                    }}
+                  >
                     Borrar Columna
                   </button>
                 </div>
@@ -200,7 +236,11 @@ export function BoardColumnView({ column, openCardId, actions, readOnly = false,
           </button>
         </div>
         {!readOnly && (
-          <button type="button" onClick={() => actions.onStartConversation(column)} className="w-full rounded-lg border border-dashed border-slate-300 py-1 text-xs font-medium text-slate-600 hover:border-emerald-400 hover:text-emerald-700">
+          <button
+            type="button"
+            onClick={() => actions.onStartConversation(column)}
+            className="w-full rounded-lg border border-dashed border-slate-300 py-1 text-xs font-medium text-slate-600 hover:border-emerald-400 hover:text-emerald-700"
+          >
             + Iniciar Conversación
           </button>
         )}
@@ -208,7 +248,12 @@ export function BoardColumnView({ column, openCardId, actions, readOnly = false,
       <CardList
         cards={cards}
         emptyText={column.cards.length === 0 ? 'Sin chats' : 'Sin resultados'}
-        openCardId={openCardId} onOpen={actions.onOpenCard} onRename={actions.onRenameCard} onMoveToFunnel={actions.onMoveCardToFunnel} readOnly={readOnly} />
+        openCardId={openCardId}
+        onOpen={actions.onOpenCard}
+        onRename={actions.onRenameCard}
+        onMoveToFunnel={actions.onMoveCardToFunnel}
+        readOnly={readOnly}
+      />
     </section>
   );
 }

@@ -5,8 +5,17 @@ import { BoardColumnView, type ColumnActions } from './BoardColumnView.tsx';
 
 const noop = () => undefined;
 const actions: ColumnActions = {
-  onRename: noop, onColor: noop, onToggleAi: noop, onDelete: noop, onStartConversation: noop, onOpenSettings: noop,
-  onOpenBot: noop, onDropCard: noop, onOpenCard: noop, onRenameCard: noop, onMoveCardToFunnel: noop,
+  onRename: noop,
+  onColor: noop,
+  onToggleAi: noop,
+  onDelete: noop,
+  onStartConversation: noop,
+  onOpenSettings: noop,
+  onOpenBot: noop,
+  onDropCard: noop,
+  onOpenCard: noop,
+  onRenameCard: noop,
+  onMoveCardToFunnel: noop,
 };
 
 function renderColumn() {

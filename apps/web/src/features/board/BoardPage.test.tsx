@@ -20,7 +20,10 @@ async function openBoard() {
 }
 
 const column = (id: string) => screen.getAllByTestId('board-column').find((element) => element.getAttribute('data-column-id') === id)!;
-const cardIdsIn = (id: string) => within(column(id)).queryAllByTestId('board-card').map((card) => card.getAttribute('data-card-id'));
+const cardIdsIn = (id: string) =>
+  within(column(id))
+    .queryAllByTestId('board-card')
+    .map((card) => card.getAttribute('data-card-id'));
 
 async function drag(cardId: string, toColumn: string) {
   const data = new Map<string, string>();
@@ -51,7 +54,13 @@ async function renameCardTo(value: string) {
 
 describe('board', () => {
   it('shows columns, cards and the unread counters', async () => {
-    installBoardApi(aBoard([aCard({ unreadCount: 2 }), aCard({ id: 'g1', title: 'Familia', isGroup: true, unreadCount: 1, columnId: 'col2' }), aCard({ id: 'c3', title: 'Pedro' })]));
+    installBoardApi(
+      aBoard([
+        aCard({ unreadCount: 2 }),
+        aCard({ id: 'g1', title: 'Familia', isGroup: true, unreadCount: 1, columnId: 'col2' }),
+        aCard({ id: 'c3', title: 'Pedro' }),
+      ]),
+    );
     await openBoard();
     expect(cardIdsIn('col1')).toEqual(['c1', 'c3']);
     expect(cardIdsIn('col2')).toEqual(['g1']);
@@ -126,7 +135,9 @@ describe('board', () => {
     await openBoard();
     fireEvent.click(screen.getByRole('button', { name: 'Abrir chat Lucía Pérez' }));
     await screen.findByTestId('chat-panel');
-    const badge = (cardId: string) => within(screen.getAllByTestId('board-card').find((card) => card.getAttribute('data-card-id') === cardId)!).queryByTestId('unread-badge')?.textContent ?? null;
+    const badge = (cardId: string) =>
+      within(screen.getAllByTestId('board-card').find((card) => card.getAttribute('data-card-id') === cardId)!).queryByTestId('unread-badge')?.textContent ??
+      null;
 
     // As the server sends a customer's message: message:new, then card_updated with the card's new count.
     await act(async () => {

@@ -144,7 +144,10 @@ export function BoardPage() {
 
   const renameCard = useCallback(
     async (card: BoardCard) => {
-      const title = renamedValue(await dialogs.prompt({ title: 'Renombrar', label: 'Nombre del chat', defaultValue: card.title, confirmText: 'Guardar' }), card.title);
+      const title = renamedValue(
+        await dialogs.prompt({ title: 'Renombrar', label: 'Nombre del chat', defaultValue: card.title, confirmText: 'Guardar' }),
+        card.title,
+      );
       if (!title) return;
       try {
         await boardApi.renameCard(card.id, title);
@@ -161,7 +164,9 @@ export function BoardPage() {
     (saved: Column) =>
       setBoard((current) => ({
         ...current,
-        columns: current.columns.map((item) => (item.id === saved.id ? { ...item, gemini_config: saved.gemini_config, assistant_bot_id: saved.assistant_bot_id } : item)),
+        columns: current.columns.map((item) =>
+          item.id === saved.id ? { ...item, gemini_config: saved.gemini_config, assistant_bot_id: saved.assistant_bot_id } : item,
+        ),
       })),
     [setBoard],
   );
@@ -194,7 +199,9 @@ export function BoardPage() {
         await boardApi.toggleColumnAi(column.id, enabled);
         setBoard((current) => ({
           ...current,
-          columns: current.columns.map((item) => (item.id === column.id ? { ...item, cards: item.cards.map((card) => ({ ...card, aiEnabled: enabled })) } : item)),
+          columns: current.columns.map((item) =>
+            item.id === column.id ? { ...item, cards: item.cards.map((card) => ({ ...card, aiEnabled: enabled })) } : item,
+          ),
         }));
         toast.success(enabled ? 'AI activada en todos los chats de la columna.' : 'AI desactivada en todos los chats de la columna.');
       } catch (error) {
@@ -237,7 +244,10 @@ export function BoardPage() {
           currentFunnelId={card.funnelId}
           funnels={funnelList}
           onMoved={() => {
-            setBoard((current) => ({ ...current, columns: current.columns.map((column) => ({ ...column, cards: column.cards.filter((item) => item.id !== card.id) })) }));
+            setBoard((current) => ({
+              ...current,
+              columns: current.columns.map((column) => ({ ...column, cards: column.cards.filter((item) => item.id !== card.id) })),
+            }));
             if (openCardId === card.id) setOpenCardId(null);
           }}
           onClose={close}
@@ -259,7 +269,12 @@ export function BoardPage() {
       <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 bg-white px-4 py-3 sm:px-6">
         <h1 className="text-xl font-bold tracking-tight text-slate-900">Sales Funnel</h1>
         {funnelList.length > 0 && funnelId && (
-          <FunnelSelector funnels={funnelList} selectedId={funnelId} onSelect={selectFunnel} onRename={canWrite ? (funnel, name) => void renameFunnel(funnel, name) : undefined} />
+          <FunnelSelector
+            funnels={funnelList}
+            selectedId={funnelId}
+            onSelect={selectFunnel}
+            onRename={canWrite ? (funnel, name) => void renameFunnel(funnel, name) : undefined}
+          />
         )}
         {canManage && (
           <Button size="sm" variant="secondary" onClick={() => void createFunnel()}>
@@ -281,12 +296,29 @@ export function BoardPage() {
             onClick={toggleSound}
             className={`grid size-8 place-items-center rounded-lg ring-1 ring-slate-300 hover:bg-slate-50 ${soundOn ? 'text-emerald-700' : 'text-slate-400'}`}
           >
-            <svg viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+            <svg
+              viewBox="0 0 24 24"
+              className="size-4"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.8"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+              aria-hidden="true"
+            >
               <path d="M6 8a6 6 0 1 1 12 0c0 7 3 9 3 9H3s3-2 3-9M10.3 21a1.94 1.94 0 0 0 3.4 0" />
               {!soundOn && <path d="m3 3 18 18" />}
             </svg>
           </button>
-          <Button size="sm" variant="secondary" onClick={() => { refetchFunnels(); refetchBoard(); }} loading={board.isFetching && !board.isLoading}>
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={() => {
+              refetchFunnels();
+              refetchBoard();
+            }}
+            loading={board.isFetching && !board.isLoading}
+          >
             Actualizar
           </Button>
           {canWrite && (
@@ -324,18 +356,36 @@ export function BoardPage() {
             </p>
           ) : funnelList.length === 0 ? (
             <p className="p-8 text-center text-sm text-slate-500">
-              {canManage ? "Aún no tienes funnels. Crea uno con '+ Nuevo Funnel'." : 'Aún no tienes acceso a ningún funnel. Pide a un administrador que te dé acceso.'}
+              {canManage
+                ? "Aún no tienes funnels. Crea uno con '+ Nuevo Funnel'."
+                : 'Aún no tienes acceso a ningún funnel. Pide a un administrador que te dé acceso.'}
             </p>
           ) : (
             <div className="flex h-full gap-3 p-4">
               {board.data?.columns.map((column) => (
-                <BoardColumnView key={column.id} column={column} openCardId={openCardId} actions={actions} readOnly={!canWrite} aiUnavailableReason={aiUnavailableReason} />
+                <BoardColumnView
+                  key={column.id}
+                  column={column}
+                  openCardId={openCardId}
+                  actions={actions}
+                  readOnly={!canWrite}
+                  aiUnavailableReason={aiUnavailableReason}
+                />
               ))}
               {board.data?.columns.length === 0 && <p className="p-4 text-sm text-slate-500">Este funnel no tiene columnas. Crea una con '+ Nueva Columna'.</p>}
             </div>
           )}
         </div>
-        {openCard && <ChatPanel key={openCard.id} card={openCard} onClose={() => setOpenCardId(null)} onCardPatched={patchOpenCard} readOnly={!canWrite} aiUnavailableReason={aiUnavailableReason} />}
+        {openCard && (
+          <ChatPanel
+            key={openCard.id}
+            card={openCard}
+            onClose={() => setOpenCardId(null)}
+            onCardPatched={patchOpenCard}
+            readOnly={!canWrite}
+            aiUnavailableReason={aiUnavailableReason}
+          />
+        )}
       </div>
     </div>
   );

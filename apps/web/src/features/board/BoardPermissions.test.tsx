@@ -26,7 +26,15 @@ describe('what the board shows each role', () => {
   it('a viewer reads the board and chat but gets no tool that changes anything', async () => {
     const api = installBoardApi(aBoard([aCard({ unreadCount: 2 })]), [aMessage()], {}, { user: { role: 'viewer', funnel_access: ['f1'] } });
     await openBoard();
-    for (const name of ['+ Nuevo Funnel', '+ Nueva Columna', 'Envío Masivo', 'Renombrar funnel', 'Opciones de la columna', 'Opciones del chat', '+ Iniciar Conversación']) {
+    for (const name of [
+      '+ Nuevo Funnel',
+      '+ Nueva Columna',
+      'Envío Masivo',
+      'Renombrar funnel',
+      'Opciones de la columna',
+      'Opciones del chat',
+      '+ Iniciar Conversación',
+    ]) {
       expect(screen.queryByRole('button', { name }), name).toBeNull();
     }
     const card = screen.getByTestId('board-card');

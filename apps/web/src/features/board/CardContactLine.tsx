@@ -11,7 +11,12 @@ interface CardContactLineProps {
  * group icon — a group id is not a number anyone can dial, so it must not look like one.
  */
 export function CardContactLine({ phone, isGroup, className = 'text-xs text-slate-500' }: CardContactLineProps) {
-  if (!isGroup) return <p className={className} data-testid="contact-line">+{phone}</p>;
+  if (!isGroup)
+    return (
+      <p className={className} data-testid="contact-line">
+        +{phone}
+      </p>
+    );
   return (
     <p className={`flex min-w-0 items-center gap-1 ${className}`} data-testid="contact-line">
       <span role="img" aria-label="Grupo" title="Grupo" data-testid="group-icon" className="shrink-0 text-slate-500">

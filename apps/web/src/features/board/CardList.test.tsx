@@ -43,11 +43,8 @@ describe('CardList', () => {
     expect(screen.getByTestId('card-list').textContent).not.toMatch(/\p{Extended_Pictographic}/u);
   });
 
-  it('shows a group id as it is beside the group icon, and a person\'s number as +phone', () => {
-    const cards = [
-      aCard({ id: 'person', phone: '5215512345678' }),
-      aCard({ id: 'group', isGroup: true, title: 'Familia', phone: '120363025246125486' }),
-    ];
+  it("shows a group id as it is beside the group icon, and a person's number as +phone", () => {
+    const cards = [aCard({ id: 'person', phone: '5215512345678' }), aCard({ id: 'group', isGroup: true, title: 'Familia', phone: '120363025246125486' })];
     render(<CardList cards={cards} openCardId={null} onOpen={noop} onRename={noop} onMoveToFunnel={noop} />);
     const [person, group] = screen.getAllByTestId('contact-line');
     expect(person!.textContent).toBe('+5215512345678');

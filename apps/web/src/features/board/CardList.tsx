@@ -32,7 +32,13 @@ function VirtualCardList({ cards, openCardId, ...actions }: Omit<CardListProps, 
         {virtualizer.getVirtualItems().map((row) => {
           const card = cards[row.index]!;
           return (
-            <div key={row.key} data-index={row.index} ref={virtualizer.measureElement} className="absolute left-0 w-full pb-2" style={{ transform: `translateY(${row.start}px)` }}>
+            <div
+              key={row.key}
+              data-index={row.index}
+              ref={virtualizer.measureElement}
+              className="absolute left-0 w-full pb-2"
+              style={{ transform: `translateY(${row.start}px)` }}
+            >
               <BoardCardItem card={card} active={card.id === openCardId} {...actions} />
             </div>
           );

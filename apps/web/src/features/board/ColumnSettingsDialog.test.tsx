@@ -6,7 +6,14 @@ import { aBoard, createEmittingSocket, installBoardApi } from '../chat/chat-test
 
 vi.mock('socket.io-client', () => ({ io: () => createEmittingSocket() }));
 
-const template = (id: string, name: string, status = 'APPROVED') => ({ id, name, category: 'UTILITY', body_text: `Hola {{1}}, ${name}`, status, variables_schema: { 1: { type: 'text', label: 'Variable 1' } } });
+const template = (id: string, name: string, status = 'APPROVED') => ({
+  id,
+  name,
+  category: 'UTILITY',
+  body_text: `Hola {{1}}, ${name}`,
+  status,
+  variables_schema: { 1: { type: 'text', label: 'Variable 1' } },
+});
 
 async function openColumnMenuItem(item: 'Configuración de columna' | 'Configurar Bot Gemini') {
   renderApp('/t/acme');
@@ -115,14 +122,17 @@ describe('column assistant', () => {
     const api = installBoardApi(aBoard(), [], {
       'GET /t/acme/api/columns/col1/quick-replies': () => json(200, []),
       'POST /t/acme/api/columns/col1/tools/upload': () => json(201, { fileName: 'precios.csv', filePath: '/media/t/f.csv' }),
-      'PUT /t/acme/api/columns/col1': ({ body }) => json(200, { id: 'col1', title: 'Nuevos', funnelId: 'f1', color: 'blue', assistant_bot_id: null, ...(body as object) }),
+      'PUT /t/acme/api/columns/col1': ({ body }) =>
+        json(200, { id: 'col1', title: 'Nuevos', funnelId: 'f1', color: 'blue', assistant_bot_id: null, ...(body as object) }),
     });
     vi.stubGlobal('crypto', { ...globalThis.crypto, randomUUID: () => 'tool-1' });
     const dialog = await openColumnMenuItem('Configuración de columna');
     fireEvent.click(within(dialog).getByRole('tab', { name: 'Asistente' }));
     fireEvent.click(within(dialog).getByRole('switch', { name: 'Asistente activo' }));
     fireEvent.change(within(dialog).getByLabelText('Instrucciones del asistente'), { target: { value: 'Eres el asistente de ventas.' } });
-    fireEvent.change(within(dialog).getByTestId('tool-file-input'), { target: { files: [new File(['producto,precio\n'], 'precios.csv', { type: 'text/csv' })] } });
+    fireEvent.change(within(dialog).getByTestId('tool-file-input'), {
+      target: { files: [new File(['producto,precio\n'], 'precios.csv', { type: 'text/csv' })] },
+    });
     expect(await screen.findByText('Archivo de herramienta subido exitosamente.')).toBeTruthy();
     const form = api.callsTo('POST', '/t/acme/api/columns/col1/tools/upload')[0]!.body as FormData;
     expect((form.get('tool_file') as File).name).toBe('precios.csv');
@@ -131,7 +141,13 @@ describe('column assistant', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Guardar asistente' }));
     expect(await screen.findByText('Asistente de columna actualizado.')).toBeTruthy();
     expect(api.callsTo('PUT', '/t/acme/api/columns/col1')[0]!.body).toEqual({
-      gemini_config: { isEnabled: true, systemPrompt: 'Eres el asistente de ventas.', tools: [{ type: 'file_upload', id: 'tool-1', fileName: 'precios.csv', filePath: '/media/t/f.csv', purpose: 'Lista de precios' }], quietSeconds: 4, pauseOnHumanReply: true },
+      gemini_config: {
+        isEnabled: true,
+        systemPrompt: 'Eres el asistente de ventas.',
+        tools: [{ type: 'file_upload', id: 'tool-1', fileName: 'precios.csv', filePath: '/media/t/f.csv', purpose: 'Lista de precios' }],
+        quietSeconds: 4,
+        pauseOnHumanReply: true,
+      },
     });
   });
 
@@ -139,7 +155,8 @@ describe('column assistant', () => {
     const api = installBoardApi(aBoard(), [], {
       'GET /t/acme/api/columns/col1/quick-replies': () => json(200, []),
       'GET /t/acme/api/ai/status': () => json(200, { provider: 'sandbox', label: 'IA de prueba' }),
-      'PUT /t/acme/api/columns/col1': ({ body }) => json(200, { id: 'col1', title: 'Nuevos', funnelId: 'f1', color: 'blue', assistant_bot_id: null, ...(body as object) }),
+      'PUT /t/acme/api/columns/col1': ({ body }) =>
+        json(200, { id: 'col1', title: 'Nuevos', funnelId: 'f1', color: 'blue', assistant_bot_id: null, ...(body as object) }),
     });
     const dialog = await openColumnMenuItem('Configuración de columna');
     fireEvent.click(within(dialog).getByRole('tab', { name: 'Asistente' }));
@@ -160,7 +177,9 @@ describe('column assistant', () => {
     });
     const dialog = await openColumnMenuItem('Configuración de columna');
     fireEvent.click(within(dialog).getByRole('tab', { name: 'Asistente' }));
-    expect((await within(dialog).findByTestId('ai-model-label')).textContent).toBe('No hay un modelo de IA configurado: el asistente dejará una nota en lugar de responder.');
+    expect((await within(dialog).findByTestId('ai-model-label')).textContent).toBe(
+      'No hay un modelo de IA configurado: el asistente dejará una nota en lugar de responder.',
+    );
   });
 
   it('says when a tool file is refused, and reverts a bot choice the server refuses', async () => {

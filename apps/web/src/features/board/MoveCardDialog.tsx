@@ -6,7 +6,8 @@ import { Modal } from '../../shared/ui/Modal.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { boardApi, type FunnelSummary } from './board.api.ts';
 
-const selectClass = 'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-sm shadow-sm outline-none focus:border-emerald-500 focus:ring-4 focus:ring-emerald-100 disabled:bg-slate-100';
+const selectClass =
+  'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-sm shadow-sm outline-none focus:border-emerald-500 focus:ring-4 focus:ring-emerald-100 disabled:bg-slate-100';
 
 interface MoveCardDialogProps {
   cardId: string;
@@ -80,7 +81,13 @@ export function MoveCardDialog({ cardId, cardTitle, currentFunnelId, funnels, on
           <label htmlFor={`${id}-column`} className="mb-1.5 block text-sm font-medium text-slate-700">
             Columna
           </label>
-          <select id={`${id}-column`} value={columnId} disabled={!funnelId || columns.isLoading} className={selectClass} onChange={(event) => setColumnId(event.target.value)}>
+          <select
+            id={`${id}-column`}
+            value={columnId}
+            disabled={!funnelId || columns.isLoading}
+            className={selectClass}
+            onChange={(event) => setColumnId(event.target.value)}
+          >
             <option value="">{columns.isLoading ? 'Cargando columnas…' : 'Selecciona una columna'}</option>
             {(columns.data ?? []).map((column) => (
               <option key={column.id} value={column.id}>
@@ -88,7 +95,9 @@ export function MoveCardDialog({ cardId, cardTitle, currentFunnelId, funnels, on
               </option>
             ))}
           </select>
-          {funnelId && columns.data?.length === 0 && <p className="mt-1.5 text-xs text-slate-500">Este funnel no tiene columnas. Crea una antes de mover chats a él.</p>}
+          {funnelId && columns.data?.length === 0 && (
+            <p className="mt-1.5 text-xs text-slate-500">Este funnel no tiene columnas. Crea una antes de mover chats a él.</p>
+          )}
           {columns.isError && <p className="mt-1.5 text-xs text-rose-600">{errorMessageOr(columns.error, 'Error al cargar las columnas.')}</p>}
         </div>
       </div>

@@ -77,7 +77,9 @@ export function QuickRepliesTab({ columnId }: { columnId: string }) {
         </div>
       ) : (
         <ul className="max-h-60 space-y-2 overflow-y-auto" aria-label="Respuestas rápidas de la columna">
-          {(replies.data ?? []).length === 0 && <li className="rounded-lg bg-slate-50 px-3 py-4 text-center text-sm text-slate-500">Esta columna aún no tiene respuestas rápidas.</li>}
+          {(replies.data ?? []).length === 0 && (
+            <li className="rounded-lg bg-slate-50 px-3 py-4 text-center text-sm text-slate-500">Esta columna aún no tiene respuestas rápidas.</li>
+          )}
           {(replies.data ?? []).map((reply) => (
             <li key={reply.id} data-testid="quick-reply-row" className="flex items-start gap-3 rounded-lg bg-slate-50 px-3 py-2 ring-1 ring-slate-200">
               <div className="min-w-0 flex-1">
@@ -86,7 +88,15 @@ export function QuickRepliesTab({ columnId }: { columnId: string }) {
               </div>
               {confirmingId === reply.id ? (
                 <>
-                  <Button size="sm" variant="danger" loading={remove.isPending} onClick={() => { setConfirmingId(null); remove.mutate(reply); }}>
+                  <Button
+                    size="sm"
+                    variant="danger"
+                    loading={remove.isPending}
+                    onClick={() => {
+                      setConfirmingId(null);
+                      remove.mutate(reply);
+                    }}
+                  >
                     Confirmar
                   </Button>
                   <Button size="sm" variant="secondary" onClick={() => setConfirmingId(null)}>
@@ -95,7 +105,17 @@ export function QuickRepliesTab({ columnId }: { columnId: string }) {
                 </>
               ) : (
                 <>
-                  <Button size="sm" variant="ghost" aria-label={`Editar ${reply.title}`} onClick={() => { setEditing(reply); setTitle(reply.title); setText(reply.text); setProblem(null); }}>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    aria-label={`Editar ${reply.title}`}
+                    onClick={() => {
+                      setEditing(reply);
+                      setTitle(reply.title);
+                      setText(reply.text);
+                      setProblem(null);
+                    }}
+                  >
                     Editar
                   </Button>
                   <Button size="sm" variant="ghost" aria-label={`Eliminar ${reply.title}`} className="text-rose-600" onClick={() => setConfirmingId(reply.id)}>

@@ -3,11 +3,30 @@ import type { Board, BoardCard } from './board.api.ts';
 import { boardCounters, moveCardLocally, placeCardUpdate } from './board-cache.ts';
 
 const card = (id: string, columnId: string, extra: Partial<BoardCard> = {}): BoardCard => ({
-  id, funnelId: 'f1', columnId, title: id, phone: '521', isGroup: false, unreadCount: 0, lastMessageType: 'text', lastMessageText: 'hola',
-  lastActivityAt: '2025-01-01T00:00:00.000Z', contactLastMessageAt: null, aiEnabled: false, ...extra,
+  id,
+  funnelId: 'f1',
+  columnId,
+  title: id,
+  phone: '521',
+  isGroup: false,
+  unreadCount: 0,
+  lastMessageType: 'text',
+  lastMessageText: 'hola',
+  lastActivityAt: '2025-01-01T00:00:00.000Z',
+  contactLastMessageAt: null,
+  aiEnabled: false,
+  ...extra,
 });
 
-const column = (id: string, title: string, color: 'blue' | 'green') => ({ id, title, funnelId: 'f1', funnelName: 'Ventas', color, gemini_config: null, assistant_bot_id: null });
+const column = (id: string, title: string, color: 'blue' | 'green') => ({
+  id,
+  title,
+  funnelId: 'f1',
+  funnelName: 'Ventas',
+  color,
+  gemini_config: null,
+  assistant_bot_id: null,
+});
 
 const board = (): Board => ({
   funnel: { id: 'f1', name: 'Ventas' },
@@ -50,7 +69,7 @@ describe('board cache', () => {
     expect(idsIn(placed.board, 1)).toEqual(['new', 'c3']);
   });
 
-  it('drops a card that left for another funnel and ignores other funnels\' cards', () => {
+  it("drops a card that left for another funnel and ignores other funnels' cards", () => {
     expect(idsIn(placeCardUpdate(board(), card('c3', 'x', { funnelId: 'f2' })).board, 1)).toEqual([]);
     const elsewhere = placeCardUpdate(board(), card('other', 'x', { funnelId: 'f2' }));
     expect(elsewhere).toEqual({ board: board(), reload: false });

@@ -35,7 +35,10 @@ export function moveCardLocally(board: Board, cardId: string, targetColumnId: st
 }
 
 export function patchCard(board: Board, cardId: string, patch: Partial<BoardCard>): Board {
-  return { ...board, columns: board.columns.map((column) => ({ ...column, cards: column.cards.map((card) => (card.id === cardId ? { ...card, ...patch } : card)) })) };
+  return {
+    ...board,
+    columns: board.columns.map((column) => ({ ...column, cards: column.cards.map((card) => (card.id === cardId ? { ...card, ...patch } : card)) })),
+  };
 }
 
 /**

@@ -8,7 +8,10 @@ import { boardKey, createBoardLive, funnelsKey, RELOAD_WINDOW_MS } from './board
 function setup(openCardId: string | null = null) {
   const queryClient = new QueryClient();
   queryClient.setQueryData<Board>(boardKey('f1'), aBoard([aCard({ unreadCount: 2 }), aCard({ id: 'c2', unreadCount: 1 })]));
-  queryClient.setQueryData<FunnelSummary[]>(funnelsKey, [{ id: 'f1', name: 'Ventas', unreadCount: 3 }, { id: 'f2', name: 'Soporte', unreadCount: 4 }]);
+  queryClient.setQueryData<FunnelSummary[]>(funnelsKey, [
+    { id: 'f1', name: 'Ventas', unreadCount: 3 },
+    { id: 'f2', name: 'Soporte', unreadCount: 4 },
+  ]);
   const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
   const reloadsOf = (key: readonly unknown[]) => invalidate.mock.calls.filter(([filters]) => JSON.stringify(filters?.queryKey) === JSON.stringify(key)).length;
   const live = createBoardLive(queryClient, () => ({ funnelId: 'f1', openCardId }));

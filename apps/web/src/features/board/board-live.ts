@@ -55,7 +55,11 @@ export function createBoardLive(queryClient: QueryClient, view: () => BoardView,
       if (placed.reload) boardReload.request();
       else queryClient.setQueryData(boardKey(board.funnel.id), placed.board);
     }
-    if (before) addUnread([[before.funnelId, -before.unreadCount], [seen.funnelId, seen.unreadCount]]);
+    if (before)
+      addUnread([
+        [before.funnelId, -before.unreadCount],
+        [seen.funnelId, seen.unreadCount],
+      ]);
     else if (created) addUnread([[seen.funnelId, seen.unreadCount]]);
     // A card this screen never held (another funnel's): what it counted before is unknown here.
     else funnelsReload.request();

@@ -1,7 +1,15 @@
 import type { AiStatus } from '@embudo/contracts/http/ai';
 import type { InitiateConversationResponse } from '@embudo/contracts/http/chats';
 import type {
-  Board, CardSummary, Column, columnColors, Funnel, GeminiConfig, NamedColumn, QuickReply, UpdateColumnRequest,
+  Board,
+  CardSummary,
+  Column,
+  columnColors,
+  Funnel,
+  GeminiConfig,
+  NamedColumn,
+  QuickReply,
+  UpdateColumnRequest,
 } from '@embudo/contracts/http/funnels';
 import { api } from '../../shared/api-client/api-client.ts';
 
@@ -30,13 +38,15 @@ export const boardApi = {
   createColumn: (funnelId: string, title: string) => api.post<Column>('/api/columns', { funnelId, title }),
   updateColumn: (columnId: string, changes: ColumnChanges) => api.put<Column>(`/api/columns/${id(columnId)}`, changes),
   deleteColumn: (columnId: string) => api.delete<void>(`/api/columns/${id(columnId)}`),
-  toggleColumnAi: (columnId: string, enabled: boolean) => api.post<{ updated: number; enabled: boolean }>(`/api/columns/${id(columnId)}/toggle-cards-ai`, { enabled }),
+  toggleColumnAi: (columnId: string, enabled: boolean) =>
+    api.post<{ updated: number; enabled: boolean }>(`/api/columns/${id(columnId)}/toggle-cards-ai`, { enabled }),
   quickReplies: (columnId: string) => api.get<QuickReply[]>(`/api/columns/${id(columnId)}/quick-replies`),
   createQuickReply: (body: { columnId: string; title: string; text: string }) => api.post<QuickReply>('/api/quick-replies', body),
   updateQuickReply: (quickReplyId: string, body: { title: string; text: string }) => api.put<QuickReply>(`/api/quick-replies/${id(quickReplyId)}`, body),
   deleteQuickReply: (quickReplyId: string) => api.delete<void>(`/api/quick-replies/${id(quickReplyId)}`),
   assignedTemplates: (columnId: string) => api.get<{ templateIds: string[] }>(`/api/columns/${id(columnId)}/assigned-templates`),
-  assignTemplates: (columnId: string, templateIds: string[]) => api.put<{ templateIds: string[] }>(`/api/columns/${id(columnId)}/assigned-templates`, { templateIds }),
+  assignTemplates: (columnId: string, templateIds: string[]) =>
+    api.put<{ templateIds: string[] }>(`/api/columns/${id(columnId)}/assigned-templates`, { templateIds }),
   uploadToolFile: (columnId: string, file: File) => {
     const form = new FormData();
     form.append('tool_file', file, file.name);

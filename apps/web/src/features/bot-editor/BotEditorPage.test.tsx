@@ -15,7 +15,12 @@ beforeAll(installReactFlowJsdom);
 const LAZY = { timeout: 5_000 };
 const BOT_ID = '44444444-4444-4444-8444-444444444444';
 const aBot = (): BotDetail => ({
-  id: BOT_ID, name: 'Agenda', type: 'scheduling', avatar_icon: 'scheduling', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
+  id: BOT_ID,
+  name: 'Agenda',
+  type: 'scheduling',
+  avatar_icon: 'scheduling',
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-01T00:00:00Z',
   config: {
     nodes: [
       { id: 'trigger-1', type: 'trigger', position: { x: 0, y: 0 }, data: { label: 'Inicio', triggerType: 'on_message_received', columnId: '' } },
@@ -40,7 +45,12 @@ function signedIn(handlers: Parameters<typeof installFakeApi>[0]) {
 describe('bot editor', () => {
   it('says Cargando Editor de Bot... while loading, then shows the name, the node count and the nodes', async () => {
     let answer!: (response: Response) => void;
-    signedIn({ [`GET /t/acme/api/bots/${BOT_ID}`]: () => new Promise<Response>((resolve) => { answer = resolve; }) });
+    signedIn({
+      [`GET /t/acme/api/bots/${BOT_ID}`]: () =>
+        new Promise<Response>((resolve) => {
+          answer = resolve;
+        }),
+    });
     renderApp(`/t/acme/bots/${BOT_ID}`);
     expect(await screen.findByText('Cargando Editor de Bot...', {}, LAZY)).toBeTruthy();
     // The loading text shows before the request leaves: answer only once it has.
@@ -62,7 +72,10 @@ describe('bot editor', () => {
     let answer!: (response: Response) => void;
     const api = signedIn({
       [`GET /t/acme/api/bots/${BOT_ID}`]: () => json(200, aBot()),
-      [`PUT /t/acme/api/bots/${BOT_ID}`]: () => new Promise<Response>((resolve) => { answer = resolve; }),
+      [`PUT /t/acme/api/bots/${BOT_ID}`]: () =>
+        new Promise<Response>((resolve) => {
+          answer = resolve;
+        }),
     });
     renderApp(`/t/acme/bots/${BOT_ID}`);
     fireEvent.change(await screen.findByLabelText('Nombre del bot', {}, LAZY), { target: { value: 'Agenda 2' } });
@@ -128,7 +141,7 @@ describe('bot editor', () => {
     expect(shown.edges).toHaveLength(1);
   });
 
-  it('shows the server\'s message when saving fails', async () => {
+  it("shows the server's message when saving fails", async () => {
     signedIn({
       [`GET /t/acme/api/bots/${BOT_ID}`]: () => json(200, aBot()),
       [`PUT /t/acme/api/bots/${BOT_ID}`]: () => json(400, { code: 'BAD_REQUEST', message: 'El nombre del bot es requerido.' }),
@@ -142,7 +155,9 @@ describe('bot editor', () => {
   it('keeps a stored access token masked: saved back unchanged, or emptied with Cambiar to type a new one', async () => {
     const withImage = aBot();
     withImage.config.nodes.push({
-      id: 'sendImage-1', type: 'sendImage', position: { x: 0, y: 400 },
+      id: 'sendImage-1',
+      type: 'sendImage',
+      position: { x: 0, y: 400 },
       data: { label: 'Catálogo', imageUrl: 'https://cdn.acme.test/catalogo.png', authToken: `${SECRET_MASK}3210`, errorMessage: 'Sin imagen.' },
     });
     const api = signedIn({
@@ -154,7 +169,8 @@ describe('bot editor', () => {
     expect(token.value).toBe(`${SECRET_MASK}3210`);
     expect(token.readOnly).toBe(true);
     expect(screen.getByText('Guardado cifrado: no se vuelve a mostrar.')).toBeTruthy();
-    const savedToken = (index: number) => (api.callsTo('PUT', `/t/acme/api/bots/${BOT_ID}`)[index]!.body as BotDetail).config.nodes.find((node) => node.id === 'sendImage-1')!.data.authToken;
+    const savedToken = (index: number) =>
+      (api.callsTo('PUT', `/t/acme/api/bots/${BOT_ID}`)[index]!.body as BotDetail).config.nodes.find((node) => node.id === 'sendImage-1')!.data.authToken;
     fireEvent.click(screen.getByRole('button', { name: 'Guardar Flujo' }));
     await waitFor(() => expect(savedToken(0)).toBe(`${SECRET_MASK}3210`));
 

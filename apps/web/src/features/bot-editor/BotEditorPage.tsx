@@ -2,7 +2,17 @@ import '@xyflow/react/dist/style.css';
 import './bot-editor.css';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, useEdgesState, useNodesState, useReactFlow, type Connection, type Edge, type IsValidConnection,
+  Background,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  ReactFlowProvider,
+  useEdgesState,
+  useNodesState,
+  useReactFlow,
+  type Connection,
+  type Edge,
+  type IsValidConnection,
 } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { Link, useParams } from 'react-router';
@@ -58,30 +68,36 @@ function BotEditor({ bot, slug }: { bot: BotDetail; slug: string }) {
   const columns = useQuery({ queryKey: ['columns', 'all'], queryFn: () => api.get<EditorColumn[]>('/api/columns/all') });
   const members = useQuery({ queryKey: ['users'], queryFn: () => api.get<EditorMember[]>('/api/users') });
 
-  const editor = useMemo<EditorContextValue>(() => ({
-    columns: columns.data ?? [],
-    members: members.data ?? [],
-    removeNode: (nodeId) => {
-      const next = removeNodes(nodesRef.current, edgesRef.current, [nodeId]);
-      setNodes(next.nodes);
-      setEdges(next.edges);
-    },
-    dropHandle: (nodeId, handleId) => setEdges((current) => withoutHandle(current, nodeId, handleId)),
-  }), [columns.data, members.data, setNodes, setEdges]);
+  const editor = useMemo<EditorContextValue>(
+    () => ({
+      columns: columns.data ?? [],
+      members: members.data ?? [],
+      removeNode: (nodeId) => {
+        const next = removeNodes(nodesRef.current, edgesRef.current, [nodeId]);
+        setNodes(next.nodes);
+        setEdges(next.edges);
+      },
+      dropHandle: (nodeId, handleId) => setEdges((current) => withoutHandle(current, nodeId, handleId)),
+    }),
+    [columns.data, members.data, setNodes, setEdges],
+  );
 
   const currentConfig = useCallback(() => toBotConfig(nodesRef.current, edgesRef.current), []);
   const [savedSnapshot, setSavedSnapshot] = useState(() => flowSnapshot(bot.name, toBotConfig(initial.nodes, initial.edges)));
   const unsaved = flowSnapshot(name, toBotConfig(nodes, edges)) !== savedSnapshot;
   useLeavePageQuestion(unsaved);
 
-  const addNode = useCallback((type: NodeType, position: { x: number; y: number }) => {
-    const created = createNode(type, position, nodesRef.current);
-    if ('error' in created) {
-      toast.error(created.error);
-      return;
-    }
-    setNodes((current) => [...current, created.node]);
-  }, [setNodes, toast]);
+  const addNode = useCallback(
+    (type: NodeType, position: { x: number; y: number }) => {
+      const created = createNode(type, position, nodesRef.current);
+      if ('error' in created) {
+        toast.error(created.error);
+        return;
+      }
+      setNodes((current) => [...current, created.node]);
+    },
+    [setNodes, toast],
+  );
 
   const onConnect = useCallback((connection: Connection) => setEdges((current) => connect(current, connection)), [setEdges]);
 
@@ -120,7 +136,11 @@ function BotEditor({ bot, slug }: { bot: BotDetail; slug: string }) {
     <EditorContext.Provider value={editor}>
       <div className="flex h-[calc(100vh-4rem)] flex-col">
         <header className="flex flex-wrap items-center gap-3 border-b border-slate-200 bg-white px-4 py-3">
-          <Link to={`/t/${slug}/bots`} aria-label="Volver a Bots Studio" className="grid size-9 place-items-center rounded-lg text-slate-600 ring-1 ring-slate-300 hover:bg-slate-50">
+          <Link
+            to={`/t/${slug}/bots`}
+            aria-label="Volver a Bots Studio"
+            className="grid size-9 place-items-center rounded-lg text-slate-600 ring-1 ring-slate-300 hover:bg-slate-50"
+          >
             <svg viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
               <path d="M15 18l-6-6 6-6" strokeLinecap="round" strokeLinejoin="round" />
             </svg>

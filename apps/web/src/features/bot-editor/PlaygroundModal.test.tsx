@@ -18,7 +18,12 @@ const send = () => fireEvent.click(screen.getByRole('button', { name: 'Enviar' }
 describe('PlaygroundModal', () => {
   it('sends the unsaved config, shows the typing indicator and blocks the input while waiting, then reuses the session', async () => {
     let answer: (response: Response) => void = () => undefined;
-    const api = installFakeApi({ 'POST /t/acme/api/bots/b1/simulate': () => new Promise<Response>((resolve) => { answer = resolve; }) });
+    const api = installFakeApi({
+      'POST /t/acme/api/bots/b1/simulate': () =>
+        new Promise<Response>((resolve) => {
+          answer = resolve;
+        }),
+    });
     renderPlayground();
     type('   ');
     expect((screen.getByRole('button', { name: 'Enviar' }) as HTMLButtonElement).disabled).toBe(true);
@@ -52,7 +57,9 @@ describe('PlaygroundModal', () => {
   });
 
   it('shows a failure as a bot message prefixed [ERROR]', async () => {
-    installFakeApi({ 'POST /t/acme/api/bots/b1/simulate': () => json(400, { code: 'BAD_REQUEST', message: 'Solo puede haber un nodo disparador por flujo.' }) });
+    installFakeApi({
+      'POST /t/acme/api/bots/b1/simulate': () => json(400, { code: 'BAD_REQUEST', message: 'Solo puede haber un nodo disparador por flujo.' }),
+    });
     renderPlayground();
     type('Hola');
     send();

@@ -7,7 +7,7 @@ const node = (id: string, type: EditorNode['type'] = 'sendMessage'): EditorNode 
 const link = (source: string, target: string, sourceHandle: string | null = null) => ({ source, target, sourceHandle, targetHandle: null });
 
 describe('connect', () => {
-  it('joins an output to another node with React Flow\'s edge id', () => {
+  it("joins an output to another node with React Flow's edge id", () => {
     const edges = connect([], link('a', 'b', 'si'));
     expect(edges).toEqual([{ id: 'xy-edge__asi-b', source: 'a', target: 'b', sourceHandle: 'si', targetHandle: null }]);
     expect(edgeIdOf(link('a', 'b'))).toBe('xy-edge__a-b');
@@ -32,14 +32,21 @@ describe('connect', () => {
 describe('removeNodes', () => {
   it('removes the node and every edge that touches it, and nothing else', () => {
     const nodes = [node('a'), node('b'), node('c')];
-    const edges: Edge[] = [{ id: 'ab', source: 'a', target: 'b' }, { id: 'bc', source: 'b', target: 'c' }, { id: 'ac', source: 'a', target: 'c' }];
+    const edges: Edge[] = [
+      { id: 'ab', source: 'a', target: 'b' },
+      { id: 'bc', source: 'b', target: 'c' },
+      { id: 'ac', source: 'a', target: 'c' },
+    ];
     const after = removeNodes(nodes, edges, ['b']);
     expect(after.nodes.map((n) => n.id)).toEqual(['a', 'c']);
     expect(after.edges.map((e) => e.id)).toEqual(['ac']);
   });
 
   it('drops the edges of a removed option handle only', () => {
-    const edges: Edge[] = [{ id: '1', source: 'm', target: 'x', sourceHandle: 'op-1' }, { id: '2', source: 'm', target: 'y', sourceHandle: 'op-2' }];
+    const edges: Edge[] = [
+      { id: '1', source: 'm', target: 'x', sourceHandle: 'op-1' },
+      { id: '2', source: 'm', target: 'y', sourceHandle: 'op-2' },
+    ];
     expect(withoutHandle(edges, 'm', 'op-1').map((e) => e.id)).toEqual(['2']);
   });
 });
@@ -47,7 +54,9 @@ describe('removeNodes', () => {
 describe('createNode', () => {
   it('names the node after its type and a timestamp and gives it the spec defaults', () => {
     const created = createNode('timer', { x: 10, y: 20 }, [], 1700000000000);
-    expect(created).toEqual({ node: { id: 'timer-1700000000000', type: 'timer', position: { x: 10, y: 20 }, data: { label: 'Temporizador', duration: 5, unit: 'minutes' } } });
+    expect(created).toEqual({
+      node: { id: 'timer-1700000000000', type: 'timer', position: { x: 10, y: 20 }, data: { label: 'Temporizador', duration: 5, unit: 'minutes' } },
+    });
     expect((createNode('webhook', { x: 0, y: 0 }, []) as { node: EditorNode }).node.data).toMatchObject({ method: 'POST', body: '{}' });
     expect((createNode('condition', { x: 0, y: 0 }, []) as { node: EditorNode }).node.data).toMatchObject({ variable: 'user_response', operator: 'contains' });
     expect((createNode('trigger', { x: 0, y: 0 }, []) as { node: EditorNode }).node.data).toMatchObject({ triggerType: 'on_message_received' });

@@ -67,13 +67,25 @@ export function createNode(type: NodeType, position: XYPosition, existing: reado
 export function toBotConfig(nodes: readonly EditorNode[], edges: readonly Edge[]): BotConfigInput {
   return {
     nodes: nodes.map((node) => ({ id: node.id, type: node.type as NodeType, position: { x: node.position.x, y: node.position.y }, data: node.data })),
-    edges: edges.map((edge) => ({ id: edge.id, source: edge.source, target: edge.target, sourceHandle: edge.sourceHandle ?? null, targetHandle: edge.targetHandle ?? null })),
+    edges: edges.map((edge) => ({
+      id: edge.id,
+      source: edge.source,
+      target: edge.target,
+      sourceHandle: edge.sourceHandle ?? null,
+      targetHandle: edge.targetHandle ?? null,
+    })),
   };
 }
 
 export function fromBotConfig(config: { nodes: readonly { id: string; type: string; position: XYPosition; data: EditorNodeData }[]; edges: readonly Edge[] }) {
   return {
     nodes: config.nodes.map((node) => ({ id: node.id, type: node.type as NodeType, position: node.position, data: node.data })),
-    edges: config.edges.map((edge) => ({ id: edge.id, source: edge.source, target: edge.target, sourceHandle: edge.sourceHandle ?? null, targetHandle: edge.targetHandle ?? null })),
+    edges: config.edges.map((edge) => ({
+      id: edge.id,
+      source: edge.source,
+      target: edge.target,
+      sourceHandle: edge.sourceHandle ?? null,
+      targetHandle: edge.targetHandle ?? null,
+    })),
   };
 }

@@ -15,10 +15,7 @@ export interface PlaygroundState {
 }
 
 export type PlaygroundAction =
-  | { type: 'sent'; text: string }
-  | { type: 'replied'; answer: SimulateResponse }
-  | { type: 'failed'; error: unknown }
-  | { type: 'reset' };
+  { type: 'sent'; text: string } | { type: 'replied'; answer: SimulateResponse } | { type: 'failed'; error: unknown } | { type: 'reset' };
 
 export const UNKNOWN_PLAYGROUND_ERROR = 'An unknown error occurred.';
 export const initialPlayground: PlaygroundState = { messages: [], sessionId: null, waiting: false, options: [] };
@@ -40,7 +37,9 @@ export function playgroundReducer(state: PlaygroundState, action: PlaygroundActi
       return {
         ...state,
         messages: [...state.messages, ...action.answer.replies.map((text) => ({ sender: 'bot' as const, text }))],
-        sessionId: action.answer.sessionId, waiting: false, options: action.answer.options,
+        sessionId: action.answer.sessionId,
+        waiting: false,
+        options: action.answer.options,
       };
     case 'failed':
       return { ...state, messages: [...state.messages, { sender: 'bot', text: errorText(action.error) }], waiting: false };

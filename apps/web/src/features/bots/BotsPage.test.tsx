@@ -9,7 +9,13 @@ import { aTenant, aUser, storeSession } from '../../test/session-fixture.ts';
 vi.mock('socket.io-client', () => ({ io: () => createFakeSocket() }));
 
 const aBot = (overrides: Partial<BotSummary> = {}): BotSummary => ({
-  id: '44444444-4444-4444-8444-444444444444', name: 'Agenda', type: 'scheduling', avatar_icon: 'scheduling', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-02T00:00:00Z', ...overrides,
+  id: '44444444-4444-4444-8444-444444444444',
+  name: 'Agenda',
+  type: 'scheduling',
+  avatar_icon: 'scheduling',
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-02T00:00:00Z',
+  ...overrides,
 });
 
 function signedIn(handlers: Parameters<typeof installFakeApi>[0]) {
@@ -21,7 +27,10 @@ function signedIn(handlers: Parameters<typeof installFakeApi>[0]) {
 
 describe('Bots Studio', () => {
   it('shows a card per bot with a create card, and opens a bot in the editor', async () => {
-    signedIn({ 'GET /t/acme/api/bots': () => json(200, [aBot(), aBot({ id: '55555555-5555-4555-8555-555555555555', name: 'Cobros', type: 'billing', avatar_icon: 'billing' })]) });
+    signedIn({
+      'GET /t/acme/api/bots': () =>
+        json(200, [aBot(), aBot({ id: '55555555-5555-4555-8555-555555555555', name: 'Cobros', type: 'billing', avatar_icon: 'billing' })]),
+    });
     const app = renderApp('/t/acme/bots');
     const agenda = await screen.findByRole('article', { name: 'Agenda' });
     expect(within(agenda).getByText('Agendamiento')).toBeTruthy();
@@ -32,7 +41,10 @@ describe('Bots Studio', () => {
   });
 
   it('asks for a name and a type, refuses a blank name, then creates the bot and opens it', async () => {
-    const created: BotDetail = { ...aBot({ id: '66666666-6666-4666-8666-666666666666', name: 'Cobranza mayo', type: 'billing', avatar_icon: 'billing' }), config: { nodes: [], edges: [] } };
+    const created: BotDetail = {
+      ...aBot({ id: '66666666-6666-4666-8666-666666666666', name: 'Cobranza mayo', type: 'billing', avatar_icon: 'billing' }),
+      config: { nodes: [], edges: [] },
+    };
     const api = signedIn({
       'GET /t/acme/api/bots': () => json(200, []),
       'POST /t/acme/api/bots': () => json(201, created),
@@ -53,7 +65,7 @@ describe('Bots Studio', () => {
     await waitFor(() => expect(app.pathname()).toBe(`/t/acme/bots/${created.id}`));
   });
 
-  it('shows the server\'s message, or Fallo al crear el bot.', async () => {
+  it("shows the server's message, or Fallo al crear el bot.", async () => {
     signedIn({ 'GET /t/acme/api/bots': () => json(200, []), 'POST /t/acme/api/bots': () => new Response('boom', { status: 500 }) });
     renderApp('/t/acme/bots');
     fireEvent.click(await screen.findByRole('button', { name: 'Crear Nuevo Bot' }));
@@ -63,7 +75,10 @@ describe('Bots Studio', () => {
   });
 
   it('deletes a bot only after confirmation', async () => {
-    const api = signedIn({ 'GET /t/acme/api/bots': () => json(200, [aBot()]), [`DELETE /t/acme/api/bots/${aBot().id}`]: () => new Response(null, { status: 204 }) });
+    const api = signedIn({
+      'GET /t/acme/api/bots': () => json(200, [aBot()]),
+      [`DELETE /t/acme/api/bots/${aBot().id}`]: () => new Response(null, { status: 204 }),
+    });
     renderApp('/t/acme/bots');
     fireEvent.click(await screen.findByRole('button', { name: 'Eliminar Agenda' }));
     const confirm = screen.getByRole('dialog', { name: 'Eliminar bot' });

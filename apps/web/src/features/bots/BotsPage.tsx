@@ -13,8 +13,16 @@ import { CreateBotDialog } from './CreateBotDialog.tsx';
 
 function BotCard({ bot, slug, onDelete, deleting }: { bot: BotSummary; slug: string; onDelete: () => void; deleting: boolean }) {
   return (
-    <article aria-label={bot.name} data-testid="bot-card" className="group relative flex flex-col rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 transition hover:shadow-md hover:ring-emerald-300">
-      <Link to={`/t/${slug}/bots/${bot.id}`} className="flex items-center gap-4 after:absolute after:inset-0 after:rounded-2xl" aria-label={`Abrir ${bot.name}`}>
+    <article
+      aria-label={bot.name}
+      data-testid="bot-card"
+      className="group relative flex flex-col rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 transition hover:shadow-md hover:ring-emerald-300"
+    >
+      <Link
+        to={`/t/${slug}/bots/${bot.id}`}
+        className="flex items-center gap-4 after:absolute after:inset-0 after:rounded-2xl"
+        aria-label={`Abrir ${bot.name}`}
+      >
         <BotAvatar type={bot.avatar_icon} />
         <div className="min-w-0">
           <h2 className="truncate text-base font-semibold text-slate-900">{bot.name}</h2>
@@ -23,7 +31,14 @@ function BotCard({ bot, slug, onDelete, deleting }: { bot: BotSummary; slug: str
       </Link>
       <p className="mt-4 text-xs text-slate-400">Actualizado {new Date(bot.updated_at).toLocaleDateString('es')}</p>
       <div className="relative z-10 mt-3 flex justify-end">
-        <Button variant="ghost" size="sm" loading={deleting} onClick={onDelete} aria-label={`Eliminar ${bot.name}`} className="text-rose-600 hover:bg-rose-50 hover:text-rose-700">
+        <Button
+          variant="ghost"
+          size="sm"
+          loading={deleting}
+          onClick={onDelete}
+          aria-label={`Eliminar ${bot.name}`}
+          className="text-rose-600 hover:bg-rose-50 hover:text-rose-700"
+        >
           Eliminar
         </Button>
       </div>
@@ -108,7 +123,13 @@ export function BotsPage() {
             <span className="text-sm font-semibold">Crear Nuevo Bot</span>
           </button>
           {bots.data.map((bot) => (
-            <BotCard key={bot.id} bot={bot} slug={tenantSlug} deleting={remove.isPending && remove.variables === bot.id} onDelete={() => void askToDelete(bot)} />
+            <BotCard
+              key={bot.id}
+              bot={bot}
+              slug={tenantSlug}
+              deleting={remove.isPending && remove.variables === bot.id}
+              onDelete={() => void askToDelete(bot)}
+            />
           ))}
         </div>
       )}

@@ -7,7 +7,15 @@ import { TextField } from '../../shared/ui/TextField.tsx';
 import { botTypeLabels } from './bots.api.ts';
 
 /** Creation asks for a name and a type (spec 02 §2 Bots Studio); the name is required (§5). */
-export function CreateBotDialog({ onCreate, onClose, creating }: { onCreate: (input: { name: string; type: BotType }) => void; onClose: () => void; creating: boolean }) {
+export function CreateBotDialog({
+  onCreate,
+  onClose,
+  creating,
+}: {
+  onCreate: (input: { name: string; type: BotType }) => void;
+  onClose: () => void;
+  creating: boolean;
+}) {
   const [name, setName] = useState('');
   const [type, setType] = useState<BotType>('scheduling');
   const [error, setError] = useState<string | null>(null);

@@ -18,8 +18,20 @@ vi.mock('socket.io-client', () => ({
 
 function aBatch(overrides: Partial<BatchDto> = {}): BatchDto {
   return {
-    id: 'b1', created_at: '2025-03-04T15:30:00.000Z', status: 'completed', message_template_name: 'aviso_pedido', user_name: 'Ana María',
-    total_messages: 8, sent_count: 6, delivered_count: 4, read_count: 3, replied_count: 2, failed_count: 2, failure_reason: null, funnel_id: 'f1', ...overrides,
+    id: 'b1',
+    created_at: '2025-03-04T15:30:00.000Z',
+    status: 'completed',
+    message_template_name: 'aviso_pedido',
+    user_name: 'Ana María',
+    total_messages: 8,
+    sent_count: 6,
+    delivered_count: 4,
+    read_count: 3,
+    replied_count: 2,
+    failed_count: 2,
+    failure_reason: null,
+    funnel_id: 'f1',
+    ...overrides,
   };
 }
 
@@ -28,10 +40,20 @@ const rowOf = (id: string) => within(screen.getAllByTestId('batch-row').find((ro
 describe('batches dashboard', () => {
   it("shows why a batch's rows failed, such as the provider's refusal", async () => {
     installTemplatesApi({
-      'GET /t/acme/api/batches': () => json(200, [
-        aBatch({ id: 'b9', status: 'failed', sent_count: 0, delivered_count: 0, read_count: 0, replied_count: 0, failed_count: 2, failure_reason: '4003 Template is REJECTED, not APPROVED' }),
-        aBatch({ id: 'b8', failed_count: 0 }),
-      ]),
+      'GET /t/acme/api/batches': () =>
+        json(200, [
+          aBatch({
+            id: 'b9',
+            status: 'failed',
+            sent_count: 0,
+            delivered_count: 0,
+            read_count: 0,
+            replied_count: 0,
+            failed_count: 2,
+            failure_reason: '4003 Template is REJECTED, not APPROVED',
+          }),
+          aBatch({ id: 'b8', failed_count: 0 }),
+        ]),
     });
     renderApp('/t/acme/batches');
     await screen.findAllByTestId('batch-row');
@@ -41,18 +63,28 @@ describe('batches dashboard', () => {
 
   it('shows each batch with its status, counts and funnel percentages, failed highlighted when above 0', async () => {
     installTemplatesApi({
-      'GET /t/acme/api/batches': () => json(200, [
-        aBatch(),
-        aBatch({ id: 'b2', status: 'processing', total_messages: 3, sent_count: 0, delivered_count: 0, read_count: 0, replied_count: 0, failed_count: 0 }),
-        aBatch({ id: 'b3', status: 'failed', total_messages: 2, sent_count: 0, delivered_count: 0, read_count: 0, replied_count: 0, failed_count: 2 }),
-      ]),
+      'GET /t/acme/api/batches': () =>
+        json(200, [
+          aBatch(),
+          aBatch({ id: 'b2', status: 'processing', total_messages: 3, sent_count: 0, delivered_count: 0, read_count: 0, replied_count: 0, failed_count: 0 }),
+          aBatch({ id: 'b3', status: 'failed', total_messages: 2, sent_count: 0, delivered_count: 0, read_count: 0, replied_count: 0, failed_count: 2 }),
+        ]),
     });
     renderApp('/t/acme/batches');
     expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard de Envíos Masivos' })).toBeTruthy();
     await screen.findAllByTestId('batch-row');
-    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual(
-      ['Fecha', 'Estado', 'Plantilla', 'Iniciado Por', 'Total', 'Enviados', 'Entregados', 'Leídos', 'Respondidos', 'Fallidos'],
-    );
+    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
+      'Fecha',
+      'Estado',
+      'Plantilla',
+      'Iniciado Por',
+      'Total',
+      'Enviados',
+      'Entregados',
+      'Leídos',
+      'Respondidos',
+      'Fallidos',
+    ]);
 
     const done = rowOf('b1');
     expect(done.getByTestId('batch-status').textContent).toBe('Completado');
@@ -105,8 +137,18 @@ describe('batches dashboard', () => {
 
 describe('batch funnel', () => {
   it('divides each step by the one before it, rounding to whole percents', () => {
-    expect(batchFunnel({ total_messages: 3, sent_count: 2, delivered_count: 2, read_count: 1, replied_count: 1 })).toEqual({ sent: '67%', delivered: '100%', read: '50%', replied: '50%' });
-    expect(batchFunnel({ total_messages: 0, sent_count: 0, delivered_count: 0, read_count: 0, replied_count: 0 })).toEqual({ sent: '—', delivered: '—', read: '—', replied: '—' });
+    expect(batchFunnel({ total_messages: 3, sent_count: 2, delivered_count: 2, read_count: 1, replied_count: 1 })).toEqual({
+      sent: '67%',
+      delivered: '100%',
+      read: '50%',
+      replied: '50%',
+    });
+    expect(batchFunnel({ total_messages: 0, sent_count: 0, delivered_count: 0, read_count: 0, replied_count: 0 })).toEqual({
+      sent: '—',
+      delivered: '—',
+      read: '—',
+      replied: '—',
+    });
     expect(percent(1, 200)).toBe('1%');
   });
 });

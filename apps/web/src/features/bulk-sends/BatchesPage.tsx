@@ -53,7 +53,11 @@ function BatchRow({ batch }: { batch: BatchDto }) {
         <span
           data-testid="batch-failed"
           data-highlighted={failed}
-          className={failed ? 'inline-flex rounded-full bg-rose-50 px-2 py-0.5 font-semibold text-rose-700 ring-1 ring-rose-600/20 ring-inset' : 'font-semibold text-slate-900'}
+          className={
+            failed
+              ? 'inline-flex rounded-full bg-rose-50 px-2 py-0.5 font-semibold text-rose-700 ring-1 ring-rose-600/20 ring-inset'
+              : 'font-semibold text-slate-900'
+          }
         >
           {batch.failed_count}
         </span>
@@ -100,7 +104,10 @@ export function BatchesPage() {
       ) : (batches.data ?? []).length === 0 ? (
         <div className="mt-8 rounded-2xl bg-white px-6 py-12 text-center shadow-sm ring-1 ring-slate-200">
           <p className="text-sm text-slate-600">Aún no hay envíos masivos. Inicia uno con el botón Envío Masivo en la vista del funnel.</p>
-          <Link to={`/t/${tenantSlug}`} className="mt-4 inline-flex h-10 items-center rounded-lg px-4 text-sm font-semibold text-emerald-700 ring-1 ring-emerald-600/30 ring-inset hover:bg-emerald-50">
+          <Link
+            to={`/t/${tenantSlug}`}
+            className="mt-4 inline-flex h-10 items-center rounded-lg px-4 text-sm font-semibold text-emerald-700 ring-1 ring-emerald-600/30 ring-inset hover:bg-emerald-50"
+          >
             Ir al Sales Funnel
           </Link>
         </div>

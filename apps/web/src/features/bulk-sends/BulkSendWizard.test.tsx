@@ -1,7 +1,15 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import ExcelJS from 'exceljs';
 import { describe, expect, it, vi } from 'vitest';
-import { BULK_MAX_ROWS, BULK_NO_DATA_ROWS, BULK_REQUIRED_FIELDS, BULK_SEND_QUEUED, BULK_TOO_MANY_ROWS, EXCEL_FILES_ONLY, pickPhoneColumn } from '@embudo/contracts/http/bulk-sends';
+import {
+  BULK_MAX_ROWS,
+  BULK_NO_DATA_ROWS,
+  BULK_REQUIRED_FIELDS,
+  BULK_SEND_QUEUED,
+  BULK_TOO_MANY_ROWS,
+  EXCEL_FILES_ONLY,
+  pickPhoneColumn,
+} from '@embudo/contracts/http/bulk-sends';
 import { json, type FakeCall } from '../../test/fake-api.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { aBoard, createEmittingSocket, installBoardApi } from '../chat/chat-test-fixtures.ts';
@@ -14,7 +22,9 @@ vi.mock('socket.io-client', () => ({ io: () => createEmittingSocket() }));
 const TEMPLATES = 'GET /t/acme/api/templates?status=APPROVED';
 const CREATE = 'POST /t/acme/api/funnels/f1/batches';
 const PEDIDO = aTemplate({
-  id: 'tpl-1', name: 'aviso_pedido', body_text: 'Hola {{1}}, tu pedido {{2}} está listo.',
+  id: 'tpl-1',
+  name: 'aviso_pedido',
+  body_text: 'Hola {{1}}, tu pedido {{2}} está listo.',
   variables_schema: { 1: { type: 'text', label: 'Variable 1' }, 2: { type: 'text', label: 'Variable 2' } },
 });
 
@@ -26,7 +36,10 @@ async function excel(rows: unknown[][], name = 'clientes.xlsx') {
 }
 
 async function openWizard(extra: Parameters<typeof installBoardApi>[2] = {}) {
-  const api = installBoardApi(aBoard(), [], { [TEMPLATES]: () => json(200, [PEDIDO, aTemplate({ id: 'tpl-2', name: 'sin_variables', body_text: 'Hola', variables_schema: {} })]), ...extra });
+  const api = installBoardApi(aBoard(), [], {
+    [TEMPLATES]: () => json(200, [PEDIDO, aTemplate({ id: 'tpl-2', name: 'sin_variables', body_text: 'Hola', variables_schema: {} })]),
+    ...extra,
+  });
   renderApp('/t/acme');
   await screen.findAllByTestId('board-column');
   fireEvent.click(screen.getByRole('button', { name: 'Envío Masivo' }));
@@ -63,7 +76,14 @@ describe('bulk-send wizard', () => {
     fireEvent.change(dialog.getByLabelText('Plantilla aprobada'), { target: { value: 'tpl-1' } });
     expect(next(dialog).disabled).toBe(true);
 
-    await chooseFile(dialog, await excel([['telefono', 'Variable 1', 'Variable 2'], ['5215512345678', 'Ana', 'A-1'], ['5215512345679', 'Luis', 'B-2']]));
+    await chooseFile(
+      dialog,
+      await excel([
+        ['telefono', 'Variable 1', 'Variable 2'],
+        ['5215512345678', 'Ana', 'A-1'],
+        ['5215512345679', 'Luis', 'B-2'],
+      ]),
+    );
     expect(await dialog.findByText('clientes.xlsx: 2 filas, columnas telefono, Variable 1, Variable 2.')).toBeTruthy();
     expect(next(dialog).disabled).toBe(false);
     fireEvent.change(dialog.getByLabelText('Plantilla aprobada'), { target: { value: '' } });
@@ -72,7 +92,11 @@ describe('bulk-send wizard', () => {
 
   it.each([
     ['only the header row', [['telefono', 'Variable 1']], BULK_NO_DATA_ROWS],
-    ['more rows than a send takes', [['telefono'], ...Array.from({ length: BULK_MAX_ROWS + 1 }, (_, index) => [String(5215500000000 + index)])], BULK_TOO_MANY_ROWS(BULK_MAX_ROWS + 1)],
+    [
+      'more rows than a send takes',
+      [['telefono'], ...Array.from({ length: BULK_MAX_ROWS + 1 }, (_, index) => [String(5215500000000 + index)])],
+      BULK_TOO_MANY_ROWS(BULK_MAX_ROWS + 1),
+    ],
   ])('keeps Siguiente off and says why for a file with %s', async (_label, rows, reason) => {
     const { dialog } = await openWizard();
     await waitFor(() => expect(dialog.getByRole('option', { name: 'aviso_pedido (UTILITY)' })).toBeTruthy());
@@ -92,7 +116,10 @@ describe('bulk-send wizard', () => {
 
   it('picks the phone column by its name and the variables by their labels, and needs a phone column to go on', async () => {
     const { dialog } = await openWizard();
-    await toStepTwo(dialog, [['Nombre', 'Teléfono móvil', 'Variable 1', 'variable 2'], ['Ana', '5215512345678', 'Ana', 'A-1']]);
+    await toStepTwo(dialog, [
+      ['Nombre', 'Teléfono móvil', 'Variable 1', 'variable 2'],
+      ['Ana', '5215512345678', 'Ana', 'A-1'],
+    ]);
     expect((dialog.getByLabelText('Columna de teléfono') as HTMLSelectElement).value).toBe('Teléfono móvil');
     expect((dialog.getByLabelText('Columna para Variable 1 ({{1}})') as HTMLSelectElement).value).toBe('Variable 1');
     expect((dialog.getByLabelText('Columna para Variable 2 ({{2}})') as HTMLSelectElement).value).toBe('variable 2');
@@ -103,7 +130,10 @@ describe('bulk-send wizard', () => {
 
   it('leaves the phone column for the user to choose when no header names one', async () => {
     const { dialog } = await openWizard();
-    await toStepTwo(dialog, [['Celular', 'Variable 1', 'Variable 2'], ['5215512345678', 'Ana', 'A-1']]);
+    await toStepTwo(dialog, [
+      ['Celular', 'Variable 1', 'Variable 2'],
+      ['5215512345678', 'Ana', 'A-1'],
+    ]);
     expect((dialog.getByLabelText('Columna de teléfono') as HTMLSelectElement).value).toBe('');
     expect(next(dialog).disabled).toBe(true);
     fireEvent.change(dialog.getByLabelText('Columna de teléfono'), { target: { value: 'Celular' } });
@@ -112,8 +142,16 @@ describe('bulk-send wizard', () => {
 
   it('asks for the destination column, then sends the file with its mapping and says the batch is queued', async () => {
     let sent: FakeCall | undefined;
-    const { dialog, api } = await openWizard({ [CREATE]: (call) => { sent = call; return json(201, {}); } });
-    await toStepTwo(dialog, [['telefono', 'Nombre', 'Variable 2'], ['5215512345678', 'Ana', 'A-1']]);
+    const { dialog, api } = await openWizard({
+      [CREATE]: (call) => {
+        sent = call;
+        return json(201, {});
+      },
+    });
+    await toStepTwo(dialog, [
+      ['telefono', 'Nombre', 'Variable 2'],
+      ['5215512345678', 'Ana', 'A-1'],
+    ]);
     fireEvent.change(dialog.getByLabelText('Columna para Variable 1 ({{1}})'), { target: { value: 'Nombre' } });
     fireEvent.click(next(dialog));
     await dialog.findByText('Paso 3 de 3: columna de destino');
@@ -130,14 +168,26 @@ describe('bulk-send wizard', () => {
     const form = sent!.body as FormData;
     expect((form.get('file') as File).name).toBe('clientes.xlsx');
     expect(Object.fromEntries([...form.entries()].filter(([key]) => key !== 'file'))).toEqual({
-      templateId: 'tpl-1', targetColumnId: 'col2', phoneColumn: 'telefono', nameColumn: 'Nombre', variableColumns: JSON.stringify({ 1: 'Nombre', 2: 'Variable 2' }),
+      templateId: 'tpl-1',
+      targetColumnId: 'col2',
+      phoneColumn: 'telefono',
+      nameColumn: 'Nombre',
+      variableColumns: JSON.stringify({ 1: 'Nombre', 2: 'Variable 2' }),
     });
   });
 
   it('offers the name column to title new chats, picked by its header, and sends none when left empty', async () => {
     let sent: FakeCall | undefined;
-    const { dialog } = await openWizard({ [CREATE]: (call) => { sent = call; return json(201, {}); } });
-    await toStepTwo(dialog, [['telefono', 'Nombre completo', 'Variable 1', 'Variable 2'], ['5215512345678', 'Ana Pérez', 'Ana', 'A-1']]);
+    const { dialog } = await openWizard({
+      [CREATE]: (call) => {
+        sent = call;
+        return json(201, {});
+      },
+    });
+    await toStepTwo(dialog, [
+      ['telefono', 'Nombre completo', 'Variable 1', 'Variable 2'],
+      ['5215512345678', 'Ana Pérez', 'Ana', 'A-1'],
+    ]);
     const nameSelect = dialog.getByLabelText('Columna de nombre (opcional)') as HTMLSelectElement;
     expect(nameSelect.value).toBe('Nombre completo');
     fireEvent.change(nameSelect, { target: { value: '' } });
@@ -150,11 +200,18 @@ describe('bulk-send wizard', () => {
   });
 
   it.each([
-    ['the server\'s message', json(400, { code: 'BAD_REQUEST', message: 'La columna "telefono" no está en el archivo.' }), 'La columna "telefono" no está en el archivo.'],
+    [
+      "the server's message",
+      json(400, { code: 'BAD_REQUEST', message: 'La columna "telefono" no está en el archivo.' }),
+      'La columna "telefono" no está en el archivo.',
+    ],
     ['the fallback without one', new Response('', { status: 500 }), START_FAILED],
   ])('shows %s when the send cannot start, and stays open', async (_label, answer, message) => {
     const { dialog } = await openWizard({ [CREATE]: () => answer });
-    await toStepTwo(dialog, [['telefono', 'Variable 1', 'Variable 2'], ['5215512345678', 'Ana', 'A-1']]);
+    await toStepTwo(dialog, [
+      ['telefono', 'Variable 1', 'Variable 2'],
+      ['5215512345678', 'Ana', 'A-1'],
+    ]);
     fireEvent.click(next(dialog));
     fireEvent.change(await dialog.findByLabelText('Columna de destino'), { target: { value: 'col1' } });
     fireEvent.click(dialog.getByRole('button', { name: 'Iniciar Envío' }));
@@ -170,13 +227,16 @@ describe('bulk-send wizard', () => {
   it('downloads plantilla_ejemplo.xlsx from the wizard', async () => {
     const created: Blob[] = [];
     // jsdom has no object URLs; the browser's would point at this blob.
-    vi.stubGlobal('URL', class extends URL {
-      static override createObjectURL(blob: Blob) {
-        created.push(blob);
-        return 'blob:muestra';
-      }
-      static override revokeObjectURL() {}
-    });
+    vi.stubGlobal(
+      'URL',
+      class extends URL {
+        static override createObjectURL(blob: Blob) {
+          created.push(blob);
+          return 'blob:muestra';
+        }
+        static override revokeObjectURL() {}
+      },
+    );
     const clicked: string[] = [];
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       clicked.push(this.download);

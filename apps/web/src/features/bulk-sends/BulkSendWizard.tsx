@@ -1,7 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import {
-  BULK_MAX_ROWS, BULK_REQUIRED_FIELDS, bulkRowCountProblem, BULK_SEND_QUEUED, defaultVariableColumns, EXCEL_FILES_ONLY, pickNameColumn, pickPhoneColumn, SAMPLE_FILE_NAME, thousands, variableNumbers,
+  BULK_MAX_ROWS,
+  BULK_REQUIRED_FIELDS,
+  bulkRowCountProblem,
+  BULK_SEND_QUEUED,
+  defaultVariableColumns,
+  EXCEL_FILES_ONLY,
+  pickNameColumn,
+  pickPhoneColumn,
+  SAMPLE_FILE_NAME,
+  thousands,
+  variableNumbers,
 } from '@embudo/contracts/http/bulk-sends';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { Button } from '../../shared/ui/Button.tsx';
@@ -21,11 +31,12 @@ const isExcelName = (name: string) => /\.xlsx?$/i.test(name);
 
 const steps = { 1: 'Paso 1 de 3: archivo y plantilla', 2: 'Paso 2 de 3: columnas', 3: 'Paso 3 de 3: columna de destino' } as const;
 
-const headerOptions = (headers: readonly string[]) => headers.map((header) => (
-  <option key={header} value={header}>
-    {header}
-  </option>
-));
+const headerOptions = (headers: readonly string[]) =>
+  headers.map((header) => (
+    <option key={header} value={header}>
+      {header}
+    </option>
+  ));
 
 interface LoadedFile {
   file: File;
@@ -36,7 +47,15 @@ interface LoadedFile {
  * 'Envío Masivo' (spec 02 §2 Bulk send modal): 1 an Excel file and an approved template, 2 the phone column and
  * the columns of the template's variables, 3 the destination column of this funnel; the batch then runs on the server.
  */
-export function BulkSendWizard({ funnelId, columns, onClose }: { funnelId: string; columns: ReadonlyArray<{ id: string; title: string }>; onClose: () => void }) {
+export function BulkSendWizard({
+  funnelId,
+  columns,
+  onClose,
+}: {
+  funnelId: string;
+  columns: ReadonlyArray<{ id: string; title: string }>;
+  onClose: () => void;
+}) {
   const toast = useToast();
   const queryClient = useQueryClient();
   const id = useId();
@@ -87,7 +106,10 @@ export function BulkSendWizard({ funnelId, columns, onClose }: { funnelId: strin
 
   const chooseTemplate = (nextId: string) => {
     setTemplateId(nextId);
-    mapVariables(templates.find((candidate) => candidate.id === nextId), headers);
+    mapVariables(
+      templates.find((candidate) => candidate.id === nextId),
+      headers,
+    );
   };
 
   const downloadSample = async () => {
@@ -245,12 +267,14 @@ export function BulkSendWizard({ funnelId, columns, onClose }: { funnelId: strin
                     key={n}
                     label={`Columna para ${label} ({{${n}}})`}
                     value={variableColumns[n] ?? ''}
-                    onChange={(event) => setVariableColumns((current) => {
-                      const next = { ...current };
-                      if (event.target.value) next[n] = event.target.value;
-                      else delete next[n];
-                      return next;
-                    })}
+                    onChange={(event) =>
+                      setVariableColumns((current) => {
+                        const next = { ...current };
+                        if (event.target.value) next[n] = event.target.value;
+                        else delete next[n];
+                        return next;
+                      })
+                    }
                   >
                     <option value="">Sin asignar</option>
                     {headerOptions(headers)}

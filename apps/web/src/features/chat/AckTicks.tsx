@@ -8,7 +8,7 @@ function Check() {
 
 /** Ticks of an outgoing message from its ack: clock 0, ✓ 1, ✓✓ 2, blue ✓✓ 3, red ! -1 (with the error as tooltip). */
 export function AckTicks({ ack, error }: { ack: MessageAck; error?: string | null }) {
-  const label = ack === -1 && error ? `${labels[-1]}: ${error}` : labels[ack] ?? labels[0];
+  const label = ack === -1 && error ? `${labels[-1]}: ${error}` : (labels[ack] ?? labels[0]);
   const common = { 'data-testid': 'ack-ticks', 'data-ack': ack, role: 'img', 'aria-label': label, title: label };
   if (ack === -1) {
     return (

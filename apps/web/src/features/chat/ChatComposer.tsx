@@ -26,7 +26,17 @@ interface ChatComposerProps {
 }
 
 /** The chat footer: quick replies, reply-to preview, attach, template, schedule, voice and send. */
-export function ChatComposer({ cardId, columnId, windowOpen, replyTo, onCancelReply, onSendText, onSendFile, onOpenTemplate, onOpenSchedule }: ChatComposerProps) {
+export function ChatComposer({
+  cardId,
+  columnId,
+  windowOpen,
+  replyTo,
+  onCancelReply,
+  onSendText,
+  onSendFile,
+  onOpenTemplate,
+  onOpenSchedule,
+}: ChatComposerProps) {
   const toast = useToast();
   const [text, setText] = useState('');
   const [voice, setVoice] = useState<VoiceState>('idle');
@@ -111,7 +121,12 @@ export function ChatComposer({ cardId, columnId, windowOpen, replyTo, onCancelRe
             textArea.current?.focus();
           }}
         />
-        <IconButton label="Adjuntar archivo" title={windowOpen ? 'Adjuntar archivo' : WINDOW_CLOSED_FILES} disabled={!windowOpen} onClick={() => fileInput.current?.click()}>
+        <IconButton
+          label="Adjuntar archivo"
+          title={windowOpen ? 'Adjuntar archivo' : WINDOW_CLOSED_FILES}
+          disabled={!windowOpen}
+          onClick={() => fileInput.current?.click()}
+        >
           {icon('m21 11-8.6 8.6a5 5 0 0 1-7-7L14 4a3.3 3.3 0 0 1 4.7 4.7l-8.6 8.6a1.7 1.7 0 0 1-2.4-2.4L15.6 7')}
         </IconButton>
         <input
@@ -154,7 +169,11 @@ export function ChatComposer({ cardId, columnId, windowOpen, replyTo, onCancelRe
             className="max-h-32 min-h-9 flex-1 resize-none rounded-2xl border border-slate-300 px-3 py-2 text-sm outline-none focus:border-emerald-500 disabled:bg-slate-100"
           />
         ) : (
-          <div data-testid="voice-recording" data-state={voice} className="flex h-9 flex-1 items-center gap-2 rounded-2xl bg-rose-50 px-3 text-sm text-rose-700">
+          <div
+            data-testid="voice-recording"
+            data-state={voice}
+            className="flex h-9 flex-1 items-center gap-2 rounded-2xl bg-rose-50 px-3 text-sm text-rose-700"
+          >
             <span className="size-2 animate-pulse rounded-full bg-rose-500" />
             {voice === 'recording' ? `Grabando… ${recorder.seconds}s` : 'Enviando nota de voz…'}
           </div>
@@ -164,7 +183,12 @@ export function ChatComposer({ cardId, columnId, windowOpen, replyTo, onCancelRe
             <span className="size-3.5 rounded-sm bg-rose-600" />
           </IconButton>
         ) : text.trim() === '' ? (
-          <IconButton label="Grabar nota de voz" title={windowOpen ? 'Grabar nota de voz' : WINDOW_CLOSED_FILES} disabled={!windowOpen || voice !== 'idle'} onClick={() => void startRecording()}>
+          <IconButton
+            label="Grabar nota de voz"
+            title={windowOpen ? 'Grabar nota de voz' : WINDOW_CLOSED_FILES}
+            disabled={!windowOpen || voice !== 'idle'}
+            onClick={() => void startRecording()}
+          >
             {icon('M12 3a3 3 0 0 0-3 3v6a3 3 0 0 0 6 0V6a3 3 0 0 0-3-3zM5 11a7 7 0 0 0 14 0M12 18v3')}
           </IconButton>
         ) : (

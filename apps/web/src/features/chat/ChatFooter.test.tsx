@@ -28,10 +28,17 @@ async function serverEmit(event: string, payload: unknown) {
   });
 }
 
-const approved = { id: 't1', name: 'recordatorio', category: 'UTILITY', body_text: 'Hola {{1}}, te esperamos.', status: 'APPROVED', variables_schema: { 1: { type: 'text', label: 'Variable 1' } } };
+const approved = {
+  id: 't1',
+  name: 'recordatorio',
+  category: 'UTILITY',
+  body_text: 'Hola {{1}}, te esperamos.',
+  status: 'APPROVED',
+  variables_schema: { 1: { type: 'text', label: 'Variable 1' } },
+};
 
 describe('chat footer', () => {
-  it('fills the message box from the column\'s quick replies', async () => {
+  it("fills the message box from the column's quick replies", async () => {
     const api = installBoardApi(aBoard(), [], {
       'GET /t/acme/api/columns/col1/quick-replies': () => json(200, [{ id: 'q1', columnId: 'col1', title: 'Horario', text: 'Abrimos de 9 a 18 h.' }]),
     });
@@ -44,7 +51,12 @@ describe('chat footer', () => {
 
   it('quotes the message being answered and sends its id', async () => {
     const api = installBoardApi(aBoard(), [aMessage({ id: '5b0b1a52-7d4e-4c47-9d0e-6f1bb1f6d001', text: '¿Tienen envío?' })], {
-      'POST /t/acme/api/message': ({ body }) => json(201, { ...aMessage({ id: 'r1', sender: 'user', ack: 0, quotedMessageText: '¿Tienen envío?', quotedMessageSender: 'contact' }), ...(body as object), kind: undefined }),
+      'POST /t/acme/api/message': ({ body }) =>
+        json(201, {
+          ...aMessage({ id: 'r1', sender: 'user', ack: 0, quotedMessageText: '¿Tienen envío?', quotedMessageSender: 'contact' }),
+          ...(body as object),
+          kind: undefined,
+        }),
     });
     await openChat();
     fireEvent.click(await screen.findByRole('button', { name: 'Responder' }));
@@ -87,7 +99,8 @@ describe('chat footer', () => {
     const api = installBoardApi(aBoard(), [], {
       'GET /t/acme/api/templates?status=APPROVED': () => json(200, []),
       'GET /t/acme/api/columns/col1/assigned-templates': () => json(200, { templateIds: [] }),
-      'POST /t/acme/api/message/schedule': ({ body }) => json(201, { id: 's1', author: 'Ana', status: 'scheduled', templateId: null, raw_timestamp: Date.now(), ...(body as object) }),
+      'POST /t/acme/api/message/schedule': ({ body }) =>
+        json(201, { id: 's1', author: 'Ana', status: 'scheduled', templateId: null, raw_timestamp: Date.now(), ...(body as object) }),
     });
     await openChat();
     fireEvent.click(screen.getByRole('button', { name: 'Programar mensaje' }));
@@ -130,7 +143,9 @@ describe('chat footer', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Programar mensaje' }));
     const dialog = await screen.findByRole('dialog');
     const soon = new Date(Date.now() + 10 * 60_000);
-    fireEvent.change(within(dialog).getByLabelText('Fecha y hora'), { target: { value: new Date(soon.getTime() - soon.getTimezoneOffset() * 60_000).toISOString().slice(0, 19) } });
+    fireEvent.change(within(dialog).getByLabelText('Fecha y hora'), {
+      target: { value: new Date(soon.getTime() - soon.getTimezoneOffset() * 60_000).toISOString().slice(0, 19) },
+    });
     fireEvent.change(within(dialog).getByLabelText('Mensaje'), { target: { value: 'Hola' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Programar' }));
     expect(await screen.findByText('Error: No se pudo programar el mensaje.')).toBeTruthy();
@@ -146,7 +161,9 @@ describe('chat footer', () => {
   });
 
   it('records a voice note: idle, recording with its seconds, then sent as a file named with a timestamp', async () => {
-    const api = installBoardApi(aBoard(), [], { 'POST /t/acme/api/message/media': () => json(201, aMessage({ id: 'v1', sender: 'user', type: 'audio', mediaUrl: '/media/v.ogg' })) });
+    const api = installBoardApi(aBoard(), [], {
+      'POST /t/acme/api/message/media': () => json(201, aMessage({ id: 'v1', sender: 'user', type: 'audio', mediaUrl: '/media/v.ogg' })),
+    });
     class FakeRecorder {
       static isTypeSupported = (type: string) => type === 'audio/webm;codecs=opus';
       state = 'inactive';
@@ -182,7 +199,8 @@ describe('chat footer', () => {
 describe('notes', () => {
   it('adds an internal note and shows the ones other agents write', async () => {
     const api = installBoardApi(aBoard(), [], {
-      'POST /t/acme/api/note': ({ body }) => json(201, { id: 'n1', cardId: 'c1', author: 'Ana María', text: (body as { text: string }).text, raw_timestamp: Date.now() }),
+      'POST /t/acme/api/note': ({ body }) =>
+        json(201, { id: 'n1', cardId: 'c1', author: 'Ana María', text: (body as { text: string }).text, raw_timestamp: Date.now() }),
     });
     await openChat();
     fireEvent.click(screen.getByRole('tab', { name: 'Notas Internas' }));
@@ -191,14 +209,24 @@ describe('notes', () => {
     expect((await screen.findByTestId('chat-note')).textContent).toContain('Pidió factura');
     expect(api.callsTo('POST', '/t/acme/api/note')[0]!.body).toEqual({ cardId: 'c1', text: 'Pidió factura' });
 
-    await serverEmit('note:new', { cardId: 'c1', note: { id: 'n1', cardId: 'c1', author: 'Ana María', text: 'Pidió factura', timestamp: new Date().toISOString(), raw_timestamp: Date.now() } });
-    await serverEmit('note:new', { cardId: 'c1', note: { id: 'n2', cardId: 'c1', author: 'Pedro', text: 'Ya se la envié', timestamp: new Date().toISOString(), raw_timestamp: Date.now() } });
-    expect(screen.getAllByTestId('chat-note').map((note) => note.textContent)).toEqual([expect.stringContaining('Pidió factura'), expect.stringContaining('Pedro')]);
+    await serverEmit('note:new', {
+      cardId: 'c1',
+      note: { id: 'n1', cardId: 'c1', author: 'Ana María', text: 'Pidió factura', timestamp: new Date().toISOString(), raw_timestamp: Date.now() },
+    });
+    await serverEmit('note:new', {
+      cardId: 'c1',
+      note: { id: 'n2', cardId: 'c1', author: 'Pedro', text: 'Ya se la envié', timestamp: new Date().toISOString(), raw_timestamp: Date.now() },
+    });
+    expect(screen.getAllByTestId('chat-note').map((note) => note.textContent)).toEqual([
+      expect.stringContaining('Pidió factura'),
+      expect.stringContaining('Pedro'),
+    ]);
   });
 
   it('adds the note on Enter and breaks the line on Shift+Enter, as the composer does', async () => {
     const api = installBoardApi(aBoard(), [], {
-      'POST /t/acme/api/note': ({ body }) => json(201, { id: 'n1', cardId: 'c1', author: 'Ana', text: (body as { text: string }).text, raw_timestamp: Date.now() }),
+      'POST /t/acme/api/note': ({ body }) =>
+        json(201, { id: 'n1', cardId: 'c1', author: 'Ana', text: (body as { text: string }).text, raw_timestamp: Date.now() }),
     });
     await openChat();
     fireEvent.click(screen.getByRole('tab', { name: 'Notas Internas' }));
@@ -219,12 +247,23 @@ describe('group chats', () => {
   it('names the participant of each incoming message and shows stored quick-reply options by title', async () => {
     installBoardApi(aBoard([aCard({ isGroup: true })]), [
       aMessage({ id: 'g1', participantName: 'Marta', text: '¿Quién viene?' }),
-      aMessage({ id: 'g2', sender: 'ai', ack: 3, text: 'Elige una opción', type: 'interactive', payload: { quickReply: { options: [{ title: 'Sí' }, { title: 'No' }] } } }),
+      aMessage({
+        id: 'g2',
+        sender: 'ai',
+        ack: 3,
+        text: 'Elige una opción',
+        type: 'interactive',
+        payload: { quickReply: { options: [{ title: 'Sí' }, { title: 'No' }] } },
+      }),
       aMessage({ id: 'g3', type: 'sticker', mediaUrl: '/media/s.webp' }),
     ]);
     await openChat();
     expect(await screen.findByText('Marta')).toBeTruthy();
-    expect(within(screen.getByRole('list', { name: 'Opciones' })).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Sí', 'No']);
+    expect(
+      within(screen.getByRole('list', { name: 'Opciones' }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Sí', 'No']);
     expect(screen.getByRole('img', { name: 'Sticker' }).getAttribute('src')).toBe('/media/s.webp');
   });
 
@@ -251,7 +290,14 @@ describe('group chats', () => {
     });
 
     it('keeps the summary as an internal note', async () => {
-      const note = { id: 'n1', cardId: 'c1', author: 'IA', text: 'Resumen: pregunta por el precio del taladro.', timestamp: '2025-01-01T10:00:00.000Z', raw_timestamp: 1735725600000 };
+      const note = {
+        id: 'n1',
+        cardId: 'c1',
+        author: 'IA',
+        text: 'Resumen: pregunta por el precio del taladro.',
+        timestamp: '2025-01-01T10:00:00.000Z',
+        raw_timestamp: 1735725600000,
+      };
       installBoardApi(aBoard(), [], { 'POST /t/acme/api/ai/summarize': () => json(200, { note }) });
       await openChat();
       fireEvent.click(screen.getByRole('button', { name: 'Resumir conversación' }));

@@ -61,7 +61,17 @@ describe('chat timeline rendering', () => {
     const at = Date.now() - 10 * 60_000;
     installBoardApi(aBoard([aCard({ isGroup: true })]), [
       { kind: 'note', id: 'n1', author: 'Ana', text: 'Llamar mañana', timestamp: new Date(at).toISOString(), raw_timestamp: at },
-      { kind: 'scheduled', id: 's1', author: 'Ana', scheduledFor: new Date(Date.now() + 3_600_000).toISOString(), text: 'Recordatorio', templateId: null, variables: null, status: 'scheduled', raw_timestamp: at + 1 },
+      {
+        kind: 'scheduled',
+        id: 's1',
+        author: 'Ana',
+        scheduledFor: new Date(Date.now() + 3_600_000).toISOString(),
+        text: 'Recordatorio',
+        templateId: null,
+        variables: null,
+        status: 'scheduled',
+        raw_timestamp: at + 1,
+      },
     ]);
     const panel = await openChat();
     const note = await within(panel).findByTestId('chat-note');
@@ -114,9 +124,16 @@ describe('sending', () => {
     expect(sent.getAttribute('data-sender')).toBe('user');
     expect(sent.textContent).toContain('Hola, ¿cómo estás?');
     await waitFor(() => expect(answer).toBeTypeOf('function'));
-    expect(api.callsTo('POST', '/t/acme/api/message')[0]!.body).toEqual({ cardId: 'c1', text: 'Hola, ¿cómo estás?', tempId: 'temp-uuid-1', quotedMessageId: null });
+    expect(api.callsTo('POST', '/t/acme/api/message')[0]!.body).toEqual({
+      cardId: 'c1',
+      text: 'Hola, ¿cómo estás?',
+      tempId: 'temp-uuid-1',
+      quotedMessageId: null,
+    });
 
-    await act(async () => answer(json(201, { ...aMessage({ id: 'real-1', sender: 'user', ack: 0, text: 'Hola, ¿cómo estás?', tempId: 'temp-uuid-1' }), kind: undefined })));
+    await act(async () =>
+      answer(json(201, { ...aMessage({ id: 'real-1', sender: 'user', ack: 0, text: 'Hola, ¿cómo estás?', tempId: 'temp-uuid-1' }), kind: undefined })),
+    );
     await waitFor(() => expect(screen.getByTestId('chat-message').getAttribute('data-message-id')).toBe('real-1'));
 
     await serverEmit('message_status_updated', { cardId: 'c1', messageId: 'real-1', tempId: 'temp-uuid-1', ack: 2 });
@@ -141,14 +158,22 @@ describe('sending', () => {
   });
 
   it("shows the provider's reason on a message that failed after it was sent", async () => {
-    installBoardApi(aBoard(), [], { 'POST /t/acme/api/message': () => json(201, aMessage({ id: 'real-5', sender: 'user', ack: 0, text: 'Hola', tempId: 'temp-uuid-1' })) });
+    installBoardApi(aBoard(), [], {
+      'POST /t/acme/api/message': () => json(201, aMessage({ id: 'real-5', sender: 'user', ack: 0, text: 'Hola', tempId: 'temp-uuid-1' })),
+    });
     await openChat();
     const box = screen.getByRole('textbox', { name: 'Mensaje' });
     fireEvent.change(box, { target: { value: 'Hola' } });
     fireEvent.keyDown(box, { key: 'Enter' });
     await waitFor(() => expect(screen.getByTestId('chat-message').getAttribute('data-message-id')).toBe('real-5'));
     expect(screen.queryByTestId('message-error')).toBeNull();
-    await serverEmit('message_status_updated', { cardId: 'c1', messageId: 'real-5', tempId: 'temp-uuid-1', ack: -1, error: '4003 Template is REJECTED, not APPROVED' });
+    await serverEmit('message_status_updated', {
+      cardId: 'c1',
+      messageId: 'real-5',
+      tempId: 'temp-uuid-1',
+      ack: -1,
+      error: '4003 Template is REJECTED, not APPROVED',
+    });
     expect(screen.getByTestId('chat-message').getAttribute('data-ack')).toBe('-1');
     expect(screen.getByTestId('message-error').textContent).toBe('No enviado: 4003 Template is REJECTED, not APPROVED');
   });
@@ -180,7 +205,8 @@ describe('sending', () => {
   it('loads the older page when the timeline is scrolled to its top', async () => {
     const api = installBoardApi(aBoard(), [], {
       'GET /t/acme/api/cards/c1/messages?limit=50': () => json(200, { items: [aMessage({ id: 'new-1', text: 'Mensaje reciente' })], nextCursor: 'cursor-1' }),
-      'GET /t/acme/api/cards/c1/messages?limit=50&cursor=cursor-1': () => json(200, { items: [aMessage({ id: 'old-1', text: 'Mensaje antiguo', raw_timestamp: 1 })], nextCursor: null }),
+      'GET /t/acme/api/cards/c1/messages?limit=50&cursor=cursor-1': () =>
+        json(200, { items: [aMessage({ id: 'old-1', text: 'Mensaje antiguo', raw_timestamp: 1 })], nextCursor: null }),
     });
     await openChat();
     await screen.findByText('Mensaje reciente');

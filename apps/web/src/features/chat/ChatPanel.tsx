@@ -188,10 +188,16 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
     },
   });
 
-  const base = (tempId: string): ChatMessage => pendingMessage({
-    cardId: card.id, type: 'text', text: '', tempId,
-    quotedMessageId: replyTo?.id ?? null, quotedMessageText: replyTo ? replyTo.text || replyTo.type : null, quotedMessageSender: replyTo?.sender ?? null,
-  });
+  const base = (tempId: string): ChatMessage =>
+    pendingMessage({
+      cardId: card.id,
+      type: 'text',
+      text: '',
+      tempId,
+      quotedMessageId: replyTo?.id ?? null,
+      quotedMessageText: replyTo ? replyTo.text || replyTo.type : null,
+      quotedMessageSender: replyTo?.sender ?? null,
+    });
 
   const sendText = (text: string) => {
     const tempId = crypto.randomUUID();
@@ -233,13 +239,21 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
   const aiLocked = aiUnavailableReason !== null && !card.aiEnabled;
 
   const openTemplate = () => modal.open((close) => <TemplateSendDialog cardId={card.id} columnId={card.columnId} onClose={close} />);
-  const openSchedule = () => modal.open((close) => <ScheduleDialog cardId={card.id} columnId={card.columnId} contactLastMessageAt={card.contactLastMessageAt} onClose={close} />);
+  const openSchedule = () =>
+    modal.open((close) => <ScheduleDialog cardId={card.id} columnId={card.columnId} contactLastMessageAt={card.contactLastMessageAt} onClose={close} />);
 
   return (
-    <aside data-testid="chat-panel" data-card-id={card.id} aria-label={`Chat con ${card.title}`} className="flex h-full w-full flex-col border-l border-slate-200 bg-slate-50 shadow-xl max-sm:fixed max-sm:inset-0 max-sm:z-40 sm:w-[420px] lg:w-[480px]">
+    <aside
+      data-testid="chat-panel"
+      data-card-id={card.id}
+      aria-label={`Chat con ${card.title}`}
+      className="flex h-full w-full flex-col border-l border-slate-200 bg-slate-50 shadow-xl max-sm:fixed max-sm:inset-0 max-sm:z-40 sm:w-[420px] lg:w-[480px]"
+    >
       <header className="flex items-start gap-3 border-b border-slate-200 bg-white px-4 py-3">
         <div className="min-w-0 flex-1">
-          <h2 className="truncate text-base font-semibold text-slate-900" data-testid="chat-title">{card.title}</h2>
+          <h2 className="truncate text-base font-semibold text-slate-900" data-testid="chat-title">
+            {card.title}
+          </h2>
           {card.phone && <CardContactLine phone={card.phone} isGroup={card.isGroup} />}
           <div className="mt-1.5">
             <WindowIndicator contactLastMessageAt={card.contactLastMessageAt} now={now} />
@@ -258,7 +272,12 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
                 Archivar
               </button>
             )}
-            <button type="button" onClick={onClose} aria-label="Cerrar chat" className="rounded-lg p-1.5 text-slate-400 hover:bg-slate-100 hover:text-slate-700">
+            <button
+              type="button"
+              onClick={onClose}
+              aria-label="Cerrar chat"
+              className="rounded-lg p-1.5 text-slate-400 hover:bg-slate-100 hover:text-slate-700"
+            >
               ✕
             </button>
           </div>
@@ -268,7 +287,7 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
             aria-checked={card.aiEnabled}
             disabled={readOnly}
             aria-disabled={aiLocked || undefined}
-            title={aiLocked ? aiUnavailableReason ?? undefined : undefined}
+            title={aiLocked ? (aiUnavailableReason ?? undefined) : undefined}
             onClick={() => (aiLocked ? toast.info(aiUnavailableReason ?? '') : toggleAi.mutate(!card.aiEnabled))}
             className={`rounded-full px-2.5 py-1 text-xs font-semibold ring-1 ring-inset disabled:cursor-default ${aiLocked ? 'cursor-not-allowed opacity-60' : ''} ${card.aiEnabled ? 'bg-violet-100 text-violet-800 ring-violet-300' : 'bg-slate-100 text-slate-600 ring-slate-300'}`}
           >
@@ -346,7 +365,11 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
           )}
         </>
       ) : (
-        <NotesTab cardId={card.id} readOnly={readOnly} notes={timeline.items.filter((item): item is Extract<TimelineItem, { kind: 'note' }> => item.kind === 'note')} />
+        <NotesTab
+          cardId={card.id}
+          readOnly={readOnly}
+          notes={timeline.items.filter((item): item is Extract<TimelineItem, { kind: 'note' }> => item.kind === 'note')}
+        />
       )}
 
       {lightbox && (

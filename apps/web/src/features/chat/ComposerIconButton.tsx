@@ -1,7 +1,19 @@
 import type { ReactNode } from 'react';
 
 /** A round icon button of the chat footer. */
-export function IconButton({ label, title, disabled, onClick, children }: { label: string; title?: string; disabled?: boolean; onClick?: () => void; children: ReactNode }) {
+export function IconButton({
+  label,
+  title,
+  disabled,
+  onClick,
+  children,
+}: {
+  label: string;
+  title?: string;
+  disabled?: boolean;
+  onClick?: () => void;
+  children: ReactNode;
+}) {
   return (
     <button
       type="button"
@@ -17,7 +29,16 @@ export function IconButton({ label, title, disabled, onClick, children }: { labe
 }
 
 export const icon = (d: string) => (
-  <svg viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+  <svg
+    viewBox="0 0 24 24"
+    className="size-5"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="1.8"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+    aria-hidden="true"
+  >
     <path d={d} />
   </svg>
 );

@@ -35,10 +35,24 @@ export function CopilotActions({ cardId, onDraft }: { cardId: string; onDraft: (
 
   return (
     <>
-      <IconButton label="Sugerir respuesta" title={suggest.isPending ? 'Sugiriendo respuesta…' : 'Sugerir respuesta'} disabled={suggest.isPending} onClick={() => suggest.mutate()}>
-        {suggest.isPending ? <Spinner className="size-4" /> : icon('M12 3l1.8 4.2L18 9l-4.2 1.8L12 15l-1.8-4.2L6 9l4.2-1.8zM19 15l.9 2.1L22 18l-2.1.9L19 21l-.9-2.1L16 18l2.1-.9z')}
+      <IconButton
+        label="Sugerir respuesta"
+        title={suggest.isPending ? 'Sugiriendo respuesta…' : 'Sugerir respuesta'}
+        disabled={suggest.isPending}
+        onClick={() => suggest.mutate()}
+      >
+        {suggest.isPending ? (
+          <Spinner className="size-4" />
+        ) : (
+          icon('M12 3l1.8 4.2L18 9l-4.2 1.8L12 15l-1.8-4.2L6 9l4.2-1.8zM19 15l.9 2.1L22 18l-2.1.9L19 21l-.9-2.1L16 18l2.1-.9z')
+        )}
       </IconButton>
-      <IconButton label="Resumir conversación" title={summarize.isPending ? 'Resumiendo…' : 'Resumir conversación'} disabled={summarize.isPending} onClick={() => summarize.mutate()}>
+      <IconButton
+        label="Resumir conversación"
+        title={summarize.isPending ? 'Resumiendo…' : 'Resumir conversación'}
+        disabled={summarize.isPending}
+        onClick={() => summarize.mutate()}
+      >
         {summarize.isPending ? <Spinner className="size-4" /> : icon('M5 5h14M5 10h14M5 15h9M5 20h6')}
       </IconButton>
     </>

@@ -33,7 +33,11 @@ export function MessageBubble({ message, isGroup = false, onReply, onOpenImage }
     >
       <div
         className={`relative max-w-[80%] rounded-2xl px-3 py-2 text-sm shadow-sm ${
-          outgoing ? (message.sender === 'ai' ? 'bg-violet-100 text-slate-900' : 'bg-emerald-100 text-slate-900') : 'bg-white text-slate-900 ring-1 ring-slate-200'
+          outgoing
+            ? message.sender === 'ai'
+              ? 'bg-violet-100 text-slate-900'
+              : 'bg-emerald-100 text-slate-900'
+            : 'bg-white text-slate-900 ring-1 ring-slate-200'
         }`}
       >
         {!outgoing && isGroup && message.participantName && <p className="mb-0.5 text-xs font-semibold text-emerald-700">{message.participantName}</p>}

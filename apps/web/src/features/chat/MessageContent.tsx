@@ -26,7 +26,12 @@ function locationOf(message: ChatMessage): LocationPayload | null {
   const latitude = Number(location?.latitude);
   const longitude = Number(location?.longitude);
   if (!location || !Number.isFinite(latitude) || !Number.isFinite(longitude)) return null;
-  return { latitude, longitude, name: typeof location.name === 'string' ? location.name : null, address: typeof location.address === 'string' ? location.address : null };
+  return {
+    latitude,
+    longitude,
+    name: typeof location.name === 'string' ? location.name : null,
+    address: typeof location.address === 'string' ? location.address : null,
+  };
 }
 
 /** A stored quick-reply object (spec 01 §3 Message): its options are shown by title. */
@@ -51,13 +56,20 @@ function sentTemplateOf(message: ChatMessage): SentTemplate | null {
   const header = asRecord(template.header);
   const buttons = Array.isArray(template.buttons) ? template.buttons.map(asRecord).filter((button): button is Record<string, unknown> => Boolean(button)) : [];
   return {
-    header: header && typeof header.type === 'string'
-      ? { type: header.type, text: typeof header.text === 'string' ? header.text : undefined, media_url: typeof header.media_url === 'string' ? header.media_url : undefined }
-      : null,
+    header:
+      header && typeof header.type === 'string'
+        ? {
+            type: header.type,
+            text: typeof header.text === 'string' ? header.text : undefined,
+            media_url: typeof header.media_url === 'string' ? header.media_url : undefined,
+          }
+        : null,
     footer: typeof template.footer === 'string' ? template.footer : null,
     buttons: buttons.map((button) => ({
-      type: String(button.type ?? ''), text: String(button.text ?? ''),
-      url: typeof button.url === 'string' ? button.url : undefined, phone_number: typeof button.phone_number === 'string' ? button.phone_number : undefined,
+      type: String(button.type ?? ''),
+      text: String(button.text ?? ''),
+      url: typeof button.url === 'string' ? button.url : undefined,
+      phone_number: typeof button.phone_number === 'string' ? button.phone_number : undefined,
     })),
   };
 }
@@ -65,10 +77,17 @@ function sentTemplateOf(message: ChatMessage): SentTemplate | null {
 function TemplateHeader({ header }: { header: NonNullable<SentTemplate['header']> }) {
   if (header.type === 'TEXT') return header.text ? <p className="mb-1 font-semibold">{header.text}</p> : null;
   if (!header.media_url) return null;
-  if (header.type === 'IMAGE') return <img src={header.media_url} alt="Encabezado de la plantilla" className={`mb-1 rounded-lg object-cover ${MEDIA_BOX}`} loading="lazy" />;
-  if (header.type === 'VIDEO') return <video src={header.media_url} controls preload="metadata" className={`mb-1 rounded-lg bg-black object-contain ${MEDIA_BOX}`} />;
+  if (header.type === 'IMAGE')
+    return <img src={header.media_url} alt="Encabezado de la plantilla" className={`mb-1 rounded-lg object-cover ${MEDIA_BOX}`} loading="lazy" />;
+  if (header.type === 'VIDEO')
+    return <video src={header.media_url} controls preload="metadata" className={`mb-1 rounded-lg bg-black object-contain ${MEDIA_BOX}`} />;
   return (
-    <a href={header.media_url} target="_blank" rel="noreferrer" className="mb-1 inline-flex items-center gap-2 rounded-lg bg-black/5 px-3 py-2 text-sm font-medium text-sky-700 hover:underline">
+    <a
+      href={header.media_url}
+      target="_blank"
+      rel="noreferrer"
+      className="mb-1 inline-flex items-center gap-2 rounded-lg bg-black/5 px-3 py-2 text-sm font-medium text-sky-700 hover:underline"
+    >
       Documento
     </a>
   );
@@ -147,7 +166,13 @@ export function MessageContent({ message, onOpenImage }: { message: ChatMessage;
     case 'document':
       return (
         <>
-          <a href={mediaUrl!} target="_blank" rel="noreferrer" download={message.fileName ?? true} className="inline-flex items-center gap-2 rounded-lg bg-black/5 px-3 py-2 text-sm font-medium text-sky-700 hover:underline">
+          <a
+            href={mediaUrl!}
+            target="_blank"
+            rel="noreferrer"
+            download={message.fileName ?? true}
+            className="inline-flex items-center gap-2 rounded-lg bg-black/5 px-3 py-2 text-sm font-medium text-sky-700 hover:underline"
+          >
             <svg viewBox="0 0 20 20" className="size-4" fill="currentColor" aria-hidden="true">
               <path d="M4 2h8l4 4v12H4zM12 2v4h4" />
             </svg>

@@ -21,14 +21,20 @@ export function QuickRepliesMenu({ columnId, disabled, onPick }: { columnId: str
         {icon('M13 2 3 14h9l-1 8 10-12h-9z')}
       </IconButton>
       {open && (
-        <div role="menu" aria-label="Respuestas rápidas" className="absolute bottom-11 left-0 z-30 max-h-72 w-72 overflow-y-auto rounded-xl bg-white py-1 text-sm shadow-xl ring-1 ring-slate-200">
+        <div
+          role="menu"
+          aria-label="Respuestas rápidas"
+          className="absolute bottom-11 left-0 z-30 max-h-72 w-72 overflow-y-auto rounded-xl bg-white py-1 text-sm shadow-xl ring-1 ring-slate-200"
+        >
           {replies.isLoading && (
             <div className="flex justify-center py-3 text-slate-400">
               <Spinner className="size-4" />
             </div>
           )}
           {replies.isError && <p className="px-3 py-2 text-rose-600">{errorMessageOr(replies.error, 'Error al cargar respuestas rápidas')}</p>}
-          {replies.data?.length === 0 && <p className="px-3 py-2 text-slate-500">Esta columna no tiene respuestas rápidas. Créalas en Configuración de columna.</p>}
+          {replies.data?.length === 0 && (
+            <p className="px-3 py-2 text-slate-500">Esta columna no tiene respuestas rápidas. Créalas en Configuración de columna.</p>
+          )}
           {replies.data?.map((reply) => (
             <button
               key={reply.id}

@@ -25,7 +25,15 @@ export function templateChoiceComplete(templates: ApprovedTemplate[], choice: Te
 }
 
 /** Select an approved template and fill its numbered variables (spec 01 §3 Template). */
-export function TemplatePicker({ templates, value, onChange }: { templates: ApprovedTemplate[]; value: TemplateChoice; onChange: (next: TemplateChoice) => void }) {
+export function TemplatePicker({
+  templates,
+  value,
+  onChange,
+}: {
+  templates: ApprovedTemplate[];
+  value: TemplateChoice;
+  onChange: (next: TemplateChoice) => void;
+}) {
   const id = useId();
   const template = templates.find((candidate) => candidate.id === value.templateId);
   const schema = template?.variables_schema ?? {};

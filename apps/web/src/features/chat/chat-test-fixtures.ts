@@ -32,18 +32,46 @@ export const FUNNEL_ID = 'f1';
 
 export function aCard(overrides: Partial<BoardCard> = {}): BoardCard {
   return {
-    id: 'c1', funnelId: FUNNEL_ID, columnId: 'col1', title: 'Lucía Pérez', phone: '5215512345678', isGroup: false, unreadCount: 0,
-    lastMessageType: 'text', lastMessageText: 'Hola', lastActivityAt: new Date().toISOString(),
-    contactLastMessageAt: new Date(Date.now() - 60 * 60_000).toISOString(), aiEnabled: false, ...overrides,
+    id: 'c1',
+    funnelId: FUNNEL_ID,
+    columnId: 'col1',
+    title: 'Lucía Pérez',
+    phone: '5215512345678',
+    isGroup: false,
+    unreadCount: 0,
+    lastMessageType: 'text',
+    lastMessageText: 'Hola',
+    lastActivityAt: new Date().toISOString(),
+    contactLastMessageAt: new Date(Date.now() - 60 * 60_000).toISOString(),
+    aiEnabled: false,
+    ...overrides,
   };
 }
 
 export function aMessage(overrides: Partial<ChatMessage> = {}): TimelineItem {
   const at = Date.now() - 30 * 60_000;
   return {
-    kind: 'message', id: `m-${Math.random().toString(36).slice(2)}`, cardId: 'c1', sender: 'contact', participantName: null, text: 'Hola', type: 'text',
-    mediaUrl: null, mediaMime: null, fileName: null, timestamp: new Date(at).toISOString(), raw_timestamp: at, ack: 3, error: null,
-    quotedMessageId: null, quotedMessageText: null, quotedMessageSender: null, tempId: null, templateId: null, payload: null, ...overrides,
+    kind: 'message',
+    id: `m-${Math.random().toString(36).slice(2)}`,
+    cardId: 'c1',
+    sender: 'contact',
+    participantName: null,
+    text: 'Hola',
+    type: 'text',
+    mediaUrl: null,
+    mediaMime: null,
+    fileName: null,
+    timestamp: new Date(at).toISOString(),
+    raw_timestamp: at,
+    ack: 3,
+    error: null,
+    quotedMessageId: null,
+    quotedMessageText: null,
+    quotedMessageSender: null,
+    tempId: null,
+    templateId: null,
+    payload: null,
+    ...overrides,
   } as TimelineItem;
 }
 
@@ -51,8 +79,26 @@ export function aBoard(cards: BoardCard[] = [aCard()]): Board {
   return {
     funnel: { id: FUNNEL_ID, name: 'Ventas' },
     columns: [
-      { id: 'col1', title: 'Nuevos', funnelId: FUNNEL_ID, funnelName: 'Ventas', color: 'blue', gemini_config: null, assistant_bot_id: null, cards: cards.filter((card) => card.columnId === 'col1') },
-      { id: 'col2', title: 'En curso', funnelId: FUNNEL_ID, funnelName: 'Ventas', color: 'green', gemini_config: null, assistant_bot_id: null, cards: cards.filter((card) => card.columnId === 'col2') },
+      {
+        id: 'col1',
+        title: 'Nuevos',
+        funnelId: FUNNEL_ID,
+        funnelName: 'Ventas',
+        color: 'blue',
+        gemini_config: null,
+        assistant_bot_id: null,
+        cards: cards.filter((card) => card.columnId === 'col1'),
+      },
+      {
+        id: 'col2',
+        title: 'En curso',
+        funnelId: FUNNEL_ID,
+        funnelName: 'Ventas',
+        color: 'green',
+        gemini_config: null,
+        assistant_bot_id: null,
+        cards: cards.filter((card) => card.columnId === 'col2'),
+      },
     ],
     counters: { unreadIndividual: 0, unreadGroup: 0, totalContacts: cards.length },
   };
@@ -71,7 +117,11 @@ export function installBoardApi(
   vi.stubGlobal('crypto', { ...globalThis.crypto, randomUUID: () => 'temp-uuid-1' });
   return installFakeApi({
     'GET /api/auth/me': () => json(200, { user, tenant }),
-    'GET /t/acme/api/funnels/summary': () => json(200, [{ id: FUNNEL_ID, name: 'Ventas', unreadCount: 0 }, { id: 'f2', name: 'Soporte', unreadCount: 0 }]),
+    'GET /t/acme/api/funnels/summary': () =>
+      json(200, [
+        { id: FUNNEL_ID, name: 'Ventas', unreadCount: 0 },
+        { id: 'f2', name: 'Soporte', unreadCount: 0 },
+      ]),
     [`GET /t/acme/api/funnels/${FUNNEL_ID}/board`]: () => json(200, board),
     'GET /t/acme/api/cards/c1/messages?limit=50': () => json(200, { items, nextCursor: null }),
     'POST /t/acme/api/cards/c1/mark-read': () => json(200, aCard({ unreadCount: 0 })),

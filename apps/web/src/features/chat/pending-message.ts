@@ -7,9 +7,21 @@ import type { ChatMessage } from './chat.api.ts';
 export function pendingMessage(fields: Pick<ChatMessage, 'cardId' | 'type' | 'text'> & { tempId: string } & Partial<ChatMessage>): ChatMessage {
   const at = new Date();
   return {
-    id: `temp-${fields.tempId}`, sender: 'user', participantName: null, mediaUrl: null, mediaMime: null, fileName: null,
-    timestamp: at.toISOString(), raw_timestamp: at.getTime(), ack: 0, error: null, quotedMessageId: null, quotedMessageText: null,
-    quotedMessageSender: null, templateId: null, payload: null,
+    id: `temp-${fields.tempId}`,
+    sender: 'user',
+    participantName: null,
+    mediaUrl: null,
+    mediaMime: null,
+    fileName: null,
+    timestamp: at.toISOString(),
+    raw_timestamp: at.getTime(),
+    ack: 0,
+    error: null,
+    quotedMessageId: null,
+    quotedMessageText: null,
+    quotedMessageSender: null,
+    templateId: null,
+    payload: null,
     ...fields,
   };
 }

@@ -23,7 +23,7 @@ const sameMessage = (incoming: Partial<ChatMessage>) => (message: ChatMessage) =
 /** Ack only moves forward, except to -1 (failed). */
 export function nextAck(current: MessageAck, incoming: MessageAck): MessageAck {
   if (incoming === -1) return -1;
-  return (Math.max(current, incoming) as MessageAck);
+  return Math.max(current, incoming) as MessageAck;
 }
 
 /**
@@ -31,7 +31,10 @@ export function nextAck(current: MessageAck, incoming: MessageAck): MessageAck {
  * (same id, or same tempId for our own optimistic copy). A partial `{id, mediaUrl, updated}`
  * only fills in the message it names.
  */
-export function upsertItem(data: TimelineData | undefined, item: TimelineItem | (Partial<ChatMessage> & { kind: 'message'; updated?: boolean })): TimelineData | undefined {
+export function upsertItem(
+  data: TimelineData | undefined,
+  item: TimelineItem | (Partial<ChatMessage> & { kind: 'message'; updated?: boolean }),
+): TimelineData | undefined {
   if (!data) return data;
   if (item.kind === 'message') {
     const match = sameMessage(item);
@@ -58,7 +61,8 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
 
 /** message_status_updated: the optimistic copy (by tempId) takes the real id; ack only increases. */
 export function applyStatus(
-  data: TimelineData | undefined, status: { messageId: string; tempId?: string | null; ack: MessageAck; error?: string | null },
+  data: TimelineData | undefined,
+  status: { messageId: string; tempId?: string | null; ack: MessageAck; error?: string | null },
 ): TimelineData | undefined {
   if (!data) return data;
   const match = (message: ChatMessage) => message.id === status.messageId || (Boolean(status.tempId) && message.tempId === status.tempId);

@@ -13,7 +13,12 @@ import { chatApi } from './chat.api.ts';
 export function useApprovedTemplates(columnId?: string) {
   const toast = useToast();
   // Templates assigned to the chat's column come first; without them the order is the server's.
-  const assigned = useQuery({ queryKey: assignedTemplatesKey(columnId ?? ''), queryFn: () => boardApi.assignedTemplates(columnId!), enabled: Boolean(columnId), staleTime: 60_000 });
+  const assigned = useQuery({
+    queryKey: assignedTemplatesKey(columnId ?? ''),
+    queryFn: () => boardApi.assignedTemplates(columnId!),
+    enabled: Boolean(columnId),
+    staleTime: 60_000,
+  });
   const query = useQuery({
     queryKey: ['templates', 'APPROVED'],
     queryFn: async () => {

@@ -15,7 +15,14 @@ describe('landing page', () => {
     installFakeApi({});
     renderApp('/');
     expect(screen.getByRole('heading', { level: 1, name: 'Convierte tus chats de WhatsApp en ventas' })).toBeTruthy();
-    for (const title of ['Bandeja unificada', 'Embudo visual', 'Asistente con IA', 'Colaboración en equipo', 'Mensajes con plantillas', 'Automatización sin código']) {
+    for (const title of [
+      'Bandeja unificada',
+      'Embudo visual',
+      'Asistente con IA',
+      'Colaboración en equipo',
+      'Mensajes con plantillas',
+      'Automatización sin código',
+    ]) {
       expect(screen.getByRole('heading', { name: title })).toBeTruthy();
     }
     expect(screen.getAllByText('$29')).toHaveLength(1);
@@ -30,7 +37,7 @@ describe('landing page', () => {
     expect(screen.getAllByRole('link', { name: 'Empieza gratis' })[0]?.getAttribute('href')).toBe('/register');
   });
 
-  it('sends Enterprise\'s Hablemos to an e-mail to sales, not to the self-service sign-up', () => {
+  it("sends Enterprise's Hablemos to an e-mail to sales, not to the self-service sign-up", () => {
     installFakeApi({});
     renderApp('/');
     const talk = screen.getByRole('link', { name: 'Hablemos' });

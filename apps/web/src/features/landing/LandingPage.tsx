@@ -121,7 +121,10 @@ export function LandingPage() {
           <div className="ml-auto flex items-center gap-2 sm:gap-3">
             <LanguageToggle />
             {session ? (
-              <Link to={`/t/${session.tenant.slug}`} className="inline-flex h-9 items-center rounded-lg bg-emerald-600 px-4 whitespace-nowrap text-sm font-semibold text-white shadow-sm hover:bg-emerald-700">
+              <Link
+                to={`/t/${session.tenant.slug}`}
+                className="inline-flex h-9 items-center rounded-lg bg-emerald-600 px-4 whitespace-nowrap text-sm font-semibold text-white shadow-sm hover:bg-emerald-700"
+              >
                 {t('nav.dashboard')}
               </Link>
             ) : (
@@ -129,7 +132,10 @@ export function LandingPage() {
                 <Link to="/login" className="hidden h-9 items-center rounded-lg px-3 text-sm font-semibold text-slate-700 hover:bg-slate-100 sm:inline-flex">
                   {t('nav.login')}
                 </Link>
-                <Link to="/register" className="inline-flex h-9 items-center rounded-lg bg-emerald-600 px-4 whitespace-nowrap text-sm font-semibold text-white shadow-sm hover:bg-emerald-700">
+                <Link
+                  to="/register"
+                  className="inline-flex h-9 items-center rounded-lg bg-emerald-600 px-4 whitespace-nowrap text-sm font-semibold text-white shadow-sm hover:bg-emerald-700"
+                >
                   {t('nav.register')}
                 </Link>
               </>
@@ -140,7 +146,10 @@ export function LandingPage() {
 
       <main>
         <section className="relative overflow-hidden">
-          <div className="pointer-events-none absolute inset-0 bg-[radial-gradient(ellipse_at_top_right,_var(--color-emerald-100),_transparent_55%),radial-gradient(ellipse_at_bottom_left,_var(--color-teal-50),_transparent_50%)]" aria-hidden="true" />
+          <div
+            className="pointer-events-none absolute inset-0 bg-[radial-gradient(ellipse_at_top_right,_var(--color-emerald-100),_transparent_55%),radial-gradient(ellipse_at_bottom_left,_var(--color-teal-50),_transparent_50%)]"
+            aria-hidden="true"
+          />
           <div className="relative mx-auto grid max-w-6xl items-center gap-14 px-4 pt-16 pb-20 sm:px-6 lg:grid-cols-2 lg:px-8 lg:pt-24">
             <div>
               <span className="inline-flex items-center gap-2 rounded-full bg-emerald-50 px-3 py-1 text-xs font-semibold text-emerald-700 ring-1 ring-emerald-200">
@@ -150,10 +159,16 @@ export function LandingPage() {
               <h1 className="mt-6 text-4xl font-extrabold tracking-tight text-slate-900 sm:text-5xl lg:text-6xl">{t('hero.title')}</h1>
               <p className="mt-6 max-w-xl text-lg leading-relaxed text-slate-600">{t('hero.subtitle')}</p>
               <div className="mt-8 flex flex-wrap gap-3">
-                <Link to="/register" className="inline-flex h-12 items-center rounded-xl bg-emerald-600 px-6 text-base font-semibold text-white shadow-lg shadow-emerald-600/20 hover:bg-emerald-700">
+                <Link
+                  to="/register"
+                  className="inline-flex h-12 items-center rounded-xl bg-emerald-600 px-6 text-base font-semibold text-white shadow-lg shadow-emerald-600/20 hover:bg-emerald-700"
+                >
                   {t('hero.primary')}
                 </Link>
-                <Link to="/login" className="inline-flex h-12 items-center rounded-xl bg-white px-6 text-base font-semibold text-slate-700 ring-1 ring-slate-300 hover:bg-slate-50">
+                <Link
+                  to="/login"
+                  className="inline-flex h-12 items-center rounded-xl bg-white px-6 text-base font-semibold text-slate-700 ring-1 ring-slate-300 hover:bg-slate-50"
+                >
                   {t('hero.secondary')}
                 </Link>
               </div>
@@ -182,7 +197,16 @@ export function LandingPage() {
               {featureKeys.map((key) => (
                 <li key={key} className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 transition hover:-translate-y-0.5 hover:shadow-md">
                   <span className="grid size-11 place-items-center rounded-xl bg-emerald-600 text-white shadow-sm shadow-emerald-600/30">
-                    <svg viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+                    <svg
+                      viewBox="0 0 24 24"
+                      className="size-5"
+                      fill="none"
+                      stroke="currentColor"
+                      strokeWidth="1.8"
+                      strokeLinecap="round"
+                      strokeLinejoin="round"
+                      aria-hidden="true"
+                    >
                       <path d={featureIcons[key]} />
                     </svg>
                   </span>
@@ -206,7 +230,9 @@ export function LandingPage() {
                   className={`relative flex flex-col rounded-2xl p-8 ${featured ? 'bg-slate-900 text-white shadow-2xl shadow-emerald-900/20 ring-2 ring-emerald-500' : 'bg-white ring-1 ring-slate-200'}`}
                 >
                   {featured && (
-                    <span className="absolute -top-3 left-8 rounded-full bg-emerald-500 px-3 py-1 text-xs font-semibold text-white">{t('pricing.popular')}</span>
+                    <span className="absolute -top-3 left-8 rounded-full bg-emerald-500 px-3 py-1 text-xs font-semibold text-white">
+                      {t('pricing.popular')}
+                    </span>
                   )}
                   <h3 className={`text-lg font-semibold ${featured ? 'text-white' : 'text-slate-900'}`}>{t(`pricing.plans.${key}.name`)}</h3>
                   <p className={`mt-1 text-sm ${featured ? 'text-slate-300' : 'text-slate-500'}`}>{t(`pricing.plans.${key}.description`)}</p>
@@ -246,7 +272,10 @@ export function LandingPage() {
             <div className="pointer-events-none absolute -top-20 -right-20 size-72 rounded-full bg-white/10 blur-2xl" aria-hidden="true" />
             <h2 className="relative text-3xl font-bold tracking-tight">{t('cta.title')}</h2>
             <p className="relative mx-auto mt-4 max-w-xl text-emerald-50">{t('cta.text')}</p>
-            <Link to="/register" className="relative mt-8 inline-flex h-12 items-center rounded-xl bg-white px-6 font-semibold text-emerald-700 shadow-sm hover:bg-emerald-50">
+            <Link
+              to="/register"
+              className="relative mt-8 inline-flex h-12 items-center rounded-xl bg-white px-6 font-semibold text-emerald-700 shadow-sm hover:bg-emerald-50"
+            >
               {t('cta.button')}
             </Link>
           </div>

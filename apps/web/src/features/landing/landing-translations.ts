@@ -31,7 +31,10 @@ const es = {
       ai: { title: 'Asistente con IA', text: 'Responde al instante con un asistente de IA que conoce tu negocio, activable por chat o por columna.' },
       team: { title: 'Colaboración en equipo', text: 'Roles, acceso por embudo y notas internas para que todo el equipo trabaje coordinado.' },
       templates: { title: 'Mensajes con plantillas', text: 'Plantillas aprobadas por WhatsApp para retomar conversaciones y hacer envíos masivos.' },
-      automation: { title: 'Automatización sin código', text: 'Crea bots con un editor visual: menús, agendamiento y cobranza sin escribir una línea de código.' },
+      automation: {
+        title: 'Automatización sin código',
+        text: 'Crea bots con un editor visual: menús, agendamiento y cobranza sin escribir una línea de código.',
+      },
     },
   },
   pricing: {
@@ -44,9 +47,24 @@ const es = {
     contact: 'Hablemos',
     contactSubject: 'Plan Enterprise para mi empresa',
     plans: {
-      starter: { name: 'Starter', price: '$29', description: 'Para empezar a ordenar tus ventas.', features: ['1 número de WhatsApp', 'Hasta 2 miembros del equipo', 'Bandeja unificada y embudo visual', 'Mensajes con plantillas'] },
-      pro: { name: 'Pro', price: '$79', description: 'Para equipos que quieren crecer.', features: ['Hasta 3 números de WhatsApp', 'Hasta 10 miembros del equipo', 'Asistente con IA', 'Bot de automatización'] },
-      enterprise: { name: 'Enterprise', price: 'Precio personalizado', description: 'Para operaciones a gran escala.', features: ['Números ilimitados', 'Miembros ilimitados', 'Todo lo incluido en Pro', 'Acompañamiento dedicado'] },
+      starter: {
+        name: 'Starter',
+        price: '$29',
+        description: 'Para empezar a ordenar tus ventas.',
+        features: ['1 número de WhatsApp', 'Hasta 2 miembros del equipo', 'Bandeja unificada y embudo visual', 'Mensajes con plantillas'],
+      },
+      pro: {
+        name: 'Pro',
+        price: '$79',
+        description: 'Para equipos que quieren crecer.',
+        features: ['Hasta 3 números de WhatsApp', 'Hasta 10 miembros del equipo', 'Asistente con IA', 'Bot de automatización'],
+      },
+      enterprise: {
+        name: 'Enterprise',
+        price: 'Precio personalizado',
+        description: 'Para operaciones a gran escala.',
+        features: ['Números ilimitados', 'Miembros ilimitados', 'Todo lo incluido en Pro', 'Acompañamiento dedicado'],
+      },
     },
   },
   cta: {
@@ -104,9 +122,24 @@ const en: Translation = {
     contact: 'Talk to us',
     contactSubject: 'Enterprise plan for my company',
     plans: {
-      starter: { name: 'Starter', price: '$29', description: 'To start organizing your sales.', features: ['1 WhatsApp number', 'Up to 2 team members', 'Unified inbox and visual pipeline', 'Template messages'] },
-      pro: { name: 'Pro', price: '$79', description: 'For teams that want to grow.', features: ['Up to 3 WhatsApp numbers', 'Up to 10 team members', 'AI assistant', 'Automation bot'] },
-      enterprise: { name: 'Enterprise', price: 'Custom price', description: 'For large-scale operations.', features: ['Unlimited numbers', 'Unlimited members', 'Everything in Pro', 'Dedicated support'] },
+      starter: {
+        name: 'Starter',
+        price: '$29',
+        description: 'To start organizing your sales.',
+        features: ['1 WhatsApp number', 'Up to 2 team members', 'Unified inbox and visual pipeline', 'Template messages'],
+      },
+      pro: {
+        name: 'Pro',
+        price: '$79',
+        description: 'For teams that want to grow.',
+        features: ['Up to 3 WhatsApp numbers', 'Up to 10 team members', 'AI assistant', 'Automation bot'],
+      },
+      enterprise: {
+        name: 'Enterprise',
+        price: 'Custom price',
+        description: 'For large-scale operations.',
+        features: ['Unlimited numbers', 'Unlimited members', 'Everything in Pro', 'Dedicated support'],
+      },
     },
   },
   cta: {

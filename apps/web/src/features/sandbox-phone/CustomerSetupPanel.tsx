@@ -52,7 +52,13 @@ export function CustomerSetupPanel({ setup, onChange }: CustomerSetupPanelProps)
               error={setup.groupId ? groupIdProblem(setup.groupId) : null}
               hint="El identificador numérico que WhatsApp da al grupo."
             />
-            <TextField label="Nombre del grupo" autoComplete="off" maxLength={80} value={setup.groupName} onChange={(event) => onChange({ groupName: event.target.value })} />
+            <TextField
+              label="Nombre del grupo"
+              autoComplete="off"
+              maxLength={80}
+              value={setup.groupName}
+              onChange={(event) => onChange({ groupName: event.target.value })}
+            />
           </div>
         )}
       </div>

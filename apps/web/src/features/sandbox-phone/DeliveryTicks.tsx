@@ -10,7 +10,17 @@ const labels: Record<PhoneMessageStatus, string> = {
 };
 
 function Check({ className = '' }: { className?: string }) {
-  return <path className={className} d="M1.5 8.5 4.8 11.8 11.5 4.5" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />;
+  return (
+    <path
+      className={className}
+      d="M1.5 8.5 4.8 11.8 11.5 4.5"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.6"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    />
+  );
 }
 
 /**

@@ -8,7 +8,12 @@ import { useVoiceRecorder, voiceRecordingSupported } from './use-voice-recorder.
 export const MAX_ATTACHMENT_BYTES = 16 * 1024 * 1024;
 
 /** A fixed spot, so sending a location needs no permission prompt. */
-export const SAMPLE_LOCATION = { latitude: 19.432608, longitude: -99.133209, name: 'Zócalo', address: 'Plaza de la Constitución, Centro, Ciudad de México' } as const;
+export const SAMPLE_LOCATION = {
+  latitude: 19.432608,
+  longitude: -99.133209,
+  name: 'Zócalo',
+  address: 'Plaza de la Constitución, Centro, Ciudad de México',
+} as const;
 
 export interface PhoneComposerProps {
   disabled: boolean;
@@ -26,7 +31,8 @@ function clock(seconds: number) {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
-const iconButton = 'grid size-10 shrink-0 place-items-center rounded-full text-slate-500 transition hover:bg-black/5 hover:text-slate-700 disabled:cursor-not-allowed disabled:opacity-40';
+const iconButton =
+  'grid size-10 shrink-0 place-items-center rounded-full text-slate-500 transition hover:bg-black/5 hover:text-slate-700 disabled:cursor-not-allowed disabled:opacity-40';
 
 /** The customer's input bar: text, an attachment with optional caption, a location, or a voice note. */
 export function PhoneComposer({ disabled, sending, onSend, onError }: PhoneComposerProps) {
@@ -88,7 +94,7 @@ export function PhoneComposer({ disabled, sending, onSend, onError }: PhoneCompo
   };
 
   return (
-    <form onSubmit={submit} className="border-t border-black/5 bg-[#f0f2f5] px-2 py-2">
+    <form onSubmit={(event) => void submit(event)} className="border-t border-black/5 bg-[#f0f2f5] px-2 py-2">
       {attachment && (
         <div className="mb-2 flex items-center gap-2 rounded-lg bg-white px-3 py-2 text-sm shadow-sm" data-testid="pending-attachment">
           <svg viewBox="0 0 20 20" className="size-5 shrink-0 text-emerald-600" fill="currentColor" aria-hidden="true">
@@ -107,7 +113,11 @@ export function PhoneComposer({ disabled, sending, onSend, onError }: PhoneCompo
             <span className="size-2.5 animate-pulse rounded-full bg-rose-500" aria-hidden="true" />
             Grabando… <span className="tabular-nums">{clock(voice.seconds)}</span>
           </div>
-          <button type="button" onClick={toggleRecording} className="h-10 shrink-0 rounded-full bg-rose-600 px-4 text-sm font-semibold text-white hover:bg-rose-700">
+          <button
+            type="button"
+            onClick={() => void toggleRecording()}
+            className="h-10 shrink-0 rounded-full bg-rose-600 px-4 text-sm font-semibold text-white hover:bg-rose-700"
+          >
             Detener
           </button>
         </div>
@@ -157,7 +167,7 @@ export function PhoneComposer({ disabled, sending, onSend, onError }: PhoneCompo
             disabled={busy || !canRecord}
             aria-label="Grabar nota de voz"
             title={canRecord ? 'Grabar nota de voz' : 'Este navegador no puede grabar audio'}
-            onClick={toggleRecording}
+            onClick={() => void toggleRecording()}
           >
             <svg viewBox="0 0 24 24" className="size-5" fill="currentColor" aria-hidden="true">
               <path d="M12 3a3.5 3.5 0 0 0-3.5 3.5v5a3.5 3.5 0 0 0 7 0v-5A3.5 3.5 0 0 0 12 3Zm-6 8.5h-1.6a7.6 7.6 0 0 0 6.8 7.5V22h1.6v-3a7.6 7.6 0 0 0 6.8-7.5H18a6 6 0 0 1-12 0Z" />

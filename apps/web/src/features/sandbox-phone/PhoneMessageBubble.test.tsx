@@ -4,7 +4,15 @@ import { PhoneMessageBubble } from './PhoneMessageBubble.tsx';
 import type { PhoneMessage } from '@embudo/contracts/http/sandbox-phone';
 
 function aMessage(overrides: Partial<PhoneMessage>): PhoneMessage {
-  return { id: 'm1', direction: 'to_customer', type: 'text', body: { type: 'text', text: 'Hola' }, status: 'sent', createdAt: '2025-03-01T15:04:00.000Z', ...overrides };
+  return {
+    id: 'm1',
+    direction: 'to_customer',
+    type: 'text',
+    body: { type: 'text', text: 'Hola' },
+    status: 'sent',
+    createdAt: '2025-03-01T15:04:00.000Z',
+    ...overrides,
+  };
 }
 
 describe('PhoneMessageBubble', () => {
@@ -29,7 +37,11 @@ describe('PhoneMessageBubble', () => {
   });
 
   it('shows customer messages on the right with the participant in a group and their own ticks', () => {
-    render(<PhoneMessageBubble message={aMessage({ direction: 'from_customer', status: 'delivered', body: { text: 'Buenas' }, participant: { phone: '5215500000001', name: 'Luis' } })} />);
+    render(
+      <PhoneMessageBubble
+        message={aMessage({ direction: 'from_customer', status: 'delivered', body: { text: 'Buenas' }, participant: { phone: '5215500000001', name: 'Luis' } })}
+      />,
+    );
     expect(screen.getByTestId('phone-message').dataset.direction).toBe('from_customer');
     expect(screen.getByText('Luis')).toBeTruthy();
     const ticks = screen.getByRole('img', { name: 'Entregado' });
@@ -37,7 +49,7 @@ describe('PhoneMessageBubble', () => {
     expect(ticks.getAttribute('class')).toContain('text-slate-400');
   });
 
-  it('turns the customer\'s ticks blue once the business read the chat', () => {
+  it("turns the customer's ticks blue once the business read the chat", () => {
     const { rerender } = render(<PhoneMessageBubble message={aMessage({ direction: 'from_customer', status: 'delivered', body: { text: 'Buenas' } })} />);
     expect(screen.getByTestId('ticks').getAttribute('class')).not.toContain('text-sky-500');
     rerender(<PhoneMessageBubble message={aMessage({ direction: 'from_customer', status: 'read', body: { text: 'Buenas' } })} />);
@@ -51,7 +63,9 @@ describe('PhoneMessageBubble', () => {
   it('renders images with caption, documents as links and audio as a player', () => {
     render(
       <>
-        <PhoneMessageBubble message={aMessage({ id: 'a', type: 'image', body: { type: 'image', originalUrl: 'https://cdn.test/a.jpg', caption: 'El catálogo' } })} />
+        <PhoneMessageBubble
+          message={aMessage({ id: 'a', type: 'image', body: { type: 'image', originalUrl: 'https://cdn.test/a.jpg', caption: 'El catálogo' } })}
+        />
         <PhoneMessageBubble message={aMessage({ id: 'b', type: 'file', body: { type: 'file', url: 'https://cdn.test/c.pdf', filename: 'cotizacion.pdf' } })} />
         <PhoneMessageBubble message={aMessage({ id: 'c', type: 'audio', body: { type: 'audio', url: 'https://cdn.test/a.ogg' } })} />
       </>,
@@ -69,13 +83,22 @@ describe('PhoneMessageBubble', () => {
     expect(screen.getByText('martes')).toBeTruthy();
   });
 
-  it('shows a template as the customer\'s WhatsApp renders it, with its buttons to tap or open', () => {
+  it("shows a template as the customer's WhatsApp renders it, with its buttons to tap or open", () => {
     const onReply = vi.fn();
     const template = {
-      name: 'promo', header: { type: 'IMAGE' as const, url: 'http://127.0.0.1:3000/media/t1/promo.png' }, body: 'Hola Ana, tu cupón X1 vence pronto.', footer: 'Tienda Núñez',
-      buttons: [{ type: 'QUICK_REPLY', text: 'Lo quiero' }, { type: 'URL', text: 'Ver tienda', url: 'https://tienda.example/' }, { type: 'PHONE_NUMBER', text: 'Llamar', phone_number: '+5215512345678' }],
+      name: 'promo',
+      header: { type: 'IMAGE' as const, url: 'http://127.0.0.1:3000/media/t1/promo.png' },
+      body: 'Hola Ana, tu cupón X1 vence pronto.',
+      footer: 'Tienda Núñez',
+      buttons: [
+        { type: 'QUICK_REPLY', text: 'Lo quiero' },
+        { type: 'URL', text: 'Ver tienda', url: 'https://tienda.example/' },
+        { type: 'PHONE_NUMBER', text: 'Llamar', phone_number: '+5215512345678' },
+      ],
     };
-    render(<PhoneMessageBubble message={aMessage({ type: 'template', body: { template: { id: 'gs-1', params: ['Ana', 'X1'] } }, template })} onReply={onReply} />);
+    render(
+      <PhoneMessageBubble message={aMessage({ type: 'template', body: { template: { id: 'gs-1', params: ['Ana', 'X1'] } }, template })} onReply={onReply} />,
+    );
     const rendered = screen.getByTestId('phone-template');
     expect(within(rendered).getByText('Hola Ana, tu cupón X1 vence pronto.')).toBeTruthy();
     expect(within(rendered).getByText('Tienda Núñez')).toBeTruthy();
@@ -90,7 +113,15 @@ describe('PhoneMessageBubble', () => {
 
   it('answers a quick reply with the tapped button', () => {
     const onReply = vi.fn();
-    const body = { type: 'quick_reply', msgid: 'qr-7', content: { type: 'text', text: '¿Agendamos?' }, options: [{ type: 'text', title: 'Sí', postbackText: 'agendar-si' }, { type: 'text', title: 'No', postbackText: 'agendar-no' }] };
+    const body = {
+      type: 'quick_reply',
+      msgid: 'qr-7',
+      content: { type: 'text', text: '¿Agendamos?' },
+      options: [
+        { type: 'text', title: 'Sí', postbackText: 'agendar-si' },
+        { type: 'text', title: 'No', postbackText: 'agendar-no' },
+      ],
+    };
     render(<PhoneMessageBubble message={aMessage({ type: 'quick_reply', body })} onReply={onReply} />);
     fireEvent.click(screen.getByRole('button', { name: 'No' }));
     expect(onReply).toHaveBeenCalledWith({ kind: 'button_reply', title: 'No', id: 'qr-7', postbackText: 'agendar-no' });
@@ -99,7 +130,11 @@ describe('PhoneMessageBubble', () => {
   it('opens a list and answers with the chosen option', () => {
     const onReply = vi.fn();
     const body = {
-      type: 'list', title: 'Catálogo', body: 'Elige un producto', msgid: 'list-3', globalButtons: [{ type: 'text', title: 'Ver productos' }],
+      type: 'list',
+      title: 'Catálogo',
+      body: 'Elige un producto',
+      msgid: 'list-3',
+      globalButtons: [{ type: 'text', title: 'Ver productos' }],
       items: [{ title: 'Ferretería', options: [{ type: 'text', title: 'Tornillos', description: 'Caja de 100', postbackText: 'p-tornillos' }] }],
     };
     render(<PhoneMessageBubble message={aMessage({ type: 'list', body })} onReply={onReply} />);

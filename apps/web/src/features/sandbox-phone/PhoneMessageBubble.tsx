@@ -42,7 +42,15 @@ function DocumentLink({ url, fileName }: { url: string; fileName: string }) {
   );
 }
 
-function ListOptions({ content, onPick, disabled }: { content: Extract<PhoneMessageContent, { kind: 'list' }>; onPick?: (option: ReplyOption) => void; disabled: boolean }) {
+function ListOptions({
+  content,
+  onPick,
+  disabled,
+}: {
+  content: Extract<PhoneMessageContent, { kind: 'list' }>;
+  onPick?: (option: ReplyOption) => void;
+  disabled: boolean;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <div className="mt-1 border-t border-black/10 pt-1">
@@ -90,8 +98,10 @@ function RenderedTemplateBody({ template }: { template: RenderedTemplate }) {
   return (
     <div className="px-1" data-testid="phone-template">
       {header?.type === 'TEXT' && <p className="font-semibold">{header.text}</p>}
-      {header && header.type !== 'TEXT' && header.url && (
-        header.type === 'IMAGE' ? (
+      {header &&
+        header.type !== 'TEXT' &&
+        header.url &&
+        (header.type === 'IMAGE' ? (
           <MediaFrame>
             <img src={header.url} alt="Encabezado de la plantilla" className="max-h-56 w-full object-cover" />
           </MediaFrame>
@@ -101,8 +111,7 @@ function RenderedTemplateBody({ template }: { template: RenderedTemplate }) {
           </MediaFrame>
         ) : (
           <DocumentLink url={header.url} fileName={`${template.name}.pdf`} />
-        )
-      )}
+        ))}
       <p className="mt-1 whitespace-pre-wrap">{template.body}</p>
       {template.footer && <p className="mt-1 text-xs text-slate-500">{template.footer}</p>}
     </div>
@@ -110,8 +119,17 @@ function RenderedTemplateBody({ template }: { template: RenderedTemplate }) {
 }
 
 /** A template's buttons under its bubble, as WhatsApp shows them: replies to tap, links and calls to open. */
-function TemplateButtons({ buttons, onReply, replying }: { buttons: RenderedTemplate['buttons']; onReply?: PhoneMessageBubbleProps['onReply']; replying: boolean }) {
-  const style = 'flex items-center justify-center gap-1.5 rounded-lg bg-white px-3 py-2 text-center text-sm font-medium text-sky-600 shadow-sm hover:bg-slate-50';
+function TemplateButtons({
+  buttons,
+  onReply,
+  replying,
+}: {
+  buttons: RenderedTemplate['buttons'];
+  onReply?: PhoneMessageBubbleProps['onReply'];
+  replying: boolean;
+}) {
+  const style =
+    'flex items-center justify-center gap-1.5 rounded-lg bg-white px-3 py-2 text-center text-sm font-medium text-sky-600 shadow-sm hover:bg-slate-50';
   return (
     <div className="mt-1 flex w-full max-w-[85%] flex-col gap-1" aria-label="Botones de la plantilla" role="group">
       {buttons.map((button, index) =>
@@ -188,7 +206,12 @@ function Body({ content, onReply, replying }: { content: PhoneMessageContent; on
     case 'location': {
       const query = `${content.latitude},${content.longitude}`;
       return (
-        <a href={`https://www.google.com/maps?q=${encodeURIComponent(query)}`} target="_blank" rel="noreferrer" className="block rounded-md bg-emerald-50 px-3 py-2.5 hover:bg-emerald-100">
+        <a
+          href={`https://www.google.com/maps?q=${encodeURIComponent(query)}`}
+          target="_blank"
+          rel="noreferrer"
+          className="block rounded-md bg-emerald-50 px-3 py-2.5 hover:bg-emerald-100"
+        >
           <span className="flex items-center gap-1.5 font-medium text-emerald-800">
             <svg viewBox="0 0 20 20" className="size-4" fill="currentColor" aria-hidden="true">
               <path fillRule="evenodd" d="M10 18s6-5.3 6-10a6 6 0 1 0-12 0c0 4.7 6 10 6 10Zm0-7.5a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5Z" clipRule="evenodd" />
@@ -283,7 +306,12 @@ export function PhoneMessageBubble({ message, quote, onReply, replying = false }
   const options = content.kind === 'quick_reply' ? content.options : [];
 
   return (
-    <div data-testid="phone-message" data-direction={message.direction} data-type={message.type} className={`flex flex-col ${fromBusiness ? 'items-start' : 'items-end'}`}>
+    <div
+      data-testid="phone-message"
+      data-direction={message.direction}
+      data-type={message.type}
+      className={`flex flex-col ${fromBusiness ? 'items-start' : 'items-end'}`}
+    >
       <div
         className={`relative max-w-[85%] rounded-lg px-2 pt-1.5 pb-1 text-sm text-slate-900 shadow-sm ${
           fromBusiness ? 'rounded-tl-none bg-white' : 'rounded-tr-none bg-[#d9fdd3]'

@@ -53,8 +53,17 @@ describe('SandboxPhonePage', () => {
     const api = await openWithCompany([
       { id: 'c1', direction: 'from_customer', type: 'text', body: { text: 'Hola' }, status: 'sent', createdAt: '2025-03-01T15:00:00.000Z' },
       {
-        id: 'b1', direction: 'to_customer', type: 'quick_reply', status: 'delivered', createdAt: '2025-03-01T15:01:00.000Z',
-        body: { type: 'quick_reply', msgid: 'qr-1', content: { type: 'text', text: '¿Te llamamos?' }, options: [{ type: 'text', title: 'Sí, llámenme', postbackText: 'llamar' }] },
+        id: 'b1',
+        direction: 'to_customer',
+        type: 'quick_reply',
+        status: 'delivered',
+        createdAt: '2025-03-01T15:01:00.000Z',
+        body: {
+          type: 'quick_reply',
+          msgid: 'qr-1',
+          content: { type: 'text', text: '¿Te llamamos?' },
+          options: [{ type: 'text', title: 'Sí, llámenme', postbackText: 'llamar' }],
+        },
       },
     ]);
     const bubbles = await screen.findAllByTestId('phone-message');
@@ -62,7 +71,12 @@ describe('SandboxPhonePage', () => {
     expect(within(bubbles[1]!).getByTestId('ticks').getAttribute('data-status')).toBe('delivered');
     fireEvent.click(screen.getByRole('button', { name: 'Sí, llámenme' }));
     await waitFor(() => expect(api.callsTo('POST', '/sandbox/api/send')).toHaveLength(1));
-    expect((api.callsTo('POST', '/sandbox/api/send')[0]?.body as { message: unknown }).message).toEqual({ kind: 'button_reply', title: 'Sí, llámenme', id: 'qr-1', postbackText: 'llamar' });
+    expect((api.callsTo('POST', '/sandbox/api/send')[0]?.body as { message: unknown }).message).toEqual({
+      kind: 'button_reply',
+      title: 'Sí, llámenme',
+      id: 'qr-1',
+      postbackText: 'llamar',
+    });
   });
 
   it("shows the customer's message read once the business opens the chat, on the next poll", async () => {
@@ -88,11 +102,20 @@ describe('SandboxPhonePage', () => {
     await openWithCompany([
       { id: 'wamid.c1', direction: 'from_customer', type: 'text', body: { text: '¿Tienen taladros?' }, status: 'read', createdAt: '2025-03-01T15:00:00.000Z' },
       {
-        id: 'g-1', whatsappId: 'wamid.b1', direction: 'to_customer', type: 'text', status: 'read', createdAt: '2025-03-01T15:01:00.000Z',
+        id: 'g-1',
+        whatsappId: 'wamid.b1',
+        direction: 'to_customer',
+        type: 'text',
+        status: 'read',
+        createdAt: '2025-03-01T15:01:00.000Z',
         body: { type: 'text', text: 'Sí, varios modelos', context: { msgId: 'wamid.c1' } },
       },
       {
-        id: 'g-2', direction: 'to_customer', type: 'text', status: 'delivered', createdAt: '2025-03-01T15:02:00.000Z',
+        id: 'g-2',
+        direction: 'to_customer',
+        type: 'text',
+        status: 'delivered',
+        createdAt: '2025-03-01T15:02:00.000Z',
         body: { type: 'text', text: 'Este es el más vendido', context: { msgId: 'wamid.b1' } },
       },
     ]);

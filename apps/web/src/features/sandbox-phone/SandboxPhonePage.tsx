@@ -31,7 +31,7 @@ function isSandboxApp(answer: unknown): answer is SandboxApp {
 /** Who a quote names, as the customer's WhatsApp does: "Tú" for one's own messages. */
 function quoteAuthor(quoted: PhoneMessage, company: SandboxApp, customerPhone: string) {
   if (quoted.direction === 'to_customer') return company.label ?? company.appName;
-  return quoted.participant && quoted.participant.phone !== customerPhone ? quoted.participant.name ?? quoted.participant.phone : 'Tú';
+  return quoted.participant && quoted.participant.phone !== customerPhone ? (quoted.participant.name ?? quoted.participant.phone) : 'Tú';
 }
 
 /**
@@ -46,7 +46,12 @@ export function SandboxPhonePage() {
   const [error, setError] = useState<string | null>(null);
   const chatRef = useRef<HTMLDivElement>(null);
 
-  const companyQuery = useQuery({ queryKey: ['sandbox-phone', 'company', session?.tenant.slug], queryFn: sandboxPhoneApi.company, enabled: session !== null, retry: false });
+  const companyQuery = useQuery({
+    queryKey: ['sandbox-phone', 'company', session?.tenant.slug],
+    queryFn: sandboxPhoneApi.company,
+    enabled: session !== null,
+    retry: false,
+  });
   // Any other server mode answers with the app's page instead of the company.
   const sandboxOff = companyQuery.isSuccess && !isSandboxApp(companyQuery.data);
   const company = isSandboxApp(companyQuery.data) ? companyQuery.data : undefined;
@@ -60,7 +65,7 @@ export function SandboxPhonePage() {
     refetchInterval: CONVERSATION_POLL_MS,
     retry: false,
   });
-  const messages = conversationKey !== null ? conversation.data ?? [] : [];
+  const messages = conversationKey !== null ? (conversation.data ?? []) : [];
 
   const send = useMutation({
     mutationFn: (message: CustomerMessageInput) => sandboxPhoneApi.send({ ...senderOf(setup), message }),
@@ -78,7 +83,7 @@ export function SandboxPhonePage() {
 
   useEffect(() => setError(null), [conversationKey]);
 
-  const title = company ? (setup.inGroup ? setup.groupName.trim() || `Grupo ${setup.groupId}` : company.label ?? company.appName) : 'Sin empresa';
+  const title = company ? (setup.inGroup ? setup.groupName.trim() || `Grupo ${setup.groupId}` : (company.label ?? company.appName)) : 'Sin empresa';
   const subtitle = company ? (setup.inGroup ? `Con ${company.label ?? company.appName}` : `+${company.sourceNumber}`) : 'Inicia sesión para chatear';
 
   return (
@@ -119,8 +124,8 @@ export function SandboxPhonePage() {
                 {sandboxOff && <FormAlert message="El sandbox no está activo en este servidor." />}
                 {company && (
                   <p data-testid="sandbox-company" className="mb-5 rounded-lg bg-slate-50 p-3 text-sm text-slate-700">
-                    Escribes a <strong className="font-semibold text-slate-900">{company.label ?? company.appName}</strong> (+{company.sourceNumber}), la empresa con la que
-                    iniciaste sesión.
+                    Escribes a <strong className="font-semibold text-slate-900">{company.label ?? company.appName}</strong> (+{company.sourceNumber}), la
+                    empresa con la que iniciaste sesión.
                   </p>
                 )}
                 <CustomerSetupPanel setup={setup} onChange={update} />
@@ -167,7 +172,9 @@ export function SandboxPhonePage() {
                   messages.map((message) => {
                     const quoted = company ? quotedMessageOf(message, messages) : undefined;
                     const quote = quoted && company ? { author: quoteAuthor(quoted, company, setup.phone), text: phoneMessagePreview(quoted) } : undefined;
-                    return <PhoneMessageBubble key={message.id} message={message} quote={quote} onReply={(reply) => send.mutate(reply)} replying={send.isPending} />;
+                    return (
+                      <PhoneMessageBubble key={message.id} message={message} quote={quote} onReply={(reply) => send.mutate(reply)} replying={send.isPending} />
+                    );
                   })
                 )}
               </div>

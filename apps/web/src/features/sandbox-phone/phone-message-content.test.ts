@@ -7,13 +7,22 @@ const fromCustomer = (type: string, body: Record<string, unknown>) => phoneMessa
 describe('phoneMessageContent', () => {
   it("reads the business's Gupshup messages", () => {
     expect(toCustomer('text', { type: 'text', text: 'Hola', previewUrl: false })).toEqual({ kind: 'text', text: 'Hola' });
-    expect(toCustomer('image', { type: 'image', originalUrl: 'https://cdn.test/a.jpg', caption: 'Foto' })).toEqual({ kind: 'image', url: 'https://cdn.test/a.jpg', caption: 'Foto' });
-    expect(toCustomer('file', { type: 'file', url: 'https://cdn.test/c.pdf', filename: 'cotizacion.pdf' })).toMatchObject({ kind: 'document', fileName: 'cotizacion.pdf' });
+    expect(toCustomer('image', { type: 'image', originalUrl: 'https://cdn.test/a.jpg', caption: 'Foto' })).toEqual({
+      kind: 'image',
+      url: 'https://cdn.test/a.jpg',
+      caption: 'Foto',
+    });
+    expect(toCustomer('file', { type: 'file', url: 'https://cdn.test/c.pdf', filename: 'cotizacion.pdf' })).toMatchObject({
+      kind: 'document',
+      fileName: 'cotizacion.pdf',
+    });
     expect(toCustomer('audio', { type: 'audio', url: 'https://cdn.test/a.ogg' })).toEqual({ kind: 'audio', url: 'https://cdn.test/a.ogg', voice: false });
   });
 
   it('reads a template with its params and header media', () => {
-    expect(toCustomer('template', { template: { id: 'tpl-1', params: ['Ana', 3] }, message: { type: 'image', image: { link: 'https://cdn.test/h.png' } } })).toEqual({
+    expect(
+      toCustomer('template', { template: { id: 'tpl-1', params: ['Ana', 3] }, message: { type: 'image', image: { link: 'https://cdn.test/h.png' } } }),
+    ).toEqual({
       kind: 'template',
       templateId: 'tpl-1',
       params: ['Ana', '3'],
@@ -29,7 +38,15 @@ describe('phoneMessageContent', () => {
         content: { type: 'text', header: '¿Te ayudo?', text: 'Elige', caption: 'Pie' },
         options: [{ type: 'text', title: 'Sí', postbackText: 'si' }, { title: '' }],
       }),
-    ).toEqual({ kind: 'quick_reply', msgId: 'qr-1', header: '¿Te ayudo?', text: 'Elige', footer: 'Pie', mediaUrl: undefined, options: [{ title: 'Sí', description: undefined, postbackText: 'si' }] });
+    ).toEqual({
+      kind: 'quick_reply',
+      msgId: 'qr-1',
+      header: '¿Te ayudo?',
+      text: 'Elige',
+      footer: 'Pie',
+      mediaUrl: undefined,
+      options: [{ title: 'Sí', description: undefined, postbackText: 'si' }],
+    });
     expect(
       toCustomer('list', {
         type: 'list',
@@ -39,14 +56,26 @@ describe('phoneMessageContent', () => {
         globalButtons: [{ type: 'text', title: 'Ver productos' }],
         items: [{ title: 'Todo', options: [{ title: 'Tornillos', description: 'Caja de 100', postbackText: 'p-1' }] }],
       }),
-    ).toMatchObject({ kind: 'list', msgId: 'list-1', buttonTitle: 'Ver productos', sections: [{ title: 'Todo', options: [{ title: 'Tornillos', description: 'Caja de 100', postbackText: 'p-1' }] }] });
+    ).toMatchObject({
+      kind: 'list',
+      msgId: 'list-1',
+      buttonTitle: 'Ver productos',
+      sections: [{ title: 'Todo', options: [{ title: 'Tornillos', description: 'Caja de 100', postbackText: 'p-1' }] }],
+    });
   });
 
   it("reads the customer's inbound payloads", () => {
     expect(fromCustomer('text', { text: 'Buenas' })).toEqual({ kind: 'text', text: 'Buenas' });
     expect(fromCustomer('audio', { url: 'https://cdn.test/v.ogg', contentType: 'audio/ogg; codecs=opus' })).toMatchObject({ kind: 'audio', voice: true });
-    expect(fromCustomer('file', { url: 'https://cdn.test/f.pdf', contentType: 'application/pdf', name: 'f.pdf' })).toMatchObject({ kind: 'document', fileName: 'f.pdf' });
-    expect(fromCustomer('location', { latitude: '19.4', longitude: '-99.1', name: 'Zócalo' })).toMatchObject({ kind: 'location', latitude: '19.4', name: 'Zócalo' });
+    expect(fromCustomer('file', { url: 'https://cdn.test/f.pdf', contentType: 'application/pdf', name: 'f.pdf' })).toMatchObject({
+      kind: 'document',
+      fileName: 'f.pdf',
+    });
+    expect(fromCustomer('location', { latitude: '19.4', longitude: '-99.1', name: 'Zócalo' })).toMatchObject({
+      kind: 'location',
+      latitude: '19.4',
+      name: 'Zócalo',
+    });
     expect(fromCustomer('button_reply', { title: 'Sí', id: 'qr-1', reply: 'Sí 1' })).toEqual({ kind: 'reply', title: 'Sí', description: undefined });
   });
 

@@ -17,7 +17,15 @@ export type PhoneMessageContent =
   | { kind: 'sticker'; url: string }
   | { kind: 'location'; latitude: string; longitude: string; name?: string; address?: string }
   | { kind: 'quick_reply'; msgId?: string; header?: string; text: string; footer?: string; mediaUrl?: string; options: ReplyOption[] }
-  | { kind: 'list'; msgId?: string; title?: string; body: string; footer?: string; buttonTitle: string; sections: Array<{ title?: string; options: ReplyOption[] }> }
+  | {
+      kind: 'list';
+      msgId?: string;
+      title?: string;
+      body: string;
+      footer?: string;
+      buttonTitle: string;
+      sections: Array<{ title?: string; options: ReplyOption[] }>;
+    }
   | { kind: 'template'; templateId: string; params: string[]; media?: { type: string; url: string }; rendered?: RenderedTemplate }
   | { kind: 'reply'; title: string; description?: string }
   | { kind: 'unknown'; type: string };
@@ -119,7 +127,13 @@ function businessContent(type: string, body: Json, rendered?: RenderedTemplate):
       return url ? { kind: 'sticker', url } : { kind: 'unknown', type: kind };
     }
     case 'location':
-      return { kind: 'location', latitude: text(body.latitude) ?? '', longitude: text(body.longitude) ?? '', name: text(body.name), address: text(body.address) };
+      return {
+        kind: 'location',
+        latitude: text(body.latitude) ?? '',
+        longitude: text(body.longitude) ?? '',
+        name: text(body.name),
+        address: text(body.address),
+      };
     case 'quick_reply': {
       const content = record(body.content);
       return {
@@ -173,7 +187,13 @@ function customerContent(type: string, body: Json): PhoneMessageContent {
       return url ? { kind: 'document', url, fileName: text(body.name) ?? 'documento', caption: text(body.caption) } : { kind: 'unknown', type };
     }
     case 'location':
-      return { kind: 'location', latitude: text(body.latitude) ?? '', longitude: text(body.longitude) ?? '', name: text(body.name), address: text(body.address) };
+      return {
+        kind: 'location',
+        latitude: text(body.latitude) ?? '',
+        longitude: text(body.longitude) ?? '',
+        name: text(body.name),
+        address: text(body.address),
+      };
     case 'button_reply':
     case 'list_reply':
       return { kind: 'reply', title: text(body.title) ?? '', description: text(body.description) };

@@ -35,10 +35,13 @@ export function useVoiceRecorder() {
   }, []);
 
   // Leaving the page mid-recording must free the microphone.
-  useEffect(() => () => {
-    if (recorderRef.current?.state === 'recording') recorderRef.current.stop();
-    release();
-  }, [release]);
+  useEffect(
+    () => () => {
+      if (recorderRef.current?.state === 'recording') recorderRef.current.stop();
+      release();
+    },
+    [release],
+  );
 
   const start = useCallback(async () => {
     const stream = await navigator.mediaDevices.getUserMedia({ audio: true });

@@ -25,7 +25,12 @@ function Navigation({ slug, className = '' }: { slug: string; className?: string
       <NavLink to={`${base}/batches`} className={navLinkClass}>
         Envíos
       </NavLink>
-      <button type="button" disabled title="Próximamente" className="cursor-not-allowed rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap text-slate-300">
+      <button
+        type="button"
+        disabled
+        title="Próximamente"
+        className="cursor-not-allowed rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap text-slate-300"
+      >
         Facturación
       </button>
     </nav>
@@ -49,7 +54,14 @@ export function AppHeader({ slug }: { slug: string }) {
             <label htmlFor={searchId} className="sr-only">
               Buscar
             </label>
-            <svg viewBox="0 0 20 20" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+            <svg
+              viewBox="0 0 20 20"
+              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              aria-hidden="true"
+            >
               <circle cx="9" cy="9" r="6" />
               <path d="m14 14 3.5 3.5" strokeLinecap="round" />
             </svg>

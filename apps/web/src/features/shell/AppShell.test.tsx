@@ -119,7 +119,18 @@ describe('application shell', () => {
 describe('Mi Consumo', () => {
   it('shows the month figures, the cost with 4 decimals', async () => {
     await openShell('agent', {
-      'GET /t/acme/api/usage': () => json(200, { usage: { totalCost: 1.5, sentCount: 1200, receivedCount: 7, marketingTemplateCount: 3, utilityTemplateCount: 2, aiAnswerCount: 4, aiTokenCount: 12500 } }),
+      'GET /t/acme/api/usage': () =>
+        json(200, {
+          usage: {
+            totalCost: 1.5,
+            sentCount: 1200,
+            receivedCount: 7,
+            marketingTemplateCount: 3,
+            utilityTemplateCount: 2,
+            aiAnswerCount: 4,
+            aiTokenCount: 12500,
+          },
+        }),
     });
     openMenu();
     fireEvent.click(screen.getByRole('menuitem', { name: 'Mi Consumo' }));
@@ -132,7 +143,8 @@ describe('Mi Consumo', () => {
 
   it('says failed sends are not billed, and how many this month', async () => {
     await openShell('agent', {
-      'GET /t/acme/api/usage': () => json(200, { totalCost: 0.02, sentCount: 0, receivedCount: 0, marketingTemplateCount: 0, utilityTemplateCount: 1, failedUnbilledCount: 2 }),
+      'GET /t/acme/api/usage': () =>
+        json(200, { totalCost: 0.02, sentCount: 0, receivedCount: 0, marketingTemplateCount: 0, utilityTemplateCount: 1, failedUnbilledCount: 2 }),
     });
     openMenu();
     fireEvent.click(screen.getByRole('menuitem', { name: 'Mi Consumo' }));

@@ -2,9 +2,24 @@ import type { ConnectionStatus } from '../../shared/realtime-client/realtime-con
 import { useRealtime } from '../../shared/realtime-client/use-realtime.ts';
 
 const looks: Record<ConnectionStatus, { text: string; dot: string; box: string; title: string }> = {
-  connected: { text: 'Conectado', dot: 'bg-emerald-500', box: 'bg-emerald-50 text-emerald-700 ring-emerald-200', title: 'Recibiendo actualizaciones en tiempo real' },
-  connecting: { text: 'Conectando...', dot: 'bg-amber-400 animate-pulse', box: 'bg-amber-50 text-amber-700 ring-amber-200', title: 'Conectando con el servidor' },
-  disconnected: { text: 'Desconectado', dot: 'bg-rose-500', box: 'bg-rose-50 text-rose-700 ring-rose-200 hover:bg-rose-100', title: 'Haz clic para reintentar la conexión' },
+  connected: {
+    text: 'Conectado',
+    dot: 'bg-emerald-500',
+    box: 'bg-emerald-50 text-emerald-700 ring-emerald-200',
+    title: 'Recibiendo actualizaciones en tiempo real',
+  },
+  connecting: {
+    text: 'Conectando...',
+    dot: 'bg-amber-400 animate-pulse',
+    box: 'bg-amber-50 text-amber-700 ring-amber-200',
+    title: 'Conectando con el servidor',
+  },
+  disconnected: {
+    text: 'Desconectado',
+    dot: 'bg-rose-500',
+    box: 'bg-rose-50 text-rose-700 ring-rose-200 hover:bg-rose-100',
+    title: 'Haz clic para reintentar la conexión',
+  },
 };
 
 /** Realtime connection state; a click reconnects, but only when disconnected. */

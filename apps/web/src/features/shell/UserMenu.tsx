@@ -18,7 +18,16 @@ interface MenuEntry {
 }
 
 const icon = (d: string) => (
-  <svg viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+  <svg
+    viewBox="0 0 24 24"
+    className="size-4"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="1.8"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+    aria-hidden="true"
+  >
     <path d={d} />
   </svg>
 );
@@ -26,7 +35,9 @@ const icon = (d: string) => (
 const icons = {
   usage: icon('M4 20V10m6 10V4m6 16v-7m4 7H2'),
   profile: icon('M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8Zm-7 8a7 7 0 0 1 14 0'),
-  settings: icon('M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6Zm7.4-3a7.4 7.4 0 0 0-.1-1.2l2-1.6-2-3.4-2.4 1a7.3 7.3 0 0 0-2-1.2L14.5 3h-5l-.4 2.6a7.3 7.3 0 0 0-2 1.2l-2.4-1-2 3.4 2 1.6a7.4 7.4 0 0 0 0 2.4l-2 1.6 2 3.4 2.4-1a7.3 7.3 0 0 0 2 1.2l.4 2.6h5l.4-2.6a7.3 7.3 0 0 0 2-1.2l2.4 1 2-3.4-2-1.6c.1-.4.1-.8.1-1.2Z'),
+  settings: icon(
+    'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6Zm7.4-3a7.4 7.4 0 0 0-.1-1.2l2-1.6-2-3.4-2.4 1a7.3 7.3 0 0 0-2-1.2L14.5 3h-5l-.4 2.6a7.3 7.3 0 0 0-2 1.2l-2.4-1-2 3.4 2 1.6a7.4 7.4 0 0 0 0 2.4l-2 1.6 2 3.4 2.4-1a7.3 7.3 0 0 0 2 1.2l.4 2.6h5l.4-2.6a7.3 7.3 0 0 0 2-1.2l2.4 1 2-3.4-2-1.6c.1-.4.1-.8.1-1.2Z',
+  ),
   bots: icon('M12 8V4m-6 4h12a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2v-8a2 2 0 0 1 2-2Zm3 5h.01M15 13h.01'),
   team: icon('M16 20v-1a4 4 0 0 0-4-4H6a4 4 0 0 0-4 4v1m7-9a4 4 0 1 0 0-8 4 4 0 0 0 0 8Zm13 9v-1a4 4 0 0 0-3-3.9M16 3.1a4 4 0 0 1 0 7.8'),
   templates: icon('M4 5h16M4 5v14h16V5M8 9h8m-8 4h5'),
@@ -67,9 +78,9 @@ export function UserMenu() {
   ];
   const managers: MenuEntry[] = canManageTenant(user.role)
     ? [
-        { label: 'Bots Studio', icon: icons.bots, action: () => navigate(`/t/${slug}/bots`) },
+        { label: 'Bots Studio', icon: icons.bots, action: () => void navigate(`/t/${slug}/bots`) },
         { label: 'Administrar Equipo', icon: icons.team, action: () => modal.open((close) => <TeamDialog onClose={close} />) },
-        { label: 'Plantillas', icon: icons.templates, action: () => navigate(`/t/${slug}/templates`) },
+        { label: 'Plantillas', icon: icons.templates, action: () => void navigate(`/t/${slug}/templates`) },
         { label: 'Configurar Bot Auto', icon: icons.autobot, action: () => modal.open((close) => <AutobotDialog onClose={close} />) },
         { label: 'Conexión WhatsApp', icon: icons.whatsapp, action: () => modal.open((close) => <WhatsAppConnectionDialog onClose={close} />) },
       ]
@@ -135,7 +146,10 @@ export function UserMenu() {
         onClick={() => setOpen((value) => !value)}
         className="flex items-center gap-2 rounded-full p-0.5 pr-2 transition hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-600"
       >
-        <span className="grid size-9 place-items-center rounded-full bg-gradient-to-br from-emerald-500 to-teal-600 text-sm font-semibold text-white shadow-sm" aria-hidden="true">
+        <span
+          className="grid size-9 place-items-center rounded-full bg-gradient-to-br from-emerald-500 to-teal-600 text-sm font-semibold text-white shadow-sm"
+          aria-hidden="true"
+        >
           {userInitials(user.name)}
         </span>
         <span className="hidden text-left md:block">
@@ -156,7 +170,10 @@ export function UserMenu() {
           className="absolute right-0 z-40 mt-2 w-72 origin-top-right rounded-xl bg-white p-1.5 shadow-xl ring-1 ring-slate-900/10"
         >
           <div className="flex items-center gap-3 px-3 pt-2.5 pb-3">
-            <span className="grid size-10 shrink-0 place-items-center rounded-full bg-gradient-to-br from-emerald-500 to-teal-600 text-sm font-semibold text-white" aria-hidden="true">
+            <span
+              className="grid size-10 shrink-0 place-items-center rounded-full bg-gradient-to-br from-emerald-500 to-teal-600 text-sm font-semibold text-white"
+              aria-hidden="true"
+            >
               {userInitials(user.name)}
             </span>
             <div className="min-w-0">

@@ -10,7 +10,10 @@ vi.mock('socket.io-client', () => ({ io: () => createFakeSocket() }));
 
 const owner = aUser({ id: 'u-owner', name: 'Ana María', email: 'ana@acme.test', role: 'owner', last_login_at: '2026-05-10T15:30:00.000Z' });
 const agent = aUser({ id: 'u-agent', name: 'Carlos Ruiz', email: 'carlos@acme.test', role: 'agent', funnel_access: ['f1'] });
-const funnels = [{ id: 'f1', name: 'Ventas', unreadCount: 0 }, { id: 'f2', name: 'Postventa', unreadCount: 0 }];
+const funnels = [
+  { id: 'f1', name: 'Ventas', unreadCount: 0 },
+  { id: 'f2', name: 'Postventa', unreadCount: 0 },
+];
 
 async function openTeam(extra: Parameters<typeof installFakeApi>[0] = {}, me: SessionUser = owner) {
   storeSession(me, aTenant());
@@ -52,7 +55,11 @@ describe('Administrar Equipo', () => {
     fireEvent.click(screen.getByRole('button', { name: '+ Invitar Usuario' }));
     expect(await screen.findByRole('dialog', { name: 'Invitar Usuario' })).toBeTruthy();
     expect((screen.getByLabelText('Rol') as HTMLSelectElement).value).toBe('agent');
-    expect([...(screen.getByLabelText('Rol') as HTMLSelectElement).options].map((option) => option.textContent)).toEqual(['Agente', 'Administrador', 'Visualizador']);
+    expect([...(screen.getByLabelText('Rol') as HTMLSelectElement).options].map((option) => option.textContent)).toEqual([
+      'Agente',
+      'Administrador',
+      'Visualizador',
+    ]);
 
     fireEvent.click(screen.getByRole('button', { name: 'Invitar Usuario' }));
     expect(await screen.findByText('El nombre es requerido.')).toBeTruthy();
@@ -66,7 +73,13 @@ describe('Administrar Equipo', () => {
     fireEvent.click(await screen.findByRole('checkbox', { name: 'Postventa' }));
     fireEvent.click(screen.getByRole('button', { name: 'Invitar Usuario' }));
     expect(await screen.findByText('Usuario invitado exitosamente.')).toBeTruthy();
-    expect(api.callsTo('POST', '/t/acme/api/users/invite')[0]!.body).toEqual({ name: 'Lía Gómez', email: 'lia@acme.test', role: 'agent', is_active: true, funnelIds: ['f2'] });
+    expect(api.callsTo('POST', '/t/acme/api/users/invite')[0]!.body).toEqual({
+      name: 'Lía Gómez',
+      email: 'lia@acme.test',
+      role: 'agent',
+      is_active: true,
+      funnelIds: ['f2'],
+    });
     expect(screen.getByRole('dialog', { name: 'Administrar Equipo' })).toBeTruthy();
     expect(screen.getByTestId('temp-password').textContent).toBe('Temp-9xQ2-ab');
     expect(screen.getByText('Contraseña temporal para lia@acme.test')).toBeTruthy();
@@ -87,19 +100,26 @@ describe('Administrar Equipo', () => {
   });
 
   it('edits a member with the email locked, and goes back to the list', async () => {
-    const { api } = await openTeam({ 'PUT /t/acme/api/users/u-agent': ({ body }) => json(200, { ...agent, ...(body as object), funnel_access: ['f1', 'f2'] }) });
+    const { api } = await openTeam({
+      'PUT /t/acme/api/users/u-agent': ({ body }) => json(200, { ...agent, ...(body as object), funnel_access: ['f1', 'f2'] }),
+    });
     await screen.findByText('carlos@acme.test');
     fireEvent.click(screen.getByRole('button', { name: 'Editar Carlos Ruiz' }));
     expect(await screen.findByRole('dialog', { name: 'Editar Usuario' })).toBeTruthy();
     const email = screen.getByLabelText('Email') as HTMLInputElement;
     expect(email.readOnly).toBe(true);
     expect(screen.getByText('El email no se puede cambiar.')).toBeTruthy();
-    expect((await screen.findByRole('checkbox', { name: 'Ventas' }) as HTMLInputElement).checked).toBe(true);
+    expect(((await screen.findByRole('checkbox', { name: 'Ventas' })) as HTMLInputElement).checked).toBe(true);
     fireEvent.click(screen.getByRole('checkbox', { name: 'Postventa' }));
     fireEvent.change(screen.getByLabelText('Rol'), { target: { value: 'viewer' } });
     fireEvent.click(screen.getByRole('button', { name: 'Guardar cambios' }));
     expect(await screen.findByText('Usuario actualizado exitosamente.')).toBeTruthy();
-    expect(api.callsTo('PUT', '/t/acme/api/users/u-agent')[0]!.body).toEqual({ name: 'Carlos Ruiz', email: 'carlos@acme.test', role: 'viewer', funnelIds: ['f1', 'f2'] });
+    expect(api.callsTo('PUT', '/t/acme/api/users/u-agent')[0]!.body).toEqual({
+      name: 'Carlos Ruiz',
+      email: 'carlos@acme.test',
+      role: 'viewer',
+      funnelIds: ['f1', 'f2'],
+    });
     expect(within(row('carlos@acme.test')).getByText('Visualizador')).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: 'Editar Carlos Ruiz' }));
@@ -107,7 +127,7 @@ describe('Administrar Equipo', () => {
     expect(await screen.findByRole('dialog', { name: 'Administrar Equipo' })).toBeTruthy();
   });
 
-  it("does not let the owner edit their own row (the name is changed in Mi Perfil)", async () => {
+  it('does not let the owner edit their own row (the name is changed in Mi Perfil)', async () => {
     await openTeam();
     await screen.findByText('ana@acme.test');
     const edit = within(row('ana@acme.test')).getByRole('button', { name: 'Editar Ana María' }) as HTMLButtonElement;
@@ -118,7 +138,7 @@ describe('Administrar Equipo', () => {
     expect((within(row('carlos@acme.test')).getByRole('button', { name: 'Editar Carlos Ruiz' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
-  it('an admin cannot open the owner\'s row', async () => {
+  it("an admin cannot open the owner's row", async () => {
     const admin = aUser({ id: 'u-admin', name: 'Berta Admin', email: 'berta@acme.test', role: 'admin' });
     await openTeam({ 'GET /t/acme/api/users': () => json(200, [owner, admin, agent]) }, admin);
     await screen.findByText('ana@acme.test');

@@ -29,7 +29,10 @@ function TemporaryPassword({ email, tempPassword, onHide }: { email: string; tem
     <div role="status" className="mb-4 rounded-xl border border-emerald-200 bg-emerald-50 p-4">
       <p className="text-sm font-semibold text-emerald-900">Contraseña temporal para {email}</p>
       <div className="mt-2 flex items-center gap-2">
-        <code data-testid="temp-password" className="flex-1 rounded-lg bg-white px-3 py-2 font-mono text-base font-semibold tracking-wide text-slate-900 ring-1 ring-emerald-200 select-all">
+        <code
+          data-testid="temp-password"
+          className="flex-1 rounded-lg bg-white px-3 py-2 font-mono text-base font-semibold tracking-wide text-slate-900 ring-1 ring-emerald-200 select-all"
+        >
           {tempPassword}
         </code>
         <CopyButton text={tempPassword} size="sm" />
@@ -167,7 +170,10 @@ export function TeamDialog({ onClose }: { onClose: () => void }) {
                     <tr key={user.id} data-testid="team-row" data-email={user.email}>
                       <td className="px-2 py-3">
                         <div className="flex items-center gap-3">
-                          <span className="grid size-9 shrink-0 place-items-center rounded-full bg-gradient-to-br from-emerald-500 to-teal-600 text-xs font-semibold text-white" aria-hidden="true">
+                          <span
+                            className="grid size-9 shrink-0 place-items-center rounded-full bg-gradient-to-br from-emerald-500 to-teal-600 text-xs font-semibold text-white"
+                            aria-hidden="true"
+                          >
                             {userInitials(user.name)}
                           </span>
                           <div className="min-w-0">

@@ -18,7 +18,8 @@ export interface TeamMemberDraft {
 }
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const selectClass = 'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-sm shadow-sm outline-none focus:border-emerald-500 focus:ring-4 focus:ring-emerald-100';
+const selectClass =
+  'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-sm shadow-sm outline-none focus:border-emerald-500 focus:ring-4 focus:ring-emerald-100';
 const seesAllFunnels = (role: Role) => role === 'owner' || role === 'admin';
 
 interface TeamMemberFormProps {
@@ -86,7 +87,13 @@ export function TeamMemberForm({ editing, saving, onSubmit, onBack }: TeamMember
         <label htmlFor={`${id}-role`} className="mb-1.5 block text-sm font-medium text-slate-700">
           Rol
         </label>
-        <select id={`${id}-role`} value={role} onChange={(event) => setRole(event.target.value as Role)} className={selectClass} aria-invalid={submitted && problems.role ? true : undefined}>
+        <select
+          id={`${id}-role`}
+          value={role}
+          onChange={(event) => setRole(event.target.value as Role)}
+          className={selectClass}
+          aria-invalid={submitted && problems.role ? true : undefined}
+        >
           {roleChoices.map((choice) => (
             <option key={choice} value={choice}>
               {roleLabels[choice]}
@@ -106,7 +113,10 @@ export function TeamMemberForm({ editing, saving, onSubmit, onBack }: TeamMember
           )}
           {funnels.data?.length === 0 && <p className="px-1 py-2 text-sm text-slate-500">Aún no hay funnels.</p>}
           {funnels.data?.map((funnel) => (
-            <label key={funnel.id} className={`flex items-center gap-2 rounded-md px-2 py-1.5 text-sm ${allFunnels ? 'text-slate-400' : 'text-slate-700 hover:bg-slate-50'}`}>
+            <label
+              key={funnel.id}
+              className={`flex items-center gap-2 rounded-md px-2 py-1.5 text-sm ${allFunnels ? 'text-slate-400' : 'text-slate-700 hover:bg-slate-50'}`}
+            >
               <input
                 type="checkbox"
                 className="size-4 accent-emerald-600"

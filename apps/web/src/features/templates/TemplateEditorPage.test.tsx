@@ -1,6 +1,12 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { MEDIA_UPLOAD_INVALID_RESPONSE, OPERATOR_BLOCK_NOTICE, TEMPLATE_MEDIA_UNSUPPORTED, TEMPLATE_NAME_HINT, TEMPLATE_NAME_REQUIRED } from '@embudo/contracts/http/templates';
+import {
+  MEDIA_UPLOAD_INVALID_RESPONSE,
+  OPERATOR_BLOCK_NOTICE,
+  TEMPLATE_MEDIA_UNSUPPORTED,
+  TEMPLATE_NAME_HINT,
+  TEMPLATE_NAME_REQUIRED,
+} from '@embudo/contracts/http/templates';
 import { json } from '../../test/fake-api.ts';
 import { createFakeSocket } from '../../test/fake-socket.ts';
 import { renderApp } from '../../test/render-app.tsx';
@@ -31,7 +37,7 @@ describe('template editor: the rules', () => {
     expect(screen.getByText(TEMPLATE_NAME_HINT)).toBeTruthy();
   });
 
-  it('defaults to UTILITY in es and offers the spec\'s categories and languages', async () => {
+  it("defaults to UTILITY in es and offers the spec's categories and languages", async () => {
     await openNewEditor();
     const category = field('Categoría') as unknown as HTMLSelectElement;
     const language = field('Idioma') as unknown as HTMLSelectElement;
@@ -71,7 +77,11 @@ describe('template editor: the rules', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Quitar botón 3' }));
     // Back under 3: every kind is offered again.
-    expect(within(screen.getByTestId('add-button-controls')).getAllByRole('button').map((button) => button.textContent)).toEqual(['+ Respuesta rápida', '+ Enlace (URL)', '+ Llamar (teléfono)']);
+    expect(
+      within(screen.getByTestId('add-button-controls'))
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['+ Respuesta rápida', '+ Enlace (URL)', '+ Llamar (teléfono)']);
   });
 
   it('shows the template live in the phone preview', async () => {
@@ -113,12 +123,20 @@ describe('template editor: saving and media samples', () => {
     expect(await screen.findByText('Template created and submitted.')).toBeTruthy();
     await waitFor(() => expect(app.pathname()).toBe('/t/acme/templates'));
     expect(api.callsTo('POST', '/t/acme/api/templates')[0]!.body).toEqual({
-      name: 'avisopedido', category: 'MARKETING', language_code: 'pt_BR', header: null, body_text: 'Hola {{1}}', footer: null, buttons: [{ type: 'QUICK_REPLY', text: 'Sí' }],
+      name: 'avisopedido',
+      category: 'MARKETING',
+      language_code: 'pt_BR',
+      header: null,
+      body_text: 'Hola {{1}}',
+      footer: null,
+      buttons: [{ type: 'QUICK_REPLY', text: 'Sí' }],
     });
   });
 
-  it('shows the server\'s reason, or Failed to save template., when the save fails', async () => {
-    const { api } = await openNewEditor({ 'POST /t/acme/api/templates': () => json(409, { code: 'CONFLICT', message: 'Ya existe una plantilla llamada aviso en el idioma es.' }) });
+  it("shows the server's reason, or Failed to save template., when the save fails", async () => {
+    const { api } = await openNewEditor({
+      'POST /t/acme/api/templates': () => json(409, { code: 'CONFLICT', message: 'Ya existe una plantilla llamada aviso en el idioma es.' }),
+    });
     type('Nombre de la plantilla', 'aviso');
     type('Cuerpo del mensaje', 'Hola');
     fireEvent.click(screen.getByRole('button', { name: SAVE }));
@@ -147,7 +165,11 @@ describe('template editor: saving and media samples', () => {
     expect(preview().getByRole('img', { name: 'Encabezado de la plantilla' }).getAttribute('src')).toBe('/media/t1/promo.png');
     fireEvent.click(screen.getByRole('button', { name: SAVE }));
     await waitFor(() => expect(api.callsTo('POST', '/t/acme/api/templates')).toHaveLength(1));
-    expect((api.callsTo('POST', '/t/acme/api/templates')[0]!.body as { header: unknown }).header).toEqual({ type: 'IMAGE', example_handle: '4::aW1hZ2U=:ARb1', media_url: '/media/t1/promo.png' });
+    expect((api.callsTo('POST', '/t/acme/api/templates')[0]!.body as { header: unknown }).header).toEqual({
+      type: 'IMAGE',
+      example_handle: '4::aW1hZ2U=:ARb1',
+      media_url: '/media/t1/promo.png',
+    });
   });
 
   it('says Invalid response from media upload API. when the answer has no handleId, and Failed to upload media. on failure', async () => {
@@ -171,7 +193,13 @@ describe('template editor: saving and media samples', () => {
   });
 
   it('edits an existing template and re-submits it', async () => {
-    const existing = aTemplate({ id: 'tpl-9', name: 'recordatorio', footer: 'Gracias', buttons: [{ type: 'URL', text: 'Ver', url: 'https://tienda.example/' }], status: 'REJECTED' });
+    const existing = aTemplate({
+      id: 'tpl-9',
+      name: 'recordatorio',
+      footer: 'Gracias',
+      buttons: [{ type: 'URL', text: 'Ver', url: 'https://tienda.example/' }],
+      status: 'REJECTED',
+    });
     const api = installTemplatesApi({
       'GET /t/acme/api/templates': () => json(200, [existing]),
       'GET /t/acme/api/templates/tpl-9': () => json(200, existing),
@@ -179,13 +207,17 @@ describe('template editor: saving and media samples', () => {
     });
     const app = renderApp('/t/acme/templates/tpl-9');
     await screen.findByRole('heading', { level: 1, name: 'Editar Plantilla' });
-    expect((await screen.findByLabelText('Nombre de la plantilla') as HTMLInputElement).value).toBe('recordatorio');
+    expect(((await screen.findByLabelText('Nombre de la plantilla')) as HTMLInputElement).value).toBe('recordatorio');
     expect(field('URL del botón 1').value).toBe('https://tienda.example/');
     type('Cuerpo del mensaje', 'Nuevo texto {{1}}');
     fireEvent.click(screen.getByRole('button', { name: SAVE }));
     expect(await screen.findByText('Template updated and re-submitted.')).toBeTruthy();
     await waitFor(() => expect(app.pathname()).toBe('/t/acme/templates'));
-    expect(api.callsTo('PUT', '/t/acme/api/templates/tpl-9')[0]!.body).toMatchObject({ name: 'recordatorio', body_text: 'Nuevo texto {{1}}', footer: 'Gracias' });
+    expect(api.callsTo('PUT', '/t/acme/api/templates/tpl-9')[0]!.body).toMatchObject({
+      name: 'recordatorio',
+      body_text: 'Nuevo texto {{1}}',
+      footer: 'Gracias',
+    });
   });
 
   it("tells the editor of a blocked template the operator's reason and that saving does not lift the block", async () => {

@@ -2,8 +2,16 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
-  deriveVariablesSchema, MEDIA_UPLOAD_INVALID_RESPONSE, TEMPLATE_LIMITS, TEMPLATE_MEDIA_UNSUPPORTED, TEMPLATE_NAME_HINT, templateCategories, templateLanguages, templateMediaTypes,
-  type TemplateButtonType, type TemplateHeaderType,
+  deriveVariablesSchema,
+  MEDIA_UPLOAD_INVALID_RESPONSE,
+  TEMPLATE_LIMITS,
+  TEMPLATE_MEDIA_UNSUPPORTED,
+  TEMPLATE_NAME_HINT,
+  templateCategories,
+  templateLanguages,
+  templateMediaTypes,
+  type TemplateButtonType,
+  type TemplateHeaderType,
 } from '@embudo/contracts/http/templates';
 import { ApiError, errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { Button } from '../../shared/ui/Button.tsx';
@@ -11,8 +19,17 @@ import { Spinner } from '../../shared/ui/Spinner.tsx';
 import { TextField } from '../../shared/ui/TextField.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import {
-  addableButtonTypes, addButton, draftErrors, draftFromTemplate, emptyDraft, nameAsTyped, toRequest, withHeaderType,
-  type DraftButton, type MediaHeaderType, type TemplateDraft,
+  addableButtonTypes,
+  addButton,
+  draftErrors,
+  draftFromTemplate,
+  emptyDraft,
+  nameAsTyped,
+  toRequest,
+  withHeaderType,
+  type DraftButton,
+  type MediaHeaderType,
+  type TemplateDraft,
 } from './template-draft.ts';
 import { TemplatePhonePreview } from './TemplatePhonePreview.tsx';
 import { RejectionNotice } from './RejectionNotice.tsx';
@@ -27,13 +44,23 @@ const buttonLabels: Record<TemplateButtonType, { add: string; kind: string }> = 
   URL: { add: '+ Enlace (URL)', kind: 'Enlace (URL)' },
   PHONE_NUMBER: { add: '+ Llamar (teléfono)', kind: 'Llamar (teléfono)' },
 };
-const mediaAccept: Record<MediaHeaderType, string> = { IMAGE: '.png,.jpg,.jpeg,image/png,image/jpeg', VIDEO: '.mp4,video/mp4', DOCUMENT: '.pdf,application/pdf' };
+const mediaAccept: Record<MediaHeaderType, string> = {
+  IMAGE: '.png,.jpg,.jpeg,image/png,image/jpeg',
+  VIDEO: '.mp4,video/mp4',
+  DOCUMENT: '.pdf,application/pdf',
+};
 
-const inputClass = 'block w-full rounded-lg border bg-white px-3 py-2.5 text-sm text-slate-900 shadow-sm outline-none transition placeholder:text-slate-400 focus:ring-4';
-const inputState = (error?: string) => (error ? 'border-rose-400 focus:border-rose-500 focus:ring-rose-100' : 'border-slate-300 focus:border-emerald-500 focus:ring-emerald-100');
+const inputClass =
+  'block w-full rounded-lg border bg-white px-3 py-2.5 text-sm text-slate-900 shadow-sm outline-none transition placeholder:text-slate-400 focus:ring-4';
+const inputState = (error?: string) =>
+  error ? 'border-rose-400 focus:border-rose-500 focus:ring-rose-100' : 'border-slate-300 focus:border-emerald-500 focus:ring-emerald-100';
 
 function Counter({ value, max }: { value: string; max: number }) {
-  return <span className={`text-xs tabular-nums ${value.length > max ? 'text-rose-600' : 'text-slate-400'}`}>{value.length}/{max}</span>;
+  return (
+    <span className={`text-xs tabular-nums ${value.length > max ? 'text-rose-600' : 'text-slate-400'}`}>
+      {value.length}/{max}
+    </span>
+  );
 }
 
 function FieldError({ message }: { message?: string }) {
@@ -44,7 +71,9 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
     <fieldset className="space-y-4 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
       <legend className="sr-only">{title}</legend>
-      <h2 className="text-sm font-semibold tracking-wide text-slate-500 uppercase" aria-hidden="true">{title}</h2>
+      <h2 className="text-sm font-semibold tracking-wide text-slate-500 uppercase" aria-hidden="true">
+        {title}
+      </h2>
       {children}
     </fieldset>
   );
@@ -56,14 +85,26 @@ function nextVariable(body: string) {
   return numbers.length ? Math.max(...numbers) + 1 : 1;
 }
 
-function ButtonRow({ button, index, error, onChange, onRemove }: {
-  button: DraftButton; index: number; error: (field: string) => string | undefined; onChange: (next: DraftButton) => void; onRemove: () => void;
+function ButtonRow({
+  button,
+  index,
+  error,
+  onChange,
+  onRemove,
+}: {
+  button: DraftButton;
+  index: number;
+  error: (field: string) => string | undefined;
+  onChange: (next: DraftButton) => void;
+  onRemove: () => void;
 }) {
   const label = `Botón ${index + 1}`;
   return (
     <li className="rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200" data-testid="template-button-row" data-button-type={button.type}>
       <div className="mb-2 flex items-center justify-between">
-        <p className="text-xs font-semibold text-slate-600">{label}: {buttonLabels[button.type].kind}</p>
+        <p className="text-xs font-semibold text-slate-600">
+          {label}: {buttonLabels[button.type].kind}
+        </p>
         <Button variant="ghost" size="sm" onClick={onRemove} aria-label={`Quitar ${label.toLowerCase()}`}>
           Quitar
         </Button>
@@ -78,7 +119,13 @@ function ButtonRow({ button, index, error, onChange, onRemove }: {
           error={error('text')}
         />
         {button.type === 'URL' && (
-          <TextField label={`URL del ${label.toLowerCase()}`} type="url" value={button.url} onChange={(event) => onChange({ ...button, url: event.target.value })} error={error('url')} />
+          <TextField
+            label={`URL del ${label.toLowerCase()}`}
+            type="url"
+            value={button.url}
+            onChange={(event) => onChange({ ...button, url: event.target.value })}
+            error={error('url')}
+          />
         )}
         {button.type === 'PHONE_NUMBER' && (
           <TextField
@@ -115,9 +162,11 @@ export function TemplateEditorForm({ initial, templateId }: { initial: TemplateD
         return;
       }
       const handleId = answer.handleId;
-      setDraft((current) => current.header && current.header.type !== 'TEXT'
-        ? { ...current, header: { type: current.header.type, example_handle: handleId, ...(answer.url ? { media_url: answer.url } : {}) } }
-        : current);
+      setDraft((current) =>
+        current.header && current.header.type !== 'TEXT'
+          ? { ...current, header: { type: current.header.type, example_handle: handleId, ...(answer.url ? { media_url: answer.url } : {}) } }
+          : current,
+      );
       toast.success('Media sample uploaded successfully.');
     },
     onError: (error) => toast.error(errorMessageOr(error, 'Failed to upload media.')),
@@ -171,15 +220,37 @@ export function TemplateEditorForm({ initial, templateId }: { initial: TemplateD
           />
           <div className="grid gap-4 sm:grid-cols-2">
             <div>
-              <label htmlFor={`${id}-category`} className="mb-1.5 block text-sm font-medium text-slate-700">Categoría</label>
-              <select id={`${id}-category`} value={draft.category} onChange={(event) => update({ category: event.target.value as TemplateDraft['category'] })} className={`${inputClass} ${inputState()}`}>
-                {templateCategories.map((category) => <option key={category} value={category}>{category}</option>)}
+              <label htmlFor={`${id}-category`} className="mb-1.5 block text-sm font-medium text-slate-700">
+                Categoría
+              </label>
+              <select
+                id={`${id}-category`}
+                value={draft.category}
+                onChange={(event) => update({ category: event.target.value as TemplateDraft['category'] })}
+                className={`${inputClass} ${inputState()}`}
+              >
+                {templateCategories.map((category) => (
+                  <option key={category} value={category}>
+                    {category}
+                  </option>
+                ))}
               </select>
             </div>
             <div>
-              <label htmlFor={`${id}-language`} className="mb-1.5 block text-sm font-medium text-slate-700">Idioma</label>
-              <select id={`${id}-language`} value={draft.language_code} onChange={(event) => update({ language_code: event.target.value as TemplateDraft['language_code'] })} className={`${inputClass} ${inputState()}`}>
-                {templateLanguages.map((language) => <option key={language} value={language}>{languageLabels[language]}</option>)}
+              <label htmlFor={`${id}-language`} className="mb-1.5 block text-sm font-medium text-slate-700">
+                Idioma
+              </label>
+              <select
+                id={`${id}-language`}
+                value={draft.language_code}
+                onChange={(event) => update({ language_code: event.target.value as TemplateDraft['language_code'] })}
+                className={`${inputClass} ${inputState()}`}
+              >
+                {templateLanguages.map((language) => (
+                  <option key={language} value={language}>
+                    {languageLabels[language]}
+                  </option>
+                ))}
               </select>
             </div>
           </div>
@@ -187,14 +258,20 @@ export function TemplateEditorForm({ initial, templateId }: { initial: TemplateD
 
         <Section title="Encabezado (opcional)">
           <div>
-            <label htmlFor={`${id}-header`} className="mb-1.5 block text-sm font-medium text-slate-700">Tipo de encabezado</label>
+            <label htmlFor={`${id}-header`} className="mb-1.5 block text-sm font-medium text-slate-700">
+              Tipo de encabezado
+            </label>
             <select
               id={`${id}-header`}
               value={header?.type ?? 'NONE'}
               onChange={(event) => setDraft((current) => withHeaderType(current, event.target.value as TemplateHeaderType | 'NONE'))}
               className={`${inputClass} ${inputState()}`}
             >
-              {(['NONE', 'TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT'] as const).map((type) => <option key={type} value={type}>{headerLabels[type]}</option>)}
+              {(['NONE', 'TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT'] as const).map((type) => (
+                <option key={type} value={type}>
+                  {headerLabels[type]}
+                </option>
+              ))}
             </select>
           </div>
           {header?.type === 'TEXT' && (
@@ -209,7 +286,9 @@ export function TemplateEditorForm({ initial, templateId }: { initial: TemplateD
           )}
           {header && header.type !== 'TEXT' && (
             <div>
-              <label htmlFor={`${id}-media`} className="mb-1.5 block text-sm font-medium text-slate-700">Archivo de ejemplo ({headerLabels[header.type].toLowerCase()})</label>
+              <label htmlFor={`${id}-media`} className="mb-1.5 block text-sm font-medium text-slate-700">
+                Archivo de ejemplo ({headerLabels[header.type].toLowerCase()})
+              </label>
               <input
                 id={`${id}-media`}
                 type="file"
@@ -219,7 +298,11 @@ export function TemplateEditorForm({ initial, templateId }: { initial: TemplateD
                 className="block w-full text-sm text-slate-600 file:mr-3 file:rounded-lg file:border-0 file:bg-emerald-50 file:px-3 file:py-2 file:text-sm file:font-semibold file:text-emerald-700 hover:file:bg-emerald-100"
               />
               <p className="mt-1.5 text-xs text-slate-500" data-testid="media-status">
-                {upload.isPending ? 'Subiendo archivo…' : header.example_handle ? 'Archivo de ejemplo cargado.' : 'PNG o JPEG para imagen, MP4 para video, PDF para documento.'}
+                {upload.isPending
+                  ? 'Subiendo archivo…'
+                  : header.example_handle
+                    ? 'Archivo de ejemplo cargado.'
+                    : 'PNG o JPEG para imagen, MP4 para video, PDF para documento.'}
               </p>
               <FieldError message={errors['header.example_handle'] ?? errors.header} />
             </div>
@@ -229,7 +312,9 @@ export function TemplateEditorForm({ initial, templateId }: { initial: TemplateD
         <Section title="Cuerpo">
           <div>
             <div className="mb-1.5 flex items-center justify-between">
-              <label htmlFor={`${id}-body`} className="text-sm font-medium text-slate-700">Cuerpo del mensaje</label>
+              <label htmlFor={`${id}-body`} className="text-sm font-medium text-slate-700">
+                Cuerpo del mensaje
+              </label>
               <Counter value={draft.body_text} max={TEMPLATE_LIMITS.body} />
             </div>
             <textarea
@@ -242,7 +327,9 @@ export function TemplateEditorForm({ initial, templateId }: { initial: TemplateD
               className={`${inputClass} ${inputState(errors.body_text)}`}
             />
             <div className="mt-1.5 flex items-center justify-between gap-3">
-              <p className="text-xs text-slate-500">Usa {'{{1}}'}, {'{{2}}'}… para las variables.</p>
+              <p className="text-xs text-slate-500">
+                Usa {'{{1}}'}, {'{{2}}'}… para las variables.
+              </p>
               <Button variant="ghost" size="sm" onClick={() => update({ body_text: `${draft.body_text}{{${nextVariable(draft.body_text)}}}` })}>
                 + Agregar variable
               </Button>

@@ -51,7 +51,11 @@ export function TemplatePhonePreview({ template, className = '' }: { template: T
           <p className="px-1 break-words whitespace-pre-wrap" data-testid="preview-body">
             {template.body_text || <span className="text-slate-400">El cuerpo del mensaje aparecerá aquí.</span>}
           </p>
-          {template.footer && <p className="px-1 pt-1 text-xs text-slate-500" data-testid="preview-footer">{template.footer}</p>}
+          {template.footer && (
+            <p className="px-1 pt-1 text-xs text-slate-500" data-testid="preview-footer">
+              {template.footer}
+            </p>
+          )}
           <p className="pt-0.5 text-right text-[11px] text-slate-400">12:00</p>
         </div>
         {template.buttons.length > 0 && (

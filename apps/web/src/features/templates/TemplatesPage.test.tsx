@@ -13,12 +13,20 @@ const card = (name: string) => screen.getByRole('article', { name });
 describe('templates list', () => {
   it('shows each template with its preview, category, status chip and rejection reason', async () => {
     installTemplatesApi({
-      'GET /t/acme/api/templates': () => json(200, [
-        aTemplate({ id: 'a', name: 'aprobada', status: 'APPROVED', header: { type: 'TEXT', text: 'Tu pedido' }, footer: 'Gracias', buttons: [{ type: 'QUICK_REPLY', text: 'Ver estado' }] }),
-        aTemplate({ id: 'p', name: 'pausada', status: 'PAUSED', category: 'MARKETING' }),
-        aTemplate({ id: 'f', name: 'fallida', status: 'FAILED', rejection_reason: 'Formato inválido' }),
-        aTemplate({ id: 'r', name: 'rechazada', status: 'REJECTED', rejection_reason: 'Contenido no permitido' }),
-      ]),
+      'GET /t/acme/api/templates': () =>
+        json(200, [
+          aTemplate({
+            id: 'a',
+            name: 'aprobada',
+            status: 'APPROVED',
+            header: { type: 'TEXT', text: 'Tu pedido' },
+            footer: 'Gracias',
+            buttons: [{ type: 'QUICK_REPLY', text: 'Ver estado' }],
+          }),
+          aTemplate({ id: 'p', name: 'pausada', status: 'PAUSED', category: 'MARKETING' }),
+          aTemplate({ id: 'f', name: 'fallida', status: 'FAILED', rejection_reason: 'Formato inválido' }),
+          aTemplate({ id: 'r', name: 'rechazada', status: 'REJECTED', rejection_reason: 'Contenido no permitido' }),
+        ]),
     });
     const app = renderApp('/t/acme/templates');
     expect(await screen.findByRole('heading', { level: 1, name: 'Plantillas de Mensajes' })).toBeTruthy();
@@ -46,10 +54,11 @@ describe('templates list', () => {
 
   it("shows a template the operator blocked as a platform block with the operator's reason", async () => {
     installTemplatesApi({
-      'GET /t/acme/api/templates': () => json(200, [
-        aTemplate({ id: 'b', name: 'bloqueada', status: 'REJECTED', rejection_reason: 'Promociona apuestas.', blocked_by_operator: true }),
-        aTemplate({ id: 'm', name: 'meta_rechazo', status: 'REJECTED', rejection_reason: 'Contenido no permitido' }),
-      ]),
+      'GET /t/acme/api/templates': () =>
+        json(200, [
+          aTemplate({ id: 'b', name: 'bloqueada', status: 'REJECTED', rejection_reason: 'Promociona apuestas.', blocked_by_operator: true }),
+          aTemplate({ id: 'm', name: 'meta_rechazo', status: 'REJECTED', rejection_reason: 'Contenido no permitido' }),
+        ]),
     });
     renderApp('/t/acme/templates');
     const blocked = within(await screen.findByRole('article', { name: 'bloqueada' }));
@@ -93,7 +102,7 @@ describe('templates list', () => {
     await waitFor(() => expect(within(card('aviso_pedido')).getByTestId('template-status').textContent).toBe('Aprobada'));
   });
 
-  it('says when the sync fails, with the server\'s reason when it gave one', async () => {
+  it("says when the sync fails, with the server's reason when it gave one", async () => {
     installTemplatesApi({
       'GET /t/acme/api/templates': () => json(200, [aTemplate()]),
       'POST /t/acme/api/templates/sync': () => new Response('', { status: 502 }),
@@ -112,7 +121,8 @@ describe('templates list', () => {
         stored = stored.filter((template) => template.id !== 'a');
         return new Response(null, { status: 204 });
       },
-      'DELETE /t/acme/api/templates/b': () => json(502, { code: 'BAD_GATEWAY', message: 'No se pudo eliminar la plantilla en Gupshup: Template Cannot be deleted' }),
+      'DELETE /t/acme/api/templates/b': () =>
+        json(502, { code: 'BAD_GATEWAY', message: 'No se pudo eliminar la plantilla en Gupshup: Template Cannot be deleted' }),
     });
     renderApp('/t/acme/templates');
     await screen.findByRole('article', { name: 'primera' });

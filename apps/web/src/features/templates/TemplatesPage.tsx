@@ -15,8 +15,18 @@ import { templatesApi, templatesKeys } from './templates.api.ts';
 
 export const DELETE_QUESTION = 'Are you sure you want to delete this template? This action is irreversible.';
 
-function TemplateCard({ template, slug, canManage, onDelete, deleting }: {
-  template: TemplateDto; slug: string; canManage: boolean; onDelete: () => void; deleting: boolean;
+function TemplateCard({
+  template,
+  slug,
+  canManage,
+  onDelete,
+  deleting,
+}: {
+  template: TemplateDto;
+  slug: string;
+  canManage: boolean;
+  onDelete: () => void;
+  deleting: boolean;
 }) {
   const navigate = useNavigate();
   return (

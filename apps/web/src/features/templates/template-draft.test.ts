@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { QUICK_REPLIES_TOGETHER } from '@embudo/contracts/http/templates';
-import { addableButtonTypes, addButton, draftErrors, emptyDraft, nameAsTyped, newButton, toRequest, withHeaderType, type DraftButton } from './template-draft.ts';
+import {
+  addableButtonTypes,
+  addButton,
+  draftErrors,
+  emptyDraft,
+  nameAsTyped,
+  newButton,
+  toRequest,
+  withHeaderType,
+  type DraftButton,
+} from './template-draft.ts';
 
 const x = (n: number) => 'x'.repeat(n);
 const quick = (text = 'Sí'): DraftButton => ({ type: 'QUICK_REPLY', text });
@@ -47,7 +57,7 @@ describe('buttons', () => {
     expect(addableButtonTypes([link(), link()])).toEqual(['QUICK_REPLY', 'PHONE_NUMBER']);
   });
 
-  it('starts a URL button with this site\'s address', () => {
+  it("starts a URL button with this site's address", () => {
     expect(newButton('URL', 'crm.example.com:8080')).toEqual({ type: 'URL', text: '', url: 'https://crm.example.com:8080/' });
     expect(newButton('QUICK_REPLY', 'x')).toEqual({ type: 'QUICK_REPLY', text: '' });
     expect(newButton('PHONE_NUMBER', 'x')).toEqual({ type: 'PHONE_NUMBER', text: '', phone_number: '' });
@@ -64,10 +74,16 @@ describe('buttons', () => {
   });
 });
 
-describe('client-side limits mirror the server\'s', () => {
+describe("client-side limits mirror the server's", () => {
   const valid = { ...emptyDraft(), name: 'aviso', body_text: 'Hola {{1}}' };
   it.each([
-    ['header text', { header: { type: 'TEXT' as const, text: x(60) } }, { header: { type: 'TEXT' as const, text: x(61) } }, 'header.text', 'El encabezado no puede superar 60 caracteres.'],
+    [
+      'header text',
+      { header: { type: 'TEXT' as const, text: x(60) } },
+      { header: { type: 'TEXT' as const, text: x(61) } },
+      'header.text',
+      'El encabezado no puede superar 60 caracteres.',
+    ],
     ['body', { body_text: x(1024) }, { body_text: x(1025) }, 'body_text', 'El cuerpo del mensaje no puede superar 1024 caracteres.'],
     ['footer', { footer: x(60) }, { footer: x(61) }, 'footer', 'El pie de página no puede superar 60 caracteres.'],
     ['button text', { buttons: [quick(x(25))] }, { buttons: [quick(x(26))] }, 'buttons.0.text', 'El texto del botón no puede superar 25 caracteres.'],

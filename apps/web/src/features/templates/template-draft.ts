@@ -1,6 +1,13 @@
 import {
-  normaliseTemplateName, TEMPLATE_LIMITS, templateRequest,
-  type TemplateButtonType, type TemplateCategory, type TemplateDto, type TemplateHeaderType, type TemplateLanguage, type TemplateRequestInput,
+  normaliseTemplateName,
+  TEMPLATE_LIMITS,
+  templateRequest,
+  type TemplateButtonType,
+  type TemplateCategory,
+  type TemplateDto,
+  type TemplateHeaderType,
+  type TemplateLanguage,
+  type TemplateRequestInput,
 } from '@embudo/contracts/http/templates';
 
 export type MediaHeaderType = Exclude<TemplateHeaderType, 'TEXT'>;
@@ -8,9 +15,7 @@ export type MediaHeaderType = Exclude<TemplateHeaderType, 'TEXT'>;
 export type DraftHeader = { type: 'TEXT'; text: string } | { type: MediaHeaderType; example_handle: string; media_url?: string };
 
 export type DraftButton =
-  | { type: 'QUICK_REPLY'; text: string }
-  | { type: 'URL'; text: string; url: string }
-  | { type: 'PHONE_NUMBER'; text: string; phone_number: string };
+  { type: 'QUICK_REPLY'; text: string } | { type: 'URL'; text: string; url: string } | { type: 'PHONE_NUMBER'; text: string; phone_number: string };
 
 /** What the editor holds while a person types: the request before the server's checks. */
 export interface TemplateDraft {
@@ -57,7 +62,8 @@ export function addableButtonTypes(buttons: readonly DraftButton[]): TemplateBut
   if (buttons.length >= TEMPLATE_LIMITS.buttons) return [];
   const count = (type: TemplateButtonType) => buttons.filter((button) => button.type === type).length;
   return (['QUICK_REPLY', 'URL', 'PHONE_NUMBER'] as const).filter((type) =>
-    type === 'URL' ? count('URL') < 2 : type === 'PHONE_NUMBER' ? count('PHONE_NUMBER') < 1 : true);
+    type === 'URL' ? count('URL') < 2 : type === 'PHONE_NUMBER' ? count('PHONE_NUMBER') < 1 : true,
+  );
 }
 
 /** A new button; a URL button starts with this site's address (spec 02 §5: new URL buttons start with {host}). */

@@ -5,9 +5,21 @@ import { aTenant, aUser, storeSession } from '../../test/session-fixture.ts';
 
 export function aTemplate(overrides: Partial<TemplateDto> = {}): TemplateDto {
   return {
-    id: 'tpl-1', name: 'aviso_pedido', category: 'UTILITY', language_code: 'es', header: null, body_text: 'Hola {{1}}, tu pedido está listo.',
-    footer: null, buttons: [], status: 'APPROVED', rejection_reason: null, blocked_by_operator: false, provider_template_id: 'gs-1',
-    variables_schema: { 1: { type: 'text', label: 'Variable 1' } }, created_at: '2025-01-01T00:00:00.000Z', updated_at: '2025-01-01T00:00:00.000Z',
+    id: 'tpl-1',
+    name: 'aviso_pedido',
+    category: 'UTILITY',
+    language_code: 'es',
+    header: null,
+    body_text: 'Hola {{1}}, tu pedido está listo.',
+    footer: null,
+    buttons: [],
+    status: 'APPROVED',
+    rejection_reason: null,
+    blocked_by_operator: false,
+    provider_template_id: 'gs-1',
+    variables_schema: { 1: { type: 'text', label: 'Variable 1' } },
+    created_at: '2025-01-01T00:00:00.000Z',
+    updated_at: '2025-01-01T00:00:00.000Z',
     ...overrides,
   };
 }

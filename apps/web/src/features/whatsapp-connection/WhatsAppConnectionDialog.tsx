@@ -57,7 +57,9 @@ export function WhatsAppConnectionDialog({ onClose }: { onClose: () => void }) {
       onClose={onClose}
       footer={
         <>
-          <Button variant="secondary" onClick={onClose}>Cancelar</Button>
+          <Button variant="secondary" onClick={onClose}>
+            Cancelar
+          </Button>
           <Button type="submit" form="whatsapp-connection-form" disabled={save.isPending || settings.isPending}>
             {save.isPending ? 'Guardando...' : 'Guardar'}
           </Button>
@@ -70,7 +72,13 @@ export function WhatsAppConnectionDialog({ onClose }: { onClose: () => void }) {
         </div>
       ) : (
         <form id="whatsapp-connection-form" className="space-y-4" onSubmit={onSubmit} noValidate>
-          <TextField label="Nombre de la app" value={appName} onChange={(event) => setAppName(event.target.value)} error={appNameError} placeholder="MiEmpresaApp" />
+          <TextField
+            label="Nombre de la app"
+            value={appName}
+            onChange={(event) => setAppName(event.target.value)}
+            error={appNameError}
+            placeholder="MiEmpresaApp"
+          />
           <TextField
             label="Número de origen"
             value={sourceNumber}
@@ -83,8 +91,18 @@ export function WhatsAppConnectionDialog({ onClose }: { onClose: () => void }) {
           {settings.data && (
             <div className="rounded-xl border border-slate-200 bg-slate-50 p-3 text-xs text-slate-600">
               <p className="font-medium text-slate-700">URL de webhook para Gupshup</p>
-              <p className="mt-1 break-all font-mono" data-testid="webhook-url">{settings.data.webhookUrl}</p>
-              {settings.data.sandbox && <p className="mt-2">Modo sandbox: prueba como cliente en <a className="text-emerald-700 underline" href="/sandbox" target="_blank" rel="noreferrer">/sandbox</a>.</p>}
+              <p className="mt-1 break-all font-mono" data-testid="webhook-url">
+                {settings.data.webhookUrl}
+              </p>
+              {settings.data.sandbox && (
+                <p className="mt-2">
+                  Modo sandbox: prueba como cliente en{' '}
+                  <a className="text-emerald-700 underline" href="/sandbox" target="_blank" rel="noreferrer">
+                    /sandbox
+                  </a>
+                  .
+                </p>
+              )}
             </div>
           )}
         </form>

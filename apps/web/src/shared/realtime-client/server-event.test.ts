@@ -7,8 +7,17 @@ afterEach(() => {
 
 describe('readServerEvent', () => {
   it('answers the payload checked against its contract', () => {
-    expect(readServerEvent('message_status_updated', { cardId: 'c1', messageId: 'm1', tempId: null, ack: 2 })).toEqual({ cardId: 'c1', messageId: 'm1', tempId: null, ack: 2 });
-    expect(readServerEvent('message:new', { cardId: 'c1', message: { id: 'm1', mediaUrl: '/media/a.jpg', updated: true } })?.message).toEqual({ id: 'm1', mediaUrl: '/media/a.jpg', updated: true });
+    expect(readServerEvent('message_status_updated', { cardId: 'c1', messageId: 'm1', tempId: null, ack: 2 })).toEqual({
+      cardId: 'c1',
+      messageId: 'm1',
+      tempId: null,
+      ack: 2,
+    });
+    expect(readServerEvent('message:new', { cardId: 'c1', message: { id: 'm1', mediaUrl: '/media/a.jpg', updated: true } })?.message).toEqual({
+      id: 'm1',
+      mediaUrl: '/media/a.jpg',
+      updated: true,
+    });
   });
 
   it('drops a payload that does not match, with a warning while developing', () => {

@@ -18,7 +18,16 @@ export type IconName = keyof typeof iconPaths;
 
 export function LineIcon({ name, className = 'size-3.5' }: { name: IconName; className?: string }) {
   return (
-    <svg viewBox="0 0 24 24" className={`inline-block shrink-0 ${className}`} fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <svg
+      viewBox="0 0 24 24"
+      className={`inline-block shrink-0 ${className}`}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
       <path d={iconPaths[name]} />
     </svg>
   );

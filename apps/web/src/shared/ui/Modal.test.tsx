@@ -7,7 +7,15 @@ import { useToast } from './use-toast.ts';
 function TeamLikeDialog({ onClose }: { onClose: () => void }) {
   const toast = useToast();
   return (
-    <Modal title="Administrar Equipo" onClose={onClose} footer={<button type="button" onClick={onClose}>Cerrar</button>}>
+    <Modal
+      title="Administrar Equipo"
+      onClose={onClose}
+      footer={
+        <button type="button" onClick={onClose}>
+          Cerrar
+        </button>
+      }
+    >
       <button type="button" onClick={() => toast.success('Usuario invitado exitosamente.')}>
         Invitar
       </button>
@@ -16,7 +24,7 @@ function TeamLikeDialog({ onClose }: { onClose: () => void }) {
 }
 
 describe('Modal', () => {
-  it('leaves the dialog\'s own Cerrar button the only one named so, even with a notification showing', () => {
+  it("leaves the dialog's own Cerrar button the only one named so, even with a notification showing", () => {
     const onClose = vi.fn();
     render(
       <ToastProvider>

@@ -22,10 +22,7 @@ export function ModalProvider({ children }: { children: ReactNode }) {
 
   const close = useCallback(() => replace(null), [replace]);
 
-  const open = useCallback<ModalApi['open']>(
-    (render, options) => replace({ id: nextId.current++, render, onDismiss: options?.onDismiss }),
-    [replace],
-  );
+  const open = useCallback<ModalApi['open']>((render, options) => replace({ id: nextId.current++, render, onDismiss: options?.onDismiss }), [replace]);
 
   const api = useMemo<ModalApi>(() => ({ open, close, isOpen: current !== null }), [open, close, current]);
 

@@ -1,5 +1,17 @@
 /** An on/off switch (role="switch"), named for assistive tech and tests by `label`. */
-export function Switch({ checked, label, title, disabled = false, onChange }: { checked: boolean; label: string; title?: string; disabled?: boolean; onChange: (checked: boolean) => void }) {
+export function Switch({
+  checked,
+  label,
+  title,
+  disabled = false,
+  onChange,
+}: {
+  checked: boolean;
+  label: string;
+  title?: string;
+  disabled?: boolean;
+  onChange: (checked: boolean) => void;
+}) {
   return (
     <button
       type="button"

@@ -7,7 +7,17 @@ export interface TabDefinition<T extends string> {
 }
 
 /** A row of tabs (role tablist); the caller renders the selected panel. */
-export function TabBar<T extends string>({ tabs, selected, onSelect, label }: { tabs: Array<TabDefinition<T>>; selected: T; onSelect: (id: T) => void; label: string }) {
+export function TabBar<T extends string>({
+  tabs,
+  selected,
+  onSelect,
+  label,
+}: {
+  tabs: Array<TabDefinition<T>>;
+  selected: T;
+  onSelect: (id: T) => void;
+  label: string;
+}) {
   return (
     <div role="tablist" aria-label={label} className="mb-5 flex gap-1 rounded-xl bg-slate-100 p-1">
       {tabs.map((tab) => (

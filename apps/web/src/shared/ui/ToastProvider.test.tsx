@@ -36,9 +36,13 @@ describe('toasts', () => {
   it('close by themselves after 5 seconds', () => {
     const toast = setup();
     act(() => toast().success('Guardado'));
-    act(() => vi.advanceTimersByTime(TOAST_DURATION_MS - 1));
+    act(() => {
+      vi.advanceTimersByTime(TOAST_DURATION_MS - 1);
+    });
     expect(screen.queryByText('Guardado')).not.toBeNull();
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(screen.queryByText('Guardado')).toBeNull();
     expect(TOAST_DURATION_MS).toBe(5000);
   });

@@ -8,11 +8,21 @@ export type AiToolType = (typeof aiToolTypes)[number];
 const toolId = nodePartId('Cada herramienta necesita un id.');
 const toolLabel = nodeText('La etiqueta de la herramienta', 120);
 
-export const aiTool = z.discriminatedUnion('tool_type', [
-  z.object({ id: toolId, tool_type: z.literal('webhook'), label: toolLabel, type: z.enum(['GET', 'POST'], { error: 'Método inválido: usa GET o POST.' }).default('POST'), url: nodeText('La URL', 2048) }),
-  z.object({ id: toolId, tool_type: z.literal('redirect_to_column'), label: toolLabel, columnId: optionalNodeId('La columna') }),
-  z.object({ id: toolId, tool_type: z.literal('schedule_message'), label: toolLabel }),
-], { error: 'Tipo de herramienta inválido: usa webhook, redirect_to_column o schedule_message.' });
+export const aiTool = z.discriminatedUnion(
+  'tool_type',
+  [
+    z.object({
+      id: toolId,
+      tool_type: z.literal('webhook'),
+      label: toolLabel,
+      type: z.enum(['GET', 'POST'], { error: 'Método inválido: usa GET o POST.' }).default('POST'),
+      url: nodeText('La URL', 2048),
+    }),
+    z.object({ id: toolId, tool_type: z.literal('redirect_to_column'), label: toolLabel, columnId: optionalNodeId('La columna') }),
+    z.object({ id: toolId, tool_type: z.literal('schedule_message'), label: toolLabel }),
+  ],
+  { error: 'Tipo de herramienta inválido: usa webhook, redirect_to_column o schedule_message.' },
+);
 export type AiTool = z.infer<typeof aiTool>;
 
 export const aiPromptData = z.object({

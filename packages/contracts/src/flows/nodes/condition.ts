@@ -13,7 +13,9 @@ export const conditionHandles = ['true', 'false'] as const;
 export const conditionData = z.object({
   label: nodeLabel,
   variable: nodeText('La variable', 100).default(USER_RESPONSE_VARIABLE),
-  operator: z.enum(conditionOperators, { error: 'Operador inválido: usa contains, equals, not_equals, starts_with, greater_than o less_than.' }).default('contains'),
+  operator: z
+    .enum(conditionOperators, { error: 'Operador inválido: usa contains, equals, not_equals, starts_with, greater_than o less_than.' })
+    .default('contains'),
   value: nodeText('El valor', 500).default(''),
 });
 export type ConditionData = z.infer<typeof conditionData>;

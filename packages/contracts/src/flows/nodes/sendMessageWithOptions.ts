@@ -17,7 +17,10 @@ export const sendMessageWithOptionsData = z
     text: nodeText('El mensaje'),
     options: z.array(flowOption, { error: 'options debe ser una lista.' }).max(MAX_NODE_OPTIONS, { error: `Como máximo ${MAX_NODE_OPTIONS} opciones.` }),
   })
-  .refine((data) => new Set(data.options.map((option) => option.id)).size === data.options.length, { error: 'Cada opción necesita un id distinto.', path: ['options'] });
+  .refine((data) => new Set(data.options.map((option) => option.id)).size === data.options.length, {
+    error: 'Cada opción necesita un id distinto.',
+    path: ['options'],
+  });
 export type SendMessageWithOptionsData = z.infer<typeof sendMessageWithOptionsData>;
 
 export const sendMessageWithOptionsDefaults: SendMessageWithOptionsData = {

@@ -7,7 +7,12 @@ import { type AnswerJob, type AnswerRequest, assistantSituation, type AssistantD
  * Enqueues the answer when the assistant is on for the chat. A voice note waits for its transcript when one is coming
  * (a model is configured): `voice-note.transcribed` then asks for the answer, so the assistant reads the customer's words.
  */
-async function requestAnswer(deps: AssistantDeps & { queue: JobQueue; job: AnswerJob }, request: AnswerRequest, ctx: ListenerContext, waitForTranscript: boolean) {
+async function requestAnswer(
+  deps: AssistantDeps & { queue: JobQueue; job: AnswerJob },
+  request: AnswerRequest,
+  ctx: ListenerContext,
+  waitForTranscript: boolean,
+) {
   const situation = await assistantSituation(deps.db, request.tenantId, request.cardId);
   if (!situation) return;
   if (waitForTranscript && deps.model && (await findMessageKind(deps.db, request.tenantId, request.messageId)) === 'audio') return;

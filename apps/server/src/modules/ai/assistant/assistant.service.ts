@@ -7,7 +7,13 @@ import type { Logger } from '../../../platform/logger/logger.ts';
 import type { JobQueue } from '../../../platform/queue/job-queue.ts';
 import { defineJob, type JobContext } from '../../../platform/queue/job-definition.ts';
 import {
-  announceNote, type ChatEvents, emitNewMessage, latestCustomerMessageId, type OutboundDeps, storeOutbound, storeSystemNote,
+  announceNote,
+  type ChatEvents,
+  emitNewMessage,
+  latestCustomerMessageId,
+  type OutboundDeps,
+  storeOutbound,
+  storeSystemNote,
 } from '../../chats/index.ts';
 import { type BoardEvents, type CardRow, columnAssistant, findCard, switchCardAiOff } from '../../funnels/index.ts';
 import { findTenantById, type TenantRow } from '../../tenants/index.ts';
@@ -97,7 +103,8 @@ export async function scheduleAnswer(queue: JobQueue, job: AnswerJob, tx: Tx, re
   await queue.enqueue(tx, job, request, { delayMs: quietSeconds * 1000, singletonKey: `ai-answer:${request.messageId}` });
 }
 
-const isLatest = async (executor: DbExecutor, request: AnswerRequest) => (await latestCustomerMessageId(executor, request.tenantId, request.cardId)) === request.messageId;
+const isLatest = async (executor: DbExecutor, request: AnswerRequest) =>
+  (await latestCustomerMessageId(executor, request.tenantId, request.cardId)) === request.messageId;
 
 export async function answerCustomer(deps: AssistantDeps, request: AnswerRequest, ctx: JobContext) {
   const situation = await assistantSituation(deps.db, request.tenantId, request.cardId);
@@ -107,7 +114,12 @@ export async function answerCustomer(deps: AssistantDeps, request: AnswerRequest
   const { tenant, card, assistant } = situation;
   const conversation = { tenantId: tenant.id, cardId: card.id, funnelId: card.funnelId, columnId: card.columnId, timeZone: tenant.timezone };
   const context = await conversationContext(deps.db, {
-    tenantId: tenant.id, cardId: card.id, company: { name: tenant.name, timeZone: tenant.timezone }, assistant, now: deps.clock(), knowledge: deps.knowledge,
+    tenantId: tenant.id,
+    cardId: card.id,
+    company: { name: tenant.name, timeZone: tenant.timezone },
+    assistant,
+    now: deps.clock(),
+    knowledge: deps.knowledge,
   });
   let answer: AiAnswer;
   try {
@@ -124,13 +136,21 @@ export async function answerCustomer(deps: AssistantDeps, request: AnswerRequest
   const text = answer.text.trim();
   const outcome = await deps.db.transaction(async (tx) => {
     const recorded = await recordAiUsage(tx, {
-      tenantId: request.tenantId, cardId: request.cardId, kind: 'answer', model: answer.model,
-      inputTokens: answer.usage.inputTokens, outputTokens: answer.usage.outputTokens, latencyMs: Math.round(answer.latencyMs),
-      toolCalls: answer.toolCalls, answeredMessageId: deliver ? request.messageId : undefined,
+      tenantId: request.tenantId,
+      cardId: request.cardId,
+      kind: 'answer',
+      model: answer.model,
+      inputTokens: answer.usage.inputTokens,
+      outputTokens: answer.usage.outputTokens,
+      latencyMs: Math.round(answer.latencyMs),
+      toolCalls: answer.toolCalls,
+      answeredMessageId: deliver ? request.messageId : undefined,
     });
     if (!recorded || !deliver || !text) return undefined;
     if (!windowIsOpen(current.contactLastMessageAt, deps.clock().getTime())) {
-      return { note: await storeSystemNote(tx, { tenantId: request.tenantId, cardId: request.cardId, authorName: ASSISTANT_AUTHOR, text: windowClosedNote(text) }) };
+      return {
+        note: await storeSystemNote(tx, { tenantId: request.tenantId, cardId: request.cardId, authorName: ASSISTANT_AUTHOR, text: windowClosedNote(text) }),
+      };
     }
     return { sent: await storeOutbound(deps.outbound, tx, { tenantId: request.tenantId, userId: null }, current, { type: 'text', text }, { sender: 'ai' }) };
   });
@@ -163,7 +183,12 @@ async function leaveNote(deps: AssistantDeps, request: AnswerRequest, text: stri
  * A team member wrote in the chat: the card's AI steps back, unless its column says not to ("Pausar la IA cuando
  * alguien del equipo responde" off). The switch moves on every open board and a note says why.
  */
-export async function pauseOnTeamReply(deps: Pick<AssistantDeps, 'db' | 'boardEvents' | 'chatEvents'>, tenantId: string, cardId: string, recordDelivery: (tx: Tx) => Promise<boolean>) {
+export async function pauseOnTeamReply(
+  deps: Pick<AssistantDeps, 'db' | 'boardEvents' | 'chatEvents'>,
+  tenantId: string,
+  cardId: string,
+  recordDelivery: (tx: Tx) => Promise<boolean>,
+) {
   const card = await findCard(deps.db, tenantId, cardId);
   if (!card?.aiEnabled) return;
   const column = await columnAssistant(deps.db, tenantId, card.columnId);

@@ -45,7 +45,10 @@ let phones = 0;
 
 async function companyWithAssistant(options: { plan?: 'basic' | 'professional'; assistant?: Record<string, unknown> } = {}) {
   const owner = await registerTenant(t.app, { companyName: 'Ferretería Núñez' });
-  await t.database.db.update(tenants).set({ subscriptionPlan: options.plan ?? 'professional' }).where(eq(tenants.id, owner.tenant.id));
+  await t.database.db
+    .update(tenants)
+    .set({ subscriptionPlan: options.plan ?? 'professional' })
+    .where(eq(tenants.id, owner.tenant.id));
   const call = (method: 'GET' | 'POST' | 'PUT', path: string, payload?: unknown) =>
     t.app.inject({ method, url: `/api${path}`, headers: bearer(owner.token), payload: payload as object });
   const [funnel] = (await call('GET', '/funnels/summary')).json() as { id: string }[];
@@ -64,11 +67,14 @@ async function companyWithAssistant(options: { plan?: 'basic' | 'professional'; 
   };
   const timeline = async () => {
     const { id } = await card();
-    return (await call('GET', `/cards/${id}/messages?limit=50`)).json() as { items: Array<{ kind: string; sender?: string; text: string | null; transcript?: string | null }> };
+    return (await call('GET', `/cards/${id}/messages?limit=50`)).json() as {
+      items: Array<{ kind: string; sender?: string; text: string | null; transcript?: string | null }>;
+    };
   };
   const aiMessages = async () => (await timeline()).items.filter((item) => item.kind === 'message' && item.sender === 'ai').map((item) => item.text);
   const notes = async () => (await timeline()).items.filter((item) => item.kind === 'note').map((item) => item.text);
-  const phoneReceived = async () => (await t.app.sandboxPhone!.conversation(customer.appName, customer.phone)).filter((entry) => entry.direction === 'to_customer');
+  const phoneReceived = async () =>
+    (await t.app.sandboxPhone!.conversation(customer.appName, customer.phone)).filter((entry) => entry.direction === 'to_customer');
   return { owner, call, column: column!, customer, says, card, timeline, aiMessages, notes, phoneReceived };
 }
 
@@ -88,7 +94,9 @@ describe('the column assistant', () => {
     expect(request!.turns).toEqual([{ role: 'customer', text: 'Hola, ¿tienen taladros?' }]);
     expect(request!.maxToolRounds).toBe(5);
     expect(await company.aiMessages()).toEqual(['Hola, soy el asistente. ¿En qué te ayudo?']);
-    expect((await company.phoneReceived()).map((entry) => entry.body)).toEqual([expect.objectContaining({ text: 'Hola, soy el asistente. ¿En qué te ayudo?' })]);
+    expect((await company.phoneReceived()).map((entry) => entry.body)).toEqual([
+      expect.objectContaining({ text: 'Hola, soy el asistente. ¿En qué te ayudo?' }),
+    ]);
 
     const usage = (await company.call('GET', '/usage')).json();
     expect(usage).toMatchObject({ aiAnswerCount: 1, aiTokenCount: 120 });
@@ -126,7 +134,10 @@ describe('the column assistant', () => {
     const company = await companyWithAssistant();
     await company.says('¿Siguen abiertos?');
     const { id } = await company.card();
-    await t.database.db.update(cards).set({ contactLastMessageAt: new Date(Date.now() - 25 * 3_600_000) }).where(eq(cards.id, id));
+    await t.database.db
+      .update(cards)
+      .set({ contactLastMessageAt: new Date(Date.now() - 25 * 3_600_000) })
+      .where(eq(cards.id, id));
     await t.app.queue.drain();
     expect(await company.aiMessages()).toEqual([]);
     expect(await company.notes()).toEqual([windowClosedNote('Hola, soy el asistente. ¿En qué te ayudo?')]);
@@ -209,7 +220,8 @@ describe('the copilot', () => {
     await company.says('¿Tienen taladros de 600 W?');
     await t.app.queue.drain();
     const { id } = await company.card();
-    answerWith = (request) => (request.instructions.includes('redacta la próxima respuesta') ? 'Sí, tenemos el de 600 W a $1,200.' : '- Pregunta por un taladro de 600 W.');
+    answerWith = (request) =>
+      request.instructions.includes('redacta la próxima respuesta') ? 'Sí, tenemos el de 600 W a $1,200.' : '- Pregunta por un taladro de 600 W.';
 
     const draft = await company.call('POST', '/ai/suggest-reply', { cardId: id });
     expect(draft.statusCode, draft.body).toBe(200);
@@ -267,7 +279,13 @@ describe('without a model', () => {
       const [funnel] = (await call('GET', '/funnels/summary')).json() as { id: string }[];
       const [column] = (await call('GET', `/funnels/${funnel!.id}/columns`)).json() as { id: string }[];
       await call('PUT', `/columns/${column!.id}`, { gemini_config: { isEnabled: true, systemPrompt: '', tools: [], quietSeconds: 0 } });
-      await bare.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215579999999', name: 'Ana', kind: 'text', text: 'Hola' });
+      await bare.app.sandboxPhone!.customerSends({
+        appName: sandboxAppName(owner.tenant.slug),
+        phone: '5215579999999',
+        name: 'Ana',
+        kind: 'text',
+        text: 'Hola',
+      });
       await bare.app.queue.drain();
       const board = (await call('GET', `/funnels/${funnel!.id}/board`)).json() as { columns: { cards: { id: string }[] }[] };
       const cardId = board.columns[0]!.cards[0]!.id;

@@ -12,7 +12,12 @@ export const KNOWLEDGE_BUDGET_CHARS = 6_000;
 const QUERY_MESSAGES = 3;
 
 const MEDIA_LABELS: Record<string, string> = {
-  image: '[imagen]', video: '[video]', audio: '[nota de voz]', sticker: '[sticker]', document: '[documento]', location: '[ubicación]',
+  image: '[imagen]',
+  video: '[video]',
+  audio: '[nota de voz]',
+  sticker: '[sticker]',
+  document: '[documento]',
+  location: '[ubicación]',
 };
 
 /** What a message says, in words the model can read: its text, a voice note's transcript, or what kind of media it is. */
@@ -48,11 +53,14 @@ export async function conversationContext(db: DbExecutor & Parameters<KnowledgeS
   const turns: AiTurn[] = rows
     .map((row) => ({ role: row.sender === 'contact' ? ('customer' as const) : ('business' as const), text: messageWords(row) }))
     .filter((turn) => turn.text !== '');
-  const query = turns.filter((turn) => turn.role === 'customer').slice(-QUERY_MESSAGES).map((turn) => turn.text).join(' ');
+  const query = turns
+    .filter((turn) => turn.role === 'customer')
+    .slice(-QUERY_MESSAGES)
+    .map((turn) => turn.text)
+    .join(' ');
   const filePaths = input.assistant.tools.map((tool) => tool.filePath);
-  const excerpts = filePaths.length > 0 && query
-    ? await input.knowledge(db, { tenantId: input.tenantId, filePaths, query, maxChars: KNOWLEDGE_BUDGET_CHARS })
-    : [];
+  const excerpts =
+    filePaths.length > 0 && query ? await input.knowledge(db, { tenantId: input.tenantId, filePaths, query, maxChars: KNOWLEDGE_BUDGET_CHARS }) : [];
   return { instructions: assistantInstructions(input, excerpts), turns };
 }
 
@@ -65,10 +73,15 @@ export function assistantInstructions(input: Pick<ContextInput, 'assistant' | 'c
   ];
   if (excerpts.length > 0) {
     const purposes = new Map(input.assistant.tools.map((tool) => [tool.fileName, tool.purpose]));
-    parts.push(['# Conocimiento', ...excerpts.map((excerpt) => {
-      const purpose = purposes.get(excerpt.fileName);
-      return `## ${excerpt.fileName}${purpose ? ` (${purpose})` : ''}\n${excerpt.text}`;
-    })].join('\n'));
+    parts.push(
+      [
+        '# Conocimiento',
+        ...excerpts.map((excerpt) => {
+          const purpose = purposes.get(excerpt.fileName);
+          return `## ${excerpt.fileName}${purpose ? ` (${purpose})` : ''}\n${excerpt.text}`;
+        }),
+      ].join('\n'),
+    );
   }
   return parts.filter(Boolean).join('\n\n');
 }

@@ -7,9 +7,14 @@ import { type CopilotDeps, suggestReply, summarizeConversation } from './copilot
 /** Issue 15 item 5: the agent's copilot in the chat. */
 export const copilotRoutes: FastifyPluginAsyncZod<CopilotDeps> = async (app, deps) => {
   /** Which model answers, so the column assistant dialog can say "IA de prueba" for the sandbox. */
-  app.get('/ai/status', { schema: { response: { 200: aiStatusResponse } } }, async () => ({ provider: deps.model?.provider ?? null, label: deps.model?.label ?? null }));
+  app.get('/ai/status', { schema: { response: { 200: aiStatusResponse } } }, async () => ({
+    provider: deps.model?.provider ?? null,
+    label: deps.model?.label ?? null,
+  }));
   app.post('/ai/suggest-reply', { schema: { body: copilotRequest, response: { 200: suggestReplyResponse } } }, async (request) =>
-    suggestReply(deps, await requestScope(request), request.body.cardId));
+    suggestReply(deps, await requestScope(request), request.body.cardId),
+  );
   app.post('/ai/summarize', { schema: { body: copilotRequest, response: { 200: summarizeResponse } } }, async (request) =>
-    summarizeConversation(deps, await requestScope(request), request.body.cardId));
+    summarizeConversation(deps, await requestScope(request), request.body.cardId),
+  );
 };

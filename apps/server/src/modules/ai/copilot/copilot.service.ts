@@ -37,14 +37,24 @@ async function askCopilot(deps: CopilotDeps, scope: RequestScope, cardId: string
   if (!deps.model) throw serviceUnavailable(COPILOT_NO_MODEL);
   const assistant = (await columnAssistant(scope.db, scope.tenantId, card.columnId))?.assistant ?? NO_ASSISTANT;
   const context = await conversationContext(scope.db, {
-    tenantId: scope.tenantId, cardId: card.id, company: { name: tenant.name, timeZone: tenant.timezone }, assistant, now: deps.clock(), knowledge: deps.knowledge,
+    tenantId: scope.tenantId,
+    cardId: card.id,
+    company: { name: tenant.name, timeZone: tenant.timezone },
+    assistant,
+    now: deps.clock(),
+    knowledge: deps.knowledge,
   });
   try {
     // No tools: the copilot only drafts words for a person; it never acts on the chat.
     const answer = await deps.model.answer({ instructions: `${context.instructions}\n\n${task}`, turns: context.turns, tools: [] });
     await recordAiUsage(scope.db, {
-      tenantId: scope.tenantId, cardId: card.id, kind: 'copilot', model: answer.model,
-      inputTokens: answer.usage.inputTokens, outputTokens: answer.usage.outputTokens, latencyMs: Math.round(answer.latencyMs),
+      tenantId: scope.tenantId,
+      cardId: card.id,
+      kind: 'copilot',
+      model: answer.model,
+      inputTokens: answer.usage.inputTokens,
+      outputTokens: answer.usage.outputTokens,
+      latencyMs: Math.round(answer.latencyMs),
     });
     return answer;
   } catch (error) {

@@ -11,19 +11,32 @@ export const CHUNK_CHARS = 1_000;
  * keeps its header on every row, so a passage about one product still says what each value is.
  */
 export function knowledgeText(fileName: string, data: Buffer): string {
-  const text = data.toString('utf8').replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const text = data
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n');
   if (!fileName.toLowerCase().endsWith('.csv')) return text;
   const [header, ...rows] = text.split('\n').filter((line) => line.trim() !== '');
   if (!header || rows.length === 0) return text;
   const columns = header.split(/[,;]/).map((name) => name.trim());
   return rows
-    .map((row) => row.split(/[,;]/).map((value, index) => `${columns[index] ?? `columna ${index + 1}`}: ${value.trim()}`).join(', ') + '.')
+    .map(
+      (row) =>
+        row
+          .split(/[,;]/)
+          .map((value, index) => `${columns[index] ?? `columna ${index + 1}`}: ${value.trim()}`)
+          .join(', ') + '.',
+    )
     .join('\n');
 }
 
 /** Splits text into passages of at most `size` characters, at paragraph, line or sentence boundaries where it can. */
 export function chunkText(text: string, size = CHUNK_CHARS): string[] {
-  const pieces = text.split(/\n+/).flatMap((line) => (line.length <= size ? [line] : line.split(/(?<=[.!?])\s+/))).map((piece) => piece.trim()).filter(Boolean);
+  const pieces = text
+    .split(/\n+/)
+    .flatMap((line) => (line.length <= size ? [line] : line.split(/(?<=[.!?])\s+/)))
+    .map((piece) => piece.trim())
+    .filter(Boolean);
   const chunks: string[] = [];
   let current = '';
   for (const piece of pieces) {
@@ -46,7 +59,9 @@ export async function indexKnowledgeFile(db: Db, file: { tenantId: string; fileP
   await db.transaction(async (tx) => {
     await tx.delete(knowledgeChunks).where(and(eq(knowledgeChunks.tenantId, file.tenantId), eq(knowledgeChunks.filePath, file.filePath)));
     if (chunks.length > 0) {
-      await tx.insert(knowledgeChunks).values(chunks.map((text, position) => ({ tenantId: file.tenantId, filePath: file.filePath, fileName: file.fileName, position, text })));
+      await tx
+        .insert(knowledgeChunks)
+        .values(chunks.map((text, position) => ({ tenantId: file.tenantId, filePath: file.filePath, fileName: file.fileName, position, text })));
     }
   });
   return chunks.length;
@@ -66,7 +81,10 @@ export const searchKnowledge: KnowledgeSearch = async (db, { tenantId, filePaths
   const words = searchWords(query);
   if (words.length === 0 || filePaths.length === 0) return [];
   // Each word is turned into a tsquery by the database (plainto_tsquery quotes it), then OR-ed.
-  const tsQuery = sql.join(words.map((word) => sql`plainto_tsquery('spanish', ${word})`), sql` || `);
+  const tsQuery = sql.join(
+    words.map((word) => sql`plainto_tsquery('spanish', ${word})`),
+    sql` || `,
+  );
   const document = sql`to_tsvector('spanish', ${knowledgeChunks.text})`;
   const rows = await db
     .select({ fileName: knowledgeChunks.fileName, text: knowledgeChunks.text, rank: sql<number>`ts_rank(${document}, ${tsQuery})` })

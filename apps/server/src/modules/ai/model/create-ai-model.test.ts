@@ -33,10 +33,12 @@ describe('createAiModel', () => {
     const urls: string[] = [];
     const model = createAiModel(
       { aiProvider: 'gemini', geminiApiKey: gemini.apiKey, geminiBaseUrl: `${gemini.url}/`, geminiModel: 'gemini-2.5-pro' },
-      { fetch: (input, init) => {
-        urls.push(String(input));
-        return fetch(input, init);
-      } },
+      {
+        fetch: (input, init) => {
+          urls.push(String(input));
+          return fetch(input, init);
+        },
+      },
     );
     expect(model).toMatchObject({ provider: 'gemini', label: 'Gemini (gemini-2.5-pro)' });
     expect((await model!.answer(hello)).model).toBe('gemini-2.5-pro');
@@ -45,7 +47,13 @@ describe('createAiModel', () => {
   });
 
   it('builds the OpenAI-compatible model from its settings', async () => {
-    const model = createAiModel({ aiProvider: 'openai', openaiBaseUrl: openai.url, openaiApiKey: 'sk-test', openaiModel: 'gpt-4o-mini', openaiTranscribeModel: 'gpt-4o-transcribe' });
+    const model = createAiModel({
+      aiProvider: 'openai',
+      openaiBaseUrl: openai.url,
+      openaiApiKey: 'sk-test',
+      openaiModel: 'gpt-4o-mini',
+      openaiTranscribeModel: 'gpt-4o-transcribe',
+    });
     expect(model).toMatchObject({ provider: 'openai' });
     await model!.answer(hello);
     expect(openai.requests.at(-1)!.body['model']).toBe('gpt-4o-mini');

@@ -29,8 +29,11 @@ export function createAiModel(settings: AiModelSettings, dependencies: { fetch?:
     case 'openai':
       if (!settings.openaiModel) return null;
       return createOpenAiModel({
-        baseUrl: settings.openaiBaseUrl, apiKey: settings.openaiApiKey, model: settings.openaiModel,
-        transcribeModel: settings.openaiTranscribeModel, fetch: dependencies.fetch,
+        baseUrl: settings.openaiBaseUrl,
+        apiKey: settings.openaiApiKey,
+        model: settings.openaiModel,
+        transcribeModel: settings.openaiTranscribeModel,
+        fetch: dependencies.fetch,
       });
     default:
       return null;

@@ -77,7 +77,11 @@ async function attemptOnce(options: ModelHttpOptions, request: ModelHttpRequest)
   } catch (error) {
     if (request.signal?.aborted) throw request.signal.reason;
     if (timeout.aborted) throw new AiModelError('timeout', `${request.service} no respondió en ${Math.round(options.timeoutMs / 1000)} s`);
-    return { kind: 'unavailable', retryable: true, message: `${request.service} no está disponible: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      kind: 'unavailable',
+      retryable: true,
+      message: `${request.service} no está disponible: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   if (!response.ok) return request.classify(response.status, text, response.headers);
   try {

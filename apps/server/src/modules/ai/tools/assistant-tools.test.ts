@@ -27,7 +27,9 @@ async function company(name = 'Peluquería Sol') {
     t.app.inject({ method, url: `/api${path}`, headers: bearer(owner.token), payload: payload as object });
   const [funnel] = (await call('GET', '/funnels/summary')).json() as { id: string }[];
   const columns = (await call('GET', `/funnels/${funnel!.id}/columns`)).json() as { id: string; title: string }[];
-  const saved = await call('PUT', `/columns/${columns[0]!.id}`, { gemini_config: { isEnabled: true, systemPrompt: 'Atiende a los clientes de la peluquería.', tools: [], quietSeconds: 0 } });
+  const saved = await call('PUT', `/columns/${columns[0]!.id}`, {
+    gemini_config: { isEnabled: true, systemPrompt: 'Atiende a los clientes de la peluquería.', tools: [], quietSeconds: 0 },
+  });
   expect(saved.statusCode, saved.body).toBe(200);
   phones += 1;
   const customer = { appName: sandboxAppName(owner.tenant.slug), phone: `52155800${String(phones).padStart(5, '0')}`, name: 'Ana' };
@@ -36,10 +38,13 @@ async function company(name = 'Peluquería Sol') {
     await t.app.queue.drain();
   };
   const card = async () => {
-    const board = (await call('GET', `/funnels/${funnel!.id}/board`)).json() as { columns: { id: string; cards: { id: string; phone: string; aiEnabled: boolean; columnId: string }[] }[] };
+    const board = (await call('GET', `/funnels/${funnel!.id}/board`)).json() as {
+      columns: { id: string; cards: { id: string; phone: string; aiEnabled: boolean; columnId: string }[] }[];
+    };
     return board.columns.flatMap((column) => column.cards).find((entry) => entry.phone.replace(/\D/g, '') === customer.phone)!;
   };
-  const items = async () => (await call('GET', `/cards/${(await card()).id}/messages?limit=50`)).json().items as Array<{ kind: string; sender?: string; text: string }>;
+  const items = async () =>
+    (await call('GET', `/cards/${(await card()).id}/messages?limit=50`)).json().items as Array<{ kind: string; sender?: string; text: string }>;
   const aiMessages = async () => (await items()).filter((item) => item.kind === 'message' && item.sender === 'ai').map((item) => item.text);
   return { owner, call, columns, says, card, items, aiMessages };
 }

@@ -23,10 +23,16 @@ export interface AssistantToolDeps {
 }
 
 /** Arguments the model sent, checked; a refusal goes back to the model as `{ error }` in Spanish, never as a crash. */
-function parsed<T extends z.ZodType>(schema: T, args: Record<string, unknown>): { ok: true; value: z.output<T> } | { ok: false; error: Record<string, unknown> } {
+function parsed<T extends z.ZodType>(
+  schema: T,
+  args: Record<string, unknown>,
+): { ok: true; value: z.output<T> } | { ok: false; error: Record<string, unknown> } {
   const result = schema.safeParse(args);
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, error: { error: `Argumentos inválidos: ${result.error.issues.map((issue) => `${issue.path.join('.') || 'argumentos'}: ${issue.message}`).join('; ')}` } };
+  return {
+    ok: false,
+    error: { error: `Argumentos inválidos: ${result.error.issues.map((issue) => `${issue.path.join('.') || 'argumentos'}: ${issue.message}`).join('; ')}` },
+  };
 }
 
 const sameName = (left: string, right: string) => normaliseChoiceText(left) === normaliseChoiceText(right);
@@ -53,12 +59,18 @@ function moveToColumn(deps: AssistantToolDeps, conversation: AssistantConversati
   return {
     name: 'move_to_column',
     description: 'Mueve este chat a otra columna del embudo (por ejemplo, cuando el cliente quiere comprar o necesita soporte).',
-    parameters: { type: 'object', properties: { column: { type: 'string', description: 'Nombre de la columna de destino', enum: columns.map((column) => column.title) } }, required: ['column'] },
+    parameters: {
+      type: 'object',
+      properties: { column: { type: 'string', description: 'Nombre de la columna de destino', enum: columns.map((column) => column.title) } },
+      required: ['column'],
+    },
     async execute(args) {
       const input = parsed(z.object({ column: z.string().min(1) }), args);
       if (!input.ok) return input.error;
-      const target = columns.find((column) => sameName(column.title, input.value.column)) ?? columns.find((column) => nameMatches(column.title, input.value.column));
-      if (!target) return { error: `No existe la columna "${input.value.column}" en este embudo. Columnas: ${columns.map((column) => column.title).join(', ')}.` };
+      const target =
+        columns.find((column) => sameName(column.title, input.value.column)) ?? columns.find((column) => nameMatches(column.title, input.value.column));
+      if (!target)
+        return { error: `No existe la columna "${input.value.column}" en este embudo. Columnas: ${columns.map((column) => column.title).join(', ')}.` };
       const card = await findCard(deps.db, conversation.tenantId, conversation.cardId);
       if (!card) return { error: 'El chat ya no existe.' };
       const moved = await deps.db.transaction(async (tx) => {
@@ -82,7 +94,12 @@ function handOverToPerson(deps: AssistantToolDeps, conversation: AssistantConver
       if (!input.ok) return input.error;
       const note = await deps.db.transaction(async (tx) => {
         await switchCardAiOff({ events: deps.boardEvents }, tx, conversation.tenantId, conversation.cardId);
-        return storeSystemNote(tx, { tenantId: conversation.tenantId, cardId: conversation.cardId, authorName: ASSISTANT_AUTHOR, text: handOverNote(input.value.reason) });
+        return storeSystemNote(tx, {
+          tenantId: conversation.tenantId,
+          cardId: conversation.cardId,
+          authorName: ASSISTANT_AUTHOR,
+          text: handOverNote(input.value.reason),
+        });
       });
       await announceNote(deps.chatEvents, conversation.tenantId, note);
       return { ok: true };
@@ -103,10 +120,17 @@ interface Offer {
 async function freeOffers(deps: AssistantToolDeps, conversation: AssistantConversation, wanted: { date?: string; service?: string; professional?: string }) {
   const services = await listServices(deps.db, conversation.tenantId);
   const service = wanted.service ? services.find((candidate) => nameMatches(candidate.name, wanted.service!)) : services[0];
-  if (!service) return { error: services.length === 0 ? 'La empresa no tiene servicios en su agenda.' : `No hay un servicio llamado "${wanted.service}". Servicios: ${services.map((entry) => entry.name).join(', ')}.` };
+  if (!service)
+    return {
+      error:
+        services.length === 0
+          ? 'La empresa no tiene servicios en su agenda.'
+          : `No hay un servicio llamado "${wanted.service}". Servicios: ${services.map((entry) => entry.name).join(', ')}.`,
+    };
   const professionals = (await listProfessionals(deps.db, conversation.tenantId)).filter((candidate) => candidate.serviceIds.includes(service.id));
   const chosen = wanted.professional ? professionals.filter((candidate) => nameMatches(candidate.name, wanted.professional!)) : professionals;
-  if (chosen.length === 0) return { error: wanted.professional ? `Nadie llamado "${wanted.professional}" ofrece ${service.name}.` : `Nadie ofrece ${service.name} por ahora.` };
+  if (chosen.length === 0)
+    return { error: wanted.professional ? `Nadie llamado "${wanted.professional}" ofrece ${service.name}.` : `Nadie ofrece ${service.name} por ahora.` };
   const now = deps.clock();
   const today = wallClockOf(now, conversation.timeZone).date;
   const days = wanted.date ? [wanted.date] : Array.from({ length: DAYS_LOOKED_AHEAD }, (_, index) => addDays(today, index));
@@ -115,7 +139,14 @@ async function freeOffers(deps: AssistantToolDeps, conversation: AssistantConver
     for (const professional of chosen) {
       const free = await freeStartTimes(deps.db, conversation.tenantId, { professionalId: professional.id, serviceId: service.id, date }, now);
       for (const slot of free.slots) {
-        offers.push({ start: slot.startTime, end: slot.endTime, professional: professional.name, service: service.name, professionalId: professional.id, serviceId: service.id });
+        offers.push({
+          start: slot.startTime,
+          end: slot.endTime,
+          professional: professional.name,
+          service: service.name,
+          professionalId: professional.id,
+          serviceId: service.id,
+        });
       }
     }
     if (offers.length >= MAX_SLOTS) break;
@@ -137,7 +168,17 @@ function findFreeSlots(deps: AssistantToolDeps, conversation: AssistantConversat
       },
     },
     async execute(args) {
-      const input = parsed(z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'usa YYYY-MM-DD').optional(), service: z.string().optional(), professional: z.string().optional() }), args);
+      const input = parsed(
+        z.object({
+          date: z
+            .string()
+            .regex(/^\d{4}-\d{2}-\d{2}$/, 'usa YYYY-MM-DD')
+            .optional(),
+          service: z.string().optional(),
+          professional: z.string().optional(),
+        }),
+        args,
+      );
       if (!input.ok) return input.error;
       const found = await freeOffers(deps, conversation, input.value);
       if ('error' in found) return { error: found.error };
@@ -161,7 +202,15 @@ function bookAppointment(deps: AssistantToolDeps, conversation: AssistantConvers
       required: ['start'],
     },
     async execute(args) {
-      const input = parsed(z.object({ start: z.iso.datetime({ offset: true }), service: z.string().optional(), professional: z.string().optional(), customerName: z.string().max(120).optional() }), args);
+      const input = parsed(
+        z.object({
+          start: z.iso.datetime({ offset: true }),
+          service: z.string().optional(),
+          professional: z.string().optional(),
+          customerName: z.string().max(120).optional(),
+        }),
+        args,
+      );
       if (!input.ok) return input.error;
       const start = Date.parse(input.value.start);
       const date = wallClockOf(new Date(start), conversation.timeZone).date;
@@ -173,10 +222,17 @@ function bookAppointment(deps: AssistantToolDeps, conversation: AssistantConvers
       const card = await findCard(deps.db, conversation.tenantId, conversation.cardId);
       if (!card) return { error: 'El chat ya no existe.' };
       try {
-        const appointment = await bookForCustomer({ db: deps.db, tenantId: conversation.tenantId, timezone: conversation.timeZone }, {
-          clientName: input.value.customerName?.trim() || card.title, clientWhatsapp: card.phone,
-          professionalId: offer.professionalId, serviceId: offer.serviceId, start: new Date(offer.start), end: new Date(offer.end),
-        });
+        const appointment = await bookForCustomer(
+          { db: deps.db, tenantId: conversation.tenantId, timezone: conversation.timeZone },
+          {
+            clientName: input.value.customerName?.trim() || card.title,
+            clientWhatsapp: card.phone,
+            professionalId: offer.professionalId,
+            serviceId: offer.serviceId,
+            start: new Date(offer.start),
+            end: new Date(offer.end),
+          },
+        );
         return { ok: true, appointment: { id: appointment.id, start: offer.start, end: offer.end, professional: offer.professional, service: offer.service } };
       } catch (error) {
         if (error instanceof AppError) return { error: error.message };

@@ -64,7 +64,11 @@ async function finish(
     if (transcript && deps.recordUsage) {
       await deps.recordUsage(tx, { tenantId, cardId: note.cardId, model: transcript.model, usage: transcript.usage, latencyMs: transcript.latencyMs });
     }
-    await deps.domainEvents.publish(tx, { type: 'voice-note.transcribed', tenantId, payload: { messageId: note.id, cardId: note.cardId, transcribed: Boolean(row) } });
+    await deps.domainEvents.publish(tx, {
+      type: 'voice-note.transcribed',
+      tenantId,
+      payload: { messageId: note.id, cardId: note.cardId, transcribed: Boolean(row) },
+    });
     return row;
   });
   if (saved) await announceTranscript(deps.chatEvents, saved);

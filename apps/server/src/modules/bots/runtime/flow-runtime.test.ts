@@ -29,7 +29,10 @@ type Step = { type: NodeType; data?: Record<string, unknown>; id?: string };
 function chain(...steps: Step[]): BotConfig {
   const all: Step[] = [{ type: 'trigger' }, ...steps];
   const nodes = all.map((step, index) => ({
-    id: step.id ?? `${step.type}-${index}`, type: step.type, position: { x: 0, y: index * 100 }, data: { ...nodeContracts[step.type].defaults, ...step.data },
+    id: step.id ?? `${step.type}-${index}`,
+    type: step.type,
+    position: { x: 0, y: index * 100 },
+    data: { ...nodeContracts[step.type].defaults, ...step.data },
   }));
   const edges = nodes.slice(1).map((node, index) => ({ id: `e-${index}`, source: nodes[index]!.id, target: node.id, sourceHandle: null }));
   return botConfig.parse({ nodes, edges });
@@ -56,7 +59,13 @@ const say = (text: string): FlowInput => ({ kind: 'message', answer: { text } })
 const texts = (result: Awaited<ReturnType<typeof advanceFlow>>) =>
   result.messages.map((message) => (message.type === 'image' ? `image:${message.mime}` : message.text));
 
-async function runOnce(config: BotConfig, input: FlowInput = say('hola'), mode: 'simulation' | 'live' = 'simulation', extra: Partial<RuntimeServices> = {}, state: FlowRunState = newRunState()) {
+async function runOnce(
+  config: BotConfig,
+  input: FlowInput = say('hola'),
+  mode: 'simulation' | 'live' = 'simulation',
+  extra: Partial<RuntimeServices> = {},
+  state: FlowRunState = newRunState(),
+) {
   const svc = services(extra);
   const result = await advanceFlow(config, state, input, { mode, services: svc });
   return { ...result, moved: svc.moved };
@@ -70,21 +79,49 @@ describe('advanceFlow', () => {
   });
 
   it('sendMessage: interpolates variables, the user response among them, and ends where no edge leaves', async () => {
-    const result = await runOnce(chain({ type: 'sendMessage', data: { text: 'Hola {{contact_name}}, dijiste «{{ user_response }}»{{desconocida}}' } }), say('quiero cita'), 'simulation', {}, newRunState({ contact_name: 'Ana' }));
+    const result = await runOnce(
+      chain({ type: 'sendMessage', data: { text: 'Hola {{contact_name}}, dijiste «{{ user_response }}»{{desconocida}}' } }),
+      say('quiero cita'),
+      'simulation',
+      {},
+      newRunState({ contact_name: 'Ana' }),
+    );
     expect(texts(result)).toEqual(['Hola Ana, dijiste «quiero cita»']);
     expect(result.state).toMatchObject({ status: 'ended', nodeId: null });
   });
 
   it('sendMessageWithOptions: waits, follows the edge of the chosen option id, and repeats the options on an unknown answer', async () => {
-    const config = chain({ type: 'sendMessageWithOptions', id: 'menu', data: { text: '¿Qué quieres?', options: [{ id: 'a', label: 'Precios', value: 'precios' }, { id: 'b', label: 'Horario', value: 'horario' }] } });
+    const config = chain({
+      type: 'sendMessageWithOptions',
+      id: 'menu',
+      data: {
+        text: '¿Qué quieres?',
+        options: [
+          { id: 'a', label: 'Precios', value: 'precios' },
+          { id: 'b', label: 'Horario', value: 'horario' },
+        ],
+      },
+    });
     config.nodes.push(
       { id: 'precios', type: 'sendMessage', position: { x: 0, y: 0 }, data: { label: 'P', text: 'Nuestros precios' } },
       { id: 'horario', type: 'sendMessage', position: { x: 0, y: 0 }, data: { label: 'H', text: 'Abrimos de 9 a 17' } },
     );
-    config.edges.push({ id: 'ea', source: 'menu', target: 'precios', sourceHandle: 'a', targetHandle: null }, { id: 'eb', source: 'menu', target: 'horario', sourceHandle: 'b', targetHandle: null });
+    config.edges.push(
+      { id: 'ea', source: 'menu', target: 'precios', sourceHandle: 'a', targetHandle: null },
+      { id: 'eb', source: 'menu', target: 'horario', sourceHandle: 'b', targetHandle: null },
+    );
 
     const asked = await runOnce(config);
-    expect(asked.messages).toEqual([{ type: 'options', text: '¿Qué quieres?', options: [{ id: 'a', label: 'Precios', value: 'precios' }, { id: 'b', label: 'Horario', value: 'horario' }] }]);
+    expect(asked.messages).toEqual([
+      {
+        type: 'options',
+        text: '¿Qué quieres?',
+        options: [
+          { id: 'a', label: 'Precios', value: 'precios' },
+          { id: 'b', label: 'Horario', value: 'horario' },
+        ],
+      },
+    ]);
     expect(asked.state).toMatchObject({ status: 'waiting_input', nodeId: 'menu' });
     expect(asked.waitingOptions?.map((option) => option.id)).toEqual(['a', 'b']);
 
@@ -92,7 +129,12 @@ describe('advanceFlow', () => {
     expect(unknown.messages[0]).toMatchObject({ type: 'options', text: OPTIONS_RETRY_TEXT });
     expect(unknown.state).toMatchObject({ status: 'waiting_input', nodeId: 'menu' });
 
-    for (const [answer, reply] of [['horario', 'Abrimos de 9 a 17'], ['HORARIO ', 'Abrimos de 9 a 17'], ['1', 'Nuestros precios'], ['Précios', 'Nuestros precios']] as const) {
+    for (const [answer, reply] of [
+      ['horario', 'Abrimos de 9 a 17'],
+      ['HORARIO ', 'Abrimos de 9 a 17'],
+      ['1', 'Nuestros precios'],
+      ['Précios', 'Nuestros precios'],
+    ] as const) {
       const chosen = await runOnce(config, say(answer), 'simulation', {}, asked.state);
       expect(texts(chosen), answer).toEqual([reply]);
     }
@@ -112,19 +154,31 @@ describe('advanceFlow', () => {
     ['less_than', '20', '100', true],
   ] as const)('condition %s: "%s" vs "%s" leaves by %s', async (operator, answer, value, holds) => {
     const config = chain({ type: 'condition', id: 'cond', data: { operator, value } });
-    config.nodes.push({ id: 'yes', type: 'sendMessage', position: { x: 0, y: 0 }, data: { label: 'Sí', text: 'verdadero' } }, { id: 'no', type: 'sendMessage', position: { x: 0, y: 0 }, data: { label: 'No', text: 'falso' } });
-    config.edges.push({ id: 'et', source: 'cond', target: 'yes', sourceHandle: 'true', targetHandle: null }, { id: 'ef', source: 'cond', target: 'no', sourceHandle: 'false', targetHandle: null });
+    config.nodes.push(
+      { id: 'yes', type: 'sendMessage', position: { x: 0, y: 0 }, data: { label: 'Sí', text: 'verdadero' } },
+      { id: 'no', type: 'sendMessage', position: { x: 0, y: 0 }, data: { label: 'No', text: 'falso' } },
+    );
+    config.edges.push(
+      { id: 'et', source: 'cond', target: 'yes', sourceHandle: 'true', targetHandle: null },
+      { id: 'ef', source: 'cond', target: 'no', sourceHandle: 'false', targetHandle: null },
+    );
     expect(texts(await runOnce(config, say(answer)))).toEqual([holds ? 'verdadero' : 'falso']);
   });
 
   it('condition reads a named variable, written bare or as a placeholder', async () => {
-    const config = chain({ type: 'setVariable', data: { varName: 'ciudad', varValue: 'Bogotá de {{contact_name}}' } }, { type: 'condition', id: 'cond', data: { variable: '{{ciudad}}', operator: 'starts_with', value: 'bogo' } });
+    const config = chain(
+      { type: 'setVariable', data: { varName: 'ciudad', varValue: 'Bogotá de {{contact_name}}' } },
+      { type: 'condition', id: 'cond', data: { variable: '{{ciudad}}', operator: 'starts_with', value: 'bogo' } },
+    );
     config.nodes.push({ id: 'yes', type: 'sendMessage', position: { x: 0, y: 0 }, data: { label: 'Sí', text: 'Estás en {{ciudad}}' } });
     config.edges.push({ id: 'et', source: 'cond', target: 'yes', sourceHandle: 'true', targetHandle: null });
     const result = await runOnce(config, say('hola'), 'simulation', {}, newRunState({ contact_name: 'Ana' }));
     expect(texts(result)).toEqual(['Estás en Bogotá de Ana']);
     expect(result.state.variables.ciudad).toBe('Bogotá de Ana');
-    const other = chain({ type: 'setVariable', data: { varName: 'ciudad', varValue: 'Lima' } }, { type: 'condition', id: 'cond', data: { variable: 'ciudad', operator: 'starts_with', value: 'bogo' } });
+    const other = chain(
+      { type: 'setVariable', data: { varName: 'ciudad', varValue: 'Lima' } },
+      { type: 'condition', id: 'cond', data: { variable: 'ciudad', operator: 'starts_with', value: 'bogo' } },
+    );
     other.nodes.push({ id: 'yes', type: 'sendMessage', position: { x: 0, y: 0 }, data: { label: 'Sí', text: 'Estás en {{ciudad}}' } });
     other.edges.push({ id: 'et', source: 'cond', target: 'yes', sourceHandle: 'true', targetHandle: null });
     // The false handle has no edge: the flow ends there without a word.
@@ -151,7 +205,11 @@ describe('advanceFlow', () => {
   });
 
   it('redirect: moves to a column of the company and goes on; an unknown column is reported', async () => {
-    const moved = await runOnce(chain({ type: 'redirect', data: { targetId: 'col-ventas' } }, { type: 'sendMessage', data: { text: 'Listo' } }), say('hola'), 'live');
+    const moved = await runOnce(
+      chain({ type: 'redirect', data: { targetId: 'col-ventas' } }, { type: 'sendMessage', data: { text: 'Listo' } }),
+      say('hola'),
+      'live',
+    );
     expect(moved.moved).toEqual(['col-ventas']);
     expect(texts(moved)).toEqual(['Listo']);
     const unknown = await runOnce(chain({ type: 'redirect', data: { label: 'Mover', targetId: 'col-x' } }));
@@ -163,8 +221,13 @@ describe('advanceFlow', () => {
     const slot = (n: number) => {
       const time = `${String(8 + n).padStart(2, '0')}:00`;
       return {
-        id: `slot-${n}`, label: `lun, 1 jun ${time}`, description: `lunes 1 de junio a las ${time} (Corte con Lucía)`,
-        professionalId: 'p', serviceId: 's', startTime: `2031-06-01T${time}:00.000Z`, endTime: `2031-06-01T${String(9 + n).padStart(2, '0')}:00:00.000Z`,
+        id: `slot-${n}`,
+        label: `lun, 1 jun ${time}`,
+        description: `lunes 1 de junio a las ${time} (Corte con Lucía)`,
+        professionalId: 'p',
+        serviceId: 's',
+        startTime: `2031-06-01T${time}:00.000Z`,
+        endTime: `2031-06-01T${String(9 + n).padStart(2, '0')}:00:00.000Z`,
       };
     };
     const booked: unknown[] = [];
@@ -183,7 +246,10 @@ describe('advanceFlow', () => {
 
     const chosen = await runOnce(config, say('2'), 'simulation', extra, offered.state);
     expect(chosen.reports).toEqual(['[📅 Se agendaría el lunes 1 de junio a las 10:00 (Corte con Lucía); el Playground no guarda citas en la Agenda]']);
-    expect(texts(chosen)).toEqual(['¡Listo! Tu cita quedó agendada para el lunes 1 de junio a las 10:00 (Corte con Lucía).', 'Te esperamos: lunes 1 de junio a las 10:00 (Corte con Lucía)']);
+    expect(texts(chosen)).toEqual([
+      '¡Listo! Tu cita quedó agendada para el lunes 1 de junio a las 10:00 (Corte con Lucía).',
+      'Te esperamos: lunes 1 de junio a las 10:00 (Corte con Lucía)',
+    ]);
     expect(booked).toEqual([]);
 
     const refused = await runOnce(config, say('el jueves mejor'), 'simulation', extra, offered.state);
@@ -195,24 +261,39 @@ describe('advanceFlow', () => {
   });
 
   it('sendEmail: without SMTP it reports e-mail is not configured; with SMTP it sends through the server', async () => {
-    const config = chain({ type: 'sendEmail', data: { to: 'ventas@empresa.test', subject: 'Nuevo cliente {{contact_name}}', body: 'Escribió: {{user_response}}' } });
+    const config = chain({
+      type: 'sendEmail',
+      data: { to: 'ventas@empresa.test', subject: 'Nuevo cliente {{contact_name}}', body: 'Escribió: {{user_response}}' },
+    });
     const unconfigured = await runOnce(config, say('hola'), 'simulation', {}, newRunState({ contact_name: 'Ana' }));
     expect(unconfigured.reports).toEqual([`[✉ ${EMAIL_NOT_CONFIGURED}]`]);
     expect(unconfigured.state.variables.email_status).toBe('not_configured');
 
     const mails: string[] = [];
     const smtp = new SMTPServer({
-      authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'],
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
       onData(stream, _session, callback) {
         let data = '';
-        stream.on('data', (chunk: Buffer) => { data += chunk.toString(); });
-        stream.on('end', () => { mails.push(data); callback(); });
+        stream.on('data', (chunk: Buffer) => {
+          data += chunk.toString();
+        });
+        stream.on('end', () => {
+          mails.push(data);
+          callback();
+        });
       },
     });
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     try {
       const port = (smtp.server.address() as AddressInfo).port;
-      const sent = await runOnce(config, say('quiero precios'), 'live', { email: createSmtpEmailSender(`smtp://127.0.0.1:${port}?from=bot@embudo.test`) }, newRunState({ contact_name: 'Ana' }));
+      const sent = await runOnce(
+        config,
+        say('quiero precios'),
+        'live',
+        { email: createSmtpEmailSender(`smtp://127.0.0.1:${port}?from=bot@embudo.test`) },
+        newRunState({ contact_name: 'Ana' }),
+      );
       expect(sent.state.variables.email_status).toBe('sent');
       expect(mails).toHaveLength(1);
       expect(mails[0]).toContain('Subject: Nuevo cliente Ana');
@@ -223,16 +304,27 @@ describe('advanceFlow', () => {
     }
   });
 
-  it('aiPrompt: without a Gemini key it says AI is not configured; with one it answers with the model\'s text', async () => {
+  it("aiPrompt: without a Gemini key it says AI is not configured; with one it answers with the model's text", async () => {
     const config = chain({ type: 'aiPrompt', data: { prompt: 'Eres el asistente de {{empresa}}.' } });
     expect(texts(await runOnce(config))).toEqual([AI_NOT_CONFIGURED]);
 
-    web.route('/v1beta/models/gemini-2.0-flash:generateContent', { body: JSON.stringify({ candidates: [{ content: { parts: [{ text: 'Claro, te ayudo.' }] } }] }) });
-    const answered = await runOnce(config, say('¿tienen envíos?'), 'simulation', { ai: createGeminiResponder({ apiKey: 'clave-de-prueba', baseUrl: web.url }) }, newRunState({ empresa: 'Acme' }));
+    web.route('/v1beta/models/gemini-2.0-flash:generateContent', {
+      body: JSON.stringify({ candidates: [{ content: { parts: [{ text: 'Claro, te ayudo.' }] } }] }),
+    });
+    const answered = await runOnce(
+      config,
+      say('¿tienen envíos?'),
+      'simulation',
+      { ai: createGeminiResponder({ apiKey: 'clave-de-prueba', baseUrl: web.url }) },
+      newRunState({ empresa: 'Acme' }),
+    );
     expect(texts(answered)).toEqual(['Claro, te ayudo.']);
     const request = web.received.at(-1)!;
     expect(request.headers['x-goog-api-key']).toBe('clave-de-prueba');
-    expect(JSON.parse(request.body)).toMatchObject({ systemInstruction: { parts: [{ text: 'Eres el asistente de Acme.' }] }, contents: [{ parts: [{ text: '¿tienen envíos?' }] }] });
+    expect(JSON.parse(request.body)).toMatchObject({
+      systemInstruction: { parts: [{ text: 'Eres el asistente de Acme.' }] },
+      contents: [{ parts: [{ text: '¿tienen envíos?' }] }],
+    });
   });
 
   it('webhook: POSTs the interpolated body (default {}) and keeps the answer in variables for later nodes', async () => {
@@ -247,7 +339,13 @@ describe('advanceFlow', () => {
     const defaults = await runOnce(chain({ type: 'webhook', data: { url: `${web.url}/pedido` } }));
     expect(web.received.at(-1)!.body).toBe('{}');
     expect(defaults.reports[0]).toBe(`[Webhook POST ${web.url}/pedido → 200]`);
-    await runOnce(chain({ type: 'webhook', data: { url: `${web.url}/pedido?id={{contact_phone}}`, method: 'GET' } }), say('x'), 'simulation', {}, newRunState({ contact_phone: '55' }));
+    await runOnce(
+      chain({ type: 'webhook', data: { url: `${web.url}/pedido?id={{contact_phone}}`, method: 'GET' } }),
+      say('x'),
+      'simulation',
+      {},
+      newRunState({ contact_phone: '55' }),
+    );
     expect(web.received.at(-1)).toMatchObject({ method: 'GET', path: '/pedido?id=55', body: '' });
   });
 
@@ -261,10 +359,16 @@ describe('advanceFlow', () => {
   });
 
   it('sendImage: fetches the image with the bearer token; a failure sends the error message instead', async () => {
-    web.route('/foto.png', (request) => (request.headers.authorization === 'Bearer secreto' ? { body: PNG, contentType: 'image/png' } : { status: 401, body: 'no' }));
+    web.route('/foto.png', (request) =>
+      request.headers.authorization === 'Bearer secreto' ? { body: PNG, contentType: 'image/png' } : { status: 401, body: 'no' },
+    );
     const ok = await runOnce(chain({ type: 'sendImage', data: { imageUrl: `${web.url}/foto.png`, authToken: 'secreto' } }), say('hola'), 'live');
     expect(texts(ok)).toEqual(['image:image/png']);
-    const denied = await runOnce(chain({ type: 'sendImage', data: { imageUrl: `${web.url}/foto.png`, errorMessage: 'La imagen no está disponible.' } }), say('hola'), 'live');
+    const denied = await runOnce(
+      chain({ type: 'sendImage', data: { imageUrl: `${web.url}/foto.png`, errorMessage: 'La imagen no está disponible.' } }),
+      say('hola'),
+      'live',
+    );
     expect(texts(denied)).toEqual(['La imagen no está disponible.']);
     expect(denied.reports[0]).toContain('el servidor respondió 401');
     web.route('/texto.png', { body: 'no soy una imagen', contentType: 'image/png' });
@@ -272,7 +376,13 @@ describe('advanceFlow', () => {
   });
 
   it('setVariable: stores the interpolated value', async () => {
-    const result = await runOnce(chain({ type: 'setVariable', data: { varName: 'saludo', varValue: 'Hola {{contact_name}}' } }), say('x'), 'simulation', {}, newRunState({ contact_name: 'Ana' }));
+    const result = await runOnce(
+      chain({ type: 'setVariable', data: { varName: 'saludo', varValue: 'Hola {{contact_name}}' } }),
+      say('x'),
+      'simulation',
+      {},
+      newRunState({ contact_name: 'Ana' }),
+    );
     expect(result.state.variables.saludo).toBe('Hola Ana');
   });
 
@@ -290,7 +400,10 @@ describe('advanceFlow', () => {
   });
 
   it('cuts a loop that never waits for the customer', async () => {
-    const config = chain({ type: 'setVariable', id: 'a', data: { varName: 'x', varValue: '1' } }, { type: 'setVariable', id: 'b', data: { varName: 'y', varValue: '2' } });
+    const config = chain(
+      { type: 'setVariable', id: 'a', data: { varName: 'x', varValue: '1' } },
+      { type: 'setVariable', id: 'b', data: { varName: 'y', varValue: '2' } },
+    );
     config.edges.push({ id: 'back', source: 'b', target: 'a', sourceHandle: null, targetHandle: null });
     const result = await runOnce(config);
     expect(result.reports.at(-1)).toContain(`más de ${MAX_STEPS_PER_RUN} pasos`);

@@ -67,8 +67,13 @@ export async function advanceFlow(config: BotConfig, previous: FlowRunState, inp
     report,
     services: env.services,
   };
-  const finish = (state: Omit<FlowRunState, 'variables'>, extra: Partial<FlowRunResult> = {}): FlowRunResult =>
-    ({ state: { ...state, variables }, messages, reports, transcript, ...extra });
+  const finish = (state: Omit<FlowRunState, 'variables'>, extra: Partial<FlowRunResult> = {}): FlowRunResult => ({
+    state: { ...state, variables },
+    messages,
+    reports,
+    transcript,
+    ...extra,
+  });
   // The map pairs each type with its executor; TypeScript cannot follow that pairing through the union.
   const run = (node: FlowNode) => (nodeExecutors[node.type] as NodeExecutor<NodeType>).run(node.data as never, ctx);
 
@@ -98,9 +103,12 @@ export async function advanceFlow(config: BotConfig, previous: FlowRunState, inp
   for (let steps = 0; ; steps += 1) {
     switch (outcome.kind) {
       case 'wait_input':
-        return finish({ status: 'waiting_input', nodeId: current.id }, {
-          waitingOptions: outcome.options ?? (current.type === 'sendMessageWithOptions' ? current.data.options : undefined),
-        });
+        return finish(
+          { status: 'waiting_input', nodeId: current.id },
+          {
+            waitingOptions: outcome.options ?? (current.type === 'sendMessageWithOptions' ? current.data.options : undefined),
+          },
+        );
       case 'wait_timer':
         return finish({ status: 'waiting_timer', nodeId: current.id }, { timer: { nodeId: current.id, ms: outcome.ms } });
       case 'stop':

@@ -7,5 +7,8 @@ export function interpolate(text: string, variables: Readonly<Record<string, str
 
 /** A variable named in a node field, written bare ("ciudad") or as a placeholder ("{{ciudad}}"). */
 export function variableName(field: string): string {
-  return field.trim().replace(/^\{\{\s*/, '').replace(/\s*\}\}$/, '');
+  return field
+    .trim()
+    .replace(/^\{\{\s*/, '')
+    .replace(/\s*\}\}$/, '');
 }

@@ -17,5 +17,18 @@ import { webhook } from './nodes/webhook.ts';
 
 /** One executor per node type (spec 02 §3 Node), named like its contract and its editor component. */
 export const nodeExecutors: { [T in NodeType]: NodeExecutor<T> } = {
-  trigger, sendMessage, sendImage, sendMessageWithOptions, condition, timer, redirect, schedule, sendEmail, aiPrompt, webhook, setVariable, assignToHuman, end,
+  trigger,
+  sendMessage,
+  sendImage,
+  sendMessageWithOptions,
+  condition,
+  timer,
+  redirect,
+  schedule,
+  sendEmail,
+  aiPrompt,
+  webhook,
+  setVariable,
+  assignToHuman,
+  end,
 };

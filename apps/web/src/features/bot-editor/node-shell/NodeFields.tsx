@@ -1,7 +1,8 @@
 import { useId, type ReactNode } from 'react';
 import { isMaskedSecret } from '@embudo/contracts/flows/node-secrets';
 
-const inputClass = 'block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-xs text-slate-900 outline-none focus:border-emerald-500 focus:ring-2 focus:ring-emerald-100';
+const inputClass =
+  'block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-xs text-slate-900 outline-none focus:border-emerald-500 focus:ring-2 focus:ring-emerald-100';
 
 function FieldFrame({ label, id, children, hint }: { label: string; id: string; children: ReactNode; hint?: string }) {
   return (
@@ -15,13 +16,32 @@ function FieldFrame({ label, id, children, hint }: { label: string; id: string; 
   );
 }
 
-export function NodeTextField({ label, value, onChange, placeholder, hint, type = 'text' }: {
-  label: string; value: unknown; onChange: (value: string) => void; placeholder?: string; hint?: string; type?: 'text' | 'number' | 'email' | 'url' | 'password';
+export function NodeTextField({
+  label,
+  value,
+  onChange,
+  placeholder,
+  hint,
+  type = 'text',
+}: {
+  label: string;
+  value: unknown;
+  onChange: (value: string) => void;
+  placeholder?: string;
+  hint?: string;
+  type?: 'text' | 'number' | 'email' | 'url' | 'password';
 }) {
   const id = useId();
   return (
     <FieldFrame label={label} id={id} hint={hint}>
-      <input id={id} type={type} className={inputClass} value={typeof value === 'string' || typeof value === 'number' ? value : ''} placeholder={placeholder} onChange={(event) => onChange(event.target.value)} />
+      <input
+        id={id}
+        type={type}
+        className={inputClass}
+        value={typeof value === 'string' || typeof value === 'number' ? value : ''}
+        placeholder={placeholder}
+        onChange={(event) => onChange(event.target.value)}
+      />
     </FieldFrame>
   );
 }
@@ -38,7 +58,11 @@ export function NodeSecretField({ label, value, onChange, hint }: { label: strin
     <FieldFrame label={label} id={id} hint="Guardado cifrado: no se vuelve a mostrar.">
       <div className="flex items-center gap-1.5">
         <input id={id} readOnly className={`${inputClass} bg-slate-50 text-slate-500`} value={text} />
-        <button type="button" onClick={() => onChange('')} className="shrink-0 rounded-md px-2 py-1.5 text-[11px] font-medium text-emerald-700 hover:bg-emerald-50">
+        <button
+          type="button"
+          onClick={() => onChange('')}
+          className="shrink-0 rounded-md px-2 py-1.5 text-[11px] font-medium text-emerald-700 hover:bg-emerald-50"
+        >
           Cambiar
         </button>
       </div>
@@ -46,18 +70,49 @@ export function NodeSecretField({ label, value, onChange, hint }: { label: strin
   );
 }
 
-export function NodeTextArea({ label, value, onChange, placeholder, hint, rows = 3 }: {
-  label: string; value: unknown; onChange: (value: string) => void; placeholder?: string; hint?: string; rows?: number;
+export function NodeTextArea({
+  label,
+  value,
+  onChange,
+  placeholder,
+  hint,
+  rows = 3,
+}: {
+  label: string;
+  value: unknown;
+  onChange: (value: string) => void;
+  placeholder?: string;
+  hint?: string;
+  rows?: number;
 }) {
   const id = useId();
   return (
     <FieldFrame label={label} id={id} hint={hint}>
-      <textarea id={id} rows={rows} className={`${inputClass} resize-y`} value={typeof value === 'string' ? value : ''} placeholder={placeholder} onChange={(event) => onChange(event.target.value)} />
+      <textarea
+        id={id}
+        rows={rows}
+        className={`${inputClass} resize-y`}
+        value={typeof value === 'string' ? value : ''}
+        placeholder={placeholder}
+        onChange={(event) => onChange(event.target.value)}
+      />
     </FieldFrame>
   );
 }
 
-export function NodeSelect({ label, value, onChange, children, hint }: { label: string; value: unknown; onChange: (value: string) => void; children: ReactNode; hint?: string }) {
+export function NodeSelect({
+  label,
+  value,
+  onChange,
+  children,
+  hint,
+}: {
+  label: string;
+  value: unknown;
+  onChange: (value: string) => void;
+  children: ReactNode;
+  hint?: string;
+}) {
   const id = useId();
   return (
     <FieldFrame label={label} id={id} hint={hint}>

@@ -10,7 +10,15 @@ const handleClass = '!size-3.5 !border-2 !border-white !bg-slate-500';
  * The frame of every node on the canvas: coloured header with the node's label and a delete button,
  * an input handle on top (none for the trigger), and one output handle below unless the node draws its own.
  */
-export function NodeShell({ id, type, label, children, input = true, output = true, selected }: {
+export function NodeShell({
+  id,
+  type,
+  label,
+  children,
+  input = true,
+  output = true,
+  selected,
+}: {
   id: string;
   type: NodeType;
   label: unknown;

@@ -15,22 +15,35 @@ beforeEach(() => {
   sleeps = [];
 });
 
-const model = (overrides: { apiKey?: string; timeoutMs?: number } = {}) => createGeminiModel({
-  apiKey: overrides.apiKey ?? fake.apiKey, baseUrl: fake.url, model: 'gemini-2.5-flash', timeoutMs: overrides.timeoutMs ?? 2_000,
-  sleep: async (ms) => {
-    sleeps.push(ms);
-  },
-});
+const model = (overrides: { apiKey?: string; timeoutMs?: number } = {}) =>
+  createGeminiModel({
+    apiKey: overrides.apiKey ?? fake.apiKey,
+    baseUrl: fake.url,
+    model: 'gemini-2.5-flash',
+    timeoutMs: overrides.timeoutMs ?? 2_000,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+  });
 
 function tool(name: string, execute: AiTool['execute'] = async (args) => ({ ok: true, ...args })): AiTool {
   return {
-    name, description: `Herramienta ${name}`, execute,
-    parameters: { type: 'object', properties: { column: { type: 'string', description: 'Columna', enum: ['Ventas'] }, count: { type: 'integer' } }, required: ['column'] },
+    name,
+    description: `Herramienta ${name}`,
+    execute,
+    parameters: {
+      type: 'object',
+      properties: { column: { type: 'string', description: 'Columna', enum: ['Ventas'] }, count: { type: 'integer' } },
+      required: ['column'],
+    },
   };
 }
 
 async function failureOf(promise: Promise<unknown>) {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(AiModelError);
   return error as AiModelError;
 }
@@ -40,7 +53,12 @@ describe('Gemini adapter', () => {
     fake.reply(geminiText('Hola, ¿en qué te ayudo?'));
     const answer = await model().answer({
       instructions: 'Eres el asistente de Peluquería Sol.',
-      turns: [{ role: 'customer', text: 'Hola' }, { role: 'customer', text: '¿Abren hoy?' }, { role: 'business', text: 'Sí' }, { role: 'customer', text: 'Gracias' }],
+      turns: [
+        { role: 'customer', text: 'Hola' },
+        { role: 'customer', text: '¿Abren hoy?' },
+        { role: 'business', text: 'Sí' },
+        { role: 'customer', text: 'Gracias' },
+      ],
       tools: [tool('move_to_column')],
     });
 
@@ -55,16 +73,21 @@ describe('Gemini adapter', () => {
         { role: 'model', parts: [{ text: 'Sí' }] },
         { role: 'user', parts: [{ text: 'Gracias' }] },
       ],
-      tools: [{
-        functionDeclarations: [{
-          name: 'move_to_column', description: 'Herramienta move_to_column',
-          parameters: {
-            type: 'OBJECT',
-            properties: { column: { type: 'STRING', description: 'Columna', enum: ['Ventas'] }, count: { type: 'INTEGER' } },
-            required: ['column'],
-          },
-        }],
-      }],
+      tools: [
+        {
+          functionDeclarations: [
+            {
+              name: 'move_to_column',
+              description: 'Herramienta move_to_column',
+              parameters: {
+                type: 'OBJECT',
+                properties: { column: { type: 'STRING', description: 'Columna', enum: ['Ventas'] }, count: { type: 'INTEGER' } },
+                required: ['column'],
+              },
+            },
+          ],
+        },
+      ],
       toolConfig: { functionCallingConfig: { mode: 'AUTO' } },
     });
   });
@@ -78,19 +101,25 @@ describe('Gemini adapter', () => {
 
   it('runs parallel and multi-round calls, echoing the model turn with its thoughtSignature and answering each call by id', async () => {
     fake.reply(
-      geminiCalls([
-        { name: 'move_to_column', args: { column: 'Ventas' }, id: 'call-a', thoughtSignature: 'U0lHLUE=' },
-        { name: 'broken', args: { column: 'x' }, id: 'call-b' },
-      ], { promptTokenCount: 100, candidatesTokenCount: 7 }),
+      geminiCalls(
+        [
+          { name: 'move_to_column', args: { column: 'Ventas' }, id: 'call-a', thoughtSignature: 'U0lHLUE=' },
+          { name: 'broken', args: { column: 'x' }, id: 'call-b' },
+        ],
+        { promptTokenCount: 100, candidatesTokenCount: 7 },
+      ),
       geminiCalls([{ name: 'move_to_column', args: { column: 'Nuevos' } }], { promptTokenCount: 150, candidatesTokenCount: 3 }),
       geminiText('Listo.', { promptTokenCount: 200, candidatesTokenCount: 2 }),
     );
     const answer = await model().answer({
       instructions: 'x',
       turns: [{ role: 'customer', text: 'Pásame a ventas' }],
-      tools: [tool('move_to_column'), tool('broken', async () => {
-        throw new Error('la columna no existe');
-      })],
+      tools: [
+        tool('move_to_column'),
+        tool('broken', async () => {
+          throw new Error('la columna no existe');
+        }),
+      ],
     });
 
     expect(answer.text).toBe('Listo.');
@@ -128,8 +157,11 @@ describe('Gemini adapter', () => {
 
     expect(answer.text).toBe('Ya moví tu conversación.');
     expect(answer.toolCalls).toHaveLength(2);
-    expect(fake.requests.map((request) => (request.body['toolConfig'] as { functionCallingConfig: { mode: string } }).functionCallingConfig.mode))
-      .toEqual(['AUTO', 'AUTO', 'NONE']);
+    expect(fake.requests.map((request) => (request.body['toolConfig'] as { functionCallingConfig: { mode: string } }).functionCallingConfig.mode)).toEqual([
+      'AUTO',
+      'AUTO',
+      'NONE',
+    ]);
   });
 
   it('retries 429 (waiting what RetryInfo asks, capped) and 503 with exponential backoff, then answers', async () => {
@@ -192,16 +224,28 @@ describe('Gemini adapter', () => {
     expect(transcript).toMatchObject({ text: SANDBOX_TRANSCRIPT, model: 'gemini-2.5-flash' });
     expect(transcript.usage.inputTokens).toBeGreaterThan(0);
     expect(fake.requests[0]!.body).toEqual({
-      contents: [{
-        role: 'user',
-        parts: [{ inlineData: { mimeType: 'audio/ogg; codecs=opus', data: Buffer.from('OggS-fake-audio').toString('base64') } }, { text: TRANSCRIBE_INSTRUCTION }],
-      }],
+      contents: [
+        {
+          role: 'user',
+          parts: [
+            { inlineData: { mimeType: 'audio/ogg; codecs=opus', data: Buffer.from('OggS-fake-audio').toString('base64') } },
+            { text: TRANSCRIBE_INSTRUCTION },
+          ],
+        },
+      ],
     });
   });
 
   it('opens with a user turn when the business wrote first, and counts thinking tokens as output', async () => {
     fake.reply(geminiText('Claro', { promptTokenCount: 10, candidatesTokenCount: 5, thoughtsTokenCount: 20 }));
-    const answer = await model().answer({ instructions: 'x', turns: [{ role: 'business', text: 'Tu pedido está listo' }, { role: 'customer', text: '¿Lo envían?' }], tools: [] });
+    const answer = await model().answer({
+      instructions: 'x',
+      turns: [
+        { role: 'business', text: 'Tu pedido está listo' },
+        { role: 'customer', text: '¿Lo envían?' },
+      ],
+      tools: [],
+    });
     expect(answer.usage).toEqual({ inputTokens: 10, outputTokens: 25 });
     expect(fake.requests[0]!.body['contents']).toEqual([
       { role: 'user', parts: [{ text: '(comienzo de la conversación)' }] },
@@ -222,16 +266,23 @@ describe('Gemini adapter', () => {
   it('stops when the caller aborts, without retrying', async () => {
     const controller = new AbortController();
     controller.abort(new Error('superseded'));
-    await expect(model().answer({ instructions: 'x', turns: [{ role: 'customer', text: 'hola' }], tools: [], signal: controller.signal })).rejects.toThrow('superseded');
+    await expect(model().answer({ instructions: 'x', turns: [{ role: 'customer', text: 'hola' }], tools: [], signal: controller.signal })).rejects.toThrow(
+      'superseded',
+    );
     expect(fake.requests).toHaveLength(0);
   });
 
   it('reports a server nobody answers on as unavailable after the retries', async () => {
     const closed = await startFakeGeminiServer();
     await closed.close();
-    const unreachable = createGeminiModel({ apiKey: 'k', baseUrl: closed.url, timeoutMs: 2_000, sleep: async (ms) => {
-      sleeps.push(ms);
-    } });
+    const unreachable = createGeminiModel({
+      apiKey: 'k',
+      baseUrl: closed.url,
+      timeoutMs: 2_000,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+    });
     expect((await failureOf(unreachable.answer({ instructions: 'x', turns: [{ role: 'customer', text: 'hola' }], tools: [] }))).kind).toBe('unavailable');
     expect(sleeps).toEqual([1_000, 2_000]);
   });

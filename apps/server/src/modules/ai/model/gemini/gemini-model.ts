@@ -2,8 +2,14 @@ import { AiModelError, type AiModel, type AiUsage } from '../model-port.ts';
 import { failureForStatus, modelHttpOptions, postWithRetries, type HttpFailure, type ModelHttpOptions } from '../model-http.ts';
 import { isPlainObject, mergedTurns, runToolLoop, type ToolCall } from '../tool-loop.ts';
 import {
-  GEMINI_BLOCK_REASONS, geminiRetryDelayMs, toGeminiSchema,
-  type GeminiContent, type GeminiErrorBody, type GeminiPart, type GeminiRequest, type GeminiResponse,
+  GEMINI_BLOCK_REASONS,
+  geminiRetryDelayMs,
+  toGeminiSchema,
+  type GeminiContent,
+  type GeminiErrorBody,
+  type GeminiPart,
+  type GeminiRequest,
+  type GeminiResponse,
 } from './gemini-protocol.ts';
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
@@ -33,7 +39,11 @@ export function createGeminiModel(options: GeminiModelOptions): AiModel {
   const http = modelHttpOptions(options);
   const generate = async (body: GeminiRequest, signal?: AbortSignal) => {
     const response = (await postWithRetries(http, {
-      url, service: 'Gemini', signal, classify: classifyGeminiFailure, body: JSON.stringify(body),
+      url,
+      service: 'Gemini',
+      signal,
+      classify: classifyGeminiFailure,
+      body: JSON.stringify(body),
       headers: { 'content-type': 'application/json', 'x-goog-api-key': options.apiKey },
     })) as GeminiResponse;
     return readResponse(response);
@@ -44,11 +54,17 @@ export function createGeminiModel(options: GeminiModelOptions): AiModel {
     label: options.label ?? `Gemini (${model})`,
     async answer(request) {
       const started = performance.now();
-      const contents: GeminiContent[] = mergedTurns(request.turns, (turn) => (turn.role === 'customer' ? 'user' : 'model'))
-        .map(({ role, text }) => ({ role, parts: [{ text }] }));
+      const contents: GeminiContent[] = mergedTurns(request.turns, (turn) => (turn.role === 'customer' ? 'user' : 'model')).map(({ role, text }) => ({
+        role,
+        parts: [{ text }],
+      }));
       // Gemini wants the conversation to open with a user turn; a chat the business opened (a template) does not.
       if (contents[0]?.role !== 'user') contents.unshift({ role: 'user', parts: [{ text: '(comienzo de la conversación)' }] });
-      const functionDeclarations = request.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: toGeminiSchema(tool.parameters) }));
+      const functionDeclarations = request.tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        parameters: toGeminiSchema(tool.parameters),
+      }));
       let lastModelTurn: GeminiContent | undefined;
       const result = await runToolLoop<GeminiCall>(request, {
         async send(toolsAllowed) {
@@ -75,9 +91,14 @@ export function createGeminiModel(options: GeminiModelOptions): AiModel {
       return { ...result, model, latencyMs: Math.round(performance.now() - started) };
     },
     async transcribe(audio) {
-      const step = await generate({
-        contents: [{ role: 'user', parts: [{ inlineData: { mimeType: audio.mimeType, data: audio.data.toString('base64') } }, { text: TRANSCRIBE_INSTRUCTION }] }],
-      }, audio.signal);
+      const step = await generate(
+        {
+          contents: [
+            { role: 'user', parts: [{ inlineData: { mimeType: audio.mimeType, data: audio.data.toString('base64') } }, { text: TRANSCRIBE_INSTRUCTION }] },
+          ],
+        },
+        audio.signal,
+      );
       return { text: step.text.trim(), usage: step.usage, model };
     },
   };
@@ -95,10 +116,21 @@ function readResponse(response: GeminiResponse) {
     throw new AiModelError('unavailable', `Gemini no pudo formular la llamada a la herramienta (${candidate.finishReason})`);
   }
   const parts: GeminiPart[] = candidate?.content?.parts ?? [];
-  const calls: GeminiCall[] = parts.flatMap((part) => (part.functionCall
-    ? [{ ...(part.functionCall.id ? { id: part.functionCall.id } : {}), name: part.functionCall.name, args: isPlainObject(part.functionCall.args) ? part.functionCall.args : {} }]
-    : []));
-  const text = parts.filter((part) => part.text && !part.thought).map((part) => part.text).join('');
+  const calls: GeminiCall[] = parts.flatMap((part) =>
+    part.functionCall
+      ? [
+          {
+            ...(part.functionCall.id ? { id: part.functionCall.id } : {}),
+            name: part.functionCall.name,
+            args: isPlainObject(part.functionCall.args) ? part.functionCall.args : {},
+          },
+        ]
+      : [],
+  );
+  const text = parts
+    .filter((part) => part.text && !part.thought)
+    .map((part) => part.text)
+    .join('');
   const usage: AiUsage = {
     inputTokens: response.usageMetadata?.promptTokenCount ?? 0,
     // Thinking tokens are billed as output.

@@ -14,21 +14,29 @@ beforeEach(() => {
   sleeps = [];
 });
 
-const model = (overrides: { apiKey?: string; timeoutMs?: number } = {}) => createOpenAiModel({
-  baseUrl: fake.url, apiKey: overrides.apiKey ?? 'sk-test', model: 'gpt-4o-mini', timeoutMs: overrides.timeoutMs ?? 2_000,
-  sleep: async (ms) => {
-    sleeps.push(ms);
-  },
-});
+const model = (overrides: { apiKey?: string; timeoutMs?: number } = {}) =>
+  createOpenAiModel({
+    baseUrl: fake.url,
+    apiKey: overrides.apiKey ?? 'sk-test',
+    model: 'gpt-4o-mini',
+    timeoutMs: overrides.timeoutMs ?? 2_000,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+  });
 
 const scheduleTool: AiTool = {
-  name: 'schedule_message', description: 'Programa un mensaje',
+  name: 'schedule_message',
+  description: 'Programa un mensaje',
   parameters: { type: 'object', properties: { text: { type: 'string' }, sendAt: { type: 'string', description: 'ISO-8601' } }, required: ['text', 'sendAt'] },
   execute: async (args) => ({ ok: true, scheduledFor: args['sendAt'] }),
 };
 
 async function failureOf(promise: Promise<unknown>) {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(AiModelError);
   return error as AiModelError;
 }
@@ -40,7 +48,12 @@ describe('OpenAI-compatible adapter', () => {
     fake.reply(openAiText('¡Hola!'));
     const answer = await model().answer({
       instructions: 'Eres el asistente.',
-      turns: [{ role: 'customer', text: 'Hola' }, { role: 'business', text: 'Buenas' }, { role: 'business', text: '¿Qué necesitas?' }, { role: 'customer', text: 'Un recordatorio' }],
+      turns: [
+        { role: 'customer', text: 'Hola' },
+        { role: 'business', text: 'Buenas' },
+        { role: 'business', text: '¿Qué necesitas?' },
+        { role: 'customer', text: 'Un recordatorio' },
+      ],
       tools: [scheduleTool],
     });
     expect(answer).toMatchObject({ text: '¡Hola!', usage: { inputTokens: 12, outputTokens: 4 }, model: 'gpt-4o-mini', toolCalls: [] });
@@ -79,9 +92,14 @@ describe('OpenAI-compatible adapter', () => {
     const messages = fake.requests[1]!.body['messages'] as unknown[];
     expect(messages.slice(2)).toEqual([
       {
-        role: 'assistant', content: null,
+        role: 'assistant',
+        content: null,
         tool_calls: [
-          { id: 'call_1', type: 'function', function: { name: 'schedule_message', arguments: JSON.stringify({ text: 'Recordatorio', sendAt: '2026-11-25T09:00:00-03:00' }) } },
+          {
+            id: 'call_1',
+            type: 'function',
+            function: { name: 'schedule_message', arguments: JSON.stringify({ text: 'Recordatorio', sendAt: '2026-11-25T09:00:00-03:00' }) },
+          },
           { id: 'call_2', type: 'function', function: { name: 'unknown_tool', arguments: '{}' } },
         ],
       },
@@ -93,7 +111,21 @@ describe('OpenAI-compatible adapter', () => {
 
   it('copes with a local server that leaves out call ids and sends arguments as an object', async () => {
     fake.reply(
-      { body: { choices: [{ index: 0, message: { role: 'assistant', content: '', tool_calls: [{ type: 'function', function: { name: 'schedule_message', arguments: { text: 'x', sendAt: 'y' } } }] }, finish_reason: 'tool_calls' }] } },
+      {
+        body: {
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: 'assistant',
+                content: '',
+                tool_calls: [{ type: 'function', function: { name: 'schedule_message', arguments: { text: 'x', sendAt: 'y' } } }],
+              },
+              finish_reason: 'tool_calls',
+            },
+          ],
+        },
+      },
       openAiText('Hecho.'),
     );
     const answer = await model().answer({ ...hello, tools: [scheduleTool] });

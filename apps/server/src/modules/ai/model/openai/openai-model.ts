@@ -41,10 +41,15 @@ export function createOpenAiModel(options: OpenAiModelOptions): AiModel {
   const base = (options.baseUrl ?? OPENAI_DEFAULT_BASE_URL).replace(/\/$/, '');
   const http = modelHttpOptions(options);
   const auth: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
-  const post = (path: string, body: string | FormData, signal?: AbortSignal) => postWithRetries(http, {
-    url: `${base}${path}`, service: 'OpenAI', signal, classify: classifyOpenAiFailure, body,
-    headers: typeof body === 'string' ? { 'content-type': 'application/json', ...auth } : auth,
-  });
+  const post = (path: string, body: string | FormData, signal?: AbortSignal) =>
+    postWithRetries(http, {
+      url: `${base}${path}`,
+      service: 'OpenAI',
+      signal,
+      classify: classifyOpenAiFailure,
+      body,
+      headers: typeof body === 'string' ? { 'content-type': 'application/json', ...auth } : auth,
+    });
 
   return {
     provider: 'openai',
@@ -53,9 +58,15 @@ export function createOpenAiModel(options: OpenAiModelOptions): AiModel {
       const started = performance.now();
       const messages: OpenAiMessage[] = [
         { role: 'system', content: request.instructions },
-        ...mergedTurns(request.turns, (turn) => (turn.role === 'customer' ? 'user' as const : 'assistant' as const)).map(({ role, text }) => ({ role, content: text })),
+        ...mergedTurns(request.turns, (turn) => (turn.role === 'customer' ? ('user' as const) : ('assistant' as const))).map(({ role, text }) => ({
+          role,
+          content: text,
+        })),
       ];
-      const tools = request.tools.map((tool) => ({ type: 'function' as const, function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
+      const tools = request.tools.map((tool) => ({
+        type: 'function' as const,
+        function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+      }));
       let lastAssistant: OpenAiMessage | undefined;
       const result = await runToolLoop<OpenAiCall>(request, {
         async send(toolsAllowed) {
@@ -87,7 +98,10 @@ export function createOpenAiModel(options: OpenAiModelOptions): AiModel {
       form.append('model', transcribeModel);
       form.append('language', 'es');
       form.append('file', new Blob([new Uint8Array(audio.data)], { type: audio.mimeType }), `nota-de-voz.${extensionOf(audio.mimeType)}`);
-      const response = (await post('/audio/transcriptions', form, audio.signal)) as { text?: string; usage?: { input_tokens?: number; output_tokens?: number } };
+      const response = (await post('/audio/transcriptions', form, audio.signal)) as {
+        text?: string;
+        usage?: { input_tokens?: number; output_tokens?: number };
+      };
       return {
         text: (response.text ?? '').trim(),
         usage: { inputTokens: response.usage?.input_tokens ?? 0, outputTokens: response.usage?.output_tokens ?? 0 },

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGeminiServer } from '../../../../../test/fakes/fake-gemini-server.ts';
 import type { AiTool } from '../model-port.ts';
-import {
-  answerSandboxGeminiRequest, createSandboxAiModel, readableLocalTime, SANDBOX_FALLBACK, SANDBOX_LABEL, SANDBOX_TRANSCRIPT,
-} from './sandbox-gemini.ts';
+import { answerSandboxGeminiRequest, createSandboxAiModel, readableLocalTime, SANDBOX_FALLBACK, SANDBOX_LABEL, SANDBOX_TRANSCRIPT } from './sandbox-gemini.ts';
 
 const model = createSandboxAiModel();
 
@@ -18,10 +16,17 @@ El corte de pelo cuesta $5000. La tintura completa cuesta $12000.
 ## horarios.md
 Abrimos de lunes a sábado de 9 a 19 horas.`;
 
-function recordingTool(name: string, properties: AiTool['parameters']['properties'], result: Record<string, unknown>): AiTool & { calls: Array<Record<string, unknown>> } {
+function recordingTool(
+  name: string,
+  properties: AiTool['parameters']['properties'],
+  result: Record<string, unknown>,
+): AiTool & { calls: Array<Record<string, unknown>> } {
   const calls: Array<Record<string, unknown>> = [];
   return {
-    name, description: name, calls, parameters: { type: 'object', properties },
+    name,
+    description: name,
+    calls,
+    parameters: { type: 'object', properties },
     execute: async (args) => {
       calls.push(args);
       return result;
@@ -105,13 +110,22 @@ describe('sandbox model', () => {
 describe('sandbox Gemini protocol', () => {
   const callTurn = {
     role: 'model',
-    parts: [{ functionCall: { id: 'sandbox-call-1', name: 'move_to_column', args: { column: 'Ventas' } }, thoughtSignature: Buffer.from('sandbox-thought-1').toString('base64') }],
+    parts: [
+      {
+        functionCall: { id: 'sandbox-call-1', name: 'move_to_column', args: { column: 'Ventas' } },
+        thoughtSignature: Buffer.from('sandbox-thought-1').toString('base64'),
+      },
+    ],
   };
   const customer = { role: 'user', parts: [{ text: 'ventas' }] };
 
   it('refuses a functionResponse that answers no call, or one whose response is not an object', () => {
     const wrongName = answerSandboxGeminiRequest({
-      contents: [customer, callTurn, { role: 'user', parts: [{ functionResponse: { id: 'sandbox-call-1', name: 'schedule_message', response: { ok: true } } }] }],
+      contents: [
+        customer,
+        callTurn,
+        { role: 'user', parts: [{ functionResponse: { id: 'sandbox-call-1', name: 'schedule_message', response: { ok: true } } }] },
+      ],
     });
     expect(wrongName.status).toBe(400);
     expect(wrongName.body).toMatchObject({ error: { code: 400, status: 'INVALID_ARGUMENT' } });
@@ -138,19 +152,36 @@ describe('sandbox Gemini protocol', () => {
     const reply = answerSandboxGeminiRequest({
       system_instruction: { parts: [{ text: 'x' }] },
       contents: [{ role: 'user', parts: [{ text: 'Quiero hablar con ventas' }] }],
-      tools: [{ function_declarations: [{ name: 'move_to_column', description: 'm', parameters: { type: 'OBJECT', properties: { column: { type: 'STRING', enum: ['Ventas'] } } } }] }],
+      tools: [
+        {
+          function_declarations: [
+            { name: 'move_to_column', description: 'm', parameters: { type: 'OBJECT', properties: { column: { type: 'STRING', enum: ['Ventas'] } } } },
+          ],
+        },
+      ],
       tool_config: { function_calling_config: { mode: 'AUTO' } },
     });
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({
-      candidates: [{ content: { role: 'model', parts: [{ functionCall: { id: 'sandbox-call-1', name: 'move_to_column', args: { column: 'Ventas' } } }] }, finishReason: 'STOP' }],
+      candidates: [
+        {
+          content: { role: 'model', parts: [{ functionCall: { id: 'sandbox-call-1', name: 'move_to_column', args: { column: 'Ventas' } } }] },
+          finishReason: 'STOP',
+        },
+      ],
     });
   });
 
   it('calls no tool when functionCallingConfig.mode is NONE', () => {
     const reply = answerSandboxGeminiRequest({
       contents: [{ role: 'user', parts: [{ text: 'ventas' }] }],
-      tools: [{ functionDeclarations: [{ name: 'move_to_column', description: 'm', parameters: { type: 'OBJECT', properties: { column: { type: 'STRING', enum: ['Ventas'] } } } }] }],
+      tools: [
+        {
+          functionDeclarations: [
+            { name: 'move_to_column', description: 'm', parameters: { type: 'OBJECT', properties: { column: { type: 'STRING', enum: ['Ventas'] } } } },
+          ],
+        },
+      ],
       toolConfig: { functionCallingConfig: { mode: 'NONE' } },
     });
     expect(reply.body).toMatchObject({ candidates: [{ content: { parts: [{ text: SANDBOX_FALLBACK }] } }] });
@@ -164,12 +195,21 @@ describe('sandbox Gemini protocol', () => {
     afterAll(() => fake.close());
 
     it('answers a snake_case request with a functionCall, and the functionResponse round with words', async () => {
-      const post = (body: unknown) => fetch(`${fake.url}/v1beta/models/gemini-2.5-flash:generateContent`, {
-        method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': fake.apiKey }, body: JSON.stringify(body),
-      });
-      const tools = [{ function_declarations: [{ name: 'hand_over_to_person', description: 'h', parameters: { type: 'OBJECT', properties: { reason: { type: 'STRING' } } } }] }];
+      const post = (body: unknown) =>
+        fetch(`${fake.url}/v1beta/models/gemini-2.5-flash:generateContent`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-goog-api-key': fake.apiKey },
+          body: JSON.stringify(body),
+        });
+      const tools = [
+        {
+          function_declarations: [
+            { name: 'hand_over_to_person', description: 'h', parameters: { type: 'OBJECT', properties: { reason: { type: 'STRING' } } } },
+          ],
+        },
+      ];
       const first = await post({ contents: [{ role: 'user', parts: [{ text: 'Necesito un humano' }] }], tools });
-      const firstBody = await first.json() as { candidates: Array<{ content: { role: string; parts: Array<Record<string, unknown>> } }> };
+      const firstBody = (await first.json()) as { candidates: Array<{ content: { role: string; parts: Array<Record<string, unknown>> } }> };
       expect(firstBody.candidates[0]!.content.parts[0]).toMatchObject({ functionCall: { name: 'hand_over_to_person' }, thoughtSignature: expect.any(String) });
 
       const second = await post({
@@ -180,7 +220,9 @@ describe('sandbox Gemini protocol', () => {
         ],
         tools,
       });
-      expect(await second.json()).toMatchObject({ candidates: [{ content: { parts: [{ text: 'Te comunico con una persona del equipo; te responderá en breve.' }] } }] });
+      expect(await second.json()).toMatchObject({
+        candidates: [{ content: { parts: [{ text: 'Te comunico con una persona del equipo; te responderá en breve.' }] } }],
+      });
     });
   });
 });

@@ -1,7 +1,13 @@
 import type { AiModel } from '../model-port.ts';
 import { createGeminiModel } from '../gemini/gemini-model.ts';
 import type {
-  GeminiContent, GeminiErrorBody, GeminiFunctionCall, GeminiFunctionDeclaration, GeminiPart, GeminiRequest, GeminiResponse,
+  GeminiContent,
+  GeminiErrorBody,
+  GeminiFunctionCall,
+  GeminiFunctionDeclaration,
+  GeminiPart,
+  GeminiRequest,
+  GeminiResponse,
 } from '../gemini/gemini-protocol.ts';
 import { isPlainObject } from '../tool-loop.ts';
 
@@ -13,7 +19,8 @@ import { isPlainObject } from '../tool-loop.ts';
 
 export const SANDBOX_MODEL_ID = 'embudo-sandbox';
 export const SANDBOX_LABEL = 'IA de prueba';
-export const SANDBOX_TRANSCRIPT = 'Transcripción de prueba: la IA de prueba no escucha el audio, así que escribe este texto en lugar de lo que dice la nota de voz.';
+export const SANDBOX_TRANSCRIPT =
+  'Transcripción de prueba: la IA de prueba no escucha el audio, así que escribe este texto en lugar de lo que dice la nota de voz.';
 export const SANDBOX_FALLBACK = 'Gracias por escribirnos. Con gusto te ayudo; ¿me cuentas un poco más de lo que necesitas?';
 const SANDBOX_API_KEY = 'sandbox';
 const SANDBOX_CALL_ID = 'sandbox-call-';
@@ -32,9 +39,8 @@ export function answerSandboxGeminiRequest(rawBody: unknown): SandboxGeminiReply
   if (problem) return invalidArgument(problem);
 
   const instructions = (request.systemInstruction?.parts ?? []).map((part) => part.text ?? '').join('\n');
-  const declarations = request.toolConfig?.functionCallingConfig?.mode === 'NONE'
-    ? []
-    : (request.tools ?? []).flatMap((tool) => tool.functionDeclarations ?? []);
+  const declarations =
+    request.toolConfig?.functionCallingConfig?.mode === 'NONE' ? [] : (request.tools ?? []).flatMap((tool) => tool.functionDeclarations ?? []);
   const parts = decide(contents, declarations);
   const promptChars = JSON.stringify(request).length;
   const answerChars = JSON.stringify(parts).length;
@@ -42,7 +48,11 @@ export function answerSandboxGeminiRequest(rawBody: unknown): SandboxGeminiReply
     status: 200,
     body: {
       candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
-      usageMetadata: { promptTokenCount: Math.ceil(promptChars / 4), candidatesTokenCount: Math.ceil(answerChars / 4), totalTokenCount: Math.ceil(promptChars / 4) + Math.ceil(answerChars / 4) },
+      usageMetadata: {
+        promptTokenCount: Math.ceil(promptChars / 4),
+        candidatesTokenCount: Math.ceil(answerChars / 4),
+        totalTokenCount: Math.ceil(promptChars / 4) + Math.ceil(answerChars / 4),
+      },
       modelVersion: SANDBOX_MODEL_ID,
     },
   };
@@ -52,9 +62,12 @@ export function answerSandboxGeminiRequest(rawBody: unknown): SandboxGeminiReply
     if (last.parts.some((part) => part.inlineData)) return [{ text: SANDBOX_TRANSCRIPT }];
     const responses = last.parts.flatMap((part) => (part.functionResponse ? [part.functionResponse] : []));
     const callNumber = history.reduce((count, content) => count + content.parts.filter((part) => part.functionCall).length, 0) + 1;
-    const call = (name: string, args: Record<string, unknown>): GeminiPart[] => [{
-      functionCall: { id: `${SANDBOX_CALL_ID}${callNumber}`, name, args }, thoughtSignature: signatureFor(callNumber),
-    }];
+    const call = (name: string, args: Record<string, unknown>): GeminiPart[] => [
+      {
+        functionCall: { id: `${SANDBOX_CALL_ID}${callNumber}`, name, args },
+        thoughtSignature: signatureFor(callNumber),
+      },
+    ];
     const offers = (name: string) => offered.find((declaration) => declaration.name === name);
 
     if (responses.length > 0) {
@@ -89,7 +102,12 @@ export function createSandboxAiModel(): AiModel {
     return new Response(JSON.stringify(reply.body), { status: reply.status, headers: { 'content-type': 'application/json' } });
   };
   return createGeminiModel({
-    apiKey: SANDBOX_API_KEY, baseUrl: 'http://sandbox.invalid', model: SANDBOX_MODEL_ID, fetch: inProcessFetch, provider: 'sandbox', label: SANDBOX_LABEL,
+    apiKey: SANDBOX_API_KEY,
+    baseUrl: 'http://sandbox.invalid',
+    model: SANDBOX_MODEL_ID,
+    fetch: inProcessFetch,
+    provider: 'sandbox',
+    label: SANDBOX_LABEL,
   });
 }
 
@@ -101,7 +119,9 @@ function sayResult(name: string, result: Record<string, unknown>): string {
     return `Listo, tu cita quedó agendada para el ${readableLocalTime(appointment['start'])}.`;
   }
   if (name === 'find_free_slots') {
-    const starts = (Array.isArray(result['slots']) ? result['slots'] : []).flatMap((slot) => (isPlainObject(slot) && typeof slot['start'] === 'string' ? [slot['start']] : []));
+    const starts = (Array.isArray(result['slots']) ? result['slots'] : []).flatMap((slot) =>
+      isPlainObject(slot) && typeof slot['start'] === 'string' ? [slot['start']] : [],
+    );
     if (starts.length === 0) return 'No encontré horarios libres en esas fechas. ¿Te sirve otro día?';
     return `Tengo estos horarios libres: ${starts.slice(0, 3).map(readableLocalTime).join('; ')}. ¿Cuál prefieres?`;
   }
@@ -125,24 +145,66 @@ export function readableLocalTime(iso: string): string {
 function lastCustomerText(history: GeminiContent[]): string {
   for (const content of [...history].reverse()) {
     if (content.role !== 'user') continue;
-    const text = content.parts.map((part) => part.text ?? '').join(' ').trim();
+    const text = content.parts
+      .map((part) => part.text ?? '')
+      .join(' ')
+      .trim();
     if (text) return text;
   }
   return '';
 }
 
 const STOPWORDS = new Set([
-  'que', 'con', 'para', 'por', 'los', 'las', 'del', 'una', 'uno', 'unos', 'unas', 'como', 'cual', 'cuales', 'esta', 'este', 'esto',
-  'hay', 'hola', 'tienen', 'tiene', 'quiero', 'quisiera', 'saber', 'puedo', 'pueden', 'sus', 'mas', 'muy', 'pero', 'sobre', 'buenas', 'buenos',
+  'que',
+  'con',
+  'para',
+  'por',
+  'los',
+  'las',
+  'del',
+  'una',
+  'uno',
+  'unos',
+  'unas',
+  'como',
+  'cual',
+  'cuales',
+  'esta',
+  'este',
+  'esto',
+  'hay',
+  'hola',
+  'tienen',
+  'tiene',
+  'quiero',
+  'quisiera',
+  'saber',
+  'puedo',
+  'pueden',
+  'sus',
+  'mas',
+  'muy',
+  'pero',
+  'sobre',
+  'buenas',
+  'buenos',
 ]);
 
 /** Lower case, accents folded: "Cuánto cuesta" → "cuanto cuesta". */
 function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
 }
 
 function keywords(folded: string): Set<string> {
-  return new Set(folded.split(/[^\p{L}\p{N}]+/u).filter((word) => word.length >= 3 && !STOPWORDS.has(word)).map((word) => word.replace(/s$/, '')));
+  return new Set(
+    folded
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((word) => word.length >= 3 && !STOPWORDS.has(word))
+      .map((word) => word.replace(/s$/, '')),
+  );
 }
 
 function containsWords(text: string, phrase: string): boolean {
@@ -186,9 +248,11 @@ function unansweredCallProblem(contents: GeminiContent[]): string | undefined {
     const responses = content.parts.flatMap((part) => (part.functionResponse ? [part.functionResponse] : []));
     if (responses.length === 0) continue;
     const previous = contents[index - 1];
-    const previousCalls: GeminiFunctionCall[] = previous?.role === 'model' ? previous.parts.flatMap((part) => (part.functionCall ? [part.functionCall] : [])) : [];
+    const previousCalls: GeminiFunctionCall[] =
+      previous?.role === 'model' ? previous.parts.flatMap((part) => (part.functionCall ? [part.functionCall] : [])) : [];
     if (content.role !== 'user') return 'functionResponse parts belong in a user turn';
-    if (responses.length !== previousCalls.length) return 'Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.';
+    if (responses.length !== previousCalls.length)
+      return 'Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.';
     for (const response of responses) {
       if (!isPlainObject(response.response)) return `functionResponse ${response.name} must have an object response`;
       const answered = previousCalls.some((call) => call.name === response.name && (call.id === undefined || call.id === response.id));
@@ -209,8 +273,10 @@ const VERBATIM_KEYS = new Set(['args', 'response', 'properties']);
 export function camelCaseKeys(value: unknown, verbatim = false): unknown {
   if (Array.isArray(value)) return value.map((item) => camelCaseKeys(item));
   if (!isPlainObject(value) || verbatim) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => {
-    const camel = key.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
-    return [camel, camelCaseKeys(inner, VERBATIM_KEYS.has(camel))];
-  }));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => {
+      const camel = key.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+      return [camel, camelCaseKeys(inner, VERBATIM_KEYS.has(camel))];
+    }),
+  );
 }

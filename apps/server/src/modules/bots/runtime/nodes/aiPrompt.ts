@@ -13,11 +13,13 @@ export const aiPrompt: NodeExecutor<'aiPrompt'> = {
       return next();
     }
     try {
-      const answer = (await ctx.services.ai.respond({
-        instructions: ctx.interpolate(data.prompt),
-        customerMessage: ctx.variables[USER_RESPONSE_VARIABLE] ?? '',
-        tools: data.tools,
-      })).trim();
+      const answer = (
+        await ctx.services.ai.respond({
+          instructions: ctx.interpolate(data.prompt),
+          customerMessage: ctx.variables[USER_RESPONSE_VARIABLE] ?? '',
+          tools: data.tools,
+        })
+      ).trim();
       ctx.variables[AI_RESPONSE_VARIABLE] = answer;
       if (answer) ctx.say({ type: 'text', text: answer });
     } catch (error) {

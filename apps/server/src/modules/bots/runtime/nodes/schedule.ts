@@ -59,7 +59,10 @@ export const schedule: NodeExecutor<'schedule'> = {
     if (ctx.mode === 'simulation') {
       ctx.report(`[📅 Se agendaría el ${slot.description}; el Playground no guarda citas en la Agenda]`);
     } else {
-      const outcome = await ctx.services.bookSlot(slot, { name: ctx.variables.contact_name || 'Cliente de WhatsApp', phone: ctx.variables.contact_phone ?? '' });
+      const outcome = await ctx.services.bookSlot(slot, {
+        name: ctx.variables.contact_name || 'Cliente de WhatsApp',
+        phone: ctx.variables.contact_phone ?? '',
+      });
       if ('refused' in outcome) {
         ctx.report(`[📅 No se pudo agendar: ${outcome.refused}]`);
         ctx.say({ type: 'text', text: scheduleTexts.taken });

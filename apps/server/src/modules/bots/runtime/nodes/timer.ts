@@ -2,7 +2,10 @@ import { timerUnitMs, type TimerUnit } from '@embudo/contracts/flows/nodes/timer
 import { next, type NodeExecutor } from '../node-executor.ts';
 
 const unitNames: Record<TimerUnit, [string, string]> = {
-  seconds: ['segundo', 'segundos'], minutes: ['minuto', 'minutos'], hours: ['hora', 'horas'], days: ['día', 'días'],
+  seconds: ['segundo', 'segundos'],
+  minutes: ['minuto', 'minutos'],
+  hours: ['hora', 'horas'],
+  days: ['día', 'días'],
 };
 export const describeDuration = (duration: number, unit: TimerUnit) => `${duration} ${unitNames[unit][duration === 1 ? 0 : 1]}`;
 

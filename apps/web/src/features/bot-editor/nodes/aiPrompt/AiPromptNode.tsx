@@ -20,7 +20,8 @@ export function AiPromptNode({ id, data, selected }: NodeProps<EditorNode>) {
   const tools: AiTool[] = value.tools ?? [];
   const update = useNodeData<'aiPrompt'>(id);
   const { columns } = useEditor();
-  const setTool = (toolId: string, patch: Partial<AiTool>) => update({ tools: tools.map((tool) => (tool.id === toolId ? ({ ...tool, ...patch } as AiTool) : tool)) });
+  const setTool = (toolId: string, patch: Partial<AiTool>) =>
+    update({ tools: tools.map((tool) => (tool.id === toolId ? ({ ...tool, ...patch } as AiTool) : tool)) });
   return (
     <NodeShell id={id} type="aiPrompt" label={value.label} selected={selected}>
       <NodeLabelField value={value.label} onChange={(label) => update({ label })} />
@@ -30,7 +31,12 @@ export function AiPromptNode({ id, data, selected }: NodeProps<EditorNode>) {
         <div key={tool.id} className="space-y-1.5 rounded-md bg-slate-50 p-2 ring-1 ring-slate-200">
           <div className="flex items-center justify-between">
             <span className="text-[11px] font-semibold text-slate-700">{toolLabels[tool.tool_type]}</span>
-            <button type="button" className="text-slate-400 hover:text-rose-600" aria-label={`Quitar herramienta ${tool.label}`} onClick={() => update({ tools: tools.filter((other) => other.id !== tool.id) })}>
+            <button
+              type="button"
+              className="text-slate-400 hover:text-rose-600"
+              aria-label={`Quitar herramienta ${tool.label}`}
+              onClick={() => update({ tools: tools.filter((other) => other.id !== tool.id) })}
+            >
               ×
             </button>
           </div>

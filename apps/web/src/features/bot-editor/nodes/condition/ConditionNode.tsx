@@ -6,7 +6,12 @@ import { BranchRow, NodeShell } from '../../node-shell/NodeShell.tsx';
 import { useNodeData } from '../../node-shell/use-node-data.ts';
 
 const operatorLabels: Record<ConditionOperator, string> = {
-  contains: 'contiene', equals: 'es igual a', not_equals: 'es distinto de', starts_with: 'empieza por', greater_than: 'es mayor que', less_than: 'es menor que',
+  contains: 'contiene',
+  equals: 'es igual a',
+  not_equals: 'es distinto de',
+  starts_with: 'empieza por',
+  greater_than: 'es mayor que',
+  less_than: 'es menor que',
 };
 
 /** Leaves by "Verdadero" or "Falso". */
@@ -16,7 +21,12 @@ export function ConditionNode({ id, data, selected }: NodeProps<EditorNode>) {
   return (
     <NodeShell id={id} type="condition" label={value.label} output={false} selected={selected}>
       <NodeLabelField value={value.label} onChange={(label) => update({ label })} />
-      <NodeTextField label="Variable" value={value.variable} onChange={(variable) => update({ variable })} hint="user_response es lo último que escribió el cliente." />
+      <NodeTextField
+        label="Variable"
+        value={value.variable}
+        onChange={(variable) => update({ variable })}
+        hint="user_response es lo último que escribió el cliente."
+      />
       <NodeSelect label="Operador" value={value.operator ?? 'contains'} onChange={(operator) => update({ operator: operator as ConditionOperator })}>
         {conditionOperators.map((operator) => (
           <option key={operator} value={operator}>

@@ -11,7 +11,12 @@ export function ScheduleNode({ id, data, selected }: NodeProps<EditorNode>) {
   return (
     <NodeShell id={id} type="schedule" label={value.label} selected={selected}>
       <NodeLabelField value={value.label} onChange={(label) => update({ label })} />
-      <NodeTextField label="Tipo de evento" value={value.eventType} onChange={(eventType) => update({ eventType })} hint="Ofrece los próximos horarios libres del servicio de la agenda con ese nombre y agenda el que el cliente elija; si no hay horarios o no elige ninguno, el chat pasa a una persona." />
+      <NodeTextField
+        label="Tipo de evento"
+        value={value.eventType}
+        onChange={(eventType) => update({ eventType })}
+        hint="Ofrece los próximos horarios libres del servicio de la agenda con ese nombre y agenda el que el cliente elija; si no hay horarios o no elige ninguno, el chat pasa a una persona."
+      />
     </NodeShell>
   );
 }

@@ -12,7 +12,12 @@ export function SendImageNode({ id, data, selected }: NodeProps<EditorNode>) {
     <NodeShell id={id} type="sendImage" label={value.label} selected={selected}>
       <NodeLabelField value={value.label} onChange={(label) => update({ label })} />
       <NodeTextField label="URL de la imagen" type="url" value={value.imageUrl} onChange={(imageUrl) => update({ imageUrl })} placeholder="https://..." />
-      <NodeSecretField label="Token de acceso (opcional)" value={value.authToken} onChange={(authToken) => update({ authToken })} hint="Se envía como Bearer si la imagen lo requiere." />
+      <NodeSecretField
+        label="Token de acceso (opcional)"
+        value={value.authToken}
+        onChange={(authToken) => update({ authToken })}
+        hint="Se envía como Bearer si la imagen lo requiere."
+      />
       <NodeTextField label="Mensaje si falla" value={value.errorMessage} onChange={(errorMessage) => update({ errorMessage })} />
     </NodeShell>
   );

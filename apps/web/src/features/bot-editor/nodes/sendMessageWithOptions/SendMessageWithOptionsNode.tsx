@@ -6,7 +6,14 @@ import { NodeLabelField, NodeTextArea, VARIABLES_HINT } from '../../node-shell/N
 import { BranchRow, NodeShell } from '../../node-shell/NodeShell.tsx';
 import { useNodeData } from '../../node-shell/use-node-data.ts';
 
-const valueOf = (label: string) => label.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase().trim().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+const valueOf = (label: string) =>
+  label
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .trim()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
 
 /** Each option is an output: the flow follows the edge of the option the customer chooses. */
 export function SendMessageWithOptionsNode({ id, data, selected }: NodeProps<EditorNode>) {
@@ -37,7 +44,12 @@ export function SendMessageWithOptionsNode({ id, data, selected }: NodeProps<Edi
             value={option.label}
             onChange={(event) => setOption(option.id, event.target.value)}
           />
-          <button type="button" className="rounded px-1.5 text-slate-400 hover:bg-rose-50 hover:text-rose-600" aria-label={`Quitar opción ${index + 1}`} onClick={() => removeOption(option.id)}>
+          <button
+            type="button"
+            className="rounded px-1.5 text-slate-400 hover:bg-rose-50 hover:text-rose-600"
+            aria-label={`Quitar opción ${index + 1}`}
+            onClick={() => removeOption(option.id)}
+          >
             ×
           </button>
         </BranchRow>

@@ -18,7 +18,11 @@ export function TriggerNode({ id, data, selected }: NodeProps<EditorNode>) {
   return (
     <NodeShell id={id} type="trigger" label={value.label} input={false} selected={selected}>
       <NodeLabelField value={value.label} onChange={(label) => update({ label })} />
-      <NodeSelect label="Cuándo empieza" value={value.triggerType ?? 'on_message_received'} onChange={(triggerType) => update({ triggerType: triggerType as TriggerData['triggerType'] })}>
+      <NodeSelect
+        label="Cuándo empieza"
+        value={value.triggerType ?? 'on_message_received'}
+        onChange={(triggerType) => update({ triggerType: triggerType as TriggerData['triggerType'] })}
+      >
         {triggerTypes.map((type) => (
           <option key={type} value={type}>
             {triggerLabels[type]}
@@ -26,7 +30,12 @@ export function TriggerNode({ id, data, selected }: NodeProps<EditorNode>) {
         ))}
       </NodeSelect>
       {value.triggerType === 'on_column_entry' && (
-        <NodeSelect label="Columna" value={value.columnId ?? ''} onChange={(columnId) => update({ columnId })} hint="El flujo empieza cuando un chat entra a esta columna.">
+        <NodeSelect
+          label="Columna"
+          value={value.columnId ?? ''}
+          onChange={(columnId) => update({ columnId })}
+          hint="El flujo empieza cuando un chat entra a esta columna."
+        >
           <option value="">Elige una columna</option>
           {columns.map((column) => (
             <option key={column.id} value={column.id}>

@@ -20,7 +20,12 @@ export function WebhookNode({ id, data, selected }: NodeProps<EditorNode>) {
         ))}
       </NodeSelect>
       {(value.method ?? 'POST') === 'POST' && (
-        <NodeTextArea label="Cuerpo (JSON)" value={value.body} onChange={(body) => update({ body })} hint="La respuesta queda en {{webhook_response}} y sus campos en {{webhook.campo}}." />
+        <NodeTextArea
+          label="Cuerpo (JSON)"
+          value={value.body}
+          onChange={(body) => update({ body })}
+          hint="La respuesta queda en {{webhook_response}} y sus campos en {{webhook.campo}}."
+        />
       )}
     </NodeShell>
   );
