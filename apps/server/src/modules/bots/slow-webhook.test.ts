@@ -57,11 +57,10 @@ describe('a column flow bot with a slow webhook node', () => {
 
     const appName = sandboxAppName(owner.tenant.slug);
     const phone = '5215512340001';
-    const startedAt = Date.now();
-    // The sandbox's customerSends posts Gupshup's callback to our webhook and waits for its answer.
+    // The sandbox's customerSends posts Gupshup's callback to our webhook and waits for its answer, which must come
+    // before the slow server has answered the bot's webhook node (an order of events, not a timing threshold).
     await t.app.sandboxPhone!.customerSends({ appName, phone, name: 'Marta', kind: 'text', text: '¿Dónde está mi pedido?' });
-    const webhookMs = Date.now() - startedAt;
-    expect(webhookMs).toBeLessThan(2_000);
+    expect(slowAnsweredAt).toBe(0);
 
     const deadline = Date.now() + SLOW_ANSWER_MS + 10_000;
     let reply: { body: Record<string, unknown> } | undefined;
@@ -69,10 +68,8 @@ describe('a column flow bot with a slow webhook node', () => {
       reply = (await t.app.sandboxPhone!.conversation(appName, phone)).find((entry) => entry.direction === 'to_customer');
       if (!reply) await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const repliedAt = Date.now();
     expect(reply).toMatchObject({ type: 'text', body: { text: 'Ya revisé tu pedido.' } });
+    // Seen on the phone only once the slow server had answered.
     expect(slowAnsweredAt).toBeGreaterThan(0);
-    expect(repliedAt).toBeGreaterThanOrEqual(slowAnsweredAt);
-    expect(repliedAt - startedAt).toBeGreaterThanOrEqual(SLOW_ANSWER_MS);
   }, 30_000);
 });
