@@ -75,7 +75,7 @@ export const cards = pgTable(
     archived: boolean('archived').notNull().default(false),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('cards_tenant_contact_key').on(t.tenantId, t.contactId), index('cards_column_idx').on(t.tenantId, t.columnId, t.lastActivityAt)],
+  (t) => [uniqueIndex('cards_tenant_contact_key').on(t.tenantId, t.contactId), index('cards_column_idx').on(t.tenantId, t.columnId, t.lastActivityAt, t.id)],
 );
 
 export const messages = pgTable(

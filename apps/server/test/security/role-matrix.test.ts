@@ -120,6 +120,7 @@ const matrix: Record<string, Entry> = {
   'PUT /api/columns/:id': { expect: funnelWrite, call: async (f) => ({ id: await f.column(), body: { title: 'Renombrada' } }) },
   'DELETE /api/columns/:id': { expect: funnelWrite, call: async (f) => ({ id: await f.column() }) },
   'POST /api/columns/:id/toggle-cards-ai': { expect: funnelWrite, call: async (f) => ({ id: await f.column(), body: { enabled: true } }) },
+  'GET /api/columns/:id/cards': { expect: funnelRead, call: async (f) => ({ id: await f.column() }) },
   'GET /api/columns/:id/quick-replies': { expect: funnelRead, call: async (f) => ({ id: (await f.quickReply()).columnId }) },
   'POST /api/quick-replies': {
     expect: funnelWrite,

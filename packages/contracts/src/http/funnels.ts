@@ -143,7 +143,39 @@ export const cardSummaryResponse = z.object({
 });
 export type CardSummary = z.infer<typeof cardSummaryResponse>;
 
-export const boardColumnResponse = namedColumnResponse.extend({ cards: z.array(cardSummaryResponse) });
+/**
+ * A board carries the first page of each column (newest activity first) with the column's total; the rest comes
+ * page by page from GET /api/columns/{id}/cards, so a funnel with thousands of chats answers in one screenful.
+ */
+export const BOARD_PAGE_SIZE = 50;
+export const BOARD_PAGE_MAX = 200;
+const pageLimit = z.coerce
+  .number({ error: 'Límite inválido.' })
+  .int({ error: 'Límite inválido.' })
+  .min(1, { error: 'Límite inválido.' })
+  .max(BOARD_PAGE_MAX, { error: `El límite máximo es ${BOARD_PAGE_MAX}.` });
+export const boardQuery = z.object({ perColumn: pageLimit.optional() });
+export const columnCardOrders = ['recent', 'unread'] as const;
+export const columnCardsQuery = z.object({
+  /** Opaque: the nextCursor of the previous page. */
+  cursor: safeText(TEXT_LIMITS.id, { error: 'Cursor inválido.' }).optional(),
+  limit: pageLimit.optional(),
+  /** Chats whose title, phone or last message contains this text. */
+  search: safeText(TEXT_LIMITS.name, { error: 'La búsqueda debe ser texto.' }).optional(),
+  /** `unread`: chats with unread messages first (spec 01 §2 unread-first sort). */
+  sort: z.enum(columnCardOrders, { error: 'Orden inválido: usa recent o unread.' }).optional(),
+});
+export type ColumnCardsQuery = z.infer<typeof columnCardsQuery>;
+export const columnCardsResponse = z.object({ cards: z.array(cardSummaryResponse), total: z.number().int(), nextCursor: z.string().nullable() });
+export type ColumnCardsPage = z.infer<typeof columnCardsResponse>;
+
+export const boardColumnResponse = namedColumnResponse.extend({
+  cards: z.array(cardSummaryResponse),
+  /** How many chats the column holds, shown or not. */
+  cardCount: z.number().int(),
+  /** Where the next page starts; null when `cards` is the whole column. */
+  nextCursor: z.string().nullable(),
+});
 export type BoardColumn = z.infer<typeof boardColumnResponse>;
 export const boardResponse = z.object({
   funnel: z.object({ id: z.string(), name: z.string() }),

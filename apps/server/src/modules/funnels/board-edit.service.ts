@@ -6,14 +6,13 @@ import { badRequest, notFound } from '../../platform/errors/app-error.ts';
 import type { Plan } from '@embudo/contracts/http/auth';
 import { canSeeFunnel, requireFunnelVisible, requireOwnerOrAdmin, requireWriter, type Actor } from '../../platform/policy/policy.ts';
 import { requirePlanFeature } from '../tenants/index.ts';
-import { FUNNEL_NOT_FOUND } from './board.service.ts';
+import { COLUMN_NOT_FOUND, FUNNEL_NOT_FOUND } from './board.service.ts';
 import { toCardUpdate, type CardPlace, type CardRow } from './cards.service.ts';
 import { columnDto } from './column-dto.ts';
 import { publishCardMove } from './card-events.ts';
 import type { EventPublisher } from '../../platform/events/index.ts';
 import { BOT_NOT_FOUND } from '@embudo/contracts/http/bots';
 
-export const COLUMN_NOT_FOUND = 'Columna no encontrada.';
 export const CARD_NOT_FOUND = 'Chat no encontrado.';
 
 export interface BoardEvents {

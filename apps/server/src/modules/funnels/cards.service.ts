@@ -179,7 +179,7 @@ export function toCardUpdate(card: Pick<CardRow, keyof typeof cardSummaryColumns
 
 export type { CardSummary };
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
+export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 
 /**
  * The people the tenant chats with (never groups) whose chat name or phone contains `query`, from

@@ -16,7 +16,10 @@ import {
   updateColumnRequest,
   updateQuickReplyRequest,
   assignedTemplatesResponse,
+  boardQuery,
   boardResponse,
+  columnCardsQuery,
+  columnCardsResponse,
   cardSummaryResponse,
   columnResponse,
   funnelResponse,
@@ -34,7 +37,7 @@ import { badRequest } from '../../platform/errors/app-error.ts';
 import { requestScope } from '../../platform/http/request-scope.ts';
 import { readMultipartUpload } from '../../platform/http/multipart-upload.ts';
 import type { MediaStorage } from '../../platform/storage/media-storage.ts';
-import { funnelBoard, funnelColumns, funnelSummaries } from './board.service.ts';
+import { columnCards, funnelBoard, funnelColumns, funnelSummaries } from './board.service.ts';
 import * as edit from './board-edit.service.ts';
 import * as settings from './column-settings.service.ts';
 
@@ -73,10 +76,18 @@ export const funnelsRoutes: FastifyPluginAsyncZod<FunnelsRoutesOptions> = async 
   app.put('/funnels/:id', { schema: { params: funnelParams, body: renameFunnelRequest, response: { 200: funnelResponse } } }, async (request) =>
     edit.renameFunnel(await scopeOf(request), request.params.id, request.body.name),
   );
-  app.get('/funnels/:id/board', { schema: { params: funnelParams, response: { 200: boardResponse } } }, async (request) => {
+  app.get('/funnels/:id/board', { schema: { params: funnelParams, querystring: boardQuery, response: { 200: boardResponse } } }, async (request) => {
     const scope = await scopeOf(request);
-    return funnelBoard(db, scope.tenantId, scope.actor, request.params.id);
+    return funnelBoard(db, scope.tenantId, scope.actor, request.params.id, request.query.perColumn);
   });
+  app.get(
+    '/columns/:id/cards',
+    { schema: { params: columnParams, querystring: columnCardsQuery, response: { 200: columnCardsResponse } } },
+    async (request) => {
+      const scope = await scopeOf(request);
+      return columnCards(db, scope.tenantId, scope.actor, request.params.id, request.query);
+    },
+  );
   app.get('/funnels/:id/columns', { schema: { params: funnelParams, response: { 200: namedColumnListResponse } } }, async (request) => {
     const scope = await scopeOf(request);
     return funnelColumns(db, scope.tenantId, scope.actor, request.params.id);

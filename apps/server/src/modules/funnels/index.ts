@@ -4,7 +4,8 @@
  * bots reach it through the ColumnBots port.
  */
 export { funnelsPlugin } from './funnels.plugin.ts';
-export { type ArchiveLanding, type BoardEvents, COLUMN_NOT_FOUND, type ColumnBots, switchCardAiOff } from './board-edit.service.ts';
+export { type ArchiveLanding, type BoardEvents, type ColumnBots, switchCardAiOff } from './board-edit.service.ts';
+export { COLUMN_NOT_FOUND } from './board.service.ts';
 export { withAssistantDefaults } from './column-dto.ts';
 export { type ToolFileIndexer } from './column-settings.service.ts';
 export { realtimeBoardEvents } from './board-realtime.ts';

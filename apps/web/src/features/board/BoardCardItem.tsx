@@ -33,7 +33,7 @@ export function lastMessagePreview(card: Pick<BoardCard, 'lastMessageType' | 'la
 interface BoardCardItemProps {
   card: BoardCard;
   active: boolean;
-  onOpen: (cardId: string) => void;
+  onOpen: (card: BoardCard) => void;
   onRename: (card: BoardCard) => void;
   onMoveToFunnel: (card: BoardCard) => void;
   /** Viewers read chats only: no drag, no card menu. */
@@ -59,9 +59,9 @@ export const BoardCardItem = memo(function BoardCardItem({ card, active, onOpen,
         event.dataTransfer.setData('text/plain', card.id);
         event.dataTransfer.effectAllowed = 'move';
       }}
-      onClick={() => onOpen(card.id)}
+      onClick={() => onOpen(card)}
       onKeyDown={(event) => {
-        if (event.key === 'Enter' && event.target === event.currentTarget) onOpen(card.id);
+        if (event.key === 'Enter' && event.target === event.currentTarget) onOpen(card);
       }}
       role="button"
       tabIndex={0}

@@ -1,9 +1,10 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { columnColors } from '@embudo/contracts/http/funnels';
 import { useDismiss } from '../../shared/hooks/use-dismiss.ts';
 import type { BoardCard, BoardColumn, ColumnColor } from './board.api.ts';
 import { CARD_DRAG_TYPE } from './BoardCardItem.tsx';
-import { CardList } from './CardList.tsx';
+import { CardList, type MoreCards } from './CardList.tsx';
+import { useServerColumnView } from './use-column-search.ts';
 
 const colorStyles: Record<ColumnColor, { bar: string; dot: string; label: string }> = {
   blue: { bar: 'border-t-sky-500', dot: 'bg-sky-500', label: 'Azul' },
@@ -22,7 +23,9 @@ export interface ColumnActions {
   onOpenSettings: (column: BoardColumn) => void;
   onOpenBot: (column: BoardColumn) => void;
   onDropCard: (cardId: string, columnId: string) => void;
-  onOpenCard: (cardId: string) => void;
+  onOpenCard: (card: BoardCard) => void;
+  /** Reads the column's next page into the board. */
+  onLoadMore: (column: BoardColumn) => Promise<void>;
   onRenameCard: (card: BoardCard) => void;
   onMoveCardToFunnel: (card: BoardCard) => void;
 }
@@ -56,10 +59,26 @@ export function BoardColumnView({ column, openCardId, actions, readOnly = false,
   const [dragOver, setDragOver] = useState(false);
   const style = colorStyles[column.color as ColumnColor] ?? colorStyles.blue;
 
-  const cards = useMemo(() => {
+  const localCards = useMemo(() => {
     const found = column.cards.filter((card) => matches(card, search));
     return unreadFirst ? [...found].sort((a, b) => Number(b.unreadCount > 0) - Number(a.unreadCount > 0)) : found;
   }, [column.cards, search, unreadFirst]);
+  // While the board holds only the first pages of a long column, a search or the unread-first order is answered by
+  // the server over the whole column; the chats already here are filtered at once in the meantime.
+  const [loadingMore, setLoadingMore] = useState(false);
+  const loadMore = useCallback(() => {
+    if (loadingMore) return;
+    setLoadingMore(true);
+    void actions.onLoadMore(column).finally(() => setLoadingMore(false));
+  }, [actions, column, loadingMore]);
+  const query = useDeferredValue(search.trim());
+  const wholeColumn = useServerColumnView(column, query, unreadFirst);
+  const cards = wholeColumn?.cards ?? localCards;
+  const more: MoreCards | undefined = wholeColumn
+    ? wholeColumn.more
+    : column.nextCursor !== null && !search.trim() && !unreadFirst
+      ? { load: loadMore, loading: loadingMore }
+      : undefined;
 
   // Enter then the input's removal may both end the edit; only the first one counts.
   const ended = useRef(false);
@@ -123,8 +142,8 @@ export function BoardColumnView({ column, openCardId, actions, readOnly = false,
               {column.title}
             </h2>
           )}
-          <span className="rounded-full bg-white px-2 text-xs font-medium text-slate-500 ring-1 ring-slate-200" aria-label={`${column.cards.length} chats`}>
-            {column.cards.length}
+          <span className="rounded-full bg-white px-2 text-xs font-medium text-slate-500 ring-1 ring-slate-200" aria-label={`${column.cardCount} chats`}>
+            {column.cardCount}
           </span>
           {!readOnly && (
             <div ref={menuHolder} className="relative">
@@ -247,7 +266,8 @@ export function BoardColumnView({ column, openCardId, actions, readOnly = false,
       </div>
       <CardList
         cards={cards}
-        emptyText={column.cards.length === 0 ? 'Sin chats' : 'Sin resultados'}
+        emptyText={column.cardCount === 0 ? 'Sin chats' : 'Sin resultados'}
+        more={more}
         openCardId={openCardId}
         onOpen={actions.onOpenCard}
         onRename={actions.onRenameCard}

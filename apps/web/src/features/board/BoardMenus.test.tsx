@@ -1,5 +1,7 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { createQueryClient } from '../../app/query-client.ts';
 import { aBoard, aCard } from '../chat/chat-test-fixtures.ts';
 import { BoardColumnView, type ColumnActions } from './BoardColumnView.tsx';
 
@@ -14,13 +16,18 @@ const actions: ColumnActions = {
   onOpenBot: noop,
   onDropCard: noop,
   onOpenCard: noop,
+  onLoadMore: async () => undefined,
   onRenameCard: noop,
   onMoveCardToFunnel: noop,
 };
 
 function renderColumn() {
   const column = aBoard([aCard()]).columns[0]!;
-  render(<BoardColumnView column={column} openCardId={null} actions={actions} />);
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <BoardColumnView column={column} openCardId={null} actions={actions} />
+    </QueryClientProvider>,
+  );
   return screen.getByTestId('board-column');
 }
 

@@ -242,6 +242,42 @@ describe('board', () => {
     expect(within(column('col1')).queryByTestId('card-list-empty')).toBeNull();
   });
 
+  it('reads the rest of a long column page by page, counting every chat from the start', async () => {
+    const board = aBoard([aCard(), aCard({ id: 'c2', title: 'Bruno', phone: '5215500000002' })]);
+    board.columns[0] = { ...board.columns[0]!, cardCount: 120, nextCursor: 'page-2' };
+    board.counters = { ...board.counters, totalContacts: 120 };
+    const api = installBoardApi(board, [], {
+      'GET /t/acme/api/columns/col1/cards?cursor=page-2': () =>
+        json(200, { cards: [aCard({ id: 'c2' }), aCard({ id: 'c3', title: 'Carla' })], total: 120, nextCursor: null }),
+    });
+    await openBoard();
+    expect(within(column('col1')).getByLabelText('120 chats')).toBeTruthy();
+    expect(screen.getByTestId('counter-contacts').textContent).toBe('120');
+    fireEvent.click(within(column('col1')).getByRole('button', { name: 'Cargar más chats' }));
+    await waitFor(() => expect(cardIdsIn('col1')).toEqual(['c1', 'c2', 'c3']));
+    expect(within(column('col1')).queryByRole('button', { name: 'Cargar más chats' })).toBeNull();
+    expect(api.callsTo('GET', '/t/acme/api/columns/col1/cards?cursor=page-2')).toHaveLength(1);
+  });
+
+  it('searches a long column whole on the server, and opens a chat found beyond the first page', async () => {
+    const board = aBoard([aCard()]);
+    board.columns[0] = { ...board.columns[0]!, cardCount: 300, nextCursor: 'page-2' };
+    const api = installBoardApi(board, [], {
+      'GET /t/acme/api/columns/col1/cards?search=zoe': () =>
+        json(200, { cards: [aCard({ id: 'c99', title: 'Zoe', lastActivityAt: '2024-01-01T00:00:00.000Z' })], total: 1, nextCursor: null }),
+      'GET /t/acme/api/cards/c99/messages?limit=50': () => json(200, { items: [], nextCursor: null }),
+    });
+    await openBoard();
+    fireEvent.change(screen.getByLabelText('Buscar chat en Nuevos'), { target: { value: 'zoe' } });
+    await waitFor(() => expect(cardIdsIn('col1')).toEqual(['c99']));
+    expect(api.callsTo('GET', '/t/acme/api/columns/col1/cards?search=zoe')).toHaveLength(1);
+    fireEvent.click(within(column('col1')).getByText('Zoe'));
+    await screen.findByRole('heading', { name: 'Zoe' });
+    // Back to the whole board: the chat opened stays listed at its place by activity, after the newer ones.
+    fireEvent.change(screen.getByLabelText('Buscar chat en Nuevos'), { target: { value: '' } });
+    await waitFor(() => expect(cardIdsIn('col1')).toEqual(['c1', 'c99']));
+  });
+
   it('remembers the sound toggle', async () => {
     installBoardApi(aBoard());
     await openBoard();

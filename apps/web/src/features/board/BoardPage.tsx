@@ -10,7 +10,7 @@ import { useToast } from '../../shared/ui/use-toast.ts';
 import { usePermissions } from '../auth/use-permissions.ts';
 import { ChatPanel, type ChatCard } from '../chat/ChatPanel.tsx';
 import { boardApi, type Board, type BoardCard, type BoardColumn, type Column, type FunnelSummary } from './board.api.ts';
-import { boardCounters, findCard, moveCardLocally, patchCard } from './board-cache.ts';
+import { appendColumnPage, findCard, holdCard, moveCardLocally, patchCard, removeCard } from './board-cache.ts';
 import { boardKey, funnelsKey } from './board-live.ts';
 import { BoardColumnView, type ColumnActions } from './BoardColumnView.tsx';
 import { ColumnBotDialog } from './ColumnBotDialog.tsx';
@@ -234,7 +234,19 @@ export function BoardPage() {
       setBoard((current) => moveCardLocally(current, cardId, targetColumnId));
       moveCard.mutate({ cardId, targetColumnId, previous });
     },
-    onOpenCard: setOpenCardId,
+    onOpenCard: (card) => {
+      setBoard((current) => holdCard(current, card));
+      setOpenCardId(card.id);
+    },
+    onLoadMore: async (column) => {
+      if (!column.nextCursor) return;
+      try {
+        const page = await boardApi.columnCards(column.id, { cursor: column.nextCursor });
+        setBoard((current) => appendColumnPage(current, column.id, page));
+      } catch (error) {
+        toast.error(errorMessageOr(error, 'No se pudieron cargar más chats.'));
+      }
+    },
     onRenameCard: (card) => void renameCard(card),
     onMoveCardToFunnel: (card) =>
       modal.open((close) => (
@@ -244,10 +256,7 @@ export function BoardPage() {
           currentFunnelId={card.funnelId}
           funnels={funnelList}
           onMoved={() => {
-            setBoard((current) => ({
-              ...current,
-              columns: current.columns.map((column) => ({ ...column, cards: column.cards.filter((item) => item.id !== card.id) })),
-            }));
+            setBoard((current) => removeCard(current, card.id));
             if (openCardId === card.id) setOpenCardId(null);
           }}
           onClose={close}
@@ -262,7 +271,7 @@ export function BoardPage() {
     },
     [openCardId, live],
   );
-  const counters = board.data ? boardCounters(board.data) : { unreadIndividual: 0, unreadGroup: 0, totalContacts: 0 };
+  const counters = board.data?.counters ?? { unreadIndividual: 0, unreadGroup: 0, totalContacts: 0 };
 
   return (
     <div className="flex h-full min-h-[480px] flex-col">

@@ -1,23 +1,58 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 import type { BoardCard } from './board.api.ts';
 import { BoardCardItem } from './BoardCardItem.tsx';
 
 /** Above this many cards a column renders only what is on screen. */
 export const VIRTUALISE_ABOVE = 100;
 
+/** More of the column's chats, read when the end of the list comes into view (or on click). */
+export interface MoreCards {
+  load: () => void;
+  loading: boolean;
+}
+
 interface CardListProps {
   cards: BoardCard[];
   openCardId: string | null;
-  onOpen: (cardId: string) => void;
+  onOpen: (card: BoardCard) => void;
   onRename: (card: BoardCard) => void;
   onMoveToFunnel: (card: BoardCard) => void;
   readOnly?: boolean;
   /** Said in place of the cards when there are none to show. */
   emptyText?: string;
+  /** Set while the column holds more chats than the list shows. */
+  more?: MoreCards;
 }
 
-function VirtualCardList({ cards, openCardId, ...actions }: Omit<CardListProps, 'emptyText'>) {
+/** The end of the list: asks for the next page once it scrolls into view; a button for whoever prefers to click. */
+function LoadMore({ more, root }: { more: MoreCards; root: RefObject<HTMLDivElement | null> }) {
+  const sentinel = useRef<HTMLButtonElement>(null);
+  const { load, loading } = more;
+  useEffect(() => {
+    const target = sentinel.current;
+    if (!target || loading || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && load(), {
+      root: root.current,
+      rootMargin: '200px',
+    });
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [load, loading, root]);
+  return (
+    <button
+      ref={sentinel}
+      type="button"
+      onClick={load}
+      disabled={loading}
+      className="w-full rounded-lg py-2 text-xs font-medium text-slate-500 hover:bg-white hover:text-emerald-700 disabled:cursor-wait"
+    >
+      {loading ? 'Cargando chats…' : 'Cargar más chats'}
+    </button>
+  );
+}
+
+function VirtualCardList({ cards, openCardId, more, ...actions }: Omit<CardListProps, 'emptyText'>) {
   const parent = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: cards.length,
@@ -44,17 +79,19 @@ function VirtualCardList({ cards, openCardId, ...actions }: Omit<CardListProps, 
           );
         })}
       </div>
+      {more && <LoadMore more={more} root={parent} />}
     </div>
   );
 }
 
 /** A column's cards; virtualised when the column is long so thousands of chats scroll smoothly. */
 export function CardList({ emptyText, ...list }: CardListProps) {
+  const parent = useRef<HTMLDivElement>(null);
   if (list.cards.length > VIRTUALISE_ABOVE) return <VirtualCardList {...list} />;
-  const { cards, openCardId, ...actions } = list;
+  const { cards, openCardId, more, ...actions } = list;
   return (
-    <div className="min-h-0 flex-1 space-y-2 overflow-y-auto px-2 pb-2" data-testid="card-list">
-      {cards.length === 0 && emptyText && (
+    <div ref={parent} className="min-h-0 flex-1 space-y-2 overflow-y-auto px-2 pb-2" data-testid="card-list">
+      {cards.length === 0 && emptyText && !more && (
         <p data-testid="card-list-empty" className="py-6 text-center text-xs text-slate-400">
           {emptyText}
         </p>
@@ -62,6 +99,7 @@ export function CardList({ emptyText, ...list }: CardListProps) {
       {cards.map((card) => (
         <BoardCardItem key={card.id} card={card} active={card.id === openCardId} {...actions} />
       ))}
+      {more && <LoadMore more={more} root={parent} />}
     </div>
   );
 }

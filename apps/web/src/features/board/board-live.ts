@@ -2,10 +2,12 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { ServerEventPayload } from '@embudo/contracts/realtime/events';
 import { throttledTask } from '../../shared/realtime-client/throttled-task.ts';
 import type { Board, BoardCard, FunnelSummary } from './board.api.ts';
-import { findCard, patchCard, placeCardUpdate } from './board-cache.ts';
+import { findCard, patchCard, placeCardUpdate, type CardChange } from './board-cache.ts';
 
 export const funnelsKey = ['funnels'] as const;
 export const boardKey = (funnelId: string) => ['board', funnelId] as const;
+/** A column's chats as searched or sorted on the server (every such list, whatever its search). */
+export const columnCardsKey = ['column-cards'] as const;
 
 /** The board, and the funnels' unread totals, are read again at most once per second each. */
 export const RELOAD_WINDOW_MS = 1000;
@@ -33,8 +35,11 @@ export function createBoardLive(queryClient: QueryClient, view: () => BoardView,
     if (funnelId) void queryClient.invalidateQueries({ queryKey: boardKey(funnelId) });
   };
   const reloadFunnels = () => void queryClient.invalidateQueries({ queryKey: funnelsKey });
+  // Searched lists are only read while a column shows one: invalidating the others costs nothing.
+  const reloadSearches = () => void queryClient.invalidateQueries({ queryKey: columnCardsKey });
   const boardReload = throttledTask(reloadBoard, reloadWindowMs);
   const funnelsReload = throttledTask(reloadFunnels, reloadWindowMs);
+  const searchesReload = throttledTask(reloadSearches, reloadWindowMs);
 
   const addUnread = (changes: readonly UnreadChange[]) => {
     const deltaOf = (funnelId: string) => changes.reduce((sum, [id, delta]) => (id === funnelId ? sum + delta : sum), 0);
@@ -45,33 +50,34 @@ export function createBoardLive(queryClient: QueryClient, view: () => BoardView,
   };
 
   /** A card as it now is: the board on screen and the funnels' unread totals follow. */
-  const applyCard = (card: BoardCard, created: boolean) => {
+  const applyCard = (card: BoardCard, change: CardChange) => {
     // The open chat is being read: it stays at 0 while the chat panel marks it read on the server.
     const seen = card.id === view().openCardId ? { ...card, unreadCount: 0 } : card;
     const board = shownBoard();
     const before = findCard(board, card.id);
     if (board) {
-      const placed = placeCardUpdate(board, seen);
+      const placed = placeCardUpdate(board, seen, change);
+      queryClient.setQueryData(boardKey(board.funnel.id), placed.board);
       if (placed.reload) boardReload.request();
-      else queryClient.setQueryData(boardKey(board.funnel.id), placed.board);
     }
+    searchesReload.request();
     if (before)
       addUnread([
         [before.funnelId, -before.unreadCount],
         [seen.funnelId, seen.unreadCount],
       ]);
-    else if (created) addUnread([[seen.funnelId, seen.unreadCount]]);
+    else if (change.created) addUnread([[seen.funnelId, seen.unreadCount]]);
     // A card this screen never held (another funnel's): what it counted before is unknown here.
     else funnelsReload.request();
   };
 
   return {
-    cardUpdated: ({ created = false, ...card }: ServerEventPayload<'card_updated'>) => applyCard(card, created),
+    cardUpdated: ({ created = false, ...card }: ServerEventPayload<'card_updated'>) => applyCard(card, { created }),
     boardUpdated: (payload: ServerEventPayload<'board_updated'>) => {
       const { funnelId } = view();
       if (payload.funnelId !== funnelId) return;
       if (payload.board) queryClient.setQueryData(boardKey(funnelId), payload.board);
-      else if (payload.card) applyCard(payload.card, false);
+      else if (payload.card) applyCard(payload.card, { leftThisFunnel: payload.card.funnelId !== funnelId });
       else boardReload.request();
     },
     funnelsUpdated: () => funnelsReload.request(),
@@ -87,10 +93,12 @@ export function createBoardLive(queryClient: QueryClient, view: () => BoardView,
     reconnected: () => {
       reloadFunnels();
       reloadBoard();
+      reloadSearches();
     },
     dispose: () => {
       boardReload.dispose();
       funnelsReload.dispose();
+      searchesReload.dispose();
     },
   };
 }

@@ -3,6 +3,8 @@ import type { InitiateConversationResponse } from '@embudo/contracts/http/chats'
 import type {
   Board,
   CardSummary,
+  ColumnCardsPage,
+  ColumnCardsQuery,
   Column,
   columnColors,
   Funnel,
@@ -34,6 +36,11 @@ export const boardApi = {
   createFunnel: (name: string) => api.post<FunnelSummary>('/api/funnels', { name }),
   renameFunnel: (funnelId: string, name: string) => api.put<FunnelSummary>(`/api/funnels/${id(funnelId)}`, { name }),
   board: (funnelId: string) => api.get<Board>(`/api/funnels/${id(funnelId)}/board`),
+  /** A page of a column's chats: the next one after the board's, or a search or order over the whole column. */
+  columnCards: (columnId: string, query: ColumnCardsQuery) => {
+    const params = new URLSearchParams(Object.entries(query).flatMap(([key, value]) => (value === undefined ? [] : [[key, String(value)]])));
+    return api.get<ColumnCardsPage>(`/api/columns/${id(columnId)}/cards?${params.toString()}`);
+  },
   columns: (funnelId: string) => api.get<ColumnSummary[]>(`/api/funnels/${id(funnelId)}/columns`),
   createColumn: (funnelId: string, title: string) => api.post<Column>('/api/columns', { funnelId, title }),
   updateColumn: (columnId: string, changes: ColumnChanges) => api.put<Column>(`/api/columns/${id(columnId)}`, changes),

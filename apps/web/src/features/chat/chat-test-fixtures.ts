@@ -88,6 +88,8 @@ export function aBoard(cards: BoardCard[] = [aCard()]): Board {
         gemini_config: null,
         assistant_bot_id: null,
         cards: cards.filter((card) => card.columnId === 'col1'),
+        cardCount: cards.filter((card) => card.columnId === 'col1').length,
+        nextCursor: null,
       },
       {
         id: 'col2',
@@ -98,9 +100,16 @@ export function aBoard(cards: BoardCard[] = [aCard()]): Board {
         gemini_config: null,
         assistant_bot_id: null,
         cards: cards.filter((card) => card.columnId === 'col2'),
+        cardCount: cards.filter((card) => card.columnId === 'col2').length,
+        nextCursor: null,
       },
     ],
-    counters: { unreadIndividual: 0, unreadGroup: 0, totalContacts: cards.length },
+    // As the server counts them: chats with unread messages, individual and group, and all chats of the funnel.
+    counters: {
+      unreadIndividual: cards.filter((card) => !card.isGroup && card.unreadCount > 0).length,
+      unreadGroup: cards.filter((card) => card.isGroup && card.unreadCount > 0).length,
+      totalContacts: cards.length,
+    },
   };
 }
 
