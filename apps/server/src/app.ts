@@ -48,7 +48,7 @@ import { chatsPlugin, createChatOutbound, sandboxPhoneCrm } from './modules/chat
 import { funnelsPlugin } from './modules/funnels/index.ts';
 import { templatesPlugin } from './modules/templates/index.ts';
 import { allSandboxApps, sandboxApiKey } from './modules/tenants/index.ts';
-import { actorOf, realtimeFunnelAccess, usersPlugin } from './modules/users/index.ts';
+import { actorOfSession, realtimeFunnelAccess, usersPlugin } from './modules/users/index.ts';
 
 export interface AppOptions extends AiModelSettings {
   db: Db;
@@ -134,7 +134,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     app,
     sessionResolver,
     (token) => resolveAdminSession(db, token, sessionPolicy),
-    (session) => actorOf(db, session.user),
+    async (session) => actorOfSession(session),
   );
   registerRequestScope(app, db);
   const queue = new JobQueue({ db, logger: options.logger });

@@ -62,7 +62,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       config: { allowDuringPasswordChange: true },
       schema: { response: { 200: meResponse } },
     },
-    async (request) => auth.me(db, sessionOf(request)),
+    async (request) => auth.me(sessionOf(request)),
   );
 
   app.put(

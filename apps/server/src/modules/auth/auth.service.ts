@@ -1,13 +1,13 @@
-import { and, eq, isNull, lt } from 'drizzle-orm';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import { SAME_AS_TEMPORARY_PASSWORD, type LoginRequest, type MeResponse, type RegisterRequest, type SessionResponse } from '@embudo/contracts/http/auth';
-import { sessions } from '../../../db/schema/index.ts';
+import { funnels, sessions, tenants, userFunnelAccess, users } from '../../../db/schema/index.ts';
 import type { EventPublisher } from '../../platform/events/index.ts';
 import type { Db, DbExecutor } from '../../platform/db/database.ts';
 import { AppError, badRequest, unauthorized } from '../../platform/errors/app-error.ts';
 import type { AuthenticatedSession } from '../../platform/auth/authenticated-session.ts';
 import { generateToken, hashPassword, hashToken, verifyPassword, verifySignInPassword } from '../../platform/auth/secrets.ts';
-import { createTenant, findTenantById, findTenantBySlug, toSessionTenant, type TenantRow } from '../tenants/index.ts';
-import { createUser, findUser, findUserByEmail, recordLogin, setPassword, toSessionUser, type UserRow } from '../users/index.ts';
+import { createTenant, findTenantBySlug, toSessionTenant, type TenantRow } from '../tenants/index.ts';
+import { createUser, findUserByEmail, recordLogin, sessionUserOf, setPassword, toSessionUser, type UserRow } from '../users/index.ts';
 import { createDefaultFunnel } from '../funnels/index.ts';
 import { claimSignInAttempt, signInFailed, signInSucceeded, throttleKeys, type ThrottleLimits } from './login-throttle.ts';
 import { lastUsedStaleBefore, sessionExpired, type SessionPolicy } from './session-lifetime.ts';
@@ -59,26 +59,38 @@ export async function login(db: Db, input: LoginRequest, clientAddress: string, 
   return sessionAnswer(db, token, { ...user, lastLoginAt: now }, tenant);
 }
 
-/** Resolves a bearer token to its live session; anything else (unknown, revoked, expired, inactive) is null. */
+/**
+ * The funnels a member works, computed in the session's own read: every funnel of the company for owners and admins
+ * (in board order), the ticked ones for agents and viewers.
+ */
+const memberFunnelIds = sql<string[]>`case when ${users.role} in ('owner', 'admin')
+  then array(select ${funnels.id}::text from ${funnels} where ${funnels.tenantId} = ${users.tenantId} order by ${funnels.position})
+  else array(select ${userFunnelAccess.funnelId}::text from ${userFunnelAccess} where ${userFunnelAccess.userId} = ${users.id}) end`;
+
+/**
+ * Resolves a bearer token to its live session; anything else (unknown, revoked, expired, inactive) is null. Every
+ * request pays this, so it is one indexed read of the session joined with its member, company and funnel access
+ * (docs/decisions/0012: the one read model that reads other modules' tables), and a write at most once a minute.
+ */
 export async function resolveSession(db: Db, token: string | undefined, policy: SessionPolicy): Promise<AuthenticatedSession | null> {
   if (!token) return null;
-  const [session] = await db
-    .select()
+  const [row] = await db
+    .select({ session: sessions, user: users, tenant: tenants, funnelIds: memberFunnelIds })
     .from(sessions)
+    .innerJoin(users, and(eq(users.id, sessions.userId), eq(users.tenantId, sessions.tenantId)))
+    .innerJoin(tenants, eq(tenants.id, sessions.tenantId))
     .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)))
     .limit(1);
   const now = policy.clock();
-  if (!session || sessionExpired(session, policy.lifetime, now)) return null;
-  const [user, tenant] = await Promise.all([findUser(db, session.tenantId, session.userId), findTenantById(db, session.tenantId)]);
-  if (!user || !tenant || !user.isActive) return null;
+  if (!row || sessionExpired(row.session, policy.lifetime, now) || !row.user.isActive) return null;
   const staleBefore = lastUsedStaleBefore(now);
-  if (session.lastUsedAt < staleBefore) {
+  if (row.session.lastUsedAt < staleBefore) {
     await db
       .update(sessions)
       .set({ lastUsedAt: now })
-      .where(and(eq(sessions.id, session.id), lt(sessions.lastUsedAt, staleBefore)));
+      .where(and(eq(sessions.id, row.session.id), lt(sessions.lastUsedAt, staleBefore)));
   }
-  return { sessionId: session.id, user, tenant };
+  return { sessionId: row.session.id, user: row.user, tenant: row.tenant, funnelIds: row.funnelIds };
 }
 
 export async function logout(db: Db, session: { sessionId: string; tenantId: string; userId: string }, events: EventPublisher) {
@@ -99,8 +111,8 @@ export async function revokeAllSessions(executor: DbExecutor, tenantId: string, 
     .where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId), isNull(sessions.revokedAt)));
 }
 
-export async function me(db: Db, session: AuthenticatedSession): Promise<MeResponse> {
-  return { user: await toSessionUser(db, session.user), tenant: toSessionTenant(session.tenant) };
+export function me(session: AuthenticatedSession): MeResponse {
+  return { user: sessionUserOf(session.user, session.funnelIds), tenant: toSessionTenant(session.tenant) };
 }
 
 /**

@@ -6,6 +6,7 @@
 export { usersPlugin } from './users.plugin.ts';
 export {
   actorOf,
+  actorOfSession,
   countActiveUsers,
   countAllUsers,
   createUser,
@@ -17,6 +18,7 @@ export {
   recordLogin,
   replaceFunnelAccess,
   setPassword,
+  sessionUserOf,
   setUserActive,
   toSessionUser,
   userCountsByTenant,

@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { userFunnelAccess, users } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
+import type { AuthenticatedSession } from '../../platform/auth/authenticated-session.ts';
 import type { Role, SessionUser } from '@embudo/contracts/http/auth';
 import { isOwnerOrAdmin, type Actor } from '../../platform/policy/policy.ts';
 import type { FunnelAccess } from '../../platform/realtime/realtime.ts';
@@ -16,6 +17,11 @@ export async function funnelAccessOf(executor: DbExecutor, user: UserRow): Promi
 }
 
 export async function toSessionUser(executor: DbExecutor, row: UserRow): Promise<SessionUser> {
+  return sessionUserOf(row, await funnelAccessOf(executor, row));
+}
+
+/** A member as the API shows them, when their funnel access is already known (read with the session). */
+export function sessionUserOf(row: UserRow, funnelIds: readonly string[]): SessionUser {
   return {
     id: row.id,
     name: row.name,
@@ -23,7 +29,7 @@ export async function toSessionUser(executor: DbExecutor, row: UserRow): Promise
     role: row.role,
     is_active: row.isActive,
     last_login_at: row.lastLoginAt ? row.lastLoginAt.toISOString() : null,
-    funnel_access: await funnelAccessOf(executor, row),
+    funnel_access: [...funnelIds],
     force_password_change: row.forcePasswordChange,
   };
 }
@@ -92,6 +98,11 @@ export async function replaceFunnelAccess(executor: DbExecutor, userId: string, 
 /** The policy's view of a signed-in user. */
 export async function actorOf(executor: DbExecutor, user: UserRow): Promise<Actor> {
   return { userId: user.id, role: user.role, funnelIds: await funnelAccessOf(executor, user) };
+}
+
+/** The signed-in member as the policy sees them: the session already carries their funnel access. */
+export function actorOfSession(session: AuthenticatedSession): Actor {
+  return { userId: session.user.id, role: session.user.role, funnelIds: session.funnelIds };
 }
 
 /** Which funnels' live events a user may receive; nothing once the user is gone or deactivated. */

@@ -8,4 +8,6 @@ export interface AuthenticatedSession {
   sessionId: string;
   user: typeof users.$inferSelect;
   tenant: typeof tenants.$inferSelect;
+  /** The funnels the member works (every funnel of the company for owners and admins), read with the session. */
+  funnelIds: readonly string[];
 }
