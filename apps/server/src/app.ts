@@ -31,7 +31,7 @@ import { FAKE_GUPSHUP_PREFIX, sandboxRoutes } from './messaging-providers/sandbo
 import { createDatabaseConversationStore } from './messaging-providers/sandbox/conversation-store.ts';
 import { adminPlugin, gupshupCredentials, resolveAdminSession } from './modules/admin/index.ts';
 import { agendaPlugin } from './modules/agenda/index.ts';
-import { aiPlugin, createAiModel, indexKnowledgeFile, searchKnowledge, type AiModel, type AiModelSettings } from './modules/ai/index.ts';
+import { aiPlugin, createAiModel, indexKnowledgeFile, readKnowledgeFile, searchKnowledge, type AiModel, type AiModelSettings } from './modules/ai/index.ts';
 import {
   authPlugin,
   defaultSessionLifetime,
@@ -177,7 +177,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...context,
     columnBots: columnBotsOf(db),
     archiveLanding: waitingRoomArchive(db),
-    indexToolFile: (file) => indexKnowledgeFile(db, file),
+    toolFiles: { read: readKnowledgeFile, index: (file) => indexKnowledgeFile(db, file) },
   });
   await app.register(usersPlugin, { ...context, revokeSessions: revokeAllSessions });
   await app.register(authPlugin, { ...context, throttle: options.throttle });

@@ -15,7 +15,10 @@ export const createColumnRequest = z.object({
   title: name('El título de la columna es requerido.'),
 });
 
-export const TOOL_FILE_PATH = /^\/media\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.(csv|txt|json)$/;
+/** Issue 15: the column assistant's knowledge files; spec 01 suggests CSV, TXT or JSON, and PDF, DOCX, XLSX and MD are read too. */
+export const TOOL_FILE_EXTENSIONS = ['pdf', 'docx', 'xlsx', 'csv', 'txt', 'json', 'md'] as const;
+export type ToolFileExtension = (typeof TOOL_FILE_EXTENSIONS)[number];
+export const TOOL_FILE_PATH = /^\/media\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.(pdf|docx|xlsx|csv|txt|json|md)$/;
 
 /** A file the column's assistant may consult (spec 01 §3 Column AI config). */
 export const columnToolSchema = z.object({
@@ -94,7 +97,7 @@ export const assignedTemplatesRequest = z.object({
 export const assignedTemplatesResponse = assignedTemplatesRequest;
 
 export const TOOL_FILE_MAX_BYTES = 5 * 1024 * 1024;
-export const TOOL_FILE_REFUSED = 'Sube un archivo CSV, TXT o JSON de texto.';
+export const TOOL_FILE_REFUSED = 'Sube un archivo PDF, DOCX, XLSX, CSV, TXT, JSON o MD.';
 export const toolUploadResponse = z.object({ fileName: z.string(), filePath: z.string() });
 
 // Answers (spec 01 §3 Funnel, Column, Card). Plain shapes: a response schema only describes what the server sends.

@@ -83,21 +83,25 @@ function quietSecondsFrom(raw: string) {
   return Number.isFinite(seconds) ? Math.min(60, Math.max(0, seconds)) : 0;
 }
 
-/** The assistant's file tools: upload a CSV, TXT or JSON, say what it is for, remove it. */
+/** The assistant's file tools: upload a PDF, DOCX, XLSX, CSV, TXT, JSON or MD, say what it is for, remove it. */
 export function ToolFilesEditor({ columnId, tools, onChange }: { columnId: string; tools: ColumnTool[]; onChange: (next: ColumnTool[]) => void }) {
   const toast = useToast();
   const input = useRef<HTMLInputElement>(null);
   const [uploading, setUploading] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
 
   const upload = async (file: File | undefined) => {
     if (!file) return;
     setUploading(true);
+    setRefusal(null);
     try {
       const { fileName, filePath } = await boardApi.uploadToolFile(columnId, file);
       onChange([...tools, { type: 'file_upload', id: crypto.randomUUID(), fileName, filePath, purpose: '' }]);
       toast.success('Archivo de herramienta subido exitosamente.');
     } catch (error) {
-      toast.error(errorMessageOr(error, 'Error al subir el archivo.'));
+      // The toast says what spec 01 says; the dialog keeps why this file could not be read.
+      toast.error('Error al subir el archivo.');
+      setRefusal(`No se pudo usar «${file.name}»: ${errorMessageOr(error, 'Error al subir el archivo.')}`);
     } finally {
       setUploading(false);
     }
@@ -105,7 +109,9 @@ export function ToolFilesEditor({ columnId, tools, onChange }: { columnId: strin
 
   return (
     <div className="space-y-3">
-      <p className="text-sm text-slate-600">Archivos que el asistente puede consultar (se sugieren CSV, TXT o JSON).</p>
+      <p className="text-sm text-slate-600">
+        Archivos que el asistente puede consultar (se sugieren CSV, TXT o JSON; también lee PDF, DOCX, XLSX y MD de hasta 5 MB).
+      </p>
       <ul className="space-y-2" aria-label="Archivos de herramientas">
         {tools.length === 0 && <li className="rounded-lg bg-slate-50 px-3 py-3 text-center text-sm text-slate-500">Sin archivos.</li>}
         {tools.map((tool) => (
@@ -140,7 +146,7 @@ export function ToolFilesEditor({ columnId, tools, onChange }: { columnId: strin
         ref={input}
         type="file"
         hidden
-        accept=".csv,.txt,.json,text/csv,text/plain,application/json"
+        accept=".csv,.txt,.json,.md,.pdf,.docx,.xlsx,text/csv,text/plain,text/markdown,application/json,application/pdf,application/vnd.openxmlformats-officedocument.wordprocessingml.document,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
         data-testid="tool-file-input"
         onChange={(event) => {
           void upload(event.target.files?.[0]);
@@ -150,6 +156,11 @@ export function ToolFilesEditor({ columnId, tools, onChange }: { columnId: strin
       <Button variant="secondary" size="sm" loading={uploading} onClick={() => input.current?.click()}>
         Subir archivo
       </Button>
+      {refusal && (
+        <p role="alert" data-testid="tool-file-error" className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-700 ring-1 ring-rose-200">
+          {refusal}
+        </p>
+      )}
     </div>
   );
 }

@@ -184,7 +184,7 @@ describe('column assistant', () => {
 
   it('says when a tool file is refused, and reverts a bot choice the server refuses', async () => {
     installBoardApi(aBoard(), [], {
-      'POST /t/acme/api/columns/col1/tools/upload': () => json(400, { code: 'BAD_REQUEST', message: 'Sube un archivo CSV, TXT o JSON de texto.' }),
+      'POST /t/acme/api/columns/col1/tools/upload': () => json(400, { code: 'BAD_REQUEST', message: 'Sube un archivo PDF, DOCX, XLSX, CSV, TXT, JSON o MD.' }),
       'GET /t/acme/api/bots': () => json(200, [{ id: 'b1', name: 'Agenda' }]),
       'PUT /t/acme/api/columns/col1': () => new Response('', { status: 500 }),
     });
@@ -198,6 +198,7 @@ describe('column assistant', () => {
 
     fireEvent.click(within(dialog).getByRole('tab', { name: 'Herramientas' }));
     fireEvent.change(within(dialog).getByTestId('tool-file-input'), { target: { files: [new File(['MZ'], 'x.exe')] } });
-    expect(await screen.findByText('Sube un archivo CSV, TXT o JSON de texto.')).toBeTruthy();
+    expect(await screen.findByText('Error al subir el archivo.')).toBeTruthy();
+    expect(within(dialog).getByTestId('tool-file-error').textContent).toBe('No se pudo usar «x.exe»: Sube un archivo PDF, DOCX, XLSX, CSV, TXT, JSON o MD.');
   });
 });
