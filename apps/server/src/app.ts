@@ -77,10 +77,7 @@ export interface AppOptions extends AiModelSettings {
   clock?: () => Date;
   /** SMTP server for the bot sendEmail node; unset, the node reports that e-mail is not configured. */
   smtpUrl?: string;
-  /** Gemini for the bot aiPrompt node; unset, the node says AI is not configured. */
-  geminiApiKey?: string;
-  geminiBaseUrl?: string;
-  /** The assistant's, copilot's and transcripts' model; tests inject one. Unset: the AI_PROVIDER settings pick it (none without). */
+  /** The one AI model: the column assistant, copilot, transcripts and the bots' aiPrompt node; tests inject one. Unset: the AI_PROVIDER settings pick it (none without). */
   aiModel?: AiModel;
   /** URLs from the outside world (bot webhook and image nodes, inbound media) may reach loopback and private networks (tests, on-premise); refused by default. */
   allowPrivateOutbound?: boolean;
@@ -189,7 +186,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...context,
     outbound,
     smtpUrl: options.smtpUrl,
-    gemini: options.geminiApiKey ? { apiKey: options.geminiApiKey, baseUrl: options.geminiBaseUrl } : undefined,
+    aiModel,
   });
   await app.register(bulkSendsPlugin, { ...context, outbound, pace: options.bulkSendPace });
   await app.register(adminPlugin, {

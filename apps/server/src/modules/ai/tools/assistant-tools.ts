@@ -3,7 +3,15 @@ import { z } from 'zod';
 import type { Db } from '../../../platform/db/database.ts';
 import { AppError } from '../../../platform/errors/app-error.ts';
 import { bookForCustomer, freeStartTimes, listProfessionals, listServices } from '../../agenda/index.ts';
-import { announceNote, type ChatEvents, normaliseChoiceText, type OutboundDeps, storeSystemNote } from '../../chats/index.ts';
+import {
+  announceNote,
+  type ChatEvents,
+  normaliseChoiceText,
+  type OutboundDeps,
+  scheduleAiMessage,
+  type ScheduleDeps,
+  storeSystemNote,
+} from '../../chats/index.ts';
 import { type BoardEvents, columnsOfFunnel, findCard, placeCard, publishCardMove, switchCardAiOff } from '../../funnels/index.ts';
 import type { AssistantConversation } from '../assistant/assistant.service.ts';
 import type { AiTool } from '../model/model-port.ts';
@@ -20,6 +28,8 @@ export interface AssistantToolDeps {
   boardEvents: Pick<BoardEvents, 'cardUpdated' | 'cardMoved'>;
   domainEvents: OutboundDeps['domainEvents'];
   clock: () => Date;
+  /** The chats module's scheduled sends, for schedule_message. */
+  schedule: ScheduleDeps;
 }
 
 /** Arguments the model sent, checked; a refusal goes back to the model as `{ error }` in Spanish, never as a crash. */
@@ -50,7 +60,12 @@ const nameMatches = (candidate: string, wanted: string) => {
 export async function assistantTools(deps: AssistantToolDeps, conversation: AssistantConversation): Promise<AiTool[]> {
   const columns = await columnsOfFunnel(deps.db, conversation.tenantId, conversation.funnelId);
   const otherColumns = columns.filter((column) => column.id !== conversation.columnId);
-  const tools: AiTool[] = [handOverToPerson(deps, conversation), findFreeSlots(deps, conversation), bookAppointment(deps, conversation)];
+  const tools: AiTool[] = [
+    handOverToPerson(deps, conversation),
+    scheduleMessage(deps, conversation),
+    findFreeSlots(deps, conversation),
+    bookAppointment(deps, conversation),
+  ];
   if (otherColumns.length > 0) tools.unshift(moveToColumn(deps, conversation, otherColumns));
   return tools;
 }
@@ -103,6 +118,39 @@ function handOverToPerson(deps: AssistantToolDeps, conversation: AssistantConver
       });
       await announceNote(deps.chatEvents, conversation.tenantId, note);
       return { ok: true };
+    },
+  };
+}
+
+function scheduleMessage(deps: AssistantToolDeps, conversation: AssistantConversation): AiTool {
+  return {
+    name: 'schedule_message',
+    description:
+      'Programa un mensaje de WhatsApp para este cliente (por ejemplo, un recordatorio). Solo dentro de la ventana de 24 horas desde su último mensaje.',
+    parameters: {
+      type: 'object',
+      properties: {
+        text: { type: 'string', description: 'El mensaje' },
+        sendAt: { type: 'string', description: `Fecha y hora ISO-8601 con zona horaria (la empresa está en ${conversation.timeZone}), en el futuro` },
+      },
+      required: ['text', 'sendAt'],
+    },
+    async execute(args) {
+      const input = parsed(z.object({ text: z.string().trim().min(1).max(4096), sendAt: z.iso.datetime({ offset: true }) }), args);
+      if (!input.ok) return input.error;
+      const card = await findCard(deps.db, conversation.tenantId, conversation.cardId);
+      if (!card) return { error: 'El chat ya no existe.' };
+      try {
+        const item = await scheduleAiMessage(
+          deps.schedule,
+          { tenantId: conversation.tenantId, card, text: input.value.text, scheduledFor: new Date(input.value.sendAt), authorName: ASSISTANT_AUTHOR },
+          deps.clock(),
+        );
+        return { ok: true, sendAt: item.scheduledFor };
+      } catch (error) {
+        if (error instanceof AppError) return { error: error.message };
+        throw error;
+      }
     },
   };
 }
