@@ -59,6 +59,11 @@ describe('the assistant tools through the sandbox model', () => {
     expect(booked[0]).toMatchObject({ professionalId: professional.id, serviceId: service.id, clientName: 'Ana' });
     const [answer] = await shop.aiMessages();
     expect(answer).toMatch(/^Listo, tu cita quedó agendada para /);
+    // The customer is told the company's wall-clock time (Bogotá), not UTC.
+    const local = new Intl.DateTimeFormat('es', { timeZone: 'America/Bogota', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+      booked[0]!.startTime,
+    );
+    expect(answer).toContain(`a las ${local}.`);
   });
 
   it('says so instead of booking when the company has no agenda', async () => {

@@ -1,4 +1,4 @@
-import { addDays, wallClockOf } from '@embudo/contracts/time/wall-clock';
+import { addDays, localIsoString, wallClockOf } from '@embudo/contracts/time/wall-clock';
 import { z } from 'zod';
 import type { Db } from '../../../platform/db/database.ts';
 import { AppError } from '../../../platform/errors/app-error.ts';
@@ -187,9 +187,10 @@ async function freeOffers(deps: AssistantToolDeps, conversation: AssistantConver
     for (const professional of chosen) {
       const free = await freeStartTimes(deps.db, conversation.tenantId, { professionalId: professional.id, serviceId: service.id, date }, now);
       for (const slot of free.slots) {
+        // In the company's wall-clock time with its offset: the model repeats it to the customer as it reads it.
         offers.push({
-          start: slot.startTime,
-          end: slot.endTime,
+          start: localIsoString(new Date(slot.startTime), conversation.timeZone),
+          end: localIsoString(new Date(slot.endTime), conversation.timeZone),
           professional: professional.name,
           service: service.name,
           professionalId: professional.id,
