@@ -26,7 +26,7 @@ export const aiPlugin: FastifyPluginAsync<AiPluginOptions> = async (app, options
   const chatEvents = createChatEvents(db, realtime);
   const boardEvents = realtimeBoardEvents(realtime);
   const toolsFor = (conversation: AssistantConversation) =>
-    assistantTools({ db, chatEvents, boardEvents, domainEvents, clock, schedule: outbound }, conversation);
+    assistantTools({ db, chatEvents, boardEvents, domainEvents, clock, schedule: outbound, http: options.outboundHttp }, conversation);
   const assistant = { db, log, clock, model, outbound, chatEvents, boardEvents, knowledge, toolsFor };
   const job = createAnswerJob(assistant);
   queue.register(job);

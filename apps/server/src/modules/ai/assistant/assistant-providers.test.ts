@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appointments, jobs, tenants } from '../../../../db/schema/index.ts';
-import { geminiBlocked, geminiError, startFakeGeminiServer } from '../../../../test/fakes/fake-gemini-server.ts';
+import { geminiBlocked, geminiCalls, geminiError, startFakeGeminiServer } from '../../../../test/fakes/fake-gemini-server.ts';
+import { startFakeWebhookServer } from '../../../../test/fakes/fake-webhook-server.ts';
 import { openAiText, openAiToolCalls, startFakeOpenAiServer } from '../../../../test/fakes/fake-openai-server.ts';
 import { seedCatalog } from '../../../../test/support/agenda-fixtures.ts';
 import { buildTestApp, type TestApp } from '../../../../test/support/build-test-app.ts';
@@ -67,6 +68,7 @@ describe('over the Gemini REST API (fake server)', () => {
       geminiApiKey: gemini.apiKey,
       geminiBaseUrl: gemini.url,
       geminiModel: 'gemini-2.5-flash',
+      allowPrivateOutbound: true,
     });
     origin = await listenOnRandomPort(t.app);
   });
@@ -129,6 +131,41 @@ describe('over the Gemini REST API (fake server)', () => {
     expect(Object.keys(third.at(-1)!.parts[0]!.functionResponse as object)).toEqual(['id', 'name', 'response']);
     expect(await t.database.db.select().from(appointments).where(eq(appointments.tenantId, shop.owner.tenant.id))).toHaveLength(1);
     expect(await shop.aiMessages()).toEqual([expect.stringMatching(/^Listo, tu cita quedó agendada para /)]);
+  });
+
+  it("calls the column's webhook tool through the outbound guard and answers with what it returned", async () => {
+    const web = await startFakeWebhookServer();
+    try {
+      web.route('/pedidos', { body: JSON.stringify({ pedido: 'A-1', estado: 'enviado', notas: 'x'.repeat(3_000) }) });
+      const shop = await companyWithAssistant(t, {
+        tools: [{ type: 'webhook', id: 'w1', label: 'Consultar pedido', method: 'POST', url: `${web.url}/pedidos`, purpose: 'Cuando preguntan por un pedido' }],
+      });
+      gemini.requests.length = 0;
+      gemini.reply(geminiCalls([{ id: 'c1', name: 'webhook_1', args: { datos: '{"pedido":"A-1"}' } }]));
+      await shop.says('¿Cómo va mi pedido A-1?');
+      await t.app.queue.drain();
+
+      const [declarations] = gemini.requests[0]!.body.tools as Array<{ functionDeclarations: Array<{ name: string; description: string }> }>;
+      expect(declarations!.functionDeclarations.at(-1)).toMatchObject({
+        name: 'webhook_1',
+        description: '«Consultar pedido»: consulta un servicio externo de la empresa (POST) y devuelve su respuesta. Cuando preguntan por un pedido',
+      });
+      expect(web.received).toEqual([expect.objectContaining({ method: 'POST', path: '/pedidos', body: '{"pedido":"A-1"}' })]);
+      const answered = (
+        gemini.requests[1]!.body.contents as Array<{ parts: Array<{ functionResponse?: { response: { status: number; body: string; recortado?: boolean } } }> }>
+      ).at(-1)!.parts[0]!.functionResponse!.response;
+      expect(answered).toMatchObject({ status: 200, recortado: true });
+      expect(answered.body).toHaveLength(2_000);
+      expect(await shop.aiMessages()).toEqual([expect.stringContaining('"estado":"enviado"')]);
+
+      const refused = await shop.call('PUT', `/columns/${shop.columns[0]!.id}`, {
+        gemini_config: { isEnabled: true, systemPrompt: '', tools: [{ type: 'webhook', id: 'w2', label: 'Otro', method: 'GET', url: 'ftp://pedidos' }] },
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toBe('La URL del webhook debe empezar con http:// o https://.');
+    } finally {
+      await web.close();
+    }
   });
 
   it('retries a 429 as RetryInfo asks, then answers', async () => {

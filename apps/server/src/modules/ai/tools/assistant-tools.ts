@@ -1,3 +1,4 @@
+import { webhookTools } from '@embudo/contracts/http/funnels';
 import { addDays, localIsoString, wallClockOf } from '@embudo/contracts/time/wall-clock';
 import { z } from 'zod';
 import type { Db } from '../../../platform/db/database.ts';
@@ -12,9 +13,11 @@ import {
   type ScheduleDeps,
   storeSystemNote,
 } from '../../chats/index.ts';
-import { type BoardEvents, columnsOfFunnel, findCard, placeCard, publishCardMove, switchCardAiOff } from '../../funnels/index.ts';
+import { type BoardEvents, columnAssistant, columnsOfFunnel, findCard, placeCard, publishCardMove, switchCardAiOff } from '../../funnels/index.ts';
 import type { AssistantConversation } from '../assistant/assistant.service.ts';
+import type { OutboundHttp } from '../../../platform/outbound-http/outbound-http.guard.ts';
 import type { AiTool } from '../model/model-port.ts';
+import { webhookTool } from './flow-tools.ts';
 
 /** The note the assistant leaves when it hands the chat to a person. */
 export const handOverNote = (reason: string) => `La IA pasó la conversación a una persona: ${reason}`;
@@ -30,6 +33,8 @@ export interface AssistantToolDeps {
   clock: () => Date;
   /** The chats module's scheduled sends, for schedule_message. */
   schedule: ScheduleDeps;
+  /** The outbound guard, for the column's webhook tools. */
+  http: OutboundHttp;
 }
 
 /** Arguments the model sent, checked; a refusal goes back to the model as `{ error }` in Spanish, never as a crash. */
@@ -67,6 +72,9 @@ export async function assistantTools(deps: AssistantToolDeps, conversation: Assi
     bookAppointment(deps, conversation),
   ];
   if (otherColumns.length > 0) tools.unshift(moveToColumn(deps, conversation, otherColumns));
+  // The column's webhooks (issue 15): webhook_1, webhook_2… in the order the column lists them.
+  const webhooks = webhookTools((await columnAssistant(deps.db, conversation.tenantId, conversation.columnId))?.assistant?.tools ?? []);
+  webhooks.forEach((webhook, index) => tools.push(webhookTool(`webhook_${index + 1}`, webhook, { http: deps.http, report: () => undefined })));
   return tools;
 }
 

@@ -47,7 +47,7 @@ export async function flowTools(configs: readonly FlowToolConfig[], services: Fl
     const name = names[index]!;
     switch (config.tool_type) {
       case 'webhook':
-        return webhookTool(name, config, services);
+        return webhookTool(name, { label: config.label, method: config.type, url: config.url }, services);
       case 'redirect_to_column':
         return redirectTool(name, config, services, columns);
       case 'schedule_message':
@@ -56,15 +56,28 @@ export async function flowTools(configs: readonly FlowToolConfig[], services: Fl
   });
 }
 
-function webhookTool(name: string, config: Extract<FlowToolConfig, { tool_type: 'webhook' }>, services: FlowToolServices): AiTool {
-  const label = labelOf(config, 'Webhook');
+/** A company service the model may call: GET, or POST with the JSON object the model writes in `datos`. */
+export interface WebhookToolConfig {
+  label: string;
+  method: 'GET' | 'POST';
+  url: string;
+  purpose?: string;
+}
+
+/**
+ * A webhook as a model tool, for the aiPrompt node and the column assistant alike: through the outbound guard (public
+ * addresses only, 10 s, 5 MB), its answer trimmed for the model; every call reported.
+ */
+export function webhookTool(name: string, config: WebhookToolConfig, services: Pick<FlowToolServices, 'http' | 'report'>): AiTool {
+  const label = config.label.trim() || 'Webhook';
   const parameters: ToolParameters =
-    config.type === 'POST'
+    config.method === 'POST'
       ? { type: 'object', properties: { datos: { type: 'string', description: 'Objeto JSON que se envía como cuerpo (opcional)' } } }
       : { type: 'object', properties: {} };
+  const purpose = config.purpose?.trim() ? ` ${config.purpose.trim()}` : '';
   return {
     name,
-    description: `«${label}»: consulta un servicio externo de la empresa (${config.type}) y devuelve su respuesta.`,
+    description: `«${label}»: consulta un servicio externo de la empresa (${config.method}) y devuelve su respuesta.${purpose}`,
     parameters,
     async execute(args) {
       const url = config.url.trim();
@@ -73,7 +86,7 @@ function webhookTool(name: string, config: Extract<FlowToolConfig, { tool_type: 
         return { error: 'Esta herramienta no tiene URL configurada.' };
       }
       let body: string | undefined;
-      if (config.type === 'POST') {
+      if (config.method === 'POST') {
         const raw = typeof args['datos'] === 'string' && args['datos'].trim() ? args['datos'] : '{}';
         try {
           const parsed: unknown = JSON.parse(raw);
@@ -85,16 +98,16 @@ function webhookTool(name: string, config: Extract<FlowToolConfig, { tool_type: 
       try {
         const response = await services.http({
           url,
-          method: config.type,
+          method: config.method,
           body,
           headers: body === undefined ? {} : { 'content-type': 'application/json' },
         });
         const text = response.body.toString('utf8');
-        services.report(`[🔧 IA: «${label}» ${config.type} ${url} → ${response.status}]`);
+        services.report(`[🔧 IA: «${label}» ${config.method} ${url} → ${response.status}]`);
         return { status: response.status, body: text.slice(0, WEBHOOK_RESPONSE_CHARS), ...(text.length > WEBHOOK_RESPONSE_CHARS ? { recortado: true } : {}) };
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        services.report(`[🔧 IA: «${label}» ${config.type} ${url} falló: ${reason}]`);
+        services.report(`[🔧 IA: «${label}» ${config.method} ${url} falló: ${reason}]`);
         return { error: reason };
       }
     },
