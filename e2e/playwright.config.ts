@@ -48,6 +48,8 @@ export default defineConfig({
       ADMIN_PASSWORD: 'Operador123',
       DATABASE_URL: '',
       REDIS_URL: '',
+      // The journeys rely on the deterministic built-in model ("IA de prueba"), whatever keys the machine has.
+      AI_PROVIDER: 'sandbox',
     },
   },
 });

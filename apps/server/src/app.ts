@@ -31,7 +31,7 @@ import { FAKE_GUPSHUP_PREFIX, sandboxRoutes } from './messaging-providers/sandbo
 import { createDatabaseConversationStore } from './messaging-providers/sandbox/conversation-store.ts';
 import { adminPlugin, gupshupCredentials, resolveAdminSession } from './modules/admin/index.ts';
 import { agendaPlugin } from './modules/agenda/index.ts';
-import { aiPlugin, createAiModel, indexKnowledgeFile, searchKnowledge, type AiModel, type AiModelSettings } from './modules/ai/index.ts';
+import { aiPlugin, createAiModel, indexKnowledgeFile, readKnowledgeFile, searchKnowledge, type AiModel, type AiModelSettings } from './modules/ai/index.ts';
 import {
   authPlugin,
   defaultSessionLifetime,
@@ -77,10 +77,7 @@ export interface AppOptions extends AiModelSettings {
   clock?: () => Date;
   /** SMTP server for the bot sendEmail node; unset, the node reports that e-mail is not configured. */
   smtpUrl?: string;
-  /** Gemini for the bot aiPrompt node; unset, the node says AI is not configured. */
-  geminiApiKey?: string;
-  geminiBaseUrl?: string;
-  /** The assistant's, copilot's and transcripts' model; tests inject one. Unset: the AI_PROVIDER settings pick it (none without). */
+  /** The one AI model: the column assistant, copilot, transcripts and the bots' aiPrompt node; tests inject one. Unset: the AI_PROVIDER settings pick it (none without). */
   aiModel?: AiModel;
   /** URLs from the outside world (bot webhook and image nodes, inbound media) may reach loopback and private networks (tests, on-premise); refused by default. */
   allowPrivateOutbound?: boolean;
@@ -177,7 +174,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...context,
     columnBots: columnBotsOf(db),
     archiveLanding: waitingRoomArchive(db),
-    indexToolFile: (file) => indexKnowledgeFile(db, file),
+    toolFiles: { read: readKnowledgeFile, index: (file) => indexKnowledgeFile(db, file) },
   });
   await app.register(usersPlugin, { ...context, revokeSessions: revokeAllSessions });
   await app.register(authPlugin, { ...context, throttle: options.throttle });
@@ -189,7 +186,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...context,
     outbound,
     smtpUrl: options.smtpUrl,
-    gemini: options.geminiApiKey ? { apiKey: options.geminiApiKey, baseUrl: options.geminiBaseUrl } : undefined,
+    aiModel,
   });
   await app.register(bulkSendsPlugin, { ...context, outbound, pace: options.bulkSendPace });
   await app.register(adminPlugin, {

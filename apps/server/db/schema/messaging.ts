@@ -147,6 +147,10 @@ export const scheduledMessages = pgTable(
       .references(() => cards.id, { onDelete: 'cascade' }),
     authorUserId: uuid('author_user_id').references(() => users.id, { onDelete: 'set null' }),
     authorName: text('author_name').notNull(),
+    /** Who the message goes out as: a person (user) or the AI assistant that scheduled it (issue 15). */
+    sender: text('sender', { enum: ['user', 'ai'] })
+      .notNull()
+      .default('user'),
     scheduledFor: timestamp('scheduled_for', { withTimezone: true }).notNull(),
     text: text('text'),
     templateId: uuid('template_id'),

@@ -15,11 +15,14 @@ export const createColumnRequest = z.object({
   title: name('El título de la columna es requerido.'),
 });
 
-export const TOOL_FILE_PATH = /^\/media\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.(csv|txt|json)$/;
+/** Issue 15: the column assistant's knowledge files; spec 01 suggests CSV, TXT or JSON, and PDF, DOCX, XLSX and MD are read too. */
+export const TOOL_FILE_EXTENSIONS = ['pdf', 'docx', 'xlsx', 'csv', 'txt', 'json', 'md'] as const;
+export type ToolFileExtension = (typeof TOOL_FILE_EXTENSIONS)[number];
+export const TOOL_FILE_PATH = /^\/media\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.(pdf|docx|xlsx|csv|txt|json|md)$/;
 
 /** A file the column's assistant may consult (spec 01 §3 Column AI config). */
-export const columnToolSchema = z.object({
-  type: z.literal('file_upload', { error: 'Tipo de herramienta inválido: usa file_upload.' }),
+export const columnFileToolSchema = z.object({
+  type: z.literal('file_upload'),
   id: clientId('Cada herramienta necesita un id.').min(1, { error: 'Cada herramienta necesita un id.' }),
   fileName: requiredText(TEXT_LIMITS.fileName, 'Cada herramienta necesita el nombre del archivo.'),
   filePath: safeString('Cada herramienta necesita la ruta del archivo subido.').regex(TOOL_FILE_PATH, {
@@ -27,7 +30,28 @@ export const columnToolSchema = z.object({
   }),
   purpose: trimmedText(1000, { error: 'El propósito debe ser texto.', tooLong: 'El propósito admite como máximo 1000 caracteres.' }).default(''),
 });
+export type ColumnFileTool = z.infer<typeof columnFileToolSchema>;
+
+export const WEBHOOK_URL_INVALID = 'La URL del webhook debe empezar con http:// o https://.';
+/** Issue 15: a company service the column's assistant may call (GET, or POST with a JSON body it writes), through the outbound guard. */
+export const columnWebhookToolSchema = z.object({
+  type: z.literal('webhook'),
+  id: clientId('Cada herramienta necesita un id.').min(1, { error: 'Cada herramienta necesita un id.' }),
+  label: requiredText(120, 'Cada webhook necesita un nombre.', 'El nombre del webhook admite como máximo 120 caracteres.'),
+  method: z.enum(['GET', 'POST'], { error: 'Método inválido: usa GET o POST.' }).default('POST'),
+  url: safeString(WEBHOOK_URL_INVALID)
+    .max(2048, { error: 'La URL del webhook admite como máximo 2048 caracteres.' })
+    .regex(/^https?:\/\/[^\s]+$/i, { error: WEBHOOK_URL_INVALID }),
+  purpose: trimmedText(1000, { error: 'El propósito debe ser texto.', tooLong: 'El propósito admite como máximo 1000 caracteres.' }).default(''),
+});
+export type ColumnWebhookTool = z.infer<typeof columnWebhookToolSchema>;
+
+export const columnToolSchema = z.discriminatedUnion('type', [columnFileToolSchema, columnWebhookToolSchema], {
+  error: 'Tipo de herramienta inválido: usa file_upload o webhook.',
+});
 export type ColumnTool = z.infer<typeof columnToolSchema>;
+export const fileTools = (tools: readonly ColumnTool[]) => tools.filter((tool): tool is ColumnFileTool => tool.type === 'file_upload');
+export const webhookTools = (tools: readonly ColumnTool[]) => tools.filter((tool): tool is ColumnWebhookTool => tool.type === 'webhook');
 
 export const AI_QUIET_SECONDS_DEFAULT = 4;
 
@@ -37,10 +61,7 @@ export const geminiConfigSchema = z.object({
     error: 'Las instrucciones deben ser texto.',
     tooLong: `Las instrucciones admiten como máximo ${TEXT_LIMITS.longText} caracteres.`,
   }).default(''),
-  tools: z
-    .array(columnToolSchema, { error: 'tools debe ser una lista.' })
-    .max(20, { error: 'Como máximo 20 archivos de herramientas por columna.' })
-    .default([]),
+  tools: z.array(columnToolSchema, { error: 'tools debe ser una lista.' }).max(20, { error: 'Como máximo 20 herramientas por columna.' }).default([]),
   /** Issue 15: customer messages this close together (seconds) get one answer. */
   quietSeconds: z
     .number({ error: 'La espera debe ser un número de segundos.' })
@@ -94,7 +115,7 @@ export const assignedTemplatesRequest = z.object({
 export const assignedTemplatesResponse = assignedTemplatesRequest;
 
 export const TOOL_FILE_MAX_BYTES = 5 * 1024 * 1024;
-export const TOOL_FILE_REFUSED = 'Sube un archivo CSV, TXT o JSON de texto.';
+export const TOOL_FILE_REFUSED = 'Sube un archivo PDF, DOCX, XLSX, CSV, TXT, JSON o MD.';
 export const toolUploadResponse = z.object({ fileName: z.string(), filePath: z.string() });
 
 // Answers (spec 01 §3 Funnel, Column, Card). Plain shapes: a response schema only describes what the server sends.
@@ -103,7 +124,10 @@ export const funnelResponse = z.object({ id: z.string(), name: z.string(), unrea
 export type Funnel = z.infer<typeof funnelResponse>;
 export const funnelSummaryResponse = z.array(funnelResponse);
 
-const columnToolResponse = z.object({ type: z.literal('file_upload'), id: z.string(), fileName: z.string(), filePath: z.string(), purpose: z.string() });
+const columnToolResponse = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('file_upload'), id: z.string(), fileName: z.string(), filePath: z.string(), purpose: z.string() }),
+  z.object({ type: z.literal('webhook'), id: z.string(), label: z.string(), method: z.enum(['GET', 'POST']), url: z.string(), purpose: z.string() }),
+]);
 export const geminiConfigResponse = z.object({
   isEnabled: z.boolean(),
   systemPrompt: z.string(),

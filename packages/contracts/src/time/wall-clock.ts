@@ -70,6 +70,15 @@ function offsetMinutes(instant: Date, timeZone: string): number {
   return Math.round((asUtc - Math.floor(instant.getTime() / 1000) * 1000) / MINUTE_MS);
 }
 
+/** The instant as ISO-8601 with the zone's offset ("2030-03-04T09:00:00-06:00"): what a clock there shows, unambiguous. */
+export function localIsoString(instant: Date, timeZone: string): string {
+  const { date, minutes } = wallClockOf(instant, timeZone);
+  const offset = offsetMinutes(instant, timeZone);
+  const pad = (value: number) => String(Math.floor(Math.abs(value))).padStart(2, '0');
+  const sign = offset < 0 ? '-' : '+';
+  return `${date}T${pad(minutes / 60)}:${pad(minutes % 60)}:00${sign}${pad(offset / 60)}:${pad(offset % 60)}`;
+}
+
 /**
  * The instant a clock in the zone shows `minutes` after midnight of `date` (minutes may run past
  * one day). In a spring-forward gap the clock time does not exist; the instant found is the one

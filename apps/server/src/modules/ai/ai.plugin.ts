@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../platform/app-context.ts';
 import { registerTenantRoutes } from '../../platform/http/route-access.ts';
-import { createChatEvents, type OutboundDeps } from '../chats/index.ts';
+import { createChatEvents, type ScheduleDeps } from '../chats/index.ts';
 import { realtimeBoardEvents } from '../funnels/index.ts';
 import { recordAiUsage } from '../usage/index.ts';
 import { createAssistantListeners } from './assistant/assistant.listeners.ts';
@@ -15,8 +15,8 @@ import { createVoiceNoteListeners } from './transcripts/voice-notes.ts';
 export interface AiPluginOptions extends AppContext {
   /** Null when no AI_PROVIDER is configured: the assistant then leaves a note instead of answering. */
   model: AiModel | null;
-  /** The chats module's outbox, through which the assistant answers as sender `ai`. */
-  outbound: Pick<OutboundDeps, 'enqueueSend'>;
+  /** The chats module's outbox, through which the assistant answers as sender `ai` (and schedules messages). */
+  outbound: ScheduleDeps;
   knowledge: KnowledgeSearch;
 }
 
@@ -25,7 +25,8 @@ export const aiPlugin: FastifyPluginAsync<AiPluginOptions> = async (app, options
   const { db, log, clock, queue, domainEvents, realtime, storage, model, outbound, knowledge } = options;
   const chatEvents = createChatEvents(db, realtime);
   const boardEvents = realtimeBoardEvents(realtime);
-  const toolsFor = (conversation: AssistantConversation) => assistantTools({ db, chatEvents, boardEvents, domainEvents, clock }, conversation);
+  const toolsFor = (conversation: AssistantConversation) =>
+    assistantTools({ db, chatEvents, boardEvents, domainEvents, clock, schedule: outbound, http: options.outboundHttp }, conversation);
   const assistant = { db, log, clock, model, outbound, chatEvents, boardEvents, knowledge, toolsFor };
   const job = createAnswerJob(assistant);
   queue.register(job);

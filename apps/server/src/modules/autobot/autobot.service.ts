@@ -6,7 +6,7 @@ import { autobotConversations, autobotSettings, messages, type AutobotMenuOption
 import type { Db, DbExecutor, Tx } from '../../platform/db/database.ts';
 import { badRequest } from '../../platform/errors/app-error.ts';
 import { emitNewMessage, storeOutbound, type OutboundDeps, type OutboundDraft, type MessageRow } from '../chats/index.ts';
-import { findCard, placeCard, columnsOfTenant, publishCardMove, type CardPlace, type CardRow, type BoardEvents } from '../funnels/index.ts';
+import { columnAssistant, findCard, placeCard, columnsOfTenant, publishCardMove, type CardPlace, type CardRow, type BoardEvents } from '../funnels/index.ts';
 import { requirePlanFeature, findTenantById } from '../tenants/index.ts';
 import { chosenOption, confirmationText, HANDOFF_TEXT, menuDraft, RETRY_INTRO } from './autobot-menu.ts';
 
@@ -100,7 +100,7 @@ type Step =
 
 /**
  * Runs after a customer's message is stored (a listener of `customer-message.stored`). The bot only ever
- * answers chats in its waiting room: a new chat gets the welcome and the menu; a valid choice moves the card
+ * answers chats in its waiting room, and not while that column's AI assistant is on: a new chat gets the welcome and the menu; a valid choice moves the card
  * to that column and confirms; anything else repeats the menu once, then leaves the chat to a person.
  * The decision, the reply (outbox), the move and its events commit together with `recordDelivery`, so a
  * second delivery of the same message changes nothing.
@@ -109,6 +109,8 @@ export async function handleCustomerMessage(deps: AutobotDeps, incoming: Custome
   const { tenantId } = incoming;
   const bot = await runningBot(deps.db, tenantId);
   if (!bot || incoming.columnId !== bot.trigger.columnId) return;
+  // One voice per column: once the waiting room's AI assistant is switched on, it answers there instead of the menu (issue 15).
+  if ((await columnAssistant(deps.db, tenantId, bot.trigger.columnId))?.assistant?.isEnabled) return;
   const [card, [message]] = await Promise.all([
     findCard(deps.db, tenantId, incoming.cardId),
     deps.db

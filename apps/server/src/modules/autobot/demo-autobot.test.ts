@@ -9,7 +9,7 @@ import { confirmationText } from './autobot-menu.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await buildTestApp({ providerMode: 'sandbox' });
+  t = await buildTestApp({ providerMode: 'sandbox', aiProvider: 'sandbox' });
   await listenOnRandomPort(t.app);
 });
 afterAll(async () => t.close());
@@ -45,5 +45,35 @@ describe('the embedded demo', () => {
       .where(and(eq(messages.cardId, card!.id), eq(messages.sender, 'user')))
       .orderBy(asc(messages.createdAt));
     expect(replies.map((row) => row.text)).toEqual([DEMO_BOT_WELCOME, confirmationText('Soporte')]);
+  });
+
+  it("steps aside in its waiting room once that column's AI assistant is switched on: the assistant answers there", async () => {
+    const tenant = (await findTenantBySlug(t.database.db, DEMO_SIGN_IN.tenantSlug))!;
+    const [waitingRoom] = await t.database.db.select().from(boardColumns).where(eq(boardColumns.tenantId, tenant.id)).orderBy(asc(boardColumns.position));
+    await t.database.db
+      .update(boardColumns)
+      .set({ geminiConfig: { isEnabled: true, systemPrompt: 'Atiende con amabilidad.', tools: [], quietSeconds: 0, pauseOnHumanReply: true } })
+      .where(eq(boardColumns.id, waitingRoom!.id));
+    await t.app.sandboxPhone!.customerSends({
+      appName: sandboxAppName(DEMO_SIGN_IN.tenantSlug),
+      phone: '5215588886666',
+      name: 'Otra',
+      kind: 'text',
+      text: 'Hola',
+    });
+    await t.app.queue.drain();
+    const [card] = await t.database.db
+      .select()
+      .from(cards)
+      .where(and(eq(cards.tenantId, tenant.id), eq(cards.phone, '5215588886666')));
+    const sent = await t.database.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.cardId, card!.id)))
+      .orderBy(asc(messages.createdAt));
+    expect(sent.map((row) => [row.sender, row.text])).toEqual([
+      ['contact', 'Hola'],
+      ['ai', expect.any(String)],
+    ]);
   });
 });

@@ -3,7 +3,7 @@ import { botSessions, messages, type FlowRunState } from '../../../db/schema/ind
 import type { Tx } from '../../platform/db/database.ts';
 import type { Logger } from '../../platform/logger/logger.ts';
 import type { MediaStorage } from '../../platform/storage/media-storage.ts';
-import { emitNewMessage, storeOutbound, pressedReply, replyChoicesDraft, type MessageRow, type OutboundDeps, type OutboundDraft } from '../chats/index.ts';
+import { emitNewMessage, storeOutbound, pressedReply, replyChoicesDraft, type MessageRow, type OutboundDraft, type ScheduleDeps } from '../chats/index.ts';
 import { findCard, placeCard, columnBot, publishCardMove, type BoardEvents, type CardPlace, type CardRow } from '../funnels/index.ts';
 import { findBot, type BotRow } from './bots.service.ts';
 import { runnableConfig } from './bot-secrets.ts';
@@ -24,7 +24,7 @@ export interface BotTimerPayload {
 }
 
 export interface BotLiveDeps extends BotRunDeps {
-  outbound: OutboundDeps;
+  outbound: ScheduleDeps;
   storage: MediaStorage;
   boardEvents: Pick<BoardEvents, 'cardMoved'>;
   /** Records the timer's job in the caller's transaction, due at `runAt`. */
@@ -95,9 +95,14 @@ export function createBotLive(deps: BotLiveDeps) {
     let moveTo: { id: string; funnelId: string } | undefined;
     const result = await advanceFlow(runnableConfig(deps.box, bot.config), state, input, {
       mode: 'live',
-      services: runServicesFor(deps, tenantId, (column) => {
-        moveTo = column;
-      }),
+      services: runServicesFor(
+        deps,
+        tenantId,
+        (column) => {
+          moveTo = column;
+        },
+        { card, schedule: deps.outbound },
+      ),
     });
     for (const report of result.reports) deps.log.debug({ tenantId, cardId: card.id, botId: bot.id, report }, 'bot step');
     const drafts: OutboundDraft[] = [];

@@ -290,6 +290,7 @@ export function createScheduledJob(deps: OutboundDeps) {
       }
       try {
         await queueOutbound(deps, { tenantId, userId: item.authorUserId }, card, draft, {
+          sender: item.sender,
           alsoInTransaction: async (tx, message) => {
             const [marked] = await tx
               .update(scheduledMessages)

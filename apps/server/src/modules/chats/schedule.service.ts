@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { CONVERSATION_WINDOW_MS, EMPTY_MESSAGE, SCHEDULE_IN_PAST, SCHEDULE_NEEDS_TEMPLATE, type ScheduleRequest } from '@embudo/contracts/http/chats';
 import { scheduledMessages } from '../../../db/schema/index.ts';
 import type { Tx } from '../../platform/db/database.ts';
+import type { CardRow } from '../funnels/index.ts';
 import { badRequest } from '../../platform/errors/app-error.ts';
 import { findApprovedTemplate } from '../templates/index.ts';
 import { writableCard, type Author, type OutboundDeps } from './outbound.service.ts';
@@ -61,6 +62,51 @@ export async function scheduleMessage(deps: ScheduleDeps, author: Author, input:
   deps.events.emit(author.tenantId, card.funnelId, 'scheduled:updated', { cardId: card.id, scheduled: item });
   return item;
 }
+
+/**
+ * A text the AI (the column assistant or a flow's aiPrompt node) schedules for this chat, sent as sender `ai`. Only
+ * inside the 24-hour window at its time: the AI has no template to send, so a later time is refused (AppError).
+ */
+export async function scheduleAiMessage(
+  deps: ScheduleDeps,
+  input: { tenantId: string; card: CardRow; text: string; scheduledFor: Date; authorName: string },
+  now = new Date(),
+) {
+  const { card, scheduledFor } = input;
+  const text = input.text.trim();
+  if (!text) throw badRequest(EMPTY_MESSAGE);
+  if (Number.isNaN(scheduledFor.getTime()) || scheduledFor.getTime() <= now.getTime()) throw badRequest(SCHEDULE_IN_PAST);
+  const windowEnd = card.contactLastMessageAt ? card.contactLastMessageAt.getTime() + CONVERSATION_WINDOW_MS : 0;
+  if (scheduledFor.getTime() > windowEnd) throw badRequest(AI_SCHEDULE_OUTSIDE_WINDOW(new Date(windowEnd)));
+  const row = await deps.db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(scheduledMessages)
+      .values({ tenantId: input.tenantId, cardId: card.id, authorUserId: null, authorName: input.authorName, sender: 'ai', scheduledFor, text })
+      .returning();
+    await deps.enqueueScheduled(tx, { tenantId: input.tenantId, scheduledId: created!.id }, scheduledFor);
+    return created!;
+  });
+  deps.events.emit(input.tenantId, card.funnelId, 'scheduled:updated', {
+    cardId: card.id,
+    scheduled: {
+      id: row.id,
+      cardId: row.cardId,
+      author: row.authorName,
+      scheduledFor: row.scheduledFor.toISOString(),
+      text: row.text,
+      templateId: null,
+      variables: null,
+      status: row.status,
+      raw_timestamp: row.createdAt.getTime(),
+    },
+  });
+  return { id: row.id, scheduledFor: row.scheduledFor.toISOString(), text };
+}
+
+export const AI_SCHEDULE_OUTSIDE_WINDOW = (windowEnd: Date) =>
+  windowEnd.getTime() > 0
+    ? `Solo se puede programar texto dentro de la ventana de 24 horas, que cierra ${windowEnd.toISOString()}: elige una hora anterior.`
+    : 'La ventana de 24 horas está cerrada: no se puede programar texto.';
 
 export async function findScheduled(deps: Pick<ScheduleDeps, 'db'>, tenantId: string, scheduledId: string) {
   const [row] = await deps.db

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { COLUMN_HAS_CHATS, type GeminiConfig, type UpdateColumnRequest } from '@embudo/contracts/http/funnels';
+import { COLUMN_HAS_CHATS, fileTools, type GeminiConfig, type UpdateColumnRequest } from '@embudo/contracts/http/funnels';
 import { boardColumns, cards, funnels } from '../../../db/schema/index.ts';
 import type { Db, DbExecutor } from '../../platform/db/database.ts';
 import { badRequest, notFound } from '../../platform/errors/app-error.ts';
@@ -154,7 +154,7 @@ export async function updateColumn(scope: Scope, columnId: string, changes: Upda
   let geminiConfig: GeminiConfig | null | undefined = changes.gemini_config;
   if (geminiConfig) {
     // A tool file is read by the assistant later: only files uploaded by this tenant may be named.
-    if (geminiConfig.tools.some((tool) => !tool.filePath.startsWith(`/media/${scope.tenantId}/`))) throw badRequest(FOREIGN_TOOL_FILE);
+    if (fileTools(geminiConfig.tools).some((tool) => !tool.filePath.startsWith(`/media/${scope.tenantId}/`))) throw badRequest(FOREIGN_TOOL_FILE);
   }
   if (changes.assistant_bot_id !== undefined) {
     if (changes.assistant_bot_id && !(await scope.bots.exists(scope.tenantId, changes.assistant_bot_id))) throw notFound(BOT_NOT_FOUND);

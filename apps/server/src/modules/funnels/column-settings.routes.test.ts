@@ -211,10 +211,15 @@ describe('column assistant', () => {
         '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4c40000000049454e44ae426082',
         'hex',
       ),
-      'Sube un archivo CSV, TXT o JSON de texto.',
+      'El archivo no es un CSV válido: su contenido no corresponde a su extensión.',
     ],
-    ['a .exe', 'programa.exe', 'MZ', 'Sube un archivo CSV, TXT o JSON de texto.'],
-    ['binary bytes in a .txt', 'notas.txt', Buffer.from([0x66, 0x00, 0xff, 0xfe]), 'Sube un archivo CSV, TXT o JSON de texto.'],
+    ['a .exe', 'programa.exe', 'MZ', 'Sube un archivo PDF, DOCX, XLSX, CSV, TXT, JSON o MD.'],
+    [
+      'binary bytes in a .txt',
+      'notas.txt',
+      Buffer.from([0x66, 0x00, 0xff, 0xfe]),
+      'El archivo no es texto UTF-8: guárdalo como texto (UTF-8) o súbelo como PDF, DOCX o XLSX.',
+    ],
     ['an empty file', 'vacio.txt', '', 'Falta el archivo (campo tool_file).'],
     ['more than 5 MB', 'enorme.txt', 'a'.repeat(5 * 1024 * 1024 + 10), 'El archivo de herramienta supera el límite de 5 MB.'],
   ])('refuses %s with 400', async (_case, fileName, content, message) => {

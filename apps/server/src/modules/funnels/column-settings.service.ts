@@ -1,6 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { fileTypeFromBuffer } from 'file-type';
-import { TOOL_FILE_MAX_BYTES, TOOL_FILE_REFUSED } from '@embudo/contracts/http/funnels';
+import { TOOL_FILE_MAX_BYTES } from '@embudo/contracts/http/funnels';
 import { columnTemplates, quickReplies } from '../../../db/schema/index.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { badRequest, notFound } from '../../platform/errors/app-error.ts';
@@ -90,50 +89,27 @@ export async function assignTemplates(scope: Scope, columnId: string, templateId
   return { templateIds: wanted };
 }
 
-const TOOL_EXTENSIONS = ['csv', 'txt', 'json'] as const;
-
-function isUtf8Text(data: Buffer) {
-  if (data.subarray(0, 64 * 1024).includes(0)) return false;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(data);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
- * A column tool file (spec 01 §5: CSV, TXT or JSON): checked by its content, not only its name —
- * plain UTF-8 text, no known binary signature, JSON that parses — and at most 5 MB.
+ * Reads and indexes the column assistant's knowledge files (the ai module sits above funnels and implements it):
+ * `read` judges the file by its content and extracts its text, or throws a 400 saying why it cannot be read.
  */
-export async function checkToolFile(data: Buffer, fileName: string): Promise<(typeof TOOL_EXTENSIONS)[number]> {
-  if (data.length === 0) throw badRequest(TOOL_FILE_MISSING);
-  if (data.length > TOOL_FILE_MAX_BYTES) throw badRequest(TOOL_FILE_TOO_LARGE);
-  const extension = fileName.toLowerCase().split('.').pop();
-  const kind = TOOL_EXTENSIONS.find((candidate) => candidate === extension);
-  if (!kind || (await fileTypeFromBuffer(data)) || !isUtf8Text(data)) throw badRequest(TOOL_FILE_REFUSED);
-  if (kind === 'json') {
-    try {
-      JSON.parse(data.toString('utf8'));
-    } catch {
-      throw badRequest('El archivo JSON no es válido.');
-    }
-  }
-  return kind;
+export interface ToolFileKnowledge {
+  read(upload: { fileName: string; data: Buffer }): Promise<{ extension: string; text: string }>;
+  index(file: { tenantId: string; filePath: string; fileName: string; text: string }): Promise<unknown>;
 }
 
-/** Makes an uploaded tool file searchable by the column's AI assistant. */
-export type ToolFileIndexer = (file: { tenantId: string; filePath: string; fileName: string; data: Buffer }) => Promise<unknown>;
-
+/** Spec 01: POST /api/columns/{id}/tools/upload; the file is read before anything is written, so a refusal stores nothing. */
 export async function uploadToolFile(
-  scope: Scope & { storage: MediaStorage; indexToolFile?: ToolFileIndexer },
+  scope: Scope & { storage: MediaStorage; toolFiles: ToolFileKnowledge },
   columnId: string,
   upload: { data: Buffer; fileName: string },
 ) {
   await writableColumn(scope, columnId);
-  const extension = await checkToolFile(upload.data, upload.fileName);
-  const filePath = await scope.storage.save(scope.tenantId, upload.data, extension);
+  if (upload.data.length === 0) throw badRequest(TOOL_FILE_MISSING);
+  if (upload.data.length > TOOL_FILE_MAX_BYTES) throw badRequest(TOOL_FILE_TOO_LARGE);
   const fileName = upload.fileName.split(/[\\/]/).pop()!.slice(0, 255);
-  await scope.indexToolFile?.({ tenantId: scope.tenantId, filePath, fileName, data: upload.data });
+  const { extension, text } = await scope.toolFiles.read({ fileName, data: upload.data });
+  const filePath = await scope.storage.save(scope.tenantId, upload.data, extension);
+  await scope.toolFiles.index({ tenantId: scope.tenantId, filePath, fileName, text });
   return { fileName, filePath };
 }

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { ToolFileIndexer } from './column-settings.service.ts';
+import type { ToolFileKnowledge } from './column-settings.service.ts';
 import type { AppContext } from '../../platform/app-context.ts';
 import { registerTenantRoutes } from '../../platform/http/route-access.ts';
 import type { ArchiveLanding, ColumnBots } from './board-edit.service.ts';
@@ -11,14 +11,14 @@ export interface FunnelsPluginOptions extends AppContext {
   columnBots: ColumnBots;
   /** Where an archived chat lands: the auto-bot's waiting room (autobot sits above funnels). */
   archiveLanding: ArchiveLanding;
-  /** Indexes an uploaded assistant tool file for the AI's knowledge search (the ai module sits above funnels). */
-  indexToolFile: ToolFileIndexer;
+  /** Reads and indexes an uploaded assistant tool file for the AI's knowledge search (the ai module sits above funnels). */
+  toolFiles: ToolFileKnowledge;
 }
 
 /** Funnels, columns, cards and the board. */
 export const funnelsPlugin: FastifyPluginAsync<FunnelsPluginOptions> = async (app, context) => {
-  const { db, storage, domainEvents, realtime, columnBots, archiveLanding, indexToolFile } = context;
+  const { db, storage, domainEvents, realtime, columnBots, archiveLanding, toolFiles } = context;
   await registerTenantRoutes(app, (scope) =>
-    scope.register(funnelsRoutes, { db, storage, domainEvents, events: realtimeBoardEvents(realtime), bots: columnBots, archiveLanding, indexToolFile }),
+    scope.register(funnelsRoutes, { db, storage, domainEvents, events: realtimeBoardEvents(realtime), bots: columnBots, archiveLanding, toolFiles }),
   );
 };

@@ -12,7 +12,6 @@ import {
   renameFunnelRequest,
   toggleAiRequest,
   TOOL_FILE_MAX_BYTES,
-  TOOL_FILE_REFUSED,
   updateColumnRequest,
   updateQuickReplyRequest,
   assignedTemplatesResponse,
@@ -54,12 +53,12 @@ export interface FunnelsRoutesOptions {
   bots: edit.ColumnBots;
   storage: MediaStorage;
   archiveLanding?: edit.ArchiveLanding;
-  indexToolFile?: settings.ToolFileIndexer;
+  toolFiles: settings.ToolFileKnowledge;
 }
 
 export const funnelsRoutes: FastifyPluginAsyncZod<FunnelsRoutesOptions> = async (
   app,
-  { db, events, domainEvents, bots, storage, archiveLanding, indexToolFile },
+  { db, events, domainEvents, bots, storage, archiveLanding, toolFiles },
 ) => {
   const scopeOf = async (request: FastifyRequest) => {
     const scope = await requestScope(request);
@@ -145,8 +144,7 @@ export const funnelsRoutes: FastifyPluginAsyncZod<FunnelsRoutesOptions> = async 
       missingMessage: 'Envía el archivo como multipart/form-data en el campo tool_file.',
     });
     if (!upload) throw badRequest(settings.TOOL_FILE_MISSING);
-    if (!/\.(csv|txt|json)$/i.test(upload.fileName)) throw badRequest(TOOL_FILE_REFUSED);
-    return reply.status(201).send(await settings.uploadToolFile({ ...scope, storage, indexToolFile }, request.params.id, upload));
+    return reply.status(201).send(await settings.uploadToolFile({ ...scope, storage, toolFiles }, request.params.id, upload));
   });
 
   app.post('/card/move', { schema: { body: moveCardRequest, response: { 200: cardSummaryResponse } } }, async (request) =>

@@ -7,7 +7,7 @@ export { funnelsPlugin } from './funnels.plugin.ts';
 export { type ArchiveLanding, type BoardEvents, type ColumnBots, switchCardAiOff } from './board-edit.service.ts';
 export { COLUMN_NOT_FOUND } from './board.service.ts';
 export { withAssistantDefaults } from './column-dto.ts';
-export { type ToolFileIndexer } from './column-settings.service.ts';
+export { type ToolFileKnowledge } from './column-settings.service.ts';
 export { realtimeBoardEvents } from './board-realtime.ts';
 export { funnelColumns } from './board.service.ts';
 export { publishCardMove } from './card-events.ts';

@@ -74,6 +74,8 @@ describe('loadConfig', () => {
     expect(loadConfig({})).toMatchObject({ aiProvider: 'sandbox', geminiModel: 'gemini-2.5-flash' });
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db' }).aiProvider).toBeNull();
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db', GEMINI_API_KEY: 'k' }).aiProvider).toBe('gemini');
+    // A key set for `npm start` is used: the sandbox model is only for when there is none.
+    expect(loadConfig({ GEMINI_API_KEY: 'k' }).aiProvider).toBe('gemini');
     expect(loadConfig({ AI_PROVIDER: 'gemini', GEMINI_API_KEY: 'k', GEMINI_MODEL: 'gemini-2.5-pro' })).toMatchObject({
       aiProvider: 'gemini',
       geminiModel: 'gemini-2.5-pro',

@@ -108,13 +108,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 }
 
 /**
- * The AI model (issue 15): AI_PROVIDER when set; otherwise the sandbox model in embedded mode (no key needed to try
- * the assistant), Gemini in server mode when GEMINI_API_KEY is set, else none.
+ * The AI model (issue 15): AI_PROVIDER when set; otherwise Gemini when GEMINI_API_KEY is set, the sandbox model in
+ * embedded mode (no key needed to try the assistant), else none.
  */
 function aiProvider(env: z.infer<typeof envSchema>): 'gemini' | 'openai' | 'sandbox' | null {
   if (env.AI_PROVIDER) return env.AI_PROVIDER;
-  if (env.DATABASE_URL === undefined) return 'sandbox';
-  return env.GEMINI_API_KEY ? 'gemini' : null;
+  if (env.GEMINI_API_KEY) return 'gemini';
+  return env.DATABASE_URL === undefined ? 'sandbox' : null;
 }
 
 function aiProviderProblem(env: z.infer<typeof envSchema>): string | undefined {

@@ -1,4 +1,4 @@
-import { AI_QUIET_SECONDS_DEFAULT, type ColumnTool, type GeminiConfig } from '@embudo/contracts/http/funnels';
+import { AI_QUIET_SECONDS_DEFAULT, type ColumnTool, type ColumnWebhookTool, fileTools, type GeminiConfig, webhookTools } from '@embudo/contracts/http/funnels';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
@@ -83,21 +83,29 @@ function quietSecondsFrom(raw: string) {
   return Number.isFinite(seconds) ? Math.min(60, Math.max(0, seconds)) : 0;
 }
 
-/** The assistant's file tools: upload a CSV, TXT or JSON, say what it is for, remove it. */
-export function ToolFilesEditor({ columnId, tools, onChange }: { columnId: string; tools: ColumnTool[]; onChange: (next: ColumnTool[]) => void }) {
+/**
+ * The assistant's tools: knowledge files (upload a PDF, DOCX, XLSX, CSV, TXT, JSON or MD, say what it is for, remove
+ * it) and the company's webhooks it may call.
+ */
+export function ToolFilesEditor({ columnId, tools: allTools, onChange }: { columnId: string; tools: ColumnTool[]; onChange: (next: ColumnTool[]) => void }) {
+  const tools = fileTools(allTools);
   const toast = useToast();
   const input = useRef<HTMLInputElement>(null);
   const [uploading, setUploading] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
 
   const upload = async (file: File | undefined) => {
     if (!file) return;
     setUploading(true);
+    setRefusal(null);
     try {
       const { fileName, filePath } = await boardApi.uploadToolFile(columnId, file);
-      onChange([...tools, { type: 'file_upload', id: crypto.randomUUID(), fileName, filePath, purpose: '' }]);
+      onChange([...allTools, { type: 'file_upload', id: crypto.randomUUID(), fileName, filePath, purpose: '' }]);
       toast.success('Archivo de herramienta subido exitosamente.');
     } catch (error) {
-      toast.error(errorMessageOr(error, 'Error al subir el archivo.'));
+      // The toast says what spec 01 says; the dialog keeps why this file could not be read.
+      toast.error('Error al subir el archivo.');
+      setRefusal(`No se pudo usar «${file.name}»: ${errorMessageOr(error, 'Error al subir el archivo.')}`);
     } finally {
       setUploading(false);
     }
@@ -105,7 +113,9 @@ export function ToolFilesEditor({ columnId, tools, onChange }: { columnId: strin
 
   return (
     <div className="space-y-3">
-      <p className="text-sm text-slate-600">Archivos que el asistente puede consultar (se sugieren CSV, TXT o JSON).</p>
+      <p className="text-sm text-slate-600">
+        Archivos que el asistente puede consultar (se sugieren CSV, TXT o JSON; también lee PDF, DOCX, XLSX y MD de hasta 5 MB).
+      </p>
       <ul className="space-y-2" aria-label="Archivos de herramientas">
         {tools.length === 0 && <li className="rounded-lg bg-slate-50 px-3 py-3 text-center text-sm text-slate-500">Sin archivos.</li>}
         {tools.map((tool) => (
@@ -120,7 +130,7 @@ export function ToolFilesEditor({ columnId, tools, onChange }: { columnId: strin
                 variant="ghost"
                 className="text-rose-600"
                 aria-label={`Quitar ${tool.fileName}`}
-                onClick={() => onChange(tools.filter((item) => item.id !== tool.id))}
+                onClick={() => onChange(allTools.filter((item) => item.id !== tool.id))}
               >
                 Quitar
               </Button>
@@ -130,7 +140,7 @@ export function ToolFilesEditor({ columnId, tools, onChange }: { columnId: strin
               value={tool.purpose}
               maxLength={1000}
               placeholder="¿Para qué sirve? p. ej. lista de precios"
-              onChange={(event) => onChange(tools.map((item) => (item.id === tool.id ? { ...item, purpose: event.target.value } : item)))}
+              onChange={(event) => onChange(allTools.map((item) => (item.id === tool.id ? { ...item, purpose: event.target.value } : item)))}
               className="block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm outline-none focus:border-emerald-500"
             />
           </li>
@@ -140,7 +150,7 @@ export function ToolFilesEditor({ columnId, tools, onChange }: { columnId: strin
         ref={input}
         type="file"
         hidden
-        accept=".csv,.txt,.json,text/csv,text/plain,application/json"
+        accept=".csv,.txt,.json,.md,.pdf,.docx,.xlsx,text/csv,text/plain,text/markdown,application/json,application/pdf,application/vnd.openxmlformats-officedocument.wordprocessingml.document,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
         data-testid="tool-file-input"
         onChange={(event) => {
           void upload(event.target.files?.[0]);
@@ -149,6 +159,82 @@ export function ToolFilesEditor({ columnId, tools, onChange }: { columnId: strin
       />
       <Button variant="secondary" size="sm" loading={uploading} onClick={() => input.current?.click()}>
         Subir archivo
+      </Button>
+      {refusal && (
+        <p role="alert" data-testid="tool-file-error" className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-700 ring-1 ring-rose-200">
+          {refusal}
+        </p>
+      )}
+      <WebhookToolsEditor tools={allTools} onChange={onChange} />
+    </div>
+  );
+}
+
+/** The company's services the assistant may call (GET, or POST with a JSON body it writes), each with what it is for. */
+function WebhookToolsEditor({ tools: allTools, onChange }: { tools: ColumnTool[]; onChange: (next: ColumnTool[]) => void }) {
+  const webhooks = webhookTools(allTools);
+  const edit = (id: string, change: Partial<ColumnWebhookTool>) =>
+    onChange(allTools.map((item) => (item.id === id && item.type === 'webhook' ? { ...item, ...change } : item)));
+  const field = 'block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm outline-none focus:border-emerald-500';
+  return (
+    <div className="space-y-2 border-t border-slate-200 pt-3">
+      <p className="text-sm text-slate-600">Webhooks que el asistente puede llamar (por ejemplo, consultar un pedido).</p>
+      <ul className="space-y-2" aria-label="Webhooks del asistente">
+        {webhooks.map((tool, index) => (
+          <li key={tool.id} data-testid="tool-webhook" className="space-y-2 rounded-lg bg-slate-50 px-3 py-2 ring-1 ring-slate-200">
+            <div className="flex items-center gap-2">
+              <input
+                aria-label={`Nombre del webhook ${index + 1}`}
+                value={tool.label}
+                maxLength={120}
+                placeholder="Consultar pedido"
+                onChange={(event) => edit(tool.id, { label: event.target.value })}
+                className={`${field} flex-1`}
+              />
+              <select
+                aria-label={`Método del webhook ${index + 1}`}
+                value={tool.method}
+                onChange={(event) => edit(tool.id, { method: event.target.value === 'GET' ? 'GET' : 'POST' })}
+                className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
+              >
+                <option value="POST">POST</option>
+                <option value="GET">GET</option>
+              </select>
+              <Button
+                size="sm"
+                variant="ghost"
+                className="text-rose-600"
+                aria-label={`Quitar webhook ${index + 1}`}
+                onClick={() => onChange(allTools.filter((item) => item.id !== tool.id))}
+              >
+                Quitar
+              </Button>
+            </div>
+            <input
+              aria-label={`URL del webhook ${index + 1}`}
+              value={tool.url}
+              maxLength={2048}
+              placeholder="https://"
+              onChange={(event) => edit(tool.id, { url: event.target.value })}
+              className={field}
+            />
+            <input
+              aria-label={`Propósito del webhook ${index + 1}`}
+              value={tool.purpose}
+              maxLength={1000}
+              placeholder="¿Cuándo usarlo? p. ej. cuando el cliente pregunta por su pedido"
+              onChange={(event) => edit(tool.id, { purpose: event.target.value })}
+              className={field}
+            />
+          </li>
+        ))}
+      </ul>
+      <Button
+        variant="secondary"
+        size="sm"
+        onClick={() => onChange([...allTools, { type: 'webhook', id: crypto.randomUUID(), label: '', method: 'POST', url: '', purpose: '' }])}
+      >
+        + Agregar webhook
       </Button>
     </div>
   );

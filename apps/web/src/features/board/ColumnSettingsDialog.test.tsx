@@ -137,6 +137,11 @@ describe('column assistant', () => {
     const form = api.callsTo('POST', '/t/acme/api/columns/col1/tools/upload')[0]!.body as FormData;
     expect((form.get('tool_file') as File).name).toBe('precios.csv');
     fireEvent.change(within(dialog).getByLabelText('Propósito de precios.csv'), { target: { value: 'Lista de precios' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: '+ Agregar webhook' }));
+    fireEvent.change(within(dialog).getByLabelText('Nombre del webhook 1'), { target: { value: 'Consultar pedido' } });
+    fireEvent.change(within(dialog).getByLabelText('Método del webhook 1'), { target: { value: 'GET' } });
+    fireEvent.change(within(dialog).getByLabelText('URL del webhook 1'), { target: { value: 'https://tienda.example/pedidos' } });
+    fireEvent.change(within(dialog).getByLabelText('Propósito del webhook 1'), { target: { value: 'Estado de un pedido' } });
 
     fireEvent.click(within(dialog).getByRole('button', { name: 'Guardar asistente' }));
     expect(await screen.findByText('Asistente de columna actualizado.')).toBeTruthy();
@@ -144,7 +149,10 @@ describe('column assistant', () => {
       gemini_config: {
         isEnabled: true,
         systemPrompt: 'Eres el asistente de ventas.',
-        tools: [{ type: 'file_upload', id: 'tool-1', fileName: 'precios.csv', filePath: '/media/t/f.csv', purpose: 'Lista de precios' }],
+        tools: [
+          { type: 'file_upload', id: 'tool-1', fileName: 'precios.csv', filePath: '/media/t/f.csv', purpose: 'Lista de precios' },
+          { type: 'webhook', id: 'tool-1', label: 'Consultar pedido', method: 'GET', url: 'https://tienda.example/pedidos', purpose: 'Estado de un pedido' },
+        ],
         quietSeconds: 4,
         pauseOnHumanReply: true,
       },
@@ -184,7 +192,7 @@ describe('column assistant', () => {
 
   it('says when a tool file is refused, and reverts a bot choice the server refuses', async () => {
     installBoardApi(aBoard(), [], {
-      'POST /t/acme/api/columns/col1/tools/upload': () => json(400, { code: 'BAD_REQUEST', message: 'Sube un archivo CSV, TXT o JSON de texto.' }),
+      'POST /t/acme/api/columns/col1/tools/upload': () => json(400, { code: 'BAD_REQUEST', message: 'Sube un archivo PDF, DOCX, XLSX, CSV, TXT, JSON o MD.' }),
       'GET /t/acme/api/bots': () => json(200, [{ id: 'b1', name: 'Agenda' }]),
       'PUT /t/acme/api/columns/col1': () => new Response('', { status: 500 }),
     });
@@ -198,6 +206,7 @@ describe('column assistant', () => {
 
     fireEvent.click(within(dialog).getByRole('tab', { name: 'Herramientas' }));
     fireEvent.change(within(dialog).getByTestId('tool-file-input'), { target: { files: [new File(['MZ'], 'x.exe')] } });
-    expect(await screen.findByText('Sube un archivo CSV, TXT o JSON de texto.')).toBeTruthy();
+    expect(await screen.findByText('Error al subir el archivo.')).toBeTruthy();
+    expect(within(dialog).getByTestId('tool-file-error').textContent).toBe('No se pudo usar «x.exe»: Sube un archivo PDF, DOCX, XLSX, CSV, TXT, JSON o MD.');
   });
 });

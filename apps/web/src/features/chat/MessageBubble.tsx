@@ -41,7 +41,11 @@ export function MessageBubble({ message, isGroup = false, onReply, onOpenImage }
         }`}
       >
         {!outgoing && isGroup && message.participantName && <p className="mb-0.5 text-xs font-semibold text-emerald-700">{message.participantName}</p>}
-        {message.sender === 'ai' && <p className="mb-0.5 text-[10px] font-semibold uppercase tracking-wide text-violet-700">AI</p>}
+        {message.sender === 'ai' && (
+          <p data-testid="ai-badge" className="mb-0.5 text-[10px] font-semibold uppercase tracking-wide text-violet-700">
+            AI
+          </p>
+        )}
         {(message.quotedMessageText || message.quotedMessageId) && (
           <div data-testid="quoted-preview" className="mb-1 rounded-lg border-l-4 border-emerald-500 bg-black/5 px-2 py-1 text-xs text-slate-600">
             <p className="font-semibold">{senderLabel(message.quotedMessageSender)}</p>

@@ -34,6 +34,15 @@ export const windowClosedNote = (draft: string) =>
   `La IA no envió su respuesta porque la ventana de 24 horas está cerrada (envía una plantilla para reabrirla). Respuesta propuesta: ${draft}`;
 export const takeoverNote = 'La IA se pausó en este chat porque alguien del equipo respondió. Actívala de nuevo con el interruptor del chat.';
 
+/** How often an answer being worked on checks whether the customer wrote again. */
+export const SUPERSEDE_CHECK_MS = 500;
+
+class SupersededAnswer extends Error {
+  constructor() {
+    super('El cliente escribió de nuevo: esta respuesta se descarta.');
+  }
+}
+
 /** Failures that may pass: worth another attempt before the note. */
 const TRANSIENT = new Set<AiModelError['kind']>(['quota', 'timeout', 'unavailable']);
 
@@ -122,10 +131,24 @@ export async function answerCustomer(deps: AssistantDeps, request: AnswerRequest
     knowledge: deps.knowledge,
   });
   let answer: AiAnswer;
+  // A newer customer message supersedes this answer at once: the model call in flight is cancelled, so a chat has at
+  // most one answer being worked on (the newer message's job starts after its quiet window).
+  const superseded = new AbortController();
+  const watch = setInterval(() => {
+    isLatest(deps.db, request).then(
+      (latest) => {
+        if (!latest) superseded.abort(new SupersededAnswer());
+      },
+      () => undefined,
+    );
+  }, SUPERSEDE_CHECK_MS);
   try {
-    answer = await deps.model.answer({ ...context, tools: await deps.toolsFor(conversation), maxToolRounds: MAX_TOOL_ROUNDS });
+    answer = await deps.model.answer({ ...context, tools: await deps.toolsFor(conversation), maxToolRounds: MAX_TOOL_ROUNDS, signal: superseded.signal });
   } catch (error) {
+    if (superseded.signal.aborted) return;
     return answerFailed(deps, request, error, ctx);
+  } finally {
+    clearInterval(watch);
   }
 
   const stillLatest = await isLatest(deps.db, request);

@@ -130,6 +130,31 @@ describe('the column assistant', () => {
     expect(await company.aiMessages()).toEqual(['Respuesta a: Quiero un taladro / Perdón, mejor un martillo']);
   });
 
+  it('cancels the model call in flight when the customer writes again, so one answer is worked on at a time', async () => {
+    const company = await companyWithAssistant();
+    let first = true;
+    let aborted = false;
+    answerWith = async (request) => {
+      if (!first) return `Respuesta a: ${request.turns.map((turn) => turn.text).join(' / ')}`;
+      first = false;
+      await company.says('Y otra cosa');
+      // A slow model: it only stops when the call is cancelled.
+      await new Promise<void>((resolve) =>
+        request.signal!.addEventListener('abort', () => {
+          aborted = true;
+          resolve();
+        }),
+      );
+      throw request.signal!.reason;
+    };
+    await company.says('Hola');
+    await t.app.queue.drain();
+    expect(aborted).toBe(true);
+    expect(scripted.requests).toHaveLength(2);
+    expect(await company.aiMessages()).toEqual(['Respuesta a: Hola / Y otra cosa']);
+    expect(await company.notes()).toEqual([]);
+  });
+
   it('leaves its answer as a note when the 24-hour window is closed', async () => {
     const company = await companyWithAssistant();
     await company.says('¿Siguen abiertos?');

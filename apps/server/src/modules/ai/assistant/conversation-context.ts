@@ -1,4 +1,4 @@
-import type { GeminiConfig } from '@embudo/contracts/http/funnels';
+import { fileTools, type GeminiConfig } from '@embudo/contracts/http/funnels';
 import type { DbExecutor } from '../../../platform/db/database.ts';
 import { type MessageRow, recentMessages } from '../../chats/index.ts';
 import type { KnowledgeSearch } from '../knowledge/knowledge-search.ts';
@@ -58,7 +58,7 @@ export async function conversationContext(db: DbExecutor & Parameters<KnowledgeS
     .slice(-QUERY_MESSAGES)
     .map((turn) => turn.text)
     .join(' ');
-  const filePaths = input.assistant.tools.map((tool) => tool.filePath);
+  const filePaths = fileTools(input.assistant.tools).map((tool) => tool.filePath);
   const excerpts =
     filePaths.length > 0 && query ? await input.knowledge(db, { tenantId: input.tenantId, filePaths, query, maxChars: KNOWLEDGE_BUDGET_CHARS }) : [];
   return { instructions: assistantInstructions(input, excerpts), turns };
@@ -72,7 +72,7 @@ export function assistantInstructions(input: Pick<ContextInput, 'assistant' | 'c
     `Empresa: ${name}. Zona horaria: ${timeZone}. Fecha y hora actual: ${localNow}.\nResponde en español, breve, como parte del equipo de ${name}.`,
   ];
   if (excerpts.length > 0) {
-    const purposes = new Map(input.assistant.tools.map((tool) => [tool.fileName, tool.purpose]));
+    const purposes = new Map(fileTools(input.assistant.tools).map((tool) => [tool.fileName, tool.purpose]));
     parts.push(
       [
         '# Conocimiento',

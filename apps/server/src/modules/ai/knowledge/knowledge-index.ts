@@ -6,30 +6,6 @@ import type { KnowledgeExcerpt, KnowledgeSearch } from './knowledge-search.ts';
 /** Passages of about this many characters, cut at line or sentence ends. */
 export const CHUNK_CHARS = 1_000;
 
-/**
- * A knowledge file as text: the column's tool files are checked to be UTF-8 text on upload (CSV, TXT, JSON, MD). A CSV
- * keeps its header on every row, so a passage about one product still says what each value is.
- */
-export function knowledgeText(fileName: string, data: Buffer): string {
-  const text = data
-    .toString('utf8')
-    .replace(/^\uFEFF/, '')
-    .replace(/\r\n?/g, '\n');
-  if (!fileName.toLowerCase().endsWith('.csv')) return text;
-  const [header, ...rows] = text.split('\n').filter((line) => line.trim() !== '');
-  if (!header || rows.length === 0) return text;
-  const columns = header.split(/[,;]/).map((name) => name.trim());
-  return rows
-    .map(
-      (row) =>
-        row
-          .split(/[,;]/)
-          .map((value, index) => `${columns[index] ?? `columna ${index + 1}`}: ${value.trim()}`)
-          .join(', ') + '.',
-    )
-    .join('\n');
-}
-
 /** Splits text into passages of at most `size` characters, at paragraph, line or sentence boundaries where it can. */
 export function chunkText(text: string, size = CHUNK_CHARS): string[] {
   const pieces = text
@@ -53,15 +29,20 @@ export function chunkText(text: string, size = CHUNK_CHARS): string[] {
   return chunks;
 }
 
-/** Indexes an uploaded tool file (replacing what the same path had); answers how many passages it holds. */
-export async function indexKnowledgeFile(db: Db, file: { tenantId: string; filePath: string; fileName: string; data: Buffer }): Promise<number> {
-  const chunks = chunkText(knowledgeText(file.fileName, file.data));
+/** Indexes an uploaded tool file's text (replacing what the same path had); answers how many passages it holds. */
+export async function indexKnowledgeFile(db: Db, file: { tenantId: string; filePath: string; fileName: string; text: string }): Promise<number> {
+  const chunks = chunkText(file.text);
   await db.transaction(async (tx) => {
     await tx.delete(knowledgeChunks).where(and(eq(knowledgeChunks.tenantId, file.tenantId), eq(knowledgeChunks.filePath, file.filePath)));
-    if (chunks.length > 0) {
+    // Inserted in slices: one statement's parameters stay well under PostgreSQL's limit for a long file.
+    for (let start = 0; start < chunks.length; start += 500) {
       await tx
         .insert(knowledgeChunks)
-        .values(chunks.map((text, position) => ({ tenantId: file.tenantId, filePath: file.filePath, fileName: file.fileName, position, text })));
+        .values(
+          chunks
+            .slice(start, start + 500)
+            .map((text, offset) => ({ tenantId: file.tenantId, filePath: file.filePath, fileName: file.fileName, position: start + offset, text })),
+        );
     }
   });
   return chunks.length;

@@ -38,6 +38,8 @@ export async function runToolLoop<Call extends ToolCall>(request: AiAnswerReques
     if (step.text) textSoFar = step.text;
     if (step.calls.length === 0 || !toolsAllowed) return { text: step.text || textSoFar, toolCalls, usage };
     const results: Array<Record<string, unknown>> = [];
+    // A cancelled answer (the customer wrote again) does nothing more.
+    if (request.signal?.aborted) throw request.signal.reason;
     for (const call of step.calls) {
       const result = await runTool(request.tools, call);
       toolCalls.push({ name: call.name, args: call.args, result });

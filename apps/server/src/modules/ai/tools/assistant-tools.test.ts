@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appointments, tenants } from '../../../../db/schema/index.ts';
+import { appointments, jobs, scheduledMessages, tenants } from '../../../../db/schema/index.ts';
 import { seedCatalog } from '../../../../test/support/agenda-fixtures.ts';
 import { buildTestApp, type TestApp } from '../../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../../test/support/factories.ts';
@@ -59,6 +59,11 @@ describe('the assistant tools through the sandbox model', () => {
     expect(booked[0]).toMatchObject({ professionalId: professional.id, serviceId: service.id, clientName: 'Ana' });
     const [answer] = await shop.aiMessages();
     expect(answer).toMatch(/^Listo, tu cita quedó agendada para /);
+    // The customer is told the company's wall-clock time (Bogotá), not UTC.
+    const local = new Intl.DateTimeFormat('es', { timeZone: 'America/Bogota', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+      booked[0]!.startTime,
+    );
+    expect(answer).toContain(`a las ${local}.`);
   });
 
   it('says so instead of booking when the company has no agenda', async () => {
@@ -84,5 +89,24 @@ describe('the assistant tools through the sandbox model', () => {
     expect(notes[0]!.startsWith(handOverNote(''))).toBe(true);
     await shop.says('¿Hola?');
     expect(await shop.aiMessages()).toHaveLength(1);
+  });
+
+  it('schedules a reminder the customer asks for, and it goes out later as the AI', async () => {
+    const shop = await company();
+    await shop.says('Recuérdame mi pedido más tarde');
+    const rows = await t.database.db.select().from(scheduledMessages).where(eq(scheduledMessages.tenantId, shop.owner.tenant.id));
+    expect(rows).toMatchObject([
+      { sender: 'ai', authorName: 'Asistente IA', authorUserId: null, text: 'Recordatorio: Recuérdame mi pedido más tarde', status: 'scheduled' },
+    ]);
+    expect(rows[0]!.scheduledFor.getTime()).toBeGreaterThan(Date.now() + 50 * 60_000);
+    expect(await shop.aiMessages()).toEqual([`Listo, te enviaré el recordatorio (${rows[0]!.scheduledFor.toISOString()}).`]);
+
+    // Its time comes: it is sent with sender ai, like the answer before it.
+    await t.database.db
+      .update(jobs)
+      .set({ runAt: new Date() })
+      .where(and(eq(jobs.name, 'chats.send-scheduled'), eq(jobs.status, 'pending')));
+    await t.app.queue.drain();
+    expect(await shop.aiMessages()).toEqual([expect.stringContaining('te enviaré el recordatorio'), 'Recordatorio: Recuérdame mi pedido más tarde']);
   });
 });

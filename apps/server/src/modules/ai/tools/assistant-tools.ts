@@ -1,12 +1,23 @@
-import { addDays, wallClockOf } from '@embudo/contracts/time/wall-clock';
+import { webhookTools } from '@embudo/contracts/http/funnels';
+import { addDays, localIsoString, wallClockOf } from '@embudo/contracts/time/wall-clock';
 import { z } from 'zod';
 import type { Db } from '../../../platform/db/database.ts';
 import { AppError } from '../../../platform/errors/app-error.ts';
 import { bookForCustomer, freeStartTimes, listProfessionals, listServices } from '../../agenda/index.ts';
-import { announceNote, type ChatEvents, normaliseChoiceText, type OutboundDeps, storeSystemNote } from '../../chats/index.ts';
-import { type BoardEvents, columnsOfFunnel, findCard, placeCard, publishCardMove, switchCardAiOff } from '../../funnels/index.ts';
+import {
+  announceNote,
+  type ChatEvents,
+  normaliseChoiceText,
+  type OutboundDeps,
+  scheduleAiMessage,
+  type ScheduleDeps,
+  storeSystemNote,
+} from '../../chats/index.ts';
+import { type BoardEvents, columnAssistant, columnsOfFunnel, findCard, placeCard, publishCardMove, switchCardAiOff } from '../../funnels/index.ts';
 import type { AssistantConversation } from '../assistant/assistant.service.ts';
+import type { OutboundHttp } from '../../../platform/outbound-http/outbound-http.guard.ts';
 import type { AiTool } from '../model/model-port.ts';
+import { webhookTool } from './flow-tools.ts';
 
 /** The note the assistant leaves when it hands the chat to a person. */
 export const handOverNote = (reason: string) => `La IA pasó la conversación a una persona: ${reason}`;
@@ -20,6 +31,10 @@ export interface AssistantToolDeps {
   boardEvents: Pick<BoardEvents, 'cardUpdated' | 'cardMoved'>;
   domainEvents: OutboundDeps['domainEvents'];
   clock: () => Date;
+  /** The chats module's scheduled sends, for schedule_message. */
+  schedule: ScheduleDeps;
+  /** The outbound guard, for the column's webhook tools. */
+  http: OutboundHttp;
 }
 
 /** Arguments the model sent, checked; a refusal goes back to the model as `{ error }` in Spanish, never as a crash. */
@@ -50,8 +65,16 @@ const nameMatches = (candidate: string, wanted: string) => {
 export async function assistantTools(deps: AssistantToolDeps, conversation: AssistantConversation): Promise<AiTool[]> {
   const columns = await columnsOfFunnel(deps.db, conversation.tenantId, conversation.funnelId);
   const otherColumns = columns.filter((column) => column.id !== conversation.columnId);
-  const tools: AiTool[] = [handOverToPerson(deps, conversation), findFreeSlots(deps, conversation), bookAppointment(deps, conversation)];
+  const tools: AiTool[] = [
+    handOverToPerson(deps, conversation),
+    scheduleMessage(deps, conversation),
+    findFreeSlots(deps, conversation),
+    bookAppointment(deps, conversation),
+  ];
   if (otherColumns.length > 0) tools.unshift(moveToColumn(deps, conversation, otherColumns));
+  // The column's webhooks (issue 15): webhook_1, webhook_2… in the order the column lists them.
+  const webhooks = webhookTools((await columnAssistant(deps.db, conversation.tenantId, conversation.columnId))?.assistant?.tools ?? []);
+  webhooks.forEach((webhook, index) => tools.push(webhookTool(`webhook_${index + 1}`, webhook, { http: deps.http, report: () => undefined })));
   return tools;
 }
 
@@ -107,6 +130,39 @@ function handOverToPerson(deps: AssistantToolDeps, conversation: AssistantConver
   };
 }
 
+function scheduleMessage(deps: AssistantToolDeps, conversation: AssistantConversation): AiTool {
+  return {
+    name: 'schedule_message',
+    description:
+      'Programa un mensaje de WhatsApp para este cliente (por ejemplo, un recordatorio). Solo dentro de la ventana de 24 horas desde su último mensaje.',
+    parameters: {
+      type: 'object',
+      properties: {
+        text: { type: 'string', description: 'El mensaje' },
+        sendAt: { type: 'string', description: `Fecha y hora ISO-8601 con zona horaria (la empresa está en ${conversation.timeZone}), en el futuro` },
+      },
+      required: ['text', 'sendAt'],
+    },
+    async execute(args) {
+      const input = parsed(z.object({ text: z.string().trim().min(1).max(4096), sendAt: z.iso.datetime({ offset: true }) }), args);
+      if (!input.ok) return input.error;
+      const card = await findCard(deps.db, conversation.tenantId, conversation.cardId);
+      if (!card) return { error: 'El chat ya no existe.' };
+      try {
+        const item = await scheduleAiMessage(
+          deps.schedule,
+          { tenantId: conversation.tenantId, card, text: input.value.text, scheduledFor: new Date(input.value.sendAt), authorName: ASSISTANT_AUTHOR },
+          deps.clock(),
+        );
+        return { ok: true, sendAt: item.scheduledFor };
+      } catch (error) {
+        if (error instanceof AppError) return { error: error.message };
+        throw error;
+      }
+    },
+  };
+}
+
 interface Offer {
   start: string;
   end: string;
@@ -139,9 +195,10 @@ async function freeOffers(deps: AssistantToolDeps, conversation: AssistantConver
     for (const professional of chosen) {
       const free = await freeStartTimes(deps.db, conversation.tenantId, { professionalId: professional.id, serviceId: service.id, date }, now);
       for (const slot of free.slots) {
+        // In the company's wall-clock time with its offset: the model repeats it to the customer as it reads it.
         offers.push({
-          start: slot.startTime,
-          end: slot.endTime,
+          start: localIsoString(new Date(slot.startTime), conversation.timeZone),
+          end: localIsoString(new Date(slot.endTime), conversation.timeZone),
           professional: professional.name,
           service: service.name,
           professionalId: professional.id,

@@ -5,7 +5,8 @@ import { botConfig, nodeContracts, type BotConfig, type NodeType } from '@embudo
 import type { FlowRunState } from '../../../../db/schema/index.ts';
 import { startFakeWebhookServer } from '../../../../test/fakes/fake-webhook-server.ts';
 import { createOutboundHttp } from '../../../platform/outbound-http/outbound-http.guard.ts';
-import { createGeminiResponder } from '../ai-responder.ts';
+import { geminiCalls, geminiText, startFakeGeminiServer } from '../../../../test/fakes/fake-gemini-server.ts';
+import { createAiModel } from '../../ai/index.ts';
 import { createSmtpEmailSender } from '../email-sender.ts';
 import { advanceFlow, MAX_STEPS_PER_RUN, newRunState, NO_TRIGGER, type FlowInput } from './flow-runtime.ts';
 import type { RuntimeServices } from './node-executor.ts';
@@ -48,6 +49,11 @@ function services(overrides: Partial<RuntimeServices> = {}): RuntimeServices & {
       moved.push(columnId);
       return 'Ventas';
     },
+    columnChoices: async () => [
+      { id: 'col-ventas', title: 'Ventas' },
+      { id: 'col-soporte', title: 'Soporte' },
+    ],
+    scheduleMessage: async () => undefined,
     memberName: async (id) => (id === 'agente-1' ? 'Lucía' : undefined),
     nextFreeSlots: async () => [],
     bookSlot: async () => ({ refused: 'Sin agenda en esta prueba.' }),
@@ -304,27 +310,108 @@ describe('advanceFlow', () => {
     }
   });
 
-  it("aiPrompt: without a Gemini key it says AI is not configured; with one it answers with the model's text", async () => {
+  it('aiPrompt: without a model it says AI is not configured; with one it answers through the model port', async () => {
     const config = chain({ type: 'aiPrompt', data: { prompt: 'Eres el asistente de {{empresa}}.' } });
     expect(texts(await runOnce(config))).toEqual([AI_NOT_CONFIGURED]);
 
-    web.route('/v1beta/models/gemini-2.0-flash:generateContent', {
-      body: JSON.stringify({ candidates: [{ content: { parts: [{ text: 'Claro, te ayudo.' }] } }] }),
-    });
-    const answered = await runOnce(
-      config,
-      say('¿tienen envíos?'),
-      'simulation',
-      { ai: createGeminiResponder({ apiKey: 'clave-de-prueba', baseUrl: web.url }) },
-      newRunState({ empresa: 'Acme' }),
-    );
-    expect(texts(answered)).toEqual(['Claro, te ayudo.']);
-    const request = web.received.at(-1)!;
-    expect(request.headers['x-goog-api-key']).toBe('clave-de-prueba');
-    expect(JSON.parse(request.body)).toMatchObject({
-      systemInstruction: { parts: [{ text: 'Eres el asistente de Acme.' }] },
-      contents: [{ parts: [{ text: '¿tienen envíos?' }] }],
-    });
+    const gemini = await startFakeGeminiServer();
+    try {
+      gemini.reply(geminiText('Claro, te ayudo.'));
+      const model = createAiModel({ aiProvider: 'gemini', geminiApiKey: gemini.apiKey, geminiBaseUrl: gemini.url, geminiModel: 'gemini-2.5-flash' })!;
+      const answered = await runOnce(config, say('¿tienen envíos?'), 'simulation', { ai: model }, newRunState({ empresa: 'Acme' }));
+      expect(texts(answered)).toEqual(['Claro, te ayudo.']);
+      expect(answered.state.variables.ai_response).toBe('Claro, te ayudo.');
+      expect(gemini.requests[0]!.headers['x-goog-api-key']).toBe(gemini.apiKey);
+      expect(gemini.requests[0]!.body).toEqual({
+        systemInstruction: { parts: [{ text: 'Eres el asistente de Acme.' }] },
+        contents: [{ role: 'user', parts: [{ text: '¿tienen envíos?' }] }],
+      });
+    } finally {
+      await gemini.close();
+    }
+  });
+
+  it('aiPrompt: really calls its webhook, redirect and schedule tools in a loop, each call a note in execution order', async () => {
+    web.route('/pedido', { body: JSON.stringify({ estado: 'en camino' }) });
+    const gemini = await startFakeGeminiServer();
+    try {
+      const model = createAiModel({ aiProvider: 'gemini', geminiApiKey: gemini.apiKey, geminiBaseUrl: gemini.url })!;
+      const config = chain({
+        type: 'aiPrompt',
+        data: {
+          prompt: 'Ayuda con pedidos.',
+          tools: [
+            { id: 't1', tool_type: 'webhook', label: 'Consultar pedido', type: 'POST', url: `${web.url}/pedido` },
+            { id: 't2', tool_type: 'redirect_to_column', label: 'Pasar a ventas', columnId: 'col-ventas' },
+            { id: 't3', tool_type: 'redirect_to_column', label: 'Elegir columna' },
+            { id: 't4', tool_type: 'schedule_message', label: 'Recordatorio' },
+          ],
+        },
+      });
+      const sendAt = new Date(Date.now() + 3_600_000).toISOString();
+      gemini.reply(
+        geminiCalls([{ id: 'c1', name: 'webhook', args: { datos: '{"pedido":"A-17"}' }, thoughtSignature: 'firma-1' }]),
+        geminiCalls([
+          { id: 'c2', name: 'redirect_to_column_1', args: {} },
+          { id: 'c3', name: 'schedule_message', args: { text: 'Tu pedido llega hoy', sendAt } },
+        ]),
+        geminiText('Tu pedido A-17 va en camino.'),
+      );
+      const scheduled: Array<[string, string]> = [];
+      const result = await runOnce(config, say('¿dónde está mi pedido A-17?'), 'live', {
+        ai: model,
+        scheduleMessage: async (text, at) => {
+          scheduled.push([text, at.toISOString()]);
+        },
+      });
+
+      expect(result.transcript.map((entry) => (entry.kind === 'message' ? `msg:${texts({ ...result, messages: [entry.message] })[0]}` : entry.text))).toEqual([
+        `[🔧 IA: «Consultar pedido» POST ${web.url}/pedido → 200]`,
+        '[🔧 IA: «Pasar a ventas» → chat movido a «Ventas»]',
+        `[🔧 IA: «Recordatorio» → mensaje programado para ${sendAt}]`,
+        'msg:Tu pedido A-17 va en camino.',
+      ]);
+      expect(web.received.at(-1)).toMatchObject({ method: 'POST', path: '/pedido', body: '{"pedido":"A-17"}' });
+      expect(result.moved).toEqual(['col-ventas']);
+      expect(scheduled).toEqual([['Tu pedido llega hoy', sendAt]]);
+
+      // The declarations as Gemini reads them; the column choice offers the real columns by name.
+      const declarations = (gemini.requests[0]!.body.tools as Array<{ functionDeclarations: Array<{ name: string; parameters: unknown }> }>)[0]!
+        .functionDeclarations;
+      expect(declarations.map((declaration) => declaration.name)).toEqual(['webhook', 'redirect_to_column_1', 'redirect_to_column_2', 'schedule_message']);
+      expect(declarations[2]!.parameters).toEqual({
+        type: 'OBJECT',
+        properties: { column: { type: 'STRING', description: 'Nombre de la columna de destino', enum: ['Ventas', 'Soporte'] } },
+        required: ['column'],
+      });
+      // Round two echoes the calling turn (thoughtSignature included) and answers the call by id with the webhook's answer.
+      expect((gemini.requests[1]!.body.contents as unknown[]).slice(1)).toEqual([
+        { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'webhook', args: { datos: '{"pedido":"A-17"}' } }, thoughtSignature: 'firma-1' }] },
+        { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'webhook', response: { status: 200, body: '{"estado":"en camino"}' } } }] },
+      ]);
+      expect(gemini.requests).toHaveLength(3);
+
+      // In the playground nothing is scheduled or moved: the notes say what a live chat would do.
+      gemini.reply(
+        geminiCalls([
+          { id: 'd1', name: 'redirect_to_column_2', args: { column: 'Soporte' } },
+          { id: 'd2', name: 'schedule_message', args: { text: 'Hola', sendAt } },
+        ]),
+        geminiText('Listo.'),
+      );
+      const simulated = await runOnce(config, say('hola'), 'simulation', {
+        ai: model,
+        redirectToColumn: async (columnId) => (columnId === 'col-soporte' ? 'Soporte' : undefined),
+        scheduleMessage: () => Promise.reject(new Error('nunca en el playground')),
+      });
+      expect(simulated.transcript.map((entry) => (entry.kind === 'message' ? 'msg' : entry.text))).toEqual([
+        '[🔧 IA: «Elegir columna» → el chat se movería a «Soporte»]',
+        `[🔧 IA: «Recordatorio» → se programaría «Hola» para ${sendAt}]`,
+        'msg',
+      ]);
+    } finally {
+      await gemini.close();
+    }
   });
 
   it('webhook: POSTs the interpolated body (default {}) and keeps the answer in variables for later nodes', async () => {

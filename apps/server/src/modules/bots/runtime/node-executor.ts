@@ -1,7 +1,7 @@
 import type { NodeDataOf, NodeType } from '@embudo/contracts/flows/flow';
 import type { FlowOption } from '@embudo/contracts/flows/nodes/sendMessageWithOptions';
 import type { OutboundHttp } from '../../../platform/outbound-http/outbound-http.guard.ts';
-import type { AiResponder } from '../ai-responder.ts';
+import type { AiModel } from '../../ai/index.ts';
 import type { EmailSender } from '../email-sender.ts';
 
 /** What the bot says to the customer; the playground shows it as text, a live chat sends it on WhatsApp. */
@@ -37,10 +37,14 @@ export interface RuntimeServices {
   http: OutboundHttp;
   /** Undefined when SMTP_URL is not set. */
   email?: EmailSender;
-  /** Undefined when GEMINI_API_KEY is not set. */
-  ai?: AiResponder;
+  /** The AI module's model (AI_PROVIDER); undefined when none is configured. */
+  ai?: AiModel;
   /** Live: moves the card there. Playground: only looks the column up. Answers its title, or undefined when it is not the tenant's. */
   redirectToColumn(columnId: string): Promise<string | undefined>;
+  /** The columns the aiPrompt node's redirect tool may choose by title: the chat's funnel live, every funnel in the playground. */
+  columnChoices(): Promise<Array<{ id: string; title: string }>>;
+  /** Live: schedules a text for this chat as sender ai (an AppError says why not). The playground never calls it. */
+  scheduleMessage(text: string, sendAt: Date): Promise<void>;
   /** The team member's name, or undefined when the id is not one of the tenant's users. */
   memberName(userId: string): Promise<string | undefined>;
   /** The agenda's next free times for this kind of event (none when nothing fits). */

@@ -82,6 +82,31 @@ describe('sandbox model', () => {
     expect(answer.text).toBe('Listo, pasé tu conversación a Ventas.');
   });
 
+  it('calls a tool whose «label» shares a word with the customer, and says what it returned', async () => {
+    const webhook = { ...recordingTool('webhook', { datos: { type: 'string' } }, { status: 200, body: '{"estado":"enviado"}' }) };
+    webhook.description = '«Consultar pedido»: consulta un servicio externo de la empresa (POST) y devuelve su respuesta.';
+    const answer = await ask('¿Dónde está mi pedido?', [webhook]);
+    expect(webhook.calls).toEqual([{ datos: '{"mensaje":"¿Dónde está mi pedido?"}' }]);
+    expect(answer.text).toBe('Esto es lo que encontré: {"estado":"enviado"}');
+  });
+
+  it('schedules a reminder when asked to remind, an hour ahead', async () => {
+    const schedule = recordingTool('schedule_message', { text: { type: 'string' }, sendAt: { type: 'string' } }, { ok: true, sendAt: 'x' });
+    const before = Date.now();
+    await ask('Recuérdame el pago, por favor', [schedule]);
+    expect(schedule.calls).toEqual([{ text: 'Recordatorio: Recuérdame el pago, por favor', sendAt: expect.any(String) }]);
+    const at = Date.parse(String(schedule.calls[0]!['sendAt']));
+    expect(at - before).toBeGreaterThanOrEqual(59 * 60_000);
+    expect(at - before).toBeLessThan(61 * 60_000);
+  });
+
+  it('moves with a redirect tool to a column named in its enum', async () => {
+    const redirect = recordingTool('redirect_to_column_2', { column: { type: 'string', enum: ['Ventas', 'Soporte'] } }, { ok: true, column: 'Soporte' });
+    const answer = await ask('Necesito soporte con mi equipo', [redirect]);
+    expect(redirect.calls).toEqual([{ column: 'Soporte' }]);
+    expect(answer.text).toBe('Listo, pasé tu conversación a Soporte.');
+  });
+
   it('answers from the knowledge lines with the best keyword overlap', async () => {
     expect((await ask('¿Cuánto cuesta la tintura?')).text).toBe('Según nuestra información: La tintura completa cuesta $12000.');
     expect((await ask('¿Qué horarios tienen el sábado?')).text).toBe('Según nuestra información: Abrimos de lunes a sábado de 9 a 19 horas.');

@@ -88,8 +88,24 @@ export function answerSandboxGeminiRequest(rawBody: unknown): SandboxGeminiReply
       return call('hand_over_to_person', { reason: 'El cliente pidió hablar con una persona.' });
     }
     if (offers('find_free_slots') && /\b(agendar|cita|turno|reservar)/.test(words)) return call('find_free_slots', {});
-    const column = offers('move_to_column')?.parameters.properties?.['column']?.enum?.find((name) => containsWords(words, fold(name)));
-    if (column) return call('move_to_column', { column });
+    for (const mover of offered.filter((declaration) => declaration.name === 'move_to_column' || declaration.name.startsWith('redirect_to_column'))) {
+      const column = mover.parameters.properties?.['column']?.enum?.find((name) => containsWords(words, fold(name)));
+      if (column) return call(mover.name, { column });
+    }
+    const scheduler = offered.find((declaration) => declaration.name.startsWith('schedule_message'));
+    if (scheduler && /\b(recuerd|recordar|recordatorio|programa)/.test(words)) {
+      return call(scheduler.name, { text: `Recordatorio: ${lastCustomerText(history)}`, sendAt: new Date(Date.now() + 60 * 60_000).toISOString() });
+    }
+    // Any other tool whose «label» shares a word with the customer's (the aiPrompt node's webhooks, a fixed redirect).
+    const wanted = keywords(words);
+    const labelled = offered.find((declaration) => {
+      const label = /«([^»]+)»/.exec(declaration.description)?.[1];
+      return label !== undefined && [...keywords(fold(label))].some((word) => wanted.has(word));
+    });
+    if (labelled) {
+      const args = labelled.parameters.properties?.['datos'] ? { datos: JSON.stringify({ mensaje: lastCustomerText(history) }) } : {};
+      return call(labelled.name, args);
+    }
     const known = bestKnowledgeLine(instructions, words);
     return [{ text: known ? `Según nuestra información: ${known}` : SANDBOX_FALLBACK }];
   }
@@ -126,7 +142,9 @@ function sayResult(name: string, result: Record<string, unknown>): string {
     return `Tengo estos horarios libres: ${starts.slice(0, 3).map(readableLocalTime).join('; ')}. ¿Cuál prefieres?`;
   }
   if (name === 'hand_over_to_person') return 'Te comunico con una persona del equipo; te responderá en breve.';
-  if (name === 'move_to_column') return `Listo, pasé tu conversación a ${String(result['column'] ?? 'esa etapa')}.`;
+  if (name === 'move_to_column' || name.startsWith('redirect_to_column')) return `Listo, pasé tu conversación a ${String(result['column'] ?? 'esa etapa')}.`;
+  if (name.startsWith('schedule_message') && typeof result['sendAt'] === 'string') return `Listo, te enviaré el recordatorio (${result['sendAt']}).`;
+  if (typeof result['body'] === 'string') return `Esto es lo que encontré: ${result['body'].slice(0, 500)}`;
   return 'Listo.';
 }
 

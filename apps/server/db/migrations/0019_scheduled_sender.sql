@@ -1,0 +1,1 @@
+ALTER TABLE "scheduled_messages" ADD COLUMN "sender" text DEFAULT 'user' NOT NULL;

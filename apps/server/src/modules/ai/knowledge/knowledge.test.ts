@@ -1,0 +1,191 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { knowledgeChunks } from '../../../../db/schema/index.ts';
+import { buildTestApp, type TestApp } from '../../../../test/support/build-test-app.ts';
+import { bearer, registerTenant } from '../../../../test/support/factories.ts';
+import { makeDocx, makePdf, makePdfWithoutText, makeXlsx, makeZip, OLD_OFFICE_FILE } from '../../../../test/support/knowledge-files.ts';
+import { AppError } from '../../../platform/errors/app-error.ts';
+import { NOT_A_PDF, OLD_EXCEL, OLD_WORD, PDF_WITHOUT_TEXT, readKnowledgeFile, UNREADABLE_WORD, ZIP_TOO_LARGE } from './knowledge-files.ts';
+import { chunkText, indexKnowledgeFile, searchKnowledge } from './knowledge-index.ts';
+
+async function refusal(fileName: string, data: Buffer) {
+  const error = await readKnowledgeFile({ fileName, data }).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  expect((error as AppError).status).toBe(400);
+  return (error as AppError).message;
+}
+
+describe('reading knowledge files by their content', () => {
+  it('extracts the text of a PDF, a Word document and every sheet of a workbook', async () => {
+    const pdf = await readKnowledgeFile({ fileName: 'Precios.PDF', data: makePdf(['El corte de cabello cuesta 250 pesos.', 'Abrimos de lunes a sábado.']) });
+    expect(pdf).toEqual({ extension: 'pdf', text: 'El corte de cabello cuesta 250 pesos.\nAbrimos de lunes a sábado.' });
+
+    const docx = await readKnowledgeFile({ fileName: 'politicas.docx', data: makeDocx(['Política de cambios', 'Aceptamos cambios durante 30 días.']) });
+    expect(docx.extension).toBe('docx');
+    expect(docx.text).toContain('Política de cambios');
+    expect(docx.text).toContain('Aceptamos cambios durante 30 días.');
+
+    const xlsx = await readKnowledgeFile({
+      fileName: 'catalogo.xlsx',
+      data: await makeXlsx({
+        Productos: [
+          ['producto', 'precio'],
+          ['taladro', 1200],
+          ['martillo', 150],
+        ],
+        Sucursales: [
+          ['ciudad', 'horario'],
+          ['Puebla', '9 a 18 h'],
+        ],
+      }),
+    });
+    expect(xlsx).toEqual({
+      extension: 'xlsx',
+      text: 'Hoja Productos:\nproducto: taladro, precio: 1200.\nproducto: martillo, precio: 150.\n\nHoja Sucursales:\nciudad: Puebla, horario: 9 a 18 h.',
+    });
+  });
+
+  it('reads CSV rows with their headers (quotes and semicolons too), Markdown, TXT and JSON as text', async () => {
+    const csv = await readKnowledgeFile({
+      fileName: 'precios.csv',
+      data: Buffer.from('\uFEFFproducto;precio\r\n"Taladro, 600 W";1200\r\n\r\nmartillo;150\r\n'),
+    });
+    expect(csv.text).toBe('producto: Taladro, 600 W, precio: 1200.\nproducto: martillo, precio: 150.');
+    expect((await readKnowledgeFile({ fileName: 'faq.md', data: Buffer.from('# Preguntas\n\n**Envíos**: gratis desde $500.') })).text).toBe(
+      '# Preguntas\n\n**Envíos**: gratis desde $500.',
+    );
+    expect((await readKnowledgeFile({ fileName: 'notas.txt', data: Buffer.from('Hola') })).extension).toBe('txt');
+    expect((await readKnowledgeFile({ fileName: 'datos.json', data: Buffer.from('{"envio":"gratis","dias":3}') })).text).toBe(
+      '{\n "envio": "gratis",\n "dias": 3\n}',
+    );
+  });
+
+  it.each([
+    ['text named .pdf', 'precios.pdf', Buffer.from('no soy un pdf'), 'El archivo no es un PDF válido: su contenido no corresponde a su extensión.'],
+    ['a broken PDF', 'roto.pdf', Buffer.from('%PDF-1.4\nbasura sin estructura'), NOT_A_PDF],
+    ['a scanned PDF without text', 'escaneo.pdf', makePdfWithoutText(), PDF_WITHOUT_TEXT],
+    ['an old .doc', 'contrato.doc', OLD_OFFICE_FILE, OLD_WORD],
+    ['an old Word file renamed .docx', 'contrato.docx', OLD_OFFICE_FILE, OLD_WORD],
+    ['an old .xls', 'precios.xls', OLD_OFFICE_FILE, OLD_EXCEL],
+    ['a zip that is no Word document', 'carta.docx', makeZip([{ name: 'hola.txt', data: 'hola' }]), UNREADABLE_WORD],
+    ['a zip bomb', 'bomba.docx', makeDocx(['hola'], { declaredSize: 4_000_000_000 }), ZIP_TOO_LARGE],
+    ['a PDF renamed .txt', 'notas.txt', makePdf(['hola']), 'El archivo no es un TXT válido: su contenido no corresponde a su extensión.'],
+    ['an empty text', 'vacio.md', Buffer.from(' \n\n '), 'El archivo no tiene texto que el asistente pueda leer.'],
+    ['an image', 'foto.png', Buffer.from('89504e470d0a1a0a', 'hex'), 'Sube un archivo PDF, DOCX, XLSX, CSV, TXT, JSON o MD.'],
+  ])('refuses %s and says why', async (_case, fileName, data, message) => {
+    expect(await refusal(fileName, data)).toBe(message);
+  });
+
+  it('cuts long text into passages at line and sentence ends', () => {
+    const sentence = 'Una frase de prueba con varias palabras. ';
+    const chunks = chunkText(`${'a'.repeat(50)}\n${sentence.repeat(60)}`, 200);
+    expect(chunks.every((chunk) => chunk.length <= 200)).toBe(true);
+    expect(chunks[0]!.startsWith('a'.repeat(50))).toBe(true);
+    expect(chunks.join(' ')).toContain('Una frase de prueba');
+  });
+});
+
+describe('knowledge files uploaded to a column', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ providerMode: 'sandbox' });
+  });
+  afterAll(() => t.close());
+
+  type Owner = Awaited<ReturnType<typeof registerTenant>>;
+  async function columnOf() {
+    const owner = await registerTenant(t.app);
+    const [funnel] = (await t.app.inject({ method: 'GET', url: '/api/funnels/summary', headers: bearer(owner.token) })).json() as { id: string }[];
+    const [column] = (await t.app.inject({ method: 'GET', url: `/api/funnels/${funnel!.id}/columns`, headers: bearer(owner.token) })).json() as {
+      id: string;
+    }[];
+    return { owner, columnId: column!.id };
+  }
+  const upload = (owner: Owner, columnId: string, fileName: string, content: Buffer) => {
+    const boundary = `----embudo${crypto.randomUUID()}`;
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="tool_file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+      content,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/columns/${columnId}/tools/upload`,
+      headers: { ...bearer(owner.token), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+  };
+  const filesOf = (tenantId: string) => (fs.existsSync(path.join(t.mediaDir, tenantId)) ? fs.readdirSync(path.join(t.mediaDir, tenantId)) : []);
+
+  it('indexes a PDF on upload, so the assistant finds its passages by the customer words (Spanish stems)', async () => {
+    const { owner, columnId } = await columnOf();
+    const uploaded = await upload(owner, columnId, 'Lista de precios.pdf', makePdf(['El corte de cabello cuesta 250 pesos.', 'El tinte cuesta 600 pesos.']));
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const { fileName, filePath } = uploaded.json() as { fileName: string; filePath: string };
+    expect(fileName).toBe('Lista de precios.pdf');
+    expect(filePath).toMatch(new RegExp(`^/media/${owner.tenant.id}/[0-9a-f-]{36}\\.pdf$`));
+
+    const found = await searchKnowledge(t.database.db, {
+      tenantId: owner.tenant.id,
+      filePaths: [filePath],
+      query: '¿Cuánto cuestan los cortes?',
+      maxChars: 2_000,
+    });
+    expect(found).toEqual([{ fileName: 'Lista de precios.pdf', text: 'El corte de cabello cuesta 250 pesos.\nEl tinte cuesta 600 pesos.' }]);
+    // The column may name it: the contract accepts the new formats' paths.
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: `/api/columns/${columnId}`,
+      headers: bearer(owner.token),
+      payload: { gemini_config: { isEnabled: true, systemPrompt: '', tools: [{ type: 'file_upload', id: 'p', fileName, filePath, purpose: 'Precios' }] } },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+  });
+
+  it('refuses a file it cannot read with the reason, and stores nothing', async () => {
+    const { owner, columnId } = await columnOf();
+    const refused = await upload(owner, columnId, 'escaneo.pdf', makePdfWithoutText());
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ code: 'BAD_REQUEST', message: PDF_WITHOUT_TEXT });
+    expect(filesOf(owner.tenant.id)).toEqual([]);
+    expect(await t.database.db.select().from(knowledgeChunks).where(eq(knowledgeChunks.tenantId, owner.tenant.id))).toEqual([]);
+  });
+
+  it("never returns another company's passages, nor a file the column does not name", async () => {
+    const a = await columnOf();
+    const b = await columnOf();
+    const ofA = (await upload(a.owner, a.columnId, 'horario.txt', Buffer.from('Nuestro horario: de lunes a viernes de 9 a 18 horas.'))).json() as {
+      filePath: string;
+    };
+    const ofB = (await upload(b.owner, b.columnId, 'secreto.txt', Buffer.from('Horario secreto: abrimos los domingos.'))).json() as { filePath: string };
+    const otherOfA = (await upload(a.owner, a.columnId, 'otro.txt', Buffer.from('Los domingos abrimos también.'))).json() as { filePath: string };
+    const query = { query: '¿Qué horario tienen los domingos?', maxChars: 5_000 };
+
+    // A's search naming B's file (as a forged column config would) finds nothing of B's.
+    expect(await searchKnowledge(t.database.db, { tenantId: a.owner.tenant.id, filePaths: [ofA.filePath, ofB.filePath], ...query })).toEqual([
+      { fileName: 'horario.txt', text: 'Nuestro horario: de lunes a viernes de 9 a 18 horas.' },
+    ]);
+    expect(await searchKnowledge(t.database.db, { tenantId: b.owner.tenant.id, filePaths: [ofA.filePath, otherOfA.filePath], ...query })).toEqual([]);
+    // Re-indexing the same path under another company leaves A's passages alone.
+    await indexKnowledgeFile(t.database.db, { tenantId: b.owner.tenant.id, filePath: ofA.filePath, fileName: 'intruso.txt', text: 'Abrimos los domingos.' });
+    expect(await searchKnowledge(t.database.db, { tenantId: a.owner.tenant.id, filePaths: [ofA.filePath], ...query })).toEqual([
+      { fileName: 'horario.txt', text: 'Nuestro horario: de lunes a viernes de 9 a 18 horas.' },
+    ]);
+  });
+
+  it('keeps the excerpts within the budget, best match first', async () => {
+    const { owner, columnId } = await columnOf();
+    const lines = Array.from({ length: 30 }, (_, index) => `Producto ${index}: la garantía del modelo ${index} dura ${index + 1} meses. ${'x'.repeat(900)}`);
+    const { filePath } = (await upload(owner, columnId, 'garantias.txt', Buffer.from(lines.join('\n')))).json() as { filePath: string };
+    const found = await searchKnowledge(t.database.db, { tenantId: owner.tenant.id, filePaths: [filePath], query: 'garantía', maxChars: 2_500 });
+    expect(found.length).toBe(2);
+    expect(found.reduce((sum, excerpt) => sum + excerpt.text.length, 0)).toBeLessThanOrEqual(2_500);
+  });
+});

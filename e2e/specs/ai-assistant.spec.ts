@@ -1,0 +1,87 @@
+import { expect, test } from '@playwright/test';
+import { DEMO, tenantCalls } from '../fixtures/api.ts';
+import { BoardPage } from '../pages/board-page.ts';
+import { ChatPanel } from '../pages/chat-panel.ts';
+import { SandboxPhonePage } from '../pages/sandbox-phone-page.ts';
+
+interface Funnel {
+  id: string;
+}
+interface Column {
+  id: string;
+  title: string;
+}
+
+const KNOWLEDGE = 'Precios de la peluquería.\nEl corte de cabello cuesta 250 pesos.\nEl tinte completo cuesta 600 pesos.\n';
+const CUSTOMER = { phone: '5215566660001', name: 'Clienta IA' };
+
+/**
+ * Issue 15's acceptance, as a newcomer plays it on a fresh `npm start`: the assistant of the demo's first column, with a
+ * knowledge file, answers from it on the sandbox phone, books a real appointment, and hands the chat to a person.
+ */
+test('the column assistant answers from its knowledge file, books in the Agenda and hands over to a person', async ({ page, context, request }) => {
+  const login = await request.post('/api/auth/login', { data: DEMO });
+  const demo = tenantCalls(request, (await login.json()) as { token: string; tenant: { id: string; slug: string } });
+  const [funnel] = await demo.get<Funnel[]>('/funnels/summary');
+  const [firstColumn] = await demo.get<Column[]>(`/funnels/${funnel!.id}/columns`);
+  // Someone to book with (the demo's agenda starts empty).
+  const service = await demo.post<{ id: string }>('/agenda/services', { name: 'Corte de cabello', duration: 60, cost: 250 });
+  await demo.post('/agenda/professionals', { name: 'Lucía', color: 'blue', serviceIds: [service.id] });
+
+  try {
+    const board = new BoardPage(page);
+    await board.signIn(DEMO);
+    await board.columnMenu(firstColumn!.title, 'Configurar Bot Gemini');
+    const dialog = page.getByRole('dialog', { name: 'Configurar Bot Gemini' });
+    await expect(dialog.getByTestId('ai-model-label')).toHaveText('Modelo: IA de prueba');
+    await dialog.getByRole('switch', { name: 'Asistente activo' }).check();
+    await dialog.getByLabel('Instrucciones del asistente').fill('Eres el asistente de la peluquería. Responde con los precios del archivo.');
+    await dialog.getByLabel('Segundos de espera antes de responder').fill('1');
+    await dialog.getByRole('tab', { name: 'Herramientas' }).click();
+    await dialog.getByTestId('tool-file-input').setInputFiles({ name: 'precios.txt', mimeType: 'text/plain', buffer: Buffer.from(KNOWLEDGE) });
+    await expect(board.toast('Archivo de herramienta subido exitosamente.')).toBeVisible();
+    await dialog.getByLabel('Propósito de precios.txt').fill('Lista de precios');
+    await dialog.getByRole('button', { name: 'Guardar' }).click();
+    await expect(board.toast('Asistente de columna actualizado.')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Cerrar' }).click();
+    await expect(dialog).toBeHidden();
+
+    // A customer asks from the sandbox phone: the answer quotes the file.
+    const phone = new SandboxPhonePage(await context.newPage());
+    await phone.goto();
+    await phone.playCustomer(CUSTOMER);
+    await phone.sendText('Hola, ¿cuánto cuesta el corte de cabello?');
+    await expect(phone.businessMessage('El corte de cabello cuesta 250 pesos.')).toHaveCount(1, { timeout: 20_000 });
+
+    // The chat shows it as the AI's, with its badge.
+    const chat = new ChatPanel(page);
+    await chat.open(CUSTOMER.name);
+    await expect(chat.message('El corte de cabello cuesta 250 pesos.').getByTestId('ai-badge')).toBeVisible();
+
+    // Asked to book, it books a real appointment and tells the customer its time.
+    await phone.sendText('Quiero agendar una cita');
+    const booked = phone.businessMessage('tu cita quedó agendada para el');
+    await expect(booked).toHaveCount(1, { timeout: 20_000 });
+    const today = new Date().toISOString().slice(0, 10);
+    const inAWeek = new Date(Date.now() + 8 * 86_400_000).toISOString().slice(0, 10);
+    const agenda = await demo.get<{ appointments: Array<{ clientWhatsapp: string; clientName: string; startTime: string }> }>(
+      `/agenda/data?start=${today}&end=${inAWeek}`,
+    );
+    const appointment = agenda.appointments.find((entry) => entry.clientWhatsapp.replace(/\D/g, '') === CUSTOMER.phone);
+    expect(appointment, JSON.stringify(agenda.appointments)).toBeDefined();
+    const time = new Intl.DateTimeFormat('es', { timeZone: 'America/Mexico_City', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+      new Date(appointment!.startTime),
+    );
+    await expect(booked).toContainText(`a las ${time}`);
+
+    // Asked for a person, it steps back: the chat's switch turns off live and a note says why.
+    await phone.sendText('Quiero hablar con una persona');
+    await expect(phone.businessMessage('Te comunico con una persona del equipo')).toHaveCount(1, { timeout: 20_000 });
+    await expect(chat.root.getByRole('switch', { name: 'AI Inactiva' })).toBeVisible();
+    await chat.openTab('Notas Internas');
+    await expect(chat.root.getByText('La IA pasó la conversación a una persona: El cliente pidió hablar con una persona.')).toBeVisible();
+  } finally {
+    // The demo's first column goes back to the menu auto-bot for the journeys that follow.
+    await demo.put(`/columns/${firstColumn!.id}`, { gemini_config: null });
+  }
+});
