@@ -321,7 +321,7 @@ describe('POST /api/funnels/{id}/batches', () => {
       sent_count: 0,
       failed_count: 2,
       total_messages: 2,
-      failure_reason: 'Invalid Destination',
+      failure_reason: 'El número de destino no es válido (Invalid Destination)',
     });
     // Refused sends never reached WhatsApp: nothing is billed.
     expect((await call(owner, 'GET', '/usage')).json()).toMatchObject({ totalCost: 0, utilityTemplateCount: 0, failedUnbilledCount: 0 });
@@ -344,7 +344,7 @@ describe('POST /api/funnels/{id}/batches', () => {
       status: 'failed',
       sent_count: 0,
       failed_count: 2,
-      failure_reason: '4003 Template is PAUSED, not APPROVED',
+      failure_reason: 'Plantilla pausada por Meta',
     });
     expect((await call(owner, 'GET', '/usage')).json()).toMatchObject({ totalCost: 0, utilityTemplateCount: 0, failedUnbilledCount: 2 });
 

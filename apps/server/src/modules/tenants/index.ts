@@ -5,12 +5,25 @@
  */
 export { memberLimitMessage, requireMemberSeat, requirePlanFeature } from './plan-limits.ts';
 export {
+  activeConnectionOf,
   allSandboxApps,
+  allSandboxMetaNumbers,
+  type ConnectionOptions,
   effectiveAccount,
+  META_APP_SECRET_REQUIRED,
+  META_NUMBER_TAKEN,
+  META_TOKEN_REQUIRED,
+  metaAccountFrom,
+  type MetaSettingsInput,
   providerSettingsOf,
+  type ProviderSettingsRow,
   sandboxApiKey,
   sandboxAppName,
+  saveGupshupSettings,
+  saveMetaSettings,
+  savedAccount,
   updateProviderSettings,
+  webhookAccount,
   webhookUrlOf,
 } from './provider-settings.service.ts';
 export {
