@@ -23,6 +23,7 @@ import type { TrustProxy } from './platform/config/config.ts';
 import { createSecretBox } from './platform/crypto/secret-box.ts';
 import { createOutboundHttp } from './platform/outbound-http/outbound-http.guard.ts';
 import type { FakeGupshup } from './messaging-providers/sandbox/fake-gupshup.ts';
+import type { FakeMetaCloud } from './messaging-providers/sandbox/fake-meta-cloud.ts';
 import { internalUrl, setUpMessaging } from './messaging.ts';
 import { adminPlugin, resolveAdminSession } from './modules/admin/index.ts';
 import { agendaPlugin } from './modules/agenda/index.ts';
@@ -55,6 +56,9 @@ export interface AppOptions extends AiModelSettings {
   gupshupApiUrl?: string;
   /** Gupshup's partner API (templates, media samples); the sandbox uses the in-process fake. */
   gupshupPartnerUrl?: string;
+  /** Meta's Graph API for companies on the Cloud API (META_GRAPH_URL, META_GRAPH_VERSION); the sandbox uses the in-process fake. */
+  metaGraphUrl?: string;
+  metaGraphVersion?: string;
   /** Key for secrets at rest (APP_SECRET or the one generated into DATA_DIR). */
   appSecret: string;
   /** Start the job workers when the app is ready (tests drive the queue by hand instead). */
@@ -84,7 +88,15 @@ export interface AppOptions extends AiModelSettings {
   exactResponses?: boolean;
 }
 
-export type App = FastifyInstance & { realtime: Realtime; routeTable: RouteTableEntry[]; queue: JobQueue; domainEvents: EventBus; sandboxPhone?: FakeGupshup };
+export type App = FastifyInstance & {
+  realtime: Realtime;
+  routeTable: RouteTableEntry[];
+  queue: JobQueue;
+  domainEvents: EventBus;
+  /** Sandbox mode: the in-process fakes behind the sandbox phone (tests drive them). */
+  sandboxPhone?: FakeGupshup;
+  sandboxMeta?: FakeMetaCloud;
+};
 
 /** A hop count trusts that many proxies nearest to the server, as Fastify does for a number (its types omit it). */
 function fastifyTrustProxy(trust: TrustProxy) {
@@ -159,6 +171,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // Each company's WhatsApp line through the provider it chose; in sandbox mode the fakes and the sandbox phone too.
   const messaging = await setUpMessaging(app, { ...options, box: context.box, sandbox });
   if (messaging.fakeGupshup) app.decorate('sandboxPhone', messaging.fakeGupshup);
+  if (messaging.fakeMeta) app.decorate('sandboxMeta', messaging.fakeMeta);
   const { lines } = messaging;
   const outbound = createChatOutbound(context, { lines });
 

@@ -11,14 +11,25 @@ import { lineOf, type MessagingProviders, type WhatsAppLines } from './messaging
 import { createGupshupProvider } from './messaging-providers/gupshup/gupshup.provider.ts';
 import { createGupshupMediaDownloader } from './messaging-providers/gupshup/gupshup-media.ts';
 import { createGupshupPartnerClient, partnerCredentialsFrom } from './messaging-providers/gupshup/gupshup-partner.client.ts';
-import { sandboxMediaDownloader } from './messaging-providers/sandbox/sandbox-media.ts';
+import { createMetaCloudProvider } from './messaging-providers/meta-cloud/meta-cloud.provider.ts';
+import { createMetaMediaFetcher } from './messaging-providers/meta-cloud/meta-media.ts';
+import { sandboxMediaDownloader, sandboxMetaMediaFetcher } from './messaging-providers/sandbox/sandbox-media.ts';
 import { FakeGupshup } from './messaging-providers/sandbox/fake-gupshup.ts';
-import { FAKE_GUPSHUP_PREFIX, sandboxRoutes } from './messaging-providers/sandbox/sandbox-phone.routes.ts';
+import { FakeMetaCloud } from './messaging-providers/sandbox/fake-meta-cloud.ts';
+import { FAKE_GUPSHUP_PREFIX, FAKE_META_PREFIX, sandboxRoutes } from './messaging-providers/sandbox/sandbox-phone.routes.ts';
 import { createDatabaseConversationStore } from './messaging-providers/sandbox/conversation-store.ts';
 import { gupshupCredentials } from './modules/admin/index.ts';
 import { sandboxPhoneCrm } from './modules/chats/index.ts';
 import type { SandboxTemplateReviewer } from './modules/templates/index.ts';
-import { activeConnectionOf, allSandboxApps, sandboxApiKey, savedAccount, webhookAccount, type ConnectionOptions } from './modules/tenants/index.ts';
+import {
+  activeConnectionOf,
+  allSandboxApps,
+  allSandboxMetaNumbers,
+  sandboxApiKey,
+  savedAccount,
+  webhookAccount,
+  type ConnectionOptions,
+} from './modules/tenants/index.ts';
 
 export interface MessagingOptions {
   db: Db;
@@ -29,13 +40,17 @@ export interface MessagingOptions {
   sandbox: boolean;
   gupshupApiUrl?: string;
   gupshupPartnerUrl?: string;
+  /** Meta's Graph API (META_GRAPH_URL) and version (META_GRAPH_VERSION). */
+  metaGraphUrl?: string;
+  metaGraphVersion?: string;
   allowPrivateOutbound?: boolean;
 }
 
 export interface Messaging {
   lines: WhatsAppLines;
-  /** Sandbox mode: the fake Gupshup behind the sandbox phone (tests drive it). */
+  /** Sandbox mode: the fakes behind the sandbox phone (tests drive them). */
   fakeGupshup?: FakeGupshup;
+  fakeMeta?: FakeMetaCloud;
   /** Sandbox mode: the operator's template approval is the fake provider's review too. */
   sandboxReviewer?: SandboxTemplateReviewer;
 }
@@ -48,8 +63,11 @@ export function internalUrl(app: FastifyInstance) {
 
 export async function setUpMessaging(app: FastifyInstance, options: MessagingOptions): Promise<Messaging> {
   const { db, box, sandbox } = options;
-  const fakeGupshup = sandbox ? await registerSandboxPhone(app, options) : undefined;
+  const fakes = sandbox ? await registerSandboxPhone(app, options) : undefined;
+  const fakeGupshup = fakes?.gupshup;
+  const fakeMeta = fakes?.meta;
   const fakeGupshupUrl = () => `${internalUrl(app)}${FAKE_GUPSHUP_PREFIX}`;
+  const fakeMetaUrl = () => `${internalUrl(app)}${FAKE_META_PREFIX}`;
 
   // Gupshup's partner API serves templates, template media and read receipts with the operator's credentials.
   const partner = createGupshupPartnerClient({
@@ -63,6 +81,13 @@ export async function setUpMessaging(app: FastifyInstance, options: MessagingOpt
       downloadMedia: fakeGupshup
         ? sandboxMediaDownloader(fakeGupshup)
         : createGupshupMediaDownloader({ allowPrivateNetworks: options.allowPrivateOutbound ?? false }),
+    }),
+    meta: createMetaCloudProvider({
+      graphUrl: fakeMeta ? fakeMetaUrl : (options.metaGraphUrl ?? 'https://graph.facebook.com'),
+      version: options.metaGraphVersion ?? 'v25.0',
+      fetchMedia: fakeMeta
+        ? sandboxMetaMediaFetcher(fakeMeta, fakeMetaUrl)
+        : createMetaMediaFetcher({ allowPrivateNetworks: options.allowPrivateOutbound ?? false }),
     }),
   };
 
@@ -85,25 +110,41 @@ export async function setUpMessaging(app: FastifyInstance, options: MessagingOpt
     line: (account) => lineOf(providers, account),
   };
 
-  const sandboxReviewer: SandboxTemplateReviewer | undefined = fakeGupshup && {
+  const sandboxReviewer: SandboxTemplateReviewer | undefined = fakes && {
     approve: async (tenant, providerTemplateId) => {
       const active = await activeConnectionOf(db, tenant, true);
-      return active.provider === 'gupshup' && Boolean(active.appName) && fakeGupshup.approveTemplate(active.appName!, providerTemplateId);
+      if (active.provider === 'gupshup') return Boolean(active.appName) && fakes.gupshup.approveTemplate(active.appName!, providerTemplateId);
+      const account = await savedAccount(db, tenant, connection, 'meta');
+      return account?.provider === 'meta' && fakes.meta.approveTemplate(account.wabaId, providerTemplateId);
     },
   };
-  return { lines, fakeGupshup, sandboxReviewer };
+  return { lines, fakeGupshup, fakeMeta, sandboxReviewer };
 }
 
-/** Sandbox mode: the fake WhatsApp provider and the sandbox phone, whose CRM view comes from the chats module. */
+/**
+ * Sandbox mode: the fake Gupshup and the fake Cloud API, and the sandbox phone, which plays a customer of whichever
+ * the company sends through (its CRM view comes from the chats module). The fake Meta plays Meta for every number a
+ * company saved, with the token and app secret it saved.
+ */
 async function registerSandboxPhone(app: FastifyInstance, options: MessagingOptions) {
   const { db } = options;
-  const fake = new FakeGupshup({
+  const store = createDatabaseConversationStore(db);
+  const gupshup = new FakeGupshup({
     apps: () => allSandboxApps(db, internalUrl(app), options.appSecret),
     publicUrl: () => `${internalUrl(app)}${FAKE_GUPSHUP_PREFIX}`,
     log: options.logger,
-    store: createDatabaseConversationStore(db),
+    store,
   });
-  app.addHook('onClose', async () => fake.close());
-  await app.register(sandboxRoutes({ fake, crm: sandboxPhoneCrm(db) }));
-  return fake;
+  const meta = new FakeMetaCloud({
+    numbers: () => allSandboxMetaNumbers(db, options.box, internalUrl(app)),
+    publicUrl: () => `${internalUrl(app)}${FAKE_META_PREFIX}`,
+    log: options.logger,
+    store,
+  });
+  app.addHook('onClose', async () => {
+    gupshup.close();
+    meta.close();
+  });
+  await app.register(sandboxRoutes({ fake: gupshup, meta, crm: sandboxPhoneCrm(db) }));
+  return { gupshup, meta };
 }

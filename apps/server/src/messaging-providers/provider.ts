@@ -291,14 +291,12 @@ export interface MessagingProvider<Account extends ProviderAccount = ProviderAcc
 
 export interface MessagingProviders {
   gupshup: MessagingProvider<GupshupAccount>;
-  meta?: MessagingProvider<MetaAccount>;
+  meta: MessagingProvider<MetaAccount>;
 }
 
 /** The line of an account, through the adapter of its provider. */
 export function lineOf(providers: MessagingProviders, account: ProviderAccount): WhatsAppLine {
-  if (account.provider === 'gupshup') return providers.gupshup.line(account);
-  if (!providers.meta) throw new ProviderError('Meta Cloud API no está disponible en esta instalación.', false);
-  return providers.meta.line(account);
+  return account.provider === 'gupshup' ? providers.gupshup.line(account) : providers.meta.line(account);
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   type InboundMessage,
   type InboundStatus,
   type OutboundContent,
+  type ProviderTemplate,
   type WebhookDelivery,
   type WhatsAppLine,
 } from '../../src/messaging-providers/provider.ts';
@@ -126,10 +127,36 @@ export function providerContract(name: string, setUp: () => Promise<ContractHarn
       expect(media.data.equals(PNG)).toBe(true);
     });
 
+    /** One approved template for the sends that need one, submitted and reviewed once. */
+    let approved: Promise<ProviderTemplate> | undefined;
+    const approvedTemplate = () =>
+      (approved ??= (async () => {
+        const template = await h.line.templates.submit({
+          name: `contrato_aprobada_${Date.now()}`,
+          category: 'UTILITY',
+          languageCode: 'es',
+          header: null,
+          bodyText: 'Hola {{1}}, tenemos novedades.',
+          footer: null,
+          buttons: [],
+          variablesSchema: { 1: { type: 'text', label: 'Nombre' } },
+        });
+        await until(async () => (await h.line.templates.list()).some((held) => held.id === template.id && held.status === 'APPROVED'));
+        return template;
+      })());
+
     it('says a number is not on WhatsApp in words people can act on, keeping the provider code', async () => {
+      // Business-initiated, as a bulk send is: only a template may open a conversation.
+      const template = await approvedTemplate();
       let failure;
       try {
-        const { providerMessageId } = await h.line.send(h.numberNotOnWhatsApp, { type: 'text', text: 'Hola' });
+        const { providerMessageId } = await h.line.send(h.numberNotOnWhatsApp, {
+          type: 'template',
+          templateProviderId: template.id,
+          name: template.name,
+          languageCode: template.languageCode,
+          params: ['Ana'],
+        });
         failure = (await until(() => statusesOf(providerMessageId).find((status) => status.status === 'failed'))).failure;
       } catch (error) {
         expect(error).toBeInstanceOf(ProviderError);
