@@ -25,6 +25,7 @@ import {
   activeConnectionOf,
   allSandboxApps,
   allSandboxMetaNumbers,
+  metaAccountFrom,
   sandboxApiKey,
   savedAccount,
   webhookAccount,
@@ -107,7 +108,13 @@ export async function setUpMessaging(app: FastifyInstance, options: MessagingOpt
       return account && lineOf(providers, account);
     },
     webhook: async (tenant, provider) => lineOf(providers, await webhookAccount(db, tenant, box, provider)).webhook,
-    line: (account) => lineOf(providers, account),
+    candidate: async (tenant, settings) =>
+      lineOf(
+        providers,
+        settings.provider === 'meta'
+          ? await metaAccountFrom(db, box, tenant.id, settings)
+          : { ...settings, apiKey: await connection.gupshupApiKey(settings.appName) },
+      ),
   };
 
   const sandboxReviewer: SandboxTemplateReviewer | undefined = fakes && {

@@ -299,6 +299,11 @@ export function lineOf(providers: MessagingProviders, account: ProviderAccount):
   return account.provider === 'gupshup' ? providers.gupshup.line(account) : providers.meta.line(account);
 }
 
+/** The connection dialog's values: a Gupshup app, or a Meta number (secrets blank when unchanged). */
+export type CandidateSettings =
+  | { provider: 'gupshup'; appName: string; sourceNumber: string }
+  | { provider: 'meta'; phoneNumberId: string; wabaId: string; accessToken?: string; appSecret?: string };
+
 /**
  * Companies' lines, as the composition root resolves them from their saved connection (port given to modules).
  * `active` is the provider the company sends through; `of` any provider's line from its saved settings, so a
@@ -313,8 +318,8 @@ export interface WhatsAppLines {
    * the company pastes the URL and verify token in Meta's dashboard, before anything else is saved here.
    */
   webhook(tenant: { id: string; slug: string }, provider: ProviderName): Promise<WebhookReceiver>;
-  /** The line of an account not saved yet (Probar conexión before saving). */
-  line(account: ProviderAccount): WhatsAppLine;
+  /** Probar conexión: the line of settings not saved yet, blank secrets taken from the saved ones. */
+  candidate(tenant: { id: string; slug: string }, settings: CandidateSettings): Promise<WhatsAppLine>;
 }
 
 /** Spec ack values: -1 error, 0 sending, 1 sent, 2 delivered, 3 read. */

@@ -142,6 +142,10 @@ const seeds: Record<string, Seed> = {
   'POST /api/ai/suggest-reply': { body: (f) => ({ cardId: f.cardId }) },
   'POST /api/ai/summarize': { body: (f) => ({ cardId: f.cardId }) },
   'PUT /api/gupshup/settings': { body: (f) => ({ appName: f.appName, sourceNumber: '5215500000000' }) },
+  'PUT /api/whatsapp/settings': { body: (f) => ({ provider: 'gupshup', appName: f.appName, sourceNumber: '5215500000000' }) },
+  'POST /api/whatsapp/settings/test': {
+    body: () => ({ provider: 'meta', phoneNumberId: '109876543210987', wabaId: '204567890123456', accessToken: 'EAAG-fuzz', appSecret: 'secreto' }),
+  },
   'PUT /api/bot-settings': { body: (f) => ({ enabled: false, message: 'Hola', triggerColumnId: null, menuColumnIds: [f.columnId] }) },
   'POST /api/templates': {
     body: () => ({

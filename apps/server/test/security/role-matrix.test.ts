@@ -172,6 +172,16 @@ const matrix: Record<string, Entry> = {
   'GET /api/gupshup/settings': { expect: managers },
   // Company B may not take company A's Gupshup app.
   'PUT /api/gupshup/settings': { expect: { ...managers, stranger: 409 }, call: (f) => ({ body: { appName: f.appName, sourceNumber: '5215500000000' } }) },
+  // Issue 18: the provider choice. Company B may not take (or probe) company A's Gupshup app.
+  'GET /api/whatsapp/settings': { expect: managers },
+  'PUT /api/whatsapp/settings': {
+    expect: { ...managers, stranger: 409 },
+    call: (f) => ({ body: { provider: 'gupshup', appName: f.appName, sourceNumber: '5215500000000' } }),
+  },
+  'POST /api/whatsapp/settings/test': {
+    expect: { ...managers, stranger: 409 },
+    call: (f) => ({ body: { provider: 'gupshup', appName: f.appName, sourceNumber: '5215500000000' } }),
+  },
   'GET /api/bot-settings': { expect: managers },
   'PUT /api/bot-settings': { expect: managers, call: () => ({ body: { enabled: false, message: 'Hola' } }) },
 

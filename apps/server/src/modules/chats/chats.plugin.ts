@@ -10,6 +10,7 @@ import { chatsRoutes } from './chats.routes.ts';
 import type { InboundBot } from './inbound.service.ts';
 import type { OutboundDeps } from './outbound.service.ts';
 import { webhooksRoutes } from './webhooks.routes.ts';
+import { whatsappSettingsRoutes } from './whatsapp-settings.routes.ts';
 
 export interface ChatProviderPorts {
   /** Each company's WhatsApp line through the provider it chose (the provider port, resolved by the composition root). */
@@ -56,8 +57,11 @@ export interface ChatsPluginOptions extends AppContext {
 }
 
 /** Messages, notes, scheduled sends, media and the provider's inbound webhook. */
-export const chatsPlugin: FastifyPluginAsync<ChatsPluginOptions> = async (app, { queue, storage, publicUrl, sandbox, outbound, inboundBot }) => {
+export const chatsPlugin: FastifyPluginAsync<ChatsPluginOptions> = async (app, { db, box, queue, storage, publicUrl, sandbox, outbound, inboundBot }) => {
   for (const job of outbound.jobs) queue.register(job);
   await app.register(webhooksRoutes({ ...outbound, storage, bot: inboundBot }));
-  await registerTenantRoutes(app, (scope) => scope.register(chatsRoutes, { ...outbound, storage, publicUrl, sandbox }));
+  await registerTenantRoutes(app, async (scope) => {
+    await scope.register(chatsRoutes, { ...outbound, storage, publicUrl, sandbox });
+    await scope.register(whatsappSettingsRoutes, { db, box, lines: outbound.lines, publicUrl, sandbox });
+  });
 };

@@ -8,6 +8,8 @@ export {
   activeConnectionOf,
   allSandboxApps,
   allSandboxMetaNumbers,
+  assertGupshupAppFree,
+  assertMetaNumberFree,
   type ConnectionOptions,
   effectiveAccount,
   META_APP_SECRET_REQUIRED,
@@ -25,6 +27,7 @@ export {
   updateProviderSettings,
   webhookAccount,
   webhookUrlOf,
+  whatsappSettingsView,
 } from './provider-settings.service.ts';
 export {
   countTenants,

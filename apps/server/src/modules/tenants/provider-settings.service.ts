@@ -58,9 +58,9 @@ export async function effectiveAccount(executor: DbExecutor, tenant: { id: strin
   return { appName, sourceNumber, webhookSecret: settings.webhookSecret };
 }
 
-/** Another company's app, saved or its sandbox default, is refused: the app name is what picks the app. */
-export async function updateProviderSettings(executor: DbExecutor, tenant: { id: string; slug: string }, input: { appName: string; sourceNumber: string }) {
-  const claimed = input.appName.toLowerCase();
+/** Another company's app, saved or its sandbox default, is refused (409): the app name is what picks the app. */
+export async function assertGupshupAppFree(executor: DbExecutor, tenant: { id: string; slug: string }, appName: string) {
+  const claimed = appName.toLowerCase();
   const reservedForSandbox = claimed.startsWith(SANDBOX_PREFIX) && claimed !== sandboxAppName(tenant.slug).toLowerCase();
   const [takenBySettings] = await executor
     .select({ tenantId: providerSettings.tenantId })
@@ -68,6 +68,21 @@ export async function updateProviderSettings(executor: DbExecutor, tenant: { id:
     .where(and(sql`lower(${providerSettings.appName}) = ${claimed}`, ne(providerSettings.tenantId, tenant.id)))
     .limit(1);
   if (reservedForSandbox || takenBySettings) throw conflict(APP_NAME_TAKEN);
+}
+
+/** Another company's Meta number is refused (409): one number belongs to one company. */
+export async function assertMetaNumberFree(executor: DbExecutor, tenant: { id: string }, phoneNumberId: string) {
+  const [taken] = await executor
+    .select({ tenantId: providerSettings.tenantId })
+    .from(providerSettings)
+    .where(and(eq(providerSettings.metaPhoneNumberId, phoneNumberId), ne(providerSettings.tenantId, tenant.id)))
+    .limit(1);
+  if (taken) throw conflict(META_NUMBER_TAKEN);
+}
+
+/** Another company's app, saved or its sandbox default, is refused: the app name is what picks the app. */
+export async function updateProviderSettings(executor: DbExecutor, tenant: { id: string; slug: string }, input: { appName: string; sourceNumber: string }) {
+  await assertGupshupAppFree(executor, tenant, input.appName);
   await providerSettingsOf(executor, tenant.id);
   try {
     const [row] = await executor
@@ -180,12 +195,7 @@ export async function metaAccountFrom(executor: DbExecutor, box: SecretBox, tena
 /** Switches the company to Meta with these settings; chats and history stay as they are (they are the company's, not the provider's). */
 export async function saveMetaSettings(executor: DbExecutor, box: SecretBox, tenant: { id: string }, input: MetaSettingsInput) {
   const account = await metaAccountFrom(executor, box, tenant.id, input);
-  const [taken] = await executor
-    .select({ tenantId: providerSettings.tenantId })
-    .from(providerSettings)
-    .where(and(eq(providerSettings.metaPhoneNumberId, account.phoneNumberId), ne(providerSettings.tenantId, tenant.id)))
-    .limit(1);
-  if (taken) throw conflict(META_NUMBER_TAKEN);
+  await assertMetaNumberFree(executor, tenant, account.phoneNumberId);
   try {
     const [row] = await executor
       .update(providerSettings)
@@ -273,4 +283,28 @@ export async function allSandboxApps(executor: DbExecutor, publicUrl: string, ap
     });
   }
   return apps;
+}
+
+/**
+ * The connection dialog's view (GET/PUT /api/whatsapp/settings): the provider the company sends through, both
+ * providers' settings and webhook URLs, the verify token, and of Meta's secrets only whether they are saved.
+ */
+export async function whatsappSettingsView(executor: DbExecutor, tenant: { id: string; slug: string }, options: { publicUrl: string; sandbox: boolean }) {
+  const row = await providerSettingsOf(executor, tenant.id);
+  const gupshup = await effectiveAccount(executor, tenant, options.sandbox);
+  const urlOf = (provider: ProviderName) => webhookUrlOf(options.publicUrl, tenant.id, row.webhookSecret, provider);
+  return {
+    provider: row.provider,
+    webhookUrl: urlOf(row.provider),
+    metaWebhookUrl: urlOf('meta'),
+    gupshupWebhookUrl: urlOf('gupshup'),
+    verifyToken: row.metaVerifyToken ?? '',
+    phoneNumberId: row.metaPhoneNumberId,
+    wabaId: row.metaWabaId,
+    hasAccessToken: Boolean(row.metaAccessToken),
+    hasAppSecret: Boolean(row.metaAppSecret),
+    appName: gupshup.appName,
+    sourceNumber: gupshup.sourceNumber,
+    sandbox: options.sandbox,
+  };
 }
