@@ -116,6 +116,8 @@ export type MetaCustomerMessage = (CustomerMessage extends infer Message ? (Mess
 
 export class FakeMetaCloud {
   readonly requests: FakeMetaRequest[] = [];
+  /** Every URL called, as called (with its Graph version), newest last. */
+  readonly urls: string[] = [];
   private readonly store: FakeConversationStore;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly templates: FakeMetaTemplate[] = [];
@@ -897,6 +899,9 @@ export function fakeMetaCloudRoutes(fake: FakeMetaCloud): FastifyPluginAsync {
       { parseAs: 'buffer' },
       (_request, body, done) => done(null, body),
     );
+    app.addHook('onRequest', async (request) => {
+      fake.urls.push(request.url);
+    });
     const config = { access: 'public' as const };
     type Params = { version: string; id: string };
     const answer = (reply: FastifyReply, result: Answer) => reply.status(result.status).send(result.body);
