@@ -49,10 +49,10 @@ module.exports = {
     {
       name: 'provider-internals-only-at-the-composition-root',
       comment:
-        'Modules use the provider port (messaging-providers/provider.ts); only app.ts, main.ts and tests pick and build an adapter ' +
-        '(gupshup/, sandbox/, …), so vendor-specific code stays under messaging-providers/.',
+        'Modules use the provider port (messaging-providers/provider.ts); only the composition root (app.ts, main.ts, messaging.ts) ' +
+        'and tests pick and build an adapter (gupshup/, meta-cloud/, sandbox/), so vendor-specific code stays under messaging-providers/.',
       severity: 'error',
-      from: { pathNot: [`${SRC}messaging-providers/`, `${SRC}(app|main)\\.ts$`, ...TESTS] },
+      from: { pathNot: [`${SRC}messaging-providers/`, `${SRC}(app|main|messaging)\\.ts$`, ...TESTS] },
       to: { path: `${SRC}messaging-providers/[^/]+/` },
     },
     {

@@ -35,11 +35,12 @@ test('the operator signs in, reads the figures, changes a plan, deactivates a us
   const companyName = (await (await request.get('/api/auth/me', { headers: { authorization: `Bearer ${owner.token}` } })).json()) as {
     tenant: { name: string };
   };
-  // The company submits a template; until it is approved it cannot be sent.
+  // The company submits a template the sandbox provider rejects (its body says "rechazar"); until it is approved it
+  // cannot be sent. The operator's approval overrides the provider's review, at the sandbox provider too.
   const ownerHeaders = { authorization: `Bearer ${owner.token}` };
   const submitted = await request.post(`/t/${owner.tenant.slug}/api/templates`, {
     headers: ownerHeaders,
-    data: { name: 'gracias_compra', body_text: 'Hola {{1}}, gracias por tu compra.' },
+    data: { name: 'gracias_compra', body_text: 'Hola {{1}}, gracias por tu compra. Responde BAJA para rechazar avisos.' },
   });
   expect(submitted.status(), await submitted.text()).toBe(201);
   const template = (await submitted.json()) as { id: string };
@@ -108,8 +109,9 @@ test('the operator signs in, reads the figures, changes a plan, deactivates a us
   await page.getByRole('navigation', { name: 'Administración' }).getByRole('link', { name: 'Templates' }).click();
   const row = page.getByTestId(`template-${template.id}`);
   await expect(row).toContainText(companyName.tenant.name);
-  await expect(row).toContainText('Hola {{1}}, gracias por tu compra.');
-  await expect(row.getByTestId('template-status')).toHaveText('Pendiente');
+  await expect(row).toContainText('Hola {{1}}, gracias por tu compra. Responde BAJA para rechazar avisos.');
+  // The provider's review reaches the company by webhook (template-event) about 1.5 s after submission.
+  await expect(row.getByTestId('template-status')).toHaveText('Rechazada');
   await row.getByRole('button', { name: 'Aprobar gracias_compra' }).click();
   await expect(page.getByText('Plantilla aprobada.')).toBeVisible();
   await expect(row.getByTestId('template-status')).toHaveText('Aprobada');
@@ -124,7 +126,7 @@ test('the operator signs in, reads the figures, changes a plan, deactivates a us
       },
       { timeout: 15_000 },
     )
-    .toBe('Hola Eva, gracias por tu compra.');
+    .toBe('Hola Eva, gracias por tu compra. Responde BAJA para rechazar avisos.');
 
   // Settings: pricing saved, an emptied field counting as 0.
   await page.getByRole('navigation', { name: 'Administración' }).getByRole('link', { name: 'Settings' }).click();

@@ -20,16 +20,12 @@ import { acceptEmptyJsonBodies, MAX_JSON_BODY_BYTES } from './platform/http/json
 import { MAX_UPLOAD_BYTES } from './platform/http/multipart-upload.ts';
 import { createRealtime, type Realtime } from './platform/realtime/realtime.ts';
 import type { TrustProxy } from './platform/config/config.ts';
-import { createSecretBox, type SecretBox } from './platform/crypto/secret-box.ts';
+import { createSecretBox } from './platform/crypto/secret-box.ts';
 import { createOutboundHttp } from './platform/outbound-http/outbound-http.guard.ts';
-import { createGupshupProvider } from './messaging-providers/gupshup/gupshup.provider.ts';
-import { createGupshupMediaDownloader } from './messaging-providers/gupshup/gupshup-media.ts';
-import { createGupshupPartnerClient, partnerCredentialsFrom } from './messaging-providers/gupshup/gupshup-partner.client.ts';
-import { sandboxMediaDownloader } from './messaging-providers/sandbox/sandbox-media.ts';
-import { FakeGupshup } from './messaging-providers/sandbox/fake-gupshup.ts';
-import { FAKE_GUPSHUP_PREFIX, sandboxRoutes } from './messaging-providers/sandbox/sandbox-phone.routes.ts';
-import { createDatabaseConversationStore } from './messaging-providers/sandbox/conversation-store.ts';
-import { adminPlugin, gupshupCredentials, resolveAdminSession } from './modules/admin/index.ts';
+import type { FakeGupshup } from './messaging-providers/sandbox/fake-gupshup.ts';
+import type { FakeMetaCloud } from './messaging-providers/sandbox/fake-meta-cloud.ts';
+import { internalUrl, setUpMessaging } from './messaging.ts';
+import { adminPlugin, resolveAdminSession } from './modules/admin/index.ts';
 import { agendaPlugin } from './modules/agenda/index.ts';
 import { aiPlugin, createAiModel, indexKnowledgeFile, readKnowledgeFile, searchKnowledge, type AiModel, type AiModelSettings } from './modules/ai/index.ts';
 import {
@@ -44,10 +40,9 @@ import {
 import { autobotPlugin, landingColumn, waitingRoomArchive } from './modules/autobot/index.ts';
 import { botsPlugin, columnBotsOf } from './modules/bots/index.ts';
 import { bulkSendsPlugin, type BulkSendPace } from './modules/bulk-sends/index.ts';
-import { chatsPlugin, createChatOutbound, sandboxPhoneCrm } from './modules/chats/index.ts';
+import { chatsPlugin, createChatOutbound } from './modules/chats/index.ts';
 import { funnelsPlugin } from './modules/funnels/index.ts';
 import { templatesPlugin } from './modules/templates/index.ts';
-import { allSandboxApps, sandboxApiKey } from './modules/tenants/index.ts';
 import { actorOfSession, realtimeFunnelAccess, usersPlugin } from './modules/users/index.ts';
 
 export interface AppOptions extends AiModelSettings {
@@ -61,6 +56,9 @@ export interface AppOptions extends AiModelSettings {
   gupshupApiUrl?: string;
   /** Gupshup's partner API (templates, media samples); the sandbox uses the in-process fake. */
   gupshupPartnerUrl?: string;
+  /** Meta's Graph API for companies on the Cloud API (META_GRAPH_URL, META_GRAPH_VERSION); the sandbox uses the in-process fake. */
+  metaGraphUrl?: string;
+  metaGraphVersion?: string;
   /** Key for secrets at rest (APP_SECRET or the one generated into DATA_DIR). */
   appSecret: string;
   /** Start the job workers when the app is ready (tests drive the queue by hand instead). */
@@ -87,7 +85,15 @@ export interface AppOptions extends AiModelSettings {
   exactResponses?: boolean;
 }
 
-export type App = FastifyInstance & { realtime: Realtime; routeTable: RouteTableEntry[]; queue: JobQueue; domainEvents: EventBus; sandboxPhone?: FakeGupshup };
+export type App = FastifyInstance & {
+  realtime: Realtime;
+  routeTable: RouteTableEntry[];
+  queue: JobQueue;
+  domainEvents: EventBus;
+  /** Sandbox mode: the in-process fakes behind the sandbox phone (tests drive them). */
+  sandboxPhone?: FakeGupshup;
+  sandboxMeta?: FakeMetaCloud;
+};
 
 /** A hop count trusts that many proxies nearest to the server, as Fastify does for a number (its types omit it). */
 function fastifyTrustProxy(trust: TrustProxy) {
@@ -159,17 +165,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
   };
   const aiModel = options.aiModel ?? createAiModel(options);
   options.logger.info({ aiProvider: aiModel?.provider ?? 'none', aiModel: aiModel?.label }, 'AI model');
-  const fake = sandbox ? await registerSandboxPhone(app, options) : undefined;
-  const provider = messagingProvider(app, options, context.box, sandbox);
-  const outbound = createChatOutbound(context, {
-    provider,
-    downloadMedia: fake ? sandboxMediaDownloader(fake) : createGupshupMediaDownloader({ allowPrivateNetworks: options.allowPrivateOutbound ?? false }),
-    // Live sends use the operator's Gupshup API key (platform settings); sandbox sends the key the fake issued the app.
-    providerApiKey: async ({ appName }) => (sandbox ? sandboxApiKey(options.appSecret, appName) : ((await gupshupCredentials(db, context.box)).apiKey ?? '')),
-  });
+  // Each company's WhatsApp line through the provider it chose; in sandbox mode the fakes and the sandbox phone too.
+  const messaging = await setUpMessaging(app, { ...options, box: context.box, sandbox });
+  if (messaging.fakeGupshup) app.decorate('sandboxPhone', messaging.fakeGupshup);
+  if (messaging.fakeMeta) app.decorate('sandboxMeta', messaging.fakeMeta);
+  const { lines } = messaging;
+  const outbound = createChatOutbound(context, { lines });
 
   // ---- Modules, bottom layer first; the options after the context are the ports a module gets from another ----
-  await app.register(templatesPlugin, { ...context, templates: provider.templates });
+  await app.register(templatesPlugin, { ...context, lines });
   await app.register(funnelsPlugin, {
     ...context,
     columnBots: columnBotsOf(db),
@@ -192,42 +196,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(adminPlugin, {
     ...context,
     throttle: options.throttle,
-    sandboxReviewer: fake && { approve: (appId, providerTemplateId) => fake.approveTemplate(appId, providerTemplateId) },
+    sandboxReviewer: messaging.sandboxReviewer,
   });
 
   if (options.webDist && fs.existsSync(options.webDist)) {
     await app.register(fastifyStatic, { root: options.webDist, wildcard: false, index: false });
   }
   return app as unknown as App;
-}
-
-/** The in-process sandbox answers on this very server, whatever port it got. */
-function internalUrl(app: FastifyInstance) {
-  const address = app.server.address();
-  return typeof address === 'object' && address ? `http://127.0.0.1:${address.port}` : 'http://127.0.0.1:3000';
-}
-
-/** Gupshup, or in sandbox mode the in-process fake; templates, template media and read receipts go through its partner API. */
-function messagingProvider(app: FastifyInstance, options: AppOptions, box: SecretBox, sandbox: boolean) {
-  const fakeUrl = () => `${internalUrl(app)}${FAKE_GUPSHUP_PREFIX}`;
-  const partner = createGupshupPartnerClient({
-    baseUrl: sandbox ? fakeUrl : (options.gupshupPartnerUrl ?? 'https://partner.gupshup.io'),
-    credentials: async () => partnerCredentialsFrom(await gupshupCredentials(options.db, box), sandbox),
-  });
-  return createGupshupProvider({ apiUrl: sandbox ? fakeUrl : (options.gupshupApiUrl ?? 'https://api.gupshup.io'), partner });
-}
-
-/** Sandbox mode: the fake WhatsApp provider and the sandbox phone, whose CRM view comes from the chats module. */
-async function registerSandboxPhone(app: FastifyInstance, options: AppOptions) {
-  const { db } = options;
-  const fake = new FakeGupshup({
-    apps: () => allSandboxApps(db, internalUrl(app), options.appSecret),
-    publicUrl: () => `${internalUrl(app)}${FAKE_GUPSHUP_PREFIX}`,
-    log: options.logger,
-    store: createDatabaseConversationStore(db),
-  });
-  app.decorate('sandboxPhone', fake);
-  app.addHook('onClose', async () => fake.close());
-  await app.register(sandboxRoutes({ fake, crm: sandboxPhoneCrm(db) }));
-  return fake;
 }

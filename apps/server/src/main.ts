@@ -33,6 +33,8 @@ async function main() {
     providerMode: config.providerMode,
     gupshupApiUrl: config.gupshupApiUrl,
     gupshupPartnerUrl: config.gupshupPartnerUrl,
+    metaGraphVersion: config.metaGraphVersion,
+    metaGraphUrl: config.metaGraphUrl,
     smtpUrl: config.smtpUrl,
     geminiApiKey: config.geminiApiKey,
     geminiBaseUrl: config.geminiBaseUrl,

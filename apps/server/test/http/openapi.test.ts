@@ -3,7 +3,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
 import { API_DOCS_PREFIX, OPENAPI_DOCUMENT_PATH } from '../../src/platform/http/api-docs.ts';
 import { TENANT_PREFIX } from '../../src/platform/http/route-access.ts';
-import { FAKE_GUPSHUP_PREFIX } from '../../src/messaging-providers/sandbox/sandbox-phone.routes.ts';
+import { FAKE_GUPSHUP_PREFIX, FAKE_META_PREFIX } from '../../src/messaging-providers/sandbox/sandbox-phone.routes.ts';
 
 /**
  * The API description is generated from the routes' own zod schemas: a route without a response schema would be
@@ -13,6 +13,7 @@ import { FAKE_GUPSHUP_PREFIX } from '../../src/messaging-providers/sandbox/sandb
 const WITHOUT_RESPONSE_SCHEMA: Array<[(url: string) => boolean, string]> = [
   [(url) => url === API_DOCS_PREFIX || url.startsWith(`${API_DOCS_PREFIX}/`), 'the documentation itself (page, assets, the document)'],
   [(url) => url.startsWith(`${FAKE_GUPSHUP_PREFIX}/`), "the sandbox's fake of Gupshup's API, which answers Gupshup's shapes (../shared/provider/)"],
+  [(url) => url.startsWith(`${FAKE_META_PREFIX}/`), "the sandbox's fake of Meta's Cloud API, which answers Meta's shapes (../shared/provider/)"],
 ];
 
 interface OpenApiDocument {

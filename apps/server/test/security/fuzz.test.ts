@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
 import { boardColumns, cards, contacts, funnels, tenants } from '../../db/schema/index.ts';
@@ -142,6 +142,10 @@ const seeds: Record<string, Seed> = {
   'POST /api/ai/suggest-reply': { body: (f) => ({ cardId: f.cardId }) },
   'POST /api/ai/summarize': { body: (f) => ({ cardId: f.cardId }) },
   'PUT /api/gupshup/settings': { body: (f) => ({ appName: f.appName, sourceNumber: '5215500000000' }) },
+  'PUT /api/whatsapp/settings': { body: (f) => ({ provider: 'gupshup', appName: f.appName, sourceNumber: '5215500000000' }) },
+  'POST /api/whatsapp/settings/test': {
+    body: () => ({ provider: 'meta', phoneNumberId: '109876543210987', wabaId: '204567890123456', accessToken: 'EAAG-fuzz', appSecret: 'secreto' }),
+  },
   'PUT /api/bot-settings': { body: (f) => ({ enabled: false, message: 'Hola', triggerColumnId: null, menuColumnIds: [f.columnId] }) },
   'POST /api/templates': {
     body: () => ({
@@ -552,6 +556,74 @@ describe('fuzz', () => {
       await deliver('{}', `secret ${id.slice(0, 20)}`, path.replace(/[^/]+$/, id));
       await attempt({ method: 'GET', url: `/media/${id}/${id}`, admin: false, label: `media ${id.slice(0, 20)}` });
       await attempt({ method: 'GET', url: `/media/${f.tenantId}/${id}`, admin: false, label: `media name ${id.slice(0, 20)}` });
+    }
+    expect(failures).toEqual([]);
+  }, 600_000);
+});
+
+describe('fuzz: Meta webhooks', () => {
+  it('never answers 5xx to signed but malformed Meta deliveries, nor to garbage handshakes', async () => {
+    failures.length = 0;
+    const company = await registerTenant(t.app);
+    const meta = { provider: 'meta', phoneNumberId: '109876500000001', wabaId: '204567800000001', accessToken: 'EAAG-fuzz', appSecret: 'secreto-fuzz' };
+    const saved = await t.app.inject({ method: 'PUT', url: '/api/whatsapp/settings', headers: bearer(company.token), payload: meta });
+    expect(saved.statusCode).toBe(200);
+    const path = new URL(saved.json().metaWebhookUrl as string).pathname;
+    const deliver = async (raw: string, label: string) => {
+      attempts += 1;
+      const signature = `sha256=${createHmac('sha256', meta.appSecret).update(raw).digest('hex')}`;
+      const response = await t.app.inject({
+        method: 'POST',
+        url: path,
+        payload: raw,
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
+      });
+      if (response.statusCode >= 500) failures.push(`meta webhook ${label}: ${response.statusCode} ${response.body.slice(0, 200)}`);
+    };
+    let sequence = 0;
+    const change = (field: string, value: Json): Json => ({
+      object: 'whatsapp_business_account',
+      entry: [{ id: meta.wabaId, time: 1_900_000_000, changes: [{ field, value }] }],
+    });
+    const message = (type: string, inner: Json): Json =>
+      change('messages', {
+        messaging_product: 'whatsapp',
+        metadata: { display_phone_number: '5215500000000', phone_number_id: meta.phoneNumberId },
+        contacts: [{ profile: { name: 'Ana' }, wa_id: '5215588880000' }],
+        messages: [{ from: '5215588880000', id: `wamid.metafuzz${(sequence += 1)}`, timestamp: '1900000000', type, [type]: inner, context: { id: 'wamid.q' } }],
+      });
+    const seedsByKind: Json[] = [
+      message('text', { body: 'Hola' }),
+      message('image', { id: '1013859600285441', mime_type: 'image/png', caption: 'Foto' }),
+      message('document', { id: '1013859600285442', mime_type: 'application/pdf', filename: 'boleto.pdf' }),
+      message('location', { latitude: 19.14, longitude: 72.85, name: 'Tienda' }),
+      message('interactive', { type: 'button_reply', button_reply: { id: '1', title: 'Ventas' } }),
+      message('button', { payload: 'ok', text: 'Sí' }),
+      change('messages', {
+        metadata: { phone_number_id: meta.phoneNumberId },
+        statuses: [{ id: 'wamid.out', status: 'failed', timestamp: '1900000000', errors: [{ code: 131026, title: 'x', error_data: { details: 'y' } }] }],
+      }),
+      change('message_template_status_update', {
+        event: 'APPROVED',
+        message_template_id: 1,
+        message_template_name: 'x',
+        message_template_language: 'es',
+        reason: 'NONE',
+      }),
+    ];
+    for (const raw of rawBodies) await deliver(raw, `body ${raw.slice(0, 20)}`);
+    for (const base of seedsByKind) {
+      for (const leaf of leaves(base)) {
+        for (const poison of webhookPoisons) {
+          const body = withValue(base, leaf.path, poison);
+          await deliver(JSON.stringify(body), `${leaf.path.join('.')} = ${JSON.stringify(poison)?.slice(0, 30)}`);
+        }
+      }
+    }
+    for (const query of [...garbageQueries, 'hub.mode=subscribe&hub.verify_token=%00&hub.challenge=%ED%A0%80', `hub.challenge=${HUGE.slice(0, 5000)}`]) {
+      attempts += 1;
+      const response = await t.app.inject({ method: 'GET', url: `${path}?${query}` });
+      if (response.statusCode >= 500) failures.push(`meta handshake ${query.slice(0, 40)}: ${response.statusCode}`);
     }
     expect(failures).toEqual([]);
   }, 600_000);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
-import { boardColumns, cards, contacts, funnels, tenants } from '../../db/schema/index.ts';
+import { batches, boardColumns, cards, contacts, funnels, tenants } from '../../db/schema/index.ts';
 import { bootstrapPlatformAdmin } from '../../src/modules/admin/index.ts';
 import { isApiRoute, TENANT_PREFIX } from '../../src/platform/http/route-access.ts';
 import { book, seedCatalog } from '../support/agenda-fixtures.ts';
@@ -173,6 +173,16 @@ const matrix: Record<string, Entry> = {
   'GET /api/gupshup/settings': { expect: managers },
   // Company B may not take company A's Gupshup app.
   'PUT /api/gupshup/settings': { expect: { ...managers, stranger: 409 }, call: (f) => ({ body: { appName: f.appName, sourceNumber: '5215500000000' } }) },
+  // Issue 18: the provider choice. Company B may not take (or probe) company A's Gupshup app.
+  'GET /api/whatsapp/settings': { expect: managers },
+  'PUT /api/whatsapp/settings': {
+    expect: { ...managers, stranger: 409 },
+    call: (f) => ({ body: { provider: 'gupshup', appName: f.appName, sourceNumber: '5215500000000' } }),
+  },
+  'POST /api/whatsapp/settings/test': {
+    expect: { ...managers, stranger: 409 },
+    call: (f) => ({ body: { provider: 'gupshup', appName: f.appName, sourceNumber: '5215500000000' } }),
+  },
   'GET /api/bot-settings': { expect: managers },
   'PUT /api/bot-settings': { expect: managers, call: () => ({ body: { enabled: false, message: 'Hola' } }) },
 
@@ -200,6 +210,8 @@ const matrix: Record<string, Entry> = {
   'DELETE /api/bots/simulation/:sessionId': { expect: managersById, call: async (f) => ({ id: await f.simulation() }) },
 
   'GET /api/batches': { expect: everyMember },
+  // Issue 18: a batch's failed rows, seen by whoever sees its funnel.
+  'GET /api/batches/:id/failures': { expect: funnelRead, call: async (f) => ({ id: await f.batch() }) },
   'POST /api/funnels/:id/batches': {
     expect: funnelWrite,
     call: async (f) => ({
@@ -281,6 +293,8 @@ interface Fixtures {
   bot(): Promise<string>;
   /** A fresh playground session of one of A's bots. */
   simulation(): Promise<string>;
+  /** A bulk send of A in F1. */
+  batch(): Promise<string>;
 }
 
 interface Caller {
@@ -411,6 +425,13 @@ beforeAll(async () => {
       });
       if (simulated.statusCode !== 200) throw new Error(`simulation fixture: ${simulated.statusCode} ${simulated.body}`);
       return simulated.json().sessionId as string;
+    },
+    batch: async () => {
+      const [row] = await db
+        .insert(batches)
+        .values({ tenantId: a.tenant.id, funnelId: f1!.id, templateName: 'fixture', userName: 'Ana', fileName: 'clientes.xlsx' })
+        .returning();
+      return row!.id;
     },
     timeBlock: async () => {
       const { professionalId } = await catalog();

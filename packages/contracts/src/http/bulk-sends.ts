@@ -144,3 +144,20 @@ export const batchListResponse = z.array(batchResponse);
 /** What the upload found besides the batch: rows refused before sending (counted as failed) and repeated phones (sent once). */
 export const createBatchResponse = batchResponse.extend({ invalid_rows: z.number(), duplicates_skipped: z.number() });
 export type CreateBatchResponse = z.infer<typeof createBatchResponse>;
+
+/** Issue 18: one failed row of a batch, with the reason people can act on and the provider's code. */
+export const batchFailureResponse = z.object({
+  /** The row's number in the uploaded sheet. */
+  row_number: z.number(),
+  phone: z.string().nullable(),
+  contact_name: z.string().nullable(),
+  reason: z.string(),
+  /** The provider's code (Meta's 131026, Gupshup's 1002…); null for rows refused before sending. */
+  code: z.string().nullable(),
+});
+export type BatchFailureDto = z.infer<typeof batchFailureResponse>;
+export const batchFailureListResponse = z.array(batchFailureResponse);
+
+/** The spreadsheet of a batch's failed rows, and its header row. */
+export const failedRowsFileName = (templateName: string) => `envio_${templateName}_fallidos.xlsx`;
+export const FAILED_ROWS_HEADERS = ['Fila', 'Teléfono', 'Nombre', 'Motivo', 'Código'] as const;

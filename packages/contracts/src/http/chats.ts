@@ -119,8 +119,10 @@ export const messageResponse = z.object({
   timestamp: z.string(),
   raw_timestamp: z.number(),
   ack: ackSchema,
-  /** Why the provider refused the message (ack -1). */
+  /** Why the provider refused the message (ack -1), in words people can act on; at ack 0, why a retry is waiting (a rate limit). */
   error: z.string().nullable(),
+  /** The provider's own code for that refusal (Meta's 131047, Gupshup's 1002…). */
+  errorCode: z.string().nullable().optional(),
   quotedMessageId: z.string().nullable(),
   quotedMessageText: z.string().nullable(),
   quotedMessageSender: z.string().nullable(),

@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { safeString } from '../text.ts';
 import { renderedTemplateSchema } from './templates.ts';
 
-/** The signed-in member's company on the in-process fake Gupshup: the business side of the sandbox phone. */
+/** The signed-in member's company on the in-process fakes: the business side of the sandbox phone. */
 export const sandboxAppResponse = z.object({
+  /** Which fake plays WhatsApp for the company: the one it sends through. */
+  provider: z.enum(['gupshup', 'meta']).optional(),
   appName: z.string(),
   sourceNumber: z.string(),
   /** The company's name. */

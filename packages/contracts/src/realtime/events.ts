@@ -48,8 +48,10 @@ export const messageStatusUpdatedPayload = z.object({
   messageId: z.string(),
   tempId: z.string().nullable().optional(),
   ack: ackSchema,
-  /** Why it failed (ack -1), e.g. the provider's refusal, so the chat can say it at once. */
+  /** Why it failed (ack -1), e.g. the provider's refusal, so the chat can say it at once; at ack 0, why a retry is waiting (a rate limit). */
   error: z.string().nullable().optional(),
+  /** The provider's code for that refusal (Meta's 131047, Gupshup's 1002…). */
+  errorCode: z.string().nullable().optional(),
 });
 
 /** An internal note added to a chat, so every agent with the chat open sees it at once. */

@@ -23,7 +23,7 @@ describe('Gupshup v2 inbound messages', () => {
 
   it.each(['image', 'video', 'audio', 'sticker'] as const)('parses %s media with url, content type and caption', (type) => {
     const [event] = parseGupshupWebhook(inbound(type, { url: 'https://filemanager.gupshup.io/x', contentType: 'image/jpeg', caption: 'Foto', urlExpiry: 1 }));
-    expect(event).toMatchObject({ type, text: 'Foto', media: { url: 'https://filemanager.gupshup.io/x', contentType: 'image/jpeg' } });
+    expect(event).toMatchObject({ type, text: 'Foto', media: { ref: 'https://filemanager.gupshup.io/x', contentType: 'image/jpeg' } });
   });
 
   it('parses a voice note (audio with opus) and a document (file) with its name, accepting content-type too', () => {
@@ -33,7 +33,7 @@ describe('Gupshup v2 inbound messages', () => {
     });
     expect(parseGupshupWebhook(inbound('file', { url: 'u', name: 'boleto.pdf', 'content-type': 'application/pdf' }))[0]).toMatchObject({
       type: 'document',
-      media: { url: 'u', fileName: 'boleto.pdf', contentType: 'application/pdf' },
+      media: { ref: 'u', fileName: 'boleto.pdf', contentType: 'application/pdf' },
     });
   });
 
@@ -90,13 +90,49 @@ describe('Gupshup v2 message events', () => {
       providerMessageId: 'gs-1',
       whatsappMessageId: 'wamid.1',
       timestamp: new Date(1718007189549),
-      reason: undefined,
     });
     expect(
       parseGupshupWebhook(
         envelope('message-event', { id: 'gs-1', type: 'failed', destination: '55', payload: { code: 1002, reason: 'Number Does Not Exists On WhatsApp' } }),
       )[0],
-    ).toMatchObject({ status: 'failed', providerMessageId: 'gs-1', reason: '1002 Number Does Not Exists On WhatsApp' });
+    ).toMatchObject({
+      status: 'failed',
+      providerMessageId: 'gs-1',
+      failure: { code: '1002', kind: 'not_on_whatsapp', reason: 'El cliente no tiene WhatsApp' },
+    });
+  });
+
+  it.each([
+    [4005, 'Template paused', { kind: 'template_paused', reason: 'Plantilla pausada por Meta' }],
+    [1006, 'User outside session and not opted in', { kind: 'window_closed', reason: 'Ventana de 24 horas cerrada: usa una plantilla' }],
+    [4001, 'API rate limited', { kind: 'rate_limited', reason: 'Límite de envíos alcanzado: se reintentará' }],
+    [131047, 'Re-engagement message', { kind: 'window_closed', reason: 'Ventana de 24 horas cerrada: usa una plantilla' }],
+    [9999, 'Something new', { kind: 'other', reason: 'Something new' }],
+  ])('maps the failed code %s to a reason people can act on, keeping the code', (code, reason, expected) => {
+    const [event] = parseGupshupWebhook(envelope('message-event', { id: 'gs-2', type: 'failed', destination: '55', payload: { code, reason } }));
+    expect(event).toMatchObject({ failure: { code: String(code), ...expected } });
+  });
+
+  it("reads a template-event in Gupshup's fields or Meta's (its payload is unconfirmed)", () => {
+    expect(
+      parseGupshupWebhook(envelope('template-event', { id: 'tpl-1', elementName: 'promo', languageCode: 'es', status: 'REJECTED', reason: 'Abusive content' })),
+    ).toEqual([
+      {
+        kind: 'template-status',
+        providerTemplateId: 'tpl-1',
+        name: 'promo',
+        languageCode: 'es',
+        status: 'REJECTED',
+        reason: 'Abusive content',
+        timestamp: new Date(1718007189549),
+      },
+    ]);
+    expect(
+      parseGupshupWebhook(
+        envelope('template-event', { message_template_name: 'promo', message_template_language: 'es', event: 'APPROVED', reason: 'NONE' }),
+      )[0],
+    ).toMatchObject({ kind: 'template-status', name: 'promo', status: 'APPROVED', reason: null });
+    expect(parseGupshupWebhook(envelope('template-event', { status: 'APPROVED' }))).toEqual([]);
   });
 
   it.each(['sent', 'delivered', 'read'] as const)('reads %s with our id in `gsId` and the WhatsApp id in `id`, ts in seconds', (status) => {

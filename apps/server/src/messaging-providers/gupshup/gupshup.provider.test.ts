@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA_UPLOAD_INVALID_RESPONSE } from '@embudo/contracts/http/templates';
 import { startFakeGupshupServer } from '../../../test/fakes/fake-gupshup-server.ts';
 import { ProviderError } from '../provider.ts';
-import { createGupshupProvider } from './gupshup.provider.ts';
+import { createGupshupProvider, NO_PLATFORM_API_KEY } from './gupshup.provider.ts';
 import { createGupshupPartnerClient } from './gupshup-partner.client.ts';
 
 let server: Awaited<ReturnType<typeof startFakeGupshupServer>>;
-const account = { appName: 'LojaDemo', sourceNumber: '5511888880000', apiKey: 'key-123' };
+const account = { provider: 'gupshup' as const, appName: 'LojaDemo', sourceNumber: '5511888880000', apiKey: 'key-123' };
 
 beforeAll(async () => {
   server = await startFakeGupshupServer();
@@ -14,13 +14,14 @@ beforeAll(async () => {
 });
 afterAll(async () => server.close());
 
+const noMedia = async () => Promise.reject(new ProviderError('no media in this test', false));
 const partnerAt = (url: string) => createGupshupPartnerClient({ baseUrl: url, credentials: async () => ({ email: 'ops@acme.example', password: 'secreto' }) });
 
 describe('Gupshup adapter against the fake', () => {
-  const provider = () => createGupshupProvider({ apiUrl: server.url, partner: partnerAt(server.url) });
+  const provider = (of = account) => createGupshupProvider({ apiUrl: server.url, partner: partnerAt(server.url), downloadMedia: noMedia }).line(of);
 
   it('sends a text as Gupshup form fields with the apikey header and returns the Gupshup id', async () => {
-    const result = await provider().send(account, '5511999990000', { type: 'text', text: 'Hola', replyToProviderId: 'wamid.Q' });
+    const result = await provider().send('5511999990000', { type: 'text', text: 'Hola', replyToProviderId: 'wamid.Q' });
     const request = server.fake.requests.at(-1)!;
     expect(request.path).toBe('/wa/api/v1/msg');
     expect(request.headers.apikey).toBe('key-123');
@@ -35,23 +36,23 @@ describe('Gupshup adapter against the fake', () => {
   });
 
   it('maps media to Gupshup message JSON (image originalUrl, document as file with filename, audio, video)', async () => {
-    await provider().send(account, '5511999990000', { type: 'image', url: 'https://x/p.jpg', caption: 'Foto' });
+    await provider().send('5511999990000', { type: 'image', url: 'https://x/p.jpg', caption: 'Foto' });
     expect(JSON.parse(server.fake.requests.at(-1)!.form.message!)).toEqual({
       type: 'image',
       originalUrl: 'https://x/p.jpg',
       previewUrl: 'https://x/p.jpg',
       caption: 'Foto',
     });
-    await provider().send(account, '5511999990000', { type: 'document', url: 'https://x/b.pdf', fileName: 'b.pdf' });
+    await provider().send('5511999990000', { type: 'document', url: 'https://x/b.pdf', fileName: 'b.pdf' });
     expect(JSON.parse(server.fake.requests.at(-1)!.form.message!)).toEqual({ type: 'file', url: 'https://x/b.pdf', filename: 'b.pdf' });
-    await provider().send(account, '5511999990000', { type: 'audio', url: 'https://x/n.ogg' });
+    await provider().send('5511999990000', { type: 'audio', url: 'https://x/n.ogg' });
     expect(JSON.parse(server.fake.requests.at(-1)!.form.message!)).toEqual({ type: 'audio', url: 'https://x/n.ogg' });
-    await provider().send(account, '5511999990000', { type: 'video', url: 'https://x/v.mp4', caption: 'Demo' });
+    await provider().send('5511999990000', { type: 'video', url: 'https://x/v.mp4', caption: 'Demo' });
     expect(JSON.parse(server.fake.requests.at(-1)!.form.message!)).toEqual({ type: 'video', url: 'https://x/v.mp4', caption: 'Demo' });
   });
 
   it('maps quick replies with msgid, content and options', async () => {
-    await provider().send(account, '5511999990000', {
+    await provider().send('5511999990000', {
       type: 'quick_reply',
       msgId: 'menu-1',
       text: '¿Qué necesitas?',
@@ -66,9 +67,11 @@ describe('Gupshup adapter against the fake', () => {
   });
 
   it('sends templates to /template/msg with the template JSON and an optional media header', async () => {
-    await provider().send(account, '5511999990000', {
+    await provider().send('5511999990000', {
       type: 'template',
       templateProviderId: 'tpl-uuid',
+      name: 'pedido_enviado',
+      languageCode: 'es',
       params: ['Maria', '#1042'],
       headerMedia: { type: 'image', url: 'https://x/promo.jpg' },
     });
@@ -81,36 +84,44 @@ describe('Gupshup adapter against the fake', () => {
   it('reports a 5xx as retryable and a 400 as final', async () => {
     server.fake.failNextSends({ status: 503 });
     const outage = await provider()
-      .send(account, '5511999990000', { type: 'text', text: 'x' })
+      .send('5511999990000', { type: 'text', text: 'x' })
       .catch((error) => error);
     expect(outage).toBeInstanceOf(ProviderError);
     expect(outage).toMatchObject({ retryable: true, status: 503, uncertain: false });
     const invalid = await provider()
-      .send(account, 'abc', { type: 'text', text: 'x' })
+      .send('abc', { type: 'text', text: 'x' })
       .catch((error) => error);
     expect(invalid).toMatchObject({ retryable: false, status: 400, message: 'Invalid Destination' });
-    const wrongApp = await provider()
-      .send({ ...account, appName: 'Other' }, '5511999990000', { type: 'text', text: 'x' })
+    expect(invalid.failure).toEqual({ kind: 'other', code: '400', reason: 'El número de destino no es válido (Invalid Destination)' });
+    const wrongApp = await provider({ ...account, appName: 'Other' })
+      .send('5511999990000', { type: 'text', text: 'x' })
       .catch((error) => error);
     expect(wrongApp).toMatchObject({ retryable: false, message: 'Invalid App Details' });
-    const noKey = await provider()
-      .send({ ...account, apiKey: '' }, '5511999990000', { type: 'text', text: 'x' })
+    const wrongKey = await provider({ ...account, apiKey: 'not-the-key' })
+      .send('5511999990000', { type: 'text', text: 'x' })
       .catch((error) => error);
-    expect(noKey).toMatchObject({ status: 401, message: 'Authentication Failed' });
+    expect(wrongKey).toMatchObject({ status: 401, message: 'Authentication Failed', failure: { kind: 'unauthorized', code: '401' } });
+    // Without the operator's key nothing reaches Gupshup, and the reason says who must act.
+    const sends = server.fake.requests.length;
+    const noKey = await provider({ ...account, apiKey: '' })
+      .send('5511999990000', { type: 'text', text: 'x' })
+      .catch((error) => error);
+    expect(noKey).toMatchObject({ retryable: false, message: NO_PLATFORM_API_KEY });
+    expect(server.fake.requests).toHaveLength(sends);
   });
 
   it('reports a refused connection as retryable and certain (nothing was sent)', async () => {
-    const closed = createGupshupProvider({ apiUrl: 'http://127.0.0.1:9', partner: partnerAt('http://127.0.0.1:9') });
-    const error = await closed.send(account, '5511999990000', { type: 'text', text: 'x' }).catch((e) => e);
+    const closed = createGupshupProvider({ apiUrl: 'http://127.0.0.1:9', partner: partnerAt('http://127.0.0.1:9'), downloadMedia: noMedia }).line(account);
+    const error = await closed.send('5511999990000', { type: 'text', text: 'x' }).catch((e) => e);
     expect(error).toMatchObject({ retryable: true, uncertain: false });
-    const receipt = await closed.markRead(account, 'wamid.X').catch((e) => e);
+    const receipt = await closed.markRead('wamid.X').catch((e) => e);
     expect(receipt).toBeInstanceOf(ProviderError);
     expect(receipt).toMatchObject({ retryable: true });
   });
 
   it('marks a customer message read through the partner API, with the app name as app id', async () => {
     const { id } = await server.fake.customerSends({ appName: 'LojaDemo', phone: '5511999990001', kind: 'text', text: 'Oi' });
-    await provider().markRead(account, id);
+    await provider().markRead(id);
     expect(server.fake.requests.at(-1)).toMatchObject({ method: 'POST', path: '/partner/app/LojaDemo/v3/message', json: { message_id: id } });
     expect((await server.fake.conversation('LojaDemo', '5511999990001')).map((message) => message.status)).toEqual(['read']);
   });
@@ -118,19 +129,19 @@ describe('Gupshup adapter against the fake', () => {
   it('reports a partner 5xx as a retryable read-receipt failure and an unknown message as final', async () => {
     server.fake.failNextPartnerCall('mark-read', { status: 503 });
     const outage = await provider()
-      .markRead(account, 'wamid.X')
+      .markRead('wamid.X')
       .catch((error) => error);
     expect(outage).toBeInstanceOf(ProviderError);
     expect(outage).toMatchObject({ retryable: true, status: 503 });
     const unknown = await provider()
-      .markRead(account, 'wamid.NOPE')
+      .markRead('wamid.NOPE')
       .catch((error) => error);
     expect(unknown).toMatchObject({ retryable: false, status: 400, message: 'Invalid message_id' });
   });
 
   it('serves the template port through the partner API: submit, list in our statuses, remove (already gone is removed), sample upload', async () => {
     const { templates } = provider();
-    const submitted = await templates.submit('LojaDemo', {
+    const submitted = await templates.submit({
       name: 'promo_port',
       category: 'MARKETING',
       languageCode: 'es',
@@ -146,25 +157,25 @@ describe('Gupshup adapter against the fake', () => {
       path: '/partner/app/LojaDemo/templates',
       form: { elementName: 'promo_port', content: 'Hola {{1}}', example: 'Hola [Nombre]' },
     });
-    expect((await templates.list('LojaDemo')).find((template) => template.id === submitted.id)).toMatchObject({ name: 'promo_port', languageCode: 'es' });
+    expect((await templates.list()).find((template) => template.id === submitted.id)).toMatchObject({ name: 'promo_port', languageCode: 'es' });
 
-    await templates.remove('LojaDemo', 'promo_port', submitted.id);
+    await templates.remove('promo_port', submitted.id);
     expect(server.fake.requests.at(-1)).toMatchObject({ method: 'DELETE', path: `/partner/app/LojaDemo/template/promo_port/${submitted.id}` });
-    await expect(templates.remove('LojaDemo', 'promo_port', submitted.id)).resolves.toBeUndefined();
+    await expect(templates.remove('promo_port', submitted.id)).resolves.toBeUndefined();
 
-    const handle = await templates.uploadSample('LojaDemo', { data: Buffer.from('%PDF-1.4'), mime: 'application/pdf', fileName: 'muestra.pdf' });
+    const handle = await templates.uploadSample({ data: Buffer.from('%PDF-1.4'), mime: 'application/pdf', fileName: 'muestra.pdf' });
     expect(handle).toMatch(/^4::/);
   });
 
   it('reports template failures as ProviderErrors: an outage retryable, a refusal final', async () => {
     server.fake.failNextPartnerCall('list', { status: 503 });
     const outage = await provider()
-      .templates.list('LojaDemo')
+      .templates.list()
       .catch((error) => error);
     expect(outage).toBeInstanceOf(ProviderError);
     expect(outage).toMatchObject({ retryable: true, status: 503, message: 'Internal Server Error' });
     const refused = await provider()
-      .templates.uploadSample('LojaDemo', { data: Buffer.from('x'), mime: 'text/plain', fileName: 'a.txt' })
+      .templates.uploadSample({ data: Buffer.from('x'), mime: 'text/plain', fileName: 'a.txt' })
       .catch((error) => error);
     expect(refused).toBeInstanceOf(ProviderError);
     // An answer without a handle carries the wording the templates module shows as is.

@@ -1,16 +1,31 @@
-import { ProviderError, type MessagingProvider, type OutboundContent, type ProviderAccount, type SendResult, type TemplateCatalog } from '../provider.ts';
+import {
+  ProviderError,
+  type GupshupAccount,
+  type MediaDownloader,
+  type MessagingProvider,
+  type OutboundContent,
+  type SendResult,
+  type TemplateCatalog,
+  type WebhookReceiver,
+  type WhatsAppLine,
+} from '../provider.ts';
 import { PartnerApiError, type GupshupPartnerApi } from './gupshup-partner.client.ts';
+import { gupshupSendFailure } from './gupshup-errors.ts';
 import { toGupshupMessage, toGupshupTemplateFields } from './gupshup-message.mapper.ts';
 import { toPartnerTemplateFields, toProviderTemplate } from './gupshup-template.mapper.ts';
 import { parseGupshupWebhook } from './gupshup-webhook.parser.ts';
 
 const SEND_TIMEOUT_MS = 15_000;
 
+export const NO_PLATFORM_API_KEY = 'La plataforma aún no tiene la clave de la API de Gupshup: pide al operador que la configure.';
+
 export interface GupshupProviderOptions {
   /** May be lazy: the in-process sandbox only knows its port once the server listens. */
   apiUrl: string | (() => string);
   /** Templates, their media samples and read receipts exist only on the partner API (gupshup.md §2.2, §7). */
   partner: GupshupPartnerApi;
+  /** Inbound media, only from Gupshup's file manager (or, in sandbox mode, the fake's own uploads). */
+  downloadMedia: MediaDownloader;
   fetch?: typeof fetch;
 }
 
@@ -29,30 +44,37 @@ async function viaPartner<T>(call: () => Promise<T>): Promise<T> {
 /** Gupshup answers 400 'Template Does not exists.' for a template already gone; that is success for a removal. */
 const alreadyGone = (error: unknown) => error instanceof PartnerApiError && /does not exist/i.test(error.message);
 
-/** Templates through the partner API (gupshup.md §7), where the app name is the app id. */
-function partnerTemplates(partner: GupshupPartnerApi): TemplateCatalog {
+/** An app's templates through the partner API (gupshup.md §7), where the app name is the app id. */
+function partnerTemplates(partner: GupshupPartnerApi, appId: string): TemplateCatalog {
   return {
-    submit: (appId, template) => viaPartner(async () => toProviderTemplate(await partner.createTemplate(appId, toPartnerTemplateFields(template)))),
-    list: (appId) => viaPartner(async () => (await partner.listTemplates(appId)).map(toProviderTemplate)),
-    remove: (appId, name, providerTemplateId) =>
+    submit: (template) => viaPartner(async () => toProviderTemplate(await partner.createTemplate(appId, toPartnerTemplateFields(template)))),
+    list: () => viaPartner(async () => (await partner.listTemplates(appId)).map(toProviderTemplate)),
+    remove: (name, providerTemplateId) =>
       viaPartner(async () => {
         await partner.deleteTemplate(appId, name, providerTemplateId).catch((error: unknown) => {
           if (!alreadyGone(error)) throw error;
         });
       }),
-    uploadSample: (appId, file) => viaPartner(() => partner.uploadMedia(appId, file)),
+    uploadSample: (file) => viaPartner(() => partner.uploadMedia(appId, file)),
   };
 }
+
+/** Gupshup signs nothing (gupshup.md §4.4): the secret in the webhook URL is the proof, and GET has no meaning. */
+const gupshupWebhook: WebhookReceiver = {
+  handshake: () => ({ status: 404, body: 'Not Found' }),
+  authentic: () => true,
+  parse: parseGupshupWebhook,
+};
 
 /**
  * Gupshup's classic Access API (`/wa/api/v1/msg`, `/wa/api/v1/template/msg`), form-encoded with `apikey`,
  * and the partner API for templates and read receipts, where the app name is the app id.
  */
-export function createGupshupProvider(options: GupshupProviderOptions): MessagingProvider {
+export function createGupshupProvider(options: GupshupProviderOptions): MessagingProvider<GupshupAccount> {
   const doFetch = options.fetch ?? fetch;
   const apiUrl = () => (typeof options.apiUrl === 'string' ? options.apiUrl : options.apiUrl()).replace(/\/$/, '');
 
-  async function post(path: string, account: ProviderAccount, fields: Record<string, string>): Promise<SendResult> {
+  async function post(path: string, account: GupshupAccount, fields: Record<string, string>): Promise<SendResult> {
     let response: Response;
     try {
       response = await doFetch(`${apiUrl()}${path}`, {
@@ -74,20 +96,43 @@ export function createGupshupProvider(options: GupshupProviderOptions): Messagin
       // A non-JSON answer (an HTML error page from a proxy) is reported by status below.
     }
     if (response.ok && body.status === 'submitted' && body.messageId) return { providerMessageId: body.messageId };
-    throw new ProviderError(body.message ?? `Gupshup respondió ${response.status}`, retryableStatus(response.status), response.status);
+    const message = body.message ?? `Gupshup respondió ${response.status}`;
+    const failure = response.status >= 500 ? undefined : gupshupSendFailure(response.status, body.message);
+    throw new ProviderError(message, retryableStatus(response.status), response.status, false, failure);
   }
 
   return {
-    send(account, destination, content: OutboundContent) {
-      const common = { channel: 'whatsapp', source: account.sourceNumber, destination, 'src.name': account.appName };
-      if (content.type === 'template') {
-        return post('/wa/api/v1/template/msg', account, { ...common, ...toGupshupTemplateFields(content) });
-      }
-      return post('/wa/api/v1/msg', account, { ...common, message: JSON.stringify(toGupshupMessage(content)) });
+    name: 'gupshup',
+    line(account): WhatsAppLine {
+      const templates = partnerTemplates(options.partner, account.appName);
+      return {
+        provider: 'gupshup',
+        send(destination, content: OutboundContent) {
+          if (!account.apiKey) return Promise.reject(new ProviderError(NO_PLATFORM_API_KEY, false));
+          const common = { channel: 'whatsapp', source: account.sourceNumber, destination, 'src.name': account.appName };
+          if (content.type === 'template') {
+            return post('/wa/api/v1/template/msg', account, { ...common, ...toGupshupTemplateFields(content) });
+          }
+          return post('/wa/api/v1/msg', account, { ...common, message: JSON.stringify(toGupshupMessage(content)) });
+        },
+        // A read receipt is idempotent, so a partner API that never answered is simply retried.
+        markRead: (whatsappMessageId) => viaPartner(() => options.partner.markRead(account.appName, whatsappMessageId)),
+        downloadMedia: (media) => options.downloadMedia(media.ref),
+        templates,
+        webhook: gupshupWebhook,
+        async check() {
+          const checks = [
+            account.apiKey ? { ok: true, message: 'La plataforma tiene la clave de la API de Gupshup.' } : { ok: false, message: NO_PLATFORM_API_KEY },
+          ];
+          try {
+            await templates.list();
+            checks.push({ ok: true, message: `Gupshup reconoce la app ${account.appName}.` });
+          } catch (error) {
+            checks.push({ ok: false, message: `Gupshup no aceptó la app ${account.appName}: ${(error as Error).message}` });
+          }
+          return checks;
+        },
+      };
     },
-    // A read receipt is idempotent, so a partner API that never answered is simply retried.
-    markRead: (account, whatsappMessageId) => viaPartner(() => options.partner.markRead(account.appName, whatsappMessageId)),
-    parseWebhook: parseGupshupWebhook,
-    templates: partnerTemplates(options.partner),
   };
 }

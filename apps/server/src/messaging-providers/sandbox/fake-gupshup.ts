@@ -245,6 +245,8 @@ export class FakeGupshup {
     const sent = body.template as { id: string; params?: string[] };
     const template = this.templatesOf(appId).find((candidate) => candidate.id === sent.id);
     if (!template) return { failure: { code: 4003, reason: 'Template not found or does not match' } };
+    // Gupshup's own code for a paused template (gupshup.md §8); any other unapproved one matches no template.
+    if (template.status === 'PAUSED') return { failure: { code: 4005, reason: 'Template is PAUSED' } };
     if (template.status !== 'APPROVED') return { failure: { code: 4003, reason: `Template is ${template.status}, not APPROVED` } };
     const params = sent.params ?? [];
     // Params are positional: the i-th placeholder number in order takes the i-th param.
@@ -296,6 +298,17 @@ export class FakeGupshup {
     template.reason = null;
     template.modifiedOn = Date.now();
     return true;
+  }
+
+  /**
+   * Tells the app its template's review status changed (a `template-event` callback; Gupshup's payload is
+   * unconfirmed, gupshup.md §7, so the fake sends the partner API's own fields).
+   */
+  private async announceTemplate(template: FakePartnerTemplate) {
+    const app = await this.appNamed(template.appId);
+    if (!app) return;
+    const { id, elementName, languageCode, category, status, reason } = template;
+    await this.callback(app, 'template-event', { id, elementName, languageCode, category, status, reason });
   }
 
   private partnerFailure(call: PartnerCall) {
@@ -411,6 +424,7 @@ export class FakeGupshup {
       template.status = rejected ? 'REJECTED' : 'APPROVED';
       template.reason = rejected ? FAKE_REJECTION_REASON : null;
       template.modifiedOn = Date.now();
+      await this.announceTemplate(template);
     });
     const { id, elementName: name, languageCode, category, status, data, meta, createdOn, modifiedOn } = template;
     return {

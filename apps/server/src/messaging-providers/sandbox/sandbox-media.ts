@@ -1,5 +1,7 @@
 import { ProviderError, type MediaDownloader } from '../provider.ts';
 import type { FakeGupshup } from './fake-gupshup.ts';
+import type { FakeMetaCloud } from './fake-meta-cloud.ts';
+import type { MetaMediaFetcher } from '../meta-cloud/meta-media.ts';
 
 export const SANDBOX_MEDIA_MISSING = 'El archivo no está en el sandbox.';
 
@@ -11,6 +13,19 @@ export const SANDBOX_MEDIA_MISSING = 'El archivo no está en el sandbox.';
 export function sandboxMediaDownloader(fake: FakeGupshup): MediaDownloader {
   return async (url) => {
     const file = await fake.fileAt(url);
+    if (!file) throw new ProviderError(SANDBOX_MEDIA_MISSING, false);
+    return { data: file.data, contentType: file.contentType };
+  };
+}
+
+/**
+ * The second step of a Meta media download in sandbox mode: the URL the fake's Graph answered names one of its own
+ * uploads, read from the fake directly, never over a connection.
+ */
+export function sandboxMetaMediaFetcher(fake: FakeMetaCloud, fakeUrl: () => string): MetaMediaFetcher {
+  return async (url) => {
+    const prefix = `${fakeUrl()}/media-download/`;
+    const file = url.startsWith(prefix) ? await fake.file(url.slice(prefix.length)) : undefined;
     if (!file) throw new ProviderError(SANDBOX_MEDIA_MISSING, false);
     return { data: file.data, contentType: file.contentType };
   };

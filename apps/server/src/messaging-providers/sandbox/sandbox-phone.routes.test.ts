@@ -80,7 +80,7 @@ describe('sandbox phone access', () => {
     const a = await registerTenant(app, { companyName: 'Ferretería Alfa' });
     const b = await registerTenant(app, { companyName: 'Ferretería Beta' });
     const company = await app.inject({ method: 'GET', url: '/sandbox/api/app', headers: bearer(a.token) });
-    expect(company.json()).toEqual({ appName: sandboxAppName(a.tenant.slug), sourceNumber: '15550001000', label: 'Ferretería Alfa' });
+    expect(company.json()).toEqual({ provider: 'gupshup', appName: sandboxAppName(a.tenant.slug), sourceNumber: '15550001000', label: 'Ferretería Alfa' });
 
     const phone = '5215500000002';
     await customerWrites(b, phone, 'Secreto de Beta');

@@ -321,7 +321,7 @@ describe('POST /api/funnels/{id}/batches', () => {
       sent_count: 0,
       failed_count: 2,
       total_messages: 2,
-      failure_reason: 'Invalid Destination',
+      failure_reason: 'El número de destino no es válido (Invalid Destination)',
     });
     // Refused sends never reached WhatsApp: nothing is billed.
     expect((await call(owner, 'GET', '/usage')).json()).toMatchObject({ totalCost: 0, utilityTemplateCount: 0, failedUnbilledCount: 0 });
@@ -344,7 +344,7 @@ describe('POST /api/funnels/{id}/batches', () => {
       status: 'failed',
       sent_count: 0,
       failed_count: 2,
-      failure_reason: '4003 Template is PAUSED, not APPROVED',
+      failure_reason: 'Plantilla pausada por Meta',
     });
     expect((await call(owner, 'GET', '/usage')).json()).toMatchObject({ totalCost: 0, utilityTemplateCount: 0, failedUnbilledCount: 2 });
 
@@ -581,5 +581,43 @@ describe('restart safety', () => {
     expect(new Set(rows.map((row) => row.messageId)).size).toBe(phones.length);
     expect(await db().select().from(messages).where(eq(messages.tenantId, owner.tenant.id))).toHaveLength(phones.length);
     expect(await untilBatch(owner, created.id, (batch) => batch.sent_count === 5)).toMatchObject({ status: 'completed', total_messages: 5, failed_count: 0 });
+  });
+});
+
+describe('GET /api/batches/{id}/failures', () => {
+  it("lists the failed rows in sheet order with phone, name, the reason people can act on and the provider's code", async () => {
+    const { owner, funnelId, request } = await companyWithFile([
+      [...HEADERS, 'nombre'],
+      ['5215561000001', 'Ana', 'A-1', 'Ana'],
+      ['+0005215561000', 'Beto', 'B-2', 'Beto'],
+      ['12345', 'Cata', 'C-3', 'Cata'],
+    ]);
+    request.fields.nameColumn = 'nombre';
+    const created = (await postBatch(owner, funnelId, request)).json();
+    await sendEverything();
+    await untilBatch(owner, created.id, (batch) => batch.failed_count === 2 && batch.status !== 'processing');
+    const failures = await call(owner, 'GET', `/batches/${created.id}/failures`);
+    expect(failures.statusCode).toBe(200);
+    expect(failures.json()).toEqual([
+      { row_number: 3, phone: '0005215561000', contact_name: 'Beto', reason: 'El cliente no tiene WhatsApp', code: '1002' },
+      { row_number: 4, phone: null, contact_name: 'Cata', reason: expect.any(String) as unknown, code: null },
+    ]);
+    // The same list under /api (the tenant from the session).
+    expect((await t.app.inject({ method: 'GET', url: `/api/batches/${created.id}/failures`, headers: bearer(owner.token) })).json()).toHaveLength(2);
+  });
+
+  it("answers 404 for another company's batch or one in a funnel the agent does not see, and 400 for a bad id", async () => {
+    const { owner, funnelId, request } = await companyWithFile(valid);
+    const created = (await postBatch(owner, funnelId, request)).json();
+    const stranger = await registerTenant(t.app);
+    expect((await call(stranger, 'GET', `/batches/${created.id}/failures`)).statusCode).toBe(404);
+    const [other] = await db().insert(funnels).values({ tenantId: owner.tenant.id, name: 'Otro' }).returning();
+    const agentElsewhere = await signInMember(t, owner, 'agent', [other!.id]);
+    expect((await call(agentElsewhere, 'GET', `/batches/${created.id}/failures`)).statusCode).toBe(404);
+    const viewer = await signInMember(t, owner, 'viewer', [funnelId]);
+    expect((await call(viewer, 'GET', `/batches/${created.id}/failures`)).json()).toEqual([]);
+    const bad = await call(owner, 'GET', '/batches/no-es-un-id/failures');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe('Envío inválido.');
   });
 });

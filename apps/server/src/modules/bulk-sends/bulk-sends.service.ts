@@ -6,6 +6,7 @@ import {
   variableNumbers,
   BULK_REQUIRED_FIELDS,
   type BatchDto,
+  type BatchFailureDto,
   type BatchStatus,
   type CreateBatchResponse,
 } from '@embudo/contracts/http/bulk-sends';
@@ -139,9 +140,9 @@ async function batchSummaries(executor: DbExecutor, where: SQL): Promise<BatchDt
   });
 }
 
-/** GET /api/batches: the newest batches of the funnels the actor may see. */
-export function listBatches(db: Db, tenantId: string, actor: Actor): Promise<BatchDto[]> {
-  const visible = seesAllFunnels(actor)
+/** Batches of the funnels the actor may see. */
+function visibleBatches(actor: Actor) {
+  return seesAllFunnels(actor)
     ? sql`true`
     : actor.funnelIds.length > 0
       ? sql`b.funnel_id in (${sql.join(
@@ -149,7 +150,35 @@ export function listBatches(db: Db, tenantId: string, actor: Actor): Promise<Bat
           sql`, `,
         )})`
       : sql`false`;
-  return batchSummaries(db, sql`b.tenant_id = ${tenantId} and ${visible}`);
+}
+
+/** GET /api/batches: the newest batches of the funnels the actor may see. */
+export function listBatches(db: Db, tenantId: string, actor: Actor): Promise<BatchDto[]> {
+  return batchSummaries(db, sql`b.tenant_id = ${tenantId} and ${visibleBatches(actor)}`);
+}
+
+export const BATCH_NOT_FOUND = 'Envío no encontrado.';
+
+/**
+ * GET /api/batches/{id}/failures (issue 18): the batch's failed rows in sheet order, each with its phone, the
+ * reason people can act on and the provider's code; refused before sending (a bad phone) or by the provider.
+ */
+export async function batchFailures(db: Db, tenantId: string, actor: Actor, batchId: string): Promise<BatchFailureDto[]> {
+  const [batch] = await queryRows<{ id: string }>(
+    db,
+    sql`select b.id from batches b where b.tenant_id = ${tenantId} and b.id = ${batchId}::uuid and ${visibleBatches(actor)}`,
+  );
+  if (!batch) throw notFound(BATCH_NOT_FOUND);
+  const rows = await queryRows<{ row_number: number; phone: string | null; contact_name: string | null; reason: string | null; code: string | null }>(
+    db,
+    sql`
+    select r.row_number, r.phone, r.contact_name, coalesce(m.error_reason, r.error_reason) as reason, m.error_code as code
+    from batch_recipients r
+    left join messages m on m.id = r.message_id
+    where r.tenant_id = ${tenantId} and r.batch_id = ${batchId}::uuid and (r.status = 'failed' or m.ack = -1)
+    order by r.row_number`,
+  );
+  return rows.map((row) => ({ ...row, reason: row.reason ?? 'Error del proveedor' }));
 }
 
 interface PlannedRow {

@@ -5,7 +5,16 @@ import { messages, scheduledMessages } from '../../../db/schema/index.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { defineJob } from '../../platform/queue/job-definition.ts';
 import type { MediaStorage } from '../../platform/storage/media-storage.ts';
-import { ProviderError, type MediaDownloader, type MessagingProvider, type OutboundContent } from '../../messaging-providers/provider.ts';
+import {
+  failureOf,
+  providerNames,
+  ProviderError,
+  RATE_LIMIT_GAVE_UP,
+  type DownloadedMedia,
+  type OutboundContent,
+  type ProviderFailure,
+  type WhatsAppLines,
+} from '../../messaging-providers/provider.ts';
 import { extensionForMime, FALLBACK_EXTENSION } from '../../platform/storage/media-types.ts';
 import { findCard } from '../funnels/index.ts';
 import { findTenantById } from '../tenants/index.ts';
@@ -13,7 +22,6 @@ import { recordUsage } from '../usage/index.ts';
 import type { ChatEvents } from './chat-events.ts';
 import { publishStatusChange } from './message-events.ts';
 import type { EventPublisher } from '../../platform/events/index.ts';
-import { effectiveAccount } from '../tenants/index.ts';
 import type { MessageRow } from './message-dto.ts';
 import { queueOutbound, type OutboundDeps, type OutboundDraft } from './outbound.service.ts';
 import { templateDraft, type TemplateMessagePayload } from './template-send.service.ts';
@@ -25,23 +33,18 @@ export const SEND_MAX_ATTEMPTS = 5;
 export const READ_RECEIPT_MAX_ATTEMPTS = 5;
 export const INTERRUPTED_SEND = 'El envío se interrumpió y no se pudo confirmar; revisa el chat antes de reenviar.';
 export const NOT_CONNECTED = 'WhatsApp no está configurado: completa la Conexión WhatsApp.';
-export const NO_PLATFORM_API_KEY = 'La plataforma aún no tiene la clave de la API de Gupshup: pide al operador que la configure.';
 export const MEDIA_DOWNLOAD_MAX_ATTEMPTS = 4;
 export const MEDIA_NOT_DOWNLOADED = 'No se pudo descargar el archivo del cliente.';
 
 export interface ChatJobsDeps {
   db: Db;
-  provider: MessagingProvider;
+  /** Each company's WhatsApp line through the provider it chose (the provider port). */
+  lines: WhatsAppLines;
   events: ChatEvents;
   domainEvents: EventPublisher;
   storage: MediaStorage;
-  /** Inbound media, only from the provider's own hosts (or the sandbox's fake). */
-  downloadMedia: MediaDownloader;
   /** Lazy: in tests the server only knows its port once it listens. */
   publicUrl: () => string;
-  sandbox: boolean;
-  /** The Gupshup API key a send to this app goes with. */
-  providerApiKey: (account: { appName: string }) => Promise<string>;
   log: Pick<Logger, 'warn'>;
 }
 
@@ -64,7 +67,14 @@ function contentOf(row: MessageRow, publicUrl: string, replyTo?: string): Outbou
     case 'template': {
       const payload = (row.payload ?? {}) as Partial<TemplateMessagePayload>;
       const headerMedia = payload.headerMedia ? { ...payload.headerMedia, url: absolute(payload.headerMedia.url) } : undefined;
-      return { type: 'template', templateProviderId: payload.templateProviderId ?? '', params: payload.params ?? [], headerMedia };
+      return {
+        type: 'template',
+        templateProviderId: payload.templateProviderId ?? '',
+        name: payload.template?.name ?? '',
+        languageCode: payload.template?.language_code ?? '',
+        params: payload.params ?? [],
+        headerMedia,
+      };
     }
     case 'interactive': {
       const payload = row.payload as Extract<OutboundContent, { type: 'quick_reply' | 'list' }>;
@@ -75,11 +85,11 @@ function contentOf(row: MessageRow, publicUrl: string, replyTo?: string): Outbou
   }
 }
 
-async function markFailed(deps: ChatJobsDeps, row: MessageRow, reason: string) {
+async function markFailed(deps: ChatJobsDeps, row: MessageRow, reason: string, code: string | null = null) {
   const failed = await deps.db.transaction(async (tx) => {
     const [updated] = await tx
       .update(messages)
-      .set({ ack: -1, errorReason: reason })
+      .set({ ack: -1, errorReason: reason, errorCode: code })
       .where(and(eq(messages.id, row.id), sql`${messages.ack} <= 0`))
       .returning();
     if (updated) await publishStatusChange(deps.domainEvents, tx, updated);
@@ -92,6 +102,25 @@ async function markFailed(deps: ChatJobsDeps, row: MessageRow, reason: string) {
       tempId: row.tempId,
       ack: -1,
       error: reason,
+      errorCode: code,
+    });
+}
+
+/** A rate-limited attempt: the message waits for its retry (still ack 0) and says why, so the chat can show it. */
+async function noteRetry(deps: ChatJobsDeps, row: MessageRow, failure: ProviderFailure) {
+  const [noted] = await deps.db
+    .update(messages)
+    .set({ errorReason: failure.reason, errorCode: failure.code })
+    .where(and(eq(messages.id, row.id), sql`${messages.ack} = 0`))
+    .returning();
+  if (noted)
+    await deps.events.emitForCard(row.tenantId, row.cardId, 'message_status_updated', {
+      cardId: row.cardId,
+      messageId: row.id,
+      tempId: row.tempId,
+      ack: 0,
+      error: failure.reason,
+      errorCode: failure.code,
     });
 }
 
@@ -116,8 +145,8 @@ export function createChatJobs(deps: ChatJobsDeps) {
       }
       const [card, tenant] = await Promise.all([findCard(deps.db, tenantId, row.cardId), findTenantById(deps.db, tenantId)]);
       if (!card || !tenant) return;
-      const account = await effectiveAccount(deps.db, tenant, deps.sandbox);
-      if (!account.appName || !account.sourceNumber) {
+      const line = await deps.lines.active(tenant);
+      if (!line) {
         await markFailed(deps, row, NOT_CONNECTED);
         return;
       }
@@ -131,11 +160,6 @@ export function createChatJobs(deps: ChatJobsDeps) {
           )[0]
         : undefined;
       const content = contentOf(row, deps.publicUrl(), quoted?.whatsappMessageId ?? quoted?.providerMessageId ?? undefined);
-      const apiKey = await deps.providerApiKey({ appName: account.appName });
-      if (!apiKey) {
-        await markFailed(deps, row, NO_PLATFORM_API_KEY);
-        return;
-      }
 
       const [claimed] = await deps.db
         .update(messages)
@@ -146,20 +170,25 @@ export function createChatJobs(deps: ChatJobsDeps) {
 
       let providerMessageId: string;
       try {
-        ({ providerMessageId } = await deps.provider.send({ appName: account.appName, sourceNumber: account.sourceNumber, apiKey }, card.phone, content));
+        ({ providerMessageId } = await line.send(card.phone, content));
       } catch (error) {
         const definitive = error instanceof ProviderError && !error.uncertain;
         if (!definitive) throw error; // Unknown outcome: the claim stays, so the retry fails it instead of resending.
         // The provider answered without accepting: nothing went out, so a later attempt may send.
         await deps.db.update(messages).set({ dispatchStartedAt: null }).where(eq(messages.id, row.id));
-        if (error.retryable && ctx.attempt < SEND_MAX_ATTEMPTS) throw error;
-        await markFailed(deps, row, error.message);
+        const rateLimited = error.failure?.kind === 'rate_limited';
+        if (error.retryable && ctx.attempt < SEND_MAX_ATTEMPTS) {
+          if (rateLimited) await noteRetry(deps, row, error.failure!);
+          throw error;
+        }
+        const failure = failureOf(error);
+        await markFailed(deps, row, rateLimited ? RATE_LIMIT_GAVE_UP : failure.reason, failure.code);
         return;
       }
       const usageKind = row.type !== 'template' ? 'sent' : row.templateCategory === 'MARKETING' ? 'template_marketing' : 'template_utility';
       // Accepted by the provider: billed with the id in one step, so a failed status that finds the id also finds the charge to undo.
       const sent = await deps.db.transaction(async (tx) => {
-        const [accepted] = await tx.update(messages).set({ providerMessageId }).where(eq(messages.id, row.id)).returning();
+        const [accepted] = await tx.update(messages).set({ providerMessageId, errorReason: null, errorCode: null }).where(eq(messages.id, row.id)).returning();
         await recordUsage(tx, tenantId, usageKind, row.id);
         await publishStatusChange(deps.domainEvents, tx, accepted!);
         return accepted;
@@ -179,13 +208,25 @@ export function createChatJobs(deps: ChatJobsDeps) {
    */
   const downloadMedia = defineJob({
     name: 'chats.download-media',
-    payload: z.object({ tenantId: z.uuid(), messageId: z.uuid(), url: z.string(), contentType: z.string().optional() }),
+    payload: z.object({
+      tenantId: z.uuid(),
+      messageId: z.uuid(),
+      /** Where the provider keeps the file (Gupshup: its URL; Meta: the media id). */
+      url: z.string(),
+      contentType: z.string().optional(),
+      /** The provider whose webhook brought the message (older jobs: the company's current one). */
+      provider: z.enum(providerNames).optional(),
+    }),
     maxAttempts: MEDIA_DOWNLOAD_MAX_ATTEMPTS,
     backoff: { baseMs: 3_000, maxMs: 60_000 },
-    handler: async ({ tenantId, messageId, url, contentType }, ctx) => {
-      let media: Awaited<ReturnType<MediaDownloader>>;
+    handler: async ({ tenantId, messageId, url, contentType, provider }, ctx) => {
+      let media: DownloadedMedia;
       try {
-        media = await deps.downloadMedia(url);
+        const tenant = await findTenantById(deps.db, tenantId);
+        if (!tenant) return;
+        const line = provider ? await deps.lines.of(tenant, provider) : await deps.lines.active(tenant);
+        if (!line) throw new ProviderError(NOT_CONNECTED, false);
+        media = await line.downloadMedia({ ref: url, contentType });
       } catch (error) {
         const retryable = !(error instanceof ProviderError) || error.retryable;
         if (retryable && ctx.attempt < MEDIA_DOWNLOAD_MAX_ATTEMPTS) throw error;
@@ -240,10 +281,10 @@ export function createChatJobs(deps: ChatJobsDeps) {
       // An inbound message's provider id is its WhatsApp id (the webhook's `payload.id`).
       const tenant = row?.providerMessageId ? await findTenantById(deps.db, tenantId) : undefined;
       if (!row?.providerMessageId || !tenant) return;
-      const account = await effectiveAccount(deps.db, tenant, deps.sandbox);
-      if (!account.appName || !account.sourceNumber) return;
+      const line = await deps.lines.active(tenant);
+      if (!line) return;
       try {
-        await deps.provider.markRead({ appName: account.appName, sourceNumber: account.sourceNumber }, row.providerMessageId);
+        await line.markRead(row.providerMessageId);
       } catch (error) {
         // Retrying helps an outage, not a refusal or missing partner credentials (an AppError).
         const final = (error instanceof ProviderError && !error.retryable) || error instanceof AppError;

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { MediaDownloader, MessagingProvider } from '../../messaging-providers/provider.ts';
+import type { ProviderName, WhatsAppLines } from '../../messaging-providers/provider.ts';
 import type { AppContext } from '../../platform/app-context.ts';
 import type { Tx } from '../../platform/db/database.ts';
 import { registerTenantRoutes } from '../../platform/http/route-access.ts';
@@ -10,13 +10,11 @@ import { chatsRoutes } from './chats.routes.ts';
 import type { InboundBot } from './inbound.service.ts';
 import type { OutboundDeps } from './outbound.service.ts';
 import { webhooksRoutes } from './webhooks.routes.ts';
+import { whatsappSettingsRoutes } from './whatsapp-settings.routes.ts';
 
 export interface ChatProviderPorts {
-  provider: MessagingProvider;
-  /** Inbound media, only from the provider's own hosts (or the sandbox's fake). */
-  downloadMedia: MediaDownloader;
-  /** The Gupshup API key a send to this app goes with. */
-  providerApiKey: (account: { appName: string }) => Promise<string>;
+  /** Each company's WhatsApp line through the provider it chose (the provider port, resolved by the composition root). */
+  lines: WhatsAppLines;
 }
 
 /** The chats module's outbound queue: what chats, the auto-bot, flow bots and bulk sends write messages through. */
@@ -27,17 +25,17 @@ export type ChatOutbound = ReturnType<typeof createChatOutbound>;
  * in app.ts, since modules above chats send through it; the chats plugin registers its jobs.
  */
 export function createChatOutbound(context: AppContext, ports: ChatProviderPorts) {
-  const { db, queue, domainEvents, storage, sandbox, publicUrl, log } = context;
+  const { db, queue, domainEvents, storage, publicUrl, log } = context;
   const events = createChatEvents(db, context.realtime);
-  const chatJobs = createChatJobs({ db, events, domainEvents, storage, sandbox, publicUrl, log, ...ports });
+  const chatJobs = createChatJobs({ db, events, domainEvents, storage, publicUrl, log, lines: ports.lines });
   const outbound = {
     db,
-    provider: ports.provider,
+    lines: ports.lines,
     events,
     domainEvents,
     enqueueSend: (tx: Tx, input: { tenantId: string; messageId: string }) =>
       queue.enqueue(tx, chatJobs.sendMessage, input, { singletonKey: `send:${input.messageId}` }),
-    enqueueMediaDownload: (tx: Tx, input: { tenantId: string; messageId: string; url: string; contentType?: string }) =>
+    enqueueMediaDownload: (tx: Tx, input: { tenantId: string; messageId: string; url: string; contentType?: string; provider?: ProviderName }) =>
       queue.enqueue(tx, chatJobs.downloadMedia, input),
     enqueueReadReceipt: (tx: Tx, input: { tenantId: string; messageId: string }) =>
       queue.enqueue(tx, chatJobs.sendReadReceipt, input, { singletonKey: `read:${input.messageId}` }),
@@ -59,8 +57,11 @@ export interface ChatsPluginOptions extends AppContext {
 }
 
 /** Messages, notes, scheduled sends, media and the provider's inbound webhook. */
-export const chatsPlugin: FastifyPluginAsync<ChatsPluginOptions> = async (app, { queue, storage, publicUrl, sandbox, outbound, inboundBot }) => {
+export const chatsPlugin: FastifyPluginAsync<ChatsPluginOptions> = async (app, { db, box, queue, storage, publicUrl, sandbox, outbound, inboundBot }) => {
   for (const job of outbound.jobs) queue.register(job);
   await app.register(webhooksRoutes({ ...outbound, storage, bot: inboundBot }));
-  await registerTenantRoutes(app, (scope) => scope.register(chatsRoutes, { ...outbound, storage, publicUrl, sandbox }));
+  await registerTenantRoutes(app, async (scope) => {
+    await scope.register(chatsRoutes, { ...outbound, storage, publicUrl, sandbox });
+    await scope.register(whatsappSettingsRoutes, { db, box, lines: outbound.lines, publicUrl, sandbox });
+  });
 };

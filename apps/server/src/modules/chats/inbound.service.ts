@@ -12,9 +12,12 @@ import {
   type InboundEvent,
   type InboundMessage,
   type InboundStatus,
-  type MessagingProvider,
+  type ProviderName,
+  type WebhookDelivery,
+  type WhatsAppLines,
 } from '../../messaging-providers/provider.ts';
 import { findOrCreateCard, recordCardActivity, toCardUpdate, type CardPlace, type CardRow } from '../funnels/index.ts';
+import { applyProviderTemplateStatus } from '../templates/index.ts';
 import { findTenantById, providerSettingsOf } from '../tenants/index.ts';
 import { recordUsage, unbillFailedMessage } from '../usage/index.ts';
 import { upsertContact } from './contacts.service.ts';
@@ -35,11 +38,15 @@ export interface InboundBot {
 
 export interface InboundDeps {
   db: Db;
-  provider: MessagingProvider;
+  /** Each company's WhatsApp line; the webhook is checked and read by its provider's side of it. */
+  lines: WhatsAppLines;
   events: ChatEvents;
   domainEvents: EventPublisher;
   /** Records the media download job in the same transaction as the message. */
-  enqueueMediaDownload: (tx: Tx, input: { tenantId: string; messageId: string; url: string; contentType?: string }) => Promise<unknown>;
+  enqueueMediaDownload: (
+    tx: Tx,
+    input: { tenantId: string; messageId: string; url: string; contentType?: string; provider?: ProviderName },
+  ) => Promise<unknown>;
   bot?: InboundBot;
 }
 
@@ -59,27 +66,53 @@ const storedType = (event: InboundMessage) => (event.type === 'button_reply' || 
 /** How much of a refused delivery is kept: enough to see what the provider sent. */
 export const REJECTED_BODY_KEPT = 4096;
 
-/**
- * Verifies the tenant's webhook secret, then applies every event of the callback. A delivery that cannot be
- * used (not JSON, nested too deep, an id too long…) is recorded in webhook_rejections and acknowledged: Gupshup
- * retries every non-2xx answer, and a delivery that is malformed now will be malformed on every retry, so a 4xx or
- * 5xx would only repeat it. Unauthenticated deliveries are refused (401) without a trace.
- */
-export async function receiveWebhook(deps: InboundDeps, tenantId: string, secret: string, rawBody: string, receivedAt = new Date()) {
+export const WEBHOOK_UNAUTHORIZED = 'Webhook no autorizado.';
+
+/** The company whose webhook URL this is, if the secret in the URL is its own. */
+async function webhookTenant(deps: Pick<InboundDeps, 'db'>, tenantId: string, secret: string) {
   const tenant = /^[0-9a-f-]{36}$/.test(tenantId) ? await findTenantById(deps.db, tenantId) : undefined;
   const settings = tenant ? await providerSettingsOf(deps.db, tenant.id) : undefined;
-  if (!tenant || !settings || !secretMatches(settings.webhookSecret, secret)) throw unauthorized('Webhook no autorizado.');
+  if (!tenant || !settings || !secretMatches(settings.webhookSecret, secret)) throw unauthorized(WEBHOOK_UNAUTHORIZED);
+  return tenant;
+}
+
+/** A GET on the webhook URL: the provider's verification handshake (Meta's `hub.challenge`), after the URL's secret. */
+export async function answerWebhookHandshake(deps: InboundDeps, provider: ProviderName, tenantId: string, secret: string, query: Record<string, unknown>) {
+  const tenant = await webhookTenant(deps, tenantId, secret);
+  return (await deps.lines.webhook(tenant, provider)).handshake(query);
+}
+
+/**
+ * Verifies the tenant's webhook secret and the provider's signature, then applies every event of the callback.
+ * A delivery that cannot be used (not JSON, nested too deep, an id too long…) is recorded in webhook_rejections and
+ * acknowledged: providers retry every non-2xx answer, and a delivery that is malformed now will be malformed on
+ * every retry, so a 4xx or 5xx would only repeat it. Unauthenticated deliveries are refused (401) without a trace.
+ * The provider is the URL's: a late status from the provider a company left still reaches its message.
+ */
+export async function receiveWebhook(
+  deps: InboundDeps,
+  provider: ProviderName,
+  tenantId: string,
+  secret: string,
+  delivery: WebhookDelivery,
+  receivedAt = new Date(),
+) {
+  const tenant = await webhookTenant(deps, tenantId, secret);
+  const receiver = await deps.lines.webhook(tenant, provider);
+  if (!receiver.authentic(delivery)) throw unauthorized(WEBHOOK_UNAUTHORIZED);
+  const rawBody = delivery.rawBody.toString('utf8');
   let events: InboundEvent[];
   try {
-    events = deps.provider.parseWebhook(readDelivery(rawBody), receivedAt);
+    events = receiver.parse(readDelivery(rawBody), receivedAt);
   } catch (error) {
     if (!(error instanceof MalformedDelivery)) throw error;
     await deps.db.insert(webhookRejections).values({ tenantId: tenant.id, reason: error.message, rawBody: keptBody(rawBody), receivedAt });
     return;
   }
   for (const event of events) {
-    if (event.kind === 'message') await storeInboundMessage(deps, tenant.id, event);
-    else await applyStatus(deps, tenant.id, event);
+    if (event.kind === 'message') await storeInboundMessage(deps, tenant.id, event, provider);
+    else if (event.kind === 'status') await applyStatus(deps, tenant.id, event);
+    else await applyProviderTemplateStatus(deps.db, tenant.id, event);
   }
 }
 
@@ -97,7 +130,7 @@ function readDelivery(rawBody: string): unknown {
 const keptBody = (rawBody: string) => withoutForbiddenCharacters(rawBody.slice(0, REJECTED_BODY_KEPT));
 
 /** Stores a customer's message once, however often the provider delivers it. */
-export async function storeInboundMessage(deps: InboundDeps, tenantId: string, event: InboundMessage) {
+export async function storeInboundMessage(deps: InboundDeps, tenantId: string, event: InboundMessage, provider?: ProviderName) {
   const outcome = await deps.db.transaction(async (tx) => {
     const contact = await upsertContact(
       tx,
@@ -153,7 +186,8 @@ export async function storeInboundMessage(deps: InboundDeps, tenantId: string, e
       countsAsUnread: true,
     });
     await recordUsage(tx, tenantId, 'received', message.id);
-    if (event.media) await deps.enqueueMediaDownload(tx, { tenantId, messageId: message.id, url: event.media.url, contentType: event.media.contentType });
+    if (event.media)
+      await deps.enqueueMediaDownload(tx, { tenantId, messageId: message.id, url: event.media.ref, contentType: event.media.contentType, provider });
     await deps.domainEvents.publish(tx, {
       type: 'customer-message.stored',
       tenantId,
@@ -201,7 +235,7 @@ export async function applyStatus(deps: InboundDeps, tenantId: string, event: In
       .set({
         ack,
         ...(event.whatsappMessageId ? { whatsappMessageId: event.whatsappMessageId } : {}),
-        ...(ack === -1 ? { errorReason: event.reason ?? 'Error del proveedor' } : {}),
+        ...(ack === -1 ? { errorReason: event.failure?.reason ?? 'Error del proveedor', errorCode: event.failure?.code ?? null } : {}),
       })
       .where(and(eq(messages.tenantId, tenantId), match, guard))
       .returning();
@@ -224,6 +258,6 @@ export async function applyStatus(deps: InboundDeps, tenantId: string, event: In
     messageId: updated.id,
     tempId: updated.tempId,
     ack: updated.ack as -1 | 0 | 1 | 2 | 3,
-    ...(updated.ack === -1 ? { error: updated.errorReason } : {}),
+    ...(updated.ack === -1 ? { error: updated.errorReason, errorCode: updated.errorCode } : {}),
   });
 }

@@ -8,7 +8,8 @@ import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
 import { startFakeGupshupServer } from '../../../test/fakes/fake-gupshup-server.ts';
 import { bootstrapPlatformAdmin } from '../admin/index.ts';
-import { MEDIA_NOT_DOWNLOADED, NO_PLATFORM_API_KEY } from './chats.jobs.ts';
+import { MEDIA_NOT_DOWNLOADED } from './chats.jobs.ts';
+import { NO_PLATFORM_API_KEY } from '../../messaging-providers/gupshup/gupshup.provider.ts';
 import { startFakeWebhookServer } from '../../../test/fakes/fake-webhook-server.ts';
 import { deliverInboundFile } from '../../../test/support/inbound-media.ts';
 

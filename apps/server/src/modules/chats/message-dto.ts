@@ -19,6 +19,7 @@ export function toMessageDto(row: MessageRow): ChatMessage {
     raw_timestamp: row.createdAt.getTime(),
     ack: row.ack,
     error: row.errorReason,
+    errorCode: row.errorCode,
     quotedMessageId: row.quotedMessageId,
     quotedMessageText: row.quotedMessageText,
     quotedMessageSender: row.quotedMessageSender,

@@ -246,9 +246,9 @@ describe('POST /api/message/template', () => {
       const [row] = await t.database.db.select().from(messages).where(eq(messages.id, message.id));
       return row!.ack === -1 ? row : undefined;
     });
-    expect(failed.errorReason).toBe('4003 Template is PAUSED, not APPROVED');
+    expect(failed).toMatchObject({ errorReason: 'Plantilla pausada por Meta', errorCode: '4005' });
     const timeline = (await call(owner, 'GET', `/cards/${card.id}/messages`)).json();
-    expect(JSON.stringify(timeline)).toContain('4003 Template is PAUSED, not APPROVED');
+    expect(JSON.stringify(timeline)).toContain('Plantilla pausada por Meta');
     expect(await usageOf(owner)).toMatchObject({ utilityTemplateCount: 0, totalCost: 0, failedUnbilledCount: 1 });
   });
 });

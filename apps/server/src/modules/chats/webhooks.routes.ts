@@ -4,27 +4,49 @@ import { errorResponse, fileResponse } from '@embudo/contracts/http/common';
 import { z } from 'zod';
 import { byteRange } from '../../platform/http/byte-range.ts';
 import { MEDIA_URL_PREFIX, type MediaStorage } from '../../platform/storage/media-storage.ts';
-import { receiveWebhook, type InboundDeps } from './inbound.service.ts';
+import { providerNames, type ProviderName } from '../../messaging-providers/provider.ts';
+import { answerWebhookHandshake, receiveWebhook, type InboundDeps } from './inbound.service.ts';
 
 /**
- * Provider callbacks and stored media: public by nature. A webhook proves itself with the
- * tenant's secret in its path; media names are random UUIDs.
+ * Provider callbacks and stored media: public by nature. A webhook proves itself with the tenant's secret in its
+ * path (and Meta's deliveries with their signature too); media names are random UUIDs.
  */
-/** Gupshup only needs a 2xx, with no body. */
+/** Providers only need a 2xx, with no body. */
 const webhookReceived = z.undefined().describe('Received (or recorded as a rejection).');
+const webhookHandshake = z.string().describe("The handshake's challenge, echoed as plain text.");
+
+type WebhookParams = { tenantId: string; secret: string };
 
 export function webhooksRoutes(deps: InboundDeps & { storage: MediaStorage }): FastifyPluginAsync {
   return async (app) => {
-    // The webhook reads its body as text, whatever the content type, and parses it itself: a delivery that is
-    // not JSON, or too deep to parse safely, is recorded as a rejection instead of failing in a body parser.
+    // The webhook reads its body as raw bytes, whatever the content type, and parses it itself: a signature is over
+    // the bytes (Meta), and a delivery that is not JSON, or too deep to parse safely, is recorded as a rejection
+    // instead of failing in a body parser.
     await app.register(async (raw) => {
       raw.removeAllContentTypeParsers();
-      raw.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-      raw.post('/webhooks/gupshup/:tenantId/:secret', { schema: { response: { 200: webhookReceived } } }, async (request, reply) => {
-        const { tenantId, secret } = request.params as { tenantId: string; secret: string };
-        await receiveWebhook(deps, tenantId, secret, typeof request.body === 'string' ? request.body : '');
-        return reply.status(200).send();
-      });
+      raw.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+      for (const provider of providerNames) {
+        raw.post(`/webhooks/${provider}/:tenantId/:secret`, { schema: { response: { 200: webhookReceived } } }, async (request, reply) => {
+          const { tenantId, secret } = request.params as WebhookParams;
+          const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+          await receiveWebhook(deps, provider, tenantId, secret, { headers: request.headers, rawBody });
+          return reply.status(200).send();
+        });
+      }
+      // Meta checks a callback URL with a GET before it delivers anything (meta-cloud.md §3.1).
+      const handshakeProvider: ProviderName = 'meta';
+      raw.get(
+        `/webhooks/${handshakeProvider}/:tenantId/:secret`,
+        { schema: { response: { 200: webhookHandshake, 403: webhookHandshake } } },
+        async (request, reply) => {
+          const { tenantId, secret } = request.params as WebhookParams;
+          const answer = await answerWebhookHandshake(deps, handshakeProvider, tenantId, secret, request.query as Record<string, unknown>);
+          return reply
+            .status(answer.status === 200 ? 200 : 403)
+            .type('text/plain; charset=utf-8')
+            .send(answer.body);
+        },
+      );
     });
 
     app.get(

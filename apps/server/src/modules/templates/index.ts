@@ -7,6 +7,7 @@ export { templatesPlugin } from './templates.plugin.ts';
 export {
   ALREADY_APPROVED,
   ALREADY_REJECTED,
+  applyProviderTemplateStatus,
   findApprovedTemplate,
   listAllTemplatesForOperator,
   listTemplates,

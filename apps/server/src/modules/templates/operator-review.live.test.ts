@@ -15,7 +15,7 @@ let t: TestApp;
 let gupshup: Awaited<ReturnType<typeof startFakeGupshupServer>>;
 let adminToken: string;
 const ADMIN = { email: 'operador@embudo.test', password: 'Operador123' };
-const PROVIDER_REFUSAL = '4003 Template is REJECTED, not APPROVED';
+const PROVIDER_REFUSAL = 'La plantilla no existe en WhatsApp o aún no está aprobada';
 
 beforeAll(async () => {
   // The failed callback comes a while after Gupshup accepted the send, as the real one reports it, not before we stored its id.

@@ -17,18 +17,16 @@ import { messageTemplates, tenants } from '../../../db/schema/index.ts';
 import { queryRows, type Db, type DbExecutor } from '../../platform/db/database.ts';
 import { AppError, badGateway, badRequest, conflict, notFound } from '../../platform/errors/app-error.ts';
 import { requireOwnerOrAdmin, type Actor } from '../../platform/policy/policy.ts';
-import { ProviderError, type TemplateCatalog } from '../../messaging-providers/provider.ts';
+import { ProviderError, type InboundTemplateStatus, type TemplateCatalog, type WhatsAppLines } from '../../messaging-providers/provider.ts';
 import { MEDIA_URL_PREFIX, type MediaStorage } from '../../platform/storage/media-storage.ts';
-import { effectiveAccount } from '../tenants/index.ts';
 import type { Logger } from '../../platform/logger/logger.ts';
 
 export type TemplateRow = typeof messageTemplates.$inferSelect;
 
 export interface TemplatesDeps {
   db: Db;
-  /** The provider's template catalog (the provider port), where WhatsApp's review happens. */
-  templates: TemplateCatalog;
-  sandbox: boolean;
+  /** Each company's WhatsApp line (the provider port): its template catalog is where WhatsApp's review happens. */
+  lines: WhatsAppLines;
   /** Keeps our copy of each header sample: the editor previews it and sends use it as the header. */
   storage: MediaStorage;
 }
@@ -39,7 +37,7 @@ export interface TemplateActor {
   actor: Actor;
 }
 
-export const APP_NOT_CONFIGURED = 'Configura la conexión de WhatsApp (nombre de la app de Gupshup) antes de gestionar plantillas.';
+export const APP_NOT_CONFIGURED = 'Configura la Conexión WhatsApp antes de gestionar plantillas.';
 const MB = 1024 * 1024;
 const mediaMaxBytes = { IMAGE: 5 * MB, VIDEO: 16 * MB, DOCUMENT: 100 * MB } as const;
 
@@ -108,13 +106,16 @@ export async function getTemplate(executor: DbExecutor, tenantId: string, templa
   return toTemplateDto(row);
 }
 
-async function appIdOf(deps: TemplatesDeps, tenant: TemplateActor['tenant']): Promise<string> {
-  const account = await effectiveAccount(deps.db, tenant, deps.sandbox);
-  if (!account.appName) throw badRequest(APP_NOT_CONFIGURED);
-  return account.appName;
+const providerLabels = { gupshup: 'Gupshup', meta: 'Meta' } as const;
+
+/** The company's template catalog at the provider it sends through, and that provider's name for messages. */
+async function catalogOf(deps: TemplatesDeps, tenant: TemplateActor['tenant']): Promise<{ catalog: TemplateCatalog; label: string }> {
+  const line = await deps.lines.active(tenant);
+  if (!line) throw badRequest(APP_NOT_CONFIGURED);
+  return { catalog: line.templates, label: providerLabels[line.provider] };
 }
 
-/** Provider failures become a 502 with Gupshup's reason; our own errors (no credentials) pass through. */
+/** Provider failures become a 502 with the provider's reason; our own errors (no credentials) pass through. */
 function providerFailure(error: unknown, what: string): never {
   if (error instanceof AppError) throw error;
   if (error instanceof ProviderError) throw badGateway(`${what}: ${error.message}`);
@@ -122,8 +123,8 @@ function providerFailure(error: unknown, what: string): never {
 }
 
 /** A template the provider no longer holds counts as deleted (the port says so). */
-function deleteAtProvider(deps: TemplatesDeps, appId: string, row: TemplateRow) {
-  return deps.templates.remove(appId, row.name, row.providerTemplateId ?? undefined);
+function deleteAtProvider(catalog: TemplateCatalog, row: TemplateRow) {
+  return catalog.remove(row.name, row.providerTemplateId ?? undefined);
 }
 
 async function assertNameFree(executor: DbExecutor, tenantId: string, input: TemplateRequest, exceptId?: string) {
@@ -163,18 +164,14 @@ function columnsOf(input: TemplateRequest) {
   };
 }
 
-function submit(deps: TemplatesDeps, appId: string, columns: ReturnType<typeof columnsOf>) {
-  return deps.templates.submit(appId, columns);
-}
-
 /** Submits the template for review first and stores it only once the provider took it. */
 export async function createTemplate(deps: TemplatesDeps, who: TemplateActor, input: TemplateRequest): Promise<TemplateDto> {
   requireOwnerOrAdmin(who.actor);
   assertOwnHeaderMedia(who.tenant.id, input);
   await assertNameFree(deps.db, who.tenant.id, input);
-  const appId = await appIdOf(deps, who.tenant);
+  const { catalog, label } = await catalogOf(deps, who.tenant);
   const columns = columnsOf(input);
-  const submitted = await submit(deps, appId, columns).catch((error) => providerFailure(error, 'Gupshup no aceptó la plantilla'));
+  const submitted = await catalog.submit(columns).catch((error) => providerFailure(error, `${label} no aceptó la plantilla`));
   try {
     const [row] = await deps.db
       .insert(messageTemplates)
@@ -189,7 +186,7 @@ export async function createTemplate(deps: TemplatesDeps, who: TemplateActor, in
     return toTemplateDto(row!);
   } catch (error) {
     // Lost a race with an identical save: the provider's copy must not stay orphaned.
-    await deps.templates.remove(appId, columns.name, submitted.id).catch(() => undefined);
+    await catalog.remove(columns.name, submitted.id).catch(() => undefined);
     if (isUniqueViolation(error)) {
       throw conflict(`Ya existe una plantilla llamada ${input.name} en el idioma ${input.language_code}.`);
     }
@@ -207,14 +204,14 @@ export async function updateTemplate(deps: TemplatesDeps, who: TemplateActor, te
   if (!existing) throw notFound(TEMPLATE_NOT_FOUND);
   assertOwnHeaderMedia(who.tenant.id, input);
   await assertNameFree(deps.db, who.tenant.id, input, existing.id);
-  const appId = await appIdOf(deps, who.tenant);
+  const { catalog, label } = await catalogOf(deps, who.tenant);
   const columns = columnsOf(input);
   const sameKey = existing.name === columns.name && existing.languageCode === columns.languageCode;
 
-  if (sameKey) await deleteAtProvider(deps, appId, existing).catch((error) => providerFailure(error, 'No se pudo reemplazar la plantilla en Gupshup'));
+  if (sameKey) await deleteAtProvider(catalog, existing).catch((error) => providerFailure(error, `No se pudo reemplazar la plantilla en ${label}`));
   let submitted;
   try {
-    submitted = await submit(deps, appId, columns);
+    submitted = await catalog.submit(columns);
   } catch (error) {
     if (sameKey && error instanceof ProviderError) {
       // The old version is already gone at the provider; say so instead of showing a stale status.
@@ -223,9 +220,9 @@ export async function updateTemplate(deps: TemplatesDeps, who: TemplateActor, te
         .set({ status: 'FAILED', rejectionReason: error.message, providerTemplateId: null, updatedAt: new Date() })
         .where(and(eq(messageTemplates.tenantId, who.tenant.id), eq(messageTemplates.id, existing.id)));
     }
-    return providerFailure(error, 'Gupshup no aceptó la plantilla');
+    return providerFailure(error, `${label} no aceptó la plantilla`);
   }
-  if (!sameKey) await deleteAtProvider(deps, appId, existing).catch(() => undefined);
+  if (!sameKey) await deleteAtProvider(catalog, existing).catch(() => undefined);
 
   const [row] = await deps.db
     .update(messageTemplates)
@@ -248,8 +245,8 @@ export async function deleteTemplate(deps: TemplatesDeps, who: TemplateActor, te
   requireOwnerOrAdmin(who.actor);
   const existing = await findOwn(deps.db, who.tenant.id, templateId);
   if (!existing) throw notFound(TEMPLATE_NOT_FOUND);
-  const appId = await appIdOf(deps, who.tenant);
-  await deleteAtProvider(deps, appId, existing).catch((error) => providerFailure(error, 'No se pudo eliminar la plantilla en Gupshup'));
+  const { catalog, label } = await catalogOf(deps, who.tenant);
+  await deleteAtProvider(catalog, existing).catch((error) => providerFailure(error, `No se pudo eliminar la plantilla en ${label}`));
   await deps.db.delete(messageTemplates).where(and(eq(messageTemplates.tenantId, who.tenant.id), eq(messageTemplates.id, existing.id)));
 }
 
@@ -262,8 +259,8 @@ export async function syncTemplates(deps: TemplatesDeps, who: TemplateActor): Pr
   const rows = await deps.db.select().from(messageTemplates).where(eq(messageTemplates.tenantId, who.tenant.id));
   // Nothing stored, nothing to refresh: no need to reach the provider.
   if (rows.length === 0) return { synced: 0, templates: [] };
-  const appId = await appIdOf(deps, who.tenant);
-  const remote = await deps.templates.list(appId).catch((error) => providerFailure(error, 'No se pudo sincronizar con Gupshup'));
+  const { catalog, label } = await catalogOf(deps, who.tenant);
+  const remote = await catalog.list().catch((error) => providerFailure(error, `No se pudo sincronizar con ${label}`));
   let synced = 0;
   for (const row of rows) {
     const match =
@@ -284,6 +281,26 @@ export async function syncTemplates(deps: TemplatesDeps, who: TemplateActor): Pr
 }
 
 /**
+ * Meta's review moved a template (the provider's status webhook): the same rule as a sync, for the one template it
+ * names (by the provider's id, else by name and language). The operator's block stands whatever the provider says.
+ */
+export async function applyProviderTemplateStatus(db: Db, tenantId: string, update: Omit<InboundTemplateStatus, 'kind' | 'timestamp'>) {
+  const rows = await db.select().from(messageTemplates).where(eq(messageTemplates.tenantId, tenantId));
+  const row =
+    rows.find((candidate) => update.providerTemplateId && candidate.providerTemplateId === update.providerTemplateId) ??
+    rows.find((candidate) => candidate.name === update.name && (!update.languageCode || candidate.languageCode === update.languageCode));
+  if (!row || row.operatorRejectionReason !== null) return undefined;
+  const rejectionReason = update.status === 'REJECTED' || update.status === 'FAILED' || update.status === 'PAUSED' ? update.reason : null;
+  if (row.status === update.status && row.rejectionReason === rejectionReason) return row;
+  const [updated] = await db
+    .update(messageTemplates)
+    .set({ status: update.status, rejectionReason, updatedAt: new Date() })
+    .where(and(eq(messageTemplates.tenantId, tenantId), eq(messageTemplates.id, row.id)))
+    .returning();
+  return updated;
+}
+
+/**
  * A header sample, checked by its content (png/jpeg, mp4, pdf), uploaded to the provider for its handle.
  * Our copy is stored only once the provider took it, so a refused upload leaves no file behind.
  */
@@ -295,14 +312,14 @@ export async function uploadTemplateMedia(deps: TemplatesDeps, who: TemplateActo
   );
   if (!detected || !headerType) throw badRequest(TEMPLATE_MEDIA_UNSUPPORTED);
   if (file.data.length > mediaMaxBytes[headerType]) throw badRequest(`El archivo supera el límite de ${mediaMaxBytes[headerType] / MB} MB para este tipo.`);
-  const appId = await appIdOf(deps, who.tenant);
+  const { catalog, label } = await catalogOf(deps, who.tenant);
   try {
-    const handleId = await deps.templates.uploadSample(appId, { data: file.data, mime: detected.mime, fileName: file.fileName || `sample.${detected.ext}` });
+    const handleId = await catalog.uploadSample({ data: file.data, mime: detected.mime, fileName: file.fileName || `sample.${detected.ext}` });
     const url = await deps.storage.save(who.tenant.id, file.data, detected.ext);
     return { handleId, headerType, url };
   } catch (error) {
     if (error instanceof ProviderError && error.message === MEDIA_UPLOAD_INVALID_RESPONSE) throw badGateway(MEDIA_UPLOAD_INVALID_RESPONSE);
-    return providerFailure(error, 'No se pudo subir el archivo a Gupshup');
+    return providerFailure(error, `No se pudo subir el archivo a ${label}`);
   }
 }
 
@@ -332,9 +349,9 @@ export async function listAllTemplatesForOperator(db: Db): Promise<AdminTemplate
 export const ALREADY_APPROVED = 'La plantilla ya está aprobada.';
 export const ALREADY_REJECTED = 'La plantilla ya está rechazada.';
 
-/** The sandbox's "Meta review": the operator's approval approves there too (the fake Gupshup). */
+/** The sandbox's "Meta review": the operator's approval approves there too (at the fake of the company's provider). */
 export interface SandboxTemplateReviewer {
-  approve(appId: string, providerTemplateId: string): boolean;
+  approve(tenant: { id: string; slug: string }, providerTemplateId: string): Promise<boolean>;
 }
 
 export interface OperatorReviewDeps {
@@ -376,8 +393,7 @@ export async function setTemplateStatusByOperator(
 }
 
 async function approveAtSandbox(deps: OperatorReviewDeps, reviewer: SandboxTemplateReviewer, tenant: TemplateActor['tenant'], template: TemplateRow) {
-  const account = await effectiveAccount(deps.db, tenant, true);
-  const approved = Boolean(account.appName && template.providerTemplateId && reviewer.approve(account.appName, template.providerTemplateId));
+  const approved = Boolean(template.providerTemplateId && (await reviewer.approve(tenant, template.providerTemplateId)));
   // Sends will then fail with the provider's reason on the message; saving the template again re-submits it.
   if (!approved) deps.log.warn({ tenantId: tenant.id, templateId: template.id }, 'sandbox provider does not hold the template the operator approved');
 }

@@ -5,13 +5,29 @@
  */
 export { memberLimitMessage, requireMemberSeat, requirePlanFeature } from './plan-limits.ts';
 export {
+  activeConnectionOf,
   allSandboxApps,
+  allSandboxMetaNumbers,
+  assertGupshupAppFree,
+  assertMetaNumberFree,
+  type ConnectionOptions,
   effectiveAccount,
+  META_APP_SECRET_REQUIRED,
+  META_NUMBER_TAKEN,
+  META_TOKEN_REQUIRED,
+  metaAccountFrom,
+  type MetaSettingsInput,
   providerSettingsOf,
+  type ProviderSettingsRow,
   sandboxApiKey,
   sandboxAppName,
+  saveGupshupSettings,
+  saveMetaSettings,
+  savedAccount,
   updateProviderSettings,
+  webhookAccount,
   webhookUrlOf,
+  whatsappSettingsView,
 } from './provider-settings.service.ts';
 export {
   countTenants,

@@ -1,11 +1,16 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import { providerSettings, tenants } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
-import { conflict } from '../../platform/errors/app-error.ts';
+import type { SecretBox } from '../../platform/crypto/secret-box.ts';
+import { badRequest, conflict } from '../../platform/errors/app-error.ts';
 import { isUniqueViolation } from '../../platform/db/unique-violation.ts';
+import type { MetaAccount, ProviderAccount, ProviderName } from '../../messaging-providers/provider.ts';
 
 export const APP_NAME_TAKEN = 'Esa app de Gupshup ya está conectada a otra empresa.';
+export const META_NUMBER_TAKEN = 'Ese número de WhatsApp (phone number id) ya está conectado a otra empresa.';
+export const META_TOKEN_REQUIRED = 'El token de acceso permanente es requerido.';
+export const META_APP_SECRET_REQUIRED = 'El secreto de la app (app secret) es requerido.';
 const SANDBOX_PREFIX = 'sandbox-';
 
 export const SANDBOX_SOURCE_NUMBER = '15550001000';
@@ -16,17 +21,27 @@ export interface EffectiveProviderSettings {
   webhookSecret: string;
 }
 
-/** The tenant's connection row, created on first use with a fresh webhook secret. */
+const freshToken = () => randomBytes(24).toString('base64url');
+
+/** The tenant's connection row, created on first use with a fresh webhook secret and Meta verify token. */
 export async function providerSettingsOf(executor: DbExecutor, tenantId: string) {
   const [existing] = await executor.select().from(providerSettings).where(eq(providerSettings.tenantId, tenantId)).limit(1);
-  if (existing) return existing;
-  await executor
-    .insert(providerSettings)
-    .values({ tenantId, webhookSecret: randomBytes(24).toString('base64url') })
-    .onConflictDoNothing();
+  if (existing?.metaVerifyToken) return existing;
+  if (existing) {
+    // Rows from before Meta: their verify token is made on first read.
+    const [updated] = await executor
+      .update(providerSettings)
+      .set({ metaVerifyToken: sql`coalesce(${providerSettings.metaVerifyToken}, ${freshToken()})` })
+      .where(eq(providerSettings.tenantId, tenantId))
+      .returning();
+    return updated!;
+  }
+  await executor.insert(providerSettings).values({ tenantId, webhookSecret: freshToken(), metaVerifyToken: freshToken() }).onConflictDoNothing();
   const [created] = await executor.select().from(providerSettings).where(eq(providerSettings.tenantId, tenantId)).limit(1);
   return created!;
 }
+
+export type ProviderSettingsRow = Awaited<ReturnType<typeof providerSettingsOf>>;
 
 /**
  * In sandbox mode a tenant that configured nothing still chats: its app is `sandbox-{slug}` on the
@@ -43,9 +58,9 @@ export async function effectiveAccount(executor: DbExecutor, tenant: { id: strin
   return { appName, sourceNumber, webhookSecret: settings.webhookSecret };
 }
 
-/** Another company's app, saved or its sandbox default, is refused: the app name is what picks the app. */
-export async function updateProviderSettings(executor: DbExecutor, tenant: { id: string; slug: string }, input: { appName: string; sourceNumber: string }) {
-  const claimed = input.appName.toLowerCase();
+/** Another company's app, saved or its sandbox default, is refused (409): the app name is what picks the app. */
+export async function assertGupshupAppFree(executor: DbExecutor, tenant: { id: string; slug: string }, appName: string) {
+  const claimed = appName.toLowerCase();
   const reservedForSandbox = claimed.startsWith(SANDBOX_PREFIX) && claimed !== sandboxAppName(tenant.slug).toLowerCase();
   const [takenBySettings] = await executor
     .select({ tenantId: providerSettings.tenantId })
@@ -53,6 +68,21 @@ export async function updateProviderSettings(executor: DbExecutor, tenant: { id:
     .where(and(sql`lower(${providerSettings.appName}) = ${claimed}`, ne(providerSettings.tenantId, tenant.id)))
     .limit(1);
   if (reservedForSandbox || takenBySettings) throw conflict(APP_NAME_TAKEN);
+}
+
+/** Another company's Meta number is refused (409): one number belongs to one company. */
+export async function assertMetaNumberFree(executor: DbExecutor, tenant: { id: string }, phoneNumberId: string) {
+  const [taken] = await executor
+    .select({ tenantId: providerSettings.tenantId })
+    .from(providerSettings)
+    .where(and(eq(providerSettings.metaPhoneNumberId, phoneNumberId), ne(providerSettings.tenantId, tenant.id)))
+    .limit(1);
+  if (taken) throw conflict(META_NUMBER_TAKEN);
+}
+
+/** Another company's app, saved or its sandbox default, is refused: the app name is what picks the app. */
+export async function updateProviderSettings(executor: DbExecutor, tenant: { id: string; slug: string }, input: { appName: string; sourceNumber: string }) {
+  await assertGupshupAppFree(executor, tenant, input.appName);
   await providerSettingsOf(executor, tenant.id);
   try {
     const [row] = await executor
@@ -68,8 +98,154 @@ export async function updateProviderSettings(executor: DbExecutor, tenant: { id:
   }
 }
 
-export function webhookUrlOf(publicUrl: string, tenantId: string, secret: string) {
-  return `${publicUrl}/webhooks/gupshup/${tenantId}/${secret}`;
+/** Where a provider delivers the company's webhooks; the secret in the path is the company's own. */
+export function webhookUrlOf(publicUrl: string, tenantId: string, secret: string, provider: ProviderName = 'gupshup') {
+  return `${publicUrl}/webhooks/${provider}/${tenantId}/${secret}`;
+}
+
+export interface ConnectionOptions {
+  sandbox: boolean;
+  box: SecretBox;
+  /** The Gupshup API key a send of this app goes with: the operator's (live) or the one the sandbox issued ('' when none). */
+  gupshupApiKey: (appName: string) => Promise<string>;
+}
+
+const open = (box: SecretBox, sealed: string | null) => (sealed ? box.open(sealed) : '');
+
+function metaAccountOf(row: ProviderSettingsRow, box: SecretBox): MetaAccount | undefined {
+  if (!row.metaPhoneNumberId || !row.metaWabaId || !row.metaAccessToken) return undefined;
+  return {
+    provider: 'meta',
+    phoneNumberId: row.metaPhoneNumberId,
+    wabaId: row.metaWabaId,
+    accessToken: open(box, row.metaAccessToken),
+    appSecret: open(box, row.metaAppSecret),
+    verifyToken: row.metaVerifyToken ?? '',
+  };
+}
+
+/**
+ * The company's saved account with one provider (by default the one it sends through), secrets opened for the
+ * adapter; undefined while that provider is not configured.
+ */
+export async function savedAccount(
+  executor: DbExecutor,
+  tenant: { id: string; slug: string },
+  options: ConnectionOptions,
+  provider?: ProviderName,
+): Promise<ProviderAccount | undefined> {
+  const row = await providerSettingsOf(executor, tenant.id);
+  const wanted = provider ?? row.provider;
+  if (wanted === 'meta') return metaAccountOf(row, options.box);
+  const appName = row.appName ?? (options.sandbox ? sandboxAppName(tenant.slug) : null);
+  const sourceNumber = row.sourceNumber ?? (options.sandbox ? SANDBOX_SOURCE_NUMBER : null);
+  if (!appName || !sourceNumber) return undefined;
+  return { provider: 'gupshup', appName, sourceNumber, apiKey: await options.gupshupApiKey(appName) };
+}
+
+/** The account a provider's webhook is checked against, however little of it is saved (the verify token always is). */
+export async function webhookAccount(
+  executor: DbExecutor,
+  tenant: { id: string; slug: string },
+  box: SecretBox,
+  provider: ProviderName,
+): Promise<ProviderAccount> {
+  const row = await providerSettingsOf(executor, tenant.id);
+  if (provider === 'gupshup') return { provider, appName: row.appName ?? sandboxAppName(tenant.slug), sourceNumber: row.sourceNumber ?? '', apiKey: '' };
+  return {
+    provider,
+    phoneNumberId: row.metaPhoneNumberId ?? '',
+    wabaId: row.metaWabaId ?? '',
+    accessToken: '',
+    appSecret: open(box, row.metaAppSecret),
+    verifyToken: row.metaVerifyToken ?? '',
+  };
+}
+
+/** What the company sends through, for the sandbox phone: its app, or its Meta number. */
+export async function activeConnectionOf(executor: DbExecutor, tenant: { id: string; slug: string }, sandbox: boolean) {
+  const row = await providerSettingsOf(executor, tenant.id);
+  if (row.provider === 'meta')
+    return { provider: 'meta' as const, phoneNumberId: row.metaPhoneNumberId, sourceNumber: row.sourceNumber ?? SANDBOX_SOURCE_NUMBER };
+  const account = await effectiveAccount(executor, tenant, sandbox);
+  return { provider: 'gupshup' as const, appName: account.appName, sourceNumber: account.sourceNumber };
+}
+
+export interface MetaSettingsInput {
+  phoneNumberId: string;
+  wabaId: string;
+  /** Blank keeps the saved one. */
+  accessToken?: string;
+  appSecret?: string;
+}
+
+/**
+ * A Meta account from the dialog's values, blank secrets taken from the saved ones (Probar conexión before saving,
+ * and saving). Refuses a missing secret with nothing saved.
+ */
+export async function metaAccountFrom(executor: DbExecutor, box: SecretBox, tenantId: string, input: MetaSettingsInput): Promise<MetaAccount> {
+  const row = await providerSettingsOf(executor, tenantId);
+  const accessToken = input.accessToken?.trim() || open(box, row.metaAccessToken);
+  const appSecret = input.appSecret?.trim() || open(box, row.metaAppSecret);
+  if (!accessToken) throw badRequest(META_TOKEN_REQUIRED);
+  if (!appSecret) throw badRequest(META_APP_SECRET_REQUIRED);
+  return { provider: 'meta', phoneNumberId: input.phoneNumberId, wabaId: input.wabaId, accessToken, appSecret, verifyToken: row.metaVerifyToken ?? '' };
+}
+
+/** Switches the company to Meta with these settings; chats and history stay as they are (they are the company's, not the provider's). */
+export async function saveMetaSettings(executor: DbExecutor, box: SecretBox, tenant: { id: string }, input: MetaSettingsInput) {
+  const account = await metaAccountFrom(executor, box, tenant.id, input);
+  await assertMetaNumberFree(executor, tenant, account.phoneNumberId);
+  try {
+    const [row] = await executor
+      .update(providerSettings)
+      .set({
+        provider: 'meta',
+        metaPhoneNumberId: account.phoneNumberId,
+        metaWabaId: account.wabaId,
+        metaAccessToken: box.seal(account.accessToken),
+        metaAppSecret: box.seal(account.appSecret),
+        updatedAt: new Date(),
+      })
+      .where(eq(providerSettings.tenantId, tenant.id))
+      .returning();
+    return row!;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(META_NUMBER_TAKEN);
+    throw error;
+  }
+}
+
+/** Switches the company to Gupshup with this app (spec 01's settings); Meta's settings are kept for a switch back. */
+export async function saveGupshupSettings(executor: DbExecutor, tenant: { id: string; slug: string }, input: { appName: string; sourceNumber: string }) {
+  await updateProviderSettings(executor, tenant, input);
+  const [row] = await executor
+    .update(providerSettings)
+    .set({ provider: 'gupshup', updatedAt: new Date() })
+    .where(eq(providerSettings.tenantId, tenant.id))
+    .returning();
+  return row!;
+}
+
+/** Every tenant's saved Meta number, secrets opened, for the sandbox's fake Cloud API (which plays Meta for all of them). */
+export async function allSandboxMetaNumbers(executor: DbExecutor, box: SecretBox, publicUrl: string) {
+  const rows = await executor
+    .select({ settings: providerSettings, name: tenants.name })
+    .from(providerSettings)
+    .innerJoin(tenants, eq(tenants.id, providerSettings.tenantId))
+    .where(isNotNull(providerSettings.metaPhoneNumberId));
+  return rows.flatMap(({ settings, name }) => {
+    const account = metaAccountOf(settings, box);
+    if (!account) return [];
+    return [
+      {
+        ...account,
+        label: name,
+        displayPhoneNumber: settings.sourceNumber ?? SANDBOX_SOURCE_NUMBER,
+        callbackUrl: webhookUrlOf(publicUrl, settings.tenantId, settings.webhookSecret, 'meta'),
+      },
+    ];
+  });
 }
 
 /**
@@ -107,4 +283,28 @@ export async function allSandboxApps(executor: DbExecutor, publicUrl: string, ap
     });
   }
   return apps;
+}
+
+/**
+ * The connection dialog's view (GET/PUT /api/whatsapp/settings): the provider the company sends through, both
+ * providers' settings and webhook URLs, the verify token, and of Meta's secrets only whether they are saved.
+ */
+export async function whatsappSettingsView(executor: DbExecutor, tenant: { id: string; slug: string }, options: { publicUrl: string; sandbox: boolean }) {
+  const row = await providerSettingsOf(executor, tenant.id);
+  const gupshup = await effectiveAccount(executor, tenant, options.sandbox);
+  const urlOf = (provider: ProviderName) => webhookUrlOf(options.publicUrl, tenant.id, row.webhookSecret, provider);
+  return {
+    provider: row.provider,
+    webhookUrl: urlOf(row.provider),
+    metaWebhookUrl: urlOf('meta'),
+    gupshupWebhookUrl: urlOf('gupshup'),
+    verifyToken: row.metaVerifyToken ?? '',
+    phoneNumberId: row.metaPhoneNumberId,
+    wabaId: row.metaWabaId,
+    hasAccessToken: Boolean(row.metaAccessToken),
+    hasAppSecret: Boolean(row.metaAppSecret),
+    appName: gupshup.appName,
+    sourceNumber: gupshup.sourceNumber,
+    sandbox: options.sandbox,
+  };
 }

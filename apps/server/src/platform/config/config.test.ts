@@ -27,6 +27,9 @@ describe('loadConfig', () => {
     [{ SEED_DEMO: 'maybe' }, 'SEED_DEMO'],
     [{ PROVIDER_MODE: 'fake' }, 'PROVIDER_MODE'],
     [{ GUPSHUP_API_URL: 'not a url' }, 'GUPSHUP_API_URL'],
+    [{ META_GRAPH_VERSION: '25.0' }, 'META_GRAPH_VERSION'],
+    [{ META_GRAPH_VERSION: 'latest' }, 'META_GRAPH_VERSION'],
+    [{ META_GRAPH_URL: 'graph.facebook.com' }, 'META_GRAPH_URL'],
     [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
@@ -43,6 +46,14 @@ describe('loadConfig', () => {
     [{ OPENAI_BASE_URL: 'ftp://x' }, 'OPENAI_BASE_URL'],
   ])('fails with one line naming the variable for %o', (env, variable) => {
     expect(() => loadConfig(env)).toThrowError(new RegExp(`^Invalid configuration: ${variable} [^\\n]+$`));
+  });
+
+  it("talks to Meta's Graph API at v25.0 unless told another version", () => {
+    expect(loadConfig({})).toMatchObject({ metaGraphVersion: 'v25.0', metaGraphUrl: 'https://graph.facebook.com' });
+    expect(loadConfig({ META_GRAPH_VERSION: 'v24.0', META_GRAPH_URL: 'http://127.0.0.1:9100' })).toMatchObject({
+      metaGraphVersion: 'v24.0',
+      metaGraphUrl: 'http://127.0.0.1:9100',
+    });
   });
 
   it('trusts no proxy by default, and takes a hop count or a list of proxy addresses and CIDRs', () => {

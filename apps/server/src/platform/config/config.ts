@@ -69,6 +69,12 @@ const envSchema = z.object({
   PROVIDER_MODE: z.enum(['sandbox', 'live'], { error: 'must be sandbox or live' }).optional(),
   GUPSHUP_API_URL: urlWithProtocol(['http:', 'https:']).default('https://api.gupshup.io'),
   GUPSHUP_PARTNER_URL: urlWithProtocol(['http:', 'https:']).default('https://partner.gupshup.io'),
+  /** Meta's Graph API version for the Cloud API (meta-cloud.md §1), e.g. v25.0. */
+  META_GRAPH_VERSION: z
+    .string()
+    .regex(/^v\d{1,3}\.\d{1,3}$/, { error: 'must be a Graph API version such as v25.0' })
+    .default('v25.0'),
+  META_GRAPH_URL: urlWithProtocol(['http:', 'https:']).default('https://graph.facebook.com'),
   GEMINI_API_KEY: z.string().min(1).optional(),
   GEMINI_BASE_URL: urlWithProtocol(['http:', 'https:']).optional(),
   AI_PROVIDER: z.enum(['gemini', 'openai', 'sandbox'], { error: 'must be gemini, openai or sandbox' }).optional(),
@@ -142,6 +148,8 @@ function resolveConfig(env: z.infer<typeof envSchema>) {
     providerMode: env.PROVIDER_MODE ?? (embedded ? 'sandbox' : 'live'),
     gupshupApiUrl: env.GUPSHUP_API_URL,
     gupshupPartnerUrl: env.GUPSHUP_PARTNER_URL,
+    metaGraphVersion: env.META_GRAPH_VERSION,
+    metaGraphUrl: env.META_GRAPH_URL,
     geminiApiKey: env.GEMINI_API_KEY,
     geminiBaseUrl: env.GEMINI_BASE_URL,
     aiProvider: aiProvider(env),

@@ -15,10 +15,10 @@ const API_VERSION = '1.0.0';
 const DOMAIN_TAGS: Array<[tag: string, path: RegExp]> = [
   ['admin', /^\/api\/(admin|auth\/admin)\//],
   ['auth', /^\/api\/(auth|tenants)\//],
-  ['bulk-sends', /^\/api\/(batches|funnels\/:id\/batches)$/],
+  ['bulk-sends', /^\/api\/(batches(\/:id\/failures)?|funnels\/:id\/batches)$/],
   // What the board does to a chat (move, rename, AI switch, archive) is the funnels'; its messages are the chats'.
   ['funnels', /^\/api\/(funnels|columns|quick-replies)(\/|$)|^\/api\/card\/move$|^\/api\/cards\/:id(\/toggle-ai|\/archive)?$/],
-  ['chats', /^\/api\/(cards|message|note|initiate-conversation|gupshup|usage)(\/|$)/],
+  ['chats', /^\/api\/(cards|message|note|initiate-conversation|gupshup|whatsapp|usage)(\/|$)/],
   ['users', /^\/api\/users(\/|$)/],
   ['templates', /^\/api\/templates(\/|$)/],
   ['agenda', /^\/api\/agenda\//],

@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { BatchDto } from '@embudo/contracts/http/bulk-sends';
 import { json } from '../../test/fake-api.ts';
@@ -6,6 +6,7 @@ import { renderApp } from '../../test/render-app.tsx';
 import { createEmittingSocket } from '../chat/chat-test-fixtures.ts';
 import { installTemplatesApi } from '../templates/templates-test-fixtures.ts';
 import { batchFunnel, percent } from './batch-funnel.ts';
+import { readExcelSummary } from './excel-workbook.ts';
 
 const socket = vi.hoisted(() => ({ current: null as { serverEmit(event: string, payload: unknown): void } | null }));
 vi.mock('socket.io-client', () => ({
@@ -38,6 +39,47 @@ function aBatch(overrides: Partial<BatchDto> = {}): BatchDto {
 const rowOf = (id: string) => within(screen.getAllByTestId('batch-row').find((row) => row.getAttribute('data-batch-id') === id)!);
 
 describe('batches dashboard', () => {
+  it('lists the failed rows with phone and reason, and downloads them as a spreadsheet', async () => {
+    const failures = [
+      { row_number: 3, phone: '0005215561000', contact_name: 'Beto', reason: 'El cliente no tiene WhatsApp', code: '131026' },
+      { row_number: 4, phone: null, contact_name: 'Cata', reason: 'Fila 4: el teléfono «12345» no es válido.', code: null },
+    ];
+    installTemplatesApi({
+      'GET /t/acme/api/batches': () =>
+        json(200, [aBatch({ id: 'b7', failed_count: 2, failure_reason: 'El cliente no tiene WhatsApp' }), aBatch({ id: 'b6', failed_count: 0 })]),
+      'GET /t/acme/api/batches/b7/failures': () => json(200, failures),
+    });
+    renderApp('/t/acme/batches');
+    await screen.findAllByTestId('batch-row');
+    expect(rowOf('b6').queryByRole('button', { name: 'Ver fallidos' })).toBeNull();
+    fireEvent.click(rowOf('b7').getByRole('button', { name: 'Ver fallidos' }));
+    const list = within(await screen.findByTestId('batch-failures'));
+    const rows = await list.findAllByTestId('batch-failure-row');
+    expect(rows.map((row) => within(row).getByTestId('batch-failure-phone').textContent)).toEqual(['0005215561000', '—']);
+    expect(within(rows[0]!).getByTestId('batch-failure-reason').textContent).toBe('El cliente no tiene WhatsApp (código 131026)');
+
+    const created: Blob[] = [];
+    vi.stubGlobal(
+      'URL',
+      class extends URL {
+        static override createObjectURL(blob: Blob) {
+          created.push(blob);
+          return 'blob:fallidos';
+        }
+        static override revokeObjectURL() {}
+      },
+    );
+    const clicked: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this.download);
+    });
+    fireEvent.click(list.getByRole('button', { name: 'Descargar (.xlsx)' }));
+    await waitFor(() => expect(clicked).toEqual(['envio_aviso_pedido_fallidos.xlsx']));
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+    expect(await readExcelSummary(created[0]!)).toEqual({ headers: ['Fila', 'Teléfono', 'Nombre', 'Motivo', 'Código'], rowCount: 2 });
+  });
+
   it("shows why a batch's rows failed, such as the provider's refusal", async () => {
     installTemplatesApi({
       'GET /t/acme/api/batches': () =>

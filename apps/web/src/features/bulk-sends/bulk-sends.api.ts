@@ -1,7 +1,9 @@
-import type { BatchDto, CreateBatchResponse } from '@embudo/contracts/http/bulk-sends';
+import type { BatchDto, BatchFailureDto, CreateBatchResponse } from '@embudo/contracts/http/bulk-sends';
 import { api } from '../../shared/api-client/api-client.ts';
 
 export const batchesKey = ['batches'] as const;
+/** Under the batches key, so a batch_updated refetch reads an open failure list again too. */
+export const batchFailuresKey = (batchId: string) => [...batchesKey, batchId, 'failures'] as const;
 
 export interface BatchRequest {
   file: File;
@@ -16,6 +18,7 @@ export interface BatchRequest {
 
 export const bulkSendsApi = {
   list: () => api.get<BatchDto[]>('/api/batches'),
+  failures: (batchId: string) => api.get<BatchFailureDto[]>(`/api/batches/${encodeURIComponent(batchId)}/failures`),
   create: (funnelId: string, request: BatchRequest) => {
     const form = new FormData();
     form.append('file', request.file, request.file.name);

@@ -1,4 +1,11 @@
-import { sampleHeaders, SAMPLE_FILE_NAME, type LabelledVariables } from '@embudo/contracts/http/bulk-sends';
+import {
+  failedRowsFileName,
+  FAILED_ROWS_HEADERS,
+  sampleHeaders,
+  SAMPLE_FILE_NAME,
+  type BatchFailureDto,
+  type LabelledVariables,
+} from '@embudo/contracts/http/bulk-sends';
 
 /** exceljs is large: it loads only when someone opens the bulk-send wizard's file or sample. */
 const loadExcel = async () => (await import('exceljs')).default;
@@ -58,15 +65,37 @@ export async function buildSampleWorkbook(schema: LabelledVariables): Promise<Ar
   return (await workbook.xlsx.writeBuffer()) as ArrayBuffer;
 }
 
-export async function downloadSampleWorkbook(schema: LabelledVariables) {
-  const data = await buildSampleWorkbook(schema);
+function downloadWorkbook(data: ArrayBuffer, fileName: string) {
   const url = URL.createObjectURL(new Blob([data], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }));
   const link = document.createElement('a');
   link.href = url;
-  link.download = SAMPLE_FILE_NAME;
+  link.download = fileName;
   document.body.append(link);
   link.click();
   link.remove();
   // The browser has started the download once click() returns; the next task may free the URL.
   setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+export async function downloadSampleWorkbook(schema: LabelledVariables) {
+  downloadWorkbook(await buildSampleWorkbook(schema), SAMPLE_FILE_NAME);
+}
+
+/** A batch's failed rows (issue 18): Fila, Teléfono, Nombre, Motivo, Código, one line per row. */
+export async function buildFailedRowsWorkbook(rows: readonly BatchFailureDto[]): Promise<ArrayBuffer> {
+  const ExcelJS = await loadExcel();
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Fallidos');
+  sheet.addRow([...FAILED_ROWS_HEADERS]);
+  for (const row of rows) sheet.addRow([row.row_number, row.phone ?? '', row.contact_name ?? '', row.reason, row.code ?? '']);
+  sheet.getRow(1).font = { bold: true };
+  sheet.columns.forEach((column, index) => {
+    column.width = index === 3 ? 60 : 18;
+  });
+  sheet.getColumn(2).numFmt = '@';
+  return (await workbook.xlsx.writeBuffer()) as ArrayBuffer;
+}
+
+export async function downloadFailedRowsWorkbook(templateName: string, rows: readonly BatchFailureDto[]) {
+  downloadWorkbook(await buildFailedRowsWorkbook(rows), failedRowsFileName(templateName));
 }

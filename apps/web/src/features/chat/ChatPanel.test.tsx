@@ -167,15 +167,37 @@ describe('sending', () => {
     fireEvent.keyDown(box, { key: 'Enter' });
     await waitFor(() => expect(screen.getByTestId('chat-message').getAttribute('data-message-id')).toBe('real-5'));
     expect(screen.queryByTestId('message-error')).toBeNull();
+    // A rate limit first: the message waits for its retry and says so, then fails with the provider's reason and code.
+    await serverEmit('message_status_updated', {
+      cardId: 'c1',
+      messageId: 'real-5',
+      ack: 0,
+      error: 'Límite de envíos alcanzado: se reintentará',
+      errorCode: '130429',
+    });
+    expect(screen.getByTestId('message-retrying').textContent).toBe('Límite de envíos alcanzado: se reintentará');
     await serverEmit('message_status_updated', {
       cardId: 'c1',
       messageId: 'real-5',
       tempId: 'temp-uuid-1',
       ack: -1,
-      error: '4003 Template is REJECTED, not APPROVED',
+      error: 'El cliente no tiene WhatsApp',
+      errorCode: '131026',
     });
     expect(screen.getByTestId('chat-message').getAttribute('data-ack')).toBe('-1');
-    expect(screen.getByTestId('message-error').textContent).toBe('No enviado: 4003 Template is REJECTED, not APPROVED');
+    expect(screen.getByTestId('message-error').textContent).toBe('No enviado: El cliente no tiene WhatsApp (código 131026)');
+    expect(screen.queryByTestId('message-retrying')).toBeNull();
+  });
+
+  it('drops the waiting note once a rate-limited message goes', async () => {
+    installBoardApi(aBoard(), [
+      aMessage({ id: 'm-7', sender: 'user', ack: 0, text: 'Hola', error: 'Límite de envíos alcanzado: se reintentará', errorCode: '130429' }),
+    ]);
+    await openChat();
+    expect((await screen.findByTestId('message-retrying')).textContent).toBe('Límite de envíos alcanzado: se reintentará');
+    await serverEmit('message_status_updated', { cardId: 'c1', messageId: 'm-7', ack: 1 });
+    expect(screen.queryByTestId('message-retrying')).toBeNull();
+    expect(screen.queryByTestId('message-error')).toBeNull();
   });
 
   it('adds new messages from the server and merges a late media URL', async () => {

@@ -118,9 +118,9 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
       scheduled.status === 'scheduled' ? upsertItem(data, { kind: 'scheduled', ...scheduled }) : removeItem(data, 'scheduled', scheduled.id),
     );
   });
-  useSocketEvent('message_status_updated', ({ cardId, messageId, tempId, ack, error }) => {
+  useSocketEvent('message_status_updated', ({ cardId, messageId, tempId, ack, error, errorCode }) => {
     if (cardId !== card.id) return;
-    updateTimeline(cardId, (data) => applyStatus(data, { messageId, tempId, ack, error }));
+    updateTimeline(cardId, (data) => applyStatus(data, { messageId, tempId, ack, error, errorCode }));
   });
   // A message that arrived while the connection was down is not replayed: the open chat reads its timeline again.
   useOnReconnect(() => void timeline.refetch());

@@ -58,8 +58,14 @@ export function MessageBubble({ message, isGroup = false, onReply, onOpenImage }
           {outgoing && <AckTicks ack={message.ack} error={message.error} />}
         </div>
         {outgoing && message.ack === -1 && message.error && (
-          <p data-testid="message-error" className="mt-1 text-[11px] text-rose-700">
+          <p data-testid="message-error" data-code={message.errorCode ?? undefined} className="mt-1 text-[11px] text-rose-700">
             No enviado: {message.error}
+            {message.errorCode ? ` (código ${message.errorCode})` : ''}
+          </p>
+        )}
+        {outgoing && message.ack === 0 && message.error && (
+          <p data-testid="message-retrying" className="mt-1 text-[11px] text-amber-700">
+            {message.error}
           </p>
         )}
         {onReply && !message.id.startsWith('temp-') && (

@@ -62,15 +62,24 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
 /** message_status_updated: the optimistic copy (by tempId) takes the real id; ack only increases. */
 export function applyStatus(
   data: TimelineData | undefined,
-  status: { messageId: string; tempId?: string | null; ack: MessageAck; error?: string | null },
+  status: { messageId: string; tempId?: string | null; ack: MessageAck; error?: string | null; errorCode?: string | null },
 ): TimelineData | undefined {
   if (!data) return data;
   const match = (message: ChatMessage) => message.id === status.messageId || (Boolean(status.tempId) && message.tempId === status.tempId);
   return mapItems(data, (item) => {
     if (item.kind !== 'message' || !match(item)) return item;
     const ack = nextAck(item.ack, status.ack);
-    // A failure carries its reason (the provider's refusal) so the bubble can say it at once.
-    return { ...item, id: status.messageId, ack, ...(ack === -1 && status.error ? { error: status.error } : {}) };
+    // A failure carries its reason (the provider's refusal) and code so the bubble can say it at once; a send still
+    // waiting (ack 0) may carry why it waits (a rate limit), and an accepted one no longer has any.
+    const reason =
+      ack === -1 && status.error
+        ? { error: status.error, errorCode: status.errorCode ?? null }
+        : ack === 0 && status.ack === 0 && status.error
+          ? { error: status.error, errorCode: status.errorCode ?? null }
+          : ack > 0
+            ? { error: null, errorCode: null }
+            : {};
+    return { ...item, id: status.messageId, ack, ...reason };
   });
 }
 

@@ -47,7 +47,7 @@ function list(value: unknown): unknown[] {
 }
 
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '0.0.0.0', '[::1]']);
-const SERVER_MEDIA_PATHS = ['/media/', '/sandbox-gupshup/'];
+const SERVER_MEDIA_PATHS = ['/media/', '/sandbox-gupshup/', '/sandbox-meta/'];
 
 /**
  * The sandbox runs inside the server that serves this page, so its files (and the business's media)

@@ -1,5 +1,6 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import type { WhatsAppSettings } from '@embudo/contracts/http/whatsapp';
 import { installFakeApi, json } from '../../test/fake-api.ts';
 import { createFakeSocket } from '../../test/fake-socket.ts';
 import { renderApp } from '../../test/render-app.tsx';
@@ -7,7 +8,21 @@ import { aTenant, aUser, storeSession } from '../../test/session-fixture.ts';
 
 vi.mock('socket.io-client', () => ({ io: () => createFakeSocket() }));
 
-const settings = { appName: 'sandbox-acme', sourceNumber: '15550001000', webhookUrl: 'http://localhost:3000/webhooks/gupshup/t/secret', sandbox: true };
+const settings: WhatsAppSettings = {
+  provider: 'gupshup',
+  webhookUrl: 'http://localhost:3000/webhooks/gupshup/t/secret',
+  gupshupWebhookUrl: 'http://localhost:3000/webhooks/gupshup/t/secret',
+  metaWebhookUrl: 'http://localhost:3000/webhooks/meta/t/secret',
+  verifyToken: 'verificar-abc123',
+  phoneNumberId: null,
+  wabaId: null,
+  hasAccessToken: false,
+  hasAppSecret: false,
+  appName: 'sandbox-acme',
+  sourceNumber: '15550001000',
+  sandbox: true,
+};
+const SETTINGS = '/t/acme/api/whatsapp/settings';
 
 async function openConnection(extra: Parameters<typeof installFakeApi>[0] = {}) {
   const user = aUser({ name: 'Ana María' });
@@ -24,31 +39,90 @@ async function openConnection(extra: Parameters<typeof installFakeApi>[0] = {}) 
 const input = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
 
 describe('Conexión WhatsApp dialog', () => {
-  it('loads the settings with the webhook URL and saves both fields', async () => {
+  it('loads the settings with the webhook URL and saves both Gupshup fields', async () => {
     const api = await openConnection({
-      'GET /t/acme/api/gupshup/settings': () => json(200, settings),
-      'PUT /t/acme/api/gupshup/settings': () => json(200, { ...settings, appName: 'MiApp', sourceNumber: '5215500000000' }),
+      [`GET ${SETTINGS}`]: () => json(200, settings),
+      [`PUT ${SETTINGS}`]: () => json(200, { ...settings, appName: 'MiApp', sourceNumber: '5215500000000' }),
     });
     await waitFor(() => expect(input('Nombre de la app').value).toBe('sandbox-acme'));
-    expect(screen.getByTestId('webhook-url').textContent).toBe(settings.webhookUrl);
+    expect((screen.getByRole('radio', { name: /Gupshup/ }) as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByTestId('webhook-url').textContent).toBe(settings.gupshupWebhookUrl);
     fireEvent.change(input('Nombre de la app'), { target: { value: 'MiApp' } });
     fireEvent.change(input('Número de origen'), { target: { value: '5215500000000' } });
     fireEvent.click(screen.getByRole('button', { name: 'Guardar' }));
     expect(await screen.findByText('Configuración de Gupshup guardada.')).toBeTruthy();
-    expect(api.callsTo('PUT', '/t/acme/api/gupshup/settings')).toHaveLength(1);
+    expect(api.callsTo('PUT', SETTINGS).map((call) => call.body)).toEqual([{ provider: 'gupshup', appName: 'MiApp', sourceNumber: '5215500000000' }]);
   });
 
-  it('requires both fields before saving', async () => {
-    const api = await openConnection({ 'GET /t/acme/api/gupshup/settings': () => json(200, { ...settings, appName: null, sourceNumber: null }) });
+  it('requires both Gupshup fields before saving', async () => {
+    const api = await openConnection({ [`GET ${SETTINGS}`]: () => json(200, { ...settings, appName: null, sourceNumber: null }) });
     await screen.findByLabelText('Nombre de la app');
     fireEvent.click(screen.getByRole('button', { name: 'Guardar' }));
     expect(await screen.findByText('El nombre de la app es requerido.')).toBeTruthy();
     expect(screen.getByText('El número de origen es requerido.')).toBeTruthy();
-    expect(api.callsTo('PUT', '/t/acme/api/gupshup/settings')).toHaveLength(0);
+    expect(api.callsTo('PUT', SETTINGS)).toHaveLength(0);
   });
 
   it('shows the load error message', async () => {
-    await openConnection({ 'GET /t/acme/api/gupshup/settings': () => json(500, {}) });
+    await openConnection({ [`GET ${SETTINGS}`]: () => json(500, {}) });
     expect(await screen.findByText('Error al cargar la configuración de Gupshup')).toBeTruthy();
+  });
+
+  it('switches to Meta Cloud API: the webhook URL and verify token to copy, every field required, then saved', async () => {
+    const api = await openConnection({
+      [`GET ${SETTINGS}`]: () => json(200, settings),
+      [`PUT ${SETTINGS}`]: (call) => json(200, { ...settings, provider: 'meta', ...(call.body as object), hasAccessToken: true, hasAppSecret: true }),
+    });
+    fireEvent.click(await screen.findByRole('radio', { name: /Meta Cloud API/ }));
+    expect(screen.getByTestId('meta-webhook-url').textContent).toBe(settings.metaWebhookUrl);
+    expect(screen.getByTestId('meta-verify-token').textContent).toBe('verificar-abc123');
+    expect(screen.getAllByRole('button', { name: 'Copiar' })).toHaveLength(2);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('El phone number id es requerido.')).toBeTruthy();
+    expect(screen.getByText('El WABA id es requerido.')).toBeTruthy();
+    expect(screen.getByText('El token de acceso permanente es requerido.')).toBeTruthy();
+    expect(screen.getByText('El secreto de la app (app secret) es requerido.')).toBeTruthy();
+    expect(api.callsTo('PUT', SETTINGS)).toHaveLength(0);
+
+    fireEvent.change(input('Phone number id'), { target: { value: '109876543210987' } });
+    fireEvent.change(input('WABA id'), { target: { value: '204567890123456' } });
+    fireEvent.change(input('Token de acceso permanente'), { target: { value: 'EAAG-token' } });
+    fireEvent.change(input('Secreto de la app (app secret)'), { target: { value: 'secreto' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Conexión WhatsApp guardada.')).toBeTruthy();
+    expect(api.callsTo('PUT', SETTINGS).map((call) => call.body)).toEqual([
+      { provider: 'meta', phoneNumberId: '109876543210987', wabaId: '204567890123456', accessToken: 'EAAG-token', appSecret: 'secreto' },
+    ]);
+  });
+
+  it("keeps Meta's saved secrets when left blank, and Probar conexión says what is wrong", async () => {
+    const saved = {
+      ...settings,
+      provider: 'meta' as const,
+      phoneNumberId: '109876543210987',
+      wabaId: '204567890123456',
+      hasAccessToken: true,
+      hasAppSecret: true,
+    };
+    const api = await openConnection({
+      [`GET ${SETTINGS}`]: () => json(200, saved),
+      [`POST ${SETTINGS}/test`]: () =>
+        json(200, {
+          provider: 'meta',
+          ok: false,
+          checks: [{ ok: false, message: 'El token de acceso no es válido o venció (código 190): genera un token permanente.' }],
+        }),
+    });
+    await waitFor(() => expect(input('Phone number id').value).toBe('109876543210987'));
+    expect(input('Token de acceso permanente').value).toBe('');
+    expect(screen.getByText('Déjalo vacío para conservar el token guardado.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Probar conexión' }));
+    const result = await screen.findByRole('status', { name: 'Resultado de la prueba' });
+    expect(within(result).getByText('La conexión tiene problemas:')).toBeTruthy();
+    expect(within(result).getByText(/El token de acceso no es válido o venció \(código 190\)/)).toBeTruthy();
+    expect(api.callsTo('POST', `${SETTINGS}/test`).map((call) => call.body)).toEqual([
+      { provider: 'meta', phoneNumberId: '109876543210987', wabaId: '204567890123456' },
+    ]);
   });
 });

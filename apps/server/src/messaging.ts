@@ -1,0 +1,157 @@
+/**
+ * The composition root of messaging (docs/decisions/0014): builds the provider adapters (Gupshup and, in sandbox
+ * mode, their in-process fakes), and resolves each company's WhatsApp line from its saved connection. Modules get
+ * only `WhatsAppLines`, the port; nothing outside this file, app.ts and main.ts picks an adapter.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Db } from './platform/db/database.ts';
+import type { Logger } from './platform/logger/logger.ts';
+import type { SecretBox } from './platform/crypto/secret-box.ts';
+import { lineOf, type MessagingProviders, type WhatsAppLines } from './messaging-providers/provider.ts';
+import { createGupshupProvider } from './messaging-providers/gupshup/gupshup.provider.ts';
+import { createGupshupMediaDownloader } from './messaging-providers/gupshup/gupshup-media.ts';
+import { createGupshupPartnerClient, partnerCredentialsFrom } from './messaging-providers/gupshup/gupshup-partner.client.ts';
+import { createMetaCloudProvider } from './messaging-providers/meta-cloud/meta-cloud.provider.ts';
+import { createMetaMediaFetcher } from './messaging-providers/meta-cloud/meta-media.ts';
+import { sandboxMediaDownloader, sandboxMetaMediaFetcher } from './messaging-providers/sandbox/sandbox-media.ts';
+import { FakeGupshup } from './messaging-providers/sandbox/fake-gupshup.ts';
+import { FakeMetaCloud } from './messaging-providers/sandbox/fake-meta-cloud.ts';
+import { FAKE_GUPSHUP_PREFIX, FAKE_META_PREFIX, sandboxRoutes } from './messaging-providers/sandbox/sandbox-phone.routes.ts';
+import { createDatabaseConversationStore } from './messaging-providers/sandbox/conversation-store.ts';
+import { gupshupCredentials } from './modules/admin/index.ts';
+import { sandboxPhoneCrm } from './modules/chats/index.ts';
+import type { SandboxTemplateReviewer } from './modules/templates/index.ts';
+import {
+  activeConnectionOf,
+  allSandboxApps,
+  allSandboxMetaNumbers,
+  metaAccountFrom,
+  sandboxApiKey,
+  savedAccount,
+  webhookAccount,
+  type ConnectionOptions,
+} from './modules/tenants/index.ts';
+
+export interface MessagingOptions {
+  db: Db;
+  logger: Logger;
+  box: SecretBox;
+  /** APP_SECRET: the sandbox derives the keys its fakes issue from it. */
+  appSecret: string;
+  sandbox: boolean;
+  gupshupApiUrl?: string;
+  gupshupPartnerUrl?: string;
+  /** Meta's Graph API (META_GRAPH_URL) and version (META_GRAPH_VERSION). */
+  metaGraphUrl?: string;
+  metaGraphVersion?: string;
+  allowPrivateOutbound?: boolean;
+}
+
+export interface Messaging {
+  lines: WhatsAppLines;
+  /** Sandbox mode: the fakes behind the sandbox phone (tests drive them). */
+  fakeGupshup?: FakeGupshup;
+  fakeMeta?: FakeMetaCloud;
+  /** Sandbox mode: the operator's template approval is the fake provider's review too. */
+  sandboxReviewer?: SandboxTemplateReviewer;
+}
+
+/** The in-process sandbox answers on this very server, whatever port it got. */
+export function internalUrl(app: FastifyInstance) {
+  const address = app.server.address();
+  return typeof address === 'object' && address ? `http://127.0.0.1:${address.port}` : 'http://127.0.0.1:3000';
+}
+
+export async function setUpMessaging(app: FastifyInstance, options: MessagingOptions): Promise<Messaging> {
+  const { db, box, sandbox } = options;
+  const fakes = sandbox ? await registerSandboxPhone(app, options) : undefined;
+  const fakeGupshup = fakes?.gupshup;
+  const fakeMeta = fakes?.meta;
+  const fakeGupshupUrl = () => `${internalUrl(app)}${FAKE_GUPSHUP_PREFIX}`;
+  const fakeMetaUrl = () => `${internalUrl(app)}${FAKE_META_PREFIX}`;
+
+  // Gupshup's partner API serves templates, template media and read receipts with the operator's credentials.
+  const partner = createGupshupPartnerClient({
+    baseUrl: sandbox ? fakeGupshupUrl : (options.gupshupPartnerUrl ?? 'https://partner.gupshup.io'),
+    credentials: async () => partnerCredentialsFrom(await gupshupCredentials(db, box), sandbox),
+  });
+  const providers: MessagingProviders = {
+    gupshup: createGupshupProvider({
+      apiUrl: sandbox ? fakeGupshupUrl : (options.gupshupApiUrl ?? 'https://api.gupshup.io'),
+      partner,
+      downloadMedia: fakeGupshup
+        ? sandboxMediaDownloader(fakeGupshup)
+        : createGupshupMediaDownloader({ allowPrivateNetworks: options.allowPrivateOutbound ?? false }),
+    }),
+    meta: createMetaCloudProvider({
+      graphUrl: fakeMeta ? fakeMetaUrl : (options.metaGraphUrl ?? 'https://graph.facebook.com'),
+      version: options.metaGraphVersion ?? 'v25.0',
+      fetchMedia: fakeMeta
+        ? sandboxMetaMediaFetcher(fakeMeta, fakeMetaUrl)
+        : createMetaMediaFetcher({ allowPrivateNetworks: options.allowPrivateOutbound ?? false }),
+    }),
+  };
+
+  const connection: ConnectionOptions = {
+    sandbox,
+    box,
+    // Live sends use the operator's Gupshup API key (platform settings); sandbox sends the key the fake issued the app.
+    gupshupApiKey: async (appName) => (sandbox ? sandboxApiKey(options.appSecret, appName) : ((await gupshupCredentials(db, box)).apiKey ?? '')),
+  };
+  const lines: WhatsAppLines = {
+    active: async (tenant) => {
+      const account = await savedAccount(db, tenant, connection);
+      return account && lineOf(providers, account);
+    },
+    of: async (tenant, provider) => {
+      const account = await savedAccount(db, tenant, connection, provider);
+      return account && lineOf(providers, account);
+    },
+    webhook: async (tenant, provider) => lineOf(providers, await webhookAccount(db, tenant, box, provider)).webhook,
+    candidate: async (tenant, settings) =>
+      lineOf(
+        providers,
+        settings.provider === 'meta'
+          ? await metaAccountFrom(db, box, tenant.id, settings)
+          : { ...settings, apiKey: await connection.gupshupApiKey(settings.appName) },
+      ),
+  };
+
+  const sandboxReviewer: SandboxTemplateReviewer | undefined = fakes && {
+    approve: async (tenant, providerTemplateId) => {
+      const active = await activeConnectionOf(db, tenant, true);
+      if (active.provider === 'gupshup') return Boolean(active.appName) && fakes.gupshup.approveTemplate(active.appName!, providerTemplateId);
+      const account = await savedAccount(db, tenant, connection, 'meta');
+      return account?.provider === 'meta' && fakes.meta.approveTemplate(account.wabaId, providerTemplateId);
+    },
+  };
+  return { lines, fakeGupshup, fakeMeta, sandboxReviewer };
+}
+
+/**
+ * Sandbox mode: the fake Gupshup and the fake Cloud API, and the sandbox phone, which plays a customer of whichever
+ * the company sends through (its CRM view comes from the chats module). The fake Meta plays Meta for every number a
+ * company saved, with the token and app secret it saved.
+ */
+async function registerSandboxPhone(app: FastifyInstance, options: MessagingOptions) {
+  const { db } = options;
+  const store = createDatabaseConversationStore(db);
+  const gupshup = new FakeGupshup({
+    apps: () => allSandboxApps(db, internalUrl(app), options.appSecret),
+    publicUrl: () => `${internalUrl(app)}${FAKE_GUPSHUP_PREFIX}`,
+    log: options.logger,
+    store,
+  });
+  const meta = new FakeMetaCloud({
+    numbers: () => allSandboxMetaNumbers(db, options.box, internalUrl(app)),
+    publicUrl: () => `${internalUrl(app)}${FAKE_META_PREFIX}`,
+    log: options.logger,
+    store,
+  });
+  app.addHook('onClose', async () => {
+    gupshup.close();
+    meta.close();
+  });
+  await app.register(sandboxRoutes({ fake: gupshup, meta, crm: sandboxPhoneCrm(db) }));
+  return { gupshup, meta };
+}
