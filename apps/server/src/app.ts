@@ -105,6 +105,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     loggerInstance: options.logger as FastifyBaseLogger,
     trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     bodyLimit: MAX_JSON_BODY_BYTES,
+    // Opening the embedded database and migrating it can take more than Fastify's 10 s on a loaded 2-core machine.
+    pluginTimeout: 60_000,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(options.exactResponses ? exactResponseSerializerCompiler : serializerCompiler);

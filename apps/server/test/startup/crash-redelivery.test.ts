@@ -59,7 +59,7 @@ async function startServer(): Promise<{ url: string; child: ChildProcess; exited
   let err = '';
   child.stderr!.on('data', (chunk) => (err += chunk));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 90_000);
     child.stdout!.on('data', (chunk) => {
       out += chunk;
       const match = /running at (http:\/\/localhost:\d+)/.exec(out);
@@ -134,5 +134,5 @@ describe("a crash between the webhook's answer and the bot's reply", () => {
       second.child.kill('SIGTERM');
       await second.exited;
     }
-  }, 60_000);
+  }, 240_000);
 });
