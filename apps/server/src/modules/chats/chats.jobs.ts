@@ -43,6 +43,8 @@ export interface ChatJobsDeps {
   /** The Gupshup API key a send to this app goes with. */
   providerApiKey: (account: { appName: string }) => Promise<string>;
   log: Pick<Logger, 'warn'>;
+  /** Seconds from storing an outbound message to the provider accepting it (metrics). */
+  observeOutboxLag?: (seconds: number) => void;
 }
 
 /** The provider content of a stored outbound message; media URLs become absolute for the provider to fetch. */
@@ -156,6 +158,7 @@ export function createChatJobs(deps: ChatJobsDeps) {
         await markFailed(deps, row, error.message);
         return;
       }
+      deps.observeOutboxLag?.((Date.now() - row.createdAt.getTime()) / 1000);
       const usageKind = row.type !== 'template' ? 'sent' : row.templateCategory === 'MARKETING' ? 'template_marketing' : 'template_utility';
       // Accepted by the provider: billed with the id in one step, so a failed status that finds the id also finds the charge to undo.
       const sent = await deps.db.transaction(async (tx) => {

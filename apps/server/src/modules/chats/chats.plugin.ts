@@ -29,7 +29,17 @@ export type ChatOutbound = ReturnType<typeof createChatOutbound>;
 export function createChatOutbound(context: AppContext, ports: ChatProviderPorts) {
   const { db, queue, domainEvents, storage, sandbox, publicUrl, log } = context;
   const events = createChatEvents(db, context.realtime);
-  const chatJobs = createChatJobs({ db, events, domainEvents, storage, sandbox, publicUrl, log, ...ports });
+  const chatJobs = createChatJobs({
+    db,
+    events,
+    domainEvents,
+    storage,
+    sandbox,
+    publicUrl,
+    log,
+    observeOutboxLag: (seconds) => context.metrics.outboxLag(seconds),
+    ...ports,
+  });
   const outbound = {
     db,
     provider: ports.provider,
@@ -59,8 +69,8 @@ export interface ChatsPluginOptions extends AppContext {
 }
 
 /** Messages, notes, scheduled sends, media and the provider's inbound webhook. */
-export const chatsPlugin: FastifyPluginAsync<ChatsPluginOptions> = async (app, { queue, storage, publicUrl, sandbox, outbound, inboundBot }) => {
+export const chatsPlugin: FastifyPluginAsync<ChatsPluginOptions> = async (app, { queue, storage, publicUrl, sandbox, outbound, inboundBot, metrics, log }) => {
   for (const job of outbound.jobs) queue.register(job);
-  await app.register(webhooksRoutes({ ...outbound, storage, bot: inboundBot }));
+  await app.register(webhooksRoutes({ ...outbound, storage, bot: inboundBot, log, onDelivery: (outcome) => metrics.webhookDelivery(outcome) }));
   await registerTenantRoutes(app, (scope) => scope.register(chatsRoutes, { ...outbound, storage, publicUrl, sandbox }));
 };

@@ -21,6 +21,9 @@ import { upsertContact } from './contacts.service.ts';
 import { toMessageDto, type MessageRow } from './message-dto.ts';
 import type { ChatEvents } from './chat-events.ts';
 import { publishStatusChange } from './message-events.ts';
+import { countDelivery, recordWrongSecret, type DeliveryKind } from './webhook-activity.ts';
+import type { WebhookOutcome } from '../../platform/metrics/metrics.ts';
+import type { Logger } from '../../platform/logger/logger.ts';
 
 export const UNSUPPORTED_MEDIA_TEXT = 'Unsupported media';
 
@@ -41,6 +44,10 @@ export interface InboundDeps {
   /** Records the media download job in the same transaction as the message. */
   enqueueMediaDownload: (tx: Tx, input: { tenantId: string; messageId: string; url: string; contentType?: string }) => Promise<unknown>;
   bot?: InboundBot;
+  /** Told what became of each delivery (metrics). */
+  onDelivery?: (outcome: WebhookOutcome) => void;
+  /** Where a failure to count a delivery for the activity panel is reported (the delivery itself is still answered). */
+  log?: Pick<Logger, 'warn'>;
 }
 
 function previewText(event: InboundMessage): string | null {
@@ -63,23 +70,49 @@ export const REJECTED_BODY_KEPT = 4096;
  * Verifies the tenant's webhook secret, then applies every event of the callback. A delivery that cannot be
  * used (not JSON, nested too deep, an id too long…) is recorded in webhook_rejections and acknowledged: Gupshup
  * retries every non-2xx answer, and a delivery that is malformed now will be malformed on every retry, so a 4xx or
- * 5xx would only repeat it. Unauthenticated deliveries are refused (401) without a trace.
+ * 5xx would only repeat it. A delivery with a wrong secret is refused (401); for an existing company it is recorded
+ * too (a webhook URL copied wrong shows on its activity panel), for no company it leaves no trace.
  */
 export async function receiveWebhook(deps: InboundDeps, tenantId: string, secret: string, rawBody: string, receivedAt = new Date()) {
   const tenant = /^[0-9a-f-]{36}$/.test(tenantId) ? await findTenantById(deps.db, tenantId) : undefined;
   const settings = tenant ? await providerSettingsOf(deps.db, tenant.id) : undefined;
-  if (!tenant || !settings || !secretMatches(settings.webhookSecret, secret)) throw unauthorized('Webhook no autorizado.');
+  if (!tenant || !settings || !secretMatches(settings.webhookSecret, secret)) {
+    deps.onDelivery?.('refused');
+    if (tenant) await noted(deps, () => recordWrongSecret(deps.db, tenant.id, keptBody(rawBody), receivedAt));
+    throw unauthorized('Webhook no autorizado.');
+  }
   let events: InboundEvent[];
   try {
     events = deps.provider.parseWebhook(readDelivery(rawBody), receivedAt);
   } catch (error) {
     if (!(error instanceof MalformedDelivery)) throw error;
-    await deps.db.insert(webhookRejections).values({ tenantId: tenant.id, reason: error.message, rawBody: keptBody(rawBody), receivedAt });
+    await deps.db.insert(webhookRejections).values({ tenantId: tenant.id, kind: 'malformed', reason: error.message, rawBody: keptBody(rawBody), receivedAt });
+    deps.onDelivery?.('malformed');
+    await noted(deps, () => countDelivery(deps.db, tenant.id, 'malformed', receivedAt));
     return;
   }
+  let changed = false;
+  const kinds = new Set<DeliveryKind>();
   for (const event of events) {
-    if (event.kind === 'message') await storeInboundMessage(deps, tenant.id, event);
-    else await applyStatus(deps, tenant.id, event);
+    if (event.kind === 'message') {
+      kinds.add('message');
+      if (await storeInboundMessage(deps, tenant.id, event)) changed = true;
+    } else {
+      kinds.add('status');
+      if (await applyStatus(deps, tenant.id, event)) changed = true;
+    }
+  }
+  // Nothing new: a delivery repeated by the provider (or a status that does not move the ack).
+  deps.onDelivery?.(changed || events.length === 0 ? 'stored' : 'duplicate');
+  for (const kind of kinds) await noted(deps, () => countDelivery(deps.db, tenant.id, kind, receivedAt));
+}
+
+/** The activity panel's bookkeeping must never turn a delivery that was handled into an error Gupshup retries. */
+async function noted(deps: InboundDeps, record: () => Promise<void>) {
+  try {
+    await record();
+  } catch (error) {
+    deps.log?.warn({ err: error }, 'could not count a webhook delivery for the activity panel');
   }
 }
 
@@ -187,13 +220,13 @@ async function findQuoted(tx: Tx, tenantId: string, quoted: NonNullable<InboundM
  * known, so a late `failed` never hides a message that was already delivered. A send that fails
  * after the provider accepted it is un-billed with the same change.
  */
-export async function applyStatus(deps: InboundDeps, tenantId: string, event: InboundStatus) {
+export async function applyStatus(deps: InboundDeps, tenantId: string, event: InboundStatus): Promise<boolean> {
   const ack = ackByStatus[event.status];
   const match = or(
     ...(event.providerMessageId ? [eq(messages.providerMessageId, event.providerMessageId)] : []),
     ...(event.whatsappMessageId ? [eq(messages.whatsappMessageId, event.whatsappMessageId)] : []),
   );
-  if (!match) return;
+  if (!match) return false;
   const guard = ack === -1 ? sql`${messages.ack} <= 0` : sql`${messages.ack} < ${ack}`;
   const updated = await deps.db.transaction(async (tx) => {
     const [row] = await tx
@@ -217,7 +250,7 @@ export async function applyStatus(deps: InboundDeps, tenantId: string, event: In
         .set({ whatsappMessageId: event.whatsappMessageId })
         .where(and(eq(messages.tenantId, tenantId), eq(messages.providerMessageId, event.providerMessageId)));
     }
-    return;
+    return false;
   }
   await deps.events.emitForCard(tenantId, updated.cardId, 'message_status_updated', {
     cardId: updated.cardId,
@@ -226,4 +259,5 @@ export async function applyStatus(deps: InboundDeps, tenantId: string, event: In
     ack: updated.ack as -1 | 0 | 1 | 2 | 3,
     ...(updated.ack === -1 ? { error: updated.errorReason } : {}),
   });
+  return true;
 }

@@ -27,6 +27,7 @@ const DOMAIN_TAGS: Array<[tag: string, path: RegExp]> = [
   ['ai', /^\/api\/ai\//],
   ['sandbox-phone', /^\/sandbox\/api\//],
   ['webhooks-and-media', /^\/(webhooks|media)\//],
+  ['operations', /^\/(healthz|readyz|metrics)$/],
 ];
 
 const { $schema: _dialect, ...errorJson } = z.toJSONSchema(errorResponse, { target: 'draft-2020-12', io: 'output' });
