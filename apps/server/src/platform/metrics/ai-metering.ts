@@ -17,7 +17,8 @@ interface MeterableModel {
  * once at the composition root, so the assistant, the copilot, transcripts and bot prompts are all counted.
  */
 export function meterAiModel<Model extends MeterableModel>(model: Model, metrics: Metrics): Model {
-  const metered = <Args extends unknown[], Result extends { usage: Usage }>(kind: 'answer' | 'transcript', call: (...args: Args) => Promise<Result>) =>
+  const metered =
+    <Args extends unknown[], Result extends { usage: Usage }>(kind: 'answer' | 'transcript', call: (...args: Args) => Promise<Result>) =>
     async (...args: Args): Promise<Result> => {
       try {
         const result = await call(...args);
