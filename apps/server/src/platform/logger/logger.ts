@@ -45,7 +45,8 @@ interface LoggedRequest {
 
 const serializers = {
   /** Fastify logs the request with this (ours wins over its default): no headers, the URL without secrets. */
-  req: (request: LoggedRequest) => ({ method: request.method, url: loggableUrl(request.url), remoteAddress: request.ip }),
+  req: (request: LoggedRequest) =>
+    typeof request?.url === 'string' ? { method: request.method, url: loggableUrl(request.url), remoteAddress: request.ip } : request,
 };
 
 /**
@@ -68,16 +69,20 @@ export interface LoggerOptions {
 
 export function createLogger(level: string, options: LoggerOptions = {}): Logger {
   const settings: pino.LoggerOptions = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, serializers, mixin };
-  const destination = options.destination ?? ((options.pretty ?? (process.stdout.isTTY && !process.env.CI)) ? prettyStream() : undefined);
+  const pretty = options.pretty ?? (process.stdout.isTTY === true && !process.env.CI);
+  const destination = (pretty ? prettyStream(options.destination) : undefined) ?? options.destination;
   return destination ? pino(settings, destination) : pino(settings);
 }
 
 /** pino-pretty in this process (not a worker thread), or undefined where it is not installed (`npm ci --omit=dev`). */
-function prettyStream(): pino.DestinationStream | undefined {
+function prettyStream(destination: pino.DestinationStream | undefined): pino.DestinationStream | undefined {
+  let prettify: (line: string) => string;
   try {
-    const pretty = createRequire(import.meta.url)('pino-pretty') as (options: object) => pino.DestinationStream;
-    return pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true });
+    const pretty = createRequire(import.meta.url)('pino-pretty') as { prettyFactory: (options: object) => (line: string) => string };
+    prettify = pretty.prettyFactory({ colorize: !destination, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
   } catch {
     return undefined;
   }
+  const target = destination ?? process.stdout;
+  return { write: (line: string) => void target.write(prettify(line)) };
 }
