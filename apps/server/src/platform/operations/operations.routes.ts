@@ -52,6 +52,20 @@ function fromLoopback(request: FastifyRequest): boolean {
  * call them. /metrics is off outside loopback unless METRICS_TOKEN is set, and then needs it as a bearer token.
  */
 export async function registerOperationsRoutes(app: FastifyInstance, options: OperationsOptions) {
+  // Once the shutdown starts, a request that was in flight answers with `Connection: close` and its connection is
+  // dropped once idle: a keep-alive connection would otherwise hold the server open until its keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+  app.addHook('onResponse', async () => {
+    if (closing) app.server.closeIdleConnections();
+  });
+
   app.get('/healthz', { schema: { response: { 200: healthResponse } } }, async () => ({ status: 'ok' as const }));
 
   app.get('/readyz', { schema: { response: { 200: readinessResponse, 503: readinessResponse } } }, async (_request, reply) => {

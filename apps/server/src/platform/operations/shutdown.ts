@@ -18,7 +18,7 @@ export interface ShutdownOptions {
  * SIGTERM or SIGINT closes the app gracefully and exits 0; if that takes longer than `timeoutMs` the process exits 1
  * at the deadline, and a second signal exits 1 at once (a person pressing Ctrl+C again, an orchestrator losing patience).
  */
-export function exitGracefullyOnSignals(options: ShutdownOptions): void {
+export function exitGracefullyOnSignals(options: ShutdownOptions): () => void {
   const exit = options.exit ?? ((code: number) => process.exit(code));
   let shuttingDown = false;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -48,5 +48,7 @@ export function exitGracefullyOnSignals(options: ShutdownOptions): void {
       },
     );
   };
-  for (const signal of options.signals ?? ['SIGTERM', 'SIGINT']) process.on(signal, onSignal);
+  const signals = options.signals ?? ['SIGTERM', 'SIGINT'];
+  for (const signal of signals) process.on(signal, onSignal);
+  return () => signals.forEach((signal) => process.off(signal, onSignal));
 }

@@ -167,6 +167,8 @@ export function createRealtime(options: {
       // Every client's connection is cut (not a "server disconnect", after which socket.io clients stay away), so the
       // browsers reconnect at once, to another process or to this one restarted. The HTTP server is left to Fastify,
       // which stops accepting and lets in-flight requests finish before the database closes.
+      // New handshakes are refused from now on (the clients retry with backoff), so nobody reconnects to this process.
+      io.engine.opts.allowRequest = (_request, answer) => answer('the server is shutting down', false);
       io.engine.close();
       await Promise.resolve(io.of('/').adapter.close()).catch(() => undefined);
       // QUIT waits for a connection that may never come (Redis down): a client that is not connected is just dropped.
