@@ -57,6 +57,7 @@ import { funnelsPlugin } from './modules/funnels/index.ts';
 import { templatesPlugin } from './modules/templates/index.ts';
 import { allSandboxApps, sandboxApiKey } from './modules/tenants/index.ts';
 import { actorOf, realtimeFunnelAccess, usersPlugin } from './modules/users/index.ts';
+import { whatsappActivityPlugin } from './modules/whatsapp-activity/index.ts';
 
 export interface AppOptions extends AiModelSettings {
   db: Db;
@@ -240,6 +241,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     gemini: options.geminiApiKey ? { apiKey: options.geminiApiKey, baseUrl: options.geminiBaseUrl } : undefined,
   });
   await app.register(bulkSendsPlugin, { ...context, outbound, pace: options.bulkSendPace });
+  await app.register(whatsappActivityPlugin, context);
   await app.register(adminPlugin, {
     ...context,
     throttle: options.throttle,

@@ -18,6 +18,7 @@ const DOMAIN_TAGS: Array<[tag: string, path: RegExp]> = [
   ['bulk-sends', /^\/api\/(batches|funnels\/:id\/batches)$/],
   // What the board does to a chat (move, rename, AI switch, archive) is the funnels'; its messages are the chats'.
   ['funnels', /^\/api\/(funnels|columns|quick-replies)(\/|$)|^\/api\/card\/move$|^\/api\/cards\/:id(\/toggle-ai|\/archive)?$/],
+  ['whatsapp-activity', /^\/api\/whatsapp\/activity(\/|$)/],
   ['chats', /^\/api\/(cards|message|note|initiate-conversation|gupshup|usage)(\/|$)/],
   ['users', /^\/api\/users(\/|$)/],
   ['templates', /^\/api\/templates(\/|$)/],
