@@ -11,6 +11,9 @@ export type DeliveryKind = 'message' | 'status' | 'refused' | 'malformed';
  */
 export const WRONG_SECRET_RECORDS_PER_HOUR = 60;
 
+export const WRONG_SECRET_REASON =
+  'La URL del webhook no lleva el secreto de la empresa: copia otra vez en Gupshup la URL de webhook que muestra Conexión WhatsApp.';
+
 /** Counts one delivery in its hour; never fails the webhook (the caller logs a failure). */
 export async function countDelivery(db: Db, tenantId: string, kind: DeliveryKind, at: Date): Promise<void> {
   await db
@@ -35,7 +38,7 @@ export async function recordWrongSecret(db: Db, tenantId: string, rawBody: strin
       ),
     );
   if ((hour?.deliveries ?? 0) < WRONG_SECRET_RECORDS_PER_HOUR) {
-    await db.insert(webhookRejections).values({ tenantId, kind: 'wrong_secret', reason: 'Secreto del webhook incorrecto.', rawBody, receivedAt });
+    await db.insert(webhookRejections).values({ tenantId, kind: 'wrong_secret', reason: WRONG_SECRET_REASON, rawBody, receivedAt });
   }
   await countDelivery(db, tenantId, 'refused', receivedAt);
 }

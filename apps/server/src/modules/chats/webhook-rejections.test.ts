@@ -85,7 +85,13 @@ describe('webhook deliveries it cannot use', () => {
     );
     expect(userEvent.statusCode).toBe(200);
     // A webhook URL copied wrong shows on the company's activity panel (issue 17); nothing else was stored.
-    expect(await rejectionsOf(owner.tenant.id)).toMatchObject([{ kind: 'wrong_secret', reason: 'Secreto del webhook incorrecto.', rawBody: '{"broken":' }]);
+    expect(await rejectionsOf(owner.tenant.id)).toMatchObject([
+      {
+        kind: 'wrong_secret',
+        reason: 'La URL del webhook no lleva el secreto de la empresa: copia otra vez en Gupshup la URL de webhook que muestra Conexión WhatsApp.',
+        rawBody: '{"broken":',
+      },
+    ]);
     expect(await t.database.db.select().from(webhookRejections).where(eq(webhookRejections.kind, 'wrong_secret'))).toHaveLength(1);
     expect(await messagesOf(owner.tenant.id)).toEqual([]);
   });

@@ -86,7 +86,7 @@ describe('GET /api/whatsapp/activity', () => {
     expect(Date.parse(panel.hours[23]!.hour)).toBeLessThanOrEqual(Date.now());
     expect(panel.refusedDeliveries.map((refused) => [refused.kind, refused.reason])).toEqual(
       expect.arrayContaining([
-        ['wrong_secret', 'Secreto del webhook incorrecto.'],
+        ['wrong_secret', 'La URL del webhook no lleva el secreto de la empresa: copia otra vez en Gupshup la URL de webhook que muestra Conexión WhatsApp.'],
         ['malformed', 'El cuerpo no es JSON válido.'],
       ]),
     );
