@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+/* global fetch, performance, setTimeout, clearTimeout */
 // CI's check of the production build (issue 17), run after `npm test` built everything:
 //  1. a fresh copy of the repository with the build, `npm ci --omit=dev` (no tsx, no dev tooling), the built server
 //     started with node on the embedded database: /readyz answers, the web app is served, SIGTERM exits 0;
