@@ -32,6 +32,7 @@ import { createSecretBox, type SecretBox } from './platform/crypto/secret-box.ts
 import { createOutboundHttp } from './platform/outbound-http/outbound-http.guard.ts';
 import { createGupshupProvider } from './messaging-providers/gupshup/gupshup.provider.ts';
 import { createGupshupMediaDownloader } from './messaging-providers/gupshup/gupshup-media.ts';
+import { gupshupFailureInSpanish } from './messaging-providers/gupshup/gupshup-failure-codes.ts';
 import { createGupshupPartnerClient, partnerCredentialsFrom } from './messaging-providers/gupshup/gupshup-partner.client.ts';
 import { sandboxMediaDownloader } from './messaging-providers/sandbox/sandbox-media.ts';
 import { FakeGupshup } from './messaging-providers/sandbox/fake-gupshup.ts';
@@ -241,7 +242,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     gemini: options.geminiApiKey ? { apiKey: options.geminiApiKey, baseUrl: options.geminiBaseUrl } : undefined,
   });
   await app.register(bulkSendsPlugin, { ...context, outbound, pace: options.bulkSendPace });
-  await app.register(whatsappActivityPlugin, context);
+  await app.register(whatsappActivityPlugin, { ...context, explainProviderCode: gupshupFailureInSpanish });
   await app.register(adminPlugin, {
     ...context,
     throttle: options.throttle,

@@ -42,7 +42,10 @@ export const failedSend = z.object({
   type: z.string(),
   /** The provider's error code when it gave one (e.g. 4003, 1002). */
   code: z.string().nullable(),
+  /** In Spanish: what the code means when it is known, otherwise the reason as given. */
   reason: z.string(),
+  /** The reason exactly as the provider (or the app) gave it. */
+  providerReason: z.string(),
   createdAt: isoDateTime,
 });
 export type FailedSend = z.infer<typeof failedSend>;

@@ -9,6 +9,7 @@ import { bootstrapPlatformAdmin } from '../admin/index.ts';
 import { sandboxAppName } from '../tenants/index.ts';
 import { WRONG_SECRET_RECORDS_PER_HOUR } from '../chats/index.ts';
 import { jobLabel, splitProviderReason } from './activity.service.ts';
+import { gupshupFailureInSpanish } from '../../messaging-providers/gupshup/gupshup-failure-codes.ts';
 
 let t: TestApp;
 let operatorToken: string;
@@ -91,7 +92,16 @@ describe('GET /api/whatsapp/activity', () => {
       ]),
     );
     expect(panel.refusedDeliveries.find((refused) => refused.kind === 'malformed')!.rawBody).toBe('{"roto":');
-    expect(panel.failedSends).toMatchObject([{ cardId: card.id, chatTitle: card.title, phone: card.phone, code: '1002', reason: 'Number does not exist' }]);
+    expect(panel.failedSends).toMatchObject([
+      {
+        cardId: card.id,
+        chatTitle: card.title,
+        phone: card.phone,
+        code: '1002',
+        reason: 'El número no tiene WhatsApp.',
+        providerReason: 'Number does not exist',
+      },
+    ]);
     expect(panel.failedJobs).toMatchObject([
       { id: jobId, name: 'chats.send-read-receipt', label: 'Avisar a WhatsApp que se leyó un chat', lastError: 'Gupshup no respondió', attempts: 5 },
     ]);
@@ -226,8 +236,18 @@ describe('labels and provider reasons', () => {
     expect(jobLabel('event.autobot.answer-customer-message')).toBe('Responder con el Bot Auto');
     expect(jobLabel('event.ai.transcribe-voice-note')).toBe('Transcribir una nota de voz');
     expect(jobLabel('algo.nuevo')).toBe('algo.nuevo');
-    expect(splitProviderReason('4003 Template not found')).toEqual({ code: '4003', reason: 'Template not found' });
-    expect(splitProviderReason('WhatsApp no está configurado.')).toEqual({ code: null, reason: 'WhatsApp no está configurado.' });
-    expect(splitProviderReason(null)).toEqual({ code: null, reason: 'Error del proveedor' });
+    expect(splitProviderReason('4003 Template not found', gupshupFailureInSpanish)).toEqual({
+      code: '4003',
+      reason: 'La plantilla no coincide con ninguna aprobada.',
+      providerReason: 'Template not found',
+    });
+    expect(splitProviderReason('7777 Something new', gupshupFailureInSpanish)).toEqual({
+      code: '7777',
+      reason: 'Something new',
+      providerReason: 'Something new',
+    });
+    const ours = 'WhatsApp no está configurado: completa la Conexión WhatsApp.';
+    expect(splitProviderReason(ours, gupshupFailureInSpanish)).toEqual({ code: null, reason: ours, providerReason: ours });
+    expect(splitProviderReason(null)).toEqual({ code: null, reason: 'Error del proveedor', providerReason: 'Error del proveedor' });
   });
 });

@@ -7,22 +7,23 @@ import { sessionOf } from '../../platform/http/route-access.ts';
 import { requireOwnerOrAdmin } from '../../platform/policy/policy.ts';
 import type { JobQueue } from '../../platform/queue/job-queue.ts';
 import { findTenantById } from '../tenants/index.ts';
-import { retryFailedJob, silentCompanies, whatsappActivity } from './activity.service.ts';
+import { retryFailedJob, silentCompanies, whatsappActivity, type ExplainProviderCode } from './activity.service.ts';
 
 export interface ActivityRoutesOptions {
   db: Db;
   queue: JobQueue;
   clock: () => Date;
+  explainProviderCode?: ExplainProviderCode;
 }
 
 const jobParams = z.object({ id: z.uuid({ error: 'Trabajo inválido.' }) });
 
 /** The company's own panel (Conexión WhatsApp → Actividad): owners and admins. */
-export const activityRoutes: FastifyPluginAsyncZod<ActivityRoutesOptions> = async (app, { db, queue, clock }) => {
+export const activityRoutes: FastifyPluginAsyncZod<ActivityRoutesOptions> = async (app, { db, queue, clock, explainProviderCode }) => {
   app.get('/whatsapp/activity', { schema: { response: { 200: whatsappActivityResponse } } }, async (request) => {
     const session = sessionOf(request);
     requireOwnerOrAdmin(session.user);
-    return whatsappActivity(db, session.tenant.id, clock());
+    return whatsappActivity(db, session.tenant.id, clock(), explainProviderCode);
   });
 
   app.post('/whatsapp/activity/jobs/:id/retry', { schema: { params: jobParams, response: { 200: retryJobResponse } } }, async (request) => {
@@ -38,13 +39,13 @@ const tenantJobParams = z.object({ id: z.uuid({ error: 'Empresa inválida.' }), 
 const COMPANY_NOT_FOUND = 'Empresa no encontrada.';
 
 /** The platform operator's view of any company's activity, and of the companies that went silent. */
-export const adminActivityRoutes: FastifyPluginAsyncZod<ActivityRoutesOptions> = async (app, { db, queue, clock }) => {
+export const adminActivityRoutes: FastifyPluginAsyncZod<ActivityRoutesOptions> = async (app, { db, queue, clock, explainProviderCode }) => {
   app.get(
     '/api/admin/tenants/:id/whatsapp-activity',
     { config: asAdmin, schema: { params: tenantParams, response: { 200: whatsappActivityResponse } } },
     async (request) => {
       if (!(await findTenantById(db, request.params.id))) throw notFound(COMPANY_NOT_FOUND);
-      return whatsappActivity(db, request.params.id, clock());
+      return whatsappActivity(db, request.params.id, clock(), explainProviderCode);
     },
   );
 

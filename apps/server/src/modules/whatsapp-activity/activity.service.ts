@@ -32,11 +32,18 @@ export function jobLabel(name: string): string {
   return JOB_LABELS.find(([pattern]) => pattern.test(name))?.[1] ?? name;
 }
 
-/** "4003 Template not found" → code 4003 and the reason; a reason without a leading code has none. */
-export function splitProviderReason(reason: string | null): { code: string | null; reason: string } {
+/** What a provider's failure code means, in Spanish (the composition root passes the provider's table). */
+export type ExplainProviderCode = (code: string) => string | undefined;
+
+/**
+ * "4003 Template not found" → code 4003, the Spanish meaning of 4003 when known, and the provider's words; a reason
+ * without a leading code (ours, already in Spanish) has no code.
+ */
+export function splitProviderReason(reason: string | null, explain: ExplainProviderCode = () => undefined) {
   const text = reason ?? 'Error del proveedor';
   const match = /^(\d{3,6})\s+(.+)$/s.exec(text);
-  return match ? { code: match[1]!, reason: match[2]! } : { code: null, reason: text };
+  if (!match) return { code: null, reason: text, providerReason: text };
+  return { code: match[1]!, reason: explain(match[1]!) ?? match[2]!, providerReason: match[2]! };
 }
 
 /** The last 24 hours, oldest first, every hour present (0 when nothing came). */
@@ -70,7 +77,7 @@ async function failedJobsOf(db: Db, tenantId: string): Promise<FailedJob[]> {
   return rows.map((row) => ({ ...row, label: jobLabel(row.name), failedAt: row.failedAt?.toISOString() ?? null }));
 }
 
-export async function whatsappActivity(db: Db, tenantId: string, now = new Date()): Promise<WhatsappActivity> {
+export async function whatsappActivity(db: Db, tenantId: string, now = new Date(), explain?: ExplainProviderCode): Promise<WhatsappActivity> {
   const since = new Date(now.getTime() - 23 * HOUR_MS);
   const [deliveries, rejections, sends, failedJobs] = await Promise.all([
     deliveryActivity(db, tenantId, since),
@@ -89,7 +96,7 @@ export async function whatsappActivity(db: Db, tenantId: string, now = new Date(
       chatTitle: row.chatTitle,
       phone: row.phone,
       type: row.type,
-      ...splitProviderReason(row.errorReason),
+      ...splitProviderReason(row.errorReason, explain),
       createdAt: row.createdAt.toISOString(),
     })),
     failedJobs,

@@ -3,3 +3,4 @@
  * operator's view of webhook deliveries, refusals, failed sends and failed jobs. Imports chats and tenants.
  */
 export { whatsappActivityPlugin } from './whatsapp-activity.plugin.ts';
+export type { ExplainProviderCode } from './activity.service.ts';

@@ -2,13 +2,19 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../platform/app-context.ts';
 import { registerTenantRoutes } from '../../platform/http/route-access.ts';
 import { activityRoutes, adminActivityRoutes } from './activity.routes.ts';
+import type { ExplainProviderCode } from './activity.service.ts';
+
+export interface WhatsappActivityPluginOptions extends AppContext {
+  /** The messaging provider's failure codes in Spanish (a port: only the composition root knows the provider). */
+  explainProviderCode?: ExplainProviderCode;
+}
 
 /**
  * Whether WhatsApp deliveries are arriving (issue 17): per company, the last customer message and status, the
  * deliveries per hour, refused deliveries, failed sends and jobs that failed for good (with Reintentar); for the
  * operator, the same for any company and the companies that went silent.
  */
-export const whatsappActivityPlugin: FastifyPluginAsync<AppContext> = async (app, { db, queue, clock }) => {
-  await registerTenantRoutes(app, (scope) => scope.register(activityRoutes, { db, queue, clock }));
-  await app.register(adminActivityRoutes, { db, queue, clock });
+export const whatsappActivityPlugin: FastifyPluginAsync<WhatsappActivityPluginOptions> = async (app, { db, queue, clock, explainProviderCode }) => {
+  await registerTenantRoutes(app, (scope) => scope.register(activityRoutes, { db, queue, clock, explainProviderCode }));
+  await app.register(adminActivityRoutes, { db, queue, clock, explainProviderCode });
 };

@@ -40,7 +40,8 @@ function activity(overrides: Partial<WhatsappActivity> = {}): WhatsappActivity {
         phone: '5215511112222',
         type: 'text',
         code: '1002',
-        reason: 'Number does not exist',
+        reason: 'El número no tiene WhatsApp.',
+        providerReason: 'Number does not exist',
         createdAt: new Date(now).toISOString(),
       },
     ],
@@ -87,7 +88,8 @@ describe('WhatsApp activity in Conexión WhatsApp', () => {
     const send = within(panel).getByTestId('failed-send');
     expect(send.textContent).toContain('Marta');
     expect(send.textContent).toContain('1002');
-    expect(send.textContent).toContain('Number does not exist');
+    expect(send.textContent).toContain('El número no tiene WhatsApp.');
+    expect(send.textContent).toContain('Proveedor: Number does not exist');
     expect(within(panel).getByTestId('failed-job').textContent).toContain('Avisar a WhatsApp que se leyó un chat');
   });
 

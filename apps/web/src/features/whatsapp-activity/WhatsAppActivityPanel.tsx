@@ -85,6 +85,7 @@ function ActivityDetails({ activity, onRetry, retrying }: { activity: WhatsappAc
                   {send.code && <span className="mr-1 rounded bg-rose-50 px-1.5 py-0.5 font-mono text-xs text-rose-700">{send.code}</span>}
                   {send.reason}
                 </p>
+                {send.providerReason !== send.reason && <p className="text-xs text-slate-500">Proveedor: {send.providerReason}</p>}
               </li>
             ))}
           </ul>
