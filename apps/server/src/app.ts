@@ -242,7 +242,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
     gemini: options.geminiApiKey ? { apiKey: options.geminiApiKey, baseUrl: options.geminiBaseUrl } : undefined,
   });
   await app.register(bulkSendsPlugin, { ...context, outbound, pace: options.bulkSendPace });
-  await app.register(whatsappActivityPlugin, { ...context, explainProviderCode: gupshupFailureInSpanish });
+  await app.register(whatsappActivityPlugin, {
+    ...context,
+    explainProviderCode: gupshupFailureInSpanish,
+    flushDeliveryCounts: () => outbound.deliveryCounter.flush(),
+  });
   await app.register(adminPlugin, {
     ...context,
     throttle: options.throttle,

@@ -10,6 +10,7 @@ import { chatsRoutes } from './chats.routes.ts';
 import type { InboundBot } from './inbound.service.ts';
 import type { OutboundDeps } from './outbound.service.ts';
 import { webhooksRoutes } from './webhooks.routes.ts';
+import { DeliveryCounter } from './webhook-activity.ts';
 
 export interface ChatProviderPorts {
   provider: MessagingProvider;
@@ -53,12 +54,15 @@ export function createChatOutbound(context: AppContext, ports: ChatProviderPorts
       queue.enqueue(tx, chatJobs.sendReadReceipt, input, { singletonKey: `read:${input.messageId}` }),
   } satisfies OutboundDeps & Record<string, unknown>;
   const scheduledJob = createScheduledJob(outbound);
+  // Webhook deliveries per company and hour (the WhatsApp activity panel), written every few seconds.
+  const deliveryCounter = new DeliveryCounter(db, log);
   const jobs: JobDefinition[] = [chatJobs.sendMessage, chatJobs.downloadMedia, chatJobs.sendReadReceipt, scheduledJob];
   return {
     ...outbound,
     enqueueScheduled: (tx: Tx, input: { tenantId: string; scheduledId: string }, runAt: Date) =>
       queue.enqueue(tx, scheduledJob, input, { runAt, singletonKey: `scheduled:${input.scheduledId}` }),
     jobs,
+    deliveryCounter,
   };
 }
 
@@ -71,6 +75,8 @@ export interface ChatsPluginOptions extends AppContext {
 /** Messages, notes, scheduled sends, media and the provider's inbound webhook. */
 export const chatsPlugin: FastifyPluginAsync<ChatsPluginOptions> = async (app, { queue, storage, publicUrl, sandbox, outbound, inboundBot, metrics, log }) => {
   for (const job of outbound.jobs) queue.register(job);
+  outbound.deliveryCounter.start();
+  app.addHook('preClose', async () => outbound.deliveryCounter.stop());
   await app.register(webhooksRoutes({ ...outbound, storage, bot: inboundBot, log, onDelivery: (outcome) => metrics.webhookDelivery(outcome) }));
   await registerTenantRoutes(app, (scope) => scope.register(chatsRoutes, { ...outbound, storage, publicUrl, sandbox }));
 };

@@ -21,7 +21,7 @@ import { upsertContact } from './contacts.service.ts';
 import { toMessageDto, type MessageRow } from './message-dto.ts';
 import type { ChatEvents } from './chat-events.ts';
 import { publishStatusChange } from './message-events.ts';
-import { countDelivery, recordWrongSecret, type DeliveryKind } from './webhook-activity.ts';
+import { recordWrongSecret, type DeliveryCounter, type DeliveryKind } from './webhook-activity.ts';
 import type { WebhookOutcome } from '../../platform/metrics/metrics.ts';
 import type { Logger } from '../../platform/logger/logger.ts';
 
@@ -46,6 +46,8 @@ export interface InboundDeps {
   bot?: InboundBot;
   /** Told what became of each delivery (metrics). */
   onDelivery?: (outcome: WebhookOutcome) => void;
+  /** Deliveries per company and hour for the activity panel; absent, nothing is counted. */
+  deliveryCounter?: DeliveryCounter;
   /** Where a failure to count a delivery for the activity panel is reported (the delivery itself is still answered). */
   log?: Pick<Logger, 'warn'>;
 }
@@ -78,7 +80,8 @@ export async function receiveWebhook(deps: InboundDeps, tenantId: string, secret
   const settings = tenant ? await providerSettingsOf(deps.db, tenant.id) : undefined;
   if (!tenant || !settings || !secretMatches(settings.webhookSecret, secret)) {
     deps.onDelivery?.('refused');
-    if (tenant) await noted(deps, () => recordWrongSecret(deps.db, tenant.id, keptBody(rawBody), receivedAt));
+    const counter = deps.deliveryCounter;
+    if (tenant && counter) await noted(deps, () => recordWrongSecret(deps.db, counter, tenant.id, keptBody(rawBody), receivedAt));
     throw unauthorized('Webhook no autorizado.');
   }
   let events: InboundEvent[];
@@ -88,7 +91,7 @@ export async function receiveWebhook(deps: InboundDeps, tenantId: string, secret
     if (!(error instanceof MalformedDelivery)) throw error;
     await deps.db.insert(webhookRejections).values({ tenantId: tenant.id, kind: 'malformed', reason: error.message, rawBody: keptBody(rawBody), receivedAt });
     deps.onDelivery?.('malformed');
-    await noted(deps, () => countDelivery(deps.db, tenant.id, 'malformed', receivedAt));
+    deps.deliveryCounter?.count(tenant.id, 'malformed', receivedAt);
     return;
   }
   let changed = false;
@@ -104,10 +107,10 @@ export async function receiveWebhook(deps: InboundDeps, tenantId: string, secret
   }
   // Nothing new: a delivery repeated by the provider (or a status that does not move the ack).
   deps.onDelivery?.(changed || events.length === 0 ? 'stored' : 'duplicate');
-  for (const kind of kinds) await noted(deps, () => countDelivery(deps.db, tenant.id, kind, receivedAt));
+  for (const kind of kinds) deps.deliveryCounter?.count(tenant.id, kind, receivedAt);
 }
 
-/** The activity panel's bookkeeping must never turn a delivery that was handled into an error Gupshup retries. */
+/** The activity panel's record of a refused delivery must never turn the answer into an error Gupshup retries. */
 async function noted(deps: InboundDeps, record: () => Promise<void>) {
   try {
     await record();

@@ -14,15 +14,18 @@ export interface ActivityRoutesOptions {
   queue: JobQueue;
   clock: () => Date;
   explainProviderCode?: ExplainProviderCode;
+  /** Writes the webhook delivery counts this process holds, so the panel shows them at once. */
+  flushDeliveryCounts?: () => Promise<void>;
 }
 
 const jobParams = z.object({ id: z.uuid({ error: 'Trabajo inválido.' }) });
 
 /** The company's own panel (Conexión WhatsApp → Actividad): owners and admins. */
-export const activityRoutes: FastifyPluginAsyncZod<ActivityRoutesOptions> = async (app, { db, queue, clock, explainProviderCode }) => {
+export const activityRoutes: FastifyPluginAsyncZod<ActivityRoutesOptions> = async (app, { db, queue, clock, explainProviderCode, flushDeliveryCounts }) => {
   app.get('/whatsapp/activity', { schema: { response: { 200: whatsappActivityResponse } } }, async (request) => {
     const session = sessionOf(request);
     requireOwnerOrAdmin(session.user);
+    await flushDeliveryCounts?.();
     return whatsappActivity(db, session.tenant.id, clock(), explainProviderCode);
   });
 
@@ -39,12 +42,16 @@ const tenantJobParams = z.object({ id: z.uuid({ error: 'Empresa inválida.' }), 
 const COMPANY_NOT_FOUND = 'Empresa no encontrada.';
 
 /** The platform operator's view of any company's activity, and of the companies that went silent. */
-export const adminActivityRoutes: FastifyPluginAsyncZod<ActivityRoutesOptions> = async (app, { db, queue, clock, explainProviderCode }) => {
+export const adminActivityRoutes: FastifyPluginAsyncZod<ActivityRoutesOptions> = async (
+  app,
+  { db, queue, clock, explainProviderCode, flushDeliveryCounts },
+) => {
   app.get(
     '/api/admin/tenants/:id/whatsapp-activity',
     { config: asAdmin, schema: { params: tenantParams, response: { 200: whatsappActivityResponse } } },
     async (request) => {
       if (!(await findTenantById(db, request.params.id))) throw notFound(COMPANY_NOT_FOUND);
+      await flushDeliveryCounts?.();
       return whatsappActivity(db, request.params.id, clock(), explainProviderCode);
     },
   );
@@ -58,6 +65,9 @@ export const adminActivityRoutes: FastifyPluginAsyncZod<ActivityRoutesOptions> =
   app.get(
     '/api/admin/whatsapp-activity/silent-companies',
     { config: asAdmin, schema: { querystring: silentCompaniesQuery, response: { 200: silentCompaniesResponse } } },
-    async (request) => silentCompanies(db, request.query.hours, clock()),
+    async (request) => {
+      await flushDeliveryCounts?.();
+      return silentCompanies(db, request.query.hours, clock());
+    },
   );
 };

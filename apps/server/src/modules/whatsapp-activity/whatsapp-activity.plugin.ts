@@ -7,6 +7,8 @@ import type { ExplainProviderCode } from './activity.service.ts';
 export interface WhatsappActivityPluginOptions extends AppContext {
   /** The messaging provider's failure codes in Spanish (a port: only the composition root knows the provider). */
   explainProviderCode?: ExplainProviderCode;
+  /** The chats module's buffered webhook delivery counts, written before the panel reads them. */
+  flushDeliveryCounts?: () => Promise<void>;
 }
 
 /**
@@ -14,7 +16,11 @@ export interface WhatsappActivityPluginOptions extends AppContext {
  * deliveries per hour, refused deliveries, failed sends and jobs that failed for good (with Reintentar); for the
  * operator, the same for any company and the companies that went silent.
  */
-export const whatsappActivityPlugin: FastifyPluginAsync<WhatsappActivityPluginOptions> = async (app, { db, queue, clock, explainProviderCode }) => {
-  await registerTenantRoutes(app, (scope) => scope.register(activityRoutes, { db, queue, clock, explainProviderCode }));
-  await app.register(adminActivityRoutes, { db, queue, clock, explainProviderCode });
+export const whatsappActivityPlugin: FastifyPluginAsync<WhatsappActivityPluginOptions> = async (
+  app,
+  { db, queue, clock, explainProviderCode, flushDeliveryCounts },
+) => {
+  const options = { db, queue, clock, explainProviderCode, flushDeliveryCounts };
+  await registerTenantRoutes(app, (scope) => scope.register(activityRoutes, options));
+  await app.register(adminActivityRoutes, options);
 };
