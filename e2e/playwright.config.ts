@@ -7,7 +7,8 @@ const port = Number(process.env.E2E_PORT ?? 3199);
 const baseURL = `http://127.0.0.1:${port}`;
 // Every run starts from an empty embedded database, as a newcomer's `npm start` does.
 const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-e2e-'));
-const tsx = path.resolve(import.meta.dirname, '../node_modules/.bin/tsx');
+// The compiled server, as production runs it (`npm run test:e2e` builds first).
+const server = path.resolve(import.meta.dirname, '../apps/server/dist/src/main.js');
 
 export default defineConfig({
   testDir: './specs',
@@ -34,8 +35,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `${tsx} ../apps/server/src/main.ts`,
-    url: `${baseURL}/api/tenants/check-slug/e2e-ready`,
+    command: `node --conditions=embudo-dist ${server}`,
+    url: `${baseURL}/readyz`,
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: 'pipe',

@@ -5,6 +5,7 @@ import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import multipart from '@fastify/multipart';
+import { sql } from 'drizzle-orm';
 import type { Db } from './platform/db/database.ts';
 import type { AppContext } from './platform/app-context.ts';
 import { JobQueue } from './platform/queue/job-queue.ts';
@@ -19,6 +20,13 @@ import { exactResponseSerializerCompiler } from './platform/http/response-serial
 import { acceptEmptyJsonBodies, MAX_JSON_BODY_BYTES } from './platform/http/json-body-parser.ts';
 import { MAX_UPLOAD_BYTES } from './platform/http/multipart-upload.ts';
 import { createRealtime, type Realtime } from './platform/realtime/realtime.ts';
+import { createMetrics, type Metrics } from './platform/metrics/metrics.ts';
+import { meterAiModel } from './platform/metrics/ai-metering.ts';
+import { registerOperationsRoutes } from './platform/operations/operations.routes.ts';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, JOBS_SHARE_OF_SHUTDOWN } from './platform/operations/shutdown.ts';
+import { createRetentionJob, DEFAULT_RETENTION, RETENTION_EVERY_MS, type RetentionPolicy } from './platform/retention/retention.ts';
+import { registerRequestContext, requestIdOptions } from './platform/http/request-id.ts';
+import { assertMigrationsApplied } from './platform/db/migrations-status.ts';
 import type { TrustProxy } from './platform/config/config.ts';
 import { createSecretBox } from './platform/crypto/secret-box.ts';
 import { createOutboundHttp } from './platform/outbound-http/outbound-http.guard.ts';
@@ -44,6 +52,7 @@ import { chatsPlugin, createChatOutbound } from './modules/chats/index.ts';
 import { funnelsPlugin } from './modules/funnels/index.ts';
 import { templatesPlugin } from './modules/templates/index.ts';
 import { actorOfSession, realtimeFunnelAccess, usersPlugin } from './modules/users/index.ts';
+import { whatsappActivityPlugin } from './modules/whatsapp-activity/index.ts';
 
 export interface AppOptions extends AiModelSettings {
   db: Db;
@@ -83,6 +92,12 @@ export interface AppOptions extends AiModelSettings {
   bulkSendPace?: BulkSendPace;
   /** Fail an answer its response schema would change (tests); production sends what the schema keeps. */
   exactResponses?: boolean;
+  /** METRICS_TOKEN: GET /metrics from outside loopback needs it; unset, only loopback may read the metrics. */
+  metricsToken?: string;
+  /** SHUTDOWN_TIMEOUT_MS: running jobs get part of it to finish at close; the claims of the rest are handed back. */
+  shutdownTimeoutMs?: number;
+  /** How long finished jobs, refused webhook deliveries… are kept (the hourly retention job); sessions follow sessionLifetime. */
+  retention?: Partial<Omit<RetentionPolicy, 'sessionLifetime'>>;
 }
 
 export type App = FastifyInstance & {
@@ -90,6 +105,7 @@ export type App = FastifyInstance & {
   routeTable: RouteTableEntry[];
   queue: JobQueue;
   domainEvents: EventBus;
+  metrics: Metrics;
   /** Sandbox mode: the in-process fakes behind the sandbox phone (tests drive them). */
   sandboxPhone?: FakeGupshup;
   sandboxMeta?: FakeMetaCloud;
@@ -107,7 +123,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     bodyLimit: MAX_JSON_BODY_BYTES,
     // Opening the embedded database and migrating it can take more than Fastify's 10 s on a loaded 2-core machine.
     pluginTimeout: 60_000,
+    ...requestIdOptions,
   }).withTypeProvider<ZodTypeProvider>();
+  registerRequestContext(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(options.exactResponses ? exactResponseSerializerCompiler : serializerCompiler);
   app.decorate('routeTable', recordRouteTable(app));
@@ -118,12 +136,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const clock = options.clock ?? (() => new Date());
   const sessionPolicy: SessionPolicy = { lifetime: options.sessionLifetime ?? defaultSessionLifetime, clock };
   const sessionResolver = (token: string | undefined) => resolveSession(db, token, sessionPolicy);
+  const metrics = createMetrics();
+  app.decorate('metrics', metrics);
   const realtime = createRealtime({
     httpServer: app.server,
     resolveSession: sessionResolver,
     redisUrl: options.redisUrl,
     logger: options.logger,
     funnelAccessOf: (tenantId, userId) => realtimeFunnelAccess(db, tenantId, userId),
+    onEmit: (event) => metrics.realtimeEmit(event),
   });
   app.decorate('realtime', realtime);
   app.addHook('preClose', async () => realtime.close());
@@ -142,10 +163,30 @@ export async function buildApp(options: AppOptions): Promise<App> {
     async (session) => actorOfSession(session),
   );
   registerRequestScope(app, db);
-  const queue = new JobQueue({ db, logger: options.logger });
+  const queue = new JobQueue({ db, logger: options.logger, observer: metrics.jobs });
   app.decorate('queue', queue);
+  const retention = { ...DEFAULT_RETENTION, ...options.retention, sessionLifetime: sessionPolicy.lifetime };
+  queue.every(createRetentionJob({ db, policy: retention, logger: options.logger, clock }), RETENTION_EVERY_MS);
+  metrics.attach({ queueStats: () => queue.stats(), connectedSockets: () => realtime.connectionCount() });
+  await registerOperationsRoutes(app, {
+    metrics,
+    metricsToken: options.metricsToken,
+    probes: {
+      database: async () => void (await db.execute(sql`select 1`)),
+      migrations: () => assertMigrationsApplied(db),
+      ...(options.runJobs
+        ? {
+            queue: async () => {
+              if (!queue.isRunning()) throw new Error('the job worker is not running');
+            },
+          }
+        : {}),
+      ...(realtime.usesRedis ? { redis: () => realtime.pingRedis(1_500) } : {}),
+    },
+  });
   if (options.runJobs) app.addHook('onReady', async () => queue.start());
-  app.addHook('preClose', async () => queue.stop());
+  const jobsStopMs = (options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS) * JOBS_SHARE_OF_SHUTDOWN;
+  app.addHook('preClose', async () => queue.stop({ timeoutMs: jobsStopMs }));
   // A request's transaction has committed by the time it answers: what it enqueued runs at once.
   app.addHook('onResponse', async () => queue.wakeAfterCommit());
   // Domain events: producers write them in their transaction; the listeners each plugin registers react from the queue.
@@ -159,13 +200,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
     queue,
     domainEvents,
     realtime,
+    metrics,
     sandbox,
     storage: createDiskMediaStorage(options.mediaDir),
     box: createSecretBox(options.appSecret),
     outboundHttp: createOutboundHttp({ allowPrivateNetworks: options.allowPrivateOutbound ?? false }),
     publicUrl: () => options.publicUrl ?? internalUrl(app),
   };
-  const aiModel = options.aiModel ?? createAiModel(options);
+  const chosenModel = options.aiModel ?? createAiModel(options);
+  const aiModel = chosenModel && meterAiModel(chosenModel, metrics);
   options.logger.info({ aiProvider: aiModel?.provider ?? 'none', aiModel: aiModel?.label }, 'AI model');
   // Each company's WhatsApp line through the provider it chose; in sandbox mode the fakes and the sandbox phone too.
   const messaging = await setUpMessaging(app, { ...options, box: context.box, sandbox });
@@ -195,6 +238,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     aiModel,
   });
   await app.register(bulkSendsPlugin, { ...context, outbound, pace: options.bulkSendPace });
+  await app.register(whatsappActivityPlugin, {
+    ...context,
+    flushDeliveryCounts: () => outbound.deliveryCounter.flush(),
+  });
   await app.register(adminPlugin, {
     ...context,
     throttle: options.throttle,

@@ -1,16 +1,18 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './platform/config/config.ts';
 import { resolveAppSecret } from './platform/config/app-secret.ts';
 import { openDatabase } from './platform/db/database.ts';
 import { DataDirLockedError } from './platform/db/data-dir-lock.ts';
 import { createLogger } from './platform/logger/logger.ts';
 import { buildApp } from './app.ts';
+import { SERVER_ROOT } from './platform/paths/server-root.ts';
+import { exitGracefullyOnSignals } from './platform/operations/shutdown.ts';
 import { daysToSessionLifetime } from './modules/auth/index.ts';
 import { bootstrapPlatformAdmin } from './modules/admin/index.ts';
 import { DEMO_SIGN_IN, seedDemoTenant } from '../db/seeds/demo-seed.ts';
 
-const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+/** The web app's build (`npm run build`), served with the API from this one process. */
+const webDist = path.join(SERVER_ROOT, '../web/dist');
 
 async function main() {
   const config = loadConfig();
@@ -47,13 +49,18 @@ async function main() {
     openaiTranscribeModel: config.openaiTranscribeModel,
     trustProxy: config.trustProxy,
     sessionLifetime: daysToSessionLifetime(config.sessionIdleDays, config.sessionMaxDays),
+    metricsToken: config.metricsToken,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+    retention: config.retention,
   });
   app.addHook('onClose', async () => database.close());
   await app.listen({ port: config.port, host: config.host });
 
   const address = app.server.address();
   const url = `http://localhost:${typeof address === 'object' && address ? address.port : config.port}`;
-  const lines = [`Embudo is running at ${url} (${config.mode} mode, ${database.kind})`];
+  // From the process's start (node's own boot included) to listening.
+  const startedIn = (performance.now() / 1000).toFixed(2);
+  const lines = [`Embudo is running at ${url} (${config.mode} mode, ${database.kind}), started in ${startedIn} s`];
   if (config.seedDemo) {
     lines.push(
       `Demo sign-in${seeded ? '' : ' (seeded earlier)'}: ${url}/login  company slug "${DEMO_SIGN_IN.tenantSlug}", email ${DEMO_SIGN_IN.email}, password ${DEMO_SIGN_IN.password}`,
@@ -64,12 +71,7 @@ async function main() {
   }
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
 
-  const shutdown = async () => {
-    await app.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  exitGracefullyOnSignals({ close: () => app.close(), timeoutMs: config.shutdownTimeoutMs, logger });
 }
 
 main().catch((error: unknown) => {

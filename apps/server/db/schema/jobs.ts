@@ -24,7 +24,12 @@ export const jobs = pgTable(
     lastError: text('last_error'),
     /** When set, at most one pending or running job holds this key (e.g. one send per message row). */
     singletonKey: text('singleton_key'),
+    /** The company the job works for, read from its payload's `tenantId` (null for platform jobs): its activity panel lists its failed jobs. */
+    tenantId: uuid('tenant_id'),
+    /** The request that caused the job, directly or through the jobs and events it created; its log lines carry it. */
+    requestId: text('request_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the job finished: completed, or failed for good. Finished jobs are pruned some days later. */
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
   (t) => [
@@ -32,5 +37,11 @@ export const jobs = pgTable(
     uniqueIndex('jobs_singleton_key')
       .on(t.singletonKey)
       .where(sql`status in ('pending', 'running')`),
+    index('jobs_tenant_failed_idx')
+      .on(t.tenantId, t.completedAt)
+      .where(sql`status = 'failed'`),
+    index('jobs_finished_idx')
+      .on(t.completedAt)
+      .where(sql`status in ('completed', 'failed')`),
   ],
 );

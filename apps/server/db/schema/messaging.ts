@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { boardColumns, funnels, tenants, users } from './tenancy.ts';
 
 const id = () =>
@@ -136,6 +136,10 @@ export const messages = pgTable(
     uniqueIndex('messages_tenant_provider_id_key').on(t.tenantId, t.providerMessageId),
     index('messages_card_time_idx').on(t.cardId, t.createdAt, t.id),
     index('messages_whatsapp_id_idx').on(t.tenantId, t.whatsappMessageId),
+    // The sends that failed, for the WhatsApp activity panel.
+    index('messages_failed_idx')
+      .on(t.tenantId, t.createdAt)
+      .where(sql`ack = -1`),
   ],
 );
 
@@ -207,18 +211,38 @@ export const platformSettings = pgTable('platform_settings', {
 });
 
 /**
- * Provider deliveries the webhook could not use (malformed JSON, too deep, ids too long…), kept so an operator
- * can see what the provider sent. Only deliveries with the tenant's webhook secret are recorded.
+ * Provider deliveries the webhook refused, kept 7 days so the company and the operator can see what arrived: ones it
+ * could not use (malformed JSON, too deep, ids too long…) and ones for an existing company with a wrong secret (a
+ * webhook URL copied wrong). A delivery for no company is answered 401 and not recorded.
  */
 export const webhookRejections = pgTable(
   'webhook_rejections',
   {
     id: id(),
     tenantId: tenantId(),
+    kind: text('kind', { enum: ['malformed', 'wrong_secret'] })
+      .notNull()
+      .default('malformed'),
     reason: text('reason').notNull(),
     /** The raw body, cut to a few KB and without the NUL bytes and lone surrogates PostgreSQL refuses. */
     rawBody: text('raw_body').notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('webhook_rejections_tenant_received_idx').on(t.tenantId, t.receivedAt)],
+);
+
+/**
+ * Webhook deliveries per company and hour, by kind (a customer message, new or repeated; a status; refused for a wrong
+ * secret; malformed), with the time of the last one: the WhatsApp activity panel's chart and "last message" times.
+ */
+export const webhookDeliveryHours = pgTable(
+  'webhook_delivery_hours',
+  {
+    tenantId: tenantId(),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    kind: text('kind', { enum: ['message', 'status', 'refused', 'malformed'] }).notNull(),
+    deliveries: integer('deliveries').notNull().default(0),
+    lastAt: timestamp('last_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.hour, t.kind] })],
 );

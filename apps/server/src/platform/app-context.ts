@@ -6,6 +6,7 @@ import type { Realtime } from './realtime/realtime.ts';
 import type { MediaStorage } from './storage/media-storage.ts';
 import type { SecretBox } from './crypto/secret-box.ts';
 import type { OutboundHttp } from './outbound-http/outbound-http.guard.ts';
+import type { Metrics } from './metrics/metrics.ts';
 
 /**
  * The platform pieces every module plugin receives (docs/decisions/0012-module-boundaries.md), built once in app.ts.
@@ -22,6 +23,8 @@ export interface AppContext {
   /** Producers publish in their transaction; each plugin registers its own listeners. */
   domainEvents: EventBus;
   realtime: Realtime;
+  /** Prometheus series (GET /metrics) a module reports to, e.g. the outbox lag. */
+  metrics: Metrics;
   storage: MediaStorage;
   box: SecretBox;
   /** Requests to URLs from the outside world (bot nodes), refused towards private networks unless allowed. */

@@ -96,6 +96,9 @@ const seeds: Record<string, Seed> = {
     body: () => ({ name: 'Invitada', email: `i-${randomUUID().slice(0, 8)}@fuzz.test`, role: 'agent', is_active: true, funnelIds: [] }),
   },
   'POST /api/users/:id/reset-password': {},
+  // Reintentar (issue 17) takes no body: an id that is no failed job answers 404.
+  'POST /api/whatsapp/activity/jobs/:id/retry': {},
+  'POST /api/admin/tenants/:id/whatsapp-activity/jobs/:jobId/retry': {},
   'PUT /api/users/:id': {
     id: (f) => f.teammateId,
     body: (f) => ({ name: 'Compañera', email: 'ignorado@fuzz.test', role: 'agent', is_active: true, funnelIds: [f.funnelId] }),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
-import { batches, boardColumns, cards, contacts, funnels, tenants } from '../../db/schema/index.ts';
+import { batches, boardColumns, cards, contacts, funnels, jobs, tenants } from '../../db/schema/index.ts';
 import { bootstrapPlatformAdmin } from '../../src/modules/admin/index.ts';
 import { isApiRoute, TENANT_PREFIX } from '../../src/platform/http/route-access.ts';
 import { book, seedCatalog } from '../support/agenda-fixtures.ts';
@@ -103,6 +103,9 @@ const matrix: Record<string, Entry> = {
   'GET /api/admin/settings/gupshup': { expect: platformAdmin },
   'PUT /api/admin/settings/gupshup': { expect: platformAdmin, call: () => ({ body: {} }) },
   'GET /api/admin/templates/all': { expect: platformAdmin },
+  'GET /api/admin/tenants/:id/whatsapp-activity': { expect: platformAdmin, call: (f) => ({ id: f.tenantId }) },
+  'POST /api/admin/tenants/:id/whatsapp-activity/jobs/:jobId/retry': { expect: platformAdmin, call: async (f) => ({ id: await f.failedJob() }) },
+  'GET /api/admin/whatsapp-activity/silent-companies': { expect: platformAdmin },
   'PUT /api/admin/templates/:id/status': { expect: platformAdmin, call: async (f) => ({ id: await f.template(), body: { status: 'APPROVED' } }) },
 
   'GET /api/users': { expect: managers },
@@ -184,6 +187,9 @@ const matrix: Record<string, Entry> = {
     call: (f) => ({ body: { provider: 'gupshup', appName: f.appName, sourceNumber: '5215500000000' } }),
   },
   'GET /api/bot-settings': { expect: managers },
+  // The WhatsApp activity panel (issue 17): owners and admins; a failed job of A is a 404 to B.
+  'GET /api/whatsapp/activity': { expect: managers },
+  'POST /api/whatsapp/activity/jobs/:id/retry': { expect: managersById, call: async (f) => ({ id: await f.failedJob() }) },
   'PUT /api/bot-settings': { expect: managers, call: () => ({ body: { enabled: false, message: 'Hola' } }) },
 
   'GET /api/templates': { expect: everyMember },
@@ -295,6 +301,8 @@ interface Fixtures {
   simulation(): Promise<string>;
   /** A bulk send of A in F1. */
   batch(): Promise<string>;
+  /** A fresh job of A that failed for good (the activity panel's Reintentar). */
+  failedJob(): Promise<string>;
 }
 
 interface Caller {
@@ -372,6 +380,13 @@ beforeAll(async () => {
     return row!;
   };
   fixtures = (caller) => ({
+    failedJob: async () => {
+      const [row] = await db
+        .insert(jobs)
+        .values({ name: 'test.failed-for-good', payload: { tenantId: a.tenant.id }, status: 'failed', attempts: 1, maxAttempts: 1, tenantId: a.tenant.id })
+        .returning();
+      return row!.id;
+    },
     tenantId: a.tenant.id,
     ownerId: a.user.id,
     funnelId: f1!.id,

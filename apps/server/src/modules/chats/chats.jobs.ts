@@ -46,6 +46,8 @@ export interface ChatJobsDeps {
   /** Lazy: in tests the server only knows its port once it listens. */
   publicUrl: () => string;
   log: Pick<Logger, 'warn'>;
+  /** Seconds from storing an outbound message to the provider accepting it (metrics). */
+  observeOutboxLag?: (seconds: number) => void;
 }
 
 /** The provider content of a stored outbound message; media URLs become absolute for the provider to fetch. */
@@ -185,6 +187,7 @@ export function createChatJobs(deps: ChatJobsDeps) {
         await markFailed(deps, row, rateLimited ? RATE_LIMIT_GAVE_UP : failure.reason, failure.code);
         return;
       }
+      deps.observeOutboxLag?.((Date.now() - row.createdAt.getTime()) / 1000);
       const usageKind = row.type !== 'template' ? 'sent' : row.templateCategory === 'MARKETING' ? 'template_marketing' : 'template_utility';
       // Accepted by the provider: billed with the id in one step, so a failed status that finds the id also finds the charge to undo.
       const sent = await deps.db.transaction(async (tx) => {

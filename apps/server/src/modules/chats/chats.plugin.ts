@@ -11,6 +11,7 @@ import type { InboundBot } from './inbound.service.ts';
 import type { OutboundDeps } from './outbound.service.ts';
 import { webhooksRoutes } from './webhooks.routes.ts';
 import { whatsappSettingsRoutes } from './whatsapp-settings.routes.ts';
+import { DeliveryCounter } from './webhook-activity.ts';
 
 export interface ChatProviderPorts {
   /** Each company's WhatsApp line through the provider it chose (the provider port, resolved by the composition root). */
@@ -27,7 +28,16 @@ export type ChatOutbound = ReturnType<typeof createChatOutbound>;
 export function createChatOutbound(context: AppContext, ports: ChatProviderPorts) {
   const { db, queue, domainEvents, storage, publicUrl, log } = context;
   const events = createChatEvents(db, context.realtime);
-  const chatJobs = createChatJobs({ db, events, domainEvents, storage, publicUrl, log, lines: ports.lines });
+  const chatJobs = createChatJobs({
+    db,
+    events,
+    domainEvents,
+    storage,
+    publicUrl,
+    log,
+    lines: ports.lines,
+    observeOutboxLag: (seconds) => context.metrics.outboxLag(seconds),
+  });
   const outbound = {
     db,
     lines: ports.lines,
@@ -41,12 +51,15 @@ export function createChatOutbound(context: AppContext, ports: ChatProviderPorts
       queue.enqueue(tx, chatJobs.sendReadReceipt, input, { singletonKey: `read:${input.messageId}` }),
   } satisfies OutboundDeps & Record<string, unknown>;
   const scheduledJob = createScheduledJob(outbound);
+  // Webhook deliveries per company and hour (the WhatsApp activity panel), written every few seconds.
+  const deliveryCounter = new DeliveryCounter(db, log);
   const jobs: JobDefinition[] = [chatJobs.sendMessage, chatJobs.downloadMedia, chatJobs.sendReadReceipt, scheduledJob];
   return {
     ...outbound,
     enqueueScheduled: (tx: Tx, input: { tenantId: string; scheduledId: string }, runAt: Date) =>
       queue.enqueue(tx, scheduledJob, input, { runAt, singletonKey: `scheduled:${input.scheduledId}` }),
     jobs,
+    deliveryCounter,
   };
 }
 
@@ -57,9 +70,14 @@ export interface ChatsPluginOptions extends AppContext {
 }
 
 /** Messages, notes, scheduled sends, media and the provider's inbound webhook. */
-export const chatsPlugin: FastifyPluginAsync<ChatsPluginOptions> = async (app, { db, box, queue, storage, publicUrl, sandbox, outbound, inboundBot }) => {
+export const chatsPlugin: FastifyPluginAsync<ChatsPluginOptions> = async (
+  app,
+  { db, box, queue, storage, publicUrl, sandbox, outbound, inboundBot, metrics, log },
+) => {
   for (const job of outbound.jobs) queue.register(job);
-  await app.register(webhooksRoutes({ ...outbound, storage, bot: inboundBot }));
+  outbound.deliveryCounter.start();
+  app.addHook('preClose', async () => outbound.deliveryCounter.stop());
+  await app.register(webhooksRoutes({ ...outbound, storage, bot: inboundBot, log, onDelivery: (outcome) => metrics.webhookDelivery(outcome) }));
   await registerTenantRoutes(app, async (scope) => {
     await scope.register(chatsRoutes, { ...outbound, storage, publicUrl, sandbox });
     await scope.register(whatsappSettingsRoutes, { db, box, lines: outbound.lines, publicUrl, sandbox });

@@ -24,6 +24,9 @@ import { upsertContact } from './contacts.service.ts';
 import { toMessageDto, type MessageRow } from './message-dto.ts';
 import type { ChatEvents } from './chat-events.ts';
 import { publishStatusChange } from './message-events.ts';
+import { recordWrongSecret, type DeliveryCounter, type DeliveryKind } from './webhook-activity.ts';
+import type { WebhookOutcome } from '../../platform/metrics/metrics.ts';
+import type { Logger } from '../../platform/logger/logger.ts';
 
 export const UNSUPPORTED_MEDIA_TEXT = 'Unsupported media';
 
@@ -48,6 +51,12 @@ export interface InboundDeps {
     input: { tenantId: string; messageId: string; url: string; contentType?: string; provider?: ProviderName },
   ) => Promise<unknown>;
   bot?: InboundBot;
+  /** Told what became of each delivery (metrics). */
+  onDelivery?: (outcome: WebhookOutcome) => void;
+  /** Deliveries per company and hour for the activity panel; absent, nothing is counted. */
+  deliveryCounter?: DeliveryCounter;
+  /** Where a failure to count a delivery for the activity panel is reported (the delivery itself is still answered). */
+  log?: Pick<Logger, 'warn'>;
 }
 
 function previewText(event: InboundMessage): string | null {
@@ -68,17 +77,17 @@ export const REJECTED_BODY_KEPT = 4096;
 
 export const WEBHOOK_UNAUTHORIZED = 'Webhook no autorizado.';
 
-/** The company whose webhook URL this is, if the secret in the URL is its own. */
+/** The company a webhook URL names, and whether the secret in the URL is its own. */
 async function webhookTenant(deps: Pick<InboundDeps, 'db'>, tenantId: string, secret: string) {
   const tenant = /^[0-9a-f-]{36}$/.test(tenantId) ? await findTenantById(deps.db, tenantId) : undefined;
   const settings = tenant ? await providerSettingsOf(deps.db, tenant.id) : undefined;
-  if (!tenant || !settings || !secretMatches(settings.webhookSecret, secret)) throw unauthorized(WEBHOOK_UNAUTHORIZED);
-  return tenant;
+  return { tenant, authentic: Boolean(tenant && settings && secretMatches(settings.webhookSecret, secret)) };
 }
 
 /** A GET on the webhook URL: the provider's verification handshake (Meta's `hub.challenge`), after the URL's secret. */
 export async function answerWebhookHandshake(deps: InboundDeps, provider: ProviderName, tenantId: string, secret: string, query: Record<string, unknown>) {
-  const tenant = await webhookTenant(deps, tenantId, secret);
+  const { tenant, authentic } = await webhookTenant(deps, tenantId, secret);
+  if (!tenant || !authentic) throw unauthorized(WEBHOOK_UNAUTHORIZED);
   return (await deps.lines.webhook(tenant, provider)).handshake(query);
 }
 
@@ -86,8 +95,10 @@ export async function answerWebhookHandshake(deps: InboundDeps, provider: Provid
  * Verifies the tenant's webhook secret and the provider's signature, then applies every event of the callback.
  * A delivery that cannot be used (not JSON, nested too deep, an id too long…) is recorded in webhook_rejections and
  * acknowledged: providers retry every non-2xx answer, and a delivery that is malformed now will be malformed on
- * every retry, so a 4xx or 5xx would only repeat it. Unauthenticated deliveries are refused (401) without a trace.
- * The provider is the URL's: a late status from the provider a company left still reaches its message.
+ * every retry, so a 4xx or 5xx would only repeat it. A delivery with a wrong secret or signature is refused (401);
+ * for an existing company it is recorded too (a webhook URL copied wrong shows on its activity panel), for no
+ * company it leaves no trace. The provider is the URL's: a late status from the provider a company left still
+ * reaches its message.
  */
 export async function receiveWebhook(
   deps: InboundDeps,
@@ -97,22 +108,51 @@ export async function receiveWebhook(
   delivery: WebhookDelivery,
   receivedAt = new Date(),
 ) {
-  const tenant = await webhookTenant(deps, tenantId, secret);
-  const receiver = await deps.lines.webhook(tenant, provider);
-  if (!receiver.authentic(delivery)) throw unauthorized(WEBHOOK_UNAUTHORIZED);
   const rawBody = delivery.rawBody.toString('utf8');
+  const { tenant, authentic } = await webhookTenant(deps, tenantId, secret);
+  const receiver = tenant && authentic ? await deps.lines.webhook(tenant, provider) : undefined;
+  if (!tenant || !receiver || !receiver.authentic(delivery)) {
+    deps.onDelivery?.('refused');
+    const counter = deps.deliveryCounter;
+    if (tenant && counter) await noted(deps, () => recordWrongSecret(deps.db, counter, tenant.id, keptBody(rawBody), receivedAt));
+    throw unauthorized(WEBHOOK_UNAUTHORIZED);
+  }
   let events: InboundEvent[];
   try {
     events = receiver.parse(readDelivery(rawBody), receivedAt);
   } catch (error) {
     if (!(error instanceof MalformedDelivery)) throw error;
-    await deps.db.insert(webhookRejections).values({ tenantId: tenant.id, reason: error.message, rawBody: keptBody(rawBody), receivedAt });
+    await deps.db.insert(webhookRejections).values({ tenantId: tenant.id, kind: 'malformed', reason: error.message, rawBody: keptBody(rawBody), receivedAt });
+    deps.onDelivery?.('malformed');
+    deps.deliveryCounter?.count(tenant.id, 'malformed', receivedAt);
     return;
   }
+  let changed = false;
+  const kinds = new Set<DeliveryKind>();
   for (const event of events) {
-    if (event.kind === 'message') await storeInboundMessage(deps, tenant.id, event, provider);
-    else if (event.kind === 'status') await applyStatus(deps, tenant.id, event);
-    else await applyProviderTemplateStatus(deps.db, tenant.id, event);
+    if (event.kind === 'message') {
+      kinds.add('message');
+      if (await storeInboundMessage(deps, tenant.id, event, provider)) changed = true;
+    } else if (event.kind === 'status') {
+      kinds.add('status');
+      if (await applyStatus(deps, tenant.id, event)) changed = true;
+    } else {
+      kinds.add('status');
+      await applyProviderTemplateStatus(deps.db, tenant.id, event);
+      changed = true;
+    }
+  }
+  // Nothing new: a delivery repeated by the provider (or a status that does not move the ack).
+  deps.onDelivery?.(changed || events.length === 0 ? 'stored' : 'duplicate');
+  for (const kind of kinds) deps.deliveryCounter?.count(tenant.id, kind, receivedAt);
+}
+
+/** The activity panel's record of a refused delivery must never turn the answer into an error the provider retries. */
+async function noted(deps: InboundDeps, record: () => Promise<void>) {
+  try {
+    await record();
+  } catch (error) {
+    deps.log?.warn({ err: error }, 'could not count a webhook delivery for the activity panel');
   }
 }
 
@@ -221,13 +261,13 @@ async function findQuoted(tx: Tx, tenantId: string, quoted: NonNullable<InboundM
  * known, so a late `failed` never hides a message that was already delivered. A send that fails
  * after the provider accepted it is un-billed with the same change.
  */
-export async function applyStatus(deps: InboundDeps, tenantId: string, event: InboundStatus) {
+export async function applyStatus(deps: InboundDeps, tenantId: string, event: InboundStatus): Promise<boolean> {
   const ack = ackByStatus[event.status];
   const match = or(
     ...(event.providerMessageId ? [eq(messages.providerMessageId, event.providerMessageId)] : []),
     ...(event.whatsappMessageId ? [eq(messages.whatsappMessageId, event.whatsappMessageId)] : []),
   );
-  if (!match) return;
+  if (!match) return false;
   const guard = ack === -1 ? sql`${messages.ack} <= 0` : sql`${messages.ack} < ${ack}`;
   const updated = await deps.db.transaction(async (tx) => {
     const [row] = await tx
@@ -251,7 +291,7 @@ export async function applyStatus(deps: InboundDeps, tenantId: string, event: In
         .set({ whatsappMessageId: event.whatsappMessageId })
         .where(and(eq(messages.tenantId, tenantId), eq(messages.providerMessageId, event.providerMessageId)));
     }
-    return;
+    return false;
   }
   await deps.events.emitForCard(tenantId, updated.cardId, 'message_status_updated', {
     cardId: updated.cardId,
@@ -260,4 +300,5 @@ export async function applyStatus(deps: InboundDeps, tenantId: string, event: In
     ack: updated.ack as -1 | 0 | 1 | 2 | 3,
     ...(updated.ack === -1 ? { error: updated.errorReason, errorCode: updated.errorCode } : {}),
   });
+  return true;
 }

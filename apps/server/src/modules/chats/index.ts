@@ -17,3 +17,4 @@ export { sandboxPhoneCrm } from './sandbox-phone-crm.ts';
 export { CONTACT_IN_HIDDEN_FUNNEL, templateDraft } from './template-send.service.ts';
 export { scheduleAiMessage, type ScheduleDeps } from './schedule.service.ts';
 export { announceTranscript, findVoiceNote, saveTranscript } from './transcripts.service.ts';
+export { deliveryActivity, recentFailedSends, recentRejections, silentTenantIds, WRONG_SECRET_RECORDS_PER_HOUR } from './webhook-activity.ts';

@@ -72,7 +72,7 @@ describe('webhook deliveries it cannot use', () => {
     expect(await t.database.db.select().from(contacts).where(eq(contacts.tenantId, owner.tenant.id))).toEqual([]);
   });
 
-  it("records nothing for a delivery without the tenant's secret, nor for kinds it simply does not use", async () => {
+  it("refuses a delivery without the tenant's secret (401), recording it for an existing company only, and records nothing for kinds it does not use", async () => {
     const owner = await registerTenant(t.app);
     const path = await webhookPath(owner);
     const forged = await deliver(path.replace(/[^/]+$/, 'secreto-falso'), '{"broken":');
@@ -84,7 +84,16 @@ describe('webhook deliveries it cannot use', () => {
       JSON.stringify({ app: 'Demo', timestamp: Date.now(), version: 2, type: 'user-event', payload: { phone: '52155', type: 'opted-in' } }),
     );
     expect(userEvent.statusCode).toBe(200);
-    expect(await rejectionsOf(owner.tenant.id)).toEqual([]);
+    // A webhook URL copied wrong shows on the company's activity panel (issue 17); nothing else was stored.
+    expect(await rejectionsOf(owner.tenant.id)).toMatchObject([
+      {
+        kind: 'wrong_secret',
+        reason: 'La URL del webhook no lleva el secreto de la empresa: copia otra vez en Gupshup la URL de webhook que muestra Conexión WhatsApp.',
+        rawBody: '{"broken":',
+      },
+    ]);
+    expect(await t.database.db.select().from(webhookRejections).where(eq(webhookRejections.kind, 'wrong_secret'))).toHaveLength(1);
+    expect(await messagesOf(owner.tenant.id)).toEqual([]);
   });
 });
 

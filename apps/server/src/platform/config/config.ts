@@ -56,6 +56,11 @@ const sessionDays = z.coerce
   .positive({ error: 'must be a positive number of days' })
   .max(3650, { error: 'must be at most 3650 days' });
 
+const retentionDays = z.coerce
+  .number({ error: 'must be a number of days' })
+  .positive({ error: 'must be a positive number of days' })
+  .max(3650, { error: 'must be at most 3650 days' });
+
 const envSchema = z.object({
   PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -90,6 +95,11 @@ const envSchema = z.object({
   SESSION_IDLE_DAYS: sessionDays.default(30),
   SESSION_MAX_DAYS: sessionDays.default(90),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(1_000).max(600_000).default(20_000),
+  JOB_RETENTION_DAYS: retentionDays.default(7),
+  FAILED_JOB_RETENTION_DAYS: retentionDays.default(30),
+  WEBHOOK_REJECTION_RETENTION_DAYS: retentionDays.default(7),
 });
 
 export type AppConfig = ReturnType<typeof resolveConfig>;
@@ -167,6 +177,13 @@ function resolveConfig(env: z.infer<typeof envSchema>) {
     sessionIdleDays: env.SESSION_IDLE_DAYS,
     sessionMaxDays: env.SESSION_MAX_DAYS,
     logLevel: env.LOG_LEVEL,
+    metricsToken: env.METRICS_TOKEN,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    retention: {
+      completedJobsDays: env.JOB_RETENTION_DAYS,
+      failedJobsDays: env.FAILED_JOB_RETENTION_DAYS,
+      webhookRejectionsDays: env.WEBHOOK_REJECTION_RETENTION_DAYS,
+    },
     /** Base URL the outside world (provider webhooks, media fetches) uses to reach this app. */
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
     mode: embedded ? ('embedded' as const) : ('server' as const),

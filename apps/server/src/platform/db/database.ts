@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -11,6 +10,7 @@ import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from '../../../db/schema/index.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
+import { SERVER_ROOT } from '../paths/server-root.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
@@ -24,7 +24,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../db/migrations');
+const migrationsFolder = path.join(SERVER_ROOT, 'db/migrations');
 
 /** Any fixed 64-bit number: the advisory lock that serialises migrations across processes. */
 const MIGRATION_LOCK_ID = 727_001;

@@ -18,6 +18,7 @@ const DOMAIN_TAGS: Array<[tag: string, path: RegExp]> = [
   ['bulk-sends', /^\/api\/(batches(\/:id\/failures)?|funnels\/:id\/batches)$/],
   // What the board does to a chat (move, rename, AI switch, archive) is the funnels'; its messages are the chats'.
   ['funnels', /^\/api\/(funnels|columns|quick-replies)(\/|$)|^\/api\/card\/move$|^\/api\/cards\/:id(\/toggle-ai|\/archive)?$/],
+  ['whatsapp-activity', /^\/api\/whatsapp\/activity(\/|$)/],
   ['chats', /^\/api\/(cards|message|note|initiate-conversation|gupshup|whatsapp|usage)(\/|$)/],
   ['users', /^\/api\/users(\/|$)/],
   ['templates', /^\/api\/templates(\/|$)/],
@@ -27,6 +28,7 @@ const DOMAIN_TAGS: Array<[tag: string, path: RegExp]> = [
   ['ai', /^\/api\/ai\//],
   ['sandbox-phone', /^\/sandbox\/api\//],
   ['webhooks-and-media', /^\/(webhooks|media)\//],
+  ['operations', /^\/(healthz|readyz|metrics)$/],
 ];
 
 const { $schema: _dialect, ...errorJson } = z.toJSONSchema(errorResponse, { target: 'draft-2020-12', io: 'output' });

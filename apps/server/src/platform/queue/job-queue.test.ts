@@ -7,6 +7,7 @@ import { createTestDatabase } from '../../../test/support/test-database.ts';
 import { openPostgres, queryRows, type Database, type Db } from '../db/database.ts';
 import { defineJob, type JobContext } from './job-definition.ts';
 import { JobQueue, type JobQueueOptions } from './job-queue.ts';
+import { currentLogContext, runWithLogContext } from '../logger/log-context.ts';
 
 const logger = pino({ level: 'silent' });
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -192,8 +193,8 @@ describe('JobQueue', () => {
     const orphanId = await crashed.enqueue(database.db, beforeCrash, { n: 2 });
     const abandoned = crashed.runDueJobsOnce();
     await hangingStarted.promise;
-    // Giving up on the handler stops its heartbeat, as a crash would: the lease runs out.
-    await crashed.stop({ timeoutMs: 0 });
+    // Giving up on the handler without handing it back stops its heartbeat, as a crash would: the lease runs out.
+    await crashed.stop({ timeoutMs: 0, release: false });
 
     const restartedRuns: Array<{ n: number; attempt: number }> = [];
     const successorStarted = deferred();
@@ -377,5 +378,153 @@ describe('JobQueue', () => {
     expect(await jobRow(unknown!.id)).toMatchObject({ status: 'failed', attempts: 1, lastError: expect.stringMatching(/no handler is registered/) });
     expect(await jobRow(stale!.id)).toMatchObject({ status: 'failed', attempts: 1, lastError: expect.stringMatching(/invalid payload/) });
     expect(greeted).toEqual(['Ana']);
+  });
+
+  describe('operations (issue 17)', () => {
+    it('hands a running job back when a stop passes its deadline: pending again, the attempt not counted, the late outcome ignored', async () => {
+      const gate = deferred();
+      const started = deferred();
+      const runs: number[] = [];
+      const slow = defineJob({
+        name: 'test.slow',
+        payload: z.object({}),
+        handler: async (_payload, { attempt }) => {
+          runs.push(attempt);
+          if (runs.length > 1) return;
+          started.resolve();
+          await gate.promise;
+        },
+      });
+      const stopping = newQueue({ workerId: 'stopping-worker' });
+      stopping.register(slow);
+      const id = await stopping.enqueue(database.db, slow, {});
+      const abandoned = stopping.runDueJobsOnce();
+      await started.promise;
+      await stopping.stop({ timeoutMs: 0 });
+      expect(await jobRow(id)).toMatchObject({ status: 'pending', attempts: 0, lockedBy: null, lockedUntil: null });
+
+      const next = newQueue({ workerId: 'next-worker' });
+      next.register(slow);
+      await next.drain();
+      expect(await jobRow(id)).toMatchObject({ status: 'completed', attempts: 1, lockedBy: 'next-worker' });
+      // The first handler finishing late changes nothing.
+      gate.resolve();
+      await abandoned;
+      expect(await jobRow(id)).toMatchObject({ status: 'completed', attempts: 1, lockedBy: 'next-worker' });
+      expect(runs).toEqual([1, 1]);
+    });
+
+    it("records the payload's tenant and the request's id, and runs the job with them so the jobs it creates carry them on", async () => {
+      const tenantId = '5b0cbd4e-7d4c-4a3f-9d44-1f8f0a2c9e11';
+      const seen: Array<{ requestId?: string; jobId?: string }> = [];
+      const queue = newQueue();
+      const child = defineJob({
+        name: 'test.child',
+        payload: z.object({ tenantId: z.string() }),
+        handler: async () => void seen.push({ ...currentLogContext() }),
+      });
+      const parent = defineJob({
+        name: 'test.parent',
+        payload: z.object({ tenantId: z.string() }),
+        handler: async (payload) => {
+          seen.push({ ...currentLogContext() });
+          await queue.enqueue(database.db, child, payload);
+        },
+      });
+      queue.register(child);
+      queue.register(parent);
+      const parentId = await runWithLogContext({ requestId: 'req-abc-123' }, () => queue.enqueue(database.db, parent, { tenantId }));
+      await queue.drain();
+      const rows = await database.db.select().from(jobs);
+      expect(rows.map((row) => [row.name, row.tenantId, row.requestId]).sort()).toEqual([
+        ['test.child', tenantId, 'req-abc-123'],
+        ['test.parent', tenantId, 'req-abc-123'],
+      ]);
+      expect(seen[0]).toMatchObject({ requestId: 'req-abc-123', jobId: parentId });
+      expect(seen[1]).toMatchObject({ requestId: 'req-abc-123' });
+      // A payload without a (valid) tenant id is a platform job.
+      const platformJob = defineJob({ name: 'test.platform', payload: z.object({ tenantId: z.string().optional() }), handler: async () => {} });
+      queue.register(platformJob);
+      expect(await jobRow(await queue.enqueue(database.db, platformJob, { tenantId: 'not-a-uuid' }))).toMatchObject({ tenantId: null, requestId: null });
+    });
+
+    it('runs a failed job once more on retryFailed, only within its tenant, and records when it finished', async () => {
+      const tenantId = '5b0cbd4e-7d4c-4a3f-9d44-1f8f0a2c9e12';
+      let failing = true;
+      const runs: number[] = [];
+      const flaky = defineJob({
+        name: 'test.flaky',
+        payload: z.object({ tenantId: z.string() }),
+        maxAttempts: 2,
+        backoff: { baseMs: 1, maxMs: 1 },
+        handler: async (_payload, { attempt }) => {
+          runs.push(attempt);
+          if (failing) throw new Error('provider down');
+        },
+      });
+      const queue = newQueue();
+      queue.register(flaky);
+      const id = await queue.enqueue(database.db, flaky, { tenantId });
+      await queue.runDueJobsOnce();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      await queue.drain();
+      const failed = await jobRow(id);
+      expect(failed).toMatchObject({ status: 'failed', attempts: 2, lastError: 'provider down' });
+      expect(failed.completedAt).toBeInstanceOf(Date);
+
+      expect(await queue.retryFailed(id!, { tenantId: '5b0cbd4e-7d4c-4a3f-9d44-1f8f0a2c9e13' })).toBe(false);
+      expect(await queue.retryFailed('not-an-id')).toBe(false);
+      failing = false;
+      expect(await queue.retryFailed(id!, { tenantId })).toBe(true);
+      expect(await queue.retryFailed(id!, { tenantId })).toBe(false);
+      await queue.drain();
+      expect(await jobRow(id)).toMatchObject({ status: 'completed', attempts: 3 });
+      expect(runs).toEqual([1, 2, 3]);
+
+      // Retried and failing again, it fails for good at once: the retry is one run.
+      failing = true;
+      await database.db.update(jobs).set({ status: 'failed' }).where(eq(jobs.id, id!));
+      await queue.retryFailed(id!);
+      await queue.drain();
+      expect(await jobRow(id)).toMatchObject({ status: 'failed', attempts: 4 });
+    });
+
+    it('keeps one pending row per periodic job across processes and queues the next run when one finishes', async () => {
+      let runs = 0;
+      const tick = defineJob({ name: 'test.tick', payload: z.object({}), handler: async () => void (runs += 1) });
+      const first = newQueue({ workerId: 'first' });
+      const second = newQueue({ workerId: 'second' });
+      first.every(tick, 60_000);
+      second.every(tick, 60_000);
+      first.start();
+      second.start();
+      await waitFor(() => runs === 1);
+      await waitFor(async () => (await database.db.select().from(jobs).where(eq(jobs.status, 'pending'))).length === 1);
+      const rows = await database.db.select().from(jobs);
+      expect(rows.map((row) => row.status).sort()).toEqual(['completed', 'pending']);
+      const next = rows.find((row) => row.status === 'pending')!;
+      expect(next.singletonKey).toBe('periodic:test.tick');
+      expect(next.runAt.getTime() - Date.now()).toBeGreaterThan(50_000);
+      expect(runs).toBe(1);
+    });
+
+    it('reports each run to its observer and counts what the queue holds', async () => {
+      const outcomes: string[] = [];
+      const queue = newQueue({ observer: { jobFinished: (name, outcome, seconds) => void outcomes.push(`${name}:${outcome}:${seconds >= 0}`) } });
+      const ok = defineJob({ name: 'test.ok', payload: z.object({}), handler: async () => {} });
+      const bad = defineJob({ name: 'test.bad', payload: z.object({}), maxAttempts: 1, handler: async () => Promise.reject(new Error('no')) });
+      queue.register(ok);
+      queue.register(bad);
+      await queue.enqueue(database.db, ok, {});
+      await queue.enqueue(database.db, bad, {});
+      await queue.enqueue(database.db, ok, {}, { delayMs: 60_000 });
+      await database.db.insert(jobs).values({ name: 'test.ok', payload: {}, runAt: new Date(Date.now() - 30_000) });
+      const before = await queue.stats();
+      expect(before).toMatchObject({ due: 3, scheduled: 1, running: 0, failed: 0 });
+      expect(before.oldestDueSeconds).toBeGreaterThan(25);
+      await queue.drain();
+      expect(outcomes.sort()).toEqual(['test.bad:failed:true', 'test.ok:completed:true', 'test.ok:completed:true']);
+      expect(await queue.stats()).toMatchObject({ due: 0, scheduled: 1, running: 0, failed: 1, oldestDueSeconds: 0 });
+    });
   });
 });

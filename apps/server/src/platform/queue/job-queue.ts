@@ -5,6 +5,7 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { jobs } from '../../../db/schema/index.ts';
 import { queryRows, type Db, type DbExecutor } from '../db/database.ts';
+import { currentLogContext, runWithLogContext } from '../logger/log-context.ts';
 import { JOB_DEFAULTS, retryDelayMs, type JobDefinition } from './job-definition.ts';
 
 type LogFn = (details: object, message: string) => void;
@@ -16,9 +17,28 @@ export interface QueueLogger {
   error: LogFn;
 }
 
+/** How each run ended, for metrics: completed, failed and retried later, or failed for good. */
+export type JobOutcome = 'completed' | 'retried' | 'failed';
+
+/** Told of every run's outcome and duration (the metrics' job histogram and failure counter). */
+export interface JobObserver {
+  jobFinished(name: string, outcome: JobOutcome, seconds: number): void;
+}
+
+/** What the queue holds right now (metrics): due jobs waiting for a worker and how long the oldest has waited. */
+export interface QueueStats {
+  due: number;
+  scheduled: number;
+  running: number;
+  failed: number;
+  /** Seconds since the oldest due job became due; 0 when none is due. */
+  oldestDueSeconds: number;
+}
+
 export interface JobQueueOptions {
   db: Db;
   logger: QueueLogger;
+  observer?: JobObserver;
   /** Written to `locked_by`; unique per process so a stale worker cannot finish another's claim. */
   workerId?: string;
   pollIntervalMs?: number;
@@ -42,6 +62,7 @@ interface ClaimedJob {
   payload: unknown;
   attempts: number;
   max_attempts: number;
+  request_id: string | null;
 }
 
 /** One claim of one job: the attempt number tells this run apart from any later claim of the same row. */
@@ -52,6 +73,13 @@ interface Claim {
 
 const msFromNow = (ms: number) => sql`now() + ${ms}::float8 * interval '1 millisecond'`;
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The company a payload names (`tenantId`, as every tenant job and domain event has), so its failures show on its panel. */
+function tenantIdOf(payload: unknown): string | null {
+  const tenantId = payload !== null && typeof payload === 'object' ? (payload as { tenantId?: unknown }).tenantId : undefined;
+  return typeof tenantId === 'string' && UUID.test(tenantId) ? tenantId : null;
+}
 
 export class JobQueue {
   readonly workerId: string;
@@ -59,8 +87,13 @@ export class JobQueue {
   private readonly logger: QueueLogger;
   private readonly pollIntervalMs: number;
   private readonly concurrency: number;
+  private readonly observer: JobObserver | undefined;
   private readonly definitions = new Map<string, JobDefinition>();
+  /** Periodic jobs (`every`): one pending row each, re-queued when a run finishes. */
+  private readonly periodic = new Map<string, { definition: JobDefinition; everyMs: number }>();
   private readonly running = new Set<Promise<void>>();
+  /** The claims whose handlers are running now, so a stop past its deadline can hand them back. */
+  private readonly claims = new Map<string, Claim>();
   private readonly heartbeats = new Set<NodeJS.Timeout>();
   private pollLoop: Promise<void> | undefined;
   private stopping = false;
@@ -71,6 +104,7 @@ export class JobQueue {
   constructor(options: JobQueueOptions) {
     this.db = options.db;
     this.logger = options.logger;
+    this.observer = options.observer;
     this.workerId = options.workerId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.concurrency = options.concurrency ?? 5;
@@ -101,6 +135,8 @@ export class JobQueue {
         runAt: options.runAt ?? msFromNow(options.delayMs ?? 0),
         maxAttempts: definition.maxAttempts,
         singletonKey: options.singletonKey,
+        tenantId: tenantIdOf(validPayload),
+        requestId: currentLogContext()?.requestId ?? null,
       })
       .onConflictDoNothing({ target: jobs.singletonKey, where: sql`status in ('pending', 'running')` })
       .returning({ id: jobs.id });
@@ -122,17 +158,71 @@ export class JobQueue {
     this.wake();
   }
 
+  /**
+   * Runs `definition` (whose payload must accept `{}`) every `everyMs`: one pending row under a fixed singleton key,
+   * queued again when a run finishes, so several processes never run it side by side. Call before `start`.
+   */
+  every(definition: JobDefinition, everyMs: number): void {
+    this.register(definition);
+    this.periodic.set(definition.name, { definition, everyMs });
+  }
+
   start(): void {
     if (this.pollLoop) return;
     this.stopping = false;
-    this.pollLoop = this.poll();
+    this.pollLoop = this.schedulePeriodic().then(() => this.poll());
+  }
+
+  /** The worker claims and runs jobs (readiness). */
+  isRunning(): boolean {
+    return this.pollLoop !== undefined && !this.stopping;
+  }
+
+  /** What the queue holds now, read in one statement (metrics). */
+  async stats(): Promise<QueueStats> {
+    const [row] = await queryRows<{ due: number; scheduled: number; running: number; failed: number; oldest: number | null }>(
+      this.db,
+      sql`
+      select count(*) filter (where status = 'pending' and run_at <= now())::int as due,
+             count(*) filter (where status = 'pending' and run_at > now())::int as scheduled,
+             count(*) filter (where status = 'running')::int as running,
+             count(*) filter (where status = 'failed')::int as failed,
+             extract(epoch from now() - min(run_at) filter (where status = 'pending' and run_at <= now()))::float8 as oldest
+      from jobs where status in ('pending', 'running', 'failed')`,
+    );
+    return {
+      due: row?.due ?? 0,
+      scheduled: row?.scheduled ?? 0,
+      running: row?.running ?? 0,
+      failed: row?.failed ?? 0,
+      oldestDueSeconds: Math.max(0, Number(row?.oldest ?? 0)),
+    };
   }
 
   /**
-   * Stops claiming and waits up to `timeoutMs` for running handlers. Handlers still running after that
-   * lose their heartbeat, so their leases expire and another worker retries them.
+   * Runs a job that failed for good once more (the activity panel's Reintentar): pending now, with one attempt
+   * left. Answers false when no failed job has this id (in this tenant, when given).
    */
-  async stop({ timeoutMs = 10_000 }: { timeoutMs?: number } = {}): Promise<void> {
+  async retryFailed(id: string, scope: { tenantId?: string } = {}): Promise<boolean> {
+    if (!UUID.test(id)) return false;
+    const retried = await this.db
+      .update(jobs)
+      .set({ status: 'pending', runAt: sql`now()`, maxAttempts: sql`${jobs.attempts} + 1`, completedAt: null, lockedBy: null, lockedUntil: null })
+      .where(and(eq(jobs.id, id), eq(jobs.status, 'failed'), scope.tenantId ? eq(jobs.tenantId, scope.tenantId) : undefined))
+      .returning({ id: jobs.id, name: jobs.name });
+    if (retried.length === 0) return false;
+    this.logger.info({ jobId: id, job: retried[0]!.name }, 'failed job queued again by hand');
+    this.wake();
+    return true;
+  }
+
+  /**
+   * Stops claiming and waits up to `timeoutMs` for running handlers. The claims of handlers still running after
+   * that are handed back (pending again, the attempt not counted), so another worker or the next start runs them
+   * at once instead of after their lease; this worker can no longer record their outcome. With `release: false` they
+   * are abandoned as a crash would leave them: their leases run out and another worker reclaims them then.
+   */
+  async stop({ timeoutMs = 10_000, release = true }: { timeoutMs?: number; release?: boolean } = {}): Promise<void> {
     this.stopping = true;
     this.wake();
     await this.pollLoop;
@@ -149,6 +239,35 @@ export class JobQueue {
       this.logger.warn({ workerId: this.workerId, running: this.running.size }, 'job queue stopped before its running jobs finished');
       this.heartbeats.forEach((heartbeat) => clearInterval(heartbeat));
       this.heartbeats.clear();
+      if (release) await this.releaseClaims();
+      else this.claims.clear();
+    }
+  }
+
+  private async releaseClaims(): Promise<void> {
+    for (const claim of this.claims.values()) {
+      try {
+        const released = await this.db
+          .update(jobs)
+          .set({ status: 'pending', runAt: sql`now()`, attempts: sql`${jobs.attempts} - 1`, lockedBy: null, lockedUntil: null })
+          .where(this.heldBy(claim))
+          .returning({ id: jobs.id });
+        if (released.length > 0) this.logger.warn({ jobId: claim.id, workerId: this.workerId }, 'job lease released at shutdown; it will run again');
+      } catch (error) {
+        this.logger.warn({ err: error, jobId: claim.id }, 'could not release a job lease at shutdown; it runs again when the lease expires');
+      }
+    }
+    this.claims.clear();
+  }
+
+  /** Makes sure each periodic job has its pending row (several processes may ask at once: the singleton key keeps one). */
+  private async schedulePeriodic(): Promise<void> {
+    for (const { definition } of this.periodic.values()) {
+      try {
+        await this.enqueue(this.db, definition, {}, { singletonKey: `periodic:${definition.name}` });
+      } catch (error) {
+        this.logger.error({ err: error, job: definition.name }, 'could not schedule a periodic job');
+      }
     }
   }
 
@@ -229,7 +348,7 @@ export class JobQueue {
         order by run_at
         limit ${limit}
         for update skip locked)
-      returning id, name, payload, attempts, max_attempts`,
+      returning id, name, payload, attempts, max_attempts, request_id`,
     );
   }
 
@@ -241,7 +360,21 @@ export class JobQueue {
     return sql`(case name ${sql.join(cases, sql` `)} else ${fallback} end)`;
   }
 
-  private async runClaimed(job: ClaimedJob): Promise<void> {
+  /** Runs the claimed job with its request id and its own id on every log line, and on the jobs and events it creates. */
+  private runClaimed(job: ClaimedJob): Promise<void> {
+    const context = { requestId: job.request_id ?? undefined, jobId: job.id, job: job.name };
+    return runWithLogContext(context, async () => {
+      const started = performance.now();
+      const outcome = await this.runInContext(job);
+      if (outcome) this.observer?.jobFinished(job.name, outcome, (performance.now() - started) / 1000);
+      const periodic = this.periodic.get(job.name);
+      if (periodic && outcome && outcome !== 'retried') {
+        await this.enqueue(this.db, periodic.definition, {}, { singletonKey: `periodic:${job.name}`, delayMs: periodic.everyMs });
+      }
+    });
+  }
+
+  private async runInContext(job: ClaimedJob): Promise<JobOutcome | undefined> {
     const claim: Claim = { id: job.id, attempt: job.attempts };
     const definition = this.definitions.get(job.name);
     if (!definition) return this.fail(claim, job.name, `no handler is registered for job "${job.name}"`);
@@ -250,6 +383,7 @@ export class JobQueue {
     }
     const parsed = definition.payload.safeParse(job.payload);
     if (!parsed.success) return this.fail(claim, job.name, `invalid payload: ${z.prettifyError(parsed.error)}`);
+    this.claims.set(claim.id, claim);
 
     this.logger.debug({ jobId: job.id, job: job.name, attempt: job.attempts }, 'job started');
     const heartbeat = setInterval(() => void this.extendLease(claim, definition.leaseMs, heartbeat), definition.leaseMs / 3);
@@ -263,23 +397,28 @@ export class JobQueue {
       clearInterval(heartbeat);
       this.heartbeats.delete(heartbeat);
     }
+    // Handed back at shutdown meanwhile: the outcome is no longer this worker's to record.
+    if (!this.claims.delete(claim.id)) return undefined;
 
     if (!failure) {
       await this.finish(claim, { status: 'completed', completedAt: sql`now()`, lockedUntil: null });
       this.logger.debug({ jobId: job.id, job: job.name, attempt: job.attempts }, 'job completed');
+      return 'completed';
     } else if (job.attempts < job.max_attempts) {
       const delayMs = retryDelayMs(definition.backoff, job.attempts);
       const lastError = messageOf(failure.error);
       await this.finish(claim, { status: 'pending', runAt: msFromNow(delayMs), lastError, lockedBy: null, lockedUntil: null });
       this.logger.warn({ err: failure.error, jobId: job.id, job: job.name, attempt: job.attempts, retryInMs: delayMs }, 'job failed; will retry');
+      return 'retried';
     } else {
-      await this.fail(claim, job.name, messageOf(failure.error), failure.error);
+      return this.fail(claim, job.name, messageOf(failure.error), failure.error);
     }
   }
 
-  private async fail(claim: Claim, name: string, lastError: string, error?: unknown): Promise<void> {
-    await this.finish(claim, { status: 'failed', lastError, lockedUntil: null });
+  private async fail(claim: Claim, name: string, lastError: string, error?: unknown): Promise<JobOutcome> {
+    await this.finish(claim, { status: 'failed', lastError, lockedUntil: null, completedAt: sql`now()` });
     this.logger.error({ err: error, jobId: claim.id, job: name, attempt: claim.attempt, lastError }, 'job failed for good');
+    return 'failed';
   }
 
   /** Rows change only while this worker still holds this claim, so a worker whose lease lapsed cannot overwrite. */

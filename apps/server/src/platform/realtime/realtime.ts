@@ -43,6 +43,11 @@ export interface Realtime {
   disconnectSession(sessionId: string): void;
   /** Live sockets of this process (the admin dashboard sums them across processes later). */
   connectionCount(): number;
+  /** Throws unless the Redis adapter's connection answers a PING (readiness); a no-op without Redis. */
+  pingRedis(timeoutMs: number): Promise<void>;
+  /** Whether the realtime events go through Redis (REDIS_URL). */
+  readonly usesRedis: boolean;
+  /** Cuts every socket so its client reconnects elsewhere (shutdown); leaves the HTTP server to its owner. */
   close(): Promise<void>;
 }
 
@@ -52,7 +57,10 @@ export function createRealtime(options: {
   funnelAccessOf: (tenantId: string, userId: string) => Promise<FunnelAccess>;
   redisUrl?: string;
   logger: Logger;
+  /** Told of every event sent to a room (metrics). */
+  onEmit?: (event: string) => void;
 }): Realtime {
+  const counted = (event: string) => options.onEmit?.(event);
   const io: RealtimeServer = new Server(options.httpServer, { serveClient: false, cors: { origin: false } });
   const redisClients: Redis[] = [];
   if (options.redisUrl) {
@@ -109,13 +117,16 @@ export function createRealtime(options: {
   return {
     io,
     emitToTenant: (tenantId, event, ...args) => {
+      counted(event);
       io.to(tenantRoom(tenantId)).emit(event, ...args);
     },
     emitToFunnel: (tenantId, funnelId, event, ...args) => {
+      counted(event);
       // A socket in both rooms still receives the event once.
       io.to([funnelRoom(funnelId), allFunnelsRoom(tenantId)]).emit(event, ...args);
     },
     emitToUser: (userId, event, ...args) => {
+      counted(event);
       io.to(userRoom(userId)).emit(event, ...args);
     },
     refreshUserAccess: async (userId) => {
@@ -136,9 +147,37 @@ export function createRealtime(options: {
       io.in(sessionRoom(sessionId)).disconnectSockets(true);
     },
     connectionCount: () => io.engine.clientsCount,
+    usesRedis: redisClients.length > 0,
+    pingRedis: async (timeoutMs) => {
+      const [pub] = redisClients;
+      if (!pub) return;
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          pub.ping(),
+          new Promise((_resolve, reject) => {
+            timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+          }),
+        ]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
     close: async () => {
-      await io.close();
-      await Promise.all(redisClients.map((client) => client.quit().catch(() => undefined)));
+      // Every client's connection is cut (not a "server disconnect", after which socket.io clients stay away), so the
+      // browsers reconnect at once, to another process or to this one restarted. The HTTP server is left to Fastify,
+      // which stops accepting and lets in-flight requests finish before the database closes.
+      // New handshakes are refused from now on (the clients retry with backoff), so nobody reconnects to this process.
+      io.engine.opts.allowRequest = (_request, answer) => answer('the server is shutting down', false);
+      io.engine.close();
+      await Promise.resolve(io.of('/').adapter.close()).catch(() => undefined);
+      // QUIT waits for a connection that may never come (Redis down): a client that is not connected is just dropped.
+      await Promise.all(
+        redisClients.map(async (client) => {
+          if (client.status === 'ready') await client.quit().catch(() => undefined);
+          else client.disconnect();
+        }),
+      );
     },
   };
 }

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { adminApi, adminKeys } from './admin.api.ts';
 import { formatCount } from './admin-format.ts';
 import { AdminPageHeader, ErrorBlock, LoadingBlock } from './AdminPageHeader.tsx';
+import { SilentCompaniesCard } from './AdminWhatsAppActivity.tsx';
 
 function StatCard({ label, value, testId, accent, children }: { label: string; value: number; testId: string; accent: string; children?: ReactNode }) {
   return (
@@ -52,6 +53,7 @@ export function AdminDashboardPage() {
           </StatCard>
         </div>
       )}
+      <SilentCompaniesCard />
     </div>
   );
 }

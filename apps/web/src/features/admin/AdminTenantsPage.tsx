@@ -10,6 +10,7 @@ import { adminApi, adminKeys, planOptions, type AdminTenant, type AdminTenantUse
 import { formatCost } from './admin-format.ts';
 import { AdminPageHeader, ErrorBlock, LoadingBlock } from './AdminPageHeader.tsx';
 import { TempPasswordModal } from './TempPasswordModal.tsx';
+import { TenantActivityButton } from './AdminWhatsAppActivity.tsx';
 import { roleLabels } from '../shell/role-labels.ts';
 
 const roleStyles: Record<Role, string> = {
@@ -126,6 +127,7 @@ function TenantCard({ tenant }: { tenant: AdminTenant }) {
           <Button size="sm" loading={save.isPending} onClick={() => save.mutate()}>
             Guardar plan
           </Button>
+          <TenantActivityButton tenant={tenant} />
         </div>
       </header>
       <dl className="grid grid-cols-2 gap-4 border-b border-slate-100 bg-slate-50/60 px-5 py-3 text-sm">

@@ -375,3 +375,34 @@ describe('admin settings', () => {
     expect(await screen.findByText('Failed to save settings.')).toBeTruthy();
   });
 });
+
+describe('WhatsApp activity for the operator', () => {
+  const silent = [{ tenantId: 't1', name: 'Acme', slug: 'acme', lastInboundMessageAt: new Date(Date.now() - 30 * 3_600_000).toISOString() }];
+  const emptyActivity = {
+    lastInboundMessageAt: null,
+    lastStatusAt: null,
+    hours: [],
+    refusedDeliveries: [],
+    failedSends: [],
+    failedJobs: [{ id: 'j9', name: 'bulk-sends.send-chunk', label: 'Enviar un tramo de un envío masivo', lastError: 'timeout', attempts: 8, failedAt: null }],
+  };
+
+  it('lists the companies without customer messages for the chosen time and opens one company’s activity', async () => {
+    const api = signedIn({
+      'GET /api/admin/whatsapp-activity/silent-companies?hours=24': () => json(200, silent),
+      'GET /api/admin/whatsapp-activity/silent-companies?hours=168': () => json(200, []),
+      'GET /api/admin/tenants/t1/whatsapp-activity': () => json(200, emptyActivity),
+      'POST /api/admin/tenants/t1/whatsapp-activity/jobs/j9/retry': () => json(200, { id: 'j9', status: 'pending' }),
+    });
+    renderApp('/admin/dashboard');
+    const card = await screen.findByRole('region', { name: 'Empresas sin mensajes entrantes' });
+    expect((await within(card).findByTestId('silent-company')).textContent).toContain('hace 1 día');
+    fireEvent.click(within(card).getByRole('button', { name: 'Actividad WhatsApp de Acme' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Actividad WhatsApp · Acme' });
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Reintentar: Enviar un tramo de un envío masivo' }));
+    await waitFor(() => expect(api.callsTo('POST', '/api/admin/tenants/t1/whatsapp-activity/jobs/j9/retry')).toHaveLength(1));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Salir del diálogo' }));
+    fireEvent.change(within(card).getByLabelText('Sin mensajes desde hace'), { target: { value: '168' } });
+    expect(await within(card).findByText('Ninguna: todas las empresas con tráfico siguen recibiendo mensajes.')).toBeTruthy();
+  });
+});

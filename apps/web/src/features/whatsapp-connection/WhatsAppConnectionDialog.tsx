@@ -10,6 +10,8 @@ import { Spinner } from '../../shared/ui/Spinner.tsx';
 import { TextField } from '../../shared/ui/TextField.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { providerSettingsApi } from './provider-settings.api.ts';
+import { WhatsAppActivityPanel } from '../whatsapp-activity/WhatsAppActivityPanel.tsx';
+import { ownActivity } from '../whatsapp-activity/whatsapp-activity.api.ts';
 
 const queryKey = ['whatsapp-settings'];
 
@@ -299,6 +301,10 @@ export function WhatsAppConnectionDialog({ onClose }: { onClose: () => void }) {
           )}
         </form>
       )}
+      {/* Issue 17: whether deliveries arrive, what was refused or failed, with Reintentar. */}
+      <div className="mt-6 border-t border-slate-200 pt-5">
+        <WhatsAppActivityPanel source={ownActivity} />
+      </div>
     </Modal>
   );
 }
