@@ -48,7 +48,7 @@ import {
 import { autobotPlugin, landingColumn, waitingRoomArchive } from './modules/autobot/index.ts';
 import { botsPlugin, columnBotsOf } from './modules/bots/index.ts';
 import { bulkSendsPlugin, type BulkSendPace } from './modules/bulk-sends/index.ts';
-import { chatsPlugin, createChatOutbound } from './modules/chats/index.ts';
+import { chatsPlugin, createChatOutbound, type WebhookIntake } from './modules/chats/index.ts';
 import { funnelsPlugin } from './modules/funnels/index.ts';
 import { templatesPlugin } from './modules/templates/index.ts';
 import { actorOfSession, realtimeFunnelAccess, usersPlugin } from './modules/users/index.ts';
@@ -90,6 +90,8 @@ export interface AppOptions extends AiModelSettings {
   allowPrivateOutbound?: boolean;
   /** How fast bulk sends go out; tests and the benchmark change it. */
   bulkSendPace?: BulkSendPace;
+  /** How long a webhook's answer waits for its delivery to be applied (tests wait, so what it stored is there when it answers); 0 by default. */
+  webhookAnswerWaitMs?: number;
   /** Fail an answer its response schema would change (tests); production sends what the schema keeps. */
   exactResponses?: boolean;
   /** METRICS_TOKEN: GET /metrics from outside loopback needs it; unset, only loopback may read the metrics. */
@@ -106,6 +108,8 @@ export type App = FastifyInstance & {
   queue: JobQueue;
   domainEvents: EventBus;
   metrics: Metrics;
+  /** The webhook's durable intake (tests drain it). */
+  webhookIntake: WebhookIntake;
   /** Sandbox mode: the in-process fakes behind the sandbox phone (tests drive them). */
   sandboxPhone?: FakeGupshup;
   sandboxMeta?: FakeMetaCloud;
@@ -215,7 +219,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   if (messaging.fakeGupshup) app.decorate('sandboxPhone', messaging.fakeGupshup);
   if (messaging.fakeMeta) app.decorate('sandboxMeta', messaging.fakeMeta);
   const { lines } = messaging;
-  const outbound = createChatOutbound(context, { lines });
+  const outbound = createChatOutbound(context, { lines, inboundBot: { landingColumn }, webhookAnswerWaitMs: options.webhookAnswerWaitMs });
+  app.decorate('webhookIntake', outbound.intake);
 
   // ---- Modules, bottom layer first; the options after the context are the ports a module gets from another ----
   await app.register(templatesPlugin, { ...context, lines });
@@ -227,7 +232,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   await app.register(usersPlugin, { ...context, revokeSessions: revokeAllSessions });
   await app.register(authPlugin, { ...context, throttle: options.throttle });
-  await app.register(chatsPlugin, { ...context, outbound, inboundBot: { landingColumn } });
+  await app.register(chatsPlugin, { ...context, outbound, runJobs: options.runJobs });
   await app.register(agendaPlugin, context);
   await app.register(autobotPlugin, { ...context, outbound });
   await app.register(aiPlugin, { ...context, model: aiModel, outbound, knowledge: searchKnowledge });

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bytea } from './columns.ts';
 import { boardColumns, funnels, tenants, users } from './tenancy.ts';
 
 const id = () =>
@@ -220,7 +221,7 @@ export const webhookRejections = pgTable(
   {
     id: id(),
     tenantId: tenantId(),
-    kind: text('kind', { enum: ['malformed', 'wrong_secret'] })
+    kind: text('kind', { enum: ['malformed', 'wrong_secret', 'unapplied'] })
       .notNull()
       .default('malformed'),
     reason: text('reason').notNull(),
@@ -229,6 +230,31 @@ export const webhookRejections = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('webhook_rejections_tenant_received_idx').on(t.tenantId, t.receivedAt)],
+);
+
+/**
+ * Webhook deliveries accepted but not applied yet (docs/decisions/0015): the webhook answers once its delivery is
+ * here, and the intake worker applies each company's deliveries in arrival order, many in one transaction, then
+ * deletes them. A row that cannot be applied yet (a status before its message's provider id) waits for `process_after`.
+ */
+export const webhookIntake = pgTable(
+  'webhook_intake',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    tenantId: tenantId(),
+    provider: text('provider', { enum: ['gupshup', 'meta'] }).notNull(),
+    /** The delivery's bytes as they came (a signature was checked over them; they may not even be UTF-8). */
+    body: bytea('body').notNull(),
+    /** A provider's retry repeats its delivery byte for byte: kept once while it waits. */
+    bodyHash: text('body_hash').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    processAfter: timestamp('process_after', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    /** The webhook request's id: the jobs and events applying it creates carry it, as if the request had. */
+    requestId: text('request_id'),
+  },
+  (t) => [uniqueIndex('webhook_intake_tenant_body_key').on(t.tenantId, t.bodyHash), index('webhook_intake_due_idx').on(t.tenantId, t.processAfter, t.id)],
 );
 
 /**

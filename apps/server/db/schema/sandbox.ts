@@ -1,10 +1,5 @@
-import { bigserial, customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-
-const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
-  dataType: () => 'bytea',
-  // The drivers hand back a plain Uint8Array; callers get a Buffer, as they sent.
-  fromDriver: (value) => Buffer.from(value.buffer, value.byteOffset, value.byteLength),
-});
+import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bytea } from './columns.ts';
 
 /**
  * The sandbox phone's side of each conversation (what the customer's WhatsApp shows), kept by the

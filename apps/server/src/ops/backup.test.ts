@@ -44,6 +44,8 @@ async function companyWithChat(dataDir: string) {
     const appName = sandboxAppName(owner.tenant.slug);
     await fake.customerSends({ appName, phone: '5215577776666', name: 'Rosa', kind: 'text', text: '¿Tienen pan de muerto?' });
     await fake.customerSends({ appName, phone: '5215577776666', kind: 'image', url: await fake.storeFile(PNG, 'image/png'), contentType: 'image/png' });
+    // A production server answers the webhook once the delivery is stored; apply both before the media download runs.
+    await app.webhookIntake.drain();
     await app.queue.drain();
     const [image] = await database.db
       .select()

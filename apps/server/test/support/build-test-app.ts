@@ -25,6 +25,9 @@ export async function buildTestApp(overrides: Partial<Omit<AppOptions, 'db' | 'l
     mediaDir,
     appSecret: TEST_APP_SECRET,
     exactResponses: true,
+    // The webhook answers once what it brought is applied, so a test reads it right after (production answers once
+    // the delivery is stored; test/http/webhook-intake.test.ts covers that).
+    webhookAnswerWaitMs: 60_000,
     ...overrides,
   });
   await app.ready();

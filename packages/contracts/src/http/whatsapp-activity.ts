@@ -21,7 +21,8 @@ export const activityHour = z.object({
 });
 export type ActivityHour = z.infer<typeof activityHour>;
 
-export const refusedDeliveryKinds = ['malformed', 'wrong_secret'] as const;
+/** `unapplied`: accepted, but applying it kept failing (the intake gave up after several tries). */
+export const refusedDeliveryKinds = ['malformed', 'wrong_secret', 'unapplied'] as const;
 
 /** A delivery the webhook refused, with what the provider sent (kept 7 days, cut to 4 KB). */
 export const refusedDelivery = z.object({

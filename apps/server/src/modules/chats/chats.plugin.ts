@@ -7,7 +7,9 @@ import type { JobDefinition } from '../../platform/queue/job-definition.ts';
 import { createChatEvents } from './chat-events.ts';
 import { createChatJobs, createScheduledJob } from './chats.jobs.ts';
 import { chatsRoutes } from './chats.routes.ts';
-import type { InboundBot } from './inbound.service.ts';
+import { applyDelivery, type InboundBot, type InboundDeps } from './inbound.service.ts';
+import { WebhookIntake } from './webhook-intake.ts';
+import { WebhookEndpoints } from './webhook-endpoints.ts';
 import type { OutboundDeps } from './outbound.service.ts';
 import { webhooksRoutes } from './webhooks.routes.ts';
 import { whatsappSettingsRoutes } from './whatsapp-settings.routes.ts';
@@ -16,6 +18,10 @@ import { DeliveryCounter } from './webhook-activity.ts';
 export interface ChatProviderPorts {
   /** Each company's WhatsApp line through the provider it chose (the provider port, resolved by the composition root). */
   lines: WhatsAppLines;
+  /** The auto-bot's waiting room, where a new chat lands (autobot sits above chats). */
+  inboundBot?: InboundBot;
+  /** How long a webhook's answer waits for its delivery to be applied; 0 (production): it answers once it is stored. */
+  webhookAnswerWaitMs?: number;
 }
 
 /** The chats module's outbound queue: what chats, the auto-bot, flow bots and bulk sends write messages through. */
@@ -53,6 +59,32 @@ export function createChatOutbound(context: AppContext, ports: ChatProviderPorts
   const scheduledJob = createScheduledJob(outbound);
   // Webhook deliveries per company and hour (the WhatsApp activity panel), written every few seconds.
   const deliveryCounter = new DeliveryCounter(db, log);
+  const endpoints = new WebhookEndpoints(db, ports.lines, context.clock);
+  const inbound: Omit<InboundDeps, 'intake' | 'endpoints'> = {
+    ...outbound,
+    bot: ports.inboundBot,
+    log,
+    deliveryCounter,
+    onDelivery: (outcome) => context.metrics.webhookDelivery(outcome),
+  };
+  const intake = new WebhookIntake({
+    db,
+    log,
+    clock: context.clock,
+    answerWaitMs: ports.webhookAnswerWaitMs ?? 0,
+    receiversOf: async (tenantId) => {
+      const endpoint = await endpoints.of(tenantId);
+      if (!endpoint) return undefined;
+      const receivers = { gupshup: await endpoint.receiver('gupshup'), meta: await endpoint.receiver('meta') };
+      return (provider) => receivers[provider];
+    },
+    apply: (tx, tenantId, receiver, row) => applyDelivery(inbound, tx, tenantId, receiver, row),
+    onApplied: (tenantId, applied, receivedAt) => {
+      context.metrics.webhookDelivery(applied.outcome);
+      for (const kind of applied.kinds) deliveryCounter.count(tenantId, kind, receivedAt);
+    },
+    afterCommit: () => queue.wakeAfterCommit(),
+  });
   const jobs: JobDefinition[] = [chatJobs.sendMessage, chatJobs.downloadMedia, chatJobs.sendReadReceipt, scheduledJob];
   return {
     ...outbound,
@@ -60,24 +92,29 @@ export function createChatOutbound(context: AppContext, ports: ChatProviderPorts
       queue.enqueue(tx, scheduledJob, input, { runAt, singletonKey: `scheduled:${input.scheduledId}` }),
     jobs,
     deliveryCounter,
+    /** What the webhook routes need: the inbound side, with the intake that stores and applies deliveries. */
+    inbound: { ...inbound, intake, endpoints } satisfies InboundDeps,
+    intake,
   };
 }
 
 export interface ChatsPluginOptions extends AppContext {
   outbound: ChatOutbound;
-  /** The auto-bot's waiting room, where a new chat lands (autobot sits above chats). */
-  inboundBot: InboundBot;
+  /** Whether this process applies deliveries left waiting (the job workers' processes). */
+  runJobs?: boolean;
 }
 
 /** Messages, notes, scheduled sends, media and the provider's inbound webhook. */
-export const chatsPlugin: FastifyPluginAsync<ChatsPluginOptions> = async (
-  app,
-  { db, box, queue, storage, publicUrl, sandbox, outbound, inboundBot, metrics, log },
-) => {
+export const chatsPlugin: FastifyPluginAsync<ChatsPluginOptions> = async (app, { db, box, queue, storage, publicUrl, sandbox, outbound, runJobs }) => {
   for (const job of outbound.jobs) queue.register(job);
   outbound.deliveryCounter.start();
-  app.addHook('preClose', async () => outbound.deliveryCounter.stop());
-  await app.register(webhooksRoutes({ ...outbound, storage, bot: inboundBot, log, onDelivery: (outcome) => metrics.webhookDelivery(outcome) }));
+  if (runJobs) app.addHook('onReady', async () => outbound.intake.start());
+  // The intake's last batch commits (and counts its deliveries) before the counter writes its last figures.
+  app.addHook('preClose', async () => {
+    await outbound.intake.stop();
+    await outbound.deliveryCounter.stop();
+  });
+  await app.register(webhooksRoutes({ ...outbound.inbound, storage }));
   await registerTenantRoutes(app, async (scope) => {
     await scope.register(chatsRoutes, { ...outbound, storage, publicUrl, sandbox });
     await scope.register(whatsappSettingsRoutes, { db, box, lines: outbound.lines, publicUrl, sandbox });

@@ -1,5 +1,4 @@
 import { and, eq, or, sql } from 'drizzle-orm';
-import { withoutForbiddenCharacters } from '@embudo/contracts/text';
 import { messages, webhookRejections } from '../../../db/schema/index.ts';
 import type { Db, DbExecutor, Tx } from '../../platform/db/database.ts';
 import type { EventPublisher } from '../../platform/events/index.ts';
@@ -14,19 +13,21 @@ import {
   type InboundStatus,
   type ProviderName,
   type WebhookDelivery,
+  type WebhookReceiver,
   type WhatsAppLines,
 } from '../../messaging-providers/provider.ts';
 import { findOrCreateCard, recordCardActivity, toCardUpdate, type CardPlace, type CardRow } from '../funnels/index.ts';
 import { applyProviderTemplateStatus } from '../templates/index.ts';
-import { findTenantById, providerSettingsOf } from '../tenants/index.ts';
 import { recordUsage, unbillFailedMessage } from '../usage/index.ts';
 import { upsertContact } from './contacts.service.ts';
 import { toMessageDto, type MessageRow } from './message-dto.ts';
 import type { ChatEvents } from './chat-events.ts';
 import { publishStatusChange } from './message-events.ts';
-import { recordWrongSecret, type DeliveryCounter, type DeliveryKind } from './webhook-activity.ts';
+import { keptBody, recordWrongSecret, type DeliveryCounter, type DeliveryKind } from './webhook-activity.ts';
 import type { WebhookOutcome } from '../../platform/metrics/metrics.ts';
 import type { Logger } from '../../platform/logger/logger.ts';
+import type { AppliedDelivery, WebhookIntake } from './webhook-intake.ts';
+import type { WebhookEndpoints } from './webhook-endpoints.ts';
 
 export const UNSUPPORTED_MEDIA_TEXT = 'Unsupported media';
 
@@ -57,6 +58,10 @@ export interface InboundDeps {
   deliveryCounter?: DeliveryCounter;
   /** Where a failure to count a delivery for the activity panel is reported (the delivery itself is still answered). */
   log?: Pick<Logger, 'warn'>;
+  /** Stores an authentic delivery for the intake worker to apply (docs/decisions/0015). */
+  intake: Pick<WebhookIntake, 'accept'>;
+  /** Each company's webhook secret and readers, kept a few seconds per process. */
+  endpoints: Pick<WebhookEndpoints, 'of'>;
 }
 
 function previewText(event: InboundMessage): string | null {
@@ -72,33 +77,28 @@ function previewText(event: InboundMessage): string | null {
 
 const storedType = (event: InboundMessage) => (event.type === 'button_reply' || event.type === 'list_reply' || event.type === 'contact' ? 'text' : event.type);
 
-/** How much of a refused delivery is kept: enough to see what the provider sent. */
-export const REJECTED_BODY_KEPT = 4096;
-
 export const WEBHOOK_UNAUTHORIZED = 'Webhook no autorizado.';
 
 /** The company a webhook URL names, and whether the secret in the URL is its own. */
-async function webhookTenant(deps: Pick<InboundDeps, 'db'>, tenantId: string, secret: string) {
-  const tenant = /^[0-9a-f-]{36}$/.test(tenantId) ? await findTenantById(deps.db, tenantId) : undefined;
-  const settings = tenant ? await providerSettingsOf(deps.db, tenant.id) : undefined;
-  return { tenant, authentic: Boolean(tenant && settings && secretMatches(settings.webhookSecret, secret)) };
+async function webhookTenant(deps: Pick<InboundDeps, 'endpoints'>, tenantId: string, secret: string) {
+  const endpoint = await deps.endpoints.of(tenantId);
+  return { endpoint, authentic: Boolean(endpoint && secretMatches(endpoint.webhookSecret, secret)) };
 }
 
 /** A GET on the webhook URL: the provider's verification handshake (Meta's `hub.challenge`), after the URL's secret. */
 export async function answerWebhookHandshake(deps: InboundDeps, provider: ProviderName, tenantId: string, secret: string, query: Record<string, unknown>) {
-  const { tenant, authentic } = await webhookTenant(deps, tenantId, secret);
-  if (!tenant || !authentic) throw unauthorized(WEBHOOK_UNAUTHORIZED);
-  return (await deps.lines.webhook(tenant, provider)).handshake(query);
+  const { endpoint, authentic } = await webhookTenant(deps, tenantId, secret);
+  if (!endpoint || !authentic) throw unauthorized(WEBHOOK_UNAUTHORIZED);
+  return (await endpoint.receiver(provider)).handshake(query);
 }
 
 /**
- * Verifies the tenant's webhook secret and the provider's signature, then applies every event of the callback.
- * A delivery that cannot be used (not JSON, nested too deep, an id too long…) is recorded in webhook_rejections and
- * acknowledged: providers retry every non-2xx answer, and a delivery that is malformed now will be malformed on
- * every retry, so a 4xx or 5xx would only repeat it. A delivery with a wrong secret or signature is refused (401);
- * for an existing company it is recorded too (a webhook URL copied wrong shows on its activity panel), for no
- * company it leaves no trace. The provider is the URL's: a late status from the provider a company left still
- * reaches its message.
+ * Verifies the tenant's webhook secret and the provider's signature, then hands the delivery to the intake: once it
+ * is stored there it will not be lost, and the webhook answers (providers retry any non-2xx answer, Gupshup within
+ * 10 s). The intake applies it right after (docs/decisions/0015). A delivery with a wrong secret or signature is
+ * refused (401); for an existing company it is recorded too (a webhook URL copied wrong shows on its activity
+ * panel), for no company it leaves no trace. The provider is the URL's: a late status from the provider a company
+ * left still reaches its message.
  */
 export async function receiveWebhook(
   deps: InboundDeps,
@@ -108,43 +108,73 @@ export async function receiveWebhook(
   delivery: WebhookDelivery,
   receivedAt = new Date(),
 ) {
-  const rawBody = delivery.rawBody.toString('utf8');
-  const { tenant, authentic } = await webhookTenant(deps, tenantId, secret);
-  const receiver = tenant && authentic ? await deps.lines.webhook(tenant, provider) : undefined;
+  const { endpoint, authentic } = await webhookTenant(deps, tenantId, secret);
+  const tenant = endpoint?.tenant;
+  const receiver = endpoint && authentic ? await endpoint.receiver(provider) : undefined;
   if (!tenant || !receiver || !receiver.authentic(delivery)) {
     deps.onDelivery?.('refused');
     const counter = deps.deliveryCounter;
-    if (tenant && counter) await noted(deps, () => recordWrongSecret(deps.db, counter, tenant.id, keptBody(rawBody), receivedAt));
+    if (tenant && counter) await noted(deps, () => recordWrongSecret(deps.db, counter, tenant.id, keptBody(delivery.rawBody.toString('utf8')), receivedAt));
     throw unauthorized(WEBHOOK_UNAUTHORIZED);
   }
+  await deps.intake.accept({ tenantId: tenant.id, provider, body: delivery.rawBody, receivedAt });
+}
+
+/** What applying a stored delivery needs: the inbound side without the intake itself. */
+export type ApplyDeps = Omit<InboundDeps, 'intake' | 'endpoints'>;
+
+/** What applying one delivery did, for the activity counts and metrics, and what to announce once it commits. */
+/**
+ * Applies a stored delivery inside the intake's transaction: every event of the callback, in order. A delivery that
+ * cannot be used (not JSON, nested too deep, an id too long…) is recorded in webhook_rejections: it would be
+ * malformed on every retry too. Nothing here may use `deps.db`: on the embedded database that would wait for the
+ * transaction it runs in.
+ */
+export async function applyDelivery(
+  deps: ApplyDeps,
+  tx: Tx,
+  tenantId: string,
+  receiver: WebhookReceiver,
+  delivery: { provider: ProviderName; body: Buffer; receivedAt: Date },
+): Promise<AppliedDelivery> {
+  const { provider, receivedAt } = delivery;
+  const rawBody = delivery.body.toString('utf8');
+  const afterCommit: AppliedDelivery['afterCommit'] = [];
   let events: InboundEvent[];
   try {
     events = receiver.parse(readDelivery(rawBody), receivedAt);
   } catch (error) {
     if (!(error instanceof MalformedDelivery)) throw error;
-    await deps.db.insert(webhookRejections).values({ tenantId: tenant.id, kind: 'malformed', reason: error.message, rawBody: keptBody(rawBody), receivedAt });
-    deps.onDelivery?.('malformed');
-    deps.deliveryCounter?.count(tenant.id, 'malformed', receivedAt);
-    return;
+    await tx.insert(webhookRejections).values({ tenantId, kind: 'malformed', reason: error.message, rawBody: keptBody(rawBody), receivedAt });
+    return { outcome: 'malformed', kinds: ['malformed'], waitsForMessage: false, afterCommit };
   }
   let changed = false;
+  let waitsForMessage = false;
   const kinds = new Set<DeliveryKind>();
   for (const event of events) {
     if (event.kind === 'message') {
       kinds.add('message');
-      if (await storeInboundMessage(deps, tenant.id, event, provider)) changed = true;
+      const stored = await storeInboundMessageIn(deps, tx, tenantId, event, provider);
+      if (stored) {
+        changed = true;
+        afterCommit.push(() => emitNewMessage(deps.events, tenantId, stored.card, stored.message, stored.created));
+      }
     } else if (event.kind === 'status') {
       kinds.add('status');
-      if (await applyStatus(deps, tenant.id, event)) changed = true;
+      const applied = await applyStatusIn(deps, tx, tenantId, event);
+      if (applied === 'unknown-message') waitsForMessage = true;
+      else if (applied) {
+        changed = true;
+        afterCommit.push(() => announceStatus(deps, tenantId, applied));
+      }
     } else {
       kinds.add('status');
-      await applyProviderTemplateStatus(deps.db, tenant.id, event);
+      await applyProviderTemplateStatus(tx, tenantId, event);
       changed = true;
     }
   }
   // Nothing new: a delivery repeated by the provider (or a status that does not move the ack).
-  deps.onDelivery?.(changed || events.length === 0 ? 'stored' : 'duplicate');
-  for (const kind of kinds) deps.deliveryCounter?.count(tenant.id, kind, receivedAt);
+  return { outcome: changed || events.length === 0 ? 'stored' : 'duplicate', kinds: [...kinds], waitsForMessage, afterCommit };
 }
 
 /** The activity panel's record of a refused delivery must never turn the answer into an error the provider retries. */
@@ -167,77 +197,64 @@ function readDelivery(rawBody: string): unknown {
   }
 }
 
-const keptBody = (rawBody: string) => withoutForbiddenCharacters(rawBody.slice(0, REJECTED_BODY_KEPT));
+/** Stores a customer's message once, however often the provider delivers it; undefined when it was stored before. */
+async function storeInboundMessageIn(deps: ApplyDeps, tx: Tx, tenantId: string, event: InboundMessage, provider: ProviderName) {
+  const contact = await upsertContact(
+    tx,
+    tenantId,
+    event.group ? { phone: event.group.id, name: event.group.name, isGroup: true } : { phone: event.from, name: event.senderName, isGroup: false },
+  );
+  // The newest profile (or group) name titles the chat, unless someone renamed it.
+  // A sender without a profile name comes with their number as name: that is no name.
+  const profileName = event.group ? event.group.name : event.senderName !== event.from ? event.senderName : undefined;
+  const { card, created } = await findOrCreateCard(
+    tx,
+    tenantId,
+    contact,
+    deps.bot && (() => deps.bot!.landingColumn(tx, tenantId)),
+    profileName ? { name: profileName, source: 'profile' } : undefined,
+  );
+  const quoted = event.quoted ? await findQuoted(tx, tenantId, event.quoted) : undefined;
+  const type = storedType(event);
+  const [message] = await tx
+    .insert(messages)
+    .values({
+      tenantId,
+      cardId: card.id,
+      sender: 'contact',
+      participantName: event.group ? (event.senderName ?? event.from) : null,
+      text: event.type === 'unsupported' ? UNSUPPORTED_MEDIA_TEXT : (event.text ?? null),
+      type,
+      mediaMime: event.media?.contentType ?? null,
+      mediaFileName: event.media?.fileName ?? null,
+      providerMessageId: event.providerMessageId,
+      ack: 3,
+      quotedMessageId: quoted?.id ?? null,
+      quotedMessageText: quoted?.text ?? null,
+      quotedMessageSender: quoted?.sender ?? null,
+      payload: event.location ? { location: event.location } : event.reply ? { reply: event.reply } : event.type === 'unsupported' ? { raw: event.raw } : null,
+      createdAt: event.timestamp,
+    })
+    .onConflictDoNothing({ target: [messages.tenantId, messages.providerMessageId] })
+    .returning();
+  if (!message) return undefined;
 
-/** Stores a customer's message once, however often the provider delivers it. */
-export async function storeInboundMessage(deps: InboundDeps, tenantId: string, event: InboundMessage, provider?: ProviderName) {
-  const outcome = await deps.db.transaction(async (tx) => {
-    const contact = await upsertContact(
-      tx,
-      tenantId,
-      event.group ? { phone: event.group.id, name: event.group.name, isGroup: true } : { phone: event.from, name: event.senderName, isGroup: false },
-    );
-    // The newest profile (or group) name titles the chat, unless someone renamed it.
-    // A sender without a profile name comes with their number as name: that is no name.
-    const profileName = event.group ? event.group.name : event.senderName !== event.from ? event.senderName : undefined;
-    const { card, created } = await findOrCreateCard(
-      tx,
-      tenantId,
-      contact,
-      deps.bot && (() => deps.bot!.landingColumn(tx, tenantId)),
-      profileName ? { name: profileName, source: 'profile' } : undefined,
-    );
-    const quoted = event.quoted ? await findQuoted(tx, tenantId, event.quoted) : undefined;
-    const type = storedType(event);
-    const [message] = await tx
-      .insert(messages)
-      .values({
-        tenantId,
-        cardId: card.id,
-        sender: 'contact',
-        participantName: event.group ? (event.senderName ?? event.from) : null,
-        text: event.type === 'unsupported' ? UNSUPPORTED_MEDIA_TEXT : (event.text ?? null),
-        type,
-        mediaMime: event.media?.contentType ?? null,
-        mediaFileName: event.media?.fileName ?? null,
-        providerMessageId: event.providerMessageId,
-        ack: 3,
-        quotedMessageId: quoted?.id ?? null,
-        quotedMessageText: quoted?.text ?? null,
-        quotedMessageSender: quoted?.sender ?? null,
-        payload: event.location
-          ? { location: event.location }
-          : event.reply
-            ? { reply: event.reply }
-            : event.type === 'unsupported'
-              ? { raw: event.raw }
-              : null,
-        createdAt: event.timestamp,
-      })
-      .onConflictDoNothing({ target: [messages.tenantId, messages.providerMessageId] })
-      .returning();
-    if (!message) return undefined;
-
-    const updated = await recordCardActivity(tx, tenantId, card.id, {
-      lastMessageType: type,
-      lastMessageText: previewText(event),
-      at: event.timestamp,
-      fromContact: true,
-      countsAsUnread: true,
-    });
-    await recordUsage(tx, tenantId, 'received', message.id);
-    if (event.media)
-      await deps.enqueueMediaDownload(tx, { tenantId, messageId: message.id, url: event.media.ref, contentType: event.media.contentType, provider });
-    await deps.domainEvents.publish(tx, {
-      type: 'customer-message.stored',
-      tenantId,
-      payload: { messageId: message.id, cardId: updated.id, funnelId: updated.funnelId, columnId: updated.columnId, cardCreated: created },
-    });
-    return { message, card: updated, created };
+  const updated = await recordCardActivity(tx, tenantId, card.id, {
+    lastMessageType: type,
+    lastMessageText: previewText(event),
+    at: event.timestamp,
+    fromContact: true,
+    countsAsUnread: true,
   });
-  if (!outcome) return undefined;
-  emitNewMessage(deps.events, tenantId, outcome.card, outcome.message, outcome.created);
-  return outcome.message;
+  await recordUsage(tx, tenantId, 'received', message.id);
+  if (event.media)
+    await deps.enqueueMediaDownload(tx, { tenantId, messageId: message.id, url: event.media.ref, contentType: event.media.contentType, provider });
+  await deps.domainEvents.publish(tx, {
+    type: 'customer-message.stored',
+    tenantId,
+    payload: { messageId: message.id, cardId: updated.id, funnelId: updated.funnelId, columnId: updated.columnId, cardCreated: created },
+  });
+  return { message, card: updated, created };
 }
 
 export function emitNewMessage(events: ChatEvents, tenantId: string, card: CardRow, message: MessageRow, cardCreated: boolean) {
@@ -259,40 +276,46 @@ async function findQuoted(tx: Tx, tenantId: string, quoted: NonNullable<InboundM
 /**
  * Applies a delivery status. Ack only increases; a failure counts only while nothing better is
  * known, so a late `failed` never hides a message that was already delivered. A send that fails
- * after the provider accepted it is un-billed with the same change.
+ * after the provider accepted it is un-billed with the same change. 'unknown-message' when no message
+ * carries the status's ids yet (the send that will store them has not finished); null when the ack does not move.
  */
-export async function applyStatus(deps: InboundDeps, tenantId: string, event: InboundStatus): Promise<boolean> {
+async function applyStatusIn(deps: ApplyDeps, tx: Tx, tenantId: string, event: InboundStatus): Promise<MessageRow | 'unknown-message' | null> {
   const ack = ackByStatus[event.status];
   const match = or(
     ...(event.providerMessageId ? [eq(messages.providerMessageId, event.providerMessageId)] : []),
     ...(event.whatsappMessageId ? [eq(messages.whatsappMessageId, event.whatsappMessageId)] : []),
   );
-  if (!match) return false;
+  if (!match) return null;
   const guard = ack === -1 ? sql`${messages.ack} <= 0` : sql`${messages.ack} < ${ack}`;
-  const updated = await deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(messages)
-      .set({
-        ack,
-        ...(event.whatsappMessageId ? { whatsappMessageId: event.whatsappMessageId } : {}),
-        ...(ack === -1 ? { errorReason: event.failure?.reason ?? 'Error del proveedor', errorCode: event.failure?.code ?? null } : {}),
-      })
-      .where(and(eq(messages.tenantId, tenantId), match, guard))
-      .returning();
-    if (row?.ack === -1) await unbillFailedMessage(tx, tenantId, row.id);
-    if (row) await publishStatusChange(deps.domainEvents, tx, row);
+  const [row] = await tx
+    .update(messages)
+    .set({
+      ack,
+      ...(event.whatsappMessageId ? { whatsappMessageId: event.whatsappMessageId } : {}),
+      ...(ack === -1 ? { errorReason: event.failure?.reason ?? 'Error del proveedor', errorCode: event.failure?.code ?? null } : {}),
+    })
+    .where(and(eq(messages.tenantId, tenantId), match, guard))
+    .returning();
+  if (row) {
+    if (row.ack === -1) await unbillFailedMessage(tx, tenantId, row.id);
+    await publishStatusChange(deps.domainEvents, tx, row);
     return row;
-  });
-  if (!updated) {
-    // Still learn the WhatsApp id (quotes refer to it) even when the ack does not move.
-    if (event.whatsappMessageId && event.providerMessageId) {
-      await deps.db
-        .update(messages)
-        .set({ whatsappMessageId: event.whatsappMessageId })
-        .where(and(eq(messages.tenantId, tenantId), eq(messages.providerMessageId, event.providerMessageId)));
-    }
-    return false;
   }
+  const [known] = await tx
+    .select({ id: messages.id, whatsappMessageId: messages.whatsappMessageId })
+    .from(messages)
+    .where(and(eq(messages.tenantId, tenantId), match))
+    .limit(1);
+  if (!known) return 'unknown-message';
+  // Still learn the WhatsApp id (quotes refer to it) even when the ack does not move.
+  if (event.whatsappMessageId && !known.whatsappMessageId) {
+    await tx.update(messages).set({ whatsappMessageId: event.whatsappMessageId }).where(eq(messages.id, known.id));
+  }
+  return null;
+}
+
+/** The status change as the open chats see it. */
+async function announceStatus(deps: ApplyDeps, tenantId: string, updated: MessageRow) {
   await deps.events.emitForCard(tenantId, updated.cardId, 'message_status_updated', {
     cardId: updated.cardId,
     messageId: updated.id,
@@ -300,5 +323,4 @@ export async function applyStatus(deps: InboundDeps, tenantId: string, event: In
     ack: updated.ack as -1 | 0 | 1 | 2 | 3,
     ...(updated.ack === -1 ? { error: updated.errorReason, errorCode: updated.errorCode } : {}),
   });
-  return true;
 }

@@ -7,6 +7,7 @@ export { type ChatOutbound, chatsPlugin, createChatOutbound } from './chats.plug
 export { type ChatEvents, createChatEvents } from './chat-events.ts';
 export { upsertContact } from './contacts.service.ts';
 export { emitNewMessage, type InboundBot } from './inbound.service.ts';
+export type { WebhookIntake } from './webhook-intake.ts';
 export { announceNote, findMessageKind, latestCustomerMessageId, recentMessages, storeSystemNote } from './conversation.service.ts';
 export { countMessagesSentBetween } from './message-counts.ts';
 export { publishStatusChange } from './message-events.ts';

@@ -1,5 +1,6 @@
 import { and, desc, eq, gte, sql } from 'drizzle-orm';
 import { cards, messages, webhookDeliveryHours, webhookRejections } from '../../../db/schema/index.ts';
+import { withoutForbiddenCharacters } from '@embudo/contracts/text';
 import { queryRows, type Db } from '../../platform/db/database.ts';
 
 /** What one webhook delivery was, per company and hour (the activity panel's chart and "last" times). */
@@ -9,6 +10,11 @@ export type DeliveryKind = 'message' | 'status' | 'refused' | 'malformed';
  * Deliveries with a wrong secret are recorded (raw payload included) at most this many times per company and hour;
  * past that only counted, so whoever knows a company's id cannot fill the table.
  */
+/** How much of a refused delivery is kept: enough to see what the provider sent. */
+export const REJECTED_BODY_KEPT = 4096;
+
+export const keptBody = (rawBody: string) => withoutForbiddenCharacters(rawBody.slice(0, REJECTED_BODY_KEPT));
+
 export const WRONG_SECRET_RECORDS_PER_HOUR = 60;
 
 export const WRONG_SECRET_REASON =

@@ -4,7 +4,7 @@ import { cards, contacts, messages, webhookRejections } from '../../../db/schema
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { TRUNCATED_NOTE } from '../../messaging-providers/gupshup/gupshup-webhook.parser.ts';
-import { REJECTED_BODY_KEPT } from './inbound.service.ts';
+import { REJECTED_BODY_KEPT } from './webhook-activity.ts';
 
 let t: TestApp;
 beforeAll(async () => {

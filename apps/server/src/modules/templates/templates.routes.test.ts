@@ -16,7 +16,7 @@ import { multipartFile, PNG_PIXEL as PNG, syncUntilReviewed as reviewed } from '
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
 import { FAKE_REJECTION_REASON, type FakeGupshup } from '../../messaging-providers/sandbox/fake-gupshup.ts';
 import { sandboxAppName } from '../tenants/index.ts';
-import { findApprovedTemplate } from './templates.service.ts';
+import { applyProviderTemplateStatus, findApprovedTemplate } from './templates.service.ts';
 import { PARTNER_CREDENTIALS_MISSING } from '../../messaging-providers/gupshup/gupshup-partner.client.ts';
 
 type Owner = Awaited<ReturnType<typeof registerTenant>>;
@@ -305,6 +305,29 @@ describe('review at the provider (partner API against the fake)', () => {
     fake.failNextPartnerCall('delete', { status: 500 });
     expect((await call(owner, 'DELETE', `/templates/${created.id}`)).statusCode).toBe(502);
     expect(await rowsOf(owner.tenant.id)).toHaveLength(1);
+  });
+});
+
+describe("the provider's review by webhook", () => {
+  it('moves the template, but news older than its last change (an approval, a sync) leaves it as it is', async () => {
+    const owner = await registerTenant(t.app);
+    const created = (await call(owner, 'POST', '/templates', template())).json();
+    const [row] = await rowsOf(owner.tenant.id);
+    const before = new Date(row!.updatedAt.getTime() - 1_000);
+    const late = await applyProviderTemplateStatus(t.database.db, owner.tenant.id, {
+      name: created.name,
+      status: 'REJECTED',
+      reason: 'tarde',
+      timestamp: before,
+    });
+    expect(late).toMatchObject({ status: row!.status, rejectionReason: row!.rejectionReason });
+    const fresh = await applyProviderTemplateStatus(t.database.db, owner.tenant.id, {
+      name: created.name,
+      status: 'REJECTED',
+      reason: 'a tiempo',
+      timestamp: new Date(),
+    });
+    expect(fresh).toMatchObject({ status: 'REJECTED', rejectionReason: 'a tiempo' });
   });
 });
 

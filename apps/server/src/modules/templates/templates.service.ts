@@ -282,14 +282,21 @@ export async function syncTemplates(deps: TemplatesDeps, who: TemplateActor): Pr
 
 /**
  * Meta's review moved a template (the provider's status webhook): the same rule as a sync, for the one template it
- * names (by the provider's id, else by name and language). The operator's block stands whatever the provider says.
+ * names (by the provider's id, else by name and language). The operator's block stands whatever the provider says,
+ * and news older than the template's last change (an operator's approval, a sync) is not news: a delivery can come late.
  */
-export async function applyProviderTemplateStatus(db: Db, tenantId: string, update: Omit<InboundTemplateStatus, 'kind' | 'timestamp'>) {
+export async function applyProviderTemplateStatus(
+  db: DbExecutor,
+  tenantId: string,
+  update: Omit<InboundTemplateStatus, 'kind' | 'timestamp'> & { timestamp?: Date },
+) {
   const rows = await db.select().from(messageTemplates).where(eq(messageTemplates.tenantId, tenantId));
   const row =
     rows.find((candidate) => update.providerTemplateId && candidate.providerTemplateId === update.providerTemplateId) ??
     rows.find((candidate) => candidate.name === update.name && (!update.languageCode || candidate.languageCode === update.languageCode));
   if (!row || row.operatorRejectionReason !== null) return undefined;
+  // Providers stamp their events in whole seconds: only an event from an earlier second is surely older.
+  if (update.timestamp && update.timestamp.getTime() < Math.floor(row.updatedAt.getTime() / 1000) * 1000) return row;
   const rejectionReason = update.status === 'REJECTED' || update.status === 'FAILED' || update.status === 'PAUSED' ? update.reason : null;
   if (row.status === update.status && row.rejectionReason === rejectionReason) return row;
   const [updated] = await db

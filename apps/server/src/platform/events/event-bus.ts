@@ -67,10 +67,15 @@ export class EventBus implements EventPublisher {
       // A producer's mistake fails its own transaction rather than a listener's job later.
       payload: domainEventPayloads[draft.type].parse(draft.payload) as DomainEventPayload<T>,
     };
-    for (const listener of this.listeners.get(event.type) ?? []) {
-      const job = this.jobs.get(`${LISTENER_JOB_PREFIX}${listener.name}`)!;
-      await this.options.queue.enqueue(tx, job, event, { singletonKey: `${listener.name}:${event.id}` });
-    }
+    // One statement for all the listeners' jobs: a customer message has several, and the webhook's intake pays per statement.
+    await this.options.queue.enqueueMany(
+      tx,
+      (this.listeners.get(event.type) ?? []).map((listener) => ({
+        definition: this.jobs.get(`${LISTENER_JOB_PREFIX}${listener.name}`)!,
+        payload: event,
+        options: { singletonKey: `${listener.name}:${event.id}` },
+      })),
+    );
     return event;
   }
 

@@ -79,6 +79,8 @@ describe('request ids', () => {
       body: delivery,
     });
     expect(received.statusCode).toBe(200);
+    // Applied right after the answer, with the request's id (docs/decisions/0015).
+    await app.webhookIntake.drain();
     const fromWebhook = await database.db.select().from(jobs).where(eq(jobs.requestId, 'webhook-request-0001'));
     // One job per listener of customer-message.stored (auto-bot, flow bots, AI assistant...), each carrying the id.
     expect(fromWebhook.length).toBeGreaterThan(0);

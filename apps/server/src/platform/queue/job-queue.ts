@@ -126,29 +126,52 @@ export class JobQueue {
     payload: z.input<Payload>,
     options: EnqueueOptions = {},
   ): Promise<string | null> {
-    const validPayload = definition.payload.parse(payload);
-    const [row] = await executor
-      .insert(jobs)
-      .values({
-        name: definition.name,
-        payload: validPayload,
-        runAt: options.runAt ?? msFromNow(options.delayMs ?? 0),
-        maxAttempts: definition.maxAttempts,
-        singletonKey: options.singletonKey,
-        tenantId: tenantIdOf(validPayload),
-        requestId: currentLogContext()?.requestId ?? null,
-      })
-      .onConflictDoNothing({ target: jobs.singletonKey, where: sql`status in ('pending', 'running')` })
-      .returning({ id: jobs.id });
-    if (!row) {
+    const [id] = await this.insertJobs(executor, [{ definition, payload, options }]);
+    if (!id) {
       this.logger.debug({ job: definition.name, singletonKey: options.singletonKey }, 'job already queued under this singleton key');
       return null;
     }
-    // Inside an open transaction the row is not visible until it commits: the worker is woken then, by
-    // wakeAfterCommit (a request that answered) or by the finishing job whose transaction enqueued it.
-    if (executor === this.db) this.wake();
-    else this.enqueuedInTransaction = true;
-    return row.id;
+    return id;
+  }
+
+  /**
+   * Records several jobs in one statement (a domain event's listeners): each as `enqueue` would, a taken singleton key
+   * skipped. Answers how many were recorded.
+   */
+  async enqueueMany(executor: DbExecutor, entries: ReadonlyArray<{ definition: JobDefinition; payload: unknown; options?: EnqueueOptions }>): Promise<number> {
+    return entries.length === 0 ? 0 : (await this.insertJobs(executor, entries)).length;
+  }
+
+  private async insertJobs(
+    executor: DbExecutor,
+    entries: ReadonlyArray<{ definition: JobDefinition; payload: unknown; options?: EnqueueOptions }>,
+  ): Promise<string[]> {
+    const requestId = currentLogContext()?.requestId ?? null;
+    const rows = await executor
+      .insert(jobs)
+      .values(
+        entries.map(({ definition, payload, options = {} }) => {
+          const validPayload = definition.payload.parse(payload);
+          return {
+            name: definition.name,
+            payload: validPayload,
+            runAt: options.runAt ?? msFromNow(options.delayMs ?? 0),
+            maxAttempts: definition.maxAttempts,
+            singletonKey: options.singletonKey,
+            tenantId: tenantIdOf(validPayload),
+            requestId,
+          };
+        }),
+      )
+      .onConflictDoNothing({ target: jobs.singletonKey, where: sql`status in ('pending', 'running')` })
+      .returning({ id: jobs.id });
+    // Inside an open transaction the rows are not visible until it commits: the worker is woken then, by
+    // wakeAfterCommit (a request that answered) or by the finishing job whose transaction enqueued them.
+    if (rows.length > 0) {
+      if (executor === this.db) this.wake();
+      else this.enqueuedInTransaction = true;
+    }
+    return rows.map((row) => row.id);
   }
 
   /** The caller's transactions have committed (its request answered): run what they enqueued now, not at the next poll. */

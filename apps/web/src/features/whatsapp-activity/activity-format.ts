@@ -21,4 +21,5 @@ export function shortDateTime(iso: string): string {
 export const refusalLabels = {
   wrong_secret: 'Secreto del webhook incorrecto',
   malformed: 'Entrega malformada',
+  unapplied: 'Entrega que no se pudo aplicar',
 } as const;

@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { messages, webhookIntake, webhookRejections } from '../../../db/schema/index.ts';
+import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
+import { bearer, registerTenant } from '../../../test/support/factories.ts';
+import type { WebhookReceiver } from '../../messaging-providers/provider.ts';
+import { createLogger } from '../../platform/logger/logger.ts';
+import type { AppliedDelivery } from './webhook-intake.ts';
+import { INTAKE_MAX_ATTEMPTS, WebhookIntake, type IntakeRow } from './webhook-intake.ts';
+
+type Owner = Awaited<ReturnType<typeof registerTenant>>;
+
+const textMessage = (id: string, text = 'Hola', phone = '5215511112222') =>
+  JSON.stringify({
+    app: 'Demo',
+    timestamp: Date.now(),
+    version: 2,
+    type: 'message',
+    payload: { id, source: phone, type: 'text', payload: { text }, sender: { phone, name: 'Ana' } },
+  });
+const deliveredStatus = (gsId: string) =>
+  JSON.stringify({
+    app: 'Demo',
+    timestamp: Date.now(),
+    version: 2,
+    type: 'message-event',
+    payload: { id: gsId, gsId, type: 'delivered', destination: '5215511112222', payload: { ts: 1 } },
+  });
+
+describe('the webhook intake of a production server (the answer waits for nothing but the delivery being stored)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ providerMode: 'sandbox', webhookAnswerWaitMs: 0 });
+  });
+  afterAll(async () => t.close());
+
+  async function webhookPath(owner: Owner) {
+    const settings = await t.app.inject({ method: 'GET', url: '/api/gupshup/settings', headers: bearer(owner.token) });
+    return new URL(settings.json().webhookUrl as string).pathname;
+  }
+  const deliver = (path: string, body: string) => t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json' }, body });
+  const db = () => t.database.db;
+
+  it('answers once the delivery is stored, keeps a byte-identical retry once, and applies it right after', async () => {
+    const owner = await registerTenant(t.app);
+    const path = await webhookPath(owner);
+    const body = textMessage('wamid.intake-1', 'Quiero una cotización');
+    const answers = await Promise.all([deliver(path, body), deliver(path, body)]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+    await t.app.webhookIntake.drain();
+    const stored = await db().select().from(messages).where(eq(messages.tenantId, owner.tenant.id));
+    expect(stored.map((message) => message.text)).toEqual(['Quiero una cotización']);
+    expect(await db().select().from(webhookIntake).where(eq(webhookIntake.tenantId, owner.tenant.id))).toEqual([]);
+  });
+
+  it('applies, when it sweeps, a delivery a crash left stored but unapplied', async () => {
+    const owner = await registerTenant(t.app);
+    // Stored as the webhook stores it, with no worker run after it (the process died right after answering).
+    await db()
+      .insert(webhookIntake)
+      .values({ tenantId: owner.tenant.id, provider: 'gupshup', body: Buffer.from(textMessage('wamid.left-behind')), bodyHash: 'h1', receivedAt: new Date() });
+    await t.app.webhookIntake.drain();
+    const [stored] = await db().select().from(messages).where(eq(messages.tenantId, owner.tenant.id));
+    expect(stored).toMatchObject({ providerMessageId: 'wamid.left-behind', sender: 'contact' });
+  });
+
+  it("holds a status that comes before its message's provider id, and applies it once the id is known", async () => {
+    const owner = await registerTenant(t.app);
+    const path = await webhookPath(owner);
+    expect((await deliver(path, textMessage('wamid.first'))).statusCode).toBe(200);
+    await t.app.webhookIntake.drain();
+    const [message] = await db().select().from(messages).where(eq(messages.tenantId, owner.tenant.id));
+    // The status of a send whose job has not stored the provider's id yet.
+    expect((await deliver(path, deliveredStatus('gs-not-yet'))).statusCode).toBe(200);
+    await t.app.webhookIntake.drain();
+    const [waiting] = await db().select().from(webhookIntake).where(eq(webhookIntake.tenantId, owner.tenant.id));
+    expect(waiting).toMatchObject({ attempts: 1, lastError: 'waiting for the message of a status' });
+
+    await db().update(messages).set({ providerMessageId: 'gs-not-yet', sender: 'user', ack: 1 }).where(eq(messages.id, message!.id));
+    await db()
+      .update(webhookIntake)
+      .set({ processAfter: sql`now() - interval '1 second'` })
+      .where(eq(webhookIntake.id, waiting!.id));
+    await t.app.webhookIntake.drain();
+    const [after] = await db().select().from(messages).where(eq(messages.id, message!.id));
+    expect(after!.ack).toBe(2);
+    expect(await db().select().from(webhookIntake).where(eq(webhookIntake.tenantId, owner.tenant.id))).toEqual([]);
+  });
+
+  it("refuses a wrong secret before storing anything, and another company's deliveries stay its own", async () => {
+    const a = await registerTenant(t.app);
+    const b = await registerTenant(t.app);
+    const pathOfA = await webhookPath(a);
+    const wrong = pathOfA.replace(/[^/]+$/, 'no-es-el-secreto');
+    expect((await deliver(wrong, textMessage('wamid.wrong'))).statusCode).toBe(401);
+    // B's secret on A's URL is just as wrong.
+    const secretOfB = (await webhookPath(b)).split('/').pop()!;
+    expect((await deliver(pathOfA.replace(/[^/]+$/, secretOfB), textMessage('wamid.cross'))).statusCode).toBe(401);
+    await t.app.webhookIntake.drain();
+    expect(await db().select().from(messages).where(eq(messages.tenantId, a.tenant.id))).toEqual([]);
+    expect(await db().select().from(webhookIntake).where(eq(webhookIntake.tenantId, a.tenant.id))).toEqual([]);
+  });
+});
+
+describe('the intake worker', () => {
+  let t: TestApp;
+  let tenantId: string;
+  beforeAll(async () => {
+    t = await buildTestApp({ providerMode: 'sandbox' });
+    tenantId = (await registerTenant(t.app)).tenant.id;
+  });
+  afterAll(async () => t.close());
+
+  const receiver = {} as WebhookReceiver;
+  const applied = (): AppliedDelivery => ({ outcome: 'stored', kinds: ['message'], waitsForMessage: false, afterCommit: [] });
+  const delivery = (text: string) => ({ tenantId, provider: 'gupshup' as const, body: Buffer.from(text), receivedAt: new Date() });
+
+  function intake(apply: (row: IntakeRow) => Promise<AppliedDelivery>, answerWaitMs = 60_000) {
+    return new WebhookIntake({
+      db: t.database.db,
+      log: createLogger('silent'),
+      answerWaitMs,
+      receiversOf: async () => () => receiver,
+      apply: (_tx, _tenant, _receiver, row) => apply(row),
+      onApplied: () => undefined,
+      afterCommit: () => undefined,
+    });
+  }
+
+  it("applies a company's deliveries in arrival order, many in one transaction when they arrive together", async () => {
+    const applied_: number[] = [];
+    let batches = 0;
+    const worker = new WebhookIntake({
+      db: t.database.db,
+      log: createLogger('silent'),
+      answerWaitMs: 60_000,
+      // Asked once per batch, before its transaction opens.
+      receiversOf: async () => {
+        batches += 1;
+        return () => receiver;
+      },
+      apply: async (_tx, _tenant, _receiver, row) => {
+        applied_.push(row.id);
+        return applied();
+      },
+      onApplied: () => undefined,
+      afterCommit: () => undefined,
+    });
+    const bodies = Array.from({ length: 30 }, (_, index) => `entrega ${index}`);
+    await Promise.all(bodies.map((body) => worker.accept(delivery(body))));
+    expect(applied_).toHaveLength(30);
+    expect(applied_).toEqual([...applied_].sort((x, y) => x - y));
+    expect(batches).toBeLessThan(bodies.length / 2);
+  });
+
+  it(`sets a delivery aside as 'unapplied' after ${INTAKE_MAX_ATTEMPTS} failed tries, and keeps the others going`, async () => {
+    const appliedBodies: string[] = [];
+    const worker = intake(async (row) => {
+      if (row.body.toString() === 'rota') throw new Error('la base de datos no respondió');
+      appliedBodies.push(row.body.toString());
+      return applied();
+    });
+    await worker.accept(delivery('rota'));
+    await worker.accept(delivery('sana'));
+    const waiting = () => t.database.db.select().from(webhookIntake).where(eq(webhookIntake.tenantId, tenantId));
+    expect(await waiting()).toMatchObject([{ attempts: 1, lastError: 'la base de datos no respondió' }]);
+    let tries = 1;
+    while ((await waiting()).length > 0 && tries < 20) {
+      await t.database.db
+        .update(webhookIntake)
+        .set({ processAfter: sql`now() - interval '1 second'` })
+        .where(eq(webhookIntake.tenantId, tenantId));
+      await worker.drain();
+      tries += 1;
+    }
+    expect(tries).toBe(INTAKE_MAX_ATTEMPTS);
+    expect(appliedBodies.at(-1)).toBe('sana');
+    const [setAside] = await t.database.db.select().from(webhookRejections).where(eq(webhookRejections.tenantId, tenantId));
+    expect(setAside).toMatchObject({
+      kind: 'unapplied',
+      rawBody: 'rota',
+      reason: `No se pudo aplicar tras ${INTAKE_MAX_ATTEMPTS} intentos: la base de datos no respondió`,
+    });
+  });
+});
