@@ -7,7 +7,7 @@ import type { JobDefinition } from '../../platform/queue/job-definition.ts';
 import { createChatEvents } from './chat-events.ts';
 import { createChatJobs, createScheduledJob } from './chats.jobs.ts';
 import { chatsRoutes } from './chats.routes.ts';
-import { applyDelivery, type InboundBot, type InboundDeps } from './inbound.service.ts';
+import { applyDeliveries, type InboundBot, type InboundDeps } from './inbound.service.ts';
 import { WebhookIntake } from './webhook-intake.ts';
 import { WebhookEndpoints } from './webhook-endpoints.ts';
 import type { OutboundDeps } from './outbound.service.ts';
@@ -78,7 +78,7 @@ export function createChatOutbound(context: AppContext, ports: ChatProviderPorts
       const receivers = { gupshup: await endpoint.receiver('gupshup'), meta: await endpoint.receiver('meta') };
       return (provider) => receivers[provider];
     },
-    apply: (tx, tenantId, receiver, row) => applyDelivery(inbound, tx, tenantId, receiver, row),
+    apply: (tx, tenantId, receiverOf, rows) => applyDeliveries(inbound, tx, tenantId, receiverOf, rows),
     onApplied: (tenantId, applied, receivedAt) => {
       context.metrics.webhookDelivery(applied.outcome);
       for (const kind of applied.kinds) deliveryCounter.count(tenantId, kind, receivedAt);

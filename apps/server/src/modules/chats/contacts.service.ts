@@ -1,23 +1,43 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { contacts } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
 
 export type ContactRow = typeof contacts.$inferSelect;
 
+export interface ContactInput {
+  phone: string;
+  name?: string;
+  isGroup: boolean;
+}
+
 /** Finds the contact by phone (or group id), creating it; a newly learnt name fills an empty one. */
-export async function upsertContact(executor: DbExecutor, tenantId: string, input: { phone: string; name?: string; isGroup: boolean }): Promise<ContactRow> {
+export async function upsertContact(executor: DbExecutor, tenantId: string, input: ContactInput): Promise<ContactRow> {
+  return (await upsertContacts(executor, tenantId, [input])).get(input.phone)!;
+}
+
+/**
+ * `upsertContact` for several contacts in two statements, by phone. Of several inputs for one phone the first decides
+ * whether it is a group, and the first name given names it, as one `upsertContact` after another would.
+ */
+export async function upsertContacts(executor: DbExecutor, tenantId: string, inputs: readonly ContactInput[]): Promise<Map<string, ContactRow>> {
+  const byPhone = new Map<string, ContactInput>();
+  for (const input of inputs) {
+    const seen = byPhone.get(input.phone);
+    if (!seen) byPhone.set(input.phone, { ...input });
+    else if (!seen.name && input.name) seen.name = input.name;
+  }
+  if (byPhone.size === 0) return new Map();
   await executor
     .insert(contacts)
-    .values({ tenantId, phone: input.phone, name: input.name ?? null, isGroup: input.isGroup })
-    .onConflictDoNothing();
-  const [row] = await executor
+    .values([...byPhone.values()].map((input) => ({ tenantId, phone: input.phone, name: input.name ?? null, isGroup: input.isGroup })))
+    .onConflictDoUpdate({
+      target: [contacts.tenantId, contacts.phone],
+      set: { name: sql`excluded.name` },
+      setWhere: sql`${contacts.name} is null and excluded.name is not null`,
+    });
+  const rows = await executor
     .select()
     .from(contacts)
-    .where(and(eq(contacts.tenantId, tenantId), eq(contacts.phone, input.phone)))
-    .limit(1);
-  if (row && !row.name && input.name) {
-    const [named] = await executor.update(contacts).set({ name: input.name }).where(eq(contacts.id, row.id)).returning();
-    return named!;
-  }
-  return row!;
+    .where(and(eq(contacts.tenantId, tenantId), inArray(contacts.phone, [...byPhone.keys()])));
+  return new Map(rows.map((row) => [row.phone, row]));
 }

@@ -16,16 +16,17 @@ import {
   type WebhookReceiver,
   type WhatsAppLines,
 } from '../../messaging-providers/provider.ts';
-import { findOrCreateCard, recordCardActivity, toCardUpdate, type CardPlace, type CardRow } from '../funnels/index.ts';
+import { findOrCreateCards, recordCardsActivity, toCardUpdate, type CardPlace, type CardRow, type LearntName } from '../funnels/index.ts';
 import { applyProviderTemplateStatus } from '../templates/index.ts';
-import { recordUsage, unbillFailedMessage } from '../usage/index.ts';
-import { upsertContact } from './contacts.service.ts';
+import { recordUsageOfMessages, unbillFailedMessage } from '../usage/index.ts';
+import { upsertContacts } from './contacts.service.ts';
 import { toMessageDto, type MessageRow } from './message-dto.ts';
 import type { ChatEvents } from './chat-events.ts';
 import { publishStatusChange } from './message-events.ts';
 import { keptBody, recordWrongSecret, type DeliveryCounter, type DeliveryKind } from './webhook-activity.ts';
 import type { WebhookOutcome } from '../../platform/metrics/metrics.ts';
 import type { Logger } from '../../platform/logger/logger.ts';
+import { runWithLogContext } from '../../platform/logger/log-context.ts';
 import type { AppliedDelivery, WebhookIntake } from './webhook-intake.ts';
 import type { WebhookEndpoints } from './webhook-endpoints.ts';
 
@@ -123,58 +124,90 @@ export async function receiveWebhook(
 /** What applying a stored delivery needs: the inbound side without the intake itself. */
 export type ApplyDeps = Omit<InboundDeps, 'intake' | 'endpoints'>;
 
-/** What applying one delivery did, for the activity counts and metrics, and what to announce once it commits. */
+/** A stored delivery as the intake hands it over. */
+export interface StoredDelivery {
+  provider: ProviderName;
+  body: Buffer;
+  receivedAt: Date;
+  requestId: string | null;
+}
+
 /**
- * Applies a stored delivery inside the intake's transaction: every event of the callback, in order. A delivery that
- * cannot be used (not JSON, nested too deep, an id too long…) is recorded in webhook_rejections: it would be
- * malformed on every retry too. Nothing here may use `deps.db`: on the embedded database that would wait for the
- * transaction it runs in.
+ * Applies stored deliveries, in order, inside the intake's transaction: every event of each callback. Customers'
+ * messages that follow one another are stored together (a few statements for the run, not a few per message);
+ * statuses and template news are applied one by one between them, so a status never overtakes the message it
+ * follows. A delivery that cannot be used (not JSON, nested too deep, an id too long…) is recorded in
+ * webhook_rejections: it would be malformed on every retry too. Nothing here may use `deps.db`: on the embedded
+ * database that would wait for the transaction it runs in.
  */
-export async function applyDelivery(
+export async function applyDeliveries(
   deps: ApplyDeps,
   tx: Tx,
   tenantId: string,
-  receiver: WebhookReceiver,
-  delivery: { provider: ProviderName; body: Buffer; receivedAt: Date },
-): Promise<AppliedDelivery> {
-  const { provider, receivedAt } = delivery;
-  const rawBody = delivery.body.toString('utf8');
-  const afterCommit: AppliedDelivery['afterCommit'] = [];
-  let events: InboundEvent[];
-  try {
-    events = receiver.parse(readDelivery(rawBody), receivedAt);
-  } catch (error) {
-    if (!(error instanceof MalformedDelivery)) throw error;
-    await tx.insert(webhookRejections).values({ tenantId, kind: 'malformed', reason: error.message, rawBody: keptBody(rawBody), receivedAt });
-    return { outcome: 'malformed', kinds: ['malformed'], waitsForMessage: false, afterCommit };
-  }
-  let changed = false;
-  let waitsForMessage = false;
-  const kinds = new Set<DeliveryKind>();
-  for (const event of events) {
-    if (event.kind === 'message') {
-      kinds.add('message');
-      const stored = await storeInboundMessageIn(deps, tx, tenantId, event, provider);
-      if (stored) {
-        changed = true;
-        afterCommit.push(() => emitNewMessage(deps.events, tenantId, stored.card, stored.message, stored.created));
+  receiverOf: (provider: ProviderName) => WebhookReceiver,
+  deliveries: readonly StoredDelivery[],
+): Promise<AppliedDelivery[]> {
+  const applied = deliveries.map((): AppliedDelivery & { changed: boolean; seen: Set<DeliveryKind> } => ({
+    outcome: 'duplicate',
+    kinds: [],
+    waitsForMessage: false,
+    afterCommit: [],
+    changed: false,
+    seen: new Set(),
+  }));
+  let run: PendingMessage[] = [];
+  const storeRun = async () => {
+    if (run.length > 0) await storeInboundMessages(deps, tx, tenantId, run, applied);
+    run = [];
+  };
+  for (const [index, delivery] of deliveries.entries()) {
+    const result = applied[index]!;
+    const rawBody = delivery.body.toString('utf8');
+    let events: InboundEvent[];
+    try {
+      events = receiverOf(delivery.provider).parse(readDelivery(rawBody), delivery.receivedAt);
+    } catch (error) {
+      if (!(error instanceof MalformedDelivery)) throw error;
+      await tx
+        .insert(webhookRejections)
+        .values({ tenantId, kind: 'malformed', reason: error.message, rawBody: keptBody(rawBody), receivedAt: delivery.receivedAt });
+      Object.assign(result, { outcome: 'malformed', changed: false });
+      result.seen.add('malformed');
+      continue;
+    }
+    if (events.length === 0) result.changed = true;
+    for (const event of events) {
+      if (event.kind === 'message') {
+        result.seen.add('message');
+        // A quote may name a message of this very run: it is looked up once the run before it is stored.
+        if (event.quoted) await storeRun();
+        run.push({ index, event, provider: delivery.provider, requestId: delivery.requestId });
+        continue;
       }
-    } else if (event.kind === 'status') {
-      kinds.add('status');
-      const applied = await applyStatusIn(deps, tx, tenantId, event);
-      if (applied === 'unknown-message') waitsForMessage = true;
-      else if (applied) {
-        changed = true;
-        afterCommit.push(() => announceStatus(deps, tenantId, applied));
-      }
-    } else {
-      kinds.add('status');
-      await applyProviderTemplateStatus(tx, tenantId, event);
-      changed = true;
+      await storeRun();
+      result.seen.add('status');
+      await runWithLogContext({ requestId: delivery.requestId ?? undefined }, async () => {
+        if (event.kind === 'status') {
+          const status = await applyStatusIn(deps, tx, tenantId, event);
+          if (status === 'unknown-message') result.waitsForMessage = true;
+          else if (status) {
+            result.changed = true;
+            result.afterCommit.push(() => announceStatus(deps, tenantId, status));
+          }
+        } else {
+          await applyProviderTemplateStatus(tx, tenantId, event);
+          result.changed = true;
+        }
+      });
     }
   }
+  await storeRun();
   // Nothing new: a delivery repeated by the provider (or a status that does not move the ack).
-  return { outcome: changed || events.length === 0 ? 'stored' : 'duplicate', kinds: [...kinds], waitsForMessage, afterCommit };
+  return applied.map(({ changed, seen, ...result }) => ({
+    ...result,
+    outcome: result.outcome === 'malformed' ? 'malformed' : changed ? 'stored' : 'duplicate',
+    kinds: [...seen],
+  }));
 }
 
 /** The activity panel's record of a refused delivery must never turn the answer into an error the provider retries. */
@@ -197,64 +230,128 @@ function readDelivery(rawBody: string): unknown {
   }
 }
 
-/** Stores a customer's message once, however often the provider delivers it; undefined when it was stored before. */
-async function storeInboundMessageIn(deps: ApplyDeps, tx: Tx, tenantId: string, event: InboundMessage, provider: ProviderName) {
-  const contact = await upsertContact(
-    tx,
-    tenantId,
-    event.group ? { phone: event.group.id, name: event.group.name, isGroup: true } : { phone: event.from, name: event.senderName, isGroup: false },
-  );
-  // The newest profile (or group) name titles the chat, unless someone renamed it.
-  // A sender without a profile name comes with their number as name: that is no name.
+interface PendingMessage {
+  /** Which of the batch's deliveries brought it. */
+  index: number;
+  event: InboundMessage;
+  provider: ProviderName;
+  requestId: string | null;
+}
+
+const contactOf = (event: InboundMessage) =>
+  event.group ? { phone: event.group.id, name: event.group.name, isGroup: true } : { phone: event.from, name: event.senderName, isGroup: false };
+
+/** The newest profile (or group) name titles the chat, unless someone renamed it. A sender without a profile name comes with their number as name: that is no name. */
+function learntName(event: InboundMessage): LearntName | undefined {
   const profileName = event.group ? event.group.name : event.senderName !== event.from ? event.senderName : undefined;
-  const { card, created } = await findOrCreateCard(
+  return profileName ? { name: profileName, source: 'profile' } : undefined;
+}
+
+/**
+ * Stores a run of customers' messages, each once however often the provider delivers it: their contacts, chats,
+ * messages, card summaries, usage and events in a few statements for the whole run. A stored message is announced
+ * (message:new) after the commit, and each chat it touched once (card_updated, as it ends up).
+ */
+async function storeInboundMessages(deps: ApplyDeps, tx: Tx, tenantId: string, run: readonly PendingMessage[], applied: AppliedDelivery[]) {
+  const contactsByPhone = await upsertContacts(
     tx,
     tenantId,
-    contact,
-    deps.bot && (() => deps.bot!.landingColumn(tx, tenantId)),
-    profileName ? { name: profileName, source: 'profile' } : undefined,
+    run.map(({ event }) => contactOf(event)),
   );
-  const quoted = event.quoted ? await findQuoted(tx, tenantId, event.quoted) : undefined;
-  const type = storedType(event);
-  const [message] = await tx
+  const placed = await findOrCreateCards(
+    tx,
+    tenantId,
+    run.map(({ event }) => ({ contact: contactsByPhone.get(contactOf(event).phone)!, learnt: learntName(event) })),
+    deps.bot && (() => deps.bot!.landingColumn(tx, tenantId)),
+  );
+  const quotes: Array<MessageRow | undefined> = [];
+  for (const { event } of run) quotes.push(event.quoted ? await findQuoted(tx, tenantId, event.quoted) : undefined);
+  const inserted = await tx
     .insert(messages)
-    .values({
-      tenantId,
-      cardId: card.id,
-      sender: 'contact',
-      participantName: event.group ? (event.senderName ?? event.from) : null,
-      text: event.type === 'unsupported' ? UNSUPPORTED_MEDIA_TEXT : (event.text ?? null),
-      type,
-      mediaMime: event.media?.contentType ?? null,
-      mediaFileName: event.media?.fileName ?? null,
-      providerMessageId: event.providerMessageId,
-      ack: 3,
-      quotedMessageId: quoted?.id ?? null,
-      quotedMessageText: quoted?.text ?? null,
-      quotedMessageSender: quoted?.sender ?? null,
-      payload: event.location ? { location: event.location } : event.reply ? { reply: event.reply } : event.type === 'unsupported' ? { raw: event.raw } : null,
-      createdAt: event.timestamp,
-    })
+    .values(
+      run.map(({ event }, position) => {
+        const quoted = quotes[position];
+        return {
+          tenantId,
+          cardId: placed[position]!.card.id,
+          sender: 'contact' as const,
+          participantName: event.group ? (event.senderName ?? event.from) : null,
+          text: event.type === 'unsupported' ? UNSUPPORTED_MEDIA_TEXT : (event.text ?? null),
+          type: storedType(event),
+          mediaMime: event.media?.contentType ?? null,
+          mediaFileName: event.media?.fileName ?? null,
+          providerMessageId: event.providerMessageId,
+          ack: 3,
+          quotedMessageId: quoted?.id ?? null,
+          quotedMessageText: quoted?.text ?? null,
+          quotedMessageSender: quoted?.sender ?? null,
+          payload: event.location
+            ? { location: event.location }
+            : event.reply
+              ? { reply: event.reply }
+              : event.type === 'unsupported'
+                ? { raw: event.raw }
+                : null,
+          createdAt: event.timestamp,
+        };
+      }),
+    )
     .onConflictDoNothing({ target: [messages.tenantId, messages.providerMessageId] })
     .returning();
-  if (!message) return undefined;
+  const insertedById = new Map(inserted.map((message) => [message.providerMessageId!, message]));
+  // A message the provider delivered twice in the run is stored by its first delivery.
+  const stored = run.flatMap((pending, position) => {
+    const message = insertedById.get(pending.event.providerMessageId);
+    if (!message) return [];
+    insertedById.delete(pending.event.providerMessageId);
+    return [{ ...pending, message, created: placed[position]!.created }];
+  });
+  if (stored.length === 0) return;
 
-  const updated = await recordCardActivity(tx, tenantId, card.id, {
-    lastMessageType: type,
-    lastMessageText: previewText(event),
-    at: event.timestamp,
-    fromContact: true,
-    countsAsUnread: true,
-  });
-  await recordUsage(tx, tenantId, 'received', message.id);
-  if (event.media)
-    await deps.enqueueMediaDownload(tx, { tenantId, messageId: message.id, url: event.media.ref, contentType: event.media.contentType, provider });
-  await deps.domainEvents.publish(tx, {
-    type: 'customer-message.stored',
+  const cardsById = await recordCardsActivity(
+    tx,
     tenantId,
-    payload: { messageId: message.id, cardId: updated.id, funnelId: updated.funnelId, columnId: updated.columnId, cardCreated: created },
-  });
-  return { message, card: updated, created };
+    stored.map(({ event, message }) => ({
+      cardId: message.cardId,
+      activity: { lastMessageType: message.type, lastMessageText: previewText(event), at: event.timestamp, fromContact: true, countsAsUnread: true },
+    })),
+  );
+  await recordUsageOfMessages(
+    tx,
+    tenantId,
+    'received',
+    stored.map(({ message }) => message.id),
+  );
+  for (const { event, message, provider, requestId } of stored) {
+    if (!event.media) continue;
+    await runWithLogContext({ requestId: requestId ?? undefined }, () =>
+      deps.enqueueMediaDownload(tx, { tenantId, messageId: message.id, url: event.media!.ref, contentType: event.media!.contentType, provider }),
+    );
+  }
+  await deps.domainEvents.publishMany(
+    tx,
+    stored.map(({ message, created, requestId }) => {
+      const card = cardsById.get(message.cardId)!;
+      return {
+        type: 'customer-message.stored' as const,
+        tenantId,
+        payload: { messageId: message.id, cardId: card.id, funnelId: card.funnelId, columnId: card.columnId, cardCreated: created },
+        requestId,
+      };
+    }),
+  );
+  const lastOfCard = new Map(stored.map((entry) => [entry.message.cardId, entry]));
+  const createdCards = new Set(stored.filter((entry) => entry.created).map((entry) => entry.message.cardId));
+  for (const entry of stored) {
+    const card = cardsById.get(entry.message.cardId)!;
+    const result = applied[entry.index]!;
+    (result as AppliedDelivery & { changed: boolean }).changed = true;
+    result.afterCommit.push(() => {
+      deps.events.emit(tenantId, card.funnelId, 'message:new', { cardId: card.id, message: toMessageDto(entry.message) });
+      if (lastOfCard.get(card.id) === entry)
+        deps.events.emit(tenantId, card.funnelId, 'card_updated', { ...toCardUpdate(card), created: createdCards.has(card.id) });
+    });
+  }
 }
 
 export function emitNewMessage(events: ChatEvents, tenantId: string, card: CardRow, message: MessageRow, cardCreated: boolean) {

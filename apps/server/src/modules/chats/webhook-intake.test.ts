@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { messages, webhookIntake, webhookRejections } from '../../../db/schema/index.ts';
+import { cards, messages, webhookIntake, webhookRejections } from '../../../db/schema/index.ts';
+import { queryRows } from '../../platform/db/database.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import type { WebhookReceiver } from '../../messaging-providers/provider.ts';
@@ -100,6 +101,52 @@ describe('the webhook intake of a production server (the answer waits for nothin
     expect(await db().select().from(messages).where(eq(messages.tenantId, a.tenant.id))).toEqual([]);
     expect(await db().select().from(webhookIntake).where(eq(webhookIntake.tenantId, a.tenant.id))).toEqual([]);
   });
+  // Last in this block: it stops and restarts the worker.
+  it('applies deliveries that wait together as one after another would: chats, unread counts, quotes, repeats, events', async () => {
+    const owner = await registerTenant(t.app);
+    const path = await webhookPath(owner);
+    const quoting = JSON.parse(textMessage('wamid.run-3', 'tres', '5215511113333')) as { payload: Record<string, unknown> };
+    quoting.payload.context = { gsId: 'wamid.run-1' };
+    await t.app.webhookIntake.stop();
+    const answers = [];
+    for (const body of [
+      textMessage('wamid.run-1', 'uno', '5215511113333'),
+      textMessage('wamid.run-2', 'dos', '5215511113333'),
+      // The provider's retry of the first, with a new timestamp: the same message.
+      textMessage('wamid.run-1', 'uno', '5215511113333').replace(/"timestamp":\d+/, '"timestamp":1'),
+      JSON.stringify(quoting),
+      textMessage('wamid.run-4', 'hola', '5215511114444'),
+      'esto no es JSON',
+    ])
+      answers.push(await deliver(path, body));
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(await db().select().from(webhookIntake).where(eq(webhookIntake.tenantId, owner.tenant.id))).toHaveLength(6);
+    t.app.webhookIntake.start();
+    await t.app.webhookIntake.drain();
+    await t.app.webhookIntake.stop();
+
+    const stored = await db().select().from(messages).where(eq(messages.tenantId, owner.tenant.id)).orderBy(messages.createdAt, messages.id);
+    expect(stored.map((message) => message.text).sort()).toEqual(['dos', 'hola', 'tres', 'uno']);
+    const third = stored.find((message) => message.text === 'tres')!;
+    expect(third).toMatchObject({ quotedMessageText: 'uno', quotedMessageSender: 'contact' });
+    const chats = await db().select().from(cards).where(eq(cards.tenantId, owner.tenant.id));
+    expect(chats.map((card) => [card.phone, card.unreadCount, card.lastMessageText]).sort()).toEqual([
+      ['5215511113333', 3, 'tres'],
+      ['5215511114444', 1, 'hola'],
+    ]);
+    expect(new Set(stored.map((message) => message.cardId)).size).toBe(2);
+    const [rejected] = await db().select().from(webhookRejections).where(eq(webhookRejections.tenantId, owner.tenant.id));
+    expect(rejected).toMatchObject({ kind: 'malformed' });
+    // One event per stored message, each carrying the id of the request that brought it.
+    const events = await queryRows<{ event_id: string; request_id: string | null }>(
+      db(),
+      sql`select distinct payload->>'id' as event_id, request_id from jobs where tenant_id = ${owner.tenant.id} and payload->>'type' = 'customer-message.stored'`,
+    );
+    expect(events).toHaveLength(4);
+    expect(new Set(events.map((event) => event.request_id)).size).toBe(4);
+    expect(events.every((event) => event.request_id)).toBe(true);
+    expect(await db().select().from(webhookIntake).where(eq(webhookIntake.tenantId, owner.tenant.id))).toEqual([]);
+  });
 });
 
 describe('the intake worker', () => {
@@ -121,7 +168,11 @@ describe('the intake worker', () => {
       log: createLogger('silent'),
       answerWaitMs,
       receiversOf: async () => () => receiver,
-      apply: (_tx, _tenant, _receiver, row) => apply(row),
+      apply: async (_tx, _tenant, _receiverOf, rows) => {
+        const answers: AppliedDelivery[] = [];
+        for (const row of rows) answers.push(await apply(row));
+        return answers;
+      },
       onApplied: () => undefined,
       afterCommit: () => undefined,
     });
@@ -139,9 +190,9 @@ describe('the intake worker', () => {
         batches += 1;
         return () => receiver;
       },
-      apply: async (_tx, _tenant, _receiver, row) => {
-        applied_.push(row.id);
-        return applied();
+      apply: async (_tx, _tenant, _receiverOf, rows) => {
+        applied_.push(...rows.map((row) => row.id));
+        return rows.map(() => applied());
       },
       onApplied: () => undefined,
       afterCommit: () => undefined,

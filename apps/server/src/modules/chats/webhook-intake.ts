@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { webhookIntake, webhookRejections } from '../../../db/schema/index.ts';
 import { queryRows, type Db, type Tx } from '../../platform/db/database.ts';
 import type { Logger } from '../../platform/logger/logger.ts';
-import { currentLogContext, runWithLogContext } from '../../platform/logger/log-context.ts';
+import { currentLogContext } from '../../platform/logger/log-context.ts';
 import type { ProviderName, WebhookReceiver } from '../../messaging-providers/provider.ts';
 import type { WebhookOutcome } from '../../platform/metrics/metrics.ts';
 import { keptBody, type DeliveryKind } from './webhook-activity.ts';
@@ -16,6 +16,8 @@ export const INTAKE_WAITS_FOR_MESSAGE = 8;
 export const INTAKE_MAX_ATTEMPTS = 8;
 /** How long a batch waits for the deliveries in flight before it starts (group commit). */
 export const INTAKE_GATHER_MS = 3;
+/** How soon a company's deliveries are tried again while another process applies its batch. */
+export const INTAKE_BUSY_RETRY_MS = 25;
 /** How often deliveries left waiting (a retry, a restart) are looked for. */
 export const INTAKE_SWEEP_MS = 2_000;
 
@@ -42,7 +44,8 @@ export interface WebhookIntakeOptions {
   log: Pick<Logger, 'warn' | 'debug' | 'error'>;
   /** The company's webhook readers, resolved before the batch's transaction opens (nothing may use the pool inside it). */
   receiversOf(tenantId: string): Promise<((provider: ProviderName) => WebhookReceiver) | undefined>;
-  apply(tx: Tx, tenantId: string, receiver: WebhookReceiver, row: IntakeRow): Promise<AppliedDelivery>;
+  /** Applies the rows in order in the batch's transaction, answering what became of each. */
+  apply(tx: Tx, tenantId: string, receiverOf: (provider: ProviderName) => WebhookReceiver, rows: IntakeRow[]): Promise<AppliedDelivery[]>;
   /** What became of each delivery (metrics, the activity panel's counts). */
   onApplied(tenantId: string, applied: AppliedDelivery, receivedAt: Date): void;
   /** Jobs were enqueued in the batch's transaction: run them now. */
@@ -65,30 +68,62 @@ export class WebhookIntake {
   private readonly draining = new Map<string, Promise<void>>();
   private readonly again = new Set<string>();
   private readonly waiters = new Map<number, () => void>();
+  private arriving: Array<{ row: typeof webhookIntake.$inferInsert; resolve: (id: number | undefined) => void; reject: (error: unknown) => void }> = [];
+  private arrivingFlush: NodeJS.Immediate | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
   private stopped = false;
 
   constructor(private readonly options: WebhookIntakeOptions) {}
 
+  /**
+   * Stores a delivery and answers once it is stored (or was already, by a retry of a waiting one). Deliveries that
+   * arrive together are stored by one statement (group commit): on the embedded database, one statement per webhook
+   * cost more than applying it.
+   */
   async accept(delivery: IntakeDeliveryInput): Promise<void> {
-    const { db, answerWaitMs } = this.options;
-    const [row] = await db
-      .insert(webhookIntake)
-      .values({
-        tenantId: delivery.tenantId,
-        provider: delivery.provider,
-        body: delivery.body,
-        bodyHash: createHash('sha256').update(delivery.body).digest('hex'),
-        receivedAt: delivery.receivedAt,
-        requestId: currentLogContext()?.requestId ?? null,
-      })
-      .onConflictDoNothing()
-      .returning({ id: webhookIntake.id });
+    const { answerWaitMs } = this.options;
+    const id = await new Promise<number | undefined>((resolve, reject) => {
+      this.arriving.push({
+        row: {
+          tenantId: delivery.tenantId,
+          provider: delivery.provider,
+          body: delivery.body,
+          bodyHash: createHash('sha256').update(delivery.body).digest('hex'),
+          receivedAt: delivery.receivedAt,
+          requestId: currentLogContext()?.requestId ?? null,
+        },
+        resolve,
+        reject,
+      });
+      this.arrivingFlush ??= setImmediate(() => void this.storeArriving());
+    });
     // A retry of a delivery that still waits here: it is already taken.
-    if (!row) return;
-    const applied = answerWaitMs > 0 ? this.appliedOrLater(row.id, answerWaitMs) : undefined;
+    if (id === undefined) return;
+    const applied = answerWaitMs > 0 ? this.appliedOrLater(id, answerWaitMs) : undefined;
     this.schedule(delivery.tenantId);
     await applied;
+  }
+
+  private async storeArriving(): Promise<void> {
+    const arriving = this.arriving;
+    this.arriving = [];
+    this.arrivingFlush = undefined;
+    try {
+      const stored = await this.options.db
+        .insert(webhookIntake)
+        .values(arriving.map(({ row }) => row))
+        .onConflictDoNothing()
+        .returning({ id: webhookIntake.id, tenantId: webhookIntake.tenantId, bodyHash: webhookIntake.bodyHash });
+      const ids = new Map(stored.map((row) => [`${row.tenantId}:${row.bodyHash}`, row.id]));
+      for (const { row, resolve } of arriving) {
+        const key = `${row.tenantId}:${row.bodyHash}`;
+        // The same delivery twice in one statement: the first one is stored, the other is its retry.
+        resolve(ids.get(key));
+        ids.delete(key);
+      }
+    } catch (error) {
+      for (const { reject } of arriving) reject(error);
+    }
   }
 
   /** Applies what waits now and keeps looking for deliveries left waiting. */
@@ -146,8 +181,10 @@ export class WebhookIntake {
       await new Promise((resolve) => setTimeout(resolve, INTAKE_GATHER_MS));
       this.again.delete(tenantId);
       const claimed = await this.applyBatch(tenantId);
-      if (claimed < INTAKE_BATCH && !this.again.has(tenantId)) return;
       if (this.stopped) return;
+      // Another process applies this company's deliveries now: ours wait for its batch, not for the next sweep.
+      if (claimed === 'busy') await new Promise((resolve) => setTimeout(resolve, INTAKE_BUSY_RETRY_MS));
+      else if (claimed < INTAKE_BATCH && !this.again.has(tenantId)) return;
     }
   }
 
@@ -173,9 +210,9 @@ export class WebhookIntake {
   /**
    * One transaction: the company's due deliveries, oldest first. They are applied side by side in it; should one fail,
    * the transaction is rolled back and run again with each delivery under its own savepoint, so only the failing one
-   * is held back. Answers how many deliveries it took.
+   * is held back. Answers how many deliveries it took, or 'busy' when another process holds the company's batch.
    */
-  private async applyBatch(tenantId: string): Promise<number> {
+  private async applyBatch(tenantId: string): Promise<number | 'busy'> {
     const receiverOf = await this.options.receiversOf(tenantId);
     const now = this.now();
     let batch: Batch;
@@ -192,16 +229,16 @@ export class WebhookIntake {
     // Answered whatever became of them: applied, waiting for a retry, or set aside.
     for (const id of batch.taken) this.waiters.get(id)?.();
     if (batch.results.length > 0) this.options.afterCommit();
-    return batch.taken.length;
+    return batch.busy ? 'busy' : batch.taken.length;
   }
 
   private runBatch(tenantId: string, receiverOf: ((provider: ProviderName) => WebhookReceiver) | undefined, now: Date, isolate: boolean) {
     const { db, apply } = this.options;
     return db.transaction(async (tx): Promise<Batch> => {
-      const batch: Batch = { taken: [], results: [] };
+      const batch: Batch = { taken: [], results: [], busy: false };
       // One applier per company across processes: its deliveries stay in order.
       const [lock] = await queryRows<{ taken: boolean }>(tx, sql`select pg_try_advisory_xact_lock(hashtext(${`webhook-intake:${tenantId}`})) as taken`);
-      if (!lock?.taken) return batch;
+      if (!lock?.taken) return { ...batch, busy: true };
       const rows = await tx
         .select()
         .from(webhookIntake)
@@ -217,24 +254,26 @@ export class WebhookIntake {
         return batch;
       }
       const finished: number[] = [];
-      for (const row of rows) {
-        // What applying it enqueues carries the id of the request that brought it, not of the one that started the batch.
-        const applyRow = (executor: Tx) =>
-          runWithLogContext({ requestId: row.requestId ?? undefined }, () => apply(executor, tenantId, receiverOf(row.provider), row));
-        let applied: AppliedDelivery;
-        if (!isolate) applied = await applyRow(tx);
-        else {
+      const settle = async (row: IntakeRow, applied: AppliedDelivery) => {
+        batch.results.push({ row, applied });
+        if (applied.waitsForMessage && row.attempts + 1 < INTAKE_WAITS_FOR_MESSAGE) await postpone(tx, row, now, 'waiting for the message of a status');
+        else finished.push(row.id);
+      };
+      if (!isolate) {
+        const applied = await apply(tx, tenantId, receiverOf, rows);
+        for (const [index, row] of rows.entries()) await settle(row, applied[index]!);
+      } else {
+        for (const row of rows) {
+          let applied: AppliedDelivery;
           try {
-            applied = await tx.transaction(applyRow);
+            [applied] = (await tx.transaction((savepoint) => apply(savepoint, tenantId, receiverOf, [row]))) as [AppliedDelivery];
           } catch (error) {
             this.options.log.warn({ err: error, tenantId, intakeId: row.id, attempt: row.attempts + 1 }, 'webhook intake: a delivery could not be applied');
             if (await this.setAsideOrRetry(tx, tenantId, row, now, error)) finished.push(row.id);
             continue;
           }
+          await settle(row, applied);
         }
-        batch.results.push({ row, applied });
-        if (applied.waitsForMessage && row.attempts + 1 < INTAKE_WAITS_FOR_MESSAGE) await postpone(tx, row, now, 'waiting for the message of a status');
-        else finished.push(row.id);
       }
       if (finished.length > 0) await tx.delete(webhookIntake).where(inArray(webhookIntake.id, finished));
       return batch;
@@ -260,6 +299,7 @@ export class WebhookIntake {
 }
 
 interface Batch {
+  busy: boolean;
   taken: number[];
   results: Array<{ row: IntakeRow; applied: AppliedDelivery }>;
 }

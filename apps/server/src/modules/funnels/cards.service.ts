@@ -1,4 +1,4 @@
-import { and, desc, eq, ilike, inArray, like, or, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, ilike, inArray, like, or, sql } from 'drizzle-orm';
 import type { CardSummary } from '@embudo/contracts/http/funnels';
 import { cards } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
@@ -88,6 +88,43 @@ export async function findOrCreateCard(
   return { card: await retitleWithLearntName(executor, (await findCardByContact(executor, tenantId, contact.id))!, learnt), created: false };
 }
 
+/** What `findOrCreateCards` takes for each message: whose chat, and the name it taught. */
+export interface CardRequest {
+  contact: { id: string; phone: string; name: string | null; isGroup: boolean };
+  learnt?: LearntName;
+}
+
+/**
+ * `findOrCreateCard` for several messages at once (a batch of deliveries), answering in the requests' order: the
+ * existing cards in one read, a missing one created by the first request for it, later ones finding it.
+ */
+export async function findOrCreateCards(
+  executor: DbExecutor,
+  tenantId: string,
+  requests: readonly CardRequest[],
+  landing?: () => Promise<CardPlace | undefined>,
+): Promise<Array<{ card: CardRow; created: boolean }>> {
+  const contactIds = [...new Set(requests.map((request) => request.contact.id))];
+  const known = new Map<string, CardRow>();
+  if (contactIds.length > 0) {
+    const rows = await executor
+      .select()
+      .from(cards)
+      .where(and(eq(cards.tenantId, tenantId), inArray(cards.contactId, contactIds)));
+    for (const row of rows) known.set(row.contactId, row);
+  }
+  const answers: Array<{ card: CardRow; created: boolean }> = [];
+  for (const { contact, learnt } of requests) {
+    const existing = known.get(contact.id);
+    const answer = existing
+      ? { card: await retitleWithLearntName(executor, existing, learnt), created: false }
+      : await findOrCreateCard(executor, tenantId, contact, landing, learnt);
+    known.set(contact.id, answer.card);
+    answers.push(answer);
+  }
+  return answers;
+}
+
 async function retitleWithLearntName(executor: DbExecutor, card: CardRow, learnt: LearntName | undefined): Promise<CardRow> {
   const name = learnt?.name.trim();
   if (!learnt || !name || name === card.title || titleStrength[learnt.source] < titleStrength[card.titleSource]) return card;
@@ -119,23 +156,52 @@ export interface CardActivity {
 
 /** Applies one message to the card summary the board shows. */
 export async function recordCardActivity(executor: DbExecutor, tenantId: string, cardId: string, activity: CardActivity): Promise<CardRow> {
-  const [row] = await executor
+  return (await recordCardsActivity(executor, tenantId, [{ cardId, activity }])).get(cardId)!;
+}
+
+/**
+ * `recordCardActivity` for several messages in one statement (a batch of deliveries): per card, the last activity in
+ * the given order sets the preview, the newest time wins and every counted message adds one unread. Answers the
+ * cards as they end up, by id.
+ */
+export async function recordCardsActivity(
+  executor: DbExecutor,
+  tenantId: string,
+  activities: ReadonlyArray<{ cardId: string; activity: CardActivity }>,
+): Promise<Map<string, CardRow>> {
+  const perCard = new Map<string, { last: CardActivity; at: Date; contactAt: Date | null; unread: number }>();
+  for (const { cardId, activity } of activities) {
+    const seen = perCard.get(cardId);
+    const contactAt = activity.fromContact ? activity.at : null;
+    perCard.set(cardId, {
+      last: activity,
+      at: seen && seen.at > activity.at ? seen.at : activity.at,
+      contactAt: seen?.contactAt && (!contactAt || seen.contactAt > contactAt) ? seen.contactAt : contactAt,
+      unread: (seen?.unread ?? 0) + (activity.countsAsUnread ? 1 : 0),
+    });
+  }
+  if (perCard.size === 0) return new Map();
+  const values = sql.join(
+    [...perCard.entries()].map(
+      ([cardId, card]) =>
+        sql`(${cardId}::uuid, ${card.last.lastMessageType}, ${card.last.lastMessageText}, ${card.at.toISOString()}::timestamptz, ${card.contactAt?.toISOString() ?? null}::timestamptz, ${card.unread}::int)`,
+    ),
+    sql`, `,
+  );
+  const rows = await executor
     .update(cards)
     .set({
-      lastMessageType: activity.lastMessageType,
-      lastMessageText: activity.lastMessageText,
-      lastActivityAt: sql`greatest(${cards.lastActivityAt}, ${activity.at.toISOString()}::timestamptz)`,
-      ...(activity.fromContact
-        ? {
-            contactLastMessageAt: sql`greatest(coalesce(${cards.contactLastMessageAt}, ${activity.at.toISOString()}::timestamptz), ${activity.at.toISOString()}::timestamptz)`,
-          }
-        : {}),
-      ...(activity.countsAsUnread ? { unreadCount: sql`${cards.unreadCount} + 1` } : {}),
+      lastMessageType: sql`activity.last_type`,
+      lastMessageText: sql`activity.last_text`,
+      lastActivityAt: sql`greatest(${cards.lastActivityAt}, activity.at)`,
+      contactLastMessageAt: sql`case when activity.contact_at is null then ${cards.contactLastMessageAt} else greatest(coalesce(${cards.contactLastMessageAt}, activity.contact_at), activity.contact_at) end`,
+      unreadCount: sql`${cards.unreadCount} + activity.unread`,
       archived: false,
     })
-    .where(and(eq(cards.tenantId, tenantId), eq(cards.id, cardId)))
-    .returning();
-  return row!;
+    .from(sql`(values ${values}) as activity(card_id, last_type, last_text, at, contact_at, unread)`)
+    .where(and(eq(cards.tenantId, tenantId), sql`${cards.id} = activity.card_id`))
+    .returning(getTableColumns(cards));
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 /** The card fields the board shows: what a board answer and card_updated carry, never messages. */

@@ -14,11 +14,14 @@ export { publishCardMove } from './card-events.ts';
 export {
   type CardPlace,
   type CardRow,
+  type LearntName,
   findCard,
   findCardByPhone,
   findOrCreateCard,
+  findOrCreateCards,
   placeCard,
   recordCardActivity,
+  recordCardsActivity,
   searchChatContacts,
   toCardUpdate,
 } from './cards.service.ts';

@@ -13,6 +13,7 @@ export {
   monthUsage,
   type Pricing,
   recordUsage,
+  recordUsageOfMessages,
   savePricing,
   unbillFailedMessage,
 } from './usage.service.ts';

@@ -50,10 +50,16 @@ const priceOf = (pricing: Pricing, kind: UsageKind) =>
  * that moment on without re-pricing what was already counted. Counting a message twice is a no-op.
  */
 export async function recordUsage(executor: DbExecutor, tenantId: string, kind: UsageKind, messageId: string) {
-  const pricing = await currentPricing(executor);
+  await recordUsageOfMessages(executor, tenantId, kind, [messageId]);
+}
+
+/** `recordUsage` for several messages in one statement (a batch of deliveries). */
+export async function recordUsageOfMessages(executor: DbExecutor, tenantId: string, kind: UsageKind, messageIds: readonly string[]) {
+  if (messageIds.length === 0) return;
+  const unitPrice = priceOf(await currentPricing(executor), kind);
   await executor
     .insert(usageEvents)
-    .values({ tenantId, kind, messageId, unitPrice: priceOf(pricing, kind) })
+    .values(messageIds.map((messageId) => ({ tenantId, kind, messageId, unitPrice })))
     .onConflictDoNothing();
 }
 

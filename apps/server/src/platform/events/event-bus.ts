@@ -15,11 +15,15 @@ export interface NewDomainEvent<T extends DomainEventType> {
   payload: DomainEventPayload<T>;
   id?: string;
   occurredAt?: string;
+  /** The request that caused it, when it is not the one running (a batch of many requests' deliveries). */
+  requestId?: string | null;
 }
 
 /** The one thing producers need: modules that publish depend on this, never on the bus or its listeners. */
 export interface EventPublisher {
   publish<T extends DomainEventType>(tx: Tx, event: NewDomainEvent<T>): Promise<DomainEvent<T>>;
+  /** Several events in one statement, in order (a batch of deliveries). */
+  publishMany<T extends DomainEventType>(tx: Tx, events: ReadonlyArray<NewDomainEvent<T>>): Promise<Array<DomainEvent<T>>>;
 }
 
 /** A listener's job: the event travels whole in the job's payload (docs/decisions/0011). */
@@ -59,24 +63,29 @@ export class EventBus implements EventPublisher {
   }
 
   async publish<T extends DomainEventType>(tx: Tx, draft: NewDomainEvent<T>): Promise<DomainEvent<T>> {
-    const event: DomainEvent<T> = {
+    const [event] = await this.publishMany(tx, [draft]);
+    return event!;
+  }
+
+  async publishMany<T extends DomainEventType>(tx: Tx, drafts: ReadonlyArray<NewDomainEvent<T>>): Promise<Array<DomainEvent<T>>> {
+    const events = drafts.map((draft): DomainEvent<T> => ({
       id: draft.id ?? randomUUID(),
       type: draft.type,
       tenantId: draft.tenantId,
       occurredAt: draft.occurredAt ?? new Date().toISOString(),
-      // A producer's mistake fails its own transaction rather than a listener's job later.
       payload: domainEventPayloads[draft.type].parse(draft.payload) as DomainEventPayload<T>,
-    };
-    // One statement for all the listeners' jobs: a customer message has several, and the webhook's intake pays per statement.
+    }));
     await this.options.queue.enqueueMany(
       tx,
-      (this.listeners.get(event.type) ?? []).map((listener) => ({
-        definition: this.jobs.get(`${LISTENER_JOB_PREFIX}${listener.name}`)!,
-        payload: event,
-        options: { singletonKey: `${listener.name}:${event.id}` },
-      })),
+      events.flatMap((event, index) =>
+        (this.listeners.get(event.type) ?? []).map((listener) => ({
+          definition: this.jobs.get(`${LISTENER_JOB_PREFIX}${listener.name}`)!,
+          payload: event,
+          options: { singletonKey: `${listener.name}:${event.id}`, requestId: drafts[index]!.requestId },
+        })),
+      ),
     );
-    return event;
+    return events;
   }
 
   private async deliver(listener: Listener, event: DomainEvent, attempt: number): Promise<void> {

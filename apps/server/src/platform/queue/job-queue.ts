@@ -53,6 +53,8 @@ export interface EnqueueOptions {
   delayMs?: number;
   /** At most one pending or running job holds a key; enqueue answers null while one does. */
   singletonKey?: string;
+  /** The request the job comes from, when it is not the one running (a batch applies many requests' deliveries). */
+  requestId?: string | null;
 }
 
 /** A row as the claim statement returns it (raw SQL, so snake_case). */
@@ -159,7 +161,7 @@ export class JobQueue {
             maxAttempts: definition.maxAttempts,
             singletonKey: options.singletonKey,
             tenantId: tenantIdOf(validPayload),
-            requestId,
+            requestId: options.requestId === undefined ? requestId : options.requestId,
           };
         }),
       )
