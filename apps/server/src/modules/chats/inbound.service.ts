@@ -195,7 +195,7 @@ export async function applyDeliveries(
             result.afterCommit.push(() => announceStatus(deps, tenantId, status));
           }
         } else {
-          await applyProviderTemplateStatus(tx, tenantId, event);
+          await applyProviderTemplateStatus(tx, tenantId, { ...event, receivedAt: delivery.receivedAt });
           result.changed = true;
         }
       });

@@ -309,7 +309,7 @@ describe('review at the provider (partner API against the fake)', () => {
 });
 
 describe("the provider's review by webhook", () => {
-  it('moves the template, but news older than its last change (an approval, a sync) leaves it as it is', async () => {
+  it('moves the template, but news received before its last change (an approval, a sync) leaves it as it is', async () => {
     const owner = await registerTenant(t.app);
     const created = (await call(owner, 'POST', '/templates', template())).json();
     const [row] = await rowsOf(owner.tenant.id);
@@ -318,14 +318,14 @@ describe("the provider's review by webhook", () => {
       name: created.name,
       status: 'REJECTED',
       reason: 'tarde',
-      timestamp: before,
+      receivedAt: before,
     });
     expect(late).toMatchObject({ status: row!.status, rejectionReason: row!.rejectionReason });
     const fresh = await applyProviderTemplateStatus(t.database.db, owner.tenant.id, {
       name: created.name,
       status: 'REJECTED',
       reason: 'a tiempo',
-      timestamp: new Date(),
+      receivedAt: new Date(),
     });
     expect(fresh).toMatchObject({ status: 'REJECTED', rejectionReason: 'a tiempo' });
   });

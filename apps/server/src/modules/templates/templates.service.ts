@@ -283,20 +283,21 @@ export async function syncTemplates(deps: TemplatesDeps, who: TemplateActor): Pr
 /**
  * Meta's review moved a template (the provider's status webhook): the same rule as a sync, for the one template it
  * names (by the provider's id, else by name and language). The operator's block stands whatever the provider says,
- * and news older than the template's last change (an operator's approval, a sync) is not news: a delivery can come late.
+ * and news received before the template's last change (an operator's approval, a sync) is not news: the webhook
+ * intake applies a delivery after it was received. Our own receive time is compared, not the provider's stamp: that
+ * one comes in whole seconds, and a review right after the template was saved shares its second.
  */
 export async function applyProviderTemplateStatus(
   db: DbExecutor,
   tenantId: string,
-  update: Omit<InboundTemplateStatus, 'kind' | 'timestamp'> & { timestamp?: Date },
+  update: Omit<InboundTemplateStatus, 'kind' | 'timestamp'> & { receivedAt?: Date },
 ) {
   const rows = await db.select().from(messageTemplates).where(eq(messageTemplates.tenantId, tenantId));
   const row =
     rows.find((candidate) => update.providerTemplateId && candidate.providerTemplateId === update.providerTemplateId) ??
     rows.find((candidate) => candidate.name === update.name && (!update.languageCode || candidate.languageCode === update.languageCode));
   if (!row || row.operatorRejectionReason !== null) return undefined;
-  // Providers stamp their events in whole seconds: only an event from an earlier second is surely older.
-  if (update.timestamp && update.timestamp.getTime() < Math.floor(row.updatedAt.getTime() / 1000) * 1000) return row;
+  if (update.receivedAt && update.receivedAt < row.updatedAt) return row;
   const rejectionReason = update.status === 'REJECTED' || update.status === 'FAILED' || update.status === 'PAUSED' ? update.reason : null;
   if (row.status === update.status && row.rejectionReason === rejectionReason) return row;
   const [updated] = await db
