@@ -5,6 +5,7 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { jobs } from '../../../db/schema/index.ts';
 import { queryRows, type Db, type DbExecutor } from '../db/database.ts';
+import { gateOf, type DatabaseGate } from '../db/database-gate.ts';
 import { currentLogContext, runWithLogContext } from '../logger/log-context.ts';
 import { JOB_DEFAULTS, retryDelayMs, type JobDefinition } from './job-definition.ts';
 
@@ -42,9 +43,12 @@ export interface JobQueueOptions {
   /** Written to `locked_by`; unique per process so a stale worker cannot finish another's claim. */
   workerId?: string;
   pollIntervalMs?: number;
-  /** Handlers this worker runs at once. */
+  /** Handlers this worker runs at once (their database statements share the gate's background permits). */
   concurrency?: number;
 }
+
+/** Handlers a worker runs at once unless told otherwise: enough to keep several sends in flight while the provider answers. */
+export const DEFAULT_JOB_CONCURRENCY = 10;
 
 export interface EnqueueOptions {
   /** When the job becomes due; wins over delayMs. */
@@ -53,6 +57,11 @@ export interface EnqueueOptions {
   delayMs?: number;
   /** At most one pending or running job holds a key; enqueue answers null while one does. */
   singletonKey?: string;
+  /**
+   * Jobs with the same order key run one at a time in the order they were enqueued (e.g. `chat:<id>` for the sends of
+   * one chat): a later one waits while an earlier one is pending (a retry included) or running.
+   */
+  orderKey?: string;
 }
 
 /** A row as the claim statement returns it (raw SQL, so snake_case). */
@@ -84,6 +93,7 @@ function tenantIdOf(payload: unknown): string | null {
 export class JobQueue {
   readonly workerId: string;
   private readonly db: Db;
+  private readonly gate: DatabaseGate;
   private readonly logger: QueueLogger;
   private readonly pollIntervalMs: number;
   private readonly concurrency: number;
@@ -100,14 +110,17 @@ export class JobQueue {
   private wakeRequested = false;
   private enqueuedInTransaction = false;
   private wakePollLoop = () => {};
+  /** Resolves with the unsubscribe of the jobs-enqueued signal once subscribed (PostgreSQL: once `LISTEN` answered). */
+  private subscription: Promise<() => Promise<void>> | undefined;
 
   constructor(options: JobQueueOptions) {
     this.db = options.db;
+    this.gate = gateOf(options.db);
     this.logger = options.logger;
     this.observer = options.observer;
     this.workerId = options.workerId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
-    this.concurrency = options.concurrency ?? 5;
+    this.concurrency = options.concurrency ?? DEFAULT_JOB_CONCURRENCY;
   }
 
   register(definition: JobDefinition): void {
@@ -158,6 +171,7 @@ export class JobQueue {
             runAt: options.runAt ?? msFromNow(options.delayMs ?? 0),
             maxAttempts: definition.maxAttempts,
             singletonKey: options.singletonKey,
+            orderKey: options.orderKey,
             tenantId: tenantIdOf(validPayload),
             requestId,
           };
@@ -165,10 +179,11 @@ export class JobQueue {
       )
       .onConflictDoNothing({ target: jobs.singletonKey, where: sql`status in ('pending', 'running')` })
       .returning({ id: jobs.id });
-    // Inside an open transaction the rows are not visible until it commits: the worker is woken then, by
-    // wakeAfterCommit (a request that answered) or by the finishing job whose transaction enqueued them.
+    // Inside an open transaction the rows are not visible until it commits: the workers are woken then, by
+    // wakeAfterCommit (a request that answered) or by the finishing job whose transaction enqueued them. Other
+    // processes learn of it from the insert trigger's NOTIFY, delivered at commit.
     if (rows.length > 0) {
-      if (executor === this.db) this.wake();
+      if (executor === this.db) this.gate.announceJobsEnqueued();
       else this.enqueuedInTransaction = true;
     }
     return rows.map((row) => row.id);
@@ -178,7 +193,7 @@ export class JobQueue {
   wakeAfterCommit(): void {
     if (!this.enqueuedInTransaction) return;
     this.enqueuedInTransaction = false;
-    this.wake();
+    this.gate.announceJobsEnqueued();
   }
 
   /**
@@ -193,7 +208,18 @@ export class JobQueue {
   start(): void {
     if (this.pollLoop) return;
     this.stopping = false;
+    this.subscription = this.gate
+      .onJobsEnqueued(() => this.wake())
+      .catch((error: unknown) => {
+        this.logger.error({ err: error, workerId: this.workerId }, 'job queue could not listen for new jobs; it finds them by polling');
+        return async () => {};
+      });
     this.pollLoop = this.schedulePeriodic().then(() => this.poll());
+  }
+
+  /** Resolves once the worker hears of jobs enqueued elsewhere (PostgreSQL: its `LISTEN` is in place). */
+  async listening(): Promise<void> {
+    await this.subscription;
   }
 
   /** The worker claims and runs jobs (readiness). */
@@ -250,6 +276,9 @@ export class JobQueue {
     this.wake();
     await this.pollLoop;
     this.pollLoop = undefined;
+    const unsubscribe = await this.subscription;
+    this.subscription = undefined;
+    await unsubscribe?.();
     let timer: NodeJS.Timeout | undefined;
     const finished = await Promise.race([
       Promise.all(this.running).then(() => true),
@@ -296,7 +325,7 @@ export class JobQueue {
 
   /** Claims what is due now (up to `limit`), runs it and waits for the outcome; answers how many ran. */
   async runDueJobsOnce(limit = this.concurrency): Promise<number> {
-    const claimed = await this.claim(limit);
+    const claimed = await this.gate.runInBackground(() => this.claim(limit));
     await Promise.all(claimed.map((job) => this.track(this.runClaimed(job))));
     return claimed.length;
   }
@@ -315,7 +344,7 @@ export class JobQueue {
       const free = this.concurrency - this.running.size;
       if (free > 0) {
         try {
-          const due = await this.claim(free);
+          const due = await this.gate.runInBackground(() => this.claim(free));
           due.forEach((job) => void this.track(this.runClaimed(job)));
         } catch (error) {
           this.logger.error({ err: error, workerId: this.workerId }, 'job queue could not claim jobs');
@@ -356,7 +385,8 @@ export class JobQueue {
 
   /**
    * One statement, no transaction held while handlers run (PGlite has a single connection). An expired
-   * lease is claimable again: that is how a job outlives a crashed process.
+   * lease is claimable again: that is how a job outlives a crashed process. A job with an order key waits while an
+   * earlier job of its key is unfinished, so those run one at a time, in order, across workers and processes.
    */
   private claim(limit: number): Promise<ClaimedJob[]> {
     return queryRows<ClaimedJob>(
@@ -366,9 +396,12 @@ export class JobQueue {
       set status = 'running', locked_by = ${this.workerId}, attempts = attempts + 1,
           locked_until = now() + ${this.leaseMsByName()} * interval '1 millisecond'
       where id in (
-        select id from jobs
-        where (status = 'pending' and run_at <= now()) or (status = 'running' and locked_until < now())
-        order by run_at
+        select j.id from jobs j
+        where ((j.status = 'pending' and j.run_at <= now()) or (j.status = 'running' and j.locked_until < now()))
+          and (j.order_key is null or not exists (
+            select 1 from jobs earlier
+            where earlier.order_key = j.order_key and earlier.seq < j.seq and earlier.status in ('pending', 'running')))
+        order by j.run_at
         limit ${limit}
         for update skip locked)
       returning id, name, payload, attempts, max_attempts, request_id`,
@@ -386,15 +419,18 @@ export class JobQueue {
   /** Runs the claimed job with its request id and its own id on every log line, and on the jobs and events it creates. */
   private runClaimed(job: ClaimedJob): Promise<void> {
     const context = { requestId: job.request_id ?? undefined, jobId: job.id, job: job.name };
-    return runWithLogContext(context, async () => {
-      const started = performance.now();
-      const outcome = await this.runInContext(job);
-      if (outcome) this.observer?.jobFinished(job.name, outcome, (performance.now() - started) / 1000);
-      const periodic = this.periodic.get(job.name);
-      if (periodic && outcome && outcome !== 'retried') {
-        await this.enqueue(this.db, periodic.definition, {}, { singletonKey: `periodic:${job.name}`, delayMs: periodic.everyMs });
-      }
-    });
+    // Background work: its statements take the gate's permits, so requests keep their share of the connections.
+    return this.gate.runInBackground(() => runWithLogContext(context, () => this.runAndRecord(job)));
+  }
+
+  private async runAndRecord(job: ClaimedJob): Promise<void> {
+    const started = performance.now();
+    const outcome = await this.runInContext(job);
+    if (outcome) this.observer?.jobFinished(job.name, outcome, (performance.now() - started) / 1000);
+    const periodic = this.periodic.get(job.name);
+    if (periodic && outcome && outcome !== 'retried') {
+      await this.enqueue(this.db, periodic.definition, {}, { singletonKey: `periodic:${job.name}`, delayMs: periodic.everyMs });
+    }
   }
 
   private async runInContext(job: ClaimedJob): Promise<JobOutcome | undefined> {
