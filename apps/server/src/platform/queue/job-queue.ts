@@ -110,6 +110,9 @@ export class JobQueue {
   private wakeRequested = false;
   private enqueuedInTransaction = false;
   private wakePollLoop = () => {};
+  /** Completed claims waiting for the statement that records them (see `complete`). */
+  private completions: Array<{ claim: Claim; recorded: (held: boolean) => void; failed: (error: unknown) => void }> = [];
+  private completing = false;
   /** Resolves with the unsubscribe of the jobs-enqueued signal once subscribed (PostgreSQL: once `LISTEN` answered). */
   private subscription: Promise<() => Promise<void>> | undefined;
 
@@ -460,7 +463,7 @@ export class JobQueue {
     if (!this.claims.delete(claim.id)) return undefined;
 
     if (!failure) {
-      await this.finish(claim, { status: 'completed', completedAt: sql`now()`, lockedUntil: null });
+      if (!(await this.complete(claim))) this.warnLeaseLost(claim);
       this.logger.debug({ jobId: job.id, job: job.name, attempt: job.attempts }, 'job completed');
       return 'completed';
     } else if (job.attempts < job.max_attempts) {
@@ -487,9 +490,47 @@ export class JobQueue {
 
   private async finish(claim: Claim, changes: PgUpdateSetSource<typeof jobs>): Promise<void> {
     const updated = await this.db.update(jobs).set(changes).where(this.heldBy(claim)).returning({ id: jobs.id });
-    if (updated.length === 0) {
-      this.logger.warn({ jobId: claim.id, attempt: claim.attempt, workerId: this.workerId }, 'job lease was lost before it finished; outcome not recorded');
+    if (updated.length === 0) this.warnLeaseLost(claim);
+  }
+
+  private warnLeaseLost(claim: Claim): void {
+    this.logger.warn({ jobId: claim.id, attempt: claim.attempt, workerId: this.workerId }, 'job lease was lost before it finished; outcome not recorded');
+  }
+
+  /**
+   * Records a completed job; answers whether this worker still held the claim. Completions that arrive while the
+   * previous statement runs are recorded together by the next one: under load (PGlite's one connection busy) many
+   * jobs cost one statement, when idle each is recorded at once.
+   */
+  private complete(claim: Claim): Promise<boolean> {
+    return new Promise((recorded, failed) => {
+      this.completions.push({ claim, recorded, failed });
+      if (!this.completing) void this.recordCompletions();
+    });
+  }
+
+  private async recordCompletions(): Promise<void> {
+    this.completing = true;
+    while (this.completions.length > 0) {
+      const batch = this.completions.splice(0);
+      try {
+        const claims = sql.join(
+          batch.map(({ claim }) => sql`(${claim.id}::uuid, ${claim.attempt}::int)`),
+          sql`, `,
+        );
+        const rows = await queryRows<{ id: string }>(
+          this.db,
+          sql`update jobs set status = 'completed', completed_at = now(), locked_until = null
+              where status = 'running' and locked_by = ${this.workerId} and (id, attempts) in (${claims})
+              returning id`,
+        );
+        const held = new Set(rows.map((row) => row.id));
+        batch.forEach(({ claim, recorded }) => recorded(held.has(claim.id)));
+      } catch (error) {
+        batch.forEach(({ failed }) => failed(error));
+      }
     }
+    this.completing = false;
   }
 
   private async extendLease(claim: Claim, leaseMs: number, heartbeat: NodeJS.Timeout): Promise<void> {
