@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
@@ -148,7 +149,7 @@ class GatedPGlite extends PGlite {
  * notification, reconnects with backoff when the connection drops, and wakes once after reconnecting in case
  * something was enqueued meanwhile.
  */
-function listenerOn(url: string, channel: string, onError: (error: Error) => void) {
+function listenerOn(url: string, channel: string, ownApplication: string, onError: (error: Error) => void) {
   return async (onNotify: () => void): Promise<() => Promise<void>> => {
     let client: pg.Client | undefined;
     let stopped = false;
@@ -156,7 +157,10 @@ function listenerOn(url: string, channel: string, onError: (error: Error) => voi
     let retry: NodeJS.Timeout | undefined;
     const connect = async (): Promise<void> => {
       const next = new pg.Client({ connectionString: url, application_name: 'embudo-jobs-listener' });
-      next.on('notification', () => onNotify());
+      // Its own commits already woke this process's queues in-process.
+      next.on('notification', (notification) => {
+        if (notification.payload !== ownApplication) onNotify();
+      });
       next.on('error', (error) => onError(error));
       next.on('end', () => {
         if (client === next) client = undefined;
@@ -207,8 +211,10 @@ export async function openPostgres(
 ): Promise<Database> {
   const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
   const gate = new DatabaseGate({ backgroundPermits: options.backgroundPermits ?? defaultBackgroundPermits('postgres', poolSize) });
-  gate.listenAcrossProcesses(listenerOn(url, JOBS_CHANNEL, (error) => options.onIdleClientError?.(error)));
-  const pool = new GatedPool({ connectionString: url, max: poolSize }, gate);
+  // Names this pool's connections, so the jobs trigger's NOTIFY tells this process's commits from others'.
+  const application = `embudo-${process.pid}-${randomUUID().slice(0, 8)}`;
+  gate.listenAcrossProcesses(listenerOn(url, JOBS_CHANNEL, application, (error) => options.onIdleClientError?.(error)));
+  const pool = new GatedPool({ connectionString: url, max: poolSize, application_name: application }, gate);
   // An idle pooled connection closed by the server (restart, failover) must not crash the process;
   // the pool drops it and opens a new one on the next query.
   pool.on('error', (error) => options.onIdleClientError?.(error));
