@@ -98,6 +98,8 @@ export interface AppOptions extends AiModelSettings {
   metricsToken?: string;
   /** SHUTDOWN_TIMEOUT_MS: running jobs get part of it to finish at close; the claims of the rest are handed back. */
   shutdownTimeoutMs?: number;
+  /** Jobs this process runs at once (JOB_CONCURRENCY). */
+  jobConcurrency?: number;
   /** How long finished jobs, refused webhook deliveries… are kept (the hourly retention job); sessions follow sessionLifetime. */
   retention?: Partial<Omit<RetentionPolicy, 'sessionLifetime'>>;
 }
@@ -167,7 +169,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     async (session) => actorOfSession(session),
   );
   registerRequestScope(app, db);
-  const queue = new JobQueue({ db, logger: options.logger, observer: metrics.jobs });
+  const queue = new JobQueue({ db, logger: options.logger, observer: metrics.jobs, concurrency: options.jobConcurrency });
   app.decorate('queue', queue);
   const retention = { ...DEFAULT_RETENTION, ...options.retention, sessionLifetime: sessionPolicy.lifetime };
   queue.every(createRetentionJob({ db, policy: retention, logger: options.logger, clock }), RETENTION_EVERY_MS);

@@ -51,6 +51,7 @@ async function main() {
     sessionLifetime: daysToSessionLifetime(config.sessionIdleDays, config.sessionMaxDays),
     metricsToken: config.metricsToken,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
+    jobConcurrency: config.jobConcurrency,
     retention: config.retention,
   });
   app.addHook('onClose', async () => database.close());

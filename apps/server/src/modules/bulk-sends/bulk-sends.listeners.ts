@@ -5,23 +5,26 @@ import { batchesOfChat, batchesOfMessage, type BatchUpdates } from './batch-upda
 /**
  * The batch dashboard follows what moves its counts: a row leaving `pending`, a status of a batch message,
  * a customer's reply on a chat a batch wrote to. Announcing twice is harmless (the page refetches), so these
- * listeners only read and announce; a missed announcement is caught up by the next change.
+ * listeners only read and announce, with no receipts; a missed announcement is caught up by the next change.
  */
 export function createBulkSendListeners(deps: { db: Db; updates: BatchUpdates }) {
   const announce = (tenantId: string, batchIds: string[]) => batchIds.forEach((batchId) => deps.updates.changed(tenantId, batchId));
   return [
     defineListener({
       name: 'bulk-sends.progress-on-row-finished',
+      receipts: false,
       event: 'batch.row-finished',
       handle: async (event) => announce(event.tenantId, [event.payload.batchId]),
     }),
     defineListener({
       name: 'bulk-sends.progress-on-message-status',
+      receipts: false,
       event: 'message.status-changed',
       handle: async (event) => announce(event.tenantId, await batchesOfMessage(deps.db, event.tenantId, event.payload.messageId)),
     }),
     defineListener({
       name: 'bulk-sends.progress-on-customer-reply',
+      receipts: false,
       event: 'customer-message.stored',
       handle: async (event) => announce(event.tenantId, await batchesOfChat(deps.db, event.tenantId, event.payload.cardId)),
     }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
-import { messages, scheduledMessages } from '../../../db/schema/index.ts';
+import { cards, messages, scheduledMessages } from '../../../db/schema/index.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { defineJob } from '../../platform/queue/job-definition.ts';
 import type { MediaStorage } from '../../platform/storage/media-storage.ts';
@@ -13,6 +13,7 @@ import {
   type DownloadedMedia,
   type OutboundContent,
   type ProviderFailure,
+  type WhatsAppLine,
   type WhatsAppLines,
 } from '../../messaging-providers/provider.ts';
 import { extensionForMime, FALLBACK_EXTENSION } from '../../platform/storage/media-types.ts';
@@ -87,7 +88,15 @@ function contentOf(row: MessageRow, publicUrl: string, replyTo?: string): Outbou
   }
 }
 
-async function markFailed(deps: ChatJobsDeps, row: MessageRow, reason: string, code: string | null = null) {
+/** Tells the chat's room of a status change; a caller that knows the chat's funnel passes it, saving a read. */
+type Announce = (change: { ack: -1 | 0; error?: string; errorCode?: string | null }) => void | Promise<void>;
+
+function announcerOf(deps: ChatJobsDeps, row: MessageRow): Announce {
+  return (change) =>
+    deps.events.emitForCard(row.tenantId, row.cardId, 'message_status_updated', { cardId: row.cardId, messageId: row.id, tempId: row.tempId, ...change });
+}
+
+async function markFailed(deps: ChatJobsDeps, row: MessageRow, reason: string, code: string | null = null, announce = announcerOf(deps, row)) {
   const failed = await deps.db.transaction(async (tx) => {
     const [updated] = await tx
       .update(messages)
@@ -97,33 +106,17 @@ async function markFailed(deps: ChatJobsDeps, row: MessageRow, reason: string, c
     if (updated) await publishStatusChange(deps.domainEvents, tx, updated);
     return updated;
   });
-  if (failed)
-    await deps.events.emitForCard(row.tenantId, row.cardId, 'message_status_updated', {
-      cardId: row.cardId,
-      messageId: row.id,
-      tempId: row.tempId,
-      ack: -1,
-      error: reason,
-      errorCode: code,
-    });
+  if (failed) await announce({ ack: -1, error: reason, errorCode: code });
 }
 
 /** A rate-limited attempt: the message waits for its retry (still ack 0) and says why, so the chat can show it. */
-async function noteRetry(deps: ChatJobsDeps, row: MessageRow, failure: ProviderFailure) {
+async function noteRetry(deps: ChatJobsDeps, row: MessageRow, failure: ProviderFailure, announce: Announce) {
   const [noted] = await deps.db
     .update(messages)
     .set({ errorReason: failure.reason, errorCode: failure.code })
     .where(and(eq(messages.id, row.id), sql`${messages.ack} = 0`))
-    .returning();
-  if (noted)
-    await deps.events.emitForCard(row.tenantId, row.cardId, 'message_status_updated', {
-      cardId: row.cardId,
-      messageId: row.id,
-      tempId: row.tempId,
-      ack: 0,
-      error: failure.reason,
-      errorCode: failure.code,
-    });
+    .returning({ id: messages.id });
+  if (noted) await announce({ ack: 0, error: failure.reason, errorCode: failure.code });
 }
 
 export function createChatJobs(deps: ChatJobsDeps) {
@@ -133,75 +126,97 @@ export function createChatJobs(deps: ChatJobsDeps) {
     maxAttempts: SEND_MAX_ATTEMPTS,
     backoff: { baseMs: 2_000, maxMs: 5 * 60_000 },
     handler: async ({ messageId, tenantId }, ctx) => {
-      const [row] = await deps.db
-        .select()
-        .from(messages)
-        .where(and(eq(messages.id, messageId), eq(messages.tenantId, tenantId)))
-        .limit(1);
-      if (!row || row.providerMessageId || row.ack < 0) return;
-      if (row.dispatchStartedAt) {
-        // An earlier attempt started sending and never recorded the answer: it may have reached
-        // WhatsApp, so the message is failed rather than resent, and a crash cannot send twice.
-        await markFailed(deps, row, INTERRUPTED_SEND);
-        return;
-      }
-      const [card, tenant] = await Promise.all([findCard(deps.db, tenantId, row.cardId), findTenantById(deps.db, tenantId)]);
-      if (!card || !tenant) return;
-      const line = await deps.lines.active(tenant);
-      if (!line) {
-        await markFailed(deps, row, NOT_CONNECTED);
-        return;
-      }
-      const quoted = row.quotedMessageId
-        ? (
-            await deps.db
-              .select()
-              .from(messages)
-              .where(and(eq(messages.id, row.quotedMessageId), eq(messages.tenantId, tenantId)))
-              .limit(1)
-          )[0]
-        : undefined;
-      const content = contentOf(row, deps.publicUrl(), quoted?.whatsappMessageId ?? quoted?.providerMessageId ?? undefined);
-
+      // One statement claims the message for dispatch (decision 0003) and brings its chat's phone and funnel along.
       const [claimed] = await deps.db
         .update(messages)
         .set({ dispatchStartedAt: new Date() })
-        .where(and(eq(messages.id, row.id), isNull(messages.providerMessageId), isNull(messages.dispatchStartedAt), sql`${messages.ack} >= 0`))
-        .returning();
-      if (!claimed) return;
+        .from(cards)
+        .where(
+          and(
+            eq(messages.id, messageId),
+            eq(messages.tenantId, tenantId),
+            eq(cards.tenantId, tenantId),
+            eq(cards.id, messages.cardId),
+            isNull(messages.providerMessageId),
+            isNull(messages.dispatchStartedAt),
+            sql`${messages.ack} >= 0`,
+          ),
+        )
+        .returning({ ...getTableColumns(messages), phone: cards.phone, funnelId: cards.funnelId });
+      if (!claimed) {
+        // Not claimable: already sent or failed, gone, or an earlier attempt started sending and never recorded the
+        // answer. That one may have reached WhatsApp, so it is failed rather than resent: a crash cannot send twice.
+        const [row] = await deps.db
+          .select()
+          .from(messages)
+          .where(and(eq(messages.id, messageId), eq(messages.tenantId, tenantId)))
+          .limit(1);
+        if (row && !row.providerMessageId && row.ack >= 0 && row.dispatchStartedAt) await markFailed(deps, row, INTERRUPTED_SEND);
+        return;
+      }
+      const { phone, funnelId, ...row } = claimed;
+      const announce = (change: { ack: -1 | 0; error?: string; errorCode?: string | null }) =>
+        deps.events.emit(tenantId, funnelId, 'message_status_updated', { cardId: row.cardId, messageId: row.id, tempId: row.tempId, ...change });
+      // Nothing has left yet: a failure before the provider call hands the claim back with the verdict.
+      const release = async (failure?: { reason: string; code?: string | null }) => {
+        await deps.db
+          .update(messages)
+          .set({ dispatchStartedAt: null })
+          .where(and(eq(messages.id, row.id), isNull(messages.providerMessageId)));
+        if (failure) await markFailed(deps, row, failure.reason, failure.code ?? null, announce);
+      };
+
+      let line: WhatsAppLine | undefined;
+      let quoted: MessageRow | undefined;
+      try {
+        const tenant = await findTenantById(deps.db, tenantId);
+        if (!tenant) return;
+        line = await deps.lines.active(tenant);
+        quoted = row.quotedMessageId
+          ? (
+              await deps.db
+                .select()
+                .from(messages)
+                .where(and(eq(messages.id, row.quotedMessageId), eq(messages.tenantId, tenantId)))
+                .limit(1)
+            )[0]
+          : undefined;
+      } catch (error) {
+        await release();
+        throw error;
+      }
+      if (!line) {
+        await release({ reason: NOT_CONNECTED });
+        return;
+      }
+      const content = contentOf(row, deps.publicUrl(), quoted?.whatsappMessageId ?? quoted?.providerMessageId ?? undefined);
 
       let providerMessageId: string;
       try {
-        ({ providerMessageId } = await line.send(card.phone, content));
+        ({ providerMessageId } = await line.send(phone, content));
       } catch (error) {
         const definitive = error instanceof ProviderError && !error.uncertain;
         if (!definitive) throw error; // Unknown outcome: the claim stays, so the retry fails it instead of resending.
         // The provider answered without accepting: nothing went out, so a later attempt may send.
-        await deps.db.update(messages).set({ dispatchStartedAt: null }).where(eq(messages.id, row.id));
         const rateLimited = error.failure?.kind === 'rate_limited';
         if (error.retryable && ctx.attempt < SEND_MAX_ATTEMPTS) {
-          if (rateLimited) await noteRetry(deps, row, error.failure!);
+          await release();
+          if (rateLimited) await noteRetry(deps, row, error.failure!, announce);
           throw error;
         }
         const failure = failureOf(error);
-        await markFailed(deps, row, rateLimited ? RATE_LIMIT_GAVE_UP : failure.reason, failure.code);
+        await release({ reason: rateLimited ? RATE_LIMIT_GAVE_UP : failure.reason, code: failure.code });
         return;
       }
       deps.observeOutboxLag?.((Date.now() - row.createdAt.getTime()) / 1000);
       const usageKind = row.type !== 'template' ? 'sent' : row.templateCategory === 'MARKETING' ? 'template_marketing' : 'template_utility';
       // Accepted by the provider: billed with the id in one step, so a failed status that finds the id also finds the charge to undo.
-      const sent = await deps.db.transaction(async (tx) => {
-        const [accepted] = await tx.update(messages).set({ providerMessageId, errorReason: null, errorCode: null }).where(eq(messages.id, row.id)).returning();
+      await deps.db.transaction(async (tx) => {
+        await tx.update(messages).set({ providerMessageId, errorReason: null, errorCode: null }).where(eq(messages.id, row.id));
         await recordUsage(tx, tenantId, usageKind, row.id);
-        await publishStatusChange(deps.domainEvents, tx, accepted!);
-        return accepted;
+        await publishStatusChange(deps.domainEvents, tx, row);
       });
-      await deps.events.emitForCard(tenantId, card.id, 'message_status_updated', {
-        cardId: card.id,
-        messageId: sent!.id,
-        tempId: sent!.tempId,
-        ack: sent!.ack as 0,
-      });
+      announce({ ack: row.ack as 0 });
     },
   });
 

@@ -49,8 +49,9 @@ export function createChatOutbound(context: AppContext, ports: ChatProviderPorts
     lines: ports.lines,
     events,
     domainEvents,
-    enqueueSend: (tx: Tx, input: { tenantId: string; messageId: string }) =>
-      queue.enqueue(tx, chatJobs.sendMessage, input, { singletonKey: `send:${input.messageId}` }),
+    // The order key keeps one chat's sends in the order they were written, however many run at once.
+    enqueueSend: (tx: Tx, { tenantId, messageId, cardId }: { tenantId: string; messageId: string; cardId: string }) =>
+      queue.enqueue(tx, chatJobs.sendMessage, { tenantId, messageId }, { singletonKey: `send:${messageId}`, orderKey: `chat:${cardId}` }),
     enqueueMediaDownload: (tx: Tx, input: { tenantId: string; messageId: string; url: string; contentType?: string; provider?: ProviderName }) =>
       queue.enqueue(tx, chatJobs.downloadMedia, input),
     enqueueReadReceipt: (tx: Tx, input: { tenantId: string; messageId: string }) =>

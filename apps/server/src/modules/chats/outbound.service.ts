@@ -17,8 +17,8 @@ export interface OutboundDeps {
   events: ChatEvents;
   /** Domain events (card moves, message statuses...), written in the transaction of the change. */
   domainEvents: EventPublisher;
-  /** Records the send job in the caller's transaction (outbox): the row and its job commit together. */
-  enqueueSend: (tx: Tx, input: { tenantId: string; messageId: string }) => Promise<unknown>;
+  /** Records the send job in the caller's transaction (outbox): the row and its job commit together; one chat's sends go out in order. */
+  enqueueSend: (tx: Tx, input: { tenantId: string; messageId: string; cardId: string }) => Promise<unknown>;
 }
 
 export interface Author {
@@ -90,7 +90,7 @@ export async function storeOutbound(
       quotedMessageSender: quoted?.sender ?? null,
     })
     .returning();
-  await deps.enqueueSend(tx, { tenantId: origin.tenantId, messageId: message!.id });
+  await deps.enqueueSend(tx, { tenantId: origin.tenantId, messageId: message!.id, cardId: card.id });
   await options.alsoInTransaction?.(tx, message!);
   const updatedCard = await recordCardActivity(tx, origin.tenantId, card.id, {
     lastMessageType: draft.type,

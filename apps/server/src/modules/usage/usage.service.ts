@@ -37,13 +37,12 @@ export async function savePricing(executor: DbExecutor, pricing: Pricing): Promi
   return pricing;
 }
 
-const priceOf = (pricing: Pricing, kind: UsageKind) =>
-  ({
-    sent: pricing.price_per_sent_message,
-    received: pricing.price_per_received_message,
-    template_marketing: pricing.price_template_marketing,
-    template_utility: pricing.price_template_utility,
-  })[kind];
+const priceKeyOf: Record<UsageKind, keyof Pricing> = {
+  sent: 'price_per_sent_message',
+  received: 'price_per_received_message',
+  template_marketing: 'price_template_marketing',
+  template_utility: 'price_template_utility',
+};
 
 /**
  * Counts one billable event at the price in force now, so saving new prices changes costs from
@@ -56,7 +55,8 @@ export async function recordUsage(executor: DbExecutor, tenantId: string, kind: 
 /** `recordUsage` for several messages in one statement (a batch of deliveries). */
 export async function recordUsageOfMessages(executor: DbExecutor, tenantId: string, kind: UsageKind, messageIds: readonly string[]) {
   if (messageIds.length === 0) return;
-  const unitPrice = priceOf(await currentPricing(executor), kind);
+  // The price is read in the same statement: one round trip per billed message (the send path pays per statement).
+  const unitPrice = sql<number>`coalesce((select (${platformSettings.value} ->> ${priceKeyOf[kind]})::float8 from ${platformSettings} where ${platformSettings.key} = ${PRICING_KEY}), 0)`;
   await executor
     .insert(usageEvents)
     .values(messageIds.map((messageId) => ({ tenantId, kind, messageId, unitPrice })))

@@ -81,6 +81,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ SESSION_IDLE_DAYS: '7', SESSION_MAX_DAYS: '30' })).toMatchObject({ sessionIdleDays: 7, sessionMaxDays: 30 });
   });
 
+  it("runs 10 jobs at once with the database's default share for jobs unless told otherwise, and refuses nonsense", () => {
+    expect(loadConfig({})).toMatchObject({ jobConcurrency: 10, jobDbConnections: undefined });
+    expect(loadConfig({ JOB_CONCURRENCY: '40', JOB_DB_CONNECTIONS: '3' })).toMatchObject({ jobConcurrency: 40, jobDbConnections: 3 });
+    expect(() => loadConfig({ JOB_CONCURRENCY: '0' })).toThrow('Invalid configuration: JOB_CONCURRENCY must be at least 1');
+    expect(() => loadConfig({ JOB_DB_CONNECTIONS: 'half' })).toThrow('Invalid configuration: JOB_DB_CONNECTIONS must be a number');
+  });
+
   it('runs the sandbox model in embedded mode and Gemini in server mode only with a key', () => {
     expect(loadConfig({})).toMatchObject({ aiProvider: 'sandbox', geminiModel: 'gemini-2.5-flash' });
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db' }).aiProvider).toBeNull();

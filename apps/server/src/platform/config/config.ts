@@ -97,6 +97,20 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(1_000).max(600_000).default(20_000),
+  /** Jobs one process runs at once (sends in flight, listeners...). */
+  JOB_CONCURRENCY: z.coerce
+    .number({ error: 'must be a number' })
+    .int()
+    .min(1, { error: 'must be at least 1' })
+    .max(200, { error: 'must be at most 200' })
+    .default(10),
+  /** Database connections jobs may hold at once; the rest stay free for requests. Default: PGlite 1, PostgreSQL half the pool. */
+  JOB_DB_CONNECTIONS: z.coerce
+    .number({ error: 'must be a number' })
+    .int()
+    .min(1, { error: 'must be at least 1' })
+    .max(1000, { error: 'must be at most 1000' })
+    .optional(),
   JOB_RETENTION_DAYS: retentionDays.default(7),
   FAILED_JOB_RETENTION_DAYS: retentionDays.default(30),
   WEBHOOK_REJECTION_RETENTION_DAYS: retentionDays.default(7),
@@ -179,6 +193,8 @@ function resolveConfig(env: z.infer<typeof envSchema>) {
     logLevel: env.LOG_LEVEL,
     metricsToken: env.METRICS_TOKEN,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    jobConcurrency: env.JOB_CONCURRENCY,
+    jobDbConnections: env.JOB_DB_CONNECTIONS,
     retention: {
       completedJobsDays: env.JOB_RETENTION_DAYS,
       failedJobsDays: env.FAILED_JOB_RETENTION_DAYS,

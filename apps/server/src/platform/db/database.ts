@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -10,6 +11,7 @@ import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from '../../../db/schema/index.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
+import { attachGate, DatabaseGate } from './database-gate.ts';
 import { SERVER_ROOT } from '../paths/server-root.ts';
 
 export type Schema = typeof schema;
@@ -21,7 +23,181 @@ export type DbExecutor = Db | Tx;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** Background permits, the statement count and the jobs-enqueued signal (docs/decisions/0016). */
+  gate: DatabaseGate;
   close(): Promise<void>;
+}
+
+/** The `NOTIFY` channel the `jobs` insert trigger (migration) signals on, so every process's queue wakes at commit. */
+export const JOBS_CHANNEL = 'jobs_enqueued';
+
+/**
+ * Background work's share of the connections: half the pool (at least one) on PostgreSQL; on PGlite one, so a
+ * request's query waits behind at most one job statement or transaction on the single connection.
+ */
+export function defaultBackgroundPermits(kind: Database['kind'], poolSize = DEFAULT_POOL_SIZE): number {
+  return kind === 'pglite' ? 1 : Math.max(1, Math.floor(poolSize / 2));
+}
+
+const DEFAULT_POOL_SIZE = 10;
+const LISTENER_RETRY_MS = { first: 500, max: 30_000 };
+const COUNTED = Symbol('counted');
+
+/** node-postgres pool whose checkouts pass the gate (permits for background work) and whose statements are counted. */
+class GatedPool extends pg.Pool {
+  constructor(
+    config: pg.PoolConfig,
+    private readonly gate: DatabaseGate,
+  ) {
+    super(config);
+  }
+
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
+  override connect(
+    callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ): Promise<pg.PoolClient> | void {
+    const checkedOut = this.gatedCheckout();
+    if (!callback) return checkedOut;
+    // pool.query checks out through this form.
+    checkedOut.then(
+      (client) => callback(undefined, client, (release) => client.release(release as Error | boolean | undefined)),
+      (error: Error) => callback(error, undefined, () => {}),
+    );
+  }
+
+  private async gatedCheckout(): Promise<pg.PoolClient> {
+    const leave = await this.gate.enter();
+    let client: pg.PoolClient;
+    try {
+      client = await super.connect();
+    } catch (error) {
+      leave();
+      throw error;
+    }
+    const countable = client as pg.PoolClient & { [COUNTED]?: true };
+    if (!countable[COUNTED]) {
+      countable[COUNTED] = true;
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      const gate = this.gate;
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        gate.counted(1);
+        return query(...args);
+      };
+    }
+    const release = client.release.bind(client);
+    client.release = (error?: Error | boolean) => {
+      leave();
+      release(error);
+    };
+    return client;
+  }
+}
+
+/** PGlite whose statements and transactions pass the gate and are counted (a transaction's BEGIN and COMMIT too). */
+class GatedPGlite extends PGlite {
+  gate: DatabaseGate | undefined;
+
+  override async query<T>(query: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
+    const leave = await this.enterGate(1);
+    try {
+      return await super.query<T>(query, params, options);
+    } finally {
+      leave();
+    }
+  }
+
+  override async exec(query: string, options?: QueryOptions): Promise<Array<Results>> {
+    const leave = await this.enterGate(1);
+    try {
+      return await super.exec(query, options);
+    } finally {
+      leave();
+    }
+  }
+
+  override async transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
+    const leave = await this.enterGate(2);
+    const gate = this.gate;
+    try {
+      return await super.transaction((tx) => {
+        const counted: Transaction = Object.create(tx) as Transaction;
+        counted.query = (...args) => {
+          gate?.counted(1);
+          return tx.query(...args);
+        };
+        counted.exec = (...args) => {
+          gate?.counted(1);
+          return tx.exec(...args);
+        };
+        return callback(counted);
+      });
+    } finally {
+      leave();
+    }
+  }
+
+  private async enterGate(statements: number): Promise<() => void> {
+    if (!this.gate) return () => {};
+    this.gate.counted(statements);
+    return this.gate.enter();
+  }
+}
+
+/**
+ * `LISTEN` on a dedicated connection (a pooled one would be handed to others): calls `onNotify` on each
+ * notification, reconnects with backoff when the connection drops, and wakes once after reconnecting in case
+ * something was enqueued meanwhile.
+ */
+function listenerOn(url: string, channel: string, ownApplication: string, onError: (error: Error) => void) {
+  return async (onNotify: () => void): Promise<() => Promise<void>> => {
+    let client: pg.Client | undefined;
+    let stopped = false;
+    let retryMs = LISTENER_RETRY_MS.first;
+    let retry: NodeJS.Timeout | undefined;
+    const connect = async (): Promise<void> => {
+      const next = new pg.Client({ connectionString: url, application_name: 'embudo-jobs-listener' });
+      // Its own commits already woke this process's queues in-process.
+      next.on('notification', (notification) => {
+        if (notification.payload !== ownApplication) onNotify();
+      });
+      next.on('error', (error) => onError(error));
+      next.on('end', () => {
+        if (client === next) client = undefined;
+        if (!stopped) scheduleReconnect();
+      });
+      try {
+        await next.connect();
+        await next.query(`listen ${channel}`);
+      } catch (error) {
+        onError(error as Error);
+        await next.end().catch(() => undefined);
+        return;
+      }
+      if (stopped) {
+        await next.end().catch(() => undefined);
+        return;
+      }
+      client = next;
+      retryMs = LISTENER_RETRY_MS.first;
+      onNotify();
+    };
+    const scheduleReconnect = () => {
+      if (retry || stopped) return;
+      retry = setTimeout(() => {
+        retry = undefined;
+        void connect();
+      }, retryMs);
+      retryMs = Math.min(LISTENER_RETRY_MS.max, retryMs * 2);
+    };
+    await connect();
+    return async () => {
+      stopped = true;
+      clearTimeout(retry);
+      await client?.end().catch(() => undefined);
+      client = undefined;
+    };
+  };
 }
 
 const migrationsFolder = path.join(SERVER_ROOT, 'db/migrations');
@@ -29,12 +205,21 @@ const migrationsFolder = path.join(SERVER_ROOT, 'db/migrations');
 /** Any fixed 64-bit number: the advisory lock that serialises migrations across processes. */
 const MIGRATION_LOCK_ID = 727_001;
 
-export async function openPostgres(url: string, options: { poolSize?: number; onIdleClientError?: (error: Error) => void } = {}): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+export async function openPostgres(
+  url: string,
+  options: { poolSize?: number; backgroundPermits?: number; onIdleClientError?: (error: Error) => void } = {},
+): Promise<Database> {
+  const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
+  const gate = new DatabaseGate({ backgroundPermits: options.backgroundPermits ?? defaultBackgroundPermits('postgres', poolSize) });
+  // Names this pool's connections, so the jobs trigger's NOTIFY tells this process's commits from others'.
+  const application = `embudo-${process.pid}-${randomUUID().slice(0, 8)}`;
+  gate.listenAcrossProcesses(listenerOn(url, JOBS_CHANNEL, application, (error) => options.onIdleClientError?.(error)));
+  const pool = new GatedPool({ connectionString: url, max: poolSize, application_name: application }, gate);
   // An idle pooled connection closed by the server (restart, failover) must not crash the process;
   // the pool drops it and opens a new one on the next query.
   pool.on('error', (error) => options.onIdleClientError?.(error));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
+  attachGate(db, gate);
   const lockClient = await pool.connect();
   try {
     await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
@@ -43,30 +228,34 @@ export async function openPostgres(url: string, options: { poolSize?: number; on
     await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
     lockClient.release();
   }
-  return { db, kind: 'postgres', close: () => pool.end() };
+  return { db, kind: 'postgres', gate, close: () => pool.end() };
 }
 
 /**
  * PGlite in `dataDir/pg`, or in memory when dataDir is undefined (tests). A lock file refuses a
  * second process on the same directory, which PGlite would otherwise corrupt silently.
  */
-export async function openPglite(dataDir: string | undefined): Promise<Database> {
+export async function openPglite(dataDir: string | undefined, options: { backgroundPermits?: number } = {}): Promise<Database> {
   let releaseLock = () => {};
-  let client: PGlite;
+  let client: GatedPGlite;
   if (dataDir) {
     fs.mkdirSync(dataDir, { recursive: true });
     releaseLock = acquireDataDirLock(dataDir);
-    client = new PGlite(path.join(dataDir, 'pg'));
+    client = new GatedPGlite(path.join(dataDir, 'pg'));
   } else {
-    client = new PGlite();
+    client = new GatedPGlite();
   }
   try {
     await client.waitReady;
-    const db = drizzlePglite(client, { schema }) as unknown as Db;
-    await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
+    await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
+    const gate = new DatabaseGate({ backgroundPermits: options.backgroundPermits ?? defaultBackgroundPermits('pglite') });
+    client.gate = gate;
+    const db = drizzlePglite({ client, schema }) as unknown as Db;
+    attachGate(db, gate);
     return {
       db,
       kind: 'pglite',
+      gate,
       close: async () => {
         await client.close();
         releaseLock();
@@ -78,8 +267,12 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
   }
 }
 
-export function openDatabase(config: { databaseUrl?: string; dataDir: string }, onIdleClientError?: (error: Error) => void): Promise<Database> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl, { onIdleClientError }) : openPglite(config.dataDir);
+export function openDatabase(
+  config: { databaseUrl?: string; dataDir: string; jobDbConnections?: number },
+  onIdleClientError?: (error: Error) => void,
+): Promise<Database> {
+  const backgroundPermits = config.jobDbConnections;
+  return config.databaseUrl ? openPostgres(config.databaseUrl, { onIdleClientError, backgroundPermits }) : openPglite(config.dataDir, { backgroundPermits });
 }
 
 /** Rows of a raw SQL statement; both drivers answer with `{ rows }` (drizzle types it as unknown). */

@@ -94,6 +94,20 @@ describe('the domain event bus', () => {
     expect(receipts).toMatchObject([{ listener: 'test.once', tenantId }]);
   });
 
+  it('keeps no receipt for a listener that is harmless twice: a replay runs it again, nothing is written for it', async () => {
+    const { queue, bus } = newBus();
+    const handled: string[] = [];
+    bus.register(
+      defineListener({ name: 'test.announce', event: 'message.status-changed', receipts: false, handle: async (event) => void handled.push(event.id) }),
+    );
+    const event = await database.db.transaction((tx) => bus.publish(tx, statusChange()));
+    await queue.drain();
+    await database.db.transaction((tx) => bus.publish(tx, { ...statusChange(), id: event.id, payload: event.payload }));
+    await queue.drain();
+    expect(handled).toEqual([event.id, event.id]);
+    expect(await database.db.select().from(eventDeliveries).where(eq(eventDeliveries.eventId, event.id))).toEqual([]);
+  });
+
   it('lets a listener record its receipt in its own transaction, so a run after that commit writes nothing twice', async () => {
     const { queue, bus } = newBus();
     const outcomes: boolean[] = [];

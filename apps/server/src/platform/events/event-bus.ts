@@ -6,7 +6,7 @@ import { eventDeliveries } from '../../../db/schema/index.ts';
 import type { Db, Tx } from '../db/database.ts';
 import { defineJob, type JobDefinition } from '../queue/job-definition.ts';
 import type { JobQueue, QueueLogger } from '../queue/job-queue.ts';
-import type { Listener } from './listener.ts';
+import type { Listener, ListenerContext } from './listener.ts';
 
 /** What a producer hands to `publish`: the bus fills in the id and the time unless given (a replay keeps them). */
 export interface NewDomainEvent<T extends DomainEventType> {
@@ -91,6 +91,7 @@ export class EventBus implements EventPublisher {
   private async deliver(listener: Listener, event: DomainEvent, attempt: number): Promise<void> {
     const { db, logger } = this.options;
     const receipt = { listener: listener.name, eventId: event.id };
+    if (listener.receipts === false) return this.handle(listener, event, { attempt, recordDelivery: async () => true });
     const handled = await db
       .select({ at: eventDeliveries.deliveredAt })
       .from(eventDeliveries)
@@ -108,17 +109,24 @@ export class EventBus implements EventPublisher {
         .returning({ at: eventDeliveries.deliveredAt });
       return Boolean(row);
     };
-    try {
-      await listener.handle(event, { attempt, recordDelivery });
-    } catch (error) {
-      // The queue retries or fails the job for good (and logs it); this line names the event for whoever reads the log.
-      logger.warn({ err: error, ...receipt, type: event.type, tenantId: event.tenantId, attempt }, 'event listener failed');
-      throw error;
-    }
+    await this.handle(listener, event, { attempt, recordDelivery });
     // Whether or not the listener recorded it in its own transaction (that one may have rolled back), the receipt now exists.
     await db
       .insert(eventDeliveries)
       .values({ ...receipt, tenantId: event.tenantId })
       .onConflictDoNothing();
+  }
+
+  private async handle(listener: Listener, event: DomainEvent, ctx: ListenerContext): Promise<void> {
+    try {
+      await listener.handle(event, ctx);
+    } catch (error) {
+      // The queue retries or fails the job for good (and logs it); this line names the event for whoever reads the log.
+      this.options.logger.warn(
+        { err: error, listener: listener.name, eventId: event.id, type: event.type, tenantId: event.tenantId, attempt: ctx.attempt },
+        'event listener failed',
+      );
+      throw error;
+    }
   }
 }

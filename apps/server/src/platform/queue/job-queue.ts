@@ -5,6 +5,7 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { jobs } from '../../../db/schema/index.ts';
 import { queryRows, type Db, type DbExecutor } from '../db/database.ts';
+import { gateOf, type DatabaseGate } from '../db/database-gate.ts';
 import { currentLogContext, runWithLogContext } from '../logger/log-context.ts';
 import { JOB_DEFAULTS, retryDelayMs, type JobDefinition } from './job-definition.ts';
 
@@ -42,9 +43,12 @@ export interface JobQueueOptions {
   /** Written to `locked_by`; unique per process so a stale worker cannot finish another's claim. */
   workerId?: string;
   pollIntervalMs?: number;
-  /** Handlers this worker runs at once. */
+  /** Handlers this worker runs at once (their database statements share the gate's background permits). */
   concurrency?: number;
 }
+
+/** Handlers a worker runs at once unless told otherwise: enough to keep several sends in flight while the provider answers. */
+export const DEFAULT_JOB_CONCURRENCY = 10;
 
 export interface EnqueueOptions {
   /** When the job becomes due; wins over delayMs. */
@@ -55,6 +59,11 @@ export interface EnqueueOptions {
   singletonKey?: string;
   /** The request the job comes from, when it is not the one running (a batch applies many requests' deliveries). */
   requestId?: string | null;
+  /**
+   * Jobs with the same order key run one at a time in the order they were enqueued (e.g. `chat:<id>` for the sends of
+   * one chat): a later one waits while an earlier one is pending (a retry included) or running.
+   */
+  orderKey?: string;
 }
 
 /** A row as the claim statement returns it (raw SQL, so snake_case). */
@@ -86,6 +95,7 @@ function tenantIdOf(payload: unknown): string | null {
 export class JobQueue {
   readonly workerId: string;
   private readonly db: Db;
+  private readonly gate: DatabaseGate;
   private readonly logger: QueueLogger;
   private readonly pollIntervalMs: number;
   private readonly concurrency: number;
@@ -102,14 +112,20 @@ export class JobQueue {
   private wakeRequested = false;
   private enqueuedInTransaction = false;
   private wakePollLoop = () => {};
+  /** Completed claims waiting for the statement that records them (see `complete`). */
+  private completions: Array<{ claim: Claim; recorded: (held: boolean) => void; failed: (error: unknown) => void }> = [];
+  private completing = false;
+  /** Resolves with the unsubscribe of the jobs-enqueued signal once subscribed (PostgreSQL: once `LISTEN` answered). */
+  private subscription: Promise<() => Promise<void>> | undefined;
 
   constructor(options: JobQueueOptions) {
     this.db = options.db;
+    this.gate = gateOf(options.db);
     this.logger = options.logger;
     this.observer = options.observer;
     this.workerId = options.workerId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
-    this.concurrency = options.concurrency ?? 5;
+    this.concurrency = options.concurrency ?? DEFAULT_JOB_CONCURRENCY;
   }
 
   register(definition: JobDefinition): void {
@@ -160,6 +176,7 @@ export class JobQueue {
             runAt: options.runAt ?? msFromNow(options.delayMs ?? 0),
             maxAttempts: definition.maxAttempts,
             singletonKey: options.singletonKey,
+            orderKey: options.orderKey,
             tenantId: tenantIdOf(validPayload),
             requestId: options.requestId === undefined ? requestId : options.requestId,
           };
@@ -167,10 +184,11 @@ export class JobQueue {
       )
       .onConflictDoNothing({ target: jobs.singletonKey, where: sql`status in ('pending', 'running')` })
       .returning({ id: jobs.id });
-    // Inside an open transaction the rows are not visible until it commits: the worker is woken then, by
-    // wakeAfterCommit (a request that answered) or by the finishing job whose transaction enqueued them.
+    // Inside an open transaction the rows are not visible until it commits: the workers are woken then, by
+    // wakeAfterCommit (a request that answered) or by the finishing job whose transaction enqueued them. Other
+    // processes learn of it from the insert trigger's NOTIFY, delivered at commit.
     if (rows.length > 0) {
-      if (executor === this.db) this.wake();
+      if (executor === this.db) this.gate.announceJobsEnqueued();
       else this.enqueuedInTransaction = true;
     }
     return rows.map((row) => row.id);
@@ -180,7 +198,7 @@ export class JobQueue {
   wakeAfterCommit(): void {
     if (!this.enqueuedInTransaction) return;
     this.enqueuedInTransaction = false;
-    this.wake();
+    this.gate.announceJobsEnqueued();
   }
 
   /**
@@ -195,7 +213,18 @@ export class JobQueue {
   start(): void {
     if (this.pollLoop) return;
     this.stopping = false;
+    this.subscription = this.gate
+      .onJobsEnqueued(() => this.wake())
+      .catch((error: unknown) => {
+        this.logger.error({ err: error, workerId: this.workerId }, 'job queue could not listen for new jobs; it finds them by polling');
+        return async () => {};
+      });
     this.pollLoop = this.schedulePeriodic().then(() => this.poll());
+  }
+
+  /** Resolves once the worker hears of jobs enqueued elsewhere (PostgreSQL: its `LISTEN` is in place). */
+  async listening(): Promise<void> {
+    await this.subscription;
   }
 
   /** The worker claims and runs jobs (readiness). */
@@ -252,6 +281,9 @@ export class JobQueue {
     this.wake();
     await this.pollLoop;
     this.pollLoop = undefined;
+    const unsubscribe = await this.subscription;
+    this.subscription = undefined;
+    await unsubscribe?.();
     let timer: NodeJS.Timeout | undefined;
     const finished = await Promise.race([
       Promise.all(this.running).then(() => true),
@@ -298,7 +330,7 @@ export class JobQueue {
 
   /** Claims what is due now (up to `limit`), runs it and waits for the outcome; answers how many ran. */
   async runDueJobsOnce(limit = this.concurrency): Promise<number> {
-    const claimed = await this.claim(limit);
+    const claimed = await this.gate.runInBackground(() => this.claim(limit));
     await Promise.all(claimed.map((job) => this.track(this.runClaimed(job))));
     return claimed.length;
   }
@@ -317,7 +349,7 @@ export class JobQueue {
       const free = this.concurrency - this.running.size;
       if (free > 0) {
         try {
-          const due = await this.claim(free);
+          const due = await this.gate.runInBackground(() => this.claim(free));
           due.forEach((job) => void this.track(this.runClaimed(job)));
         } catch (error) {
           this.logger.error({ err: error, workerId: this.workerId }, 'job queue could not claim jobs');
@@ -358,7 +390,8 @@ export class JobQueue {
 
   /**
    * One statement, no transaction held while handlers run (PGlite has a single connection). An expired
-   * lease is claimable again: that is how a job outlives a crashed process.
+   * lease is claimable again: that is how a job outlives a crashed process. A job with an order key waits while an
+   * earlier job of its key is unfinished, so those run one at a time, in order, across workers and processes.
    */
   private claim(limit: number): Promise<ClaimedJob[]> {
     return queryRows<ClaimedJob>(
@@ -368,9 +401,12 @@ export class JobQueue {
       set status = 'running', locked_by = ${this.workerId}, attempts = attempts + 1,
           locked_until = now() + ${this.leaseMsByName()} * interval '1 millisecond'
       where id in (
-        select id from jobs
-        where (status = 'pending' and run_at <= now()) or (status = 'running' and locked_until < now())
-        order by run_at
+        select j.id from jobs j
+        where ((j.status = 'pending' and j.run_at <= now()) or (j.status = 'running' and j.locked_until < now()))
+          and (j.order_key is null or not exists (
+            select 1 from jobs earlier
+            where earlier.order_key = j.order_key and earlier.seq < j.seq and earlier.status in ('pending', 'running')))
+        order by j.run_at
         limit ${limit}
         for update skip locked)
       returning id, name, payload, attempts, max_attempts, request_id`,
@@ -388,15 +424,18 @@ export class JobQueue {
   /** Runs the claimed job with its request id and its own id on every log line, and on the jobs and events it creates. */
   private runClaimed(job: ClaimedJob): Promise<void> {
     const context = { requestId: job.request_id ?? undefined, jobId: job.id, job: job.name };
-    return runWithLogContext(context, async () => {
-      const started = performance.now();
-      const outcome = await this.runInContext(job);
-      if (outcome) this.observer?.jobFinished(job.name, outcome, (performance.now() - started) / 1000);
-      const periodic = this.periodic.get(job.name);
-      if (periodic && outcome && outcome !== 'retried') {
-        await this.enqueue(this.db, periodic.definition, {}, { singletonKey: `periodic:${job.name}`, delayMs: periodic.everyMs });
-      }
-    });
+    // Background work: its statements take the gate's permits, so requests keep their share of the connections.
+    return this.gate.runInBackground(() => runWithLogContext(context, () => this.runAndRecord(job)));
+  }
+
+  private async runAndRecord(job: ClaimedJob): Promise<void> {
+    const started = performance.now();
+    const outcome = await this.runInContext(job);
+    if (outcome) this.observer?.jobFinished(job.name, outcome, (performance.now() - started) / 1000);
+    const periodic = this.periodic.get(job.name);
+    if (periodic && outcome && outcome !== 'retried') {
+      await this.enqueue(this.db, periodic.definition, {}, { singletonKey: `periodic:${job.name}`, delayMs: periodic.everyMs });
+    }
   }
 
   private async runInContext(job: ClaimedJob): Promise<JobOutcome | undefined> {
@@ -426,7 +465,7 @@ export class JobQueue {
     if (!this.claims.delete(claim.id)) return undefined;
 
     if (!failure) {
-      await this.finish(claim, { status: 'completed', completedAt: sql`now()`, lockedUntil: null });
+      if (!(await this.complete(claim))) this.warnLeaseLost(claim);
       this.logger.debug({ jobId: job.id, job: job.name, attempt: job.attempts }, 'job completed');
       return 'completed';
     } else if (job.attempts < job.max_attempts) {
@@ -453,9 +492,47 @@ export class JobQueue {
 
   private async finish(claim: Claim, changes: PgUpdateSetSource<typeof jobs>): Promise<void> {
     const updated = await this.db.update(jobs).set(changes).where(this.heldBy(claim)).returning({ id: jobs.id });
-    if (updated.length === 0) {
-      this.logger.warn({ jobId: claim.id, attempt: claim.attempt, workerId: this.workerId }, 'job lease was lost before it finished; outcome not recorded');
+    if (updated.length === 0) this.warnLeaseLost(claim);
+  }
+
+  private warnLeaseLost(claim: Claim): void {
+    this.logger.warn({ jobId: claim.id, attempt: claim.attempt, workerId: this.workerId }, 'job lease was lost before it finished; outcome not recorded');
+  }
+
+  /**
+   * Records a completed job; answers whether this worker still held the claim. Completions that arrive while the
+   * previous statement runs are recorded together by the next one: under load (PGlite's one connection busy) many
+   * jobs cost one statement, when idle each is recorded at once.
+   */
+  private complete(claim: Claim): Promise<boolean> {
+    return new Promise((recorded, failed) => {
+      this.completions.push({ claim, recorded, failed });
+      if (!this.completing) void this.recordCompletions();
+    });
+  }
+
+  private async recordCompletions(): Promise<void> {
+    this.completing = true;
+    while (this.completions.length > 0) {
+      const batch = this.completions.splice(0);
+      try {
+        const claims = sql.join(
+          batch.map(({ claim }) => sql`(${claim.id}::uuid, ${claim.attempt}::int)`),
+          sql`, `,
+        );
+        const rows = await queryRows<{ id: string }>(
+          this.db,
+          sql`update jobs set status = 'completed', completed_at = now(), locked_until = null
+              where status = 'running' and locked_by = ${this.workerId} and (id, attempts) in (${claims})
+              returning id`,
+        );
+        const held = new Set(rows.map((row) => row.id));
+        batch.forEach(({ claim, recorded }) => recorded(held.has(claim.id)));
+      } catch (error) {
+        batch.forEach(({ failed }) => failed(error));
+      }
     }
+    this.completing = false;
   }
 
   private async extendLease(claim: Claim, leaseMs: number, heartbeat: NodeJS.Timeout): Promise<void> {

@@ -1,0 +1,123 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { EventEmitter } from 'node:events';
+
+/** Which async context is background work (a job run) and whether it already holds a database permit. */
+interface BackgroundContext {
+  holding: number;
+}
+
+/** Told when another process (PostgreSQL `NOTIFY`) or this one enqueued jobs. */
+export type JobsEnqueuedListener = () => void;
+
+/**
+ * What the driver wrappers of one database share (docs/decisions/0016):
+ * - permits: background work holds at most `backgroundPermits` connections (or places in PGlite's one queue)
+ *   at once, so a request's query always finds a connection, or waits behind at most that many job statements;
+ * - the number of statements sent, so a test can count what an operation costs;
+ * - the "jobs enqueued" signal: in-process on both databases, and across processes through `LISTEN` on PostgreSQL.
+ */
+export class DatabaseGate {
+  /** Statements sent to the database since it opened (a transaction's BEGIN and COMMIT count). */
+  statements = 0;
+  /** Statements sent by one piece of work and what it started, whatever else runs meanwhile (see `countStatements`). */
+  private readonly counting = new AsyncLocalStorage<{ statements: number }>();
+  readonly backgroundPermits: number;
+  private inUse = 0;
+  private readonly waiting: Array<() => void> = [];
+  private readonly background = new AsyncLocalStorage<BackgroundContext>();
+  private readonly enqueued = new EventEmitter();
+  private crossProcess: ((onNotify: () => void) => Promise<() => Promise<void>>) | undefined;
+
+  constructor(options: { backgroundPermits: number }) {
+    if (!(Number.isInteger(options.backgroundPermits) && options.backgroundPermits >= 1)) throw new Error('backgroundPermits must be a positive integer');
+    this.backgroundPermits = options.backgroundPermits;
+    // Every running queue of this process subscribes; more than ten is normal in tests.
+    this.enqueued.setMaxListeners(0);
+  }
+
+  /** Called by the driver for each statement it sends. */
+  counted(statements: number): void {
+    this.statements += statements;
+    const scope = this.counting.getStore();
+    if (scope) scope.statements += statements;
+  }
+
+  /** Runs `work` and answers how many statements it (and what it awaited) sent: what an operation costs, for tests. */
+  async countStatements<T>(work: () => Promise<T>): Promise<{ result: T; statements: number }> {
+    const scope = { statements: 0 };
+    const result = await this.counting.run(scope, work);
+    return { result, statements: scope.statements };
+  }
+
+  /** Runs `work` as background work: its statements take permits. */
+  runInBackground<T>(work: () => Promise<T>): Promise<T> {
+    return this.background.run({ holding: 0 }, work);
+  }
+
+  /** Background permits in use now (tests, metrics). */
+  get backgroundInUse(): number {
+    return this.inUse;
+  }
+
+  /**
+   * Called by the driver before a statement or a transaction takes the connection. Outside background work it
+   * answers at once. Background work that already holds a permit (a statement inside its own transaction) does not
+   * take a second one, so it cannot wait on itself.
+   */
+  async enter(): Promise<() => void> {
+    const context = this.background.getStore();
+    if (!context || context.holding > 0) return () => {};
+    context.holding++;
+    if (this.inUse < this.backgroundPermits) this.inUse++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve)); // the releaser hands its permit over
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      context.holding--;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.inUse--;
+    };
+  }
+
+  /** Tells every queue of this database that jobs were committed (other processes learn it from `NOTIFY`). */
+  announceJobsEnqueued(): void {
+    this.enqueued.emit('jobs');
+  }
+
+  /**
+   * Calls `listener` whenever jobs are enqueued, here or (PostgreSQL) in another process. Resolves once listening;
+   * the answer stops listening.
+   */
+  async onJobsEnqueued(listener: JobsEnqueuedListener): Promise<() => Promise<void>> {
+    this.enqueued.on('jobs', listener);
+    const stopRemote = this.crossProcess ? await this.crossProcess(listener) : async () => {};
+    return async () => {
+      this.enqueued.off('jobs', listener);
+      await stopRemote();
+    };
+  }
+
+  /** The driver's cross-process channel (PostgreSQL `LISTEN`); PGlite has one process and needs none. */
+  listenAcrossProcesses(subscribe: (onNotify: () => void) => Promise<() => Promise<void>>): void {
+    this.crossProcess = subscribe;
+  }
+}
+
+const gates = new WeakMap<object, DatabaseGate>();
+
+/** `db` is the drizzle database the gate's driver serves (typed loosely: database.ts imports this file). */
+export function attachGate(db: object, gate: DatabaseGate): void {
+  gates.set(db, gate);
+}
+
+/** The gate of a database opened by `openPglite`/`openPostgres`; a database built some other way gets a permissive one. */
+export function gateOf(db: object): DatabaseGate {
+  let gate = gates.get(db);
+  if (!gate) {
+    gate = new DatabaseGate({ backgroundPermits: Number.MAX_SAFE_INTEGER });
+    gates.set(db, gate);
+  }
+  return gate;
+}
