@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { webhookIntake, webhookRejections } from '../../../db/schema/index.ts';
 import { queryRows, type Db, type Tx } from '../../platform/db/database.ts';
+import { gateOf } from '../../platform/db/database-gate.ts';
 import type { Logger } from '../../platform/logger/logger.ts';
 import { currentLogContext } from '../../platform/logger/log-context.ts';
 import type { ProviderName, WebhookReceiver } from '../../messaging-providers/provider.ts';
@@ -180,7 +181,8 @@ export class WebhookIntake {
       // Let the deliveries in flight land, so one transaction takes them together (group commit).
       await new Promise((resolve) => setTimeout(resolve, INTAKE_GATHER_MS));
       this.again.delete(tenantId);
-      const claimed = await this.applyBatch(tenantId);
+      // Background work: the batch takes the database gate's permits, so requests keep their share of the connections.
+      const claimed = await gateOf(this.options.db).runInBackground(() => this.applyBatch(tenantId));
       if (this.stopped) return;
       // Another process applies this company's deliveries now: ours wait for its batch, not for the next sweep.
       if (claimed === 'busy') await new Promise((resolve) => setTimeout(resolve, INTAKE_BUSY_RETRY_MS));
