@@ -27,7 +27,7 @@ import {
   webhookPathOf,
 } from './support.ts';
 
-const STEADY = knob('BENCH_INGEST_MESSAGES', 2000);
+const STEADY = knob('BENCH_INGEST_MESSAGES', 1000);
 const STEADY_CONCURRENCY = knob('BENCH_INGEST_CONCURRENCY', 8);
 const BURST = knob('BENCH_BURST_MESSAGES', 5000);
 const BURST_CONCURRENCY = knob('BENCH_BURST_CONCURRENCY', 200);
