@@ -75,8 +75,12 @@ const measured = Array.from({ length: TOTAL }, (_, offset) => WARMUP + offset);
 const toModel = measured.map((index) => asked.get(index)! - webhookAt.get(index)!);
 const toProvider = measured.map((index) => sent.get(phoneOf(index))! - answered.get(index)!);
 const both = measured.map((_, position) => toModel[position]! + toProvider[position]!);
-const table = new ResultTable(`AI assistant answer overhead, model excluded (${TOTAL} answers)`, bench.databaseLabel);
-const line = (label: string, values: number[]) => table.add(label, `median ${fmt.ms(percentile(values, 50))}, p99 ${fmt.ms(percentile(values, 99))}`);
+const table = new ResultTable('ai-answer', bench.databaseLabel);
+const line = (label: string, values: number[]) =>
+  table.add(
+    `AI answer overhead, model excluded (${TOTAL} answers): ${label}`,
+    `median ${fmt.ms(percentile(values, 50))}, p99 ${fmt.ms(percentile(values, 99))}`,
+  );
 line('webhook → model request', toModel);
 line('model answer → provider send', toProvider);
 line('both (all but the model)', both);

@@ -1,9 +1,10 @@
 /**
  * Do requests stay fast while background work runs? A mix of the GET calls a browser makes (the board, a chat's
- * messages, /api/auth/me) from BENCH_API_CLIENTS (60) concurrent clients, first idle (BENCH_API_IDLE_S), then while
- * a BENCH_API_BULK_ROWS-row (5,000) bulk send runs unpaced (BENCH_API_BULK_S, from the moment its upload answered).
- * The figure is p95 during the send ÷ p95 idle (target ≤ 3).
+ * messages, /api/auth/me) from BENCH_API_CLIENTS (60) concurrent clients, first idle (BENCH_API_IDLE_S, after a
+ * short warm-up), then while a BENCH_API_BULK_ROWS-row (5,000) bulk send runs unpaced: from its upload until
+ * BENCH_API_BULK_S after the upload answered. The figure is p95 during the send ÷ p95 idle (target ≤ 3).
  */
+import { performance } from 'node:perf_hooks';
 import { startBulkSendBench } from './bulk-send-fixture.ts';
 import {
   describeFailures,
@@ -26,6 +27,7 @@ const IDLE_MS = knob('BENCH_API_IDLE_S', 10) * 1000;
 const BULK_MS = knob('BENCH_API_BULK_S', 30) * 1000;
 const BULK_ROWS = knob('BENCH_API_BULK_ROWS', 5000);
 const CHATS = 20;
+const WARM_UP_MS = 3000;
 
 const bench = await startBulkSendBench({ pace: { chunkSize: 20, chunkIntervalMs: 0 }, runJobs: true });
 const { company, base } = bench;
@@ -53,17 +55,23 @@ const browserCall = (index: number, signal: AbortSignal) => {
   return fetch(url, { headers: company.headers, signal });
 };
 
+// Warm-up: the first calls compile the routes' serializers and fill caches.
+await load({ untilMs: WARM_UP_MS, concurrency: CLIENTS, request: browserCall });
 const idle = await load({ untilMs: IDLE_MS, concurrency: CLIENTS, request: browserCall });
-const { acceptedMs: uploadMs } = await bench.uploadBatch(BULK_ROWS);
-const sentBefore = bench.providerAccepted.length;
-const busy = await load({ untilMs: BULK_MS, concurrency: CLIENTS, request: browserCall });
-const sentDuring = bench.providerAccepted.length - sentBefore;
+let windowEndsAt = Number.POSITIVE_INFINITY;
+const uploading = bench.uploadBatch(BULK_ROWS).then((upload) => {
+  windowEndsAt = performance.now() + BULK_MS;
+  return upload;
+});
+const busy = await load({ stop: () => performance.now() > windowEndsAt, concurrency: CLIENTS, request: browserCall });
+const { acceptedMs: uploadMs } = await uploading;
+const sentDuring = bench.providerAccepted.length;
 
-const table = new ResultTable('API while a bulk send runs', bench.databaseLabel);
+const table = new ResultTable('api-during-bulk', bench.databaseLabel);
 const summary = (result: LoadResult) =>
   `p50 ${fmt.ms(percentile(result.latencies, 50))}, p95 ${fmt.ms(percentile(result.latencies, 95))}, max ${fmt.ms(percentile(result.latencies, 100))}, ${fmt.rate(perSecond(result.latencies.length, result.elapsedMs), 'req/s')}`;
 table.add(`idle, c = ${CLIENTS} (board, messages, /api/auth/me)`, summary(idle), '', '');
-table.add(`during a ${BULK_ROWS}-row bulk send, c = ${CLIENTS}`, summary(busy), '', '');
+table.add(`during a ${BULK_ROWS}-row bulk send (its upload, then ${BULK_MS / 1000} s), c = ${CLIENTS}`, summary(busy), '', '');
 table.add(
   'p95 during ÷ p95 idle',
   fmt.ms(percentile(busy.latencies, 95)),
@@ -73,7 +81,7 @@ table.add(
 table.add('failed or timed out (idle / during)', `${describeFailures(idle)}, ${idle.timeouts} / ${describeFailures(busy)}, ${busy.timeouts}`);
 table.add(
   'the bulk send meanwhile',
-  `upload ${fmt.ms(uploadMs)}; ${sentDuring} rows accepted by the provider in the ${(busy.elapsedMs / 1000).toFixed(0)} s window (${fmt.rate(perSecond(sentDuring, busy.elapsedMs), 'rows/s')})`,
+  `upload answered in ${fmt.ms(uploadMs)}; ${sentDuring} rows accepted by the provider in the ${(busy.elapsedMs / 1000).toFixed(0)} s window`,
 );
 table.print();
 await bench.close();

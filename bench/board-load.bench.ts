@@ -45,9 +45,9 @@ const boardCalls = await load({ total: BOARD_CALLS, concurrency: 1, request: (_,
 const checkSlug = await load({ total: BOARD_CALLS, concurrency: 1, request: (_, signal) => fetch(checkSlugUrl(base), { signal }) });
 if (boardCalls.ok !== BOARD_CALLS) throw new Error('the board call failed');
 
-const table = new ResultTable(`board of a funnel with ${CARDS} chats`, bench.databaseLabel);
-table.add(`seeded: ${CARDS} chats, ${CARDS / 2} in the first column`, fmt.ms(seedMs));
-table.add('GET board: answer size', fmt.kb(bytes), 'target 150 KB', bytes / (150 * 1024));
+const table = new ResultTable('board', bench.databaseLabel);
+table.add(`${CARDS} chats in one funnel seeded, ${CARDS / 2} in its first column`, fmt.ms(seedMs));
+table.add(`GET board (${CARDS} chats): answer size`, fmt.kb(bytes), 'target 150 KB', bytes / (150 * 1024));
 table.add(
   `GET board p95 (${BOARD_CALLS} calls, one at a time)`,
   fmt.ms(percentile(boardCalls.latencies, 95)),

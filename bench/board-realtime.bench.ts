@@ -94,7 +94,7 @@ await new Promise((resolve) => setTimeout(resolve, 2 * RELOAD_WINDOW_MS));
 
 const cardsOnBoard = queryClient.getQueryData<Board>(boardKey(bench.funnelId))!.columns.reduce((sum, column) => sum + column.cards.length, 0);
 const perRow = (count: number) => (count / ROWS).toFixed(4);
-const table = new ResultTable('board realtime during a bulk send', bench.databaseLabel);
+const table = new ResultTable('board-realtime', bench.databaseLabel);
 table.add('rows', `${ROWS}${done ? '' : ' (deadline reached before every row was read)'} in ${seconds.toFixed(1)} s`);
 table.add('events received', [...received].map(([event, count]) => `${event} ${count}`).join(', '));
 table.add('payloads refused / reconnections', `${refused} / ${joins - 1}`);

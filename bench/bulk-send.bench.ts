@@ -14,7 +14,7 @@ import { queryRows } from '../apps/server/src/platform/db/database.ts';
 import { startBulkSendBench, type Batch } from './bulk-send-fixture.ts';
 import { fmt, knob, perSecond, ResultTable, setSendRate, signInPlatformAdmin, sleep, startWorkers } from './support.ts';
 
-const ROWS = knob('BENCH_ROWS', 1000);
+const ROWS = knob('BENCH_ROWS', 500);
 const PACED_ROWS = knob('BENCH_PACED_ROWS', 300);
 const PACED_RATE = knob('BENCH_PACED_RATE', 20);
 const UNPACED_RATE = 1000;
@@ -26,7 +26,7 @@ const bench = await startBulkSendBench({
   runJobs: false,
 });
 const { database, app, company } = bench;
-const table = new ResultTable('bulk send', bench.databaseLabel);
+const table = new ResultTable('bulk-send', bench.databaseLabel);
 const adminToken = await signInPlatformAdmin(database.db, bench.base);
 const rateRoute = await setSendRate(bench.base, adminToken, company.tenant.id, UNPACED_RATE);
 

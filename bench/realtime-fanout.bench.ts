@@ -156,7 +156,7 @@ const { answerTimes, postRate } = await writeIn('fanout', total, RATE, FUNNELS *
 const expected = total * (SOCKETS / FUNNELS);
 await received(deliveries, expected);
 
-const table = new ResultTable('realtime fan-out', bench.databaseLabel);
+const table = new ResultTable('fan-out', bench.databaseLabel);
 table.add(`${SOCKETS} sockets of one company over ${FUNNELS} funnels joined`, `in ${fmt.ms(connectMs)}`);
 table.add(`inbound messages posted (${SECONDS} s)`, `${total} at ${fmt.rate(postRate, 'msg/s')}`, `asked ${fmt.rate(RATE, 'msg/s')}`, postRate / RATE);
 table.add('message:new received by the sockets of its funnel', `${deliveries.length} of ${expected}`, '', deliveries.length / expected);

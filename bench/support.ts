@@ -286,12 +286,13 @@ export interface LoadResult {
 }
 
 /**
- * Runs `total` requests (or, with `untilMs`, as many as fit in that time) with `concurrency` in flight at once.
- * `request(i, signal)` makes the i-th request.
+ * Runs `total` requests (or, with `untilMs`, as many as fit in that time; or until `stop()` says so) with
+ * `concurrency` in flight at once. `request(i, signal)` makes the i-th request.
  */
 export async function load(options: {
   total?: number;
   untilMs?: number;
+  stop?: () => boolean;
   concurrency: number;
   timeoutMs?: number;
   request: (index: number, signal: AbortSignal) => Promise<Response>;
@@ -304,7 +305,7 @@ export async function load(options: {
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (next < total && performance.now() < stopAt) {
+      while (next < total && performance.now() < stopAt && !options.stop?.()) {
         const index = next++;
         const started = performance.now();
         try {
