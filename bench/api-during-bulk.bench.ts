@@ -5,6 +5,8 @@
  * BENCH_API_BULK_S after the upload answered. The figure is p95 during the send ÷ p95 idle (target ≤ 3).
  */
 import { performance } from 'node:perf_hooks';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../apps/server/src/platform/db/database.ts';
 import { startBulkSendBench } from './bulk-send-fixture.ts';
 import {
   describeFailures,
@@ -64,8 +66,12 @@ const uploading = bench.uploadBatch(BULK_ROWS).then((upload) => {
   return upload;
 });
 const busy = await load({ stop: () => performance.now() > windowEndsAt, concurrency: CLIENTS, request: browserCall });
-const { acceptedMs: uploadMs } = await uploading;
+const { id: batchId, acceptedMs: uploadMs } = await uploading;
 const sentDuring = bench.providerAccepted.length;
+const [storedDuring] = await queryRows<{ n: number }>(
+  bench.database.db,
+  sql`select count(*)::int as n from batch_recipients where batch_id = ${batchId} and status <> 'pending'`,
+);
 
 const table = new ResultTable('api-during-bulk', bench.databaseLabel);
 const summary = (result: LoadResult) =>
@@ -81,7 +87,7 @@ table.add(
 table.add('failed or timed out (idle / during)', `${describeFailures(idle)}, ${idle.timeouts} / ${describeFailures(busy)}, ${busy.timeouts}`);
 table.add(
   'the bulk send meanwhile',
-  `upload answered in ${fmt.ms(uploadMs)}; ${sentDuring} rows accepted by the provider in the ${(busy.elapsedMs / 1000).toFixed(0)} s window`,
+  `upload answered in ${fmt.ms(uploadMs)}; in the ${(busy.elapsedMs / 1000).toFixed(0)} s window ${storedDuring!.n} rows stored as chats and messages, ${sentDuring} accepted by the provider`,
 );
 table.print();
 await bench.close();

@@ -88,10 +88,13 @@ const webhook = `${base}${await webhookPathOf(owner)}`;
 
 /** Latencies (ms) of every `message:new` a socket received, by run; keyed by the message's text. */
 const postedAt = new Map<string, number>();
+let lastDeliveryAt = 0;
 const listen = (socket: BenchSocket, into: number[]) =>
   socket.on('message:new', ({ message }) => {
     const posted = 'text' in message && message.text ? postedAt.get(message.text) : undefined;
-    if (posted !== undefined) into.push(performance.now() - posted);
+    if (posted === undefined) return;
+    lastDeliveryAt = performance.now();
+    into.push(lastDeliveryAt - posted);
   });
 
 /** Posts `total` messages at `rate`/s, open loop (a slow answer does not delay the next post); message i to chat i mod chats. */
@@ -152,6 +155,7 @@ for (let i = 0; i < SOCKETS; i += 50) {
 }
 const connectMs = performance.now() - connectStarted;
 const total = RATE * SECONDS;
+const fanoutStarted = performance.now();
 const { answerTimes, postRate } = await writeIn('fanout', total, RATE, FUNNELS * CHATS_PER_FUNNEL);
 const expected = total * (SOCKETS / FUNNELS);
 await received(deliveries, expected);
@@ -160,6 +164,12 @@ const table = new ResultTable('fan-out', bench.databaseLabel);
 table.add(`${SOCKETS} sockets of one company over ${FUNNELS} funnels joined`, `in ${fmt.ms(connectMs)}`);
 table.add(`inbound messages posted (${SECONDS} s)`, `${total} at ${fmt.rate(postRate, 'msg/s')}`, `asked ${fmt.rate(RATE, 'msg/s')}`, postRate / RATE);
 table.add('message:new received by the sockets of its funnel', `${deliveries.length} of ${expected}`, '', deliveries.length / expected);
+table.add(
+  'socket events delivered (first post to last event)',
+  fmt.rate(perSecond(deliveries.length, lastDeliveryAt - fanoutStarted), 'events/s'),
+  `asked ${fmt.rate((RATE * SOCKETS) / FUNNELS, 'events/s')}`,
+  perSecond(deliveries.length, lastDeliveryAt - fanoutStarted) / ((RATE * SOCKETS) / FUNNELS),
+);
 table.add(
   'webhook → socket event p50 / p99',
   `${fmt.ms(percentile(deliveries, 50))} / ${fmt.ms(percentile(deliveries, 99))}`,

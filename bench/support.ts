@@ -154,6 +154,11 @@ export async function startBenchApp(overrides: Partial<Omit<AppOptions, 'db' | '
     databaseLabel: databaseLabel(),
     base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
     close: async () => {
+      // The workers first: the app's own close shuts the realtime (and its Redis connections) before the job queue,
+      // so a job still running then (a bulk send's chunk) emits on a closed Redis connection and the process dies of
+      // an unhandled rejection (seen in bench:server; reported, server code is not the benches' to change).
+      await app.webhookIntake.stop();
+      await app.queue.stop();
       await app.close();
       await database.close();
       fs.rmSync(mediaDir, { recursive: true, force: true });
