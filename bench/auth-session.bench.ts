@@ -1,47 +1,45 @@
 /**
- * Prints how fast the auth hot path is on the embedded database: sign-in (argon2id verify) and
- * a session-checked call (token hash lookup). Figures only; nothing here asserts a time.
+ * What a session check costs: `GET /api/auth/me` (session, member and company) beside the cheapest call there is,
+ * `GET /api/tenants/check-slug/x` (one indexed read, no session), both in requests/s at the same concurrency over
+ * HTTP, and sign-in (argon2id verify) latency. Knobs: BENCH_AUTH_REQUESTS, BENCH_AUTH_CONCURRENCY.
  */
-import os from 'node:os';
-import { performance } from 'node:perf_hooks';
-import { openPglite } from '../apps/server/src/platform/db/database.ts';
-import { createLogger } from '../apps/server/src/platform/logger/logger.ts';
-import { buildApp } from '../apps/server/src/app.ts';
+import { checkSlugUrl, fmt, knob, percentile, registerCompany, requestRate, ResultTable, startBenchApp, load } from './support.ts';
 
-const database = await openPglite(undefined);
-const app = await buildApp({
-  db: database.db,
-  logger: createLogger('silent'),
-  mediaDir: os.tmpdir(),
-  appSecret: 'bench-and-test-secret-0123456789abcdef',
-  throttle: { windowMs: 1, perAddress: 1e9, freeAccountFailures: 1e9, accountDelayBaseMs: 0, accountDelayCapMs: 0 },
+const REQUESTS = knob('BENCH_AUTH_REQUESTS', 2000);
+const CONCURRENCY = knob('BENCH_AUTH_CONCURRENCY', 8);
+const SIGN_INS = knob('BENCH_AUTH_SIGN_INS', 30);
+
+const bench = await startBenchApp();
+const company = await registerCompany(bench.base, 'auth');
+// Warm-up: the first requests compile routes and fill caches.
+await requestRate(checkSlugUrl(bench.base), 100, CONCURRENCY);
+await requestRate(`${bench.base}/api/auth/me`, 100, CONCURRENCY, company.headers);
+
+const checkSlug = await requestRate(checkSlugUrl(bench.base), REQUESTS, CONCURRENCY);
+const me = await requestRate(`${bench.base}/api/auth/me`, REQUESTS, CONCURRENCY, company.headers);
+const signIns = await load({
+  total: SIGN_INS,
+  concurrency: 1,
+  request: (_, signal) =>
+    fetch(`${bench.base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `owner@${company.slug}.test`, password: 'Bench12345', tenantSlug: company.slug }),
+      signal,
+    }),
 });
-await app.ready();
+if (signIns.ok !== SIGN_INS) throw new Error('sign-in failed');
 
-const register = await app.inject({
-  method: 'POST',
-  url: '/api/auth/register',
-  payload: { companyName: 'Bench', companySlug: 'bench', userName: 'Bench', userEmail: 'bench@bench.test', userPassword: 'Bench12345' },
-});
-const { token } = register.json() as { token: string };
-
-async function measure(label: string, runs: number, call: () => Promise<{ statusCode: number }>) {
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    const response = await call();
-    samples.push(performance.now() - started);
-    if (response.statusCode >= 400) throw new Error(`${label} failed with ${response.statusCode}`);
-  }
-  samples.sort((a, b) => a - b);
-  const pct = (p: number) => samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))]!.toFixed(2);
-  process.stdout.write(`${label.padEnd(28)} runs=${runs} p50=${pct(50)}ms p95=${pct(95)}ms max=${pct(100)}ms\n`);
-}
-
-await measure('POST /api/auth/login', 30, () =>
-  app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'bench@bench.test', password: 'Bench12345', tenantSlug: 'bench' } }),
+const table = new ResultTable('auth', bench.databaseLabel);
+const baseline = `check-slug ${fmt.rate(checkSlug.perSecond, 'req/s')}`;
+table.add(`GET /api/tenants/check-slug/x, c = ${CONCURRENCY}`, fmt.rate(checkSlug.perSecond, 'req/s'));
+table.add(`GET /api/auth/me, c = ${CONCURRENCY}`, fmt.rate(me.perSecond, 'req/s'), baseline, me.perSecond / checkSlug.perSecond);
+table.add(
+  `GET /api/auth/me p95, c = ${CONCURRENCY}`,
+  fmt.ms(percentile(me.result.latencies, 95)),
+  `check-slug p95 ${fmt.ms(percentile(checkSlug.result.latencies, 95))}`,
+  percentile(me.result.latencies, 95) / percentile(checkSlug.result.latencies, 95),
 );
-await measure('GET /api/auth/me', 300, () => app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } }));
-
-await app.close();
-await database.close();
+table.add('POST /api/auth/login p50 (argon2id), one at a time', fmt.ms(percentile(signIns.latencies, 50)));
+table.print();
+await bench.close();

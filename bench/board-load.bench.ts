@@ -1,52 +1,32 @@
 /**
  * Seeds one funnel with 10,000 chats (5,000 of them in its first column) and prints the board
- * call's median and p99 over HTTP, then the board's time to first paint in Chromium, with how
+ * call's answer size and p95 over HTTP (beside check-slug's), then the board's time to first paint in Chromium, with how
  * many cards the browser actually holds (the long columns are virtualised). Figures only;
  * nothing here asserts a time. Needs the built web app (`npm run build`) for the browser part.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { chromium } from '@playwright/test';
-import { openPglite, openPostgres } from '../apps/server/src/platform/db/database.ts';
-import { createLogger } from '../apps/server/src/platform/logger/logger.ts';
-import { buildApp } from '../apps/server/src/app.ts';
+import { checkSlugUrl, fmt, knob, load, percentile, registerCompany, ResultTable, startBenchApp } from './support.ts';
 
-const CARDS = Number(process.env.BENCH_CARDS ?? 10_000);
-const BOARD_CALLS = Number(process.env.BENCH_BOARD_CALLS ?? 40);
-const PAGE_LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 5);
+const CARDS = knob('BENCH_CARDS', 10_000);
+const BOARD_CALLS = knob('BENCH_BOARD_CALLS', 40);
+const PAGE_LOADS = knob('BENCH_PAGE_LOADS', 5);
 const webDist = path.resolve(import.meta.dirname, '../apps/web/dist');
 
-const database = process.env.DATABASE_URL ? await openPostgres(process.env.DATABASE_URL) : await openPglite(undefined);
-const app = await buildApp({
-  db: database.db,
-  logger: createLogger('silent'),
-  mediaDir: os.tmpdir(),
-  appSecret: 'bench-and-test-secret-0123456789abcdef',
-  providerMode: 'sandbox',
-  webDist,
-});
-await app.listen({ port: 0, host: '127.0.0.1' });
-const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+const bench = await startBenchApp({ webDist });
+const { database, base } = bench;
+const company = await registerCompany(base, 'board');
+const { slug, headers } = company;
 
-const slug = `board-${Date.now()}`;
-const session = (await (
-  await fetch(`${base}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ companyName: 'Bench Board', companySlug: slug, userName: 'Bench', userEmail: 'bench@board.test', userPassword: 'Bench12345' }),
-  })
-).json()) as { token: string; user: unknown; tenant: { id: string; slug: string } };
-const headers = { authorization: `Bearer ${session.token}` };
-const [funnel] = (await (await fetch(`${base}/t/${slug}/api/funnels/summary`, { headers })).json()) as Array<{ id: string }>;
-const columns = (await (await fetch(`${base}/t/${slug}/api/funnels/${funnel!.id}/columns`, { headers })).json()) as Array<{ id: string }>;
+const [funnel] = await company.get<Array<{ id: string }>>('/funnels/summary');
+const columns = await company.get<Array<{ id: string }>>(`/funnels/${funnel!.id}/columns`);
 
 // Seeded in SQL: the figure under study is reading the board, not the inbound pipeline.
 const seedStarted = performance.now();
-const tenantId = session.tenant.id;
+const tenantId = company.tenant.id;
 await database.db.execute(sql`
   insert into contacts (tenant_id, phone, name)
   select ${tenantId}, '5215' || lpad(g::text, 9, '0'), 'Cliente ' || g from generate_series(1, ${CARDS}) g`);
@@ -60,27 +40,24 @@ await database.db.execute(sql`
 const seedMs = performance.now() - seedStarted;
 
 const boardUrl = `${base}/t/${slug}/api/funnels/${funnel!.id}/board`;
-const samples: number[] = [];
-let bytes = 0;
-for (let i = 0; i < BOARD_CALLS; i++) {
-  const started = performance.now();
-  const response = await fetch(boardUrl, { headers });
-  const body = await response.text();
-  samples.push(performance.now() - started);
-  if (response.status !== 200) throw new Error(`board answered ${response.status}`);
-  bytes = body.length;
-}
-samples.sort((a, b) => a - b);
-const percentile = (values: number[], p: number) => values[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
+const bytes = (await (await fetch(boardUrl, { headers })).text()).length;
+const boardCalls = await load({ total: BOARD_CALLS, concurrency: 1, request: (_, signal) => fetch(boardUrl, { headers, signal }) });
+const checkSlug = await load({ total: BOARD_CALLS, concurrency: 1, request: (_, signal) => fetch(checkSlugUrl(base), { signal }) });
+if (boardCalls.ok !== BOARD_CALLS) throw new Error('the board call failed');
 
-process.stdout.write(`database                   ${database.kind}\n`);
-process.stdout.write(`cards seeded               ${CARDS} in one funnel (${CARDS / 2} in its first column) in ${seedMs.toFixed(0)} ms\n`);
-process.stdout.write(
-  `GET board                  runs=${BOARD_CALLS} p50=${percentile(samples, 50).toFixed(1)}ms p99=${percentile(samples, 99).toFixed(1)}ms answer=${(bytes / 1024).toFixed(0)} KiB\n`,
+const table = new ResultTable('board', bench.databaseLabel);
+table.add(`${CARDS} chats in one funnel seeded, ${CARDS / 2} in its first column`, fmt.ms(seedMs));
+table.add(`GET board (${CARDS} chats): answer size`, fmt.kb(bytes), 'target 150 KB', bytes / (150 * 1024));
+table.add(
+  `GET board p95 (${BOARD_CALLS} calls, one at a time)`,
+  fmt.ms(percentile(boardCalls.latencies, 95)),
+  `check-slug p95 ${fmt.ms(percentile(checkSlug.latencies, 95))}`,
+  percentile(boardCalls.latencies, 95) / percentile(checkSlug.latencies, 95),
 );
+table.add('GET board p95 against its target', fmt.ms(percentile(boardCalls.latencies, 95)), 'target 60 ms', percentile(boardCalls.latencies, 95) / 60);
 
 if (!fs.existsSync(path.join(webDist, 'index.html'))) {
-  process.stdout.write('board first paint          skipped: build the web app first (npm run build)\n');
+  table.add('board first paint', 'skipped: build the web app first (npm run build)');
 } else {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -112,7 +89,7 @@ if (!fs.existsSync(path.join(webDist, 'index.html'))) {
         });
         observer.observe(document, { childList: true, subtree: true });
       },
-      { token: session.token, user: session.user, tenant: session.tenant },
+      { token: company.token, user: company.user, tenant: company.tenant },
     );
     const page = await context.newPage();
     await page.goto(`${base}/t/${slug}`);
@@ -122,12 +99,14 @@ if (!fs.existsSync(path.join(webDist, 'index.html'))) {
     await context.close();
   }
   await browser.close();
-  paints.sort((a, b) => a - b);
-  process.stdout.write(
-    `board first paint          loads=${PAGE_LOADS} p50=${percentile(paints, 50).toFixed(0)}ms max=${percentile(paints, 100).toFixed(0)}ms (navigation start to first painted card, Chromium)\n`,
+  table.add(
+    `board first paint, p50 of ${PAGE_LOADS} loads (navigation start to first painted card, Chromium)`,
+    fmt.ms(percentile(paints, 50)),
+    'target 600 ms',
+    percentile(paints, 50) / 600,
   );
-  process.stdout.write(`cards in the page          ${cardsInDom} of ${CARDS} (long columns render what is on screen)\n`);
+  table.add('cards in the page', `${cardsInDom} of ${CARDS}`);
 }
 
-await app.close();
-await database.close();
+table.print();
+await bench.close();

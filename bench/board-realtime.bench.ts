@@ -14,18 +14,19 @@ import type { Board, FunnelSummary } from '../apps/web/src/features/board/board.
 import { boardKey, createBoardLive, funnelsKey, RELOAD_WINDOW_MS } from '../apps/web/src/features/board/board-live.ts';
 import { readServerEvent } from '../apps/web/src/shared/realtime-client/server-event.ts';
 import { startBulkSendBench } from './bulk-send-fixture.ts';
+import { knob, ResultTable, startWorkers } from './support.ts';
 
-const ROWS = Number(process.env.BENCH_ROWS ?? 5000);
-const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_MIN ?? 40) * 60_000;
+const ROWS = knob('BENCH_ROWS', 5000);
+const DEADLINE_MS = knob('BENCH_DEADLINE_MIN', 40) * 60_000;
 
 const bench = await startBulkSendBench({
-  chunkSize: Number(process.env.BENCH_CHUNK_SIZE ?? 20),
-  chunkIntervalMs: Number(process.env.BENCH_CHUNK_INTERVAL_MS ?? 0),
+  pace: { chunkSize: knob('BENCH_CHUNK_SIZE', 20), chunkIntervalMs: knob('BENCH_CHUNK_INTERVAL_MS', 0) },
+  runJobs: false,
 });
 const requests = { board: 0, summary: 0 };
 const read = async <T>(path: string, counted: keyof typeof requests): Promise<T> => {
   requests[counted] += 1;
-  const answer = await fetch(bench.api(path), { headers: bench.headers });
+  const answer = await fetch(bench.company.api(path), { headers: bench.company.headers });
   if (!answer.ok) throw new Error(`${path}: ${answer.status}`);
   return answer.json() as Promise<T>;
 };
@@ -40,7 +41,7 @@ const unsubscribers = observers.map((observer) => observer.subscribe(() => undef
 while (!queryClient.getQueryData(boardKey(bench.funnelId)) || !queryClient.getQueryData(funnelsKey)) await new Promise((resolve) => setTimeout(resolve, 20));
 const live = createBoardLive(queryClient, () => ({ funnelId: bench.funnelId, openCardId: null }));
 
-const credentials = { token: bench.token, tenantSlug: bench.slug };
+const credentials = { token: bench.company.token, tenantSlug: bench.company.slug };
 const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(bench.base, { query: credentials, auth: credentials, transports: ['websocket'] });
 // As the web's SocketProvider and useOnReconnect do: join on every connect, and after a rejoin read the board and
 // the funnels again (on PGlite the server shares this process, and a saturated event loop can drop the socket).
@@ -79,7 +80,7 @@ const initial = { ...requests };
 requests.board = 0;
 requests.summary = 0;
 const { id, started } = await bench.uploadBatch(ROWS);
-bench.app.queue.start();
+startWorkers(bench.app);
 let done = false;
 while (!done && performance.now() - started < DEADLINE_MS) {
   // The bench's own polling, not counted; a poll lost while the server is saturated is simply taken again.
@@ -93,17 +94,15 @@ await new Promise((resolve) => setTimeout(resolve, 2 * RELOAD_WINDOW_MS));
 
 const cardsOnBoard = queryClient.getQueryData<Board>(boardKey(bench.funnelId))!.columns.reduce((sum, column) => sum + column.cards.length, 0);
 const perRow = (count: number) => (count / ROWS).toFixed(4);
-process.stdout.write(`database                  ${bench.database.kind}\n`);
-process.stdout.write(`rows                      ${ROWS}${done ? '' : ' (deadline reached before every row was read)'} in ${seconds.toFixed(1)} s\n`);
-process.stdout.write(`events received           ${[...received].map(([event, count]) => `${event} ${count}`).join(', ')}\n`);
-process.stdout.write(`payloads refused          ${refused}\n`);
-process.stdout.write(`reconnections             ${joins - 1}\n`);
-process.stdout.write(`cards on the cached board ${cardsOnBoard}\n`);
-process.stdout.write(`initial load              board ${initial.board}, summary ${initial.summary}\n`);
-process.stdout.write(`during the bulk send      board ${requests.board}, summary ${requests.summary}\n`);
-process.stdout.write(
-  `requests per row          ${perRow(requests.board + requests.summary)} (board ${perRow(requests.board)}, summary ${perRow(requests.summary)})\n`,
-);
+const table = new ResultTable('board-realtime', bench.databaseLabel);
+table.add('rows', `${ROWS}${done ? '' : ' (deadline reached before every row was read)'} in ${seconds.toFixed(1)} s`);
+table.add('events received', [...received].map(([event, count]) => `${event} ${count}`).join(', '));
+table.add('payloads refused / reconnections', `${refused} / ${joins - 1}`);
+table.add('cards on the cached board', String(cardsOnBoard));
+table.add('initial load (board, summary)', `${initial.board}, ${initial.summary}`);
+table.add('board + summary requests per row', (requests.board + requests.summary).toString(), `${ROWS} rows`, perRow(requests.board + requests.summary));
+table.add('board requests per row', requests.board.toString(), `${ROWS} rows`, perRow(requests.board));
+table.print();
 
 live.dispose();
 unsubscribers.forEach((unsubscribe) => unsubscribe());

@@ -1,14 +1,12 @@
 /**
- * What the bulk-send benches share: the server on the sandbox provider, a tenant with an approved template, and
- * the upload of an N-row Excel file as a batch into the first column of its first funnel.
+ * What the bulk-send benches share: the server on the sandbox provider, a company with an approved template, the
+ * upload of an N-row Excel file as a batch into the first column of its first funnel, and the time of each send the
+ * sandbox provider accepted.
  */
-import os from 'node:os';
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import ExcelJS from 'exceljs';
-import { openPglite, openPostgres } from '../apps/server/src/platform/db/database.ts';
-import { createLogger } from '../apps/server/src/platform/logger/logger.ts';
-import { buildApp } from '../apps/server/src/app.ts';
+import type { BulkSendPace } from '../apps/server/src/modules/bulk-sends/index.ts';
+import { phoneOf, registerCompany, sleep, startBenchApp } from './support.ts';
 
 export interface Batch {
   id: string;
@@ -20,49 +18,37 @@ export interface Batch {
   failed_count: number;
 }
 
-export async function startBulkSendBench(pace: { chunkSize: number; chunkIntervalMs: number }) {
-  const database = process.env.DATABASE_URL ? await openPostgres(process.env.DATABASE_URL) : await openPglite(undefined);
-  const app = await buildApp({
-    db: database.db,
-    logger: createLogger('silent'),
-    mediaDir: os.tmpdir(),
-    appSecret: 'bench-and-test-secret-0123456789abcdef',
-    providerMode: 'sandbox',
-    bulkSendPace: pace,
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+/** `runJobs: false` leaves the workers stopped, so a bench can time each stage from the queue's start. */
+export async function startBulkSendBench(options: { pace: BulkSendPace; runJobs: boolean }) {
+  const bench = await startBenchApp({ bulkSendPace: options.pace, runJobs: options.runJobs });
+  const { app } = bench;
   app.sandboxPhone!.templateReviewMs = 20;
-  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  // When the sandbox provider accepted each send (performance.now()).
+  const providerAccepted: number[] = [];
+  const fake = app.sandboxPhone!;
+  const handleSend = fake.handleSend.bind(fake);
+  fake.handleSend = async (route, headers, form) => {
+    const answer = await handleSend(route, headers, form);
+    if (answer.status < 300) providerAccepted.push(performance.now());
+    return answer;
+  };
 
-  const slug = `bulk-${Date.now()}`;
-  const session = (await (
-    await fetch(`${base}/api/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ companyName: 'Bench Bulk', companySlug: slug, userName: 'Bench', userEmail: 'bench@bulk.test', userPassword: 'Bench12345' }),
-    })
-  ).json()) as { token: string };
-  const headers = { authorization: `Bearer ${session.token}` };
-  const api = (path: string) => `${base}/t/${slug}/api${path}`;
-  const get = async <T>(path: string) => (await fetch(api(path), { headers })).json() as Promise<T>;
-  const post = async <T>(path: string, body: unknown) =>
-    (await fetch(api(path), { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<T>;
-
-  const template = await post<{ id: string }>('/templates', { name: 'bench_bulk', body_text: 'Hola {{1}}, tu pedido {{2}} está listo.' });
+  const company = await registerCompany(bench.base, 'bulk');
+  const template = await company.send<{ id: string }>('POST', '/templates', { name: 'bench_bulk', body_text: 'Hola {{1}}, tu pedido {{2}} está listo.' });
   for (;;) {
-    const synced = await post<{ templates: Array<{ id: string; status: string }> }>('/templates/sync', {});
+    const synced = await company.send<{ templates: Array<{ id: string; status: string }> }>('POST', '/templates/sync', {});
     if (synced.templates.find((entry) => entry.id === template.id)?.status === 'APPROVED') break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
-  const [funnel] = await get<Array<{ id: string }>>('/funnels/summary');
-  const columns = await get<Array<{ id: string }>>(`/funnels/${funnel!.id}/columns`);
+  const [funnel] = await company.get<Array<{ id: string }>>('/funnels/summary');
+  const columns = await company.get<Array<{ id: string }>>(`/funnels/${funnel!.id}/columns`);
 
-  /** Uploads `rows` customers as one batch; the queue is not started (the caller times its stages). */
-  const uploadBatch = async (rows: number) => {
+  /** Uploads `rows` customers (phones from `firstPhone` on) as one batch. */
+  const uploadBatch = async (rows: number, firstPhone = 0) => {
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet('Clientes');
     sheet.addRow(['telefono', 'Variable 1', 'Variable 2']);
-    for (let i = 0; i < rows; i++) sheet.addRow([`52155${String(i).padStart(8, '0')}`, `Cliente ${i}`, `P-${i}`]);
+    for (let i = firstPhone; i < firstPhone + rows; i++) sheet.addRow([phoneOf(i), `Cliente ${i}`, `P-${i}`]);
     const file = Buffer.from(await workbook.xlsx.writeBuffer());
     const form = new FormData();
     form.append('file', new Blob([file]), 'clientes.xlsx');
@@ -70,18 +56,13 @@ export async function startBulkSendBench(pace: { chunkSize: number; chunkInterva
     form.append('targetColumnId', columns[0]!.id);
     form.append('phoneColumn', 'telefono');
     const started = performance.now();
-    const created = await fetch(api(`/funnels/${funnel!.id}/batches`), { method: 'POST', headers, body: form });
+    const created = await fetch(company.api(`/funnels/${funnel!.id}/batches`), { method: 'POST', headers: company.headers, body: form });
     if (created.status !== 201) throw new Error(`batch refused: ${created.status} ${await created.text()}`);
     const { id } = (await created.json()) as { id: string };
     return { id, started, acceptedMs: performance.now() - started, fileBytes: file.length };
   };
 
-  const batch = async (id: string) => (await get<Batch[]>('/batches')).find((entry) => entry.id === id);
+  const batch = async (id: string) => (await company.get<Batch[]>('/batches')).find((entry) => entry.id === id);
 
-  const close = async () => {
-    await app.close();
-    await database.close();
-  };
-
-  return { database, app, base, slug, token: session.token, headers, api, funnelId: funnel!.id, uploadBatch, batch, close };
+  return { ...bench, company, providerAccepted, funnelId: funnel!.id, uploadBatch, batch };
 }

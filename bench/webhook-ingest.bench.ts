@@ -1,99 +1,76 @@
 /**
- * Posts inbound Gupshup webhooks over HTTP as fast as the server takes them and prints messages/s
- * stored and broadcast to a connected client, beside the raw single-row INSERT rate of the same
- * database. The ratio is the figure that matters. Figures only; nothing asserts a time.
+ * Inbound webhook ingest. The webhook stores the delivery and answers; a worker applies it (chat, message, socket
+ * event) later. So two rates: accepted (webhook answers/s) and applied (messages stored/s, from the first post until
+ * the last message is in `messages`). At c = 8 (BENCH_INGEST_MESSAGES) and as a burst at c = 200
+ * (BENCH_BURST_MESSAGES, 5,000): answer p50/p99, answers slower than Gupshup's 10 s retry limit, timeouts past
+ * 120 s. Baselines from the same server and run: GET check-slug req/s at c = 8, and raw single-row INSERTs one at a
+ * time on the same database.
  */
-import os from 'node:os';
-import type { AddressInfo } from 'node:net';
-import { performance } from 'node:perf_hooks';
-import { sql } from 'drizzle-orm';
-import { io } from 'socket.io-client';
-import { openPglite, openPostgres, queryRows } from '../apps/server/src/platform/db/database.ts';
-import { createLogger } from '../apps/server/src/platform/logger/logger.ts';
-import { buildApp } from '../apps/server/src/app.ts';
+import {
+  checkSlugUrl,
+  describeFailures,
+  fmt,
+  inboundText,
+  knob,
+  percentile,
+  perSecond,
+  phoneOf,
+  postWebhooks,
+  PROVIDER_RETRY_MS,
+  rawInsertRate,
+  registerCompany,
+  requestRate,
+  ResultTable,
+  startBenchApp,
+  storedMessages,
+  waitForCount,
+  webhookPathOf,
+} from './support.ts';
 
-const TOTAL = Number(process.env.BENCH_MESSAGES ?? 2000);
-const CONCURRENCY = 8;
+const STEADY = knob('BENCH_INGEST_MESSAGES', 1000);
+const STEADY_CONCURRENCY = knob('BENCH_INGEST_CONCURRENCY', 8);
+const BURST = knob('BENCH_BURST_MESSAGES', 5000);
+const BURST_CONCURRENCY = knob('BENCH_BURST_CONCURRENCY', 200);
+const RAW_ROWS = knob('BENCH_RAW_ROWS', 2000);
+/** Customers writing in: each message goes to one of this many chats. */
+const CHATS = knob('BENCH_INGEST_CHATS', 200);
 
-const database = process.env.DATABASE_URL ? await openPostgres(process.env.DATABASE_URL) : await openPglite(undefined);
-const app = await buildApp({
-  db: database.db,
-  logger: createLogger('silent'),
-  mediaDir: os.tmpdir(),
-  appSecret: 'bench-and-test-secret-0123456789abcdef',
-  providerMode: 'sandbox',
-});
-await app.listen({ port: 0, host: '127.0.0.1' });
-const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+const bench = await startBenchApp();
+const table = new ResultTable('ingest', bench.databaseLabel);
 
-const slug = `bench-${Date.now()}`;
-const registered = (await (
-  await fetch(`${base}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ companyName: 'Bench', companySlug: slug, userName: 'Bench', userEmail: 'bench@bench.test', userPassword: 'Bench12345' }),
-  })
-).json()) as { token: string };
-const settings = (await (await fetch(`${base}/t/${slug}/api/gupshup/settings`, { headers: { authorization: `Bearer ${registered.token}` } })).json()) as {
-  webhookUrl: string;
-};
-const webhookPath = new URL(settings.webhookUrl).pathname;
+await requestRate(checkSlugUrl(bench.base), 100, 8);
+const checkSlug = (await requestRate(checkSlugUrl(bench.base), 2000, 8)).perSecond;
+const rawInsert = await rawInsertRate(bench.database.db, RAW_ROWS);
+const checkSlugLabel = `check-slug ${fmt.rate(checkSlug, 'req/s')}`;
+table.add('GET /api/tenants/check-slug/x, c = 8', fmt.rate(checkSlug, 'req/s'));
+table.add('raw single-row INSERT, one at a time', fmt.rate(rawInsert, 'rows/s'));
 
-const socket = io(base, { query: { token: registered.token, tenantSlug: slug }, transports: ['websocket'] });
-await new Promise<void>((resolve) => socket.on('connect', () => socket.emit('join_tenant', { tenantSlug: slug, token: registered.token }, () => resolve())));
-let broadcast = 0;
-let lastBroadcastAt = 0;
-socket.on('message:new', () => {
-  broadcast++;
-  lastBroadcastAt = performance.now();
-});
+/** One ingest run on a company of its own; its rows go into the table. */
+async function ingest(label: string, total: number, concurrency: number, withInsertRatio: boolean) {
+  const company = await registerCompany(bench.base, `ingest-c${concurrency}`);
+  const url = `${bench.base}${await webhookPathOf(company)}`;
+  const posting = postWebhooks([url], total, concurrency, (i) => inboundText(`wamid.${company.slug}.${i}`, phoneOf(i % CHATS), `mensaje ${i}`));
+  const applied = waitForCount(() => storedMessages(bench.database.db, company.tenant.id), total);
+  const [posted, stored] = await Promise.all([posting, applied]);
+  const accepted = perSecond(posted.ok, posted.elapsedMs);
+  const appliedRate = stored.reachedAt === undefined ? Number.NaN : perSecond(total, stored.reachedAt - posted.startedAt);
+  const appliedFigure = stored.reachedAt === undefined ? `stalled at ${stored.count} of ${total}` : fmt.rate(appliedRate, 'msg/s');
 
-const body = (i: number) =>
-  JSON.stringify({
-    app: 'bench',
-    timestamp: Date.now(),
-    version: 2,
-    type: 'message',
-    payload: {
-      id: `wamid.bench.${i}`,
-      source: `52155${String(i % 200).padStart(8, '0')}`,
-      type: 'text',
-      payload: { text: `mensaje ${i}` },
-      sender: { phone: `52155${String(i % 200).padStart(8, '0')}`, name: `Cliente ${i % 200}` },
-    },
-  });
+  table.add(`${label}: accepted (webhook answers)`, fmt.rate(accepted, 'answers/s'), checkSlugLabel, accepted / checkSlug);
+  table.add(`${label}: applied (messages stored)`, appliedFigure, checkSlugLabel, appliedRate / checkSlug);
+  if (withInsertRatio) table.add(`${label}: applied`, appliedFigure, `raw INSERT ${fmt.rate(rawInsert, 'rows/s')}`, appliedRate / rawInsert);
+  table.add(
+    `${label}: webhook answer p50 / p99`,
+    `${fmt.ms(percentile(posted.latencies, 50))} / ${fmt.ms(percentile(posted.latencies, 99))}`,
+    'target p99 ≤ 2 s',
+    percentile(posted.latencies, 99) / 2000,
+  );
+  table.add(`${label}: answers slower than 10 s (Gupshup retries)`, fmt.count(posted.latencies.filter((ms) => ms > PROVIDER_RETRY_MS).length), 'target 0');
+  table.add(`${label}: timeouts (> 120 s) / failed`, `${posted.timeouts} / ${describeFailures(posted)}`, 'target 0');
+}
 
-let next = 0;
-const started = performance.now();
-await Promise.all(
-  Array.from({ length: CONCURRENCY }, async () => {
-    while (next < TOTAL) {
-      const i = next++;
-      const response = await fetch(`${base}${webhookPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(i) });
-      if (response.status !== 200) throw new Error(`webhook answered ${response.status}`);
-    }
-  }),
-);
-const storedMs = performance.now() - started;
-const deadline = Date.now() + 10_000;
-while (broadcast < TOTAL && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-const [stored] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from messages`);
+await ingest(`ingest c = ${STEADY_CONCURRENCY}, ${STEADY} webhooks`, STEADY, STEADY_CONCURRENCY, true);
+await ingest(`ingest c = ${BURST_CONCURRENCY}, ${BURST} webhooks`, BURST, BURST_CONCURRENCY, false);
 
-await database.db.execute(
-  sql`create temporary table bench_raw (id uuid primary key default gen_random_uuid(), body text not null, created_at timestamptz not null default now())`,
-);
-const rawStarted = performance.now();
-for (let i = 0; i < TOTAL; i++) await database.db.execute(sql`insert into bench_raw (body) values (${`mensaje ${i}`})`);
-const rawMs = performance.now() - rawStarted;
-
-const rate = (count: number, ms: number) => (count / (ms / 1000)).toFixed(0);
-process.stdout.write(`database                 ${database.kind}\n`);
-process.stdout.write(`webhooks posted          ${TOTAL} (concurrency ${CONCURRENCY}) in ${storedMs.toFixed(0)} ms\n`);
-process.stdout.write(`messages stored          ${stored!.n}  -> ${rate(stored!.n, storedMs)} msg/s\n`);
-process.stdout.write(`messages broadcast       ${broadcast}  -> ${rate(broadcast, lastBroadcastAt - started)} msg/s\n`);
-process.stdout.write(`raw single-row INSERT    ${rate(TOTAL, rawMs)} rows/s\n`);
-process.stdout.write(`ingest / raw insert      ${(Number(rate(stored!.n, storedMs)) / Number(rate(TOTAL, rawMs))).toFixed(2)}\n`);
-
-socket.disconnect();
-await app.close();
-await database.close();
+table.print();
+await bench.close();

@@ -4,9 +4,10 @@ import { openPglite, openPostgres, type Database } from '../../src/platform/db/d
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database
- * on the server named by TEST_DATABASE_URL / DATABASE_URL (dropped again on close), as CI runs it.
+ * on the server named by TEST_DATABASE_URL / DATABASE_URL (dropped again on close), as CI runs it. The benchmarks
+ * use it too, with the production pool size.
  */
-export async function createTestDatabase(): Promise<Database & { url?: string }> {
+export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<Database & { url?: string }> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) return openPglite(undefined);
 
@@ -18,7 +19,7 @@ export async function createTestDatabase(): Promise<Database & { url?: string }>
 
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = await openPostgres(url.toString(), { poolSize: 5 });
+  const database = await openPostgres(url.toString(), { poolSize: options.poolSize ?? 5 });
   return {
     ...database,
     url: url.toString(),
