@@ -48,6 +48,8 @@ export interface ChatJobsDeps {
   log: Pick<Logger, 'warn'>;
   /** Seconds from storing an outbound message to the provider accepting it (metrics). */
   observeOutboxLag?: (seconds: number) => void;
+  /** The provider refused a send as too many (issue 16): the company's number is slowed down. */
+  onRateLimited?: (tenantId: string, failure: ProviderFailure) => Promise<unknown>;
 }
 
 /** The provider content of a stored outbound message; media URLs become absolute for the provider to fetch. */
@@ -179,6 +181,7 @@ export function createChatJobs(deps: ChatJobsDeps) {
         // The provider answered without accepting: nothing went out, so a later attempt may send.
         await deps.db.update(messages).set({ dispatchStartedAt: null }).where(eq(messages.id, row.id));
         const rateLimited = error.failure?.kind === 'rate_limited';
+        if (rateLimited) await deps.onRateLimited?.(tenantId, error.failure!);
         if (error.retryable && ctx.attempt < SEND_MAX_ATTEMPTS) {
           if (rateLimited) await noteRetry(deps, row, error.failure!);
           throw error;

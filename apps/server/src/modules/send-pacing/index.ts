@@ -6,10 +6,10 @@
  */
 export {
   DEFAULT_PACING_TUNING,
-  MAX_MESSAGES_PER_SECOND,
   type PacingTuning,
   PROVIDER_DEFAULT_RATES,
   SendPacer,
+  slowsTheNumber,
   type SendRateView,
   type TokenGrant,
 } from './send-pacer.ts';

@@ -4,7 +4,8 @@ import { createTestClock } from '../../../test/support/test-clock.ts';
 import { createSecretBox } from '../../platform/crypto/secret-box.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { createTenant, saveMetaSettings } from '../tenants/index.ts';
-import { DEFAULT_PACING_TUNING, PROVIDER_DEFAULT_RATES, SendPacer } from './send-pacer.ts';
+import { providerFailure } from '../../messaging-providers/provider.ts';
+import { DEFAULT_PACING_TUNING, PROVIDER_DEFAULT_RATES, SendPacer, slowsTheNumber } from './send-pacer.ts';
 
 let database: Database;
 const clock = createTestClock();
@@ -121,5 +122,15 @@ describe('the token bucket of a sending number', () => {
     expect((await pacer.take(tenant, 1)).granted).toBe(0);
     clock.advance(2_000);
     expect((await pacer.take(tenant, 1)).granted).toBe(1);
+  });
+});
+
+describe('which refusals slow the number', () => {
+  it("Meta's throughput limit and Gupshup's 429 do; a pair rate limit (one customer written to too fast) and other refusals do not", () => {
+    expect(slowsTheNumber(providerFailure('rate_limited', 130429))).toBe(true);
+    expect(slowsTheNumber(providerFailure('rate_limited', 429, 'Too Many Requests'))).toBe(true);
+    expect(slowsTheNumber(providerFailure('rate_limited', 4001))).toBe(true);
+    expect(slowsTheNumber(providerFailure('rate_limited', 131056))).toBe(false);
+    expect(slowsTheNumber(providerFailure('not_on_whatsapp', 131026))).toBe(false);
   });
 });

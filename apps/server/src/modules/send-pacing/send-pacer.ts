@@ -1,7 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
+import type { SendRate } from '@embudo/contracts/http/admin';
 import { sendRates } from '../../../db/schema/index.ts';
 import { queryRows, type Db, type DbExecutor } from '../../platform/db/database.ts';
-import type { ProviderName } from '../../messaging-providers/provider.ts';
+import type { ProviderFailure, ProviderName } from '../../messaging-providers/provider.ts';
 import { providerSettingsOf } from '../tenants/index.ts';
 
 /**
@@ -12,9 +13,6 @@ import { providerSettingsOf } from '../tenants/index.ts';
  *   start at 20/s — the pace Embudo used until now without rate-limit answers — and let the operator raise it.
  */
 export const PROVIDER_DEFAULT_RATES: Record<ProviderName, number> = { meta: 80, gupshup: 20 };
-
-/** The most Meta allows a number (its highest throughput tier); the operator cannot set more. */
-export const MAX_MESSAGES_PER_SECOND = 1_000;
 
 /** How the bucket behaves; tests and the decision record refer to these. */
 export interface PacingTuning {
@@ -32,6 +30,17 @@ export interface PacingTuning {
 
 export const DEFAULT_PACING_TUNING: PacingTuning = { floorPerSecond: 1, burstSeconds: 1, quietMs: 10_000, recoverySteps: 10, sameBurstMs: 1_000 };
 
+/** Meta's pair rate limit: one customer written to too fast. It says nothing of the number's throughput. */
+const PAIR_RATE_LIMIT = '131056';
+
+/**
+ * Whether a refusal means the number sends too fast (Meta 130429, Gupshup's HTTP 429 and its 4001), so its rate
+ * should drop; a pair rate limit concerns one customer only.
+ */
+export function slowsTheNumber(failure: ProviderFailure): boolean {
+  return failure.kind === 'rate_limited' && failure.code !== PAIR_RATE_LIMIT;
+}
+
 /** What `take` allowed: send `granted` now; the rest may go in `waitMs`. */
 export interface TokenGrant {
   granted: number;
@@ -41,15 +50,8 @@ export interface TokenGrant {
   waitMs: number;
 }
 
-/** A company's send rate as the operator and the dashboard see it. */
-export interface SendRateView {
-  /** The rate the number runs at when the provider does not push back: the operator's, or the provider's default. */
-  messagesPerSecond: number;
-  /** Whether `messagesPerSecond` is the provider's default (the operator set nothing). */
-  isDefault: boolean;
-  /** The rate right now: lower than `messagesPerSecond` after rate-limit answers, until it has climbed back. */
-  currentMessagesPerSecond: number;
-}
+/** A company's send rate as the operator and the dashboard see it (the contract's SendRate). */
+export type SendRateView = SendRate;
 
 interface SendingNumber {
   provider: ProviderName;
