@@ -18,10 +18,7 @@ import { startBulkSendBench } from './bulk-send-fixture.ts';
 const ROWS = Number(process.env.BENCH_ROWS ?? 5000);
 const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_MIN ?? 40) * 60_000;
 
-const bench = await startBulkSendBench({
-  chunkSize: Number(process.env.BENCH_CHUNK_SIZE ?? 20),
-  chunkIntervalMs: Number(process.env.BENCH_CHUNK_INTERVAL_MS ?? 0),
-});
+const bench = await startBulkSendBench({ messagesPerSecond: Number(process.env.BENCH_RATE ?? 1000) });
 const requests = { board: 0, summary: 0 };
 const read = async <T>(path: string, counted: keyof typeof requests): Promise<T> => {
   requests[counted] += 1;

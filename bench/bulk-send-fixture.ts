@@ -9,6 +9,7 @@ import ExcelJS from 'exceljs';
 import { openPglite, openPostgres } from '../apps/server/src/platform/db/database.ts';
 import { createLogger } from '../apps/server/src/platform/logger/logger.ts';
 import { buildApp } from '../apps/server/src/app.ts';
+import { bootstrapPlatformAdmin } from '../apps/server/src/modules/admin/index.ts';
 
 export interface Batch {
   id: string;
@@ -20,7 +21,11 @@ export interface Batch {
   failed_count: number;
 }
 
-export async function startBulkSendBench(pace: { chunkSize: number; chunkIntervalMs: number }) {
+/**
+ * `messagesPerSecond`: the company's send rate, set as the operator sets it (PUT /api/admin/tenants/{id}/send-rate);
+ * 1000, the most a number may send, leaves the pipeline practically unpaced.
+ */
+export async function startBulkSendBench(pace: { messagesPerSecond: number }) {
   const database = process.env.DATABASE_URL ? await openPostgres(process.env.DATABASE_URL) : await openPglite(undefined);
   const app = await buildApp({
     db: database.db,
@@ -28,7 +33,6 @@ export async function startBulkSendBench(pace: { chunkSize: number; chunkInterva
     mediaDir: os.tmpdir(),
     appSecret: 'bench-and-test-secret-0123456789abcdef',
     providerMode: 'sandbox',
-    bulkSendPace: pace,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   app.sandboxPhone!.templateReviewMs = 20;
@@ -41,7 +45,18 @@ export async function startBulkSendBench(pace: { chunkSize: number; chunkInterva
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ companyName: 'Bench Bulk', companySlug: slug, userName: 'Bench', userEmail: 'bench@bulk.test', userPassword: 'Bench12345' }),
     })
+  ).json()) as { token: string; tenant: { id: string } };
+  const operator = { email: 'bench-operator@bulk.test', password: 'Operador123' };
+  await bootstrapPlatformAdmin(database.db, operator);
+  const { token: operatorToken } = (await (
+    await fetch(`${base}/api/auth/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(operator) })
   ).json()) as { token: string };
+  const rate = await fetch(`${base}/api/admin/tenants/${session.tenant.id}/send-rate`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${operatorToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ messagesPerSecond: pace.messagesPerSecond }),
+  });
+  if (!rate.ok) throw new Error(`send rate refused: ${rate.status} ${await rate.text()}`);
   const headers = { authorization: `Bearer ${session.token}` };
   const api = (path: string) => `${base}/t/${slug}/api${path}`;
   const get = async <T>(path: string) => (await fetch(api(path), { headers })).json() as Promise<T>;
