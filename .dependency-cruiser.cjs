@@ -12,7 +12,7 @@ module.exports = {
     {
       name: 'no-cycles',
       comment:
-        'Modules form a DAG (tenants, usage → templates → funnels → users → auth → chats → agenda, autobot → bots, bulk-sends, whatsapp-activity → admin). ' +
+        'Modules form a DAG (tenants, usage → send-pacing, templates → funnels → users → auth → chats → agenda, autobot → bots, bulk-sends, whatsapp-activity → admin). ' +
         'A module that must react to a higher one takes a port injected at registration, or listens to a domain event.',
       severity: 'error',
       from: { path: SRC },

@@ -19,10 +19,7 @@ import { knob, ResultTable, startWorkers } from './support.ts';
 const ROWS = knob('BENCH_ROWS', 5000);
 const DEADLINE_MS = knob('BENCH_DEADLINE_MIN', 40) * 60_000;
 
-const bench = await startBulkSendBench({
-  pace: { chunkSize: knob('BENCH_CHUNK_SIZE', 20), chunkIntervalMs: knob('BENCH_CHUNK_INTERVAL_MS', 0) },
-  runJobs: false,
-});
+const bench = await startBulkSendBench({ runJobs: false, messagesPerSecond: knob('BENCH_RATE', 1000) });
 const requests = { board: 0, summary: 0 };
 const read = async <T>(path: string, counted: keyof typeof requests): Promise<T> => {
   requests[counted] += 1;

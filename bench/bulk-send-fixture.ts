@@ -5,8 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import ExcelJS from 'exceljs';
-import type { BulkSendPace } from '../apps/server/src/modules/bulk-sends/index.ts';
-import { phoneOf, registerCompany, sleep, startBenchApp } from './support.ts';
+import { phoneOf, registerCompany, setSendRate, signInPlatformAdmin, sleep, startBenchApp } from './support.ts';
 
 export interface Batch {
   id: string;
@@ -18,9 +17,13 @@ export interface Batch {
   failed_count: number;
 }
 
-/** `runJobs: false` leaves the workers stopped, so a bench can time each stage from the queue's start. */
-export async function startBulkSendBench(options: { pace: BulkSendPace; runJobs: boolean }) {
-  const bench = await startBenchApp({ bulkSendPace: options.pace, runJobs: options.runJobs });
+/**
+ * `runJobs: false` leaves the workers stopped, so a bench can time each stage from the queue's start.
+ * `messagesPerSecond`: the company's send rate, set as the operator sets it (1,000, the most a number may send,
+ * leaves the pipeline practically unpaced); without it the provider's default applies.
+ */
+export async function startBulkSendBench(options: { runJobs: boolean; messagesPerSecond?: number }) {
+  const bench = await startBenchApp({ runJobs: options.runJobs });
   const { app } = bench;
   app.sandboxPhone!.templateReviewMs = 20;
   // When the sandbox provider accepted each send (performance.now()).
@@ -34,6 +37,10 @@ export async function startBulkSendBench(options: { pace: BulkSendPace; runJobs:
   };
 
   const company = await registerCompany(bench.base, 'bulk');
+  if (options.messagesPerSecond !== undefined) {
+    const adminToken = await signInPlatformAdmin(bench.database.db, bench.base);
+    if (!(await setSendRate(bench.base, adminToken, company.tenant.id, options.messagesPerSecond))) throw new Error('the send-rate route is missing');
+  }
   const template = await company.send<{ id: string }>('POST', '/templates', { name: 'bench_bulk', body_text: 'Hola {{1}}, tu pedido {{2}} está listo.' });
   for (;;) {
     const synced = await company.send<{ templates: Array<{ id: string; status: string }> }>('POST', '/templates/sync', {});

@@ -21,10 +21,7 @@ const UNPACED_RATE = 1000;
 const META_DEFAULT_RATE = 80;
 const DEADLINE_MS = knob('BENCH_BULK_DEADLINE_S', 300) * 1000;
 
-const bench = await startBulkSendBench({
-  pace: { chunkSize: knob('BENCH_CHUNK_SIZE', 20), chunkIntervalMs: knob('BENCH_CHUNK_INTERVAL_MS', 0) },
-  runJobs: false,
-});
+const bench = await startBulkSendBench({ runJobs: false });
 const { database, app, company } = bench;
 const table = new ResultTable('bulk-send', bench.databaseLabel);
 const adminToken = await signInPlatformAdmin(database.db, bench.base);

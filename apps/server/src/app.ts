@@ -47,7 +47,7 @@ import {
 } from './modules/auth/index.ts';
 import { autobotPlugin, landingColumn, waitingRoomArchive } from './modules/autobot/index.ts';
 import { botsPlugin, columnBotsOf } from './modules/bots/index.ts';
-import { bulkSendsPlugin, type BulkSendPace } from './modules/bulk-sends/index.ts';
+import { bulkSendsPlugin } from './modules/bulk-sends/index.ts';
 import { chatsPlugin, createChatOutbound, type WebhookIntake } from './modules/chats/index.ts';
 import { funnelsPlugin } from './modules/funnels/index.ts';
 import { templatesPlugin } from './modules/templates/index.ts';
@@ -88,8 +88,6 @@ export interface AppOptions extends AiModelSettings {
   aiModel?: AiModel;
   /** URLs from the outside world (bot webhook and image nodes, inbound media) may reach loopback and private networks (tests, on-premise); refused by default. */
   allowPrivateOutbound?: boolean;
-  /** How fast bulk sends go out; tests and the benchmark change it. */
-  bulkSendPace?: BulkSendPace;
   /** How long a webhook's answer waits for its delivery to be applied (tests wait, so what it stored is there when it answers); 0 by default. */
   webhookAnswerWaitMs?: number;
   /** Fail an answer its response schema would change (tests); production sends what the schema keeps. */
@@ -244,7 +242,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     smtpUrl: options.smtpUrl,
     aiModel,
   });
-  await app.register(bulkSendsPlugin, { ...context, outbound, pace: options.bulkSendPace });
+  await app.register(bulkSendsPlugin, { ...context, outbound });
   await app.register(whatsappActivityPlugin, {
     ...context,
     flushDeliveryCounts: () => outbound.deliveryCounter.flush(),

@@ -10,3 +10,4 @@ export * from './bulk-sends.ts';
 export * from './sandbox.ts';
 export * from './events.ts';
 export * from './ai.ts';
+export * from './send-pacing.ts';

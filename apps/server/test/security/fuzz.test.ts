@@ -85,6 +85,7 @@ const seeds: Record<string, Seed> = {
   'POST /api/auth/admin/login': { body: () => ({ email: 'nadie@fuzz.test', password: 'Clave1234' }) },
   'POST /api/admin/logout': {},
   'PUT /api/admin/tenants/:id/plan': { id: (f) => f.tenantId, body: () => ({ subscription_plan: 'enterprise' }) },
+  'PUT /api/admin/tenants/:id/send-rate': { id: (f) => f.tenantId, body: () => ({ messagesPerSecond: 80 }) },
   'PUT /api/admin/users/:id/status': { id: (f) => f.teammateId, body: () => ({ is_active: true }) },
   'POST /api/admin/users/:id/reset-password': {},
   'PUT /api/admin/settings/pricing': {

@@ -96,6 +96,7 @@ const matrix: Record<string, Entry> = {
   'GET /api/admin/tenants-summary': { expect: platformAdmin },
   'GET /api/admin/tenants': { expect: platformAdmin },
   'PUT /api/admin/tenants/:id/plan': { expect: platformAdmin, call: (f) => ({ id: f.tenantId, body: { subscription_plan: 'basic' } }) },
+  'PUT /api/admin/tenants/:id/send-rate': { expect: platformAdmin, call: (f) => ({ id: f.tenantId, body: { messagesPerSecond: 80 } }) },
   'PUT /api/admin/users/:id/status': { expect: platformAdmin, call: (f) => ({ id: f.ownerId, body: { is_active: false } }) },
   'POST /api/admin/users/:id/reset-password': { expect: platformAdmin, call: (f) => ({ id: f.ownerId }) },
   'GET /api/admin/settings/pricing': { expect: platformAdmin },

@@ -14,6 +14,24 @@ export type AdminUser = z.infer<typeof adminUser>;
 export type AdminSession = z.infer<typeof adminSessionResponse>;
 
 export const tenantPlanRequest = z.object({ subscription_plan: planSchema });
+
+/** Issue 16: the most a WhatsApp number sends per second (Meta's highest throughput tier). */
+export const SEND_RATE_MAX = 1_000;
+export const SEND_RATE_INVALID = `Los mensajes por segundo deben ser un número mayor que 0 y como máximo ${SEND_RATE_MAX}.`;
+/** PUT /api/admin/tenants/{id}/send-rate: the operator's rate for the company's WhatsApp number. */
+export const sendRateRequest = z.object({
+  messagesPerSecond: z.number({ error: SEND_RATE_INVALID }).positive({ error: SEND_RATE_INVALID }).max(SEND_RATE_MAX, { error: SEND_RATE_INVALID }),
+});
+export type SendRateRequest = z.infer<typeof sendRateRequest>;
+/** A company's send rate: the configured one (the operator's, or the provider's default) and the one it runs at now. */
+export const sendRateResponse = z.object({
+  messagesPerSecond: z.number(),
+  /** True while the operator has set nothing: the rate is the provider's documented default. */
+  isDefault: z.boolean(),
+  /** Lower than messagesPerSecond after the provider's rate-limit answers, until it climbs back. */
+  currentMessagesPerSecond: z.number(),
+});
+export type SendRate = z.infer<typeof sendRateResponse>;
 export const userStatusRequest = z.object({ is_active: z.boolean({ error: 'Indica is_active: true o false.' }) });
 
 /** Far above any real per-message price. */
@@ -93,6 +111,8 @@ export const adminTenant = z.object({
   trial_ends_at: z.string().nullable(),
   usage: z.object({ totalCost: z.number() }),
   users: z.array(adminTenantUser),
+  /** Issue 16: the company's send rate (the operator's tenant page shows and edits it). */
+  send_rate: sendRateResponse.optional(),
 });
 export type AdminTenant = z.infer<typeof adminTenant>;
 export const adminTenantsResponse = z.array(adminTenant);

@@ -10,8 +10,11 @@ export const BULK_REQUIRED_FIELDS = 'Por favor completa todos los campos requeri
 export const EXCEL_FILES_ONLY = 'Por favor, sube un archivo Excel (.xls, .xlsx).';
 export const BULK_SEND_QUEUED = '¡Lote encolado! El envío se está procesando en segundo plano.';
 
-/** One batch sends to at most this many rows, so a file cannot hold the queue for hours. */
-export const BULK_MAX_ROWS = 5_000;
+/**
+ * One batch sends to at most this many rows (issue 16): the file is read as a stream and its rows go out at the
+ * number's rate, so the cap only keeps one upload within a few minutes' work for the checks and the insert.
+ */
+export const BULK_MAX_ROWS = 100_000;
 export const BULK_MAX_FILE_BYTES = 10 * 1024 * 1024;
 /** Thousands with a dot, as Spanish writes them (Intl leaves four-digit numbers ungrouped in es). */
 export const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
@@ -137,6 +140,10 @@ export const batchResponse = z.object({
   /** Why its rows failed (the most frequent reason, e.g. the provider's refusal), or null. */
   failure_reason: z.string().nullable(),
   funnel_id: z.string(),
+  /** Issue 16, while processing: the company's number's send rate now, in messages per second. */
+  send_rate: z.number().optional(),
+  /** Issue 16, while processing: when its rows still waiting should have gone out at that rate (ISO time). */
+  estimated_end_at: z.string().optional(),
 });
 export type BatchDto = z.infer<typeof batchResponse>;
 export const batchListResponse = z.array(batchResponse);

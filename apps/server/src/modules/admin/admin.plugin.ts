@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../platform/app-context.ts';
 import { defaultThrottleLimits, type ThrottleLimits } from '../auth/index.ts';
 import type { SandboxTemplateReviewer } from '../templates/index.ts';
+import { SendPacer } from '../send-pacing/index.ts';
 import { adminRoutes } from './admin.routes.ts';
 
 export interface AdminPluginOptions extends AppContext {
@@ -18,6 +19,7 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, {
     clock,
     log,
     sandboxReviewer,
+    pacer: new SendPacer({ db, clock }),
     throttle: throttle ?? defaultThrottleLimits,
     activeConnections: () => realtime.connectionCount(),
     onUserSessionsEnded: (userId) => realtime.disconnectUser(userId),

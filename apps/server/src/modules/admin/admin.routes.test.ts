@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { OPERATOR_REJECTION_REASON } from '@embudo/contracts/http/templates';
-import { adminSessions, messages, messageTemplates, platformSettings } from '../../../db/schema/index.ts';
+import { SEND_RATE_INVALID } from '@embudo/contracts/http/admin';
+import { adminSessions, messages, messageTemplates, platformSettings, sendRates } from '../../../db/schema/index.ts';
 import { buildTestApp, TEST_APP_SECRET, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { connectClient, joinTenant, listenOnRandomPort, type TestSocket } from '../../../test/support/realtime-client.ts';
@@ -256,6 +257,56 @@ describe('reactivating past the plan', () => {
 
     expect((await asAdmin('PUT', `/api/admin/users/${second.id}/status`, { is_active: false })).statusCode).toBe(200);
     expect((await asAdmin('PUT', `/api/admin/users/${first.id}/status`, { is_active: true })).json()).toEqual({ id: first.id, is_active: true });
+  });
+});
+
+describe('send rate per company (issue 16)', () => {
+  const sendRateOf = async (tenantId: string) =>
+    (await asAdmin('GET', '/api/admin/tenants')).json().find((row: { id: string }) => row.id === tenantId).send_rate;
+
+  it('shows the provider default, sets the operator rate and shows it on the tenant', async () => {
+    const owner = await registerTenant(t.app);
+    // Sandbox companies send through Gupshup, whose default is 20 messages per second.
+    expect(await sendRateOf(owner.tenant.id)).toEqual({ messagesPerSecond: 20, isDefault: true, currentMessagesPerSecond: 20 });
+    const saved = await asAdmin('PUT', `/api/admin/tenants/${owner.tenant.id}/send-rate`, { messagesPerSecond: 120 });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toEqual({ messagesPerSecond: 120, isDefault: false, currentMessagesPerSecond: 120 });
+    expect(await sendRateOf(owner.tenant.id)).toEqual({ messagesPerSecond: 120, isDefault: false, currentMessagesPerSecond: 120 });
+    expect((await asAdmin('PUT', `/api/admin/tenants/${owner.tenant.id}/send-rate`, { messagesPerSecond: 1000 })).json().messagesPerSecond).toBe(1000);
+    expect((await asAdmin('PUT', `/api/admin/tenants/${owner.tenant.id}/send-rate`, { messagesPerSecond: 2.5 })).json().messagesPerSecond).toBe(2.5);
+  });
+
+  // A company's token is no operator session: every operator route answers it 401, as the role matrix pins.
+  it('refuses a rate that is not a number above 0 and up to 1000 (400), an unknown company (404) and a company token (401), writing nothing', async () => {
+    const owner = await registerTenant(t.app);
+    await asAdmin('PUT', `/api/admin/tenants/${owner.tenant.id}/send-rate`, { messagesPerSecond: 50 });
+    for (const body of [
+      { messagesPerSecond: 0 },
+      { messagesPerSecond: -3 },
+      { messagesPerSecond: 1001 },
+      { messagesPerSecond: '80' },
+      {},
+      { messagesPerSecond: null },
+    ]) {
+      const refused = await asAdmin('PUT', `/api/admin/tenants/${owner.tenant.id}/send-rate`, body);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toBe(SEND_RATE_INVALID);
+    }
+    expect(SEND_RATE_INVALID).toBe('Los mensajes por segundo deben ser un número mayor que 0 y como máximo 1000.');
+    const unknown = crypto.randomUUID();
+    const missing = await asAdmin('PUT', `/api/admin/tenants/${unknown}/send-rate`, { messagesPerSecond: 10 });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().message).toBe('Empresa no encontrada.');
+    expect((await asAdmin('PUT', '/api/admin/tenants/no-es-un-id/send-rate', { messagesPerSecond: 10 })).json().message).toBe('Empresa inválida.');
+    const asCompany = await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/tenants/${owner.tenant.id}/send-rate`,
+      headers: bearer(owner.token),
+      payload: { messagesPerSecond: 999 },
+    });
+    expect(asCompany.statusCode).toBe(401);
+    expect(await sendRateOf(owner.tenant.id)).toEqual({ messagesPerSecond: 50, isDefault: false, currentMessagesPerSecond: 50 });
+    expect(await t.database.db.select().from(sendRates).where(eq(sendRates.tenantId, unknown))).toEqual([]);
   });
 });
 

@@ -10,6 +10,8 @@ import {
   gupshupSettingsResponse,
   pricingRequest,
   pricingResponse,
+  sendRateRequest,
+  sendRateResponse,
   tenantPlanRequest,
   tenantPlanResponse,
   tenantsSummaryResponse,
@@ -25,6 +27,7 @@ import { adminSessionOf } from '../../platform/http/route-access.ts';
 import type { ThrottleLimits } from '../auth/index.ts';
 import { listAllTemplatesForOperator, setTemplateStatusByOperator, type SandboxTemplateReviewer } from '../templates/index.ts';
 import type { Logger } from '../../platform/logger/logger.ts';
+import type { SendPacer } from '../send-pacing/index.ts';
 import * as admin from './admin.service.ts';
 
 export interface AdminRoutesOptions {
@@ -38,6 +41,8 @@ export interface AdminRoutesOptions {
   /** Sandbox mode: the operator's template approval is the fake provider's review too. */
   sandboxReviewer?: SandboxTemplateReviewer;
   log: Pick<Logger, 'warn'>;
+  /** The companies' send rates (issue 16). */
+  pacer: SendPacer;
 }
 
 const idParams = (message: string) => z.object({ id: z.uuid({ error: message }) });
@@ -45,7 +50,7 @@ const asAdmin = { access: 'admin' as const };
 
 export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (
   app,
-  { db, box, throttle, clock, activeConnections, onUserSessionsEnded, sandboxReviewer, log },
+  { db, box, throttle, clock, activeConnections, onUserSessionsEnded, sandboxReviewer, log, pacer },
 ) => {
   app.post(
     '/api/auth/admin/login',
@@ -64,12 +69,19 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (
 
   app.get('/api/admin/stats', { config: asAdmin, schema: { response: { 200: adminStatsResponse } } }, async () => admin.platformStats(db, activeConnections()));
   app.get('/api/admin/tenants-summary', { config: asAdmin, schema: { response: { 200: tenantsSummaryResponse } } }, async () => admin.tenantsSummary(db));
-  app.get('/api/admin/tenants', { config: asAdmin, schema: { response: { 200: adminTenantsResponse } } }, async () => admin.tenantsWithUsers(db));
+  app.get('/api/admin/tenants', { config: asAdmin, schema: { response: { 200: adminTenantsResponse } } }, async () => admin.tenantsWithUsers(db, pacer));
 
   app.put(
     '/api/admin/tenants/:id/plan',
     { config: asAdmin, schema: { params: idParams('Empresa inválida.'), body: tenantPlanRequest, response: { 200: tenantPlanResponse } } },
     async (request) => admin.setTenantPlan(db, request.params.id, request.body.subscription_plan),
+  );
+
+  // Issue 16: how many messages per second the company's WhatsApp number sends.
+  app.put(
+    '/api/admin/tenants/:id/send-rate',
+    { config: asAdmin, schema: { params: idParams('Empresa inválida.'), body: sendRateRequest, response: { 200: sendRateResponse } } },
+    async (request) => admin.setTenantSendRate(db, pacer, request.params.id, request.body.messagesPerSecond),
   );
 
   app.put(

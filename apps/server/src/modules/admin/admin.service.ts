@@ -16,7 +16,8 @@ import {
   type SessionPolicy,
   type ThrottleLimits,
 } from '../auth/index.ts';
-import type { AdminStats, AdminTenant, GupshupSettings } from '@embudo/contracts/http/admin';
+import type { AdminStats, AdminTenant, GupshupSettings, SendRate } from '@embudo/contracts/http/admin';
+import type { SendPacer } from '../send-pacing/index.ts';
 import { countMessagesSentBetween } from '../chats/index.ts';
 import { templateCounts } from '../templates/index.ts';
 import { countTenants, findTenantById, listTenantsNewestFirst, requireMemberSeat, setTenantPlan as savePlan } from '../tenants/index.ts';
@@ -26,6 +27,7 @@ import { countActiveUsers, countAllUsers, findUserOfAnyTenant, listAllUsers, set
 export const ADMIN_WRONG_CREDENTIALS = 'Email o contraseña incorrectos.';
 export const OWNER_STATUS_LOCKED = 'El estado del propietario no se puede cambiar.';
 export const GUPSHUP_KEY = 'gupshup';
+export const TENANT_NOT_FOUND = 'Empresa no encontrada.';
 
 export type AdminRow = typeof platformAdmins.$inferSelect;
 const adminDto = (row: AdminRow) => ({ id: row.id, email: row.email, name: row.name });
@@ -95,8 +97,10 @@ export async function tenantsSummary(db: Db) {
   }));
 }
 
-export async function tenantsWithUsers(db: Db): Promise<AdminTenant[]> {
+export async function tenantsWithUsers(db: Db, pacer: SendPacer): Promise<AdminTenant[]> {
   const [tenantRows, userRows, costs] = await Promise.all([listTenantsNewestFirst(db), listAllUsers(db), monthCostByTenant(db)]);
+  const sendRates = new Map<string, SendRate>();
+  for (const tenant of tenantRows) sendRates.set(tenant.id, await pacer.rateOf(tenant.id));
   return tenantRows.map((tenant) => ({
     id: tenant.id,
     name: tenant.name,
@@ -104,6 +108,7 @@ export async function tenantsWithUsers(db: Db): Promise<AdminTenant[]> {
     subscription_plan: tenant.subscriptionPlan,
     trial_ends_at: tenant.trialEndsAt ? tenant.trialEndsAt.toISOString() : null,
     usage: { totalCost: costs.get(tenant.id) ?? 0 },
+    send_rate: sendRates.get(tenant.id),
     users: userRows
       .filter((user) => user.tenantId === tenant.id)
       .map((user) => ({
@@ -119,8 +124,14 @@ export async function tenantsWithUsers(db: Db): Promise<AdminTenant[]> {
 
 export async function setTenantPlan(db: Db, tenantId: string, plan: Plan) {
   const row = await savePlan(db, tenantId, plan);
-  if (!row) throw notFound('Empresa no encontrada.');
+  if (!row) throw notFound(TENANT_NOT_FOUND);
   return { id: row.id, subscription_plan: row.subscriptionPlan };
+}
+
+/** Issue 16: the operator's send rate for a company's WhatsApp number; it applies to the sends from now on. */
+export async function setTenantSendRate(db: Db, pacer: SendPacer, tenantId: string, messagesPerSecond: number): Promise<SendRate> {
+  if (!(await findTenantById(db, tenantId))) throw notFound(TENANT_NOT_FOUND);
+  return pacer.setRate(tenantId, messagesPerSecond);
 }
 
 /**

@@ -6,29 +6,25 @@ import { createBatchUpdates } from './batch-updates.ts';
 import { createBulkSendJobs } from './bulk-sends.jobs.ts';
 import { createBulkSendListeners } from './bulk-sends.listeners.ts';
 import { bulkSendsRoutes } from './bulk-sends.routes.ts';
-import { type BulkSendPace, DEFAULT_BULK_SEND_PACE } from './bulk-sends.service.ts';
+import { SendPacer } from '../send-pacing/index.ts';
+import type { ChunkDeps, ChunkPayload } from './bulk-sends.service.ts';
 
 export interface BulkSendsPluginOptions extends AppContext {
   /** The chats module's outbound queue, through which each row's template goes. */
   outbound: OutboundDeps;
-  /** How fast bulk sends go out; tests and the benchmark change it. */
-  pace?: BulkSendPace;
 }
 
-/** Bulk template sends from a spreadsheet: the routes, the paced chunk job and the batch progress listeners. */
+/** Bulk template sends from a spreadsheet: the routes, the chunk job paced by the company's number and the batch progress listeners. */
 export const bulkSendsPlugin: FastifyPluginAsync<BulkSendsPluginOptions> = async (app, options) => {
-  const { db, queue, domainEvents, realtime, log, outbound } = options;
-  const chunkDeps = { ...outbound, pace: options.pace ?? DEFAULT_BULK_SEND_PACE };
+  const { db, queue, domainEvents, realtime, log, outbound, clock } = options;
   const updates = createBatchUpdates({ emitToTenant: (tenantId, batchId) => realtime.emitToTenant(tenantId, 'batch_updated', { batchId }) });
   app.addHook('preClose', async () => updates.close());
+  // The job and the function that enqueues it refer to each other: the job hands the rest of its batch to a successor.
+  const enqueueChunk: ChunkDeps['enqueueChunk'] = (tx, payload: ChunkPayload, delayMs) =>
+    queue.enqueue(tx, sendChunk, payload, { delayMs, singletonKey: `batch:${payload.batchId}:${payload.chunk}` });
+  const chunkDeps: ChunkDeps = { ...outbound, pacer: new SendPacer({ db, clock }), enqueueChunk };
   const { sendChunk } = createBulkSendJobs({ ...chunkDeps, log });
   queue.register(sendChunk);
   for (const listener of createBulkSendListeners({ db, updates })) domainEvents.register(listener);
-  await registerTenantRoutes(app, (scope) =>
-    scope.register(bulkSendsRoutes, {
-      ...chunkDeps,
-      updates,
-      enqueueChunk: (tx, payload, delayMs) => queue.enqueue(tx, sendChunk, payload, { delayMs, singletonKey: `batch:${payload.batchId}:${payload.chunk}` }),
-    }),
-  );
+  await registerTenantRoutes(app, (scope) => scope.register(bulkSendsRoutes, { ...chunkDeps, updates, clock }));
 };

@@ -18,7 +18,7 @@ export const bulkSendsRoutes: FastifyPluginAsyncZod<BulkSendDeps> = async (app, 
 
   app.get('/batches', { schema: { response: { 200: batchListResponse } } }, async (request) => {
     const { tenantId, actor } = await requestScope(request);
-    return listBatches(db, tenantId, actor);
+    return listBatches(deps, tenantId, actor);
   });
 
   // Issue 18: the failed rows with their phone and reason, for the dashboard's list and spreadsheet.

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   createBatchFields,
   defaultVariableColumns,
@@ -28,26 +28,24 @@ import {
   type OutboundDeps,
 } from '../chats/index.ts';
 import type { BatchUpdates } from './batch-updates.ts';
-import { readExcelSheet, type Sheet } from './excel-sheet.parser.ts';
+import { readExcelRows, type SheetRow } from './excel-sheet.parser.ts';
+import type { SendPacer } from '../send-pacing/index.ts';
 
 export const TARGET_COLUMN_GONE = 'La columna de destino ya no existe.';
 export const CREATOR_GONE = 'El usuario que inició el envío ya no existe.';
 
 /**
- * How fast a batch goes out: chunks of `chunkSize` rows, one chunk every `chunkIntervalMs`. Each chunk is
- * its own job due at its own time, so a batch never floods the queue ahead of the agents' own sends.
+ * A chunk job stores at most this many rows per transaction: short transactions keep the agents' own requests
+ * flowing (on embedded PGlite everyone shares one connection), and a slice this size costs few round trips per row.
  */
-export interface BulkSendPace {
-  chunkSize: number;
-  chunkIntervalMs: number;
-}
+export const ROWS_PER_TRANSACTION = 50;
+/** Slices one chunk job stores before it hands over to its successor, so no job holds a worker for long. */
+export const SLICES_PER_RUN = 20;
 
 /**
- * 20 messages a second: well under WhatsApp's lowest throughput tier (80/s) and gentle on the queue. Small
- * chunks keep each chunk transaction short, which matters on embedded PGlite (one connection for everyone).
+ * A chunk job of a batch. `chunk` numbers the batch's jobs in turn (0 at upload, then each successor); a job sends the
+ * batch's next waiting rows, whichever they are, as fast as the company's number may send.
  */
-export const DEFAULT_BULK_SEND_PACE: BulkSendPace = { chunkSize: 10, chunkIntervalMs: 500 };
-
 export interface ChunkPayload {
   tenantId: string;
   batchId: string;
@@ -56,13 +54,16 @@ export interface ChunkPayload {
 
 /** What sending a chunk needs; the dashboard follows its rows through `batch.row-finished`. */
 export interface ChunkDeps extends OutboundDeps {
-  pace: BulkSendPace;
+  /** The company's number's token bucket (docs/decisions/0017): a row goes out only with a token. */
+  pacer: SendPacer;
+  /** Records a chunk job in the caller's transaction, due `delayMs` from now. */
+  enqueueChunk: (tx: DbExecutor, payload: ChunkPayload, delayMs: number) => Promise<unknown>;
 }
 
 export interface BulkSendDeps extends ChunkDeps {
   updates: BatchUpdates;
-  /** Records one chunk's job in the caller's transaction, due `delayMs` from now. */
-  enqueueChunk: (tx: Tx, payload: ChunkPayload, delayMs: number) => Promise<unknown>;
+  /** The time the dashboard's estimated end is counted from (tests move it). */
+  clock: () => Date;
 }
 
 export interface ExcelUpload {
@@ -86,6 +87,7 @@ interface SummaryRow {
   failed: number;
   unsettled: number;
   accepted: number;
+  pending: number;
   failure_reason: string | null;
 }
 
@@ -96,7 +98,7 @@ interface SummaryRow {
  * refused the sends) is the batch's failure reason. Processing while a row still waits for its turn
  * or for the provider's answer; then completed if anything went out, else failed.
  */
-async function batchSummaries(executor: DbExecutor, where: SQL): Promise<BatchDto[]> {
+async function batchSummaries(executor: DbExecutor, where: SQL): Promise<Array<BatchDto & { pending: number }>> {
   const rows = await queryRows<SummaryRow>(
     executor,
     sql`
@@ -111,6 +113,7 @@ async function batchSummaries(executor: DbExecutor, where: SQL): Promise<BatchDt
       count(*) filter (where r.status = 'failed' or m.ack = -1)::int as failed,
       count(*) filter (where r.status = 'pending' or (m.id is not null and m.provider_message_id is null and m.ack >= 0))::int as unsettled,
       count(*) filter (where m.provider_message_id is not null and m.ack >= 0)::int as accepted,
+      count(*) filter (where r.status = 'pending')::int as pending,
       mode() within group (order by coalesce(m.error_reason, r.error_reason)) filter (where r.status = 'failed' or m.ack = -1) as failure_reason
     from batches b
     left join batch_recipients r on r.batch_id = b.id
@@ -136,7 +139,28 @@ async function batchSummaries(executor: DbExecutor, where: SQL): Promise<BatchDt
       failed_count: row.failed,
       failure_reason: row.failure_reason,
       funnel_id: row.funnel_id,
+      pending: row.pending,
     };
+  });
+}
+
+/**
+ * The dashboard's pace of the batches still processing (issue 16): the number's rate now, and when each batch's
+ * waiting rows should have gone out. Batches of one company share its number's tokens about evenly, so a batch
+ * ends once every batch has sent as many rows as it still has (or all of theirs, when fewer).
+ */
+async function withPacing(
+  deps: Pick<BulkSendDeps, 'pacer' | 'clock'>,
+  tenantId: string,
+  summaries: Array<BatchDto & { pending: number }>,
+): Promise<BatchDto[]> {
+  const processing = summaries.filter((batch) => batch.status === 'processing');
+  const rate = processing.length > 0 ? (await deps.pacer.rateOf(tenantId)).currentMessagesPerSecond : 0;
+  const now = deps.clock().getTime();
+  return summaries.map(({ pending, ...batch }) => {
+    if (batch.status !== 'processing') return batch;
+    const rowsBefore = processing.reduce((sum, other) => sum + Math.min(other.pending, pending), 0);
+    return { ...batch, send_rate: rate, estimated_end_at: new Date(now + Math.ceil((rowsBefore / rate) * 1000)).toISOString() };
   });
 }
 
@@ -152,9 +176,9 @@ function visibleBatches(actor: Actor) {
       : sql`false`;
 }
 
-/** GET /api/batches: the newest batches of the funnels the actor may see. */
-export function listBatches(db: Db, tenantId: string, actor: Actor): Promise<BatchDto[]> {
-  return batchSummaries(db, sql`b.tenant_id = ${tenantId} and ${visibleBatches(actor)}`);
+/** GET /api/batches: the newest batches of the funnels the actor may see, with the pace of those still processing. */
+export async function listBatches(deps: Pick<BulkSendDeps, 'db' | 'pacer' | 'clock'>, tenantId: string, actor: Actor): Promise<BatchDto[]> {
+  return withPacing(deps, tenantId, await batchSummaries(deps.db, sql`b.tenant_id = ${tenantId} and ${visibleBatches(actor)}`));
 }
 
 export const BATCH_NOT_FOUND = 'Envío no encontrado.';
@@ -185,36 +209,45 @@ interface PlannedRow {
   rowNumber: number;
   phone: string | null;
   contactName: string | null;
-  variables: Record<string, string>;
+  /** The template's variables by number, as JSON: a 100,000-row upload keeps one string per row, not one object. */
+  variables: string;
   failure?: string;
 }
 
 /** Which column fills each variable: the caller's mapping, or the columns named like the labels (the sample file). */
-function variableColumnsFor(template: TemplateRow, sheet: Sheet, requested: Record<string, string> | undefined): Record<string, string> {
+function variableColumnsFor(template: TemplateRow, headers: string[], requested: Record<string, string> | undefined): Record<string, string> {
   const schema = template.variablesSchema;
-  const mapping = requested ?? defaultVariableColumns(schema, sheet.headers);
+  const mapping = requested ?? defaultVariableColumns(schema, headers);
   for (const [n, header] of Object.entries(mapping)) {
     if (!schema[n]) throw badRequest(`La plantilla ${template.name} no tiene la variable {{${n}}}.`);
-    if (!sheet.headers.includes(header)) throw badRequest(`La columna "${header}" no está en el archivo.`);
+    if (!headers.includes(header)) throw badRequest(`La columna "${header}" no está en el archivo.`);
   }
   const unmapped = variableNumbers(schema).find((n) => !mapping[n]);
   if (unmapped) throw badRequest(`Elige la columna del archivo para la ${schema[unmapped]!.label} de la plantilla.`);
   return mapping;
 }
 
-/** Each row checked as it will be sent; a repeated phone is dropped (sent once). */
-function planRows(sheet: Sheet, columns: { phone: string; name: string | undefined }, template: TemplateRow, variableColumns: Record<string, string>) {
-  const seen = new Set<string>();
-  const planned: PlannedRow[] = [];
-  let duplicates = 0;
-  for (const row of sheet.rows) {
+/** Checks each row as it will be sent, as the file streams in; a repeated phone is dropped (sent once). */
+class RowPlan {
+  readonly planned: PlannedRow[] = [];
+  duplicates = 0;
+  private readonly seen = new Set<string>();
+
+  constructor(
+    private readonly columns: { phone: string; name: string | undefined },
+    private readonly template: TemplateRow,
+    private readonly variableColumns: Record<string, string>,
+  ) {}
+
+  add(row: SheetRow): void {
+    const { columns, template, variableColumns } = this;
     const raw = row.values[columns.phone] ?? '';
     const phone = raw ? normalizePhone(raw) : undefined;
-    if (phone && seen.has(phone)) {
-      duplicates += 1;
-      continue;
+    if (phone && this.seen.has(phone)) {
+      this.duplicates += 1;
+      return;
     }
-    if (phone) seen.add(phone);
+    if (phone) this.seen.add(phone);
     const variables = Object.fromEntries(Object.entries(variableColumns).map(([n, header]) => [n, row.values[header] ?? '']));
     const missing = variableNumbers(template.variablesSchema).find((n) => !variables[n]);
     const failure = !raw
@@ -225,16 +258,37 @@ function planRows(sheet: Sheet, columns: { phone: string; name: string | undefin
           ? `Falta la ${template.variablesSchema[missing]!.label} (columna "${variableColumns[missing]}").`
           : undefined;
     const contactName = columns.name ? row.values[columns.name]?.slice(0, 200) || null : null;
-    planned.push({ rowNumber: row.rowNumber, phone: phone ?? null, contactName, variables, failure });
+    this.planned.push({ rowNumber: row.rowNumber, phone: phone ?? null, contactName, variables: JSON.stringify(variables), failure });
   }
-  return { planned, duplicates };
 }
 
-const INSERT_ROWS_PER_STATEMENT = 1_000;
+/** Rows per INSERT: a few thousand keeps the statement count low. */
+const INSERT_ROWS_PER_STATEMENT = 2_000;
+
+/**
+ * Inserts planned rows with one array parameter per column (`unnest`): a 100,000-row upload then costs a few arrays per
+ * statement instead of an object per value, which kept the upload's memory several times higher.
+ */
+async function insertRecipients(tx: Tx, tenantId: string, batchId: string, rows: PlannedRow[], positionOf: (row: PlannedRow) => number | null) {
+  const column = <T>(value: (row: PlannedRow) => T) => sql.param(rows.map(value));
+  await tx.execute(sql`
+    insert into batch_recipients (tenant_id, batch_id, row_number, phone, contact_name, variables, position, status, error_reason)
+    select ${tenantId}::uuid, ${batchId}::uuid, r.row_number, r.phone, r.contact_name, r.variables::jsonb, r.position, r.status, r.error_reason
+    from unnest(
+      ${column((row) => row.rowNumber)}::int[],
+      ${column((row) => row.phone)}::text[],
+      ${column((row) => row.contactName)}::text[],
+      ${column((row) => row.variables)}::text[],
+      ${column(positionOf)}::int[],
+      ${column((row) => (row.failure ? 'failed' : 'pending'))}::text[],
+      ${column((row) => row.failure ?? null)}::text[]
+    ) as r(row_number, phone, contact_name, variables, position, status, error_reason)`);
+}
 
 /**
  * POST /api/funnels/{id}/batches. Everything is checked before anything is written; then the batch, its rows
- * and one job per chunk commit together, so a batch either exists whole with its sending scheduled, or not at all.
+ * and its first chunk job commit together, so a batch either exists whole with its sending scheduled, or not at all.
+ * The file is read as a stream: only its checked rows are kept (up to 100,000), never the workbook.
  */
 export async function createBatch(
   deps: BulkSendDeps,
@@ -253,14 +307,28 @@ export async function createBatch(
   if (!target) throw notFound(COLUMN_NOT_FOUND);
   const template = await templateForSending(deps.db, author.tenantId, input.templateId);
 
-  const sheet = await readExcelSheet(upload.data, upload.fileName);
-  for (const column of [input.phoneColumn, input.nameColumn]) {
-    if (column !== undefined && !sheet.headers.includes(column)) throw badRequest(`La columna "${column}" no está en el archivo.`);
-  }
-  const variableColumns = variableColumnsFor(template, sheet, input.variableColumns);
-  const { planned, duplicates } = planRows(sheet, { phone: input.phoneColumn, name: input.nameColumn }, template, variableColumns);
-  const sendable = planned.filter((row) => !row.failure);
-  if (sendable.length === 0) {
+  let plan: RowPlan | undefined;
+  // A file without data rows (or with too many) says so before its columns are judged, as it always did.
+  let columnProblem: AppError | undefined;
+  await readExcelRows(upload.data, upload.fileName, (headers) => {
+    try {
+      for (const column of [input.phoneColumn, input.nameColumn]) {
+        if (column !== undefined && !headers.includes(column)) throw badRequest(`La columna "${column}" no está en el archivo.`);
+      }
+      const variableColumns = variableColumnsFor(template, headers, input.variableColumns);
+      const rowPlan = new RowPlan({ phone: input.phoneColumn, name: input.nameColumn }, template, variableColumns);
+      plan = rowPlan;
+      return (row) => rowPlan.add(row);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      columnProblem = error;
+      return () => {};
+    }
+  });
+  if (columnProblem) throw columnProblem;
+  const { planned, duplicates } = plan!;
+  const sendable = planned.filter((row) => !row.failure).length;
+  if (sendable === 0) {
     const first = planned[0]!;
     throw badRequest(`Ninguna fila del archivo se puede enviar. Fila ${first.rowNumber}: ${first.failure}`);
   }
@@ -280,29 +348,17 @@ export async function createBatch(
       })
       .returning();
     let position = 0;
-    const values = planned.map((row) => ({
-      tenantId: author.tenantId,
-      batchId: created!.id,
-      rowNumber: row.rowNumber,
-      phone: row.phone,
-      contactName: row.contactName,
-      variables: row.variables,
-      position: row.failure ? null : position++,
-      status: row.failure ? ('failed' as const) : ('pending' as const),
-      errorReason: row.failure ?? null,
-    }));
-    for (let start = 0; start < values.length; start += INSERT_ROWS_PER_STATEMENT) {
-      await tx.insert(batchRecipients).values(values.slice(start, start + INSERT_ROWS_PER_STATEMENT));
+    for (let start = 0; start < planned.length; start += INSERT_ROWS_PER_STATEMENT) {
+      const slice = planned.slice(start, start + INSERT_ROWS_PER_STATEMENT);
+      await insertRecipients(tx, author.tenantId, created!.id, slice, (row) => (row.failure ? null : position++));
     }
-    const chunks = Math.ceil(sendable.length / deps.pace.chunkSize);
-    for (let chunk = 0; chunk < chunks; chunk++) {
-      await deps.enqueueChunk(tx, { tenantId: author.tenantId, batchId: created!.id, chunk }, chunk * deps.pace.chunkIntervalMs);
-    }
+    // One job starts the batch; each hands the rest to its successor, due when the number may send again.
+    await deps.enqueueChunk(tx, { tenantId: author.tenantId, batchId: created!.id, chunk: 0 }, 0);
     return created!;
   });
   deps.updates.changed(author.tenantId, batch.id);
   // As it stands at commit: nothing has gone out yet and the refused rows are the failed ones.
-  const refused = planned.length - sendable.length;
+  const refused = planned.length - sendable;
   return {
     id: batch.id,
     created_at: batch.createdAt.toISOString(),
@@ -375,25 +431,62 @@ async function failRow(deps: Pick<ChunkDeps, 'domainEvents'>, tx: Tx, row: { ten
   await publishRowFinished(deps, tx, row, 'failed', null);
 }
 
+/** The batch's rows still waiting to be stored, counted up to `limit`. */
+async function waitingRows(db: Db, batchId: string, limit: number): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from (select 1 from batch_recipients where batch_id = ${batchId}::uuid and status = 'pending' limit ${limit}) waiting`,
+  );
+  return row!.n;
+}
+
 /**
- * Sends one chunk: each pending row gets its contact and chat (new chats land in the batch's column; a chat
- * that exists stays where it is) and its template message at ack 0 with its send job, and is marked queued in
- * the same transaction. A rerun after a crash finds those rows queued and skips them, so no row is sent twice.
+ * One chunk job: stores the batch's waiting rows a slice at a time, each row only with a token of the company's
+ * number (docs/decisions/0017), and hands what is left to its successor, due when the number may send again (or
+ * at once after SLICES_PER_RUN slices, so the job lets others run). A slice's rows each get their contact and chat
+ * (new chats land in the batch's column; a chat that exists stays where it is) and their template message at ack 0
+ * with its send job, and are marked queued in the same transaction, which also records the successor when there is
+ * one: a rerun after a crash finds those rows queued and skips them, so no row is sent twice and none is forgotten.
  */
 export async function dispatchChunk(deps: ChunkDeps, { tenantId, batchId, chunk }: ChunkPayload): Promise<void> {
   const batch = await findBatch(deps.db, tenantId, batchId);
   if (!batch) return;
   const context = await batchBlocker(deps.db, batch);
-  const first = chunk * deps.pace.chunkSize;
-  const inChunk = and(
-    eq(batchRecipients.batchId, batch.id),
-    eq(batchRecipients.status, 'pending'),
-    gte(batchRecipients.position, first),
-    lt(batchRecipients.position, first + deps.pace.chunkSize),
-  );
+  const successor = { tenantId, batchId, chunk: chunk + 1 };
+  for (let slice = 0; slice < SLICES_PER_RUN; slice++) {
+    const waiting = await waitingRows(deps.db, batch.id, ROWS_PER_TRANSACTION);
+    if (waiting === 0) return;
+    // Rows that cannot go out fail without spending the number's tokens.
+    const grant = 'blocked' in context ? { granted: waiting, waitMs: 0 } : await deps.pacer.take(tenantId, waiting);
+    const outOfTokens = grant.granted < waiting;
+    const lastSlice = slice === SLICES_PER_RUN - 1 && waiting === ROWS_PER_TRANSACTION;
+    const handOver = outOfTokens || lastSlice ? { delayMs: grant.waitMs } : undefined;
+    if (grant.granted === 0) {
+      await deps.enqueueChunk(deps.db, successor, grant.waitMs);
+      return;
+    }
+    await storeSlice(deps, batch, context, grant.granted, handOver && { payload: successor, ...handOver });
+    if (handOver) return;
+  }
+}
 
+/** Stores up to `limit` waiting rows of the batch in one transaction, with the successor job when given. */
+async function storeSlice(
+  deps: ChunkDeps,
+  batch: BatchRow,
+  context: Awaited<ReturnType<typeof batchBlocker>>,
+  limit: number,
+  successor: { payload: ChunkPayload; delayMs: number } | undefined,
+): Promise<void> {
+  const { tenantId } = batch;
   const stored = await deps.db.transaction(async (tx) => {
-    const rows = await tx.select().from(batchRecipients).where(inChunk).orderBy(asc(batchRecipients.position)).for('update', { skipLocked: true });
+    const rows = await tx
+      .select()
+      .from(batchRecipients)
+      .where(and(eq(batchRecipients.batchId, batch.id), eq(batchRecipients.status, 'pending')))
+      .orderBy(asc(batchRecipients.position))
+      .limit(limit)
+      .for('update', { skipLocked: true });
     const sent: Array<{ message: MessageRow; updatedCard: CardRow; created: boolean }> = [];
     for (const row of rows) {
       if ('blocked' in context) {
@@ -428,6 +521,7 @@ export async function dispatchChunk(deps: ChunkDeps, { tenantId, batchId, chunk 
       });
       sent.push({ ...outcome, created });
     }
+    if (successor) await deps.enqueueChunk(tx, successor.payload, successor.delayMs);
     return sent;
   });
   for (const { message, updatedCard, created } of stored) emitNewMessage(deps.events, tenantId, updatedCard, message, created);
@@ -435,23 +529,24 @@ export async function dispatchChunk(deps: ChunkDeps, { tenantId, batchId, chunk 
 
 export const CHUNK_GAVE_UP = 'No se pudo preparar el envío de esta fila; inténtalo de nuevo en otro lote.';
 
-/** After the chunk job's last failed attempt: its rows will never be sent, so they count as failed rather than keep the batch processing. */
+/**
+ * After a chunk job's last failed attempt: the slice it kept failing on will never be sent, so its rows count as
+ * failed rather than keep the batch processing, and a successor takes the rest of the batch on.
+ */
 export async function giveUpChunk(deps: ChunkDeps, { tenantId, batchId, chunk }: ChunkPayload): Promise<void> {
-  const first = chunk * deps.pace.chunkSize;
   await deps.db.transaction(async (tx) => {
+    const slice = tx
+      .select({ id: batchRecipients.id })
+      .from(batchRecipients)
+      .where(and(eq(batchRecipients.tenantId, tenantId), eq(batchRecipients.batchId, batchId), eq(batchRecipients.status, 'pending')))
+      .orderBy(asc(batchRecipients.position))
+      .limit(ROWS_PER_TRANSACTION);
     const failed = await tx
       .update(batchRecipients)
       .set({ status: 'failed', errorReason: CHUNK_GAVE_UP })
-      .where(
-        and(
-          eq(batchRecipients.tenantId, tenantId),
-          eq(batchRecipients.batchId, batchId),
-          eq(batchRecipients.status, 'pending'),
-          gte(batchRecipients.position, first),
-          lt(batchRecipients.position, first + deps.pace.chunkSize),
-        ),
-      )
+      .where(and(inArray(batchRecipients.id, slice), eq(batchRecipients.status, 'pending')))
       .returning({ id: batchRecipients.id, tenantId: batchRecipients.tenantId, batchId: batchRecipients.batchId });
     for (const row of failed) await publishRowFinished(deps, tx, row, 'failed', null);
+    await deps.enqueueChunk(tx, { tenantId, batchId, chunk: chunk + 1 }, 0);
   });
 }

@@ -1,7 +1,8 @@
+import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { fileTypeFromBuffer } from 'file-type';
 import { BULK_MAX_ROWS, bulkRowCountProblem, EXCEL_FILES_ONLY } from '@embudo/contracts/http/bulk-sends';
-import { badRequest } from '../../platform/errors/app-error.ts';
+import { AppError, badRequest } from '../../platform/errors/app-error.ts';
 
 export const OLD_XLS_FORMAT = 'Este archivo .xls usa el formato antiguo de Excel (97-2003), que no se puede leer: ábrelo en Excel y guárdalo como .xlsx.';
 export const UNREADABLE_EXCEL = 'No se pudo leer el archivo Excel: puede estar dañado o protegido con contraseña.';
@@ -12,11 +13,6 @@ export interface SheetRow {
   rowNumber: number;
   /** Cell text by header. */
   values: Record<string, string>;
-}
-
-export interface Sheet {
-  headers: string[];
-  rows: SheetRow[];
 }
 
 /** The text a person sees in a cell, whatever exceljs made of it (rich text, formula result, link, date…). */
@@ -31,45 +27,60 @@ function cellText(value: ExcelJS.CellValue): string {
   return '';
 }
 
+/** What to do with each data row of the sheet, once its header row is known. */
+export type RowConsumer = (row: SheetRow) => void;
+
 /**
- * The first worksheet of an .xlsx file as headers (its first row) and rows of text. The file is judged by its
- * content, not its name: only a real workbook is read, and an old binary .xls gets its own explanation.
+ * Streams the first worksheet of an .xlsx file: `begin` gets its headers (the first row), and answers what to do with
+ * each data row after it, as text by header. Only a bounded window of the file is in memory at any time (exceljs's
+ * streaming reader), so a 100,000-row file costs little more than its rows as the caller keeps them. The file is
+ * judged by its content, not its name: only a real workbook is read, and an old binary .xls gets its own explanation.
+ * Every data row is counted, but at most BULK_MAX_ROWS reach `begin`'s consumer; past it, or with none, the row-count
+ * message is thrown once the file is read.
  */
-export async function readExcelSheet(data: Buffer, fileName: string): Promise<Sheet> {
+export async function readExcelRows(data: Buffer, fileName: string, begin: (headers: string[]) => RowConsumer): Promise<void> {
   if (!/\.xlsx?$/i.test(fileName)) throw badRequest(EXCEL_FILES_ONLY);
   const detected = await fileTypeFromBuffer(data);
   if (detected?.ext === 'cfb') throw badRequest(OLD_XLS_FORMAT);
   if (detected?.ext !== 'xlsx' && detected?.ext !== 'zip') throw badRequest(EXCEL_FILES_ONLY);
 
-  const workbook = new ExcelJS.Workbook();
+  // Dates need the styles (a date is a number with a date format); links are read as their text.
+  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([data]), { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore' });
+  let sheetRead = false;
+  let dataRows = 0;
   try {
-    await workbook.xlsx.load(data as unknown as ExcelJS.Buffer);
-  } catch {
+    for await (const worksheet of workbook) {
+      // The first worksheet of the file is the one read; the others are skipped (exceljs drains them).
+      if (sheetRead) continue;
+      sheetRead = true;
+      let columns: Array<{ index: number; header: string }> | undefined;
+      let consume: RowConsumer | undefined;
+      for await (const row of worksheet) {
+        if (!columns) {
+          // The header row names the columns; a repeated or empty header keeps its first column only.
+          columns = [];
+          if (row.number === 1)
+            row.eachCell({ includeEmpty: false }, (cell, index) => {
+              const header = cellText(cell.value).trim();
+              if (header && !columns!.some((column) => column.header === header)) columns!.push({ index, header });
+            });
+          if (columns.length === 0) throw badRequest(NO_HEADERS);
+          consume = begin(columns.map((column) => column.header));
+          if (row.number === 1) continue;
+        }
+        const values: Record<string, string> = {};
+        for (const column of columns) values[column.header] = cellText(row.getCell(column.index).value).trim();
+        if (Object.values(values).every((value) => value === '')) continue;
+        dataRows += 1;
+        if (dataRows <= BULK_MAX_ROWS) consume!({ rowNumber: row.number, values });
+      }
+      if (!columns) throw badRequest(NO_HEADERS);
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
     throw badRequest(UNREADABLE_EXCEL);
   }
-  const sheet = workbook.worksheets[0];
-  if (!sheet) throw badRequest(UNREADABLE_EXCEL);
-
-  // The header row names the columns; a repeated or empty header keeps its first column only.
-  const headerRow = sheet.getRow(1);
-  const columns: Array<{ index: number; header: string }> = [];
-  headerRow.eachCell({ includeEmpty: false }, (cell, index) => {
-    const header = cellText(cell.value).trim();
-    if (header && !columns.some((column) => column.header === header)) columns.push({ index, header });
-  });
-  if (columns.length === 0) throw badRequest(NO_HEADERS);
-
-  const rows: SheetRow[] = [];
-  let dataRows = 0;
-  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    if (rowNumber === 1) return;
-    const values: Record<string, string> = {};
-    for (const column of columns) values[column.header] = cellText(row.getCell(column.index).value).trim();
-    if (Object.values(values).every((value) => value === '')) return;
-    dataRows += 1;
-    if (dataRows <= BULK_MAX_ROWS) rows.push({ rowNumber, values });
-  });
+  if (!sheetRead) throw badRequest(UNREADABLE_EXCEL);
   const rowCountProblem = bulkRowCountProblem(dataRows);
   if (rowCountProblem) throw badRequest(rowCountProblem);
-  return { headers: columns.map((column) => column.header), rows };
 }

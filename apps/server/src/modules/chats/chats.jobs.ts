@@ -49,6 +49,8 @@ export interface ChatJobsDeps {
   log: Pick<Logger, 'warn'>;
   /** Seconds from storing an outbound message to the provider accepting it (metrics). */
   observeOutboxLag?: (seconds: number) => void;
+  /** The provider refused a send as too many (issue 16): the company's number is slowed down. */
+  onRateLimited?: (tenantId: string, failure: ProviderFailure) => Promise<unknown>;
 }
 
 /** The provider content of a stored outbound message; media URLs become absolute for the provider to fetch. */
@@ -199,6 +201,7 @@ export function createChatJobs(deps: ChatJobsDeps) {
         if (!definitive) throw error; // Unknown outcome: the claim stays, so the retry fails it instead of resending.
         // The provider answered without accepting: nothing went out, so a later attempt may send.
         const rateLimited = error.failure?.kind === 'rate_limited';
+        if (rateLimited) await deps.onRateLimited?.(tenantId, error.failure!);
         if (error.retryable && ctx.attempt < SEND_MAX_ATTEMPTS) {
           await release();
           if (rateLimited) await noteRetry(deps, row, error.failure!, announce);

@@ -14,6 +14,7 @@ import type { OutboundDeps } from './outbound.service.ts';
 import { webhooksRoutes } from './webhooks.routes.ts';
 import { whatsappSettingsRoutes } from './whatsapp-settings.routes.ts';
 import { DeliveryCounter } from './webhook-activity.ts';
+import { SendPacer, slowsTheNumber } from '../send-pacing/index.ts';
 
 export interface ChatProviderPorts {
   /** Each company's WhatsApp line through the provider it chose (the provider port, resolved by the composition root). */
@@ -34,6 +35,7 @@ export type ChatOutbound = ReturnType<typeof createChatOutbound>;
 export function createChatOutbound(context: AppContext, ports: ChatProviderPorts) {
   const { db, queue, domainEvents, storage, publicUrl, log } = context;
   const events = createChatEvents(db, context.realtime);
+  const pacer = new SendPacer({ db, clock: context.clock });
   const chatJobs = createChatJobs({
     db,
     events,
@@ -43,6 +45,7 @@ export function createChatOutbound(context: AppContext, ports: ChatProviderPorts
     log,
     lines: ports.lines,
     observeOutboxLag: (seconds) => context.metrics.outboxLag(seconds),
+    onRateLimited: async (tenantId, failure) => (slowsTheNumber(failure) ? pacer.slowDown(tenantId) : undefined),
   });
   const outbound = {
     db,

@@ -9,6 +9,7 @@ import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
 import { PNG_PIXEL } from '../../../test/support/templates.ts';
 import { createSecretBox } from '../../platform/crypto/secret-box.ts';
 import { META_NUMBER_TAKEN, META_TOKEN_REQUIRED, sandboxAppName } from '../tenants/index.ts';
+import { SendPacer } from '../send-pacing/index.ts';
 
 // A company switches to Meta's Cloud API in sandbox mode: the in-process fake Cloud API plays Meta with the
 // credentials the company saved, signs its webhooks with the saved app secret, and the real webhook takes them.
@@ -358,6 +359,8 @@ describe('chatting through Meta', () => {
       const second = (await call(owner, 'POST', '/message', { cardId: card.id, text: 'dos' })).json();
       await t.app.queue.runDueJobsOnce();
       expect(await messageRow(second.id)).toMatchObject({ ack: 0, errorReason: 'Límite de envíos alcanzado: se reintentará', errorCode: '130429' });
+      // Issue 16: the 130429 slowed the company's number down (halved from Meta's 80/s; it climbs back after quiet periods).
+      expect((await new SendPacer({ db: t.database.db, clock: () => new Date() }).rateOf(owner.tenant.id)).currentMessagesPerSecond).toBeLessThan(80);
       const went = await until(async () => {
         const row = await messageRow(second.id);
         return row.providerMessageId && row;

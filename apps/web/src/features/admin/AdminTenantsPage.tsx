@@ -1,13 +1,14 @@
 import type { Plan, Role } from '@embudo/contracts/http/auth';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useId, useState, type FormEvent } from 'react';
+import { SEND_RATE_MAX, sendRateRequest } from '@embudo/contracts/http/admin';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { Button } from '../../shared/ui/Button.tsx';
 import { useDialogs } from '../../shared/ui/use-dialogs.ts';
 import { useModal } from '../../shared/ui/use-modal.ts';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { adminApi, adminKeys, planOptions, type AdminTenant, type AdminTenantUser } from './admin.api.ts';
-import { formatCost } from './admin-format.ts';
+import { formatCost, formatRate } from './admin-format.ts';
 import { AdminPageHeader, ErrorBlock, LoadingBlock } from './AdminPageHeader.tsx';
 import { TempPasswordModal } from './TempPasswordModal.tsx';
 import { TenantActivityButton } from './AdminWhatsAppActivity.tsx';
@@ -84,6 +85,70 @@ function ResetPasswordButton({ user }: { user: AdminTenantUser }) {
   );
 }
 
+/** Issue 16: how many messages per second the company's WhatsApp number sends, and whether the provider slowed it. */
+function SendRateField({ tenant }: { tenant: AdminTenant }) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const inputId = useId();
+  const rate = tenant.send_rate;
+  const [value, setValue] = useState(rate ? String(rate.messagesPerSecond) : '');
+  const [problem, setProblem] = useState<string>();
+  const save = useMutation({
+    mutationFn: (messagesPerSecond: number) => adminApi.setSendRate(tenant.id, messagesPerSecond),
+    onSuccess: () => {
+      toast.success('Ritmo de envío actualizado.');
+      void queryClient.invalidateQueries({ queryKey: adminKeys.tenants });
+    },
+    onError: (error) => toast.error(errorMessageOr(error, 'Error al actualizar el ritmo de envío.')),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const checked = sendRateRequest.safeParse({ messagesPerSecond: value.trim() === '' ? undefined : Number(value.replace(',', '.')) });
+    setProblem(checked.success ? undefined : checked.error.issues[0]!.message);
+    if (checked.success) save.mutate(checked.data.messagesPerSecond);
+  };
+  const slowed = rate && rate.currentMessagesPerSecond < rate.messagesPerSecond;
+  return (
+    <form noValidate onSubmit={submit} aria-label="Ritmo de envío" className="col-span-2 sm:col-span-1">
+      <label htmlFor={inputId} className="text-xs text-slate-500">
+        Mensajes por segundo
+      </label>
+      <div className="mt-1 flex items-center gap-2">
+        <input
+          id={inputId}
+          type="number"
+          inputMode="decimal"
+          min={0}
+          max={SEND_RATE_MAX}
+          step="any"
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          aria-invalid={problem ? true : undefined}
+          data-testid="tenant-send-rate"
+          className="h-8 w-24 rounded-lg border border-slate-300 bg-white px-2 text-sm text-slate-900 tabular-nums shadow-sm outline-none focus:border-emerald-500 focus:ring-4 focus:ring-emerald-100"
+        />
+        <Button type="submit" size="sm" variant="secondary" loading={save.isPending}>
+          Guardar
+        </Button>
+      </div>
+      {problem && (
+        <p role="alert" className="mt-1 text-xs text-rose-600">
+          {problem}
+        </p>
+      )}
+      {rate && !problem && (
+        <p className="mt-1 text-xs text-slate-500" data-testid="tenant-send-rate-note">
+          {slowed
+            ? `Ahora ${formatRate(rate.currentMessagesPerSecond)} msg/s: el proveedor pidió ir más despacio.`
+            : rate.isDefault
+              ? 'Predeterminado del proveedor.'
+              : 'Fijado por el operador.'}
+        </p>
+      )}
+    </form>
+  );
+}
+
 function TenantCard({ tenant }: { tenant: AdminTenant }) {
   const queryClient = useQueryClient();
   const toast = useToast();
@@ -130,7 +195,7 @@ function TenantCard({ tenant }: { tenant: AdminTenant }) {
           <TenantActivityButton tenant={tenant} />
         </div>
       </header>
-      <dl className="grid grid-cols-2 gap-4 border-b border-slate-100 bg-slate-50/60 px-5 py-3 text-sm">
+      <dl className="grid grid-cols-2 gap-4 border-b border-slate-100 bg-slate-50/60 px-5 py-3 text-sm sm:grid-cols-3">
         <div>
           <dt className="text-xs text-slate-500">Costo del mes</dt>
           <dd className="font-semibold text-slate-900 tabular-nums" data-testid="tenant-cost">
@@ -143,6 +208,7 @@ function TenantCard({ tenant }: { tenant: AdminTenant }) {
             {userCount} {userCount === 1 ? 'usuario' : 'usuarios'}
           </dd>
         </div>
+        <SendRateField tenant={tenant} />
       </dl>
       <div className="overflow-x-auto">
         <table className="min-w-full text-sm">

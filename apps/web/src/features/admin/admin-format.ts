@@ -27,3 +27,8 @@ export function pricingFromForm(form: PricingForm): Pricing {
     price_per_1000_ai_tokens: number(form.price_per_1000_ai_tokens),
   };
 }
+
+/** A send rate as people read it: whole, or with one decimal (2,5). */
+export function formatRate(messagesPerSecond: number) {
+  return new Intl.NumberFormat('es-ES', { maximumFractionDigits: 1 }).format(messagesPerSecond);
+}

@@ -1,5 +1,14 @@
 import type { Plan } from '@embudo/contracts/http/auth';
-import type { AdminSession, AdminStats, AdminTenant, AdminUser, GupshupCredentialsInput, GupshupSettings, Pricing } from '@embudo/contracts/http/admin';
+import type {
+  AdminSession,
+  AdminStats,
+  AdminTenant,
+  AdminUser,
+  GupshupCredentialsInput,
+  GupshupSettings,
+  Pricing,
+  SendRate,
+} from '@embudo/contracts/http/admin';
 import type { AdminTemplateDto } from '@embudo/contracts/http/templates';
 import { api, UNKNOWN_ERROR_MESSAGE } from '../../shared/api-client/api-client.ts';
 import { ApiError } from '../../shared/api-client/api-error.ts';
@@ -45,6 +54,9 @@ export const adminApi = {
   stats: () => api.get<AdminStats>('/api/admin/stats'),
   tenants: () => api.get<AdminTenant[]>('/api/admin/tenants'),
   setPlan: (tenantId: string, plan: Plan) => api.put(`/api/admin/tenants/${encodeURIComponent(tenantId)}/plan`, { subscription_plan: plan }),
+  /** Issue 16: the company's WhatsApp number's send rate. */
+  setSendRate: (tenantId: string, messagesPerSecond: number) =>
+    api.put<SendRate>(`/api/admin/tenants/${encodeURIComponent(tenantId)}/send-rate`, { messagesPerSecond }),
   setUserStatus: (userId: string, isActive: boolean) => api.put(`/api/admin/users/${encodeURIComponent(userId)}/status`, { is_active: isActive }),
   resetPassword: (userId: string) => api.post<{ tempPassword: string }>(`/api/admin/users/${encodeURIComponent(userId)}/reset-password`),
   templates: () => api.get<AdminTemplate[]>('/api/admin/templates/all'),

@@ -159,6 +159,28 @@ describe('admin tenants', () => {
     expect(api.callsTo('PUT', '/api/admin/tenants/t1/plan')[0]?.body).toEqual({ subscription_plan: 'professional' });
   });
 
+  it("shows the company's send rate and saves a new one as Mensajes por segundo; a rate out of range is refused before any call", async () => {
+    const slowed = { ...acme, send_rate: { messagesPerSecond: 80, isDefault: true, currentMessagesPerSecond: 40 } };
+    const api = signedIn({
+      'GET /api/admin/tenants': () => json(200, [slowed]),
+      'PUT /api/admin/tenants/t1/send-rate': () => json(200, { messagesPerSecond: 250, isDefault: false, currentMessagesPerSecond: 250 }),
+    });
+    renderApp('/admin/tenants');
+    const card = await screen.findByRole('article', { name: 'Acme' });
+    const field = within(card).getByLabelText('Mensajes por segundo') as HTMLInputElement;
+    expect(field.value).toBe('80');
+    expect(within(card).getByTestId('tenant-send-rate-note').textContent).toBe('Ahora 40 msg/s: el proveedor pidió ir más despacio.');
+    const form = within(within(card).getByRole('form', { name: 'Ritmo de envío' }));
+    fireEvent.change(field, { target: { value: '1500' } });
+    fireEvent.click(form.getByRole('button', { name: 'Guardar' }));
+    expect((await form.findByRole('alert')).textContent).toBe('Los mensajes por segundo deben ser un número mayor que 0 y como máximo 1000.');
+    expect(api.callsTo('PUT', '/api/admin/tenants/t1/send-rate')).toHaveLength(0);
+    fireEvent.change(field, { target: { value: '250' } });
+    fireEvent.click(form.getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Ritmo de envío actualizado.')).toBeTruthy();
+    expect(api.callsTo('PUT', '/api/admin/tenants/t1/send-rate')[0]?.body).toEqual({ messagesPerSecond: 250 });
+  });
+
   it("tells the operator when the plan could not be saved: the server's reason, or the fallback", async () => {
     let answer = json(400, { code: 'BAD_REQUEST', message: 'Plan inválido: usa basic, professional o enterprise.' });
     signedIn({

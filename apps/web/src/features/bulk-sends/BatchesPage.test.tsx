@@ -5,7 +5,7 @@ import { json } from '../../test/fake-api.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { createEmittingSocket } from '../chat/chat-test-fixtures.ts';
 import { installTemplatesApi } from '../templates/templates-test-fixtures.ts';
-import { batchFunnel, percent } from './batch-funnel.ts';
+import { batchFunnel, batchPace, percent } from './batch-funnel.ts';
 import { readExcelSummary } from './excel-workbook.ts';
 
 const socket = vi.hoisted(() => ({ current: null as { serverEmit(event: string, payload: unknown): void } | null }));
@@ -39,6 +39,31 @@ function aBatch(overrides: Partial<BatchDto> = {}): BatchDto {
 const rowOf = (id: string) => within(screen.getAllByTestId('batch-row').find((row) => row.getAttribute('data-batch-id') === id)!);
 
 describe('batches dashboard', () => {
+  it('shows the rate and the estimated end of a processing batch, and nothing of the kind for a finished one', async () => {
+    const end = new Date();
+    end.setHours(14, 32, 0, 0);
+    installTemplatesApi({
+      'GET /t/acme/api/batches': () =>
+        json(200, [aBatch({ id: 'b9', status: 'processing', send_rate: 80, estimated_end_at: end.toISOString() }), aBatch({ id: 'b8' })]),
+    });
+    renderApp('/t/acme/batches');
+    await screen.findAllByTestId('batch-row');
+    expect(rowOf('b9').getByTestId('batch-pace').textContent).toBe('Ritmo: 80 msg/s · Fin estimado: 14:32');
+    expect(rowOf('b8').queryByTestId('batch-pace')).toBeNull();
+  });
+
+  it('writes a slowed rate with its decimal, an end on another day with its date, and only the rate without an estimate', () => {
+    const now = new Date(2026, 10, 25, 10, 0);
+    expect(batchPace({ status: 'processing', send_rate: 2.5, estimated_end_at: new Date(2026, 10, 25, 10, 5).toISOString() }, now)).toBe(
+      'Ritmo: 2,5 msg/s · Fin estimado: 10:05',
+    );
+    expect(batchPace({ status: 'processing', send_rate: 20, estimated_end_at: new Date(2026, 10, 26, 9, 7).toISOString() }, now)).toBe(
+      'Ritmo: 20 msg/s · Fin estimado: 26/11/26, 9:07',
+    );
+    expect(batchPace({ status: 'processing', send_rate: 20 }, now)).toBe('Ritmo: 20 msg/s');
+    expect(batchPace({ status: 'completed', send_rate: 20 }, now)).toBeUndefined();
+  });
+
   it('lists the failed rows with phone and reason, and downloads them as a spreadsheet', async () => {
     const failures = [
       { row_number: 3, phone: '0005215561000', contact_name: 'Beto', reason: 'El cliente no tiene WhatsApp', code: '131026' },

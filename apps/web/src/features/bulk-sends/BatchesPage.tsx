@@ -8,7 +8,7 @@ import { useSocketEvent } from '../../shared/realtime-client/use-socket-event.ts
 import { Spinner } from '../../shared/ui/Spinner.tsx';
 import { StatusChip } from '../../shared/ui/StatusChip.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
-import { batchFunnel, batchStatusViews } from './batch-funnel.ts';
+import { batchFunnel, batchPace, batchStatusViews } from './batch-funnel.ts';
 import { Button } from '../../shared/ui/Button.tsx';
 import { batchesKey, batchFailuresKey, bulkSendsApi } from './bulk-sends.api.ts';
 import { downloadFailedRowsWorkbook } from './excel-workbook.ts';
@@ -105,6 +105,7 @@ function FailedRows({ batch }: { batch: BatchDto }) {
 function BatchRow({ batch }: { batch: BatchDto }) {
   const funnel = batchFunnel(batch);
   const status = batchStatusViews[batch.status];
+  const pace = batchPace(batch);
   const failed = batch.failed_count > 0;
   const [showFailures, setShowFailures] = useState(false);
   return (
@@ -113,6 +114,11 @@ function BatchRow({ batch }: { batch: BatchDto }) {
         <td className="px-3 py-3 whitespace-nowrap text-slate-700">{dateFormat.format(new Date(batch.created_at))}</td>
         <td className="px-3 py-3">
           <StatusChip data-testid="batch-status" data-status={batch.status} tone={status.tone} label={status.label} />
+          {pace && (
+            <p data-testid="batch-pace" className="mt-1 text-xs whitespace-nowrap text-slate-500">
+              {pace}
+            </p>
+          )}
         </td>
         <td className="px-3 py-3 font-mono text-xs text-slate-800">{batch.message_template_name}</td>
         <td className="px-3 py-3 text-slate-700">{batch.user_name}</td>

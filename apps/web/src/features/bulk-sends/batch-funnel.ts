@@ -22,3 +22,20 @@ export const batchStatusViews: Record<BatchStatus, { label: string; tone: Status
   processing: { label: 'Procesando', tone: 'pending' },
   failed: { label: 'Fallido', tone: 'rejected' },
 };
+
+const rateFormat = new Intl.NumberFormat('es-ES', { maximumFractionDigits: 1 });
+const timeFormat = new Intl.DateTimeFormat('es-ES', { timeStyle: 'short' });
+const dayAndTimeFormat = new Intl.DateTimeFormat('es-ES', { dateStyle: 'short', timeStyle: 'short' });
+
+/**
+ * Issue 16: a processing batch's pace as the dashboard shows it, e.g. "Ritmo: 80 msg/s · Fin estimado: 14:32" (with the
+ * day when it ends on another one); undefined when the server sent none (finished batches).
+ */
+export function batchPace(batch: Pick<BatchDto, 'status' | 'send_rate' | 'estimated_end_at'>, now = new Date()): string | undefined {
+  if (batch.status !== 'processing' || batch.send_rate === undefined) return undefined;
+  const rate = `Ritmo: ${rateFormat.format(batch.send_rate)} msg/s`;
+  if (!batch.estimated_end_at) return rate;
+  const end = new Date(batch.estimated_end_at);
+  const sameDay = end.toDateString() === now.toDateString();
+  return `${rate} · Fin estimado: ${(sameDay ? timeFormat : dayAndTimeFormat).format(end)}`;
+}

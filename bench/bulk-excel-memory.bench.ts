@@ -1,0 +1,70 @@
+/**
+ * Memory of a 100,000-row bulk send upload (issue 16: RSS growth ≤ 200 MB). The file is written first with exceljs's
+ * streaming writer to a temporary file, then uploaded as a batch through the real route (streamed read, checks, rows
+ * inserted a few thousand per statement); the process's resident memory is sampled while the upload runs. Figures
+ * only; nothing asserts a size. BENCH_ROWS changes the row count. (Loading the same file whole, as the reader did
+ * before issue 16, grew RSS by about 250 MB for the parse alone on the same machine.)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import ExcelJS from 'exceljs';
+import { startBulkSendBench } from './bulk-send-fixture.ts';
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
+const MB = 1024 * 1024;
+const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;
+
+/** The resident memory's peak while `work` runs, sampled every 10 ms and at the end. */
+async function peakRss<T>(work: () => Promise<T>): Promise<{ result: T; before: number; peak: number; ms: number }> {
+  const before = process.memoryUsage.rss();
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 10);
+  const started = performance.now();
+  try {
+    const result = await work();
+    peak = Math.max(peak, process.memoryUsage.rss());
+    return { result, before, peak, ms: performance.now() - started };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+// 1. The file, written as a stream to disk so that making it costs this process little.
+const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-bench-')), 'clientes.xlsx');
+const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: false, useStyles: false });
+const sheet = writer.addWorksheet('Clientes');
+sheet.addRow(['telefono', 'Variable 1', 'Variable 2', 'nombre']).commit();
+for (let i = 0; i < ROWS; i++) sheet.addRow([`52155${String(i).padStart(8, '0')}`, `Cliente ${i}`, `P-${i}`, `Cliente número ${i}`]).commit();
+sheet.commit();
+await writer.commit();
+const fileBytes = fs.statSync(file).size;
+
+// 2. The upload through the route, on a running server with a company and an approved template.
+const bench = await startBulkSendBench({ runJobs: false, messagesPerSecond: 80 });
+const [template] = (await (await fetch(bench.company.api('/templates?status=APPROVED'), { headers: bench.company.headers })).json()) as Array<{ id: string }>;
+const [column] = (await (await fetch(bench.company.api(`/funnels/${bench.funnelId}/columns`), { headers: bench.company.headers })).json()) as Array<{
+  id: string;
+}>;
+const upload = await peakRss(async () => {
+  const form = new FormData();
+  form.append('file', new Blob([fs.readFileSync(file)]), 'clientes.xlsx');
+  form.append('templateId', template!.id);
+  form.append('targetColumnId', column!.id);
+  form.append('phoneColumn', 'telefono');
+  form.append('nameColumn', 'nombre');
+  const answer = await fetch(bench.company.api(`/funnels/${bench.funnelId}/batches`), { method: 'POST', headers: bench.company.headers, body: form });
+  if (answer.status !== 201) throw new Error(`batch refused: ${answer.status} ${await answer.text()}`);
+  return (await answer.json()) as { total_messages: number };
+});
+await bench.close();
+
+fs.rmSync(path.dirname(file), { recursive: true, force: true });
+
+process.stdout.write(`database                          ${bench.database.kind}\n`);
+process.stdout.write(`rows                              ${ROWS} (file ${mb(fileBytes)}, ${(fileBytes / 1024).toFixed(0)} KB)\n`);
+process.stdout.write(
+  `upload, streamed (the route)      RSS ${mb(upload.before)} -> peak ${mb(upload.peak)}: growth ${mb(upload.peak - upload.before)} ` +
+    `(target ≤ 200 MB), ${upload.result.total_messages} rows stored in ${(upload.ms / 1000).toFixed(1)} s\n`,
+);
