@@ -152,6 +152,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   app.decorate('realtime', realtime);
   app.addHook('preClose', async () => realtime.close());
+  // After every preClose hook (the jobs and the webhook intake stop there, and may still announce what they did).
+  app.addHook('onClose', async () => realtime.closeBroker());
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: { 'img-src': ["'self'", 'data:', 'blob:'], 'media-src': ["'self'", 'data:', 'blob:'], 'connect-src': ["'self'", 'ws:', 'wss:'] },

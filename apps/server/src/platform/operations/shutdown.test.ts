@@ -9,6 +9,8 @@ import { buildApp, type App } from '../../app.ts';
 import { createLogger } from '../logger/logger.ts';
 import { registerTenant } from '../../../test/support/factories.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
+import { z } from 'zod';
+import { defineJob } from '../queue/job-definition.ts';
 import { exitGracefullyOnSignals } from './shutdown.ts';
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
@@ -98,5 +100,51 @@ describe('closing the app', () => {
     expect(await slow).toEqual({ status: 200, body: { done: true } });
     await closing;
     socket.disconnect();
+  });
+  it('lets a job still running when the sockets are cut announce what it did (on Redis too: the broker closes last)', async () => {
+    const jobsDatabase = await createTestDatabase();
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => void rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      const jobsApp = await buildApp({
+        db: jobsDatabase.db,
+        logger: createLogger('silent'),
+        mediaDir,
+        appSecret: TEST_APP_SECRET,
+        runJobs: true,
+        redisUrl: process.env.REDIS_URL || undefined,
+      });
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let announced = false;
+      const announceLate = defineJob({
+        name: 'test.announce-late',
+        payload: z.object({ tenantId: z.string() }),
+        handler: async ({ tenantId }) => {
+          started();
+          await released;
+          jobsApp.realtime.emitToTenant(tenantId, 'funnels_updated', {});
+          announced = true;
+        },
+      });
+      jobsApp.queue.register(announceLate);
+      await listenOnRandomPort(jobsApp);
+      const owner = await registerTenant(jobsApp);
+      await jobsApp.queue.enqueue(jobsDatabase.db, announceLate, { tenantId: owner.tenant.id });
+      await running;
+      const closing = jobsApp.close();
+      await wait(50);
+      release();
+      await closing;
+      await wait(100);
+      expect(announced).toBe(true);
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+      await jobsDatabase.close();
+    }
   });
 });

@@ -49,6 +49,11 @@ export interface Realtime {
   readonly usesRedis: boolean;
   /** Cuts every socket so its client reconnects elsewhere (shutdown); leaves the HTTP server to its owner. */
   close(): Promise<void>;
+  /**
+   * Closes the Redis connections, once nothing emits any more (shutdown, after the jobs stopped): a job still running
+   * when the sockets were cut may announce what it did, and must not find the connection closed.
+   */
+  closeBroker(): Promise<void>;
 }
 
 export function createRealtime(options: {
@@ -170,6 +175,8 @@ export function createRealtime(options: {
       // New handshakes are refused from now on (the clients retry with backoff), so nobody reconnects to this process.
       io.engine.opts.allowRequest = (_request, answer) => answer('the server is shutting down', false);
       io.engine.close();
+    },
+    closeBroker: async () => {
       await Promise.resolve(io.of('/').adapter.close()).catch(() => undefined);
       // QUIT waits for a connection that may never come (Redis down): a client that is not connected is just dropped.
       await Promise.all(
