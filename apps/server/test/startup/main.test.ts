@@ -65,7 +65,7 @@ describe('starting the server', () => {
     dataDirs.push(dataDir);
     const server = startServer({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir });
     try {
-      await waitFor(() => server.stdout().includes('Demo sign-in'), 60_000);
+      await waitFor(() => server.stdout().includes('Demo sign-in'), 120_000);
       const out = server.stdout();
       const url = /running at (http:\/\/localhost:\d+)/.exec(out)![1]!;
       const demo = /company slug "([^"]+)", email (\S+), password (\S+)/.exec(out)!;
@@ -88,7 +88,7 @@ describe('starting the server', () => {
     // A second start on the same data neither reseeds nor prints a new operator password.
     const again = startServer({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir });
     try {
-      await waitFor(() => again.stdout().includes('Demo sign-in'), 60_000);
+      await waitFor(() => again.stdout().includes('Demo sign-in'), 120_000);
       expect(again.stdout()).toContain('(seeded earlier)');
       expect(again.stdout()).not.toContain('Platform operator created');
     } finally {
@@ -96,5 +96,5 @@ describe('starting the server', () => {
       await again.exited;
     }
     // Two cold starts of a fresh embedded database, each allowed 60 s above.
-  }, 150_000);
+  }, 270_000);
 });
