@@ -1,27 +1,11 @@
-import type { TemplateButton, TemplateStatus, VariablesSchema } from '@embudo/contracts/http/templates';
+import type { TemplateStatus, VariablesSchema } from '@embudo/contracts/http/templates';
 import type { ProviderTemplate, TemplateForReview } from '../provider.ts';
+import { reviewButton } from '../template-buttons.ts';
 import type { PartnerTemplate } from './gupshup-partner.client.ts';
 
 /** Fills each `{{N}}` with a sample: Meta reviews the body with examples in place (gupshup.md §7.4 `example`). */
 export function withSamples(text: string, variables: VariablesSchema): string {
   return text.replace(/\{\{\s*(\d+)\s*\}\}/g, (_match, n: string) => `[${variables[n]?.label ?? `Variable ${n}`}]`);
-}
-
-function toPartnerButton(button: TemplateButton): Record<string, unknown> {
-  switch (button.type) {
-    case 'QUICK_REPLY':
-      return { type: 'QUICK_REPLY', text: button.text };
-    case 'URL':
-      // A dynamic URL ({{1}} at its end) needs an example URL for the review.
-      return {
-        type: 'URL',
-        text: button.text,
-        url: button.url,
-        ...(/\{\{\s*\d+\s*\}\}/.test(button.url) ? { example: [button.url.replace(/\{\{\s*\d+\s*\}\}/g, '1')] } : {}),
-      };
-    case 'PHONE_NUMBER':
-      return { type: 'PHONE_NUMBER', text: button.text, phone_number: button.phone_number };
-  }
 }
 
 /** The form fields of `POST /partner/app/{appId}/templates` for one template (gupshup.md §7.4). */
@@ -45,7 +29,7 @@ export function toPartnerTemplateFields(template: TemplateForReview): Record<str
   }
   if (media) fields.exampleMedia = media.example_handle;
   if (template.footer) fields.footer = template.footer;
-  if (template.buttons.length > 0) fields.buttons = JSON.stringify(template.buttons.map(toPartnerButton));
+  if (template.buttons.length > 0) fields.buttons = JSON.stringify(template.buttons.map(reviewButton));
   return fields;
 }
 

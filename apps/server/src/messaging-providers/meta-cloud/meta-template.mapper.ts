@@ -1,26 +1,10 @@
-import type { TemplateButton, TemplateStatus } from '@embudo/contracts/http/templates';
+import type { TemplateStatus } from '@embudo/contracts/http/templates';
 import type { ProviderTemplate, TemplateForReview } from '../provider.ts';
+import { reviewButton } from '../template-buttons.ts';
 
 /** Template management on the WABA (meta-cloud.md §4). */
 
 const placeholder = /\{\{\s*(\d+)\s*\}\}/g;
-
-function toMetaButton(button: TemplateButton): Record<string, unknown> {
-  switch (button.type) {
-    case 'QUICK_REPLY':
-      return { type: 'QUICK_REPLY', text: button.text };
-    case 'URL':
-      // A dynamic URL ({{1}} at its end) needs an example URL for the review.
-      return {
-        type: 'URL',
-        text: button.text,
-        url: button.url,
-        ...(/\{\{\s*\d+\s*\}\}/.test(button.url) ? { example: [button.url.replace(placeholder, '1')] } : {}),
-      };
-    case 'PHONE_NUMBER':
-      return { type: 'PHONE_NUMBER', text: button.text, phone_number: button.phone_number };
-  }
-}
 
 /** The body of `POST /{waba-id}/message_templates` (§4.1): positional parameters, each body variable with its label as example. */
 export function toMetaTemplate(template: TemplateForReview): Record<string, unknown> {
@@ -39,7 +23,7 @@ export function toMetaTemplate(template: TemplateForReview): Record<string, unkn
     ...(numbers.length > 0 ? { example: { body_text: [numbers.map((n) => template.variablesSchema[n]?.label ?? `Variable ${n}`)] } } : {}),
   });
   if (template.footer) components.push({ type: 'FOOTER', text: template.footer });
-  if (template.buttons.length > 0) components.push({ type: 'BUTTONS', buttons: template.buttons.map(toMetaButton) });
+  if (template.buttons.length > 0) components.push({ type: 'BUTTONS', buttons: template.buttons.map(reviewButton) });
   return { name: template.name, language: template.languageCode, category: template.category, parameter_format: 'positional', components };
 }
 
