@@ -124,6 +124,14 @@ export async function receiveWebhook(
 /** What applying a stored delivery needs: the inbound side without the intake itself. */
 export type ApplyDeps = Omit<InboundDeps, 'intake' | 'endpoints'>;
 
+/** What applying a delivery has done so far; its outcome is told once the whole batch is applied. */
+interface Applying extends Pick<AppliedDelivery, 'waitsForMessage' | 'afterCommit'> {
+  malformed: boolean;
+  /** Something new was stored or moved (else the delivery repeated what was known). */
+  changed: boolean;
+  kinds: Set<DeliveryKind>;
+}
+
 /** A stored delivery as the intake hands it over. */
 export interface StoredDelivery {
   provider: ProviderName;
@@ -147,14 +155,7 @@ export async function applyDeliveries(
   receiverOf: (provider: ProviderName) => WebhookReceiver,
   deliveries: readonly StoredDelivery[],
 ): Promise<AppliedDelivery[]> {
-  const applied = deliveries.map((): AppliedDelivery & { changed: boolean; seen: Set<DeliveryKind> } => ({
-    outcome: 'duplicate',
-    kinds: [],
-    waitsForMessage: false,
-    afterCommit: [],
-    changed: false,
-    seen: new Set(),
-  }));
+  const applied = deliveries.map((): Applying => ({ malformed: false, changed: false, kinds: new Set(), waitsForMessage: false, afterCommit: [] }));
   let run: PendingMessage[] = [];
   const storeRun = async () => {
     if (run.length > 0) await storeInboundMessages(deps, tx, tenantId, run, applied);
@@ -171,21 +172,21 @@ export async function applyDeliveries(
       await tx
         .insert(webhookRejections)
         .values({ tenantId, kind: 'malformed', reason: error.message, rawBody: keptBody(rawBody), receivedAt: delivery.receivedAt });
-      Object.assign(result, { outcome: 'malformed', changed: false });
-      result.seen.add('malformed');
+      result.malformed = true;
+      result.kinds.add('malformed');
       continue;
     }
     if (events.length === 0) result.changed = true;
     for (const event of events) {
       if (event.kind === 'message') {
-        result.seen.add('message');
+        result.kinds.add('message');
         // A quote may name a message of this very run: it is looked up once the run before it is stored.
         if (event.quoted) await storeRun();
         run.push({ index, event, provider: delivery.provider, requestId: delivery.requestId });
         continue;
       }
       await storeRun();
-      result.seen.add('status');
+      result.kinds.add('status');
       await runWithLogContext({ requestId: delivery.requestId ?? undefined }, async () => {
         if (event.kind === 'status') {
           const status = await applyStatusIn(deps, tx, tenantId, event);
@@ -203,10 +204,10 @@ export async function applyDeliveries(
   }
   await storeRun();
   // Nothing new: a delivery repeated by the provider (or a status that does not move the ack).
-  return applied.map(({ changed, seen, ...result }) => ({
+  return applied.map(({ malformed, changed, kinds, ...result }) => ({
     ...result,
-    outcome: result.outcome === 'malformed' ? 'malformed' : changed ? 'stored' : 'duplicate',
-    kinds: [...seen],
+    outcome: malformed ? 'malformed' : changed ? 'stored' : 'duplicate',
+    kinds: [...kinds],
   }));
 }
 
@@ -252,7 +253,7 @@ function learntName(event: InboundMessage): LearntName | undefined {
  * messages, card summaries, usage and events in a few statements for the whole run. A stored message is announced
  * (message:new) after the commit, and each chat it touched once (card_updated, as it ends up).
  */
-async function storeInboundMessages(deps: ApplyDeps, tx: Tx, tenantId: string, run: readonly PendingMessage[], applied: AppliedDelivery[]) {
+async function storeInboundMessages(deps: ApplyDeps, tx: Tx, tenantId: string, run: readonly PendingMessage[], applied: Applying[]) {
   const contactsByPhone = await upsertContacts(
     tx,
     tenantId,
@@ -345,7 +346,7 @@ async function storeInboundMessages(deps: ApplyDeps, tx: Tx, tenantId: string, r
   for (const entry of stored) {
     const card = cardsById.get(entry.message.cardId)!;
     const result = applied[entry.index]!;
-    (result as AppliedDelivery & { changed: boolean }).changed = true;
+    result.changed = true;
     result.afterCommit.push(() => {
       deps.events.emit(tenantId, card.funnelId, 'message:new', { cardId: card.id, message: toMessageDto(entry.message) });
       if (lastOfCard.get(card.id) === entry)

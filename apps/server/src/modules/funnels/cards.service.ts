@@ -57,35 +57,12 @@ const titleStrength: Record<CardRow['titleSource'], number> = { phone: 0, profil
 export async function findOrCreateCard(
   executor: DbExecutor,
   tenantId: string,
-  contact: { id: string; phone: string; name: string | null; isGroup: boolean },
+  contact: CardRequest['contact'],
   landing?: () => Promise<CardPlace | undefined>,
   learnt?: LearntName,
 ): Promise<{ card: CardRow; created: boolean }> {
-  const existing = await findCardByContact(executor, tenantId, contact.id);
-  if (existing) return { card: await retitleWithLearntName(executor, existing, learnt), created: false };
-  const column = (await landing?.()) ?? (await firstColumn(executor, tenantId));
-  if (!column) throw new Error(`tenant ${tenantId} has no column to receive chats`);
-  const named = learnt ?? (contact.name ? { name: contact.name, source: 'profile' as const } : undefined);
-  // A new chat in a column whose AI assistant is on starts with its AI on (issue 15); a column flow bot wins over it.
-  const landed = await columnAssistant(executor, tenantId, column.columnId);
-  const aiEnabled = Boolean(landed?.assistant?.isEnabled && !landed.botId);
-  const inserted = await executor
-    .insert(cards)
-    .values({
-      tenantId,
-      funnelId: column.funnelId,
-      columnId: column.columnId,
-      contactId: contact.id,
-      phone: contact.phone,
-      isGroup: contact.isGroup,
-      title: named?.name ?? contact.phone,
-      titleSource: named?.source ?? 'phone',
-      aiEnabled,
-    })
-    .onConflictDoNothing()
-    .returning();
-  if (inserted[0]) return { card: inserted[0], created: true };
-  return { card: await retitleWithLearntName(executor, (await findCardByContact(executor, tenantId, contact.id))!, learnt), created: false };
+  const [answer] = await findOrCreateCards(executor, tenantId, [{ contact, learnt }], landing);
+  return answer!;
 }
 
 /** What `findOrCreateCards` takes for each message: whose chat, and the name it taught. */
@@ -118,11 +95,44 @@ export async function findOrCreateCards(
     const existing = known.get(contact.id);
     const answer = existing
       ? { card: await retitleWithLearntName(executor, existing, learnt), created: false }
-      : await findOrCreateCard(executor, tenantId, contact, landing, learnt);
+      : await createCard(executor, tenantId, contact, landing, learnt);
     known.set(contact.id, answer.card);
     answers.push(answer);
   }
   return answers;
+}
+
+/** A new card in the landing column; should another transaction have created it meanwhile, that one (retitled). */
+async function createCard(
+  executor: DbExecutor,
+  tenantId: string,
+  contact: CardRequest['contact'],
+  landing: (() => Promise<CardPlace | undefined>) | undefined,
+  learnt: LearntName | undefined,
+): Promise<{ card: CardRow; created: boolean }> {
+  const column = (await landing?.()) ?? (await firstColumn(executor, tenantId));
+  if (!column) throw new Error(`tenant ${tenantId} has no column to receive chats`);
+  const named = learnt ?? (contact.name ? { name: contact.name, source: 'profile' as const } : undefined);
+  // A new chat in a column whose AI assistant is on starts with its AI on (issue 15); a column flow bot wins over it.
+  const landed = await columnAssistant(executor, tenantId, column.columnId);
+  const aiEnabled = Boolean(landed?.assistant?.isEnabled && !landed.botId);
+  const inserted = await executor
+    .insert(cards)
+    .values({
+      tenantId,
+      funnelId: column.funnelId,
+      columnId: column.columnId,
+      contactId: contact.id,
+      phone: contact.phone,
+      isGroup: contact.isGroup,
+      title: named?.name ?? contact.phone,
+      titleSource: named?.source ?? 'phone',
+      aiEnabled,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (inserted[0]) return { card: inserted[0], created: true };
+  return { card: await retitleWithLearntName(executor, (await findCardByContact(executor, tenantId, contact.id))!, learnt), created: false };
 }
 
 async function retitleWithLearntName(executor: DbExecutor, card: CardRow, learnt: LearntName | undefined): Promise<CardRow> {
