@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { cards, jobs, messages } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
+import { untilWithJobs } from '../../../test/support/polling.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
 import { startFakeGupshupServer } from '../../../test/fakes/fake-gupshup-server.ts';
@@ -35,16 +36,7 @@ afterAll(async () => {
   await gupshup.close();
 });
 
-async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await t.app.queue.runDueJobsOnce();
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const until = <T>(probe: () => Promise<T | undefined | false>, timeoutMs?: number) => untilWithJobs(t, probe, timeoutMs);
 
 const messageRow = async (id: string) => (await t.database.db.select().from(messages).where(eq(messages.id, id)))[0];
 const sendsToGupshup = () => gupshup.fake.requests.filter((request) => request.path.endsWith('/msg'));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { cards, contacts, jobs, messages, tenants } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
+import { untilWithJobs } from '../../../test/support/polling.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { connectClient, joinTenant, listenOnRandomPort, nextEvent, type TestSocket } from '../../../test/support/realtime-client.ts';
 import { sandboxAppName } from '../tenants/index.ts';
@@ -23,16 +24,7 @@ afterAll(async () => {
 type Owner = Awaited<ReturnType<typeof registerTenant>>;
 const fake = () => t.app.sandboxPhone!;
 
-async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await t.app.queue.runDueJobsOnce();
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const until = <T>(probe: () => Promise<T | undefined | false>, timeoutMs?: number) => untilWithJobs(t, probe, timeoutMs);
 
 async function settings(owner: Owner) {
   return (await t.app.inject({ method: 'GET', url: `/t/${owner.tenant.slug}/api/gupshup/settings`, headers: bearer(owner.token) })).json();

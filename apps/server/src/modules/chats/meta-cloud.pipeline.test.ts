@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { cards, messageTemplates, messages, providerSettings } from '../../../db/schema/index.ts';
 import { buildTestApp, TEST_APP_SECRET, type TestApp } from '../../../test/support/build-test-app.ts';
+import { untilWithJobs } from '../../../test/support/polling.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { signInMember } from '../../../test/support/members.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
@@ -41,16 +42,24 @@ const call = (owner: Owner, method: 'GET' | 'PUT' | 'POST', url: string, payload
     ...(payload === undefined ? {} : { payload: payload as object }),
   });
 
-async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await t.app.queue.runDueJobsOnce();
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const until = <T>(probe: () => Promise<T | undefined | false>, timeoutMs?: number) => untilWithJobs(t, probe, timeoutMs);
+
+/** A Meta webhook delivery with one status of one of our sends, stamped long ago (a late one). */
+const statusDelivery = (settings: { wabaId: string; phoneNumberId: string }, providerMessageId: string | null, status: string) =>
+  JSON.stringify({
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: settings.wabaId,
+        changes: [
+          {
+            field: 'messages',
+            value: { metadata: { phone_number_id: settings.phoneNumberId }, statuses: [{ id: providerMessageId, status, timestamp: '1' }] },
+          },
+        ],
+      },
+    ],
+  });
 
 async function companyOnMeta() {
   const owner = await registerTenant(t.app);
@@ -263,20 +272,7 @@ describe('chatting through Meta', () => {
     expect(sent.json).toMatchObject({ messaging_product: 'whatsapp', to: card.phone, type: 'text', text: { body: 'Sí, tenemos' } });
 
     // A late "delivered" after "read" never moves the tick back.
-    const late = JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [
-        {
-          id: settings.wabaId,
-          changes: [
-            {
-              field: 'messages',
-              value: { metadata: { phone_number_id: settings.phoneNumberId }, statuses: [{ id: read.providerMessageId, status: 'delivered', timestamp: '1' }] },
-            },
-          ],
-        },
-      ],
-    });
+    const late = statusDelivery(settings, read.providerMessageId, 'delivered');
     const { metaWebhookUrl } = (await call(owner, 'GET', '/whatsapp/settings')).json();
     const lateAnswer = await t.app.inject({
       method: 'POST',
@@ -384,20 +380,7 @@ describe('chatting through Meta', () => {
     expect(back.json()).toMatchObject({ provider: 'gupshup', phoneNumberId: settings.phoneNumberId, hasAccessToken: true });
     const timeline = (await call(owner, 'GET', `/cards/${card.id}/messages`)).json();
     expect(JSON.stringify(timeline)).toContain('Hola desde Meta');
-    const late = JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [
-        {
-          id: settings.wabaId,
-          changes: [
-            {
-              field: 'messages',
-              value: { metadata: { phone_number_id: settings.phoneNumberId }, statuses: [{ id: sentRow.providerMessageId, status: 'read', timestamp: '1' }] },
-            },
-          ],
-        },
-      ],
-    });
+    const late = statusDelivery(settings, sentRow.providerMessageId, 'read');
     const url = new URL((back.json() as { metaWebhookUrl: string }).metaWebhookUrl).pathname;
     expect((await messageRow(reply.id)).ack).toBeLessThan(3);
     const answer = await t.app.inject({

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { cards, jobs, messages } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
+import { untilWithJobs } from '../../../test/support/polling.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
 import { startFakeMetaServer } from '../../../test/fakes/fake-meta-server.ts';
@@ -26,16 +27,7 @@ afterAll(async () => {
   await meta.close();
 });
 
-async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await t.app.queue.runDueJobsOnce();
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const until = <T>(probe: () => Promise<T | undefined | false>, timeoutMs?: number) => untilWithJobs(t, probe, timeoutMs);
 
 describe('a company on Meta in live mode', () => {
   it('receives through the real webhook, replies at the configured Graph version, and refuses media outside Meta hosts', async () => {
