@@ -162,11 +162,12 @@ describe('the intake worker', () => {
   const applied = (): AppliedDelivery => ({ outcome: 'stored', kinds: ['message'], waitsForMessage: false, afterCommit: [] });
   const delivery = (text: string) => ({ tenantId, provider: 'gupshup' as const, body: Buffer.from(text), receivedAt: new Date() });
 
-  function intake(apply: (row: IntakeRow) => Promise<AppliedDelivery>, answerWaitMs = 60_000) {
+  function intake(apply: (row: IntakeRow) => Promise<AppliedDelivery>, answerWaitMs = 60_000, clock?: () => Date) {
     return new WebhookIntake({
       db: t.database.db,
       log: createLogger('silent'),
       answerWaitMs,
+      clock,
       receiversOf: async () => () => receiver,
       apply: async (_tx, _tenant, _receiverOf, rows) => {
         const answers: AppliedDelivery[] = [];
@@ -232,5 +233,27 @@ describe('the intake worker', () => {
       rawBody: 'rota',
       reason: `No se pudo aplicar tras ${INTAKE_MAX_ATTEMPTS} intentos: la base de datos no respondió`,
     });
+  });
+  it('counts a delivery stored earlier in the same millisecond as due (the database stamps microseconds)', async () => {
+    const now = new Date('2026-11-25T10:00:00.123Z');
+    const appliedBodies: string[] = [];
+    const worker = intake(
+      async (row) => {
+        appliedBodies.push(row.body.toString());
+        return applied();
+      },
+      60_000,
+      () => now,
+    );
+    await t.database.db.insert(webhookIntake).values({
+      tenantId,
+      provider: 'gupshup',
+      body: Buffer.from('mismo milisegundo'),
+      bodyHash: 'same-millisecond',
+      receivedAt: now,
+      processAfter: sql`${now.toISOString()}::timestamptz + interval '400 microseconds'`,
+    });
+    await worker.drain();
+    expect(appliedBodies).toEqual(['mismo milisegundo']);
   });
 });

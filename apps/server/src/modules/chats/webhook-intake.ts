@@ -56,6 +56,12 @@ export interface WebhookIntakeOptions {
   clock?: () => Date;
 }
 
+/**
+ * The latest `process_after` that is due at `now`. The database stamps a stored delivery in microseconds and `now` has
+ * milliseconds: a delivery stored earlier in the same millisecond would otherwise look due only in the future.
+ */
+const dueBy = (now: Date) => new Date(now.getTime() + 1);
+
 const pauseAfter = (attempts: number) => Math.min(30_000, 500 * 2 ** attempts);
 
 /**
@@ -197,7 +203,7 @@ export class WebhookIntake {
       const due = await this.options.db
         .selectDistinct({ tenantId: webhookIntake.tenantId })
         .from(webhookIntake)
-        .where(lte(webhookIntake.processAfter, now))
+        .where(lte(webhookIntake.processAfter, dueBy(now)))
         .limit(1_000);
       for (const { tenantId } of due) this.schedule(tenantId);
     } catch (error) {
@@ -244,7 +250,7 @@ export class WebhookIntake {
       const rows = await tx
         .select()
         .from(webhookIntake)
-        .where(and(eq(webhookIntake.tenantId, tenantId), lte(webhookIntake.processAfter, now)))
+        .where(and(eq(webhookIntake.tenantId, tenantId), lte(webhookIntake.processAfter, dueBy(now))))
         .orderBy(asc(webhookIntake.id))
         .limit(INTAKE_BATCH)
         .for('update', { skipLocked: true });
