@@ -1,4 +1,5 @@
-import { defineListener } from '../../platform/events/index.ts';
+import { defineListener, relevantWhere } from '../../platform/events/index.ts';
+import { columnsWithBot } from '../funnels/index.ts';
 import type { BotLive } from './bot-live.service.ts';
 
 /**
@@ -15,6 +16,8 @@ export function createBotListeners(live: BotLive) {
       event: 'customer-message.stored',
       maxAttempts: 3,
       leaseMs: FLOW_STEP_LEASE_MS,
+      // A flow answers or starts only in a column that runs a bot.
+      selectRelevant: relevantWhere((event) => event.payload.columnId, columnsWithBot),
       handle: (event, ctx) => live.afterCustomerMessage({ tenantId: event.tenantId, ...event.payload }, ctx.recordDelivery),
     }),
     defineListener({
@@ -22,6 +25,7 @@ export function createBotListeners(live: BotLive) {
       event: 'card.entered-column',
       maxAttempts: 3,
       leaseMs: FLOW_STEP_LEASE_MS,
+      selectRelevant: relevantWhere((event) => event.payload.columnId, columnsWithBot),
       handle: (event, ctx) => live.cardEnteredColumn({ tenantId: event.tenantId, ...event.payload }, ctx.recordDelivery),
     }),
   ];

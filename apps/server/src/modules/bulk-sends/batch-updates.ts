@@ -1,6 +1,6 @@
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { batchRecipients } from '../../../db/schema/index.ts';
-import type { Db } from '../../platform/db/database.ts';
+import type { Db, DbExecutor } from '../../platform/db/database.ts';
 
 /** A 5,000-row batch moves its counts thousands of times; the dashboard needs a few refreshes a second at most. */
 export const BATCH_UPDATE_THROTTLE_MS = 500;
@@ -64,4 +64,22 @@ export async function batchesOfChat(db: Db, tenantId: string, cardId: string): P
     .from(batchRecipients)
     .where(and(eq(batchRecipients.tenantId, tenantId), eq(batchRecipients.cardId, cardId), isNotNull(batchRecipients.messageId)));
   return rows.map((row) => row.batchId);
+}
+
+/** Of these messages, the ones a batch sent: only their statuses move a batch's counts. */
+export async function batchMessages(executor: DbExecutor, tenantId: string, messageIds: string[]): Promise<Set<string>> {
+  const rows = await executor
+    .select({ messageId: batchRecipients.messageId })
+    .from(batchRecipients)
+    .where(and(eq(batchRecipients.tenantId, tenantId), inArray(batchRecipients.messageId, messageIds)));
+  return new Set(rows.map((row) => row.messageId!));
+}
+
+/** Of these chats, the ones a batch message went to: only there may a customer's message count as a reply. */
+export async function chatsWrittenByBatches(executor: DbExecutor, tenantId: string, cardIds: string[]): Promise<Set<string>> {
+  const rows = await executor
+    .selectDistinct({ cardId: batchRecipients.cardId })
+    .from(batchRecipients)
+    .where(and(eq(batchRecipients.tenantId, tenantId), inArray(batchRecipients.cardId, cardIds), isNotNull(batchRecipients.messageId)));
+  return new Set(rows.map((row) => row.cardId!));
 }

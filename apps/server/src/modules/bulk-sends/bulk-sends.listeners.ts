@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/db/database.ts';
-import { defineListener } from '../../platform/events/index.ts';
-import { batchesOfChat, batchesOfMessage, type BatchUpdates } from './batch-updates.ts';
+import { defineListener, relevantWhere } from '../../platform/events/index.ts';
+import { batchesOfChat, batchesOfMessage, batchMessages, chatsWrittenByBatches, type BatchUpdates } from './batch-updates.ts';
 
 /**
  * The batch dashboard follows what moves its counts: a row leaving `pending`, a status of a batch message,
@@ -20,12 +20,14 @@ export function createBulkSendListeners(deps: { db: Db; updates: BatchUpdates })
       name: 'bulk-sends.progress-on-message-status',
       receipts: false,
       event: 'message.status-changed',
+      selectRelevant: relevantWhere((event) => event.payload.messageId, batchMessages),
       handle: async (event) => announce(event.tenantId, await batchesOfMessage(deps.db, event.tenantId, event.payload.messageId)),
     }),
     defineListener({
       name: 'bulk-sends.progress-on-customer-reply',
       receipts: false,
       event: 'customer-message.stored',
+      selectRelevant: relevantWhere((event) => event.payload.cardId, chatsWrittenByBatches),
       handle: async (event) => announce(event.tenantId, await batchesOfChat(deps.db, event.tenantId, event.payload.cardId)),
     }),
   ];

@@ -116,6 +116,34 @@ describe('inbound webhook', () => {
     expect(usage).toMatchObject({ receivedCount: 1, sentCount: 0, totalCost: 0 });
   });
 
+  it('queues reactions to a customer message only where something reacts: none on a plain chat, the assistant once it is on', async () => {
+    const owner = await registerTenant(t.app);
+    const reactionsTo = async (text: string) => {
+      const [message] = await t.database.db
+        .select()
+        .from(messages)
+        .where(and(eq(messages.tenantId, owner.tenant.id), eq(messages.text, text)));
+      const queued = await t.database.db
+        .select({ name: jobs.name })
+        .from(jobs)
+        .where(sql`${jobs.name} like 'event.%' and ${jobs.payload}->'payload'->>'messageId' = ${message!.id}`);
+      return queued.map((job) => job.name);
+    };
+    const card = await customerWrites(owner, 'Hola, ¿tienen envíos?');
+    expect(await reactionsTo('Hola, ¿tienen envíos?')).toEqual([]);
+
+    await t.database.db.update(tenants).set({ subscriptionPlan: 'enterprise' }).where(eq(tenants.id, owner.tenant.id));
+    const switched = await t.app.inject({
+      method: 'PUT',
+      url: `/t/${owner.tenant.slug}/api/cards/${card.id}/toggle-ai`,
+      headers: bearer(owner.token),
+      payload: { enabled: true },
+    });
+    expect(switched.json()).toMatchObject({ aiEnabled: true });
+    await customerWrites(owner, '¿Y a domicilio?');
+    expect(await reactionsTo('¿Y a domicilio?')).toEqual(['event.ai.assistant-on-customer-message']);
+  });
+
   it('stores a message once however often the webhook is delivered', async () => {
     const owner = await registerTenant(t.app);
     const { webhookUrl } = await settings(owner);

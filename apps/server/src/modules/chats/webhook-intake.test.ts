@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { cards, messages, webhookIntake, webhookRejections } from '../../../db/schema/index.ts';
 import { queryRows } from '../../platform/db/database.ts';
+import { defineListener } from '../../platform/events/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import type { WebhookReceiver } from '../../messaging-providers/provider.ts';
@@ -105,6 +106,10 @@ describe('the webhook intake of a production server (the answer waits for nothin
   it('applies deliveries that wait together as one after another would: chats, unread counts, quotes, repeats, events', async () => {
     const owner = await registerTenant(t.app);
     const path = await webhookPath(owner);
+    // No bot, assistant or batch reacts to these chats, so only this listener gives their events a job to look at.
+    t.app.domainEvents.register(
+      defineListener({ name: 'test.every-customer-message', event: 'customer-message.stored', receipts: false, handle: async () => {} }),
+    );
     const quoting = JSON.parse(textMessage('wamid.run-3', 'tres', '5215511113333')) as { payload: Record<string, unknown> };
     quoting.payload.context = { gsId: 'wamid.run-1' };
     await t.app.webhookIntake.stop();

@@ -16,6 +16,15 @@ export async function findCard(executor: DbExecutor, tenantId: string, cardId: s
   return row;
 }
 
+/** Of these chats, the ones whose AI assistant switch is on and that are not archived: the assistant answers only there. */
+export async function cardsWithAiOn(executor: DbExecutor, tenantId: string, cardIds: string[]): Promise<Set<string>> {
+  const rows = await executor
+    .select({ id: cards.id })
+    .from(cards)
+    .where(and(eq(cards.tenantId, tenantId), inArray(cards.id, cardIds), eq(cards.aiEnabled, true), eq(cards.archived, false)));
+  return new Set(rows.map((row) => row.id));
+}
+
 export async function findCardByContact(executor: DbExecutor, tenantId: string, contactId: string): Promise<CardRow | undefined> {
   const [row] = await executor
     .select()

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { boardColumns, funnels } from '../../../db/schema/index.ts';
 import type { GeminiConfig } from '@embudo/contracts/http/funnels';
 import type { DbExecutor } from '../../platform/db/database.ts';
@@ -88,6 +88,15 @@ export async function columnBot(
     .where(and(eq(boardColumns.tenantId, tenantId), eq(boardColumns.id, columnId)))
     .limit(1);
   return row;
+}
+
+/** Of these columns, the ones that run a Bots Studio bot. */
+export async function columnsWithBot(executor: DbExecutor, tenantId: string, columnIds: string[]): Promise<Set<string>> {
+  const rows = await executor
+    .select({ id: boardColumns.id })
+    .from(boardColumns)
+    .where(and(eq(boardColumns.tenantId, tenantId), inArray(boardColumns.id, columnIds), isNotNull(boardColumns.assistantBotId)));
+  return new Set(rows.map((row) => row.id));
 }
 
 /** A funnel's columns in board order, for the system (the AI assistant's move tool): no member's access applies. */

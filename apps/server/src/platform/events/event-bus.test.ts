@@ -94,6 +94,49 @@ describe('the domain event bus', () => {
     expect(receipts).toMatchObject([{ listener: 'test.once', tenantId }]);
   });
 
+  it('enqueues a job only for the events a selecting listener would act on, asked once per company in the publishing transaction', async () => {
+    const { queue, bus } = newBus();
+    const asked: { tenantId: string; events: string[]; sawOwnWrite: boolean }[] = [];
+    const handled: string[] = [];
+    const otherTenant = randomUUID();
+    bus.register(
+      defineListener({
+        name: 'test.selective',
+        event: 'message.status-changed',
+        receipts: false,
+        // Keeps the read receipts (ack 3) only; it also looks at a row written earlier in the same transaction.
+        selectRelevant: async (tx, tenant, events) => {
+          const ownWrite = await tx.select().from(jobs).where(eq(jobs.name, 'test.marker'));
+          asked.push({ tenantId: tenant, events: events.map((event) => event.id), sawOwnWrite: ownWrite.length === 1 });
+          return events.filter((event) => event.payload.ack === 3);
+        },
+        handle: async (event) => void handled.push(event.id),
+      }),
+    );
+    bus.register(
+      defineListener({ name: 'test.every', event: 'message.status-changed', receipts: false, handle: async (event) => void handled.push(`every:${event.id}`) }),
+    );
+
+    const read = { ...statusChange(), payload: { ...statusChange().payload, ack: 3 as const } };
+    const published = await database.db.transaction(async (tx) => {
+      await tx.insert(jobs).values({ name: 'test.marker', payload: {}, status: 'completed' });
+      return bus.publishMany(tx, [statusChange(), read, { ...read, payload: { ...read.payload, messageId: randomUUID() }, tenantId: otherTenant }]);
+    });
+    const [delivered, readByFirst, readBySecond] = published.map((event) => event.id);
+
+    expect(asked).toEqual([
+      { tenantId, events: [delivered, readByFirst], sawOwnWrite: true },
+      { tenantId: otherTenant, events: [readBySecond], sawOwnWrite: true },
+    ]);
+    const queued = await database.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.name, `${LISTENER_JOB_PREFIX}test.selective`));
+    expect(queued.map((job) => job.singletonKey).sort()).toEqual([`test.selective:${readByFirst}`, `test.selective:${readBySecond}`].sort());
+    await queue.drain();
+    expect(handled.sort()).toEqual([readByFirst, readBySecond, `every:${delivered}`, `every:${readByFirst}`, `every:${readBySecond}`].sort());
+  });
+
   it('keeps no receipt for a listener that is harmless twice: a replay runs it again, nothing is written for it', async () => {
     const { queue, bus } = newBus();
     const handled: string[] = [];

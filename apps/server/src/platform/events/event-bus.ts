@@ -75,17 +75,42 @@ export class EventBus implements EventPublisher {
       occurredAt: draft.occurredAt ?? new Date().toISOString(),
       payload: domainEventPayloads[draft.type].parse(draft.payload) as DomainEventPayload<T>,
     }));
+    const relevant = await this.relevantDeliveries(tx, events);
     await this.options.queue.enqueueMany(
       tx,
       events.flatMap((event, index) =>
-        (this.listeners.get(event.type) ?? []).map((listener) => ({
-          definition: this.jobs.get(`${LISTENER_JOB_PREFIX}${listener.name}`)!,
-          payload: event,
-          options: { singletonKey: `${listener.name}:${event.id}`, requestId: drafts[index]!.requestId },
-        })),
+        (this.listeners.get(event.type) ?? [])
+          .filter((listener) => relevant.get(listener)?.has(event) ?? true)
+          .map((listener) => ({
+            definition: this.jobs.get(`${LISTENER_JOB_PREFIX}${listener.name}`)!,
+            payload: event,
+            options: { singletonKey: `${listener.name}:${event.id}`, requestId: drafts[index]!.requestId },
+          })),
       ),
     );
     return events;
+  }
+
+  /** For each listener that selects its events: the ones it would act on, asked once per company in the run. */
+  private async relevantDeliveries(tx: Tx, events: ReadonlyArray<DomainEvent>): Promise<Map<Listener, Set<DomainEvent>>> {
+    const relevant = new Map<Listener, Set<DomainEvent>>();
+    const byTypeAndTenant = new Map<string, DomainEvent[]>();
+    for (const event of events) {
+      const key = `${event.type} ${event.tenantId}`;
+      const group = byTypeAndTenant.get(key);
+      if (group) group.push(event);
+      else byTypeAndTenant.set(key, [event]);
+    }
+    for (const group of byTypeAndTenant.values()) {
+      const { type, tenantId } = group[0]!;
+      for (const listener of this.listeners.get(type) ?? []) {
+        if (!listener.selectRelevant) continue;
+        const chosen = relevant.get(listener) ?? new Set<DomainEvent>();
+        (await listener.selectRelevant(tx, tenantId, group)).forEach((event) => chosen.add(event));
+        relevant.set(listener, chosen);
+      }
+    }
+    return relevant;
   }
 
   private async deliver(listener: Listener, event: DomainEvent, attempt: number): Promise<void> {

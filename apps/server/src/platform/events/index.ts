@@ -1,2 +1,2 @@
 export { EventBus, type EventPublisher, type NewDomainEvent } from './event-bus.ts';
-export { defineListener, type Listener, type ListenerContext } from './listener.ts';
+export { defineListener, relevantWhere, type Listener, type ListenerContext } from './listener.ts';

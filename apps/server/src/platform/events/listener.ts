@@ -29,10 +29,32 @@ export interface Listener<T extends DomainEventType = DomainEventType> {
    * or written for it, two statements fewer per event (a bulk send's progress listeners run for every status).
    */
   receipts?: false;
+  /**
+   * Which of these events (all of one company, published together) the listener would act on, asked inside the
+   * publisher's transaction, in one statement or a few for the whole run. The others get no job: most customer
+   * messages concern no bot and no assistant, and a job that does nothing still costs its claim, reads and completion.
+   * It must keep every event that `handle` could act on, judged on what the transaction sees; a setting changed after
+   * the publish (a bot switched on) applies from the next event on.
+   */
+  selectRelevant?(tx: Tx, tenantId: string, events: ReadonlyArray<DomainEvent<T>>): Promise<ReadonlyArray<DomainEvent<T>>>;
 }
 
 /** Declares a reaction to one type of domain event; the module that reacts owns it and registers it on the bus. */
 export function defineListener<T extends DomainEventType>(listener: Listener<T>): Listener<T> {
   if (!/^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(listener.name)) throw new Error(`listener name "${listener.name}" must be lowercase words joined by - and .`);
   return listener;
+}
+
+/**
+ * A `selectRelevant` that keeps the events whose key (their chat, column or message) a set-based lookup names: one
+ * statement for the whole run of events.
+ */
+export function relevantWhere<T extends DomainEventType>(
+  keyOf: (event: DomainEvent<T>) => string,
+  lookup: (tx: Tx, tenantId: string, keys: string[]) => Promise<Set<string>>,
+): NonNullable<Listener<T>['selectRelevant']> {
+  return async (tx, tenantId, events) => {
+    const found = await lookup(tx, tenantId, [...new Set(events.map(keyOf))]);
+    return events.filter((event) => found.has(keyOf(event)));
+  };
 }

@@ -10,6 +10,7 @@ import { createTestDatabase } from '../../../test/support/test-database.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
 import { buildApp, type App } from '../../app.ts';
 import { sandboxAppName } from '../../modules/tenants/index.ts';
+import { defineListener } from '../events/index.ts';
 import { createLogger, loggableUrl } from './logger.ts';
 
 /** Every line the app writes, parsed. */
@@ -54,6 +55,10 @@ describe('request ids', () => {
 
   it("carries the request's id into every job and event it creates, into the jobs those create, and onto their log lines", async () => {
     lines.length = 0;
+    // No bot, assistant or batch reacts to this chat: this listener gives its customer's message a job to follow.
+    app.domainEvents.register(
+      defineListener({ name: 'test.every-customer-message', event: 'customer-message.stored', receipts: false, handle: async () => {} }),
+    );
     const payload = registrationPayload();
     const owner = await registerTenant(app, payload);
     const settings = (await app.inject({ method: 'GET', url: '/api/gupshup/settings', headers: bearer(owner.token) })).json();
@@ -82,7 +87,7 @@ describe('request ids', () => {
     // Applied right after the answer, with the request's id (docs/decisions/0015).
     await app.webhookIntake.drain();
     const fromWebhook = await database.db.select().from(jobs).where(eq(jobs.requestId, 'webhook-request-0001'));
-    // One job per listener of customer-message.stored (auto-bot, flow bots, AI assistant...), each carrying the id.
+    // One job per listener of customer-message.stored that the message concerns, each carrying the id.
     expect(fromWebhook.length).toBeGreaterThan(0);
     expect(fromWebhook.every((job) => job.name.startsWith('event.') && job.tenantId === owner.tenant.id)).toBe(true);
 
@@ -100,7 +105,7 @@ describe('request ids', () => {
     await app.queue.drain();
     const sendJob = (await database.db.select().from(jobs).where(eq(jobs.requestId, 'send-request-0002'))).find((job) => job.name === 'chats.send-message');
     expect(sendJob).toMatchObject({ status: 'completed', tenantId: owner.tenant.id });
-    // The send published a status event whose listener jobs carry the request's id on.
+    // The send published events (the team's reply, which pauses the assistant) whose listener jobs carry the request's id on.
     const followUps = await database.db.select().from(jobs).where(eq(jobs.requestId, 'send-request-0002'));
     expect(followUps.some((job) => job.name.startsWith('event.'))).toBe(true);
 

@@ -1,6 +1,7 @@
 import type { JobQueue } from '../../../platform/queue/job-queue.ts';
-import { defineListener, type ListenerContext } from '../../../platform/events/index.ts';
+import { defineListener, relevantWhere, type ListenerContext } from '../../../platform/events/index.ts';
 import { findMessageKind } from '../../chats/index.ts';
+import { cardsWithAiOn } from '../../funnels/index.ts';
 import { type AnswerJob, type AnswerRequest, assistantSituation, type AssistantDeps, pauseOnTeamReply, scheduleAnswer } from './assistant.service.ts';
 
 /**
@@ -27,6 +28,8 @@ export function createAssistantListeners(deps: AssistantDeps & { queue: JobQueue
     defineListener({
       name: 'ai.assistant-on-customer-message',
       event: 'customer-message.stored',
+      // Most chats have the assistant switched off: their messages need no job.
+      selectRelevant: relevantWhere((event) => event.payload.cardId, cardsWithAiOn),
       handle: (event, ctx) => requestAnswer(deps, { tenantId: event.tenantId, cardId: event.payload.cardId, messageId: event.payload.messageId }, ctx, true),
     }),
     defineListener({
