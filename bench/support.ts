@@ -22,8 +22,6 @@ import { createTestDatabase } from '../apps/server/test/support/test-database.ts
 export const BENCH_APP_SECRET = 'bench-and-test-secret-0123456789abcdef';
 /** Gupshup retries a webhook whose 2xx takes longer than this. */
 export const PROVIDER_RETRY_MS = 10_000;
-/** A webhook answer later than this counts as timed out (and the request is abandoned). */
-export const WEBHOOK_TIMEOUT_MS = 120_000;
 /** The pool size production opens (openDatabase's default). */
 const PRODUCTION_POOL_SIZE = 10;
 
@@ -258,7 +256,7 @@ export async function storedMessages(db: Db, tenantId: string) {
  * Waits until `count()` reaches `target`, polling; gives up when it stops growing for `stallMs`. Resolves with
  * when the target was reached (performance.now()) or undefined, and the last count.
  */
-export async function waitForCount(count: () => Promise<number>, target: number, stallMs = 60_000, pollMs = 100) {
+export async function waitForCount(count: () => Promise<number>, target: number, stallMs = 60_000, pollMs = 25) {
   let last = -1;
   let grewAt = performance.now();
   for (;;) {
@@ -276,67 +274,16 @@ export async function waitForCount(count: () => Promise<number>, target: number,
 
 // ---- Load ----
 
-export interface LoadResult {
-  /** Answer times of every request that answered, ms. */
-  latencies: number[];
-  elapsedMs: number;
-  /** When the last answer came (performance.now()). */
-  endedAt: number;
-  startedAt: number;
-  ok: number;
-  /** Answers with a status ≥ 400 and requests that failed, by status or error name. */
-  failures: Map<string, number>;
-  /** Requests abandoned after `timeoutMs`. */
-  timeouts: number;
-}
-
-/**
- * Runs `total` requests (or, with `untilMs`, as many as fit in that time; or until `stop()` says so) with
- * `concurrency` in flight at once. `request(i, signal)` makes the i-th request.
- */
-export async function load(options: {
-  total?: number;
-  untilMs?: number;
-  stop?: () => boolean;
-  concurrency: number;
-  timeoutMs?: number;
-  request: (index: number, signal: AbortSignal) => Promise<Response>;
-}): Promise<LoadResult> {
-  const { concurrency, timeoutMs = WEBHOOK_TIMEOUT_MS } = options;
-  const total = options.total ?? Number.POSITIVE_INFINITY;
-  const result: LoadResult = { latencies: [], elapsedMs: 0, endedAt: 0, startedAt: performance.now(), ok: 0, failures: new Map(), timeouts: 0 };
-  const stopAt = options.untilMs === undefined ? Number.POSITIVE_INFINITY : result.startedAt + options.untilMs;
-  const fail = (reason: string) => result.failures.set(reason, (result.failures.get(reason) ?? 0) + 1);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total && performance.now() < stopAt && !options.stop?.()) {
-        const index = next++;
-        const started = performance.now();
-        try {
-          const answer = await options.request(index, AbortSignal.timeout(timeoutMs));
-          await answer.arrayBuffer();
-          result.latencies.push(performance.now() - started);
-          if (answer.status >= 400) fail(String(answer.status));
-          else result.ok += 1;
-        } catch (error) {
-          if (error instanceof Error && error.name === 'TimeoutError') result.timeouts += 1;
-          else fail(error instanceof Error ? error.name : 'error');
-        }
-        result.endedAt = performance.now();
-      }
-    }),
-  );
-  result.elapsedMs = result.endedAt - result.startedAt;
-  return result;
-}
+export { load, type LoadResult, WEBHOOK_TIMEOUT_MS } from './load.ts';
+import type { LoadResult } from './load.ts';
+import { loadOffThread } from './load-off-thread.ts';
 
 export const describeFailures = (result: LoadResult) =>
   result.failures.size === 0 ? 'none' : [...result.failures].map(([reason, count]) => `${count} × ${reason}`).join(', ');
 
 /** Requests per second of one GET at `concurrency`. */
 export async function requestRate(url: string, total: number, concurrency: number, headers: Record<string, string> = {}) {
-  const result = await load({ total, concurrency, request: (_, signal) => fetch(url, { headers, signal }) });
+  const result = await loadOffThread({ urls: [url], total, concurrency, headers });
   if (result.ok !== total) throw new Error(`${url}: ${describeFailures(result)}, ${result.timeouts} timeouts`);
   return { perSecond: perSecond(result.ok, result.elapsedMs), result };
 }
@@ -344,13 +291,15 @@ export async function requestRate(url: string, total: number, concurrency: numbe
 /** The cheapest call the API has (one indexed read, no session): the baseline of the request-rate ratios. */
 export const checkSlugUrl = (base: string) => `${base}/api/tenants/check-slug/x`;
 
-/** Posts `total` inbound webhooks with `concurrency` in flight, round-robin over `urls`. */
+/** Posts `total` inbound webhooks with `concurrency` in flight, round-robin over `urls`, from a thread of their own. */
 export function postWebhooks(urls: readonly string[], total: number, concurrency: number, bodyOf: (index: number) => string) {
-  return load({
+  return loadOffThread({
+    urls: [...urls],
     total,
     concurrency,
-    request: (index, signal) =>
-      fetch(urls[index % urls.length]!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodyOf(index), signal }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    bodies: Array.from({ length: total }, (_, index) => bodyOf(index)),
   });
 }
 

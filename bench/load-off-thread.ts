@@ -1,0 +1,37 @@
+/**
+ * Plain HTTP load from a worker thread. Real webhooks and API calls come from outside the server's process; made from
+ * the server's own thread, the client's half of every request (fetch, its streams and timers) took as much of that
+ * thread as the server's handling of a cheap request, and the figures measured the bench as much as the server.
+ */
+import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
+import type { LoadResult } from './load.ts';
+
+export interface PlainRequests {
+  /** Request i goes to urls[i % urls.length]. */
+  urls: string[];
+  total: number;
+  concurrency: number;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  /** Request i sends bodies[i]. */
+  bodies?: string[];
+}
+
+/** Node 20 does not load a worker's TypeScript entry through the parent's `--import tsx`: the worker registers tsx itself. */
+const WORKER_BOOTSTRAP = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(new URL('./load-worker.ts', import.meta.url).href)}); })`;
+
+/** Runs the requests in a worker thread; its times come back on this thread's clock. */
+export function loadOffThread(requests: PlainRequests): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER_BOOTSTRAP, { eval: true, workerData: requests });
+    worker.once('message', ({ result, timeOrigin }: { result: LoadResult; timeOrigin: number }) => {
+      const shift = timeOrigin - performance.timeOrigin;
+      resolve({ ...result, startedAt: result.startedAt + shift, endedAt: result.endedAt + shift });
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`load worker exited with ${code}`));
+    });
+  });
+}
