@@ -14,6 +14,11 @@ export function createBulkSendListeners(deps: { db: Db; updates: BatchUpdates })
       name: 'bulk-sends.progress-on-row-finished',
       receipts: false,
       event: 'batch.row-finished',
+      // The slice's rows finish together: one announcement per batch is as good as one per row.
+      selectRelevant: async (_tx, _tenantId, events) => {
+        const batches = new Set<string>();
+        return events.filter((event) => !batches.has(event.payload.batchId) && Boolean(batches.add(event.payload.batchId)));
+      },
       handle: async (event) => announce(event.tenantId, [event.payload.batchId]),
     }),
     defineListener({

@@ -634,6 +634,61 @@ describe("pacing by the company's number (issue 16)", () => {
   });
 });
 
+describe('the cost of a slice', () => {
+  it('stores 5 rows or 40 (their contacts, chats, messages, send jobs and events) in the same number of statements', async () => {
+    const chunkStatements = async (count: number) => {
+      const rows = Array.from({ length: count }, (_, i) => [
+        `52155900${String(count).padStart(2, '0')}${String(i).padStart(3, '0')}`,
+        `Cliente ${i}`,
+        `P-${i}`,
+      ]);
+      const { owner, funnelId, request } = await companyWithFile([HEADERS, ...rows]);
+      await pacer.setRate(owner.tenant.id, 1000);
+      await t.app.queue.drain();
+      const created = (await postBatch(owner, funnelId, request)).json();
+      // Only the batch's chunk job is due (the sandbox's late statuses of earlier sends bring jobs too).
+      const postponed = await db()
+        .update(jobs)
+        .set({ runAt: sql`now() + interval '1 hour'` })
+        .where(and(eq(jobs.status, 'pending'), sql`not (${jobs.name} = ${CHUNK_JOB} and ${jobs.payload}->>'batchId' = ${created.id})`))
+        .returning({ id: jobs.id });
+      const { result: ran, statements } = await t.database.gate.countStatements(() => t.app.queue.runDueJobsOnce(1));
+      if (postponed.length > 0)
+        await db()
+          .update(jobs)
+          .set({ runAt: sql`now()` })
+          .where(
+            inArray(
+              jobs.id,
+              postponed.map((job) => job.id),
+            ),
+          );
+      expect(ran).toBe(1);
+      const queued = await db()
+        .select()
+        .from(batchRecipients)
+        .where(and(eq(batchRecipients.batchId, created.id), eq(batchRecipients.status, 'queued')));
+      expect(queued).toHaveLength(count);
+      expect(queued.every((row) => row.cardId && row.messageId)).toBe(true);
+      const sends = await db()
+        .select()
+        .from(jobs)
+        .where(
+          and(
+            eq(jobs.name, SEND_JOB),
+            inArray(
+              jobs.singletonKey,
+              queued.map((row) => `send:${row.messageId}`),
+            ),
+          ),
+        );
+      expect(sends).toHaveLength(count);
+      return statements;
+    };
+    expect(await chunkStatements(40)).toBe(await chunkStatements(5));
+  });
+});
+
 describe('restart safety', () => {
   it('resumes a batch interrupted mid-way without sending any row twice', async () => {
     const phones = ['5215570000001', '5215570000002', '5215570000003', '5215570000004', '5215570000005'];

@@ -14,18 +14,18 @@ import { batches, batchRecipients, boardColumns } from '../../../db/schema/index
 import { queryRows, type Db, type DbExecutor, type Tx } from '../../platform/db/database.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
 import { canSeeFunnel, requireWriter, seesAllFunnels, type Actor } from '../../platform/policy/policy.ts';
-import { findOrCreateCard, COLUMN_NOT_FOUND, funnelColumns, type CardRow } from '../funnels/index.ts';
+import { findOrCreateCards, COLUMN_NOT_FOUND, funnelColumns, type CardRow } from '../funnels/index.ts';
 import { templateForSending, type TemplateRow } from '../templates/index.ts';
 import { findUser, actorOf } from '../users/index.ts';
 import {
   CONTACT_IN_HIDDEN_FUNNEL,
   emitNewMessage,
-  storeOutbound,
+  storeOutbounds,
   templateDraft,
-  upsertContact,
+  upsertContacts,
   type Author,
-  type MessageRow,
   type OutboundDeps,
+  type OutboundDraft,
 } from '../chats/index.ts';
 import type { BatchUpdates } from './batch-updates.ts';
 import { readExcelRows, type SheetRow } from './excel-sheet.parser.ts';
@@ -388,10 +388,13 @@ async function findBatch(executor: DbExecutor, tenantId: string, batchId: string
 }
 
 /** Why no row of this batch can go out any more (template no longer approved, column or creator gone), if so. */
-async function batchBlocker(
-  db: Db,
-  batch: BatchRow,
-): Promise<{ blocked: string } | { template: TemplateRow; actor: Actor; landing: { columnId: string; funnelId: string } }> {
+interface SendContext {
+  template: TemplateRow;
+  actor: Actor;
+  landing: { columnId: string; funnelId: string };
+}
+
+async function batchBlocker(db: Db, batch: BatchRow): Promise<{ blocked: string } | SendContext> {
   let template: TemplateRow;
   try {
     template = await templateForSending(db, batch.tenantId, batch.templateId ?? '');
@@ -412,23 +415,39 @@ async function batchBlocker(
   return { template, actor: await actorOf(db, creator), landing: column };
 }
 
-/** `batch.row-finished`, in the transaction that took the row out of `pending`. */
-const publishRowFinished = (
+/** `batch.row-finished` for each row, in the transaction that took the rows out of `pending`. */
+const publishRowsFinished = (
   deps: Pick<ChunkDeps, 'domainEvents'>,
   tx: Tx,
-  row: { tenantId: string; batchId: string; id: string },
-  status: 'queued' | 'failed',
-  messageId: string | null,
+  finished: ReadonlyArray<{ row: { tenantId: string; batchId: string; id: string }; status: 'queued' | 'failed'; messageId: string | null }>,
 ) =>
-  deps.domainEvents.publish(tx, {
-    type: 'batch.row-finished',
-    tenantId: row.tenantId,
-    payload: { batchId: row.batchId, recipientId: row.id, status, messageId },
-  });
+  deps.domainEvents.publishMany(
+    tx,
+    finished.map(({ row, status, messageId }) => ({
+      type: 'batch.row-finished' as const,
+      tenantId: row.tenantId,
+      payload: { batchId: row.batchId, recipientId: row.id, status, messageId },
+    })),
+  );
 
-async function failRow(deps: Pick<ChunkDeps, 'domainEvents'>, tx: Tx, row: { tenantId: string; batchId: string; id: string }, reason: string) {
-  await tx.update(batchRecipients).set({ status: 'failed', errorReason: reason }).where(eq(batchRecipients.id, row.id));
-  await publishRowFinished(deps, tx, row, 'failed', null);
+/** The rows fail, each with its reason; nothing is written for none. */
+async function failRows<Row extends { tenantId: string; batchId: string; id: string }>(
+  deps: Pick<ChunkDeps, 'domainEvents'>,
+  tx: Tx,
+  rows: readonly Row[],
+  reasonOf: (row: Row) => string,
+): Promise<[]> {
+  for (const row of rows)
+    await tx
+      .update(batchRecipients)
+      .set({ status: 'failed', errorReason: reasonOf(row) })
+      .where(eq(batchRecipients.id, row.id));
+  await publishRowsFinished(
+    deps,
+    tx,
+    rows.map((row) => ({ row, status: 'failed' as const, messageId: null })),
+  );
+  return [];
 }
 
 /** The batch's rows still waiting to be stored, counted up to `limit`. */
@@ -470,7 +489,10 @@ export async function dispatchChunk(deps: ChunkDeps, { tenantId, batchId, chunk 
   }
 }
 
-/** Stores up to `limit` waiting rows of the batch in one transaction, with the successor job when given. */
+/**
+ * Stores up to `limit` waiting rows of the batch in one transaction, with the successor job when given: their contacts,
+ * chats, messages, send jobs, rows and events a few statements for the whole slice (a row that cannot go fails alone).
+ */
 async function storeSlice(
   deps: ChunkDeps,
   batch: BatchRow,
@@ -487,44 +509,69 @@ async function storeSlice(
       .orderBy(asc(batchRecipients.position))
       .limit(limit)
       .for('update', { skipLocked: true });
-    const sent: Array<{ message: MessageRow; updatedCard: CardRow; created: boolean }> = [];
-    for (const row of rows) {
-      if ('blocked' in context) {
-        await failRow(deps, tx, row, context.blocked);
-        continue;
-      }
-      const contact = await upsertContact(tx, tenantId, { phone: row.phone!, isGroup: false });
-      const { card, created } = await findOrCreateCard(
-        tx,
-        tenantId,
-        contact,
-        async () => context.landing,
-        row.contactName ? { name: row.contactName, source: 'file' } : undefined,
-      );
-      if (!canSeeFunnel(context.actor, card.funnelId)) {
-        await failRow(deps, tx, row, CONTACT_IN_HIDDEN_FUNNEL);
-        continue;
-      }
-      let draft;
-      try {
-        draft = templateDraft(context.template, row.variables);
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        await failRow(deps, tx, row, error.message);
-        continue;
-      }
-      const outcome = await storeOutbound(deps, tx, { tenantId, userId: batch.userId }, card, draft, {
-        alsoInTransaction: async (inner, message) => {
-          await inner.update(batchRecipients).set({ status: 'queued', cardId: card.id, messageId: message.id }).where(eq(batchRecipients.id, row.id));
-          await publishRowFinished(deps, inner, row, 'queued', message.id);
-        },
-      });
-      sent.push({ ...outcome, created });
-    }
+    const sent = 'blocked' in context ? await failRows(deps, tx, rows, () => context.blocked) : await queueRows(deps, tx, batch, context, rows);
     if (successor) await deps.enqueueChunk(tx, successor.payload, successor.delayMs);
     return sent;
   });
   for (const { message, updatedCard, created } of stored) emitNewMessage(deps.events, tenantId, updatedCard, message, created);
+}
+
+type RecipientRow = typeof batchRecipients.$inferSelect;
+
+/** The slice's rows that can go out get their contact, chat and template message with its send job; the others fail. */
+async function queueRows(deps: ChunkDeps, tx: Tx, batch: BatchRow, context: SendContext, rows: RecipientRow[]) {
+  const { tenantId } = batch;
+  const contacts = await upsertContacts(
+    tx,
+    tenantId,
+    rows.map((row) => ({ phone: row.phone!, isGroup: false })),
+  );
+  const placed = await findOrCreateCards(
+    tx,
+    tenantId,
+    rows.map((row) => ({ contact: contacts.get(row.phone!)!, learnt: row.contactName ? { name: row.contactName, source: 'file' as const } : undefined })),
+    async () => context.landing,
+  );
+  const sendable: Array<{ row: RecipientRow; card: CardRow; created: boolean; draft: OutboundDraft }> = [];
+  const failures = new Map<RecipientRow, string>();
+  for (const [index, row] of rows.entries()) {
+    const { card, created } = placed[index]!;
+    if (!canSeeFunnel(context.actor, card.funnelId)) {
+      failures.set(row, CONTACT_IN_HIDDEN_FUNNEL);
+      continue;
+    }
+    try {
+      sendable.push({ row, card, created, draft: templateDraft(context.template, row.variables) });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      failures.set(row, error.message);
+    }
+  }
+  await failRows(deps, tx, [...failures.keys()], (row) => failures.get(row)!);
+  const outcomes = await storeOutbounds(
+    deps,
+    tx,
+    { tenantId, userId: batch.userId },
+    sendable.map(({ card, draft }) => ({ card, draft })),
+  );
+  const queued = sendable.map(({ row, card, created }, index) => ({ row, cardId: card.id, created, ...outcomes[index]! }));
+  if (queued.length > 0) {
+    const values = sql.join(
+      queued.map(({ row, cardId, message }) => sql`(${row.id}::uuid, ${cardId}::uuid, ${message.id}::uuid)`),
+      sql`, `,
+    );
+    await tx
+      .update(batchRecipients)
+      .set({ status: 'queued', cardId: sql`queued.card_id`, messageId: sql`queued.message_id` })
+      .from(sql`(values ${values}) as queued(id, card_id, message_id)`)
+      .where(sql`${batchRecipients.id} = queued.id`);
+    await publishRowsFinished(
+      deps,
+      tx,
+      queued.map(({ row, message }) => ({ row, status: 'queued' as const, messageId: message.id })),
+    );
+  }
+  return queued;
 }
 
 export const CHUNK_GAVE_UP = 'No se pudo preparar el envío de esta fila; inténtalo de nuevo en otro lote.';
@@ -546,7 +593,11 @@ export async function giveUpChunk(deps: ChunkDeps, { tenantId, batchId, chunk }:
       .set({ status: 'failed', errorReason: CHUNK_GAVE_UP })
       .where(and(inArray(batchRecipients.id, slice), eq(batchRecipients.status, 'pending')))
       .returning({ id: batchRecipients.id, tenantId: batchRecipients.tenantId, batchId: batchRecipients.batchId });
-    for (const row of failed) await publishRowFinished(deps, tx, row, 'failed', null);
+    await publishRowsFinished(
+      deps,
+      tx,
+      failed.map((row) => ({ row, status: 'failed' as const, messageId: null })),
+    );
     await deps.enqueueChunk(tx, { tenantId, batchId, chunk: chunk + 1 }, 0);
   });
 }

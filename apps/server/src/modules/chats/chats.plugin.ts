@@ -53,8 +53,15 @@ export function createChatOutbound(context: AppContext, ports: ChatProviderPorts
     events,
     domainEvents,
     // The order key keeps one chat's sends in the order they were written, however many run at once.
-    enqueueSend: (tx: Tx, { tenantId, messageId, cardId }: { tenantId: string; messageId: string; cardId: string }) =>
-      queue.enqueue(tx, chatJobs.sendMessage, { tenantId, messageId }, { singletonKey: `send:${messageId}`, orderKey: `chat:${cardId}` }),
+    enqueueSends: (tx: Tx, sends: ReadonlyArray<{ tenantId: string; messageId: string; cardId: string }>) =>
+      queue.enqueueMany(
+        tx,
+        sends.map(({ tenantId, messageId, cardId }) => ({
+          definition: chatJobs.sendMessage,
+          payload: { tenantId, messageId },
+          options: { singletonKey: `send:${messageId}`, orderKey: `chat:${cardId}` },
+        })),
+      ),
     enqueueMediaDownload: (tx: Tx, input: { tenantId: string; messageId: string; url: string; contentType?: string; provider?: ProviderName }) =>
       queue.enqueue(tx, chatJobs.downloadMedia, input),
     enqueueReadReceipt: (tx: Tx, input: { tenantId: string; messageId: string }) =>

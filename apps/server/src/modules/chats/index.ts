@@ -12,7 +12,7 @@ export { announceNote, findMessageKind, latestCustomerMessageId, recentMessages,
 export { countMessagesSentBetween } from './message-counts.ts';
 export { publishStatusChange } from './message-events.ts';
 export { type MessageRow, toMessageDto } from './message-dto.ts';
-export { type Author, type OutboundDeps, type OutboundDraft, queueOutbound, storeOutbound, writableCard } from './outbound.service.ts';
+export { type Author, type OutboundDeps, type OutboundDraft, queueOutbound, storeOutbound, storeOutbounds, writableCard } from './outbound.service.ts';
 export { chosenReply, normaliseChoiceText, pressedReply, type ReplyChoice, replyChoicesDraft } from './reply-choices.ts';
 export { sandboxPhoneCrm } from './sandbox-phone-crm.ts';
 export { CONTACT_IN_HIDDEN_FUNNEL, templateDraft } from './template-send.service.ts';

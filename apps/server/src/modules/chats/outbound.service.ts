@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gt, isNotNull } from 'drizzle-orm';
 import { WINDOW_CLOSED_FILES, WINDOW_CLOSED_TEXT, windowIsOpen } from '@embudo/contracts/http/chats';
 import { cards, messages, notes } from '../../../db/schema/index.ts';
 import type { Db, Tx } from '../../platform/db/database.ts';
 import { badRequest, notFound } from '../../platform/errors/app-error.ts';
 import { requireFunnelVisible, requireWriter, type Actor } from '../../platform/policy/policy.ts';
-import { findCard, recordCardActivity, toCardUpdate, type CardRow } from '../funnels/index.ts';
+import { findCard, recordCardsActivity, toCardUpdate, type CardRow } from '../funnels/index.ts';
 import type { EventPublisher } from '../../platform/events/index.ts';
 import type { ChatEvents } from './chat-events.ts';
 import { toMessageDto, type MessageRow } from './message-dto.ts';
@@ -17,8 +18,8 @@ export interface OutboundDeps {
   events: ChatEvents;
   /** Domain events (card moves, message statuses...), written in the transaction of the change. */
   domainEvents: EventPublisher;
-  /** Records the send job in the caller's transaction (outbox): the row and its job commit together; one chat's sends go out in order. */
-  enqueueSend: (tx: Tx, input: { tenantId: string; messageId: string; cardId: string }) => Promise<unknown>;
+  /** Records send jobs in the caller's transaction (outbox): the rows and their jobs commit together; one chat's sends go out in order. */
+  enqueueSends: (tx: Tx, sends: ReadonlyArray<{ tenantId: string; messageId: string; cardId: string }>) => Promise<unknown>;
 }
 
 export interface Author {
@@ -67,7 +68,7 @@ export interface OutboundOptions {
 
 /** Inside the caller's transaction: the message at ack 0, its send job (outbox) and the card summary. */
 export async function storeOutbound(
-  deps: Pick<OutboundDeps, 'enqueueSend'>,
+  deps: Pick<OutboundDeps, 'enqueueSends'>,
   tx: Tx,
   origin: { tenantId: string; userId: string | null },
   card: CardRow,
@@ -75,31 +76,72 @@ export async function storeOutbound(
   options: OutboundOptions,
 ): Promise<{ message: MessageRow; updatedCard: CardRow }> {
   const quoted = await quotedOf(tx, origin.tenantId, card.id, options.quotedMessageId);
-  const [message] = await tx
+  const [stored] = await storeOutbounds(deps, tx, origin, [{ card, draft, sender: options.sender, tempId: options.tempId, quoted }]);
+  await options.alsoInTransaction?.(tx, stored!.message);
+  return stored!;
+}
+
+/** One message of `storeOutbounds`. */
+export interface OutboundItem {
+  card: CardRow;
+  draft: OutboundDraft;
+  sender?: 'user' | 'ai';
+  tempId?: string | null;
+  quoted?: MessageRow;
+}
+
+/**
+ * `storeOutbound` for many messages (a bulk send's slice) in three statements, answering in the items' order: the
+ * messages at ack 0, their send jobs and their cards' summaries.
+ */
+export async function storeOutbounds(
+  deps: Pick<OutboundDeps, 'enqueueSends'>,
+  tx: Tx,
+  origin: { tenantId: string; userId: string | null },
+  items: readonly OutboundItem[],
+): Promise<Array<{ message: MessageRow; updatedCard: CardRow }>> {
+  if (items.length === 0) return [];
+  // Ids chosen here tie each returned row to its item, whatever order the database answers in.
+  const ids = items.map(() => randomUUID());
+  const inserted = await tx
     .insert(messages)
-    .values({
-      tenantId: origin.tenantId,
-      cardId: card.id,
-      sender: options.sender ?? 'user',
-      authorUserId: origin.userId,
-      ...draft,
-      tempId: options.tempId ?? null,
-      ack: 0,
-      quotedMessageId: quoted?.id ?? null,
-      quotedMessageText: quoted?.text ?? null,
-      quotedMessageSender: quoted?.sender ?? null,
-    })
+    .values(
+      items.map(({ card, draft, sender, tempId, quoted }, index) => ({
+        id: ids[index],
+        tenantId: origin.tenantId,
+        cardId: card.id,
+        sender: sender ?? 'user',
+        authorUserId: origin.userId,
+        ...draft,
+        tempId: tempId ?? null,
+        ack: 0,
+        quotedMessageId: quoted?.id ?? null,
+        quotedMessageText: quoted?.text ?? null,
+        quotedMessageSender: quoted?.sender ?? null,
+      })),
+    )
     .returning();
-  await deps.enqueueSend(tx, { tenantId: origin.tenantId, messageId: message!.id, cardId: card.id });
-  await options.alsoInTransaction?.(tx, message!);
-  const updatedCard = await recordCardActivity(tx, origin.tenantId, card.id, {
-    lastMessageType: draft.type,
-    lastMessageText: draft.text ?? null,
-    at: message!.createdAt,
-    fromContact: false,
-    countsAsUnread: false,
-  });
-  return { message: message!, updatedCard };
+  const byId = new Map(inserted.map((message) => [message.id, message]));
+  const stored = ids.map((id) => byId.get(id)!);
+  await deps.enqueueSends(
+    tx,
+    stored.map((message) => ({ tenantId: origin.tenantId, messageId: message.id, cardId: message.cardId })),
+  );
+  const cardsById = await recordCardsActivity(
+    tx,
+    origin.tenantId,
+    stored.map((message, index) => ({
+      cardId: message.cardId,
+      activity: {
+        lastMessageType: items[index]!.draft.type,
+        lastMessageText: items[index]!.draft.text ?? null,
+        at: message.createdAt,
+        fromContact: false,
+        countsAsUnread: false,
+      },
+    })),
+  );
+  return stored.map((message) => ({ message, updatedCard: cardsById.get(message.cardId)! }));
 }
 
 /** Stores an outbound message at ack 0 and its send job in one transaction, then tells the room. */

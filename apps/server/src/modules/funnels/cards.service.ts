@@ -81,8 +81,9 @@ export interface CardRequest {
 }
 
 /**
- * `findOrCreateCard` for several messages at once (a batch of deliveries), answering in the requests' order: the
- * existing cards in one read, a missing one created by the first request for it, later ones finding it.
+ * `findOrCreateCard` for several messages at once (a batch of deliveries, a bulk send's slice), answering in the
+ * requests' order: the existing cards in one read, the missing ones created together in the landing column (asked
+ * once), each by the first request for its contact; later requests for that contact find it, and may retitle it.
  */
 export async function findOrCreateCards(
   executor: DbExecutor,
@@ -99,49 +100,65 @@ export async function findOrCreateCards(
       .where(and(eq(cards.tenantId, tenantId), inArray(cards.contactId, contactIds)));
     for (const row of rows) known.set(row.contactId, row);
   }
+  const firstRequests = new Map<string, CardRequest>();
+  for (const request of requests) if (!known.has(request.contact.id) && !firstRequests.has(request.contact.id)) firstRequests.set(request.contact.id, request);
+  const created = await createCards(executor, tenantId, [...firstRequests.values()], landing);
   const answers: Array<{ card: CardRow; created: boolean }> = [];
-  for (const { contact, learnt } of requests) {
-    const existing = known.get(contact.id);
-    const answer = existing
-      ? { card: await retitleWithLearntName(executor, existing, learnt), created: false }
-      : await createCard(executor, tenantId, contact, landing, learnt);
-    known.set(contact.id, answer.card);
+  for (const request of requests) {
+    const madeNow = firstRequests.get(request.contact.id) === request ? created.get(request.contact.id) : undefined;
+    const answer = madeNow ?? { card: await retitleWithLearntName(executor, known.get(request.contact.id)!, request.learnt), created: false };
+    known.set(request.contact.id, answer.card);
     answers.push(answer);
   }
   return answers;
 }
 
-/** A new card in the landing column; should another transaction have created it meanwhile, that one (retitled). */
-async function createCard(
+/**
+ * New cards in the landing column, by contact; a card another transaction created meanwhile is found instead
+ * (retitled, and not counted as created).
+ */
+async function createCards(
   executor: DbExecutor,
   tenantId: string,
-  contact: CardRequest['contact'],
+  requests: readonly CardRequest[],
   landing: (() => Promise<CardPlace | undefined>) | undefined,
-  learnt: LearntName | undefined,
-): Promise<{ card: CardRow; created: boolean }> {
+): Promise<Map<string, { card: CardRow; created: boolean }>> {
+  const answers = new Map<string, { card: CardRow; created: boolean }>();
+  if (requests.length === 0) return answers;
   const column = (await landing?.()) ?? (await firstColumn(executor, tenantId));
   if (!column) throw new Error(`tenant ${tenantId} has no column to receive chats`);
-  const named = learnt ?? (contact.name ? { name: contact.name, source: 'profile' as const } : undefined);
   // A new chat in a column whose AI assistant is on starts with its AI on (issue 15); a column flow bot wins over it.
   const landed = await columnAssistant(executor, tenantId, column.columnId);
   const aiEnabled = Boolean(landed?.assistant?.isEnabled && !landed.botId);
   const inserted = await executor
     .insert(cards)
-    .values({
-      tenantId,
-      funnelId: column.funnelId,
-      columnId: column.columnId,
-      contactId: contact.id,
-      phone: contact.phone,
-      isGroup: contact.isGroup,
-      title: named?.name ?? contact.phone,
-      titleSource: named?.source ?? 'phone',
-      aiEnabled,
-    })
+    .values(
+      requests.map(({ contact, learnt }): typeof cards.$inferInsert => {
+        const named = learnt ?? (contact.name ? { name: contact.name, source: 'profile' as const } : undefined);
+        return {
+          tenantId,
+          funnelId: column.funnelId,
+          columnId: column.columnId,
+          contactId: contact.id,
+          phone: contact.phone,
+          isGroup: contact.isGroup,
+          title: named?.name ?? contact.phone,
+          titleSource: named?.source ?? 'phone',
+          aiEnabled,
+        };
+      }),
+    )
     .onConflictDoNothing()
     .returning();
-  if (inserted[0]) return { card: inserted[0], created: true };
-  return { card: await retitleWithLearntName(executor, (await findCardByContact(executor, tenantId, contact.id))!, learnt), created: false };
+  for (const card of inserted) answers.set(card.contactId, { card, created: true });
+  for (const { contact, learnt } of requests) {
+    if (answers.has(contact.id)) continue;
+    answers.set(contact.id, {
+      card: await retitleWithLearntName(executor, (await findCardByContact(executor, tenantId, contact.id))!, learnt),
+      created: false,
+    });
+  }
+  return answers;
 }
 
 async function retitleWithLearntName(executor: DbExecutor, card: CardRow, learnt: LearntName | undefined): Promise<CardRow> {

@@ -60,7 +60,7 @@ export interface AssistantDeps {
   log: Pick<Logger, 'warn' | 'error' | 'info'>;
   clock: () => Date;
   model: AiModel | null;
-  outbound: Pick<OutboundDeps, 'enqueueSend'>;
+  outbound: Pick<OutboundDeps, 'enqueueSends'>;
   chatEvents: ChatEvents;
   boardEvents: Pick<BoardEvents, 'cardUpdated'>;
   knowledge: KnowledgeSearch;
