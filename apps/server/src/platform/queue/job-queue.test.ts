@@ -115,6 +115,20 @@ describe('JobQueue', () => {
     expect(ran).toEqual(['committed']);
   });
 
+  it('runs a job enqueued with a short delay when it is due, not at the next poll', async () => {
+    const ranAt: number[] = [];
+    const job = defineJob({ name: 'test.soon', payload: z.object({}), handler: async () => void ranAt.push(Date.now()) });
+    const queue = newQueue({ pollIntervalMs: 60_000 });
+    queue.register(job);
+    queue.start();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const enqueuedAt = Date.now();
+    await queue.enqueue(database.db, job, {}, { delayMs: 200 });
+    // Far sooner than the 60 s poll: the queue woke for it.
+    await waitFor(() => ranAt.length === 1, 10_000);
+    expect(ranAt[0]! - enqueuedAt).toBeGreaterThanOrEqual(200);
+  });
+
   it('does not run a job before its runAt or delay, and runs it once due', async () => {
     const ranWhenDue: boolean[] = [];
     const later = defineJob({

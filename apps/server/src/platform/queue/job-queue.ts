@@ -49,6 +49,9 @@ export interface JobQueueOptions {
 
 /** Handlers a worker runs at once unless told otherwise: enough to keep several sends in flight while the provider answers. */
 export const DEFAULT_JOB_CONCURRENCY = 10;
+/** Jobs due within this are woken for by a timer; later ones are found by the poll, at most one interval late. */
+const DUE_WAKE_MAX_MS = 30_000;
+const DUE_WAKE_MARGIN_MS = 10;
 
 export interface EnqueueOptions {
   /** When the job becomes due; wins over delayMs. */
@@ -190,8 +193,24 @@ export class JobQueue {
     if (rows.length > 0) {
       if (executor === this.db) this.gate.announceJobsEnqueued();
       else this.enqueuedInTransaction = true;
+      this.wakeWhenDue(entries);
     }
     return rows.map((row) => row.id);
+  }
+
+  /**
+   * A job due soon (a paced batch's next chunk, a debounced answer) runs when it is due, not up to a poll interval
+   * later: a bulk send's chunk that waited for its number's tokens lost the ones that came in meanwhile beyond a full
+   * bucket. Should the caller's transaction roll back, the wake finds nothing to claim.
+   */
+  private wakeWhenDue(entries: ReadonlyArray<{ options?: EnqueueOptions }>): void {
+    const now = Date.now();
+    const delays = entries
+      .map(({ options = {} }) => (options.runAt ? options.runAt.getTime() - now : (options.delayMs ?? 0)))
+      .filter((delay) => delay > 0 && delay <= DUE_WAKE_MAX_MS);
+    if (delays.length === 0) return;
+    // A few ms past the due time, so the claim, on the database's clock, finds it due.
+    setTimeout(() => this.wake(), Math.min(...delays) + DUE_WAKE_MARGIN_MS).unref();
   }
 
   /** The caller's transactions have committed (its request answered): run what they enqueued now, not at the next poll. */
