@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import multipart from '@fastify/multipart';
 import type { RenderedTemplate } from '@embudo/contracts/http/templates';
 import { secretMatches } from '../../platform/auth/secrets.ts';
+import { FakeTimers } from './fake-timers.ts';
 import { createMemoryConversationStore, type FakeConversationMessage, type FakeConversationStore, type FakeUpload } from './conversation-store.ts';
 
 export type { FakeConversationMessage } from './conversation-store.ts';
@@ -92,7 +93,7 @@ export class FakeGupshup {
   readonly requests: SentRequest[] = [];
   private readonly store: FakeConversationStore;
   private failures: Array<{ status: number; body: unknown }> = [];
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new FakeTimers();
   private readonly partnerTokens = new Set<string>();
   private readonly appTokens = new Map<string, string>();
   private readonly partnerTemplates = new Map<string, FakePartnerTemplate[]>();
@@ -121,7 +122,6 @@ export class FakeGupshup {
   }
 
   close() {
-    for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }
 
@@ -147,20 +147,12 @@ export class FakeGupshup {
     }
   }
 
-  private later(ms: number, task: () => Promise<void>) {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      void task();
-    }, ms);
-    this.timers.add(timer);
-  }
-
   /** Plays the customer's phone: the delivery callbacks of one message the business sent. */
   private playStatuses(app: FakeApp, message: FakeConversationMessage, destination: string, failure?: { code: number; reason: string }) {
     const step = this.options.statusStepMs ?? 400;
     const wamid = message.whatsappId!;
     const set = (status: FakeConversationMessage['status']) => this.store.setStatus(message.id, status);
-    this.later(0, async () => {
+    const enqueued = async () => {
       await set('enqueued');
       await this.callback(app, 'message-event', {
         id: message.id,
@@ -168,21 +160,21 @@ export class FakeGupshup {
         destination,
         payload: { whatsappMessageId: wamid, type: message.type === 'template' ? 'template' : 'session' },
       });
-    });
+    };
     const failed = failure ?? (destination.startsWith(FAKE_UNKNOWN_NUMBER_PREFIX) ? { code: 1002, reason: 'Number Does Not Exists On WhatsApp' } : undefined);
-    if (failed) {
-      this.later(step, async () => {
-        await set('failed');
-        await this.callback(app, 'message-event', { id: message.id, type: 'failed', destination, payload: failed });
-      });
-      return;
-    }
-    (['sent', 'delivered', 'read'] as const).forEach((status, index) => {
-      this.later(step * (index + 1), async () => {
-        await set(status);
-        await this.callback(app, 'message-event', { id: wamid, gsId: message.id, type: status, destination, payload: { ts: Math.floor(Date.now() / 1000) } });
-      });
-    });
+    const outcome = failed
+      ? [
+          async () => {
+            await set('failed');
+            await this.callback(app, 'message-event', { id: message.id, type: 'failed', destination, payload: failed });
+          },
+        ]
+      : (['sent', 'delivered', 'read'] as const).map((status) => async () => {
+          await set(status);
+          await this.callback(app, 'message-event', { id: wamid, gsId: message.id, type: status, destination, payload: { ts: Math.floor(Date.now() / 1000) } });
+        });
+    // enqueued at once, then each outcome a step after the previous callback.
+    this.timers.inOrder(0, step, [enqueued, ...outcome]);
   }
 
   async handleSend(path: string, headers: Record<string, string | undefined>, form: Record<string, string>) {
@@ -418,7 +410,7 @@ export class FakeGupshup {
     };
     templates.push(template);
     this.partnerTemplates.set(appId, templates);
-    this.later(this.templateReviewMs, async () => {
+    this.timers.later(this.templateReviewMs, async () => {
       if (template.status !== 'PENDING') return; // Already decided (the operator approved it first).
       const rejected = content.toLowerCase().includes(FAKE_REJECT_WORD);
       template.status = rejected ? 'REJECTED' : 'APPROVED';

@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { RenderedTemplate } from '@embudo/contracts/http/templates';
 import { secretMatches } from '../../platform/auth/secrets.ts';
+import { FakeTimers } from './fake-timers.ts';
 import { createMemoryConversationStore, type FakeConversationMessage, type FakeConversationStore, type FakeUpload } from './conversation-store.ts';
 import type { CustomerMessage } from './fake-gupshup.ts';
 
@@ -119,7 +120,7 @@ export class FakeMetaCloud {
   /** Every URL called, as called (with its Graph version), newest last. */
   readonly urls: string[] = [];
   private readonly store: FakeConversationStore;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new FakeTimers();
   private readonly templates: FakeMetaTemplate[] = [];
   private readonly uploadSessions = new Map<string, { fileType: string; length: number }>();
   private readonly handles = new Set<string>();
@@ -145,7 +146,6 @@ export class FakeMetaCloud {
   }
 
   close() {
-    for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }
 
@@ -189,14 +189,6 @@ export class FakeMetaCloud {
 
   private async numberById(phoneNumberId: string) {
     return (await this.numbers()).find((number) => number.phoneNumberId === phoneNumberId);
-  }
-
-  private later(ms: number, task: () => Promise<void>) {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      void task();
-    }, ms);
-    this.timers.add(timer);
   }
 
   /** Signs and posts one webhook delivery to the number's callback; answers whether it was taken (2xx). */
@@ -432,7 +424,7 @@ export class FakeMetaCloud {
       statuses: [{ id: message.id, status: state, timestamp: seconds(), recipient_id: customer, ...extra }],
     });
     if (failure) {
-      this.later(step, async () => {
+      this.timers.later(step, async () => {
         await this.store.setStatus(message.id, 'failed');
         await this.deliver(
           number,
@@ -442,12 +434,14 @@ export class FakeMetaCloud {
       return;
     }
     const pricing = { billable: true, pricing_model: 'PMP', category: message.type === 'template' ? 'utility' : 'service' };
-    (['sent', 'delivered', 'read'] as const).forEach((state, index) => {
-      this.later(step * (index + 1), async () => {
+    this.timers.inOrder(
+      step,
+      step,
+      (['sent', 'delivered', 'read'] as const).map((state) => async () => {
         await this.store.setStatus(message.id, state);
         await this.deliver(number, status(state, state === 'read' ? {} : { pricing }));
-      });
-    });
+      }),
+    );
   }
 
   private async readReceipt(number: FakeMetaNumber, body: Json): Promise<Answer> {
@@ -571,7 +565,7 @@ export class FakeMetaCloud {
       components,
     };
     this.templates.push(template);
-    this.later(this.templateReviewMs, async () => {
+    this.timers.later(this.templateReviewMs, async () => {
       if (template.status !== 'PENDING') return; // Already decided (the operator approved it first).
       const rejected = (text(bodyComponent.text) ?? '').toLowerCase().includes(FAKE_META_REJECT_WORD);
       template.status = rejected ? 'REJECTED' : 'APPROVED';
