@@ -1,9 +1,23 @@
 /**
- * What a session check costs: `GET /api/auth/me` (session, member and company) beside the cheapest call there is,
- * `GET /api/tenants/check-slug/x` (one indexed read, no session), both in requests/s at the same concurrency over
- * HTTP, and sign-in (argon2id verify) latency. Knobs: BENCH_AUTH_REQUESTS, BENCH_AUTH_CONCURRENCY.
+ * What a session check costs: `GET /api/auth/me` (session, member and company) beside the cheapest call that reads
+ * the database, `GET /api/tenants/check-slug/{a free slug}` (one indexed read, no session), both in requests/s at the
+ * same concurrency over HTTP, and sign-in (argon2id verify) latency. The same route answered before any query
+ * (`check-slug/x`, too short a slug) is printed too: what HTTP alone costs. Knobs: BENCH_AUTH_REQUESTS,
+ * BENCH_AUTH_CONCURRENCY.
  */
-import { checkSlugUrl, fmt, knob, percentile, registerCompany, requestRate, ResultTable, startBenchApp, load } from './support.ts';
+import {
+  CHECK_SLUG_LABEL,
+  checkSlugUrl,
+  fmt,
+  noQueryUrl,
+  knob,
+  percentile,
+  registerCompany,
+  requestRate,
+  ResultTable,
+  startBenchApp,
+  load,
+} from './support.ts';
 
 const REQUESTS = knob('BENCH_AUTH_REQUESTS', 2000);
 const CONCURRENCY = knob('BENCH_AUTH_CONCURRENCY', 8);
@@ -15,6 +29,8 @@ const company = await registerCompany(bench.base, 'auth');
 await requestRate(checkSlugUrl(bench.base), 100, CONCURRENCY);
 await requestRate(`${bench.base}/api/auth/me`, 100, CONCURRENCY, company.headers);
 
+await requestRate(noQueryUrl(bench.base), 100, CONCURRENCY);
+const noQuery = await requestRate(noQueryUrl(bench.base), REQUESTS, CONCURRENCY);
 const checkSlug = await requestRate(checkSlugUrl(bench.base), REQUESTS, CONCURRENCY);
 const me = await requestRate(`${bench.base}/api/auth/me`, REQUESTS, CONCURRENCY, company.headers);
 const signIns = await load({
@@ -32,7 +48,8 @@ if (signIns.ok !== SIGN_INS) throw new Error('sign-in failed');
 
 const table = new ResultTable('auth', bench.databaseLabel);
 const baseline = `check-slug ${fmt.rate(checkSlug.perSecond, 'req/s')}`;
-table.add(`GET /api/tenants/check-slug/x, c = ${CONCURRENCY}`, fmt.rate(checkSlug.perSecond, 'req/s'));
+table.add(`GET /api/tenants/check-slug/x (no query: HTTP alone), c = ${CONCURRENCY}`, fmt.rate(noQuery.perSecond, 'req/s'));
+table.add(`${CHECK_SLUG_LABEL}, c = ${CONCURRENCY}`, fmt.rate(checkSlug.perSecond, 'req/s'));
 table.add(`GET /api/auth/me, c = ${CONCURRENCY}`, fmt.rate(me.perSecond, 'req/s'), baseline, me.perSecond / checkSlug.perSecond);
 table.add(
   `GET /api/auth/me p95, c = ${CONCURRENCY}`,

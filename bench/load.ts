@@ -10,6 +10,8 @@ export const WEBHOOK_TIMEOUT_MS = 120_000;
 export interface LoadResult {
   /** Answer times of every request that answered, ms. */
   latencies: number[];
+  /** When each of those requests started, ms after `startedAt` (same order as `latencies`). */
+  startOffsets: number[];
   elapsedMs: number;
   /** When the last answer came (performance.now()). */
   endedAt: number;
@@ -35,7 +37,16 @@ export async function load(options: {
 }): Promise<LoadResult> {
   const { concurrency, timeoutMs = WEBHOOK_TIMEOUT_MS } = options;
   const total = options.total ?? Number.POSITIVE_INFINITY;
-  const result: LoadResult = { latencies: [], elapsedMs: 0, endedAt: 0, startedAt: performance.now(), ok: 0, failures: new Map(), timeouts: 0 };
+  const result: LoadResult = {
+    latencies: [],
+    startOffsets: [],
+    elapsedMs: 0,
+    endedAt: 0,
+    startedAt: performance.now(),
+    ok: 0,
+    failures: new Map(),
+    timeouts: 0,
+  };
   const stopAt = options.untilMs === undefined ? Number.POSITIVE_INFINITY : result.startedAt + options.untilMs;
   const fail = (reason: string) => result.failures.set(reason, (result.failures.get(reason) ?? 0) + 1);
   let next = 0;
@@ -48,6 +59,7 @@ export async function load(options: {
           const answer = await options.request(index, AbortSignal.timeout(timeoutMs));
           await answer.arrayBuffer();
           result.latencies.push(performance.now() - started);
+          result.startOffsets.push(started - result.startedAt);
           if (answer.status >= 400) fail(String(answer.status));
           else result.ok += 1;
         } catch (error) {

@@ -164,6 +164,25 @@ export async function startBenchApp(overrides: Partial<Omit<AppOptions, 'db' | '
   };
 }
 
+/**
+ * Answer times as the server sees them (from its request event, headers read, to the last byte written) for requests
+ * whose path starts with `pathPrefix`: beside the client's times, they tell the server's share of a slow answer.
+ */
+export function serverAnswerTimes(app: App, pathPrefix: string) {
+  let times: number[] = [];
+  app.server.on('request', (request: { url?: string }, response: { once(event: 'finish', listener: () => void): void }) => {
+    if (!request.url?.startsWith(pathPrefix)) return;
+    const started = performance.now();
+    response.once('finish', () => times.push(performance.now() - started));
+  });
+  /** The times recorded since the last call. */
+  return () => {
+    const taken = times;
+    times = [];
+    return taken;
+  };
+}
+
 /** Starts the job queue and the webhook intake of an app built with runJobs: false (a bench that times stages). */
 export function startWorkers(app: App) {
   app.queue.start();
@@ -288,8 +307,17 @@ export async function requestRate(url: string, total: number, concurrency: numbe
   return { perSecond: perSecond(result.ok, result.elapsedMs), result };
 }
 
-/** The cheapest call the API has (one indexed read, no session): the baseline of the request-rate ratios. */
-export const checkSlugUrl = (base: string) => `${base}/api/tenants/check-slug/x`;
+/**
+ * The baseline of the request-rate ratios: the cheapest call that reads the database, one indexed read of `tenants`
+ * by slug and no session. The slug must be a valid one that nobody holds: `check-slug/x` (the issue's first figures)
+ * is refused as too short before any query, so it measured HTTP alone.
+ */
+export const checkSlugUrl = (base: string) => `${base}/api/tenants/check-slug/${CHECK_SLUG_FREE}`;
+export const CHECK_SLUG_FREE = 'empresa-libre';
+/** How the baseline reads in the tables. */
+export const CHECK_SLUG_LABEL = `GET /api/tenants/check-slug/${CHECK_SLUG_FREE} (one indexed read)`;
+/** The same route answered without a query (too short a slug): HTTP alone, printed beside the baseline. */
+export const noQueryUrl = (base: string) => `${base}/api/tenants/check-slug/x`;
 
 /** Posts `total` inbound webhooks with `concurrency` in flight, round-robin over `urls`, from a thread of their own. */
 export function postWebhooks(urls: readonly string[], total: number, concurrency: number, bodyOf: (index: number) => string) {
