@@ -12,6 +12,7 @@ import pg from 'pg';
 import * as schema from '../../../db/schema/index.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { attachGate, DatabaseGate } from './database-gate.ts';
+import { PgliteStatements } from './pglite-statements.ts';
 import { SERVER_ROOT } from '../paths/server-root.ts';
 
 export type Schema = typeof schema;
@@ -94,14 +95,19 @@ class GatedPool extends pg.Pool {
   }
 }
 
-/** PGlite whose statements and transactions pass the gate and are counted (a transaction's BEGIN and COMMIT too). */
+/**
+ * PGlite whose statements and transactions pass the gate and are counted (a transaction's BEGIN and COMMIT too), and
+ * whose repeated statements run prepared (pglite-statements.ts).
+ */
 class GatedPGlite extends PGlite {
   gate: DatabaseGate | undefined;
+  private readonly statements = new PgliteStatements(this);
 
   override async query<T>(query: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
     const leave = await this.enterGate(1);
     try {
-      return await super.query<T>(query, params, options);
+      const prepared = await this._runExclusiveTransaction(() => this._runExclusiveQuery(() => this.preparedRun<T>(query, params, options, false)));
+      return prepared ?? (await super.query<T>(query, params, options));
     } finally {
       leave();
     }
@@ -122,9 +128,11 @@ class GatedPGlite extends PGlite {
     try {
       return await super.transaction((tx) => {
         const counted: Transaction = Object.create(tx) as Transaction;
-        counted.query = (...args) => {
+        counted.query = async <R>(query: string, params?: unknown[], options?: QueryOptions) => {
           gate?.counted(1);
-          return tx.query(...args);
+          if (tx.closed) return tx.query<R>(query, params, options);
+          const prepared = await this._runExclusiveQuery(() => this.preparedRun<R>(query, params, options, true));
+          return prepared ?? (await tx.query<R>(query, params, options));
         };
         counted.exec = (...args) => {
           gate?.counted(1);
@@ -135,6 +143,13 @@ class GatedPGlite extends PGlite {
     } finally {
       leave();
     }
+  }
+
+  private async preparedRun<T>(query: string, params: unknown[] | undefined, options: QueryOptions | undefined, inTransaction: boolean) {
+    const result = await this.statements.run<T>(query, params, options, inTransaction);
+    // As PGlite's own query does once a statement outside a transaction has run.
+    if (result && !inTransaction) await this.syncToFs();
+    return result;
   }
 
   private async enterGate(statements: number): Promise<() => void> {
