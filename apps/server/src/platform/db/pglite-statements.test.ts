@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PGlite, QueryOptions } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { openPglite, queryRows, type Database } from './database.ts';
 import { PREPARED_STATEMENTS_KEPT } from './pglite-statements.ts';
@@ -57,9 +58,27 @@ describe('prepared statements on the embedded database', () => {
     expect(runs[0]!.map((row) => row.label)).toEqual(['dos', 'uno']);
   });
 
+  it('answers the same result objects as PGlite itself: rows, fields, command and affected rows, in both row modes', async () => {
+    const client = (database.db as unknown as { $client: PGlite }).$client;
+    const statements: Array<[string, unknown[], QueryOptions | undefined]> = [
+      [`update kinds set flag = $1 where label in ($2, $3) returning label, flag, at`, [true, 'uno', 'dos'], undefined],
+      [`update kinds set flag = $1 where label = $2`, [false, 'tres'], { rowMode: 'array' }],
+      [`select label, amount, tags from kinds where label = $1`, ['uno'], { rowMode: 'array', parsers: { 1700: (value: string) => Number(value) } }],
+      [`select label from kinds where label = $1`, ['nadie'], undefined],
+    ];
+    for (const [text, params, options] of statements) {
+      const first = await client.query(text, params, options);
+      expect(await client.query(text, params, options)).toEqual(first);
+      expect(await client.query(text, params, options)).toEqual(first);
+    }
+  });
+
   it('throws the database error of a prepared statement with its code and query, and the database keeps answering', async () => {
     await insertKind('repetida').catch(() => undefined);
-    const failure = await insertKind('repetida').catch((error: unknown) => error as { cause?: { code?: string; query?: string } });
+    const failure = (await insertKind('repetida').then(
+      () => undefined,
+      (error: unknown) => error,
+    )) as (Error & { cause?: { code?: string; query?: string } }) | undefined;
     expect(failure).toBeInstanceOf(Error);
     expect(failure!.cause?.code).toBe('23505');
     expect(failure!.cause?.query).toContain('insert into kinds');
