@@ -13,6 +13,7 @@ import * as schema from '../../../db/schema/index.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { attachGate, DatabaseGate } from './database-gate.ts';
 import { PgliteStatements } from './pglite-statements.ts';
+import { PostgresStatementNames } from './postgres-statements.ts';
 import { SERVER_ROOT } from '../paths/server-root.ts';
 
 export type Schema = typeof schema;
@@ -44,8 +45,13 @@ const DEFAULT_POOL_SIZE = 10;
 const LISTENER_RETRY_MS = { first: 500, max: 30_000 };
 const COUNTED = Symbol('counted');
 
-/** node-postgres pool whose checkouts pass the gate (permits for background work) and whose statements are counted. */
+/**
+ * node-postgres pool whose checkouts pass the gate (permits for background work), whose statements are counted, and
+ * whose repeated statements run named, so each connection plans them once (postgres-statements.ts).
+ */
 class GatedPool extends pg.Pool {
+  private readonly statementNames = new PostgresStatementNames();
+
   constructor(
     config: pg.PoolConfig,
     private readonly gate: DatabaseGate,
@@ -79,7 +85,7 @@ class GatedPool extends pg.Pool {
     const countable = client as pg.PoolClient & { [COUNTED]?: true };
     if (!countable[COUNTED]) {
       countable[COUNTED] = true;
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      const query = this.statementNames.wrapQuery(client.query.bind(client) as (...args: unknown[]) => unknown);
       const gate = this.gate;
       (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
         gate.counted(1);
