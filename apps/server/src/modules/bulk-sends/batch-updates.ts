@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { batchRecipients } from '../../../db/schema/index.ts';
-import type { Db, DbExecutor } from '../../platform/db/database.ts';
+import type { DbExecutor } from '../../platform/db/database.ts';
 
 /** A 5,000-row batch moves its counts thousands of times; the dashboard needs a few refreshes a second at most. */
 export const BATCH_UPDATE_THROTTLE_MS = 500;
@@ -47,39 +47,22 @@ export function createBatchUpdates(options: { emitToTenant: (tenantId: string, b
   return throttlePerBatch(options.emitToTenant, options.throttleMs ?? BATCH_UPDATE_THROTTLE_MS);
 }
 
-/** The batches whose counts a status of this message moves (it is one of their rows' messages). */
-export async function batchesOfMessage(db: Db, tenantId: string, messageId: string): Promise<string[]> {
-  const rows = await db
-    .select({ batchId: batchRecipients.batchId })
-    .from(batchRecipients)
-    .where(and(eq(batchRecipients.tenantId, tenantId), eq(batchRecipients.messageId, messageId)))
-    .limit(1);
-  return rows.map((row) => row.batchId);
-}
-
-/** The batches a customer's message on this chat may count as a reply for (a batch message went to the chat). */
-export async function batchesOfChat(db: Db, tenantId: string, cardId: string): Promise<string[]> {
-  const rows = await db
-    .selectDistinct({ batchId: batchRecipients.batchId })
-    .from(batchRecipients)
-    .where(and(eq(batchRecipients.tenantId, tenantId), eq(batchRecipients.cardId, cardId), isNotNull(batchRecipients.messageId)));
-  return rows.map((row) => row.batchId);
-}
-
-/** Of these messages, the ones a batch sent: only their statuses move a batch's counts. */
-export async function batchMessages(executor: DbExecutor, tenantId: string, messageIds: string[]): Promise<Set<string>> {
+/** Of these messages, the ones a batch sent, with that batch: only their statuses move a batch's counts. */
+export async function batchesOfMessages(executor: DbExecutor, tenantId: string, messageIds: string[]): Promise<Map<string, string[]>> {
   const rows = await executor
-    .select({ messageId: batchRecipients.messageId })
+    .select({ messageId: batchRecipients.messageId, batchId: batchRecipients.batchId })
     .from(batchRecipients)
     .where(and(eq(batchRecipients.tenantId, tenantId), inArray(batchRecipients.messageId, messageIds)));
-  return new Set(rows.map((row) => row.messageId!));
+  return new Map(rows.map((row) => [row.messageId!, [row.batchId]]));
 }
 
-/** Of these chats, the ones a batch message went to: only there may a customer's message count as a reply. */
-export async function chatsWrittenByBatches(executor: DbExecutor, tenantId: string, cardIds: string[]): Promise<Set<string>> {
+/** Of these chats, the ones a batch message went to, with those batches: only there may a customer's message count as a reply. */
+export async function batchesOfChats(executor: DbExecutor, tenantId: string, cardIds: string[]): Promise<Map<string, string[]>> {
   const rows = await executor
-    .selectDistinct({ cardId: batchRecipients.cardId })
+    .selectDistinct({ cardId: batchRecipients.cardId, batchId: batchRecipients.batchId })
     .from(batchRecipients)
     .where(and(eq(batchRecipients.tenantId, tenantId), inArray(batchRecipients.cardId, cardIds), isNotNull(batchRecipients.messageId)));
-  return new Set(rows.map((row) => row.cardId!));
+  const batches = new Map<string, string[]>();
+  for (const { cardId, batchId } of rows) batches.set(cardId!, [...(batches.get(cardId!) ?? []), batchId]);
+  return batches;
 }

@@ -1,6 +1,31 @@
-import type { Db } from '../../platform/db/database.ts';
-import { defineListener, relevantWhere } from '../../platform/events/index.ts';
-import { batchesOfChat, batchesOfMessage, batchMessages, chatsWrittenByBatches, type BatchUpdates } from './batch-updates.ts';
+import type { DomainEvent, DomainEventType } from '@embudo/contracts/events/index';
+import type { Db, Tx } from '../../platform/db/database.ts';
+import { defineListener } from '../../platform/events/index.ts';
+import { batchesOfChats, batchesOfMessages, type BatchUpdates } from './batch-updates.ts';
+
+/**
+ * The batches a transaction has already given an announcement: the webhook intake applies a run of statuses and
+ * replies in one transaction, publishing them one by one, and one announcement per batch is as good as one per event
+ * (its job runs after the commit, when every change of the transaction is there to count).
+ */
+const announcedIn = new WeakMap<Tx, Set<string>>();
+
+/** Of events published in one transaction, the first that moves each batch, found with one statement per publish. */
+function firstPerBatch<T extends DomainEventType>(
+  keyOf: (event: DomainEvent<T>) => string,
+  batchesOf: (tx: Tx, tenantId: string, keys: string[]) => Promise<Map<string, string[]>>,
+) {
+  return async (tx: Tx, tenantId: string, events: ReadonlyArray<DomainEvent<T>>) => {
+    const batchesByKey = await batchesOf(tx, tenantId, [...new Set(events.map(keyOf))]);
+    const announced = announcedIn.get(tx) ?? new Set<string>();
+    announcedIn.set(tx, announced);
+    return events.filter((event) => {
+      const fresh = (batchesByKey.get(keyOf(event)) ?? []).filter((batchId) => !announced.has(batchId));
+      fresh.forEach((batchId) => announced.add(batchId));
+      return fresh.length > 0;
+    });
+  };
+}
 
 /**
  * The batch dashboard follows what moves its counts: a row leaving `pending`, a status of a batch message,
@@ -8,7 +33,7 @@ import { batchesOfChat, batchesOfMessage, batchMessages, chatsWrittenByBatches, 
  * listeners only read and announce, with no receipts; a missed announcement is caught up by the next change.
  */
 export function createBulkSendListeners(deps: { db: Db; updates: BatchUpdates }) {
-  const announce = (tenantId: string, batchIds: string[]) => batchIds.forEach((batchId) => deps.updates.changed(tenantId, batchId));
+  const announce = (tenantId: string, batchIds: readonly string[] | undefined) => batchIds?.forEach((batchId) => deps.updates.changed(tenantId, batchId));
   return [
     defineListener({
       name: 'bulk-sends.progress-on-row-finished',
@@ -25,15 +50,16 @@ export function createBulkSendListeners(deps: { db: Db; updates: BatchUpdates })
       name: 'bulk-sends.progress-on-message-status',
       receipts: false,
       event: 'message.status-changed',
-      selectRelevant: relevantWhere((event) => event.payload.messageId, batchMessages),
-      handle: async (event) => announce(event.tenantId, await batchesOfMessage(deps.db, event.tenantId, event.payload.messageId)),
+      selectRelevant: firstPerBatch((event) => event.payload.messageId, batchesOfMessages),
+      handle: async (event) =>
+        announce(event.tenantId, (await batchesOfMessages(deps.db, event.tenantId, [event.payload.messageId])).get(event.payload.messageId)),
     }),
     defineListener({
       name: 'bulk-sends.progress-on-customer-reply',
       receipts: false,
       event: 'customer-message.stored',
-      selectRelevant: relevantWhere((event) => event.payload.cardId, chatsWrittenByBatches),
-      handle: async (event) => announce(event.tenantId, await batchesOfChat(deps.db, event.tenantId, event.payload.cardId)),
+      selectRelevant: firstPerBatch((event) => event.payload.cardId, batchesOfChats),
+      handle: async (event) => announce(event.tenantId, (await batchesOfChats(deps.db, event.tenantId, [event.payload.cardId])).get(event.payload.cardId)),
     }),
   ];
 }

@@ -295,6 +295,50 @@ describe('POST /api/funnels/{id}/batches', () => {
     await until(async () => (seen.slice(before).includes(created.id) ? true : undefined));
   });
 
+  it('queues one dashboard announcement per batch for the statuses and replies one transaction applies', async () => {
+    const { owner, funnelId, columns, request } = await companyWithFile([HEADERS, ['5215531000001', 'Rosa', 'R-1'], ['5215531000002', 'Pablo', 'P-2']]);
+    const created = (await postBatch(owner, funnelId, request)).json();
+    await sendEverything();
+    await untilBatch(owner, created.id, (batch) => batch.read_count === 2);
+    const sent = await db()
+      .select({ id: messages.id, cardId: messages.cardId })
+      .from(messages)
+      .innerJoin(batchRecipients, eq(batchRecipients.messageId, messages.id))
+      .where(eq(batchRecipients.batchId, created.id));
+    expect(sent).toHaveLength(2);
+    const dashboardJobs = async () =>
+      (
+        await db()
+          .select({ name: jobs.name })
+          .from(jobs)
+          .where(
+            and(
+              sql`${jobs.payload}->>'tenantId' = ${owner.tenant.id}`,
+              inArray(jobs.name, ['event.bulk-sends.progress-on-message-status', 'event.bulk-sends.progress-on-customer-reply']),
+            ),
+          )
+      ).length;
+    const statusOf = (message: (typeof sent)[number]) => ({
+      type: 'message.status-changed' as const,
+      tenantId: owner.tenant.id,
+      payload: { messageId: message.id, cardId: message.cardId, ack: 3 as const },
+    });
+    const replyOn = (message: (typeof sent)[number]) => ({
+      type: 'customer-message.stored' as const,
+      tenantId: owner.tenant.id,
+      payload: { messageId: message.id, cardId: message.cardId, funnelId, columnId: columns[1]!.id, cardCreated: false },
+    });
+
+    const before = await dashboardJobs();
+    await db().transaction(async (tx) => {
+      for (const message of [...sent, ...sent]) await t.app.domainEvents.publish(tx, statusOf(message));
+      for (const message of sent) await t.app.domainEvents.publish(tx, replyOn(message));
+    });
+    expect(await dashboardJobs()).toBe(before + 1);
+    for (const message of sent) await db().transaction((tx) => t.app.domainEvents.publish(tx, statusOf(message)));
+    expect(await dashboardJobs()).toBe(before + 3);
+  });
+
   it('leaves an existing chat where it is, and refuses a row whose chat is in a funnel the sender may not see', async () => {
     const owner = await registerTenant(t.app);
     const { funnelId, columns } = await funnelOf(owner);

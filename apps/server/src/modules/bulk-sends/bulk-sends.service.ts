@@ -94,7 +94,9 @@ interface SummaryRow {
 /**
  * Status and counts straight from the rows' messages: a row counts as sent, delivered or read by its
  * message's ack (ack only grows, so each includes the next), failed when refused or when its message failed,
- * and replied when the customer wrote on that chat after it; the failed rows' most frequent reason (the provider's, when it
+ * and replied when the customer wrote on that chat after it (the chat's last customer message, kept on the card with
+ * every inbound message, is later than it: a subquery per row over the chat's messages made the dashboard's list the
+ * costliest statement of a bulk send); the failed rows' most frequent reason (the provider's, when it
  * refused the sends) is the batch's failure reason. Processing while a row still waits for its turn
  * or for the provider's answer; then completed if anything went out, else failed.
  */
@@ -107,9 +109,7 @@ async function batchSummaries(executor: DbExecutor, where: SQL): Promise<Array<B
       count(*) filter (where m.ack >= 1)::int as sent,
       count(*) filter (where m.ack >= 2)::int as delivered,
       count(*) filter (where m.ack >= 3)::int as read,
-      count(*) filter (where m.id is not null and exists (
-        select 1 from messages reply
-        where reply.tenant_id = m.tenant_id and reply.card_id = m.card_id and reply.sender = 'contact' and reply.created_at > m.created_at))::int as replied,
+      count(*) filter (where c.contact_last_message_at > m.created_at)::int as replied,
       count(*) filter (where r.status = 'failed' or m.ack = -1)::int as failed,
       count(*) filter (where r.status = 'pending' or (m.id is not null and m.provider_message_id is null and m.ack >= 0))::int as unsettled,
       count(*) filter (where m.provider_message_id is not null and m.ack >= 0)::int as accepted,
@@ -118,6 +118,7 @@ async function batchSummaries(executor: DbExecutor, where: SQL): Promise<Array<B
     from batches b
     left join batch_recipients r on r.batch_id = b.id
     left join messages m on m.id = r.message_id
+    left join cards c on c.id = m.card_id
     where ${where}
     group by b.id
     order by b.created_at desc, b.id desc

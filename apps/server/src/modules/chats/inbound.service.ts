@@ -1,5 +1,5 @@
-import { and, eq, or, sql } from 'drizzle-orm';
-import { messages, webhookRejections } from '../../../db/schema/index.ts';
+import { and, eq, getTableColumns, or, sql } from 'drizzle-orm';
+import { cards, messages, webhookRejections } from '../../../db/schema/index.ts';
 import type { Db, DbExecutor, Tx } from '../../platform/db/database.ts';
 import type { EventPublisher } from '../../platform/events/index.ts';
 import { secretMatches } from '../../platform/auth/secrets.ts';
@@ -377,7 +377,7 @@ async function findQuoted(tx: Tx, tenantId: string, quoted: NonNullable<InboundM
  * after the provider accepted it is un-billed with the same change. 'unknown-message' when no message
  * carries the status's ids yet (the send that will store them has not finished); null when the ack does not move.
  */
-async function applyStatusIn(deps: ApplyDeps, tx: Tx, tenantId: string, event: InboundStatus): Promise<MessageRow | 'unknown-message' | null> {
+async function applyStatusIn(deps: ApplyDeps, tx: Tx, tenantId: string, event: InboundStatus): Promise<ChangedStatus | 'unknown-message' | null> {
   const ack = ackByStatus[event.status];
   const match = or(
     ...(event.providerMessageId ? [eq(messages.providerMessageId, event.providerMessageId)] : []),
@@ -385,6 +385,7 @@ async function applyStatusIn(deps: ApplyDeps, tx: Tx, tenantId: string, event: I
   );
   if (!match) return null;
   const guard = ack === -1 ? sql`${messages.ack} <= 0` : sql`${messages.ack} < ${ack}`;
+  // The chat's funnel comes along: the open chats of that funnel's room hear of the change without another read.
   const [row] = await tx
     .update(messages)
     .set({
@@ -392,8 +393,9 @@ async function applyStatusIn(deps: ApplyDeps, tx: Tx, tenantId: string, event: I
       ...(event.whatsappMessageId ? { whatsappMessageId: event.whatsappMessageId } : {}),
       ...(ack === -1 ? { errorReason: event.failure?.reason ?? 'Error del proveedor', errorCode: event.failure?.code ?? null } : {}),
     })
-    .where(and(eq(messages.tenantId, tenantId), match, guard))
-    .returning();
+    .from(cards)
+    .where(and(eq(messages.tenantId, tenantId), match, guard, eq(cards.id, messages.cardId)))
+    .returning({ ...getTableColumns(messages), funnelId: cards.funnelId });
   if (row) {
     if (row.ack === -1) await unbillFailedMessage(tx, tenantId, row.id);
     await publishStatusChange(deps.domainEvents, tx, row);
@@ -412,9 +414,12 @@ async function applyStatusIn(deps: ApplyDeps, tx: Tx, tenantId: string, event: I
   return null;
 }
 
+/** A message whose status moved, with its chat's funnel. */
+type ChangedStatus = MessageRow & { funnelId: string };
+
 /** The status change as the open chats see it. */
-async function announceStatus(deps: ApplyDeps, tenantId: string, updated: MessageRow) {
-  await deps.events.emitForCard(tenantId, updated.cardId, 'message_status_updated', {
+function announceStatus(deps: ApplyDeps, tenantId: string, updated: ChangedStatus) {
+  deps.events.emit(tenantId, updated.funnelId, 'message_status_updated', {
     cardId: updated.cardId,
     messageId: updated.id,
     tempId: updated.tempId,
