@@ -112,28 +112,27 @@ export function createDatabaseConversationStore(
   const uploads = sandboxPhoneUploads;
   return {
     async append(appName, conversation, message) {
-      await db.transaction(async (tx) => {
-        await tx.insert(table).values({
-          messageId: message.id,
-          whatsappId: message.whatsappId ?? null,
-          appName,
-          conversation,
-          direction: message.direction,
-          type: message.type,
-          body: message.body,
-          status: message.status,
-          participant: message.participant ?? null,
-          template: message.template ?? null,
-          createdAt: new Date(message.createdAt),
-        });
-        const kept = tx
-          .select({ seq: table.seq })
-          .from(table)
-          .where(and(eq(table.appName, appName), eq(table.conversation, conversation)))
-          .orderBy(desc(table.seq))
-          .limit(limits.messagesPerConversation);
-        await tx.delete(table).where(and(eq(table.appName, appName), eq(table.conversation, conversation), sql`${table.seq} not in ${kept}`));
+      const appended = db.insert(table).values({
+        messageId: message.id,
+        whatsappId: message.whatsappId ?? null,
+        appName,
+        conversation,
+        direction: message.direction,
+        type: message.type,
+        body: message.body,
+        status: message.status,
+        participant: message.participant ?? null,
+        template: message.template ?? null,
+        createdAt: new Date(message.createdAt),
       });
+      // One statement (drizzle puts the insert in parentheses): the new message is the newest, so the conversation keeps
+      // it and the newest others up to the limit (the delete's subquery sees the rows from before the insert).
+      await db.execute(sql`
+        with appended as ${appended}
+        delete from ${table}
+        where ${table.appName} = ${appName} and ${table.conversation} = ${conversation} and ${table.seq} not in (
+          select ${table.seq} from ${table} where ${table.appName} = ${appName} and ${table.conversation} = ${conversation}
+          order by ${table.seq} desc limit ${limits.messagesPerConversation - 1})`);
     },
     async list(appName, conversation) {
       const rows = await db

@@ -1,7 +1,7 @@
-import { and, eq, getTableColumns, or, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull, or, sql } from 'drizzle-orm';
 import { cards, messages, webhookRejections } from '../../../db/schema/index.ts';
 import type { Db, DbExecutor, Tx } from '../../platform/db/database.ts';
-import type { EventPublisher } from '../../platform/events/index.ts';
+import type { EventPublisher, NewDomainEvent } from '../../platform/events/index.ts';
 import { secretMatches } from '../../platform/auth/secrets.ts';
 import { unauthorized } from '../../platform/errors/app-error.ts';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../platform/http/json-body-parser.ts';
@@ -22,7 +22,7 @@ import { recordUsageOfMessages, unbillFailedMessage } from '../usage/index.ts';
 import { upsertContacts } from './contacts.service.ts';
 import { toMessageDto, type MessageRow } from './message-dto.ts';
 import type { ChatEvents } from './chat-events.ts';
-import { publishStatusChange } from './message-events.ts';
+import { statusChangeEvent } from './message-events.ts';
 import { keptBody, recordWrongSecret, type DeliveryCounter, type DeliveryKind } from './webhook-activity.ts';
 import type { WebhookOutcome } from '../../platform/metrics/metrics.ts';
 import type { Logger } from '../../platform/logger/logger.ts';
@@ -161,6 +161,9 @@ export async function applyDeliveries(
     if (run.length > 0) await storeInboundMessages(deps, tx, tenantId, run, applied);
     run = [];
   };
+  // The statuses' events are published together at the end: their listeners select what concerns them in one
+  // statement for the whole batch instead of one per status.
+  const statusChanges: Array<NewDomainEvent<'message.status-changed'>> = [];
   for (const [index, delivery] of deliveries.entries()) {
     const result = applied[index]!;
     const rawBody = delivery.body.toString('utf8');
@@ -189,10 +192,11 @@ export async function applyDeliveries(
       result.kinds.add('status');
       await runWithLogContext({ requestId: delivery.requestId ?? undefined }, async () => {
         if (event.kind === 'status') {
-          const status = await applyStatusIn(deps, tx, tenantId, event);
+          const status = await applyStatusIn(tx, tenantId, event);
           if (status === 'unknown-message') result.waitsForMessage = true;
           else if (status) {
             result.changed = true;
+            statusChanges.push({ ...statusChangeEvent(status), requestId: delivery.requestId });
             result.afterCommit.push(() => announceStatus(deps, tenantId, status));
           }
         } else {
@@ -203,6 +207,7 @@ export async function applyDeliveries(
     }
   }
   await storeRun();
+  if (statusChanges.length > 0) await deps.domainEvents.publishMany(tx, statusChanges);
   // Nothing new: a delivery repeated by the provider (or a status that does not move the ack).
   return applied.map(({ malformed, changed, kinds, ...result }) => ({
     ...result,
@@ -376,8 +381,10 @@ async function findQuoted(tx: Tx, tenantId: string, quoted: NonNullable<InboundM
  * known, so a late `failed` never hides a message that was already delivered. A send that fails
  * after the provider accepted it is un-billed with the same change. 'unknown-message' when no message
  * carries the status's ids yet (the send that will store them has not finished); null when the ack does not move.
+ * One statement when the ack moves, two when the status only teaches the message its WhatsApp id (quotes refer to it),
+ * three for a status that repeats what is known.
  */
-async function applyStatusIn(deps: ApplyDeps, tx: Tx, tenantId: string, event: InboundStatus): Promise<ChangedStatus | 'unknown-message' | null> {
+async function applyStatusIn(tx: Tx, tenantId: string, event: InboundStatus): Promise<ChangedStatus | 'unknown-message' | null> {
   const ack = ackByStatus[event.status];
   const match = or(
     ...(event.providerMessageId ? [eq(messages.providerMessageId, event.providerMessageId)] : []),
@@ -398,20 +405,23 @@ async function applyStatusIn(deps: ApplyDeps, tx: Tx, tenantId: string, event: I
     .returning({ ...getTableColumns(messages), funnelId: cards.funnelId });
   if (row) {
     if (row.ack === -1) await unbillFailedMessage(tx, tenantId, row.id);
-    await publishStatusChange(deps.domainEvents, tx, row);
     return row;
   }
+  // Still learn the WhatsApp id (quotes refer to it) even when the ack does not move.
+  if (event.whatsappMessageId) {
+    const [learnt] = await tx
+      .update(messages)
+      .set({ whatsappMessageId: event.whatsappMessageId })
+      .where(and(eq(messages.tenantId, tenantId), match, isNull(messages.whatsappMessageId)))
+      .returning({ id: messages.id });
+    if (learnt) return null;
+  }
   const [known] = await tx
-    .select({ id: messages.id, whatsappMessageId: messages.whatsappMessageId })
+    .select({ id: messages.id })
     .from(messages)
     .where(and(eq(messages.tenantId, tenantId), match))
     .limit(1);
-  if (!known) return 'unknown-message';
-  // Still learn the WhatsApp id (quotes refer to it) even when the ack does not move.
-  if (event.whatsappMessageId && !known.whatsappMessageId) {
-    await tx.update(messages).set({ whatsappMessageId: event.whatsappMessageId }).where(eq(messages.id, known.id));
-  }
-  return null;
+  return known ? null : 'unknown-message';
 }
 
 /** A message whose status moved, with its chat's funnel. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { cards, messages, webhookIntake, webhookRejections } from '../../../db/schema/index.ts';
 import { queryRows } from '../../platform/db/database.ts';
 import { defineListener } from '../../platform/events/index.ts';
@@ -64,6 +64,55 @@ describe('the webhook intake of a production server (the answer waits for nothin
     await t.app.webhookIntake.drain();
     const [stored] = await db().select().from(messages).where(eq(messages.tenantId, owner.tenant.id));
     expect(stored).toMatchObject({ providerMessageId: 'wamid.left-behind', sender: 'contact' });
+  });
+
+  it('applies a batch of statuses with one statement per status that moves an ack, their events published together', async () => {
+    const owner = await registerTenant(t.app);
+    const path = await webhookPath(owner);
+    expect((await deliver(path, textMessage('wamid.costs'))).statusCode).toBe(200);
+    await t.app.webhookIntake.drain();
+    const [card] = await db().select().from(cards).where(eq(cards.tenantId, owner.tenant.id));
+    const sent = await db()
+      .insert(messages)
+      .values(
+        Array.from({ length: 8 }, (_, i) => ({
+          tenantId: owner.tenant.id,
+          cardId: card!.id,
+          sender: 'user' as const,
+          type: 'text',
+          text: `Respuesta ${i}`,
+          providerMessageId: `gs-cost-${i}`,
+          ack: 1,
+        })),
+      )
+      .returning({ id: messages.id });
+    const statementsToApply = async (ids: number[]) => {
+      await db()
+        .insert(webhookIntake)
+        .values(
+          ids.map((i) => ({
+            tenantId: owner.tenant.id,
+            provider: 'gupshup' as const,
+            body: Buffer.from(deliveredStatus(`gs-cost-${i}`)),
+            bodyHash: `cost-${i}`,
+            receivedAt: new Date(),
+          })),
+        );
+      return (await t.database.gate.countStatements(() => t.app.webhookIntake.drain())).statements;
+    };
+    const two = await statementsToApply([0, 1]);
+    const six = await statementsToApply([2, 3, 4, 5, 6, 7]);
+    expect(six - two).toBe(4);
+    const acks = await db()
+      .select({ ack: messages.ack })
+      .from(messages)
+      .where(
+        inArray(
+          messages.id,
+          sent.map((message) => message.id),
+        ),
+      );
+    expect(acks.map((row) => row.ack)).toEqual(Array(8).fill(2));
   });
 
   it("holds a status that comes before its message's provider id, and applies it once the id is known", async () => {
