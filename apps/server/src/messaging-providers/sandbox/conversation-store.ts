@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, ne, sql } from 'drizzle-orm';
 import type { PhoneMessage, PhoneMessageStatus } from '@embudo/contracts/http/sandbox-phone';
 import type { RenderedTemplate } from '@embudo/contracts/http/templates';
 import { sandboxPhoneMessages, sandboxPhoneUploads } from '../../../db/schema/index.ts';
