@@ -24,6 +24,7 @@ import type { SandboxTemplateReviewer } from './modules/templates/index.ts';
 import {
   activeConnectionOf,
   allSandboxApps,
+  sandboxAppNamed,
   allSandboxMetaNumbers,
   metaAccountFrom,
   sandboxApiKey,
@@ -138,6 +139,7 @@ async function registerSandboxPhone(app: FastifyInstance, options: MessagingOpti
   const store = createDatabaseConversationStore(db);
   const gupshup = new FakeGupshup({
     apps: () => allSandboxApps(db, internalUrl(app), options.appSecret),
+    app: (appName) => sandboxAppNamed(db, internalUrl(app), options.appSecret, appName),
     publicUrl: () => `${internalUrl(app)}${FAKE_GUPSHUP_PREFIX}`,
     log: options.logger,
     store,

@@ -27,6 +27,8 @@ export interface FakeApp {
 export interface FakeGupshupOptions {
   /** Apps the fake knows (the business side): app name → callback URL. */
   apps: () => Promise<FakeApp[]> | FakeApp[];
+  /** One app by name, when the registry can read it alone (the server's reads one company, not all of them). */
+  app?: (appName: string) => Promise<FakeApp | undefined>;
   /** Delay between the status callbacks; short by default so the UI shows ticks moving. */
   statusStepMs?: number;
   /** Public base URL of this fake, for the media URLs it hands out. */
@@ -126,7 +128,9 @@ export class FakeGupshup {
   }
 
   private async appNamed(appName: string | undefined) {
-    return appName ? (await this.options.apps()).find((app) => app.appName === appName) : undefined;
+    if (!appName) return undefined;
+    if (this.options.app) return this.options.app(appName);
+    return (await this.options.apps()).find((app) => app.appName === appName);
   }
 
   /** Delivers one callback; answers whether the app accepted it (2xx). */

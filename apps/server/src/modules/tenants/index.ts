@@ -7,6 +7,7 @@ export { memberLimitMessage, requireMemberSeat, requirePlanFeature } from './pla
 export {
   activeConnectionOf,
   allSandboxApps,
+  sandboxAppNamed,
   allSandboxMetaNumbers,
   assertGupshupAppFree,
   assertMetaNumberFree,

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { and, eq, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import { providerSettings, tenants } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import type { SecretBox } from '../../platform/crypto/secret-box.ts';
@@ -257,32 +257,53 @@ export function sandboxApiKey(appSecret: string, appName: string) {
   return `sk_sandbox_${createHmac('sha256', appSecret).update(`sandbox-gupshup-api-key:${appName.toLowerCase()}`).digest('hex').slice(0, 40)}`;
 }
 
+const sandboxAppColumns = {
+  id: tenants.id,
+  slug: tenants.slug,
+  name: tenants.name,
+  appName: providerSettings.appName,
+  sourceNumber: providerSettings.sourceNumber,
+  secret: providerSettings.webhookSecret,
+};
+
+async function sandboxAppOf(
+  executor: DbExecutor,
+  publicUrl: string,
+  appSecret: string,
+  row: { id: string; slug: string; name: string; appName: string | null; sourceNumber: string | null; secret: string | null },
+) {
+  const secret = row.secret ?? (await providerSettingsOf(executor, row.id)).webhookSecret;
+  const appName = row.appName ?? sandboxAppName(row.slug);
+  return {
+    appName,
+    apiKey: sandboxApiKey(appSecret, appName),
+    sourceNumber: row.sourceNumber ?? SANDBOX_SOURCE_NUMBER,
+    label: row.name,
+    callbackUrl: webhookUrlOf(publicUrl, row.id, secret),
+  };
+}
+
 /** Every tenant's effective app, with the key the fake issued it, for the sandbox fake's app registry. */
 export async function allSandboxApps(executor: DbExecutor, publicUrl: string, appSecret: string) {
-  const rows = await executor
-    .select({
-      id: tenants.id,
-      slug: tenants.slug,
-      name: tenants.name,
-      appName: providerSettings.appName,
-      sourceNumber: providerSettings.sourceNumber,
-      secret: providerSettings.webhookSecret,
-    })
-    .from(tenants)
-    .leftJoin(providerSettings, eq(providerSettings.tenantId, tenants.id));
+  const rows = await executor.select(sandboxAppColumns).from(tenants).leftJoin(providerSettings, eq(providerSettings.tenantId, tenants.id));
   const apps = [];
-  for (const row of rows) {
-    const secret = row.secret ?? (await providerSettingsOf(executor, row.id)).webhookSecret;
-    const appName = row.appName ?? sandboxAppName(row.slug);
-    apps.push({
-      appName,
-      apiKey: sandboxApiKey(appSecret, appName),
-      sourceNumber: row.sourceNumber ?? SANDBOX_SOURCE_NUMBER,
-      label: row.name,
-      callbackUrl: webhookUrlOf(publicUrl, row.id, secret),
-    });
-  }
+  for (const row of rows) apps.push(await sandboxAppOf(executor, publicUrl, appSecret, row));
   return apps;
+}
+
+/**
+ * The one app of that name (its saved name, or the name the sandbox gives a company that saved none), read alone:
+ * the fake looks its app up on every send and callback, and reading every company's each time grew with the platform.
+ */
+export async function sandboxAppNamed(executor: DbExecutor, publicUrl: string, appSecret: string, appName: string) {
+  const slug = appName.startsWith(SANDBOX_PREFIX) ? appName.slice(SANDBOX_PREFIX.length) : undefined;
+  const [row] = await executor
+    .select(sandboxAppColumns)
+    .from(tenants)
+    .leftJoin(providerSettings, eq(providerSettings.tenantId, tenants.id))
+    .where(or(eq(providerSettings.appName, appName), slug === undefined ? undefined : and(isNull(providerSettings.appName), eq(tenants.slug, slug))))
+    .limit(1);
+  return row && sandboxAppOf(executor, publicUrl, appSecret, row);
 }
 
 /**
