@@ -2,7 +2,8 @@
  * Memory of a 100,000-row bulk send upload (issue 16: RSS growth ≤ 200 MB). The file is written first with exceljs's
  * streaming writer to a temporary file, then uploaded as a batch through the real route (streamed read, checks, rows
  * inserted a few thousand per statement); the process's resident memory is sampled while the upload runs. Figures
- * only; nothing asserts a size. BENCH_ROWS changes the row count. (Loading the same file whole, as the reader did
+ * only; nothing asserts a size. BENCH_ROWS changes the row count. On the embedded database the rows are stored in this
+ * process's memory too: the same rows inserted by SQL alone, on a fresh app, give the database's share of the growth. (Loading the same file whole, as the reader did
  * before issue 16, grew RSS by about 250 MB for the parse alone on the same machine.)
  */
 import fs from 'node:fs';
@@ -10,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import ExcelJS from 'exceljs';
+import { sql } from 'drizzle-orm';
 import { startBulkSendBench } from './bulk-send-fixture.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
@@ -62,9 +64,32 @@ await bench.close();
 
 fs.rmSync(path.dirname(file), { recursive: true, force: true });
 
+// 3. On the embedded database the rows themselves live in this process's memory: what storing the same rows costs
+// without any file (one INSERT … SELECT on a fresh app) tells the database's share of the upload's growth.
+let databaseShare: number | undefined;
+if (bench.database.kind === 'pglite') {
+  const fresh = await startBulkSendBench({ runJobs: false, messagesPerSecond: 80 });
+  const { id } = await fresh.uploadBatch(1);
+  const stored = await peakRss(() =>
+    fresh.database.db.execute(sql`
+      insert into batch_recipients (tenant_id, batch_id, row_number, phone, contact_name, variables, position, status)
+      select ${fresh.company.tenant.id}::uuid, ${id}::uuid, g + 10, '52155' || lpad(g::text, 8, '0'), 'Cliente número ' || g,
+        jsonb_build_array('Cliente ' || g, 'P-' || g), g + 10, 'pending'
+      from generate_series(1, ${ROWS}) g`),
+  );
+  databaseShare = stored.peak - stored.before;
+  await fresh.close();
+}
+
 process.stdout.write(`database                          ${bench.database.kind}\n`);
 process.stdout.write(`rows                              ${ROWS} (file ${mb(fileBytes)}, ${(fileBytes / 1024).toFixed(0)} KB)\n`);
 process.stdout.write(
   `upload, streamed (the route)      RSS ${mb(upload.before)} -> peak ${mb(upload.peak)}: growth ${mb(upload.peak - upload.before)} ` +
     `(target ≤ 200 MB), ${upload.result.total_messages} rows stored in ${(upload.ms / 1000).toFixed(1)} s\n`,
 );
+if (databaseShare !== undefined) {
+  process.stdout.write(
+    `the same rows stored by SQL alone  RSS growth ${mb(databaseShare)} (the in-process database's own share); ` +
+      `the upload's own: ${mb(upload.peak - upload.before - databaseShare)}\n`,
+  );
+}
