@@ -8,7 +8,7 @@ import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import type { WebhookReceiver } from '../../messaging-providers/provider.ts';
 import { createLogger } from '../../platform/logger/logger.ts';
 import type { AppliedDelivery } from './webhook-intake.ts';
-import { INTAKE_MAX_ATTEMPTS, WebhookIntake, type IntakeRow } from './webhook-intake.ts';
+import { gatherArrivals, INTAKE_GATHER_MAX_MS, INTAKE_GATHER_MS, INTAKE_MAX_ATTEMPTS, WebhookIntake, type IntakeRow } from './webhook-intake.ts';
 
 type Owner = Awaited<ReturnType<typeof registerTenant>>;
 
@@ -309,5 +309,40 @@ describe('the intake worker', () => {
     });
     await worker.drain();
     expect(appliedBodies).toEqual(['mismo milisegundo']);
+  });
+});
+
+describe('gathering a batch', () => {
+  /** A clock whose sleeps pass at once, with `arrivalsDuring(t)` deliveries stored while the sleep ending at t ran. */
+  function simulated(arrivalsDuring: (at: number) => number) {
+    let now = 0;
+    let stored = 0;
+    const clock = {
+      now: () => now,
+      sleep: async (ms: number) => {
+        now += ms;
+        stored += arrivalsDuring(now);
+      },
+    };
+    return { clock, stored: () => stored, waited: () => now };
+  }
+
+  it(`starts a lone delivery's batch after ${INTAKE_GATHER_MS} ms`, async () => {
+    const quiet = simulated(() => 0);
+    await gatherArrivals(quiet.stored, quiet.clock);
+    expect(quiet.waited()).toBe(INTAKE_GATHER_MS);
+  });
+
+  it('keeps gathering while deliveries keep arriving, and stops once they pause', async () => {
+    const burst = simulated((at) => (at <= 2 * INTAKE_GATHER_MS ? 3 : 0));
+    await gatherArrivals(burst.stored, burst.clock);
+    expect(burst.waited()).toBe(3 * INTAKE_GATHER_MS);
+  });
+
+  it(`waits at most ${INTAKE_GATHER_MAX_MS} ms under steady traffic`, async () => {
+    const steady = simulated(() => 5);
+    await gatherArrivals(steady.stored, steady.clock);
+    expect(steady.waited()).toBeLessThanOrEqual(INTAKE_GATHER_MAX_MS);
+    expect(steady.waited()).toBeGreaterThan(INTAKE_GATHER_MAX_MS - INTAKE_GATHER_MS);
   });
 });
