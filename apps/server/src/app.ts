@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from './platform/db/database.ts';
 import type { AppContext } from './platform/app-context.ts';
 import { JobQueue } from './platform/queue/job-queue.ts';
-import { EventBus } from './platform/events/index.ts';
+import { EventBus, registerRequestAfterCommit } from './platform/events/index.ts';
 import { createDiskMediaStorage } from './platform/storage/media-storage.ts';
 import type { Logger } from './platform/logger/logger.ts';
 import { registerErrorHandler } from './platform/errors/error-handler.ts';
@@ -130,6 +130,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...requestIdOptions,
   }).withTypeProvider<ZodTypeProvider>();
   registerRequestContext(app);
+  registerRequestAfterCommit(app, options.logger);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(options.exactResponses ? exactResponseSerializerCompiler : serializerCompiler);
   app.decorate('routeTable', recordRouteTable(app));

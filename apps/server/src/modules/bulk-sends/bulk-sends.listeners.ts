@@ -30,7 +30,8 @@ function firstPerBatch<T extends DomainEventType>(
 /**
  * The batch dashboard follows what moves its counts: a row leaving `pending`, a status of a batch message,
  * a customer's reply on a chat a batch wrote to. Announcing twice is harmless (the page refetches), so these
- * listeners only read and announce, with no receipts; a missed announcement is caught up by the next change.
+ * listeners only read and announce, with no receipts, in the process that made the change once its work is done
+ * (no job: a job per accepted send cost four statements); a missed announcement is caught up by the next change.
  */
 export function createBulkSendListeners(deps: { db: Db; updates: BatchUpdates }) {
   const announce = (tenantId: string, batchIds: readonly string[] | undefined) => batchIds?.forEach((batchId) => deps.updates.changed(tenantId, batchId));
@@ -38,6 +39,7 @@ export function createBulkSendListeners(deps: { db: Db; updates: BatchUpdates })
     defineListener({
       name: 'bulk-sends.progress-on-row-finished',
       receipts: false,
+      delivery: 'after-commit',
       event: 'batch.row-finished',
       // The slice's rows finish together: one announcement per batch is as good as one per row.
       selectRelevant: async (_tx, _tenantId, events) => {
@@ -49,6 +51,7 @@ export function createBulkSendListeners(deps: { db: Db; updates: BatchUpdates })
     defineListener({
       name: 'bulk-sends.progress-on-message-status',
       receipts: false,
+      delivery: 'after-commit',
       event: 'message.status-changed',
       selectRelevant: firstPerBatch((event) => event.payload.messageId, batchesOfMessages),
       handle: async (event) =>
@@ -57,6 +60,7 @@ export function createBulkSendListeners(deps: { db: Db; updates: BatchUpdates })
     defineListener({
       name: 'bulk-sends.progress-on-customer-reply',
       receipts: false,
+      delivery: 'after-commit',
       event: 'customer-message.stored',
       selectRelevant: firstPerBatch((event) => event.payload.cardId, batchesOfChats),
       handle: async (event) => announce(event.tenantId, (await batchesOfChats(deps.db, event.tenantId, [event.payload.cardId])).get(event.payload.cardId)),

@@ -4,6 +4,7 @@ import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { webhookIntake, webhookRejections } from '../../../db/schema/index.ts';
 import { queryRows, type Db, type Tx } from '../../platform/db/database.ts';
 import { gateOf } from '../../platform/db/database-gate.ts';
+import { collectAfterCommit, runDeferred } from '../../platform/events/index.ts';
 import type { Logger } from '../../platform/logger/logger.ts';
 import { currentLogContext } from '../../platform/logger/log-context.ts';
 import type { ProviderName, WebhookReceiver } from '../../messaging-providers/provider.ts';
@@ -253,17 +254,20 @@ export class WebhookIntake {
   private async applyBatch(tenantId: string): Promise<number | 'busy'> {
     const receiverOf = await this.options.receiversOf(tenantId);
     const now = this.now();
-    let batch: Batch;
+    // What the batch's listeners defer (announcements) runs once it has committed.
+    let applying: { result: Batch; deferred: Parameters<typeof runDeferred>[0] };
     try {
-      batch = await this.runBatch(tenantId, receiverOf, now, false);
+      applying = await collectAfterCommit(() => this.runBatch(tenantId, receiverOf, now, false));
     } catch (error) {
       this.options.log.debug({ err: error, tenantId }, 'webhook intake: a delivery failed; applying one by one');
-      batch = await this.runBatch(tenantId, receiverOf, now, true);
+      applying = await collectAfterCommit(() => this.runBatch(tenantId, receiverOf, now, true));
     }
+    const batch = applying.result;
     for (const { row, applied } of batch.results) {
       for (const announce of applied.afterCommit) await announce();
       this.options.onApplied(tenantId, applied, row.receivedAt);
     }
+    await runDeferred(applying.deferred, (error) => this.options.log.warn({ err: error, tenantId }, 'work deferred after a webhook batch failed'));
     // Answered whatever became of them: applied, waiting for a retry, or set aside.
     for (const id of batch.taken) this.waiters.get(id)?.();
     if (batch.results.length > 0) this.options.afterCommit();

@@ -8,6 +8,9 @@ import { createTestDatabase } from '../../../test/support/test-database.ts';
 import { JobQueue } from '../queue/job-queue.ts';
 import { EventBus, LISTENER_JOB_PREFIX } from './event-bus.ts';
 import { defineListener } from './listener.ts';
+import { z } from 'zod';
+import { defineJob } from '../queue/job-definition.ts';
+import { collectAfterCommit, runDeferred } from './after-commit.ts';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
@@ -201,5 +204,95 @@ describe('the domain event bus', () => {
       lines.some((line) => line.level === 'warn' && line.message === 'event listener failed' && (line.details as { eventId?: string }).eventId === event.id),
     ).toBe(true);
     expect(await database.db.select().from(eventDeliveries)).toHaveLength(0);
+  });
+});
+
+describe('listeners handled after commit', () => {
+  const announcing = (seen: string[]) =>
+    defineListener({
+      name: 'test.announce',
+      event: 'message.status-changed',
+      receipts: false,
+      delivery: 'after-commit',
+      handle: async (event) => void seen.push(event.payload.messageId),
+    });
+
+  it('run in-process once the unit that published has finished, with no job', async () => {
+    const { bus } = newBus();
+    const seen: string[] = [];
+    bus.register(announcing(seen));
+    const event = statusChange();
+    const { deferred } = await collectAfterCommit(async () => {
+      await database.db.transaction((tx) => bus.publish(tx, event));
+      // Committed, but the unit is still working: nothing announced yet.
+      expect(seen).toEqual([]);
+    });
+    expect(await database.db.select().from(jobs)).toHaveLength(0);
+    await runDeferred(deferred, (error) => {
+      throw error;
+    });
+    expect(seen).toEqual([event.payload.messageId]);
+  });
+
+  it('get a job when published outside a unit, and nothing when the unit fails', async () => {
+    const { queue, bus } = newBus();
+    const seen: string[] = [];
+    bus.register(announcing(seen));
+    await database.db.transaction((tx) => bus.publish(tx, statusChange()));
+    expect((await database.db.select().from(jobs)).map((job) => job.name)).toEqual([`${LISTENER_JOB_PREFIX}test.announce`]);
+    await queue.drain();
+    expect(seen).toHaveLength(1);
+
+    await expect(
+      collectAfterCommit(async () => {
+        await database.db.transaction((tx) => bus.publish(tx, statusChange()));
+        throw new Rollback();
+      }),
+    ).rejects.toBeInstanceOf(Rollback);
+    expect(seen).toHaveLength(1);
+  });
+
+  it("run after a job's handler, before the job is recorded as completed; a failed run announces nothing", async () => {
+    const { queue, bus } = newBus();
+    const seen: string[] = [];
+    bus.register(announcing(seen));
+    let failing = true;
+    const completedWhenAnnounced: string[] = [];
+    const publishes = defineJob({
+      name: 'test.publishes',
+      payload: z.object({}),
+      maxAttempts: 2,
+      backoff: { baseMs: 1, maxMs: 1 },
+      handler: async () => {
+        await database.db.transaction((tx) => bus.publish(tx, statusChange()));
+        if (failing) {
+          failing = false;
+          throw new Error('falla una vez');
+        }
+      },
+    });
+    queue.register(publishes);
+    bus.register(
+      defineListener({
+        name: 'test.sees-job-state',
+        event: 'message.status-changed',
+        receipts: false,
+        delivery: 'after-commit',
+        handle: async () => {
+          const [job] = await database.db.select().from(jobs).where(eq(jobs.name, 'test.publishes'));
+          completedWhenAnnounced.push(job!.status);
+        },
+      }),
+    );
+    await queue.enqueue(database.db, publishes, {});
+    await queue.drain({ timeoutMs: 5_000 });
+    expect(seen).toHaveLength(1);
+    expect(completedWhenAnnounced).toEqual(['running']);
+  });
+
+  it('must keep no receipts', () => {
+    expect(() => defineListener({ name: 'test.wrong', event: 'message.status-changed', delivery: 'after-commit', handle: async () => undefined })).toThrow(
+      /keeps no receipts/,
+    );
   });
 });

@@ -7,6 +7,7 @@ import type { Db, Tx } from '../db/database.ts';
 import { defineJob, type JobDefinition } from '../queue/job-definition.ts';
 import type { JobQueue, QueueLogger } from '../queue/job-queue.ts';
 import type { Listener, ListenerContext } from './listener.ts';
+import { deferAfterCommit } from './after-commit.ts';
 
 /** What a producer hands to `publish`: the bus fills in the id and the time unless given (a replay keeps them). */
 export interface NewDomainEvent<T extends DomainEventType> {
@@ -81,6 +82,7 @@ export class EventBus implements EventPublisher {
       events.flatMap((event, index) =>
         (this.listeners.get(event.type) ?? [])
           .filter((listener) => relevant.get(listener)?.has(event) ?? true)
+          .filter((listener) => !(listener.delivery === 'after-commit' && this.handleAfterCommit(listener, event)))
           .map((listener) => ({
             definition: this.jobs.get(`${LISTENER_JOB_PREFIX}${listener.name}`)!,
             payload: event,
@@ -89,6 +91,11 @@ export class EventBus implements EventPublisher {
       ),
     );
     return events;
+  }
+
+  /** Defers the listener to the end of the publishing unit; false when nothing collects (the event then gets a job). */
+  private handleAfterCommit(listener: Listener, event: DomainEvent): boolean {
+    return deferAfterCommit(() => this.handle(listener, event, { attempt: 1, recordDelivery: async () => true }));
   }
 
   /** For each listener that selects its events: the ones it would act on, asked once per company in the run. */

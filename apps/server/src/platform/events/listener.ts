@@ -30,6 +30,13 @@ export interface Listener<T extends DomainEventType = DomainEventType> {
    */
   receipts?: false;
   /**
+   * 'after-commit': handled in the process that published the event, once the unit that published it (a request, a
+   * job, a batch of webhook deliveries) has finished, with no job: for listeners that only announce, harmless twice and
+   * whose missed announcement the next change catches up (a crash loses it). Published outside such a unit, the event
+   * gets a job as usual. Needs `receipts: false`.
+   */
+  delivery?: 'job' | 'after-commit';
+  /**
    * Which of these events (all of one company, published together) the listener would act on, asked inside the
    * publisher's transaction, in one statement or a few for the whole run. The others get no job: most customer
    * messages concern no bot and no assistant, and a job that does nothing still costs its claim, reads and completion.
@@ -42,6 +49,8 @@ export interface Listener<T extends DomainEventType = DomainEventType> {
 /** Declares a reaction to one type of domain event; the module that reacts owns it and registers it on the bus. */
 export function defineListener<T extends DomainEventType>(listener: Listener<T>): Listener<T> {
   if (!/^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(listener.name)) throw new Error(`listener name "${listener.name}" must be lowercase words joined by - and .`);
+  if (listener.delivery === 'after-commit' && listener.receipts !== false)
+    throw new Error(`listener "${listener.name}" is handled after commit, so it keeps no receipts`);
   return listener;
 }
 

@@ -8,6 +8,7 @@ import { queryRows, type Db, type DbExecutor } from '../db/database.ts';
 import { gateOf, type DatabaseGate } from '../db/database-gate.ts';
 import { currentLogContext, runWithLogContext } from '../logger/log-context.ts';
 import { JOB_DEFAULTS, retryDelayMs, type JobDefinition } from './job-definition.ts';
+import { collectAfterCommit, runDeferred } from '../events/after-commit.ts';
 
 type LogFn = (details: object, message: string) => void;
 /** The part of pino the queue uses, so tests and callers may pass any logger of that shape. */
@@ -473,7 +474,9 @@ export class JobQueue {
     this.heartbeats.add(heartbeat);
     let failure: { error: unknown } | undefined;
     try {
-      await definition.handler(parsed.data, { jobId: job.id, attempt: job.attempts });
+      // What the handler defers (announcements of what it committed) runs once it has finished; a failed run drops it.
+      const { deferred } = await collectAfterCommit(() => definition.handler(parsed.data, { jobId: job.id, attempt: job.attempts }));
+      await runDeferred(deferred, (error) => this.logger.warn({ err: error, jobId: job.id, job: job.name }, 'work deferred after a job failed'));
     } catch (error) {
       failure = { error };
     } finally {
