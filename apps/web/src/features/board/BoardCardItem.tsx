@@ -29,6 +29,11 @@ const previewIcons: Record<string, IconName> = {
 // first render about half a millisecond per card.
 const activityTimeFormat = new Intl.DateTimeFormat('es', { dateStyle: 'short', timeStyle: 'short' });
 
+// A column holds up to 50 cards and shows a handful: the browser lays out and paints the others only once they
+// scroll into view (the board's first frame spent ~150 ms on them). It also clips what overflows the card, so the
+// open menu, which hangs below it, turns it off.
+const OFFSCREEN_SKIPPED = '[content-visibility:auto] [contain-intrinsic-size:auto_100px]';
+
 export function lastMessagePreview(card: Pick<BoardCard, 'lastMessageType' | 'lastMessageText'>) {
   if (card.lastMessageText) return card.lastMessageText;
   return card.lastMessageType ? (previews[card.lastMessageType] ?? 'Mensaje') : 'Sin mensajes';
@@ -70,7 +75,7 @@ export const BoardCardItem = memo(function BoardCardItem({ card, active, onOpen,
       role="button"
       tabIndex={0}
       aria-label={`Abrir chat ${card.title}`}
-      className={`group relative cursor-pointer rounded-xl bg-white p-3 text-left shadow-sm ring-1 transition hover:shadow-md ${active ? 'ring-2 ring-emerald-500' : 'ring-slate-200'}`}
+      className={`group relative cursor-pointer rounded-xl bg-white p-3 text-left shadow-sm ring-1 transition hover:shadow-md ${active ? 'ring-2 ring-emerald-500' : 'ring-slate-200'} ${menuOpen ? '' : OFFSCREEN_SKIPPED}`}
     >
       <div className="flex items-start gap-2">
         <div className="min-w-0 flex-1">
