@@ -19,11 +19,10 @@ import { FunnelSelector } from './FunnelSelector.tsx';
 import { MoveCardDialog } from './MoveCardDialog.tsx';
 import { playNotificationBeep, readSoundEnabled, storeSoundEnabled } from './notification-sound.ts';
 import { renamedValue } from './rename-value.ts';
+import { readSelectedFunnelId, SELECTED_FUNNEL_KEY, shownFunnelId } from './shown-funnel.ts';
 import { StartConversationDialog } from './StartConversationDialog.tsx';
 import { useBoardLive } from './use-board-live.ts';
 import { BulkSendWizard } from '../bulk-sends/BulkSendWizard.tsx';
-
-const SELECTED_FUNNEL_KEY = 'board_funnel_id';
 
 function Counter({ label, value, testId }: { label: string; value: number; testId: string }) {
   return (
@@ -42,14 +41,14 @@ export function BoardPage() {
   const dialogs = useDialogs();
   const modal = useModal();
   const queryClient = useQueryClient();
-  const [selectedId, setSelectedId] = useState<string | null>(() => localStorage.getItem(SELECTED_FUNNEL_KEY));
+  const [selectedId, setSelectedId] = useState<string | null>(readSelectedFunnelId);
   const [openCardId, setOpenCardId] = useState<string | null>(null);
   const [soundOn, setSoundOn] = useState(readSoundEnabled);
   const { canWrite, canManage, aiUnavailableReason } = usePermissions();
 
   const funnels = useQuery({ queryKey: funnelsKey, queryFn: boardApi.funnels });
   const funnelList = useMemo(() => funnels.data ?? [], [funnels.data]);
-  const funnelId = funnelList.find((funnel) => funnel.id === selectedId)?.id ?? funnelList[0]?.id ?? null;
+  const funnelId = shownFunnelId(funnelList, selectedId);
 
   const board = useQuery({ queryKey: boardKey(funnelId ?? ''), queryFn: () => boardApi.board(funnelId!), enabled: funnelId !== null });
 
