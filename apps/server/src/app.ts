@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -16,6 +15,7 @@ import { registerErrorHandler } from './platform/errors/error-handler.ts';
 import { recordRouteTable, registerRouteAccess, type RouteTableEntry } from './platform/http/route-access.ts';
 import { registerRequestScope } from './platform/http/request-scope.ts';
 import { registerApiDocs } from './platform/http/api-docs.ts';
+import { readSpaDocuments } from './platform/http/spa-documents.ts';
 import { exactResponseSerializerCompiler } from './platform/http/response-serializer.ts';
 import { acceptEmptyJsonBodies, MAX_JSON_BODY_BYTES } from './platform/http/json-body-parser.ts';
 import { MAX_UPLOAD_BYTES } from './platform/http/multipart-upload.ts';
@@ -161,7 +161,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   acceptEmptyJsonBodies(app);
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
-  registerErrorHandler(app, options.webDist && fs.existsSync(options.webDist) ? path.join(options.webDist, 'index.html') : undefined);
+  registerErrorHandler(app, options.webDist && fs.existsSync(options.webDist) ? readSpaDocuments(options.webDist) : undefined);
   registerRouteAccess(
     app,
     sessionResolver,

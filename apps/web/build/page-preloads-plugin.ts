@@ -1,0 +1,56 @@
+import path from 'node:path';
+import type { Plugin } from 'vite';
+
+/** A document besides index.html for one page: the same, plus the page's own code preloaded. */
+export interface PageDocument {
+  /** Written next to index.html, e.g. board.html. */
+  fileName: string;
+  /** The modules the router loads lazily for the page, from the project root. */
+  modules: string[];
+}
+
+/**
+ * Emits, for each page, index.html with a modulepreload link for every chunk of the page's lazy modules that the entry
+ * does not load already. Without it the router asks for them only once the main bundle has run; with it the browser
+ * fetches and compiles them while the main bundle is still arriving. The server sends that document for the page's
+ * path (apps/server: spa-documents). A module that no chunk stands for any more fails the build.
+ */
+export function pagePreloadsPlugin(pages: PageDocument[]): Plugin {
+  let root = '';
+  let base = '/';
+  return {
+    name: 'embudo:page-preloads',
+    apply: 'build',
+    enforce: 'post',
+    configResolved(config) {
+      root = config.root;
+      base = config.base;
+    },
+    generateBundle(_, bundle) {
+      const index = bundle['index.html'];
+      if (index?.type !== 'asset') return this.error('page-preloads: index.html is not in the bundle');
+      const chunks = new Map(Object.values(bundle).flatMap((file) => (file.type === 'chunk' ? [[file.fileName, file] as const] : [])));
+      // A chunk and every chunk it imports statically, which the browser needs before it can run it.
+      const withImports = (fileName: string, found = new Set<string>()) => {
+        if (found.has(fileName)) return found;
+        found.add(fileName);
+        for (const imported of chunks.get(fileName)?.imports ?? []) withImports(imported, found);
+        return found;
+      };
+      const entry = [...chunks.values()].find((chunk) => chunk.isEntry);
+      if (!entry) return this.error('page-preloads: no entry chunk');
+      const loadedByEntry = withImports(entry.fileName);
+      for (const page of pages) {
+        const files = new Set<string>();
+        for (const module of page.modules) {
+          const id = path.resolve(root, module);
+          const chunk = [...chunks.values()].find((candidate) => candidate.facadeModuleId === id);
+          if (!chunk) return this.error(`page-preloads: no chunk for ${module} (${page.fileName})`);
+          for (const fileName of withImports(chunk.fileName)) if (!loadedByEntry.has(fileName)) files.add(fileName);
+        }
+        const links = [...files].map((fileName) => `    <link rel="modulepreload" crossorigin href="${base}${fileName}">\n`).join('');
+        this.emitFile({ type: 'asset', fileName: page.fileName, source: String(index.source).replace('  </head>', `${links}  </head>`) });
+      }
+    },
+  };
+}
