@@ -10,8 +10,15 @@ export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
-    // The board is where a signed-in member lands: its document preloads the signed-in shell and the board's code.
-    pagePreloadsPlugin([{ fileName: 'board.html', modules: ['src/app/layouts/ShellLayout.tsx', 'src/features/board/BoardPage.tsx'] }]),
+    // The board is where a signed-in member lands: its document starts the board's reads and preloads the signed-in
+    // shell and the board's code.
+    pagePreloadsPlugin([
+      {
+        fileName: 'board.html',
+        boot: 'src/features/board/board-boot.ts',
+        modules: ['src/app/layouts/ShellLayout.tsx', 'src/features/board/BoardPage.tsx'],
+      },
+    ]),
   ],
   server: {
     proxy: {

@@ -11,10 +11,13 @@ const app = {
   'src/common.ts': 'export const common = () => "common";\n',
   'src/shared.ts': 'export const shared = () => "shared";\n',
   'src/main.ts':
-    'import { common } from "./common.ts";\nconsole.log(common());\nvoid import("./board.ts");\nvoid import("./shell.ts");\nvoid import("./agenda.ts");\n',
+    'import { common } from "./common.ts";\nimport { early } from "./early.ts";\nconsole.log(common(), early);\nvoid import("./board.ts");\nvoid import("./shell.ts");\nvoid import("./agenda.ts");\n',
   'src/board.ts': 'import { common } from "./common.ts";\nimport { shared } from "./shared.ts";\nexport const board = () => common() + shared();\n',
   'src/shell.ts': 'import { shared } from "./shared.ts";\nexport const shell = () => shared() + "shell";\n',
   'src/agenda.ts': 'export const agenda = () => "agenda";\n',
+  // Runs first on the board: shares `early` with the entry.
+  'src/boot.ts': 'import { early } from "./early.ts";\nearly();\n',
+  'src/early.ts': 'export const early = () => fetch("/api/early");\n',
 };
 
 let root = '';
@@ -39,8 +42,9 @@ async function buildApp(pages: PageDocument[]) {
     return item?.type === 'asset' ? String(item.source) : undefined;
   };
   const chunkOf = (module: string) => output.output.find((item) => item.type === 'chunk' && item.facadeModuleId === path.join(root, module))!.fileName;
+  const chunkHolding = (module: string) => output.output.find((item) => item.type === 'chunk' && item.moduleIds.includes(path.join(root, module)))!.fileName;
   const chunks = output.output.flatMap((item) => (item.type === 'chunk' ? [item.fileName] : []));
-  return { text, chunkOf, chunks };
+  return { text, chunkOf, chunkHolding, chunks };
 }
 
 describe('pagePreloadsPlugin', () => {
@@ -55,6 +59,18 @@ describe('pagePreloadsPlugin', () => {
     expect(new Set(preloaded)).toEqual(new Set(chunks.filter((chunk) => chunk !== chunkOf('index.html') && chunk !== chunkOf('src/agenda.ts'))));
     expect(index).not.toContain(chunkOf('src/board.ts'));
     expect(board.replace(/ {4}<link rel="modulepreload" crossorigin href="\/[^"]+">\n/g, '')).toBe(index);
+  });
+
+  it("runs a page's boot module first, as an async module script, with the chunks it imports preloaded", async () => {
+    const { text, chunkOf, chunkHolding } = await buildApp([{ fileName: 'board.html', boot: 'src/boot.ts', modules: ['src/board.ts'] }]);
+    const board = text('board.html')!;
+    const boot = chunkOf('src/boot.ts');
+    const bootScript = board.indexOf(`<script type="module" async crossorigin src="/${boot}"></script>`);
+    expect(bootScript).toBeGreaterThan(-1);
+    expect(bootScript).toBeLessThan(board.indexOf(`src="/${chunkOf('index.html')}"`));
+    expect(board).toContain(`<link rel="modulepreload" crossorigin href="/${chunkHolding('src/early.ts')}">`);
+    expect(chunkHolding('src/early.ts')).not.toBe(chunkOf('index.html'));
+    expect(text('index.html')).not.toContain(boot);
   });
 
   it('fails the build when a listed module has no chunk of its own any more', async () => {

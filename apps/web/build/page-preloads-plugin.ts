@@ -7,17 +7,22 @@ export interface PageDocument {
   fileName: string;
   /** The modules the router loads lazily for the page, from the project root. */
   modules: string[];
+  /** A small module built as an entry of its own that the document runs first, before the main bundle (e.g. to start the page's requests). */
+  boot?: string;
 }
 
 /**
  * Emits, for each page, index.html with a modulepreload link for every chunk of the page's lazy modules that the entry
  * does not load already. Without it the router asks for them only once the main bundle has run; with it the browser
- * fetches and compiles them while the main bundle is still arriving. The server sends that document for the page's
- * path (apps/server: spa-documents). A module that no chunk stands for any more fails the build.
+ * fetches and compiles them while the main bundle is still arriving. A page's boot module runs as an async module
+ * script, so it starts as soon as it (and the chunks it imports, preloaded too) arrive, whatever the main bundle does.
+ * The server sends that document for the page's path (apps/server: spa-documents). A module that no chunk stands for
+ * any more fails the build.
  */
 export function pagePreloadsPlugin(pages: PageDocument[]): Plugin {
   let root = '';
   let base = '/';
+  const bootChunks = new Map<PageDocument, string>();
   return {
     name: 'embudo:page-preloads',
     apply: 'build',
@@ -25,6 +30,11 @@ export function pagePreloadsPlugin(pages: PageDocument[]): Plugin {
     configResolved(config) {
       root = config.root;
       base = config.base;
+    },
+    buildStart() {
+      for (const page of pages) {
+        if (page.boot) bootChunks.set(page, this.emitFile({ type: 'chunk', id: path.resolve(root, page.boot), name: path.parse(page.boot).name }));
+      }
     },
     generateBundle(_, bundle) {
       const index = bundle['index.html'];
@@ -37,19 +47,30 @@ export function pagePreloadsPlugin(pages: PageDocument[]): Plugin {
         for (const imported of chunks.get(fileName)?.imports ?? []) withImports(imported, found);
         return found;
       };
-      const entry = [...chunks.values()].find((chunk) => chunk.isEntry);
-      if (!entry) return this.error('page-preloads: no entry chunk');
+      const entry = [...chunks.values()].find((chunk) => chunk.isEntry && chunk.facadeModuleId === path.resolve(root, 'index.html'));
+      if (!entry) return this.error('page-preloads: no entry chunk for index.html');
       const loadedByEntry = withImports(entry.fileName);
       for (const page of pages) {
         const files = new Set<string>();
+        const bootReference = bootChunks.get(page);
+        const boot = bootReference === undefined ? undefined : this.getFileName(bootReference);
+        if (boot) for (const fileName of withImports(boot)) if (fileName !== boot) files.add(fileName);
         for (const module of page.modules) {
           const id = path.resolve(root, module);
           const chunk = [...chunks.values()].find((candidate) => candidate.facadeModuleId === id);
           if (!chunk) return this.error(`page-preloads: no chunk for ${module} (${page.fileName})`);
           for (const fileName of withImports(chunk.fileName)) if (!loadedByEntry.has(fileName)) files.add(fileName);
         }
-        const links = [...files].map((fileName) => `    <link rel="modulepreload" crossorigin href="${base}${fileName}">\n`).join('');
-        this.emitFile({ type: 'asset', fileName: page.fileName, source: String(index.source).replace('  </head>', `${links}  </head>`) });
+        const tags = [
+          ...(boot ? [`<script type="module" async crossorigin src="${base}${boot}"></script>`] : []),
+          ...[...files].map((fileName) => `<link rel="modulepreload" crossorigin href="${base}${fileName}">`),
+        ];
+        // Before the main bundle's script, so the boot script and its imports are asked for first.
+        const html = String(index.source);
+        const mainScript = html.indexOf('<script type="module"');
+        if (mainScript < 0) return this.error('page-preloads: index.html has no module script');
+        const source = `${html.slice(0, mainScript)}${tags.map((tag) => `${tag}\n    `).join('')}${html.slice(mainScript)}`;
+        this.emitFile({ type: 'asset', fileName: page.fileName, source });
       }
     },
   };

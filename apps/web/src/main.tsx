@@ -4,12 +4,9 @@ import { RouterProvider } from 'react-router';
 import { AppProviders } from './app/AppProviders.tsx';
 import { createQueryClient } from './app/query-client.ts';
 import { createAppRouter } from './app/router.ts';
-import { preloadBoard } from './features/board/board-preload.ts';
 import { configureApiClient } from './shared/api-client/api-client.ts';
 import './styles.css';
 
-// First: the board's data is then on its way while the router loads the page's code.
-preloadBoard();
 const router = createAppRouter();
 const queryClient = createQueryClient();
 // A 401 sends the user to sign in through the router instead of reloading the page.

@@ -3,7 +3,8 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { useNavigate } from 'react-router';
 import { onPasswordChangeRequired, onSessionExpired, SESSION_EXPIRED_MESSAGE } from '../../shared/api-client/api-client.ts';
 import { ApiError } from '../../shared/api-client/api-error.ts';
-import { clearTenantSession, readTenantSession, storageKeys, writeTenantSession, type StoredSession } from '../../shared/api-client/auth-storage.ts';
+import { clearTenantSession, storageKeys, writeTenantSession, type StoredSession } from '../../shared/api-client/auth-storage.ts';
+import { readTenantSession } from '../../shared/api-client/stored-tenant-session.ts';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { authApi } from './auth.api.ts';
 import { SessionContext, type SessionApi } from './session-context.ts';
