@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
-import fastifyStatic from '@fastify/static';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import multipart from '@fastify/multipart';
 import { sql } from 'drizzle-orm';
@@ -16,6 +15,7 @@ import { recordRouteTable, registerRouteAccess, type RouteTableEntry } from './p
 import { registerRequestScope } from './platform/http/request-scope.ts';
 import { registerApiDocs } from './platform/http/api-docs.ts';
 import { readSpaDocuments } from './platform/http/spa-documents.ts';
+import { registerWebBuild } from './platform/http/web-build.ts';
 import { exactResponseSerializerCompiler } from './platform/http/response-serializer.ts';
 import { acceptEmptyJsonBodies, MAX_JSON_BODY_BYTES } from './platform/http/json-body-parser.ts';
 import { MAX_UPLOAD_BYTES } from './platform/http/multipart-upload.ts';
@@ -255,8 +255,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
     sandboxReviewer: messaging.sandboxReviewer,
   });
 
-  if (options.webDist && fs.existsSync(options.webDist)) {
-    await app.register(fastifyStatic, { root: options.webDist, wildcard: false, index: false });
-  }
+  if (options.webDist && fs.existsSync(options.webDist)) registerWebBuild(app, options.webDist);
   return app as unknown as App;
 }

@@ -7,17 +7,28 @@ import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
 const INDEX = '<!doctype html><title>index</title>';
 const BOARD = '<!doctype html><title>board</title><link rel="modulepreload" href="/assets/BoardPage.js">';
 
+const MAIN_BUNDLE = `console.log(${JSON.stringify('x'.repeat(300_000))});`;
+
 function webBuild(files: Record<string, string>) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-web-'));
-  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), text);
+  }
   return dir;
 }
 
-describe('the web documents', () => {
+describe('the web build', () => {
   let t: TestApp;
   let webDist: string;
   beforeAll(async () => {
-    webDist = webBuild({ 'index.html': INDEX, 'board.html': BOARD });
+    webDist = webBuild({
+      'index.html': INDEX,
+      'board.html': BOARD,
+      'favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+      'assets/index-Cx1b2c3d.js': MAIN_BUNDLE,
+      'assets/index-Dx1b2c3d.css': 'body{margin:0}',
+    });
     t = await buildTestApp({ webDist });
   });
   afterAll(async () => {
@@ -36,6 +47,27 @@ describe('the web documents', () => {
 
   it.each(['/', '/login', '/t/acme/agenda', '/t/acme/templates/new', '/admin'])('%s gets index.html', async (url) => {
     expect(await page(url)).toEqual({ status: 200, type: 'text/html; charset=utf-8', body: INDEX });
+  });
+
+  it('serves the hashed assets whole, to be kept for a year', async () => {
+    const script = await t.app.inject({ method: 'GET', url: '/assets/index-Cx1b2c3d.js' });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(script.body).toBe(MAIN_BUNDLE);
+    const style = await t.app.inject({ method: 'GET', url: '/assets/index-Dx1b2c3d.css' });
+    expect(style.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(style.body).toBe('body{margin:0}');
+    const head = await t.app.inject({ method: 'HEAD', url: '/assets/index-Cx1b2c3d.js' });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe(String(Buffer.byteLength(MAIN_BUNDLE)));
+  });
+
+  it('serves the files outside assets/, whose names do not change with their content, to be checked each time', async () => {
+    const icon = await t.app.inject({ method: 'GET', url: '/favicon.svg' });
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers['content-type']).toBe('image/svg+xml');
+    expect(icon.headers['cache-control']).toBe('no-cache');
   });
 
   it('an unknown API path is still a 404 in JSON', async () => {
