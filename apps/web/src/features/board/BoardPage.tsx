@@ -11,7 +11,7 @@ import { usePermissions } from '../auth/use-permissions.ts';
 import { ChatPanel, type ChatCard } from '../chat/ChatPanel.tsx';
 import { boardApi, type Board, type BoardCard, type BoardColumn, type Column, type FunnelSummary } from './board.api.ts';
 import { appendColumnPage, findCard, holdCard, moveCardLocally, patchCard, removeCard } from './board-cache.ts';
-import { boardKey, funnelsKey } from './board-live.ts';
+import { boardKey, boardQuery, funnelsKey, funnelsQuery } from './board-queries.ts';
 import { BoardColumnView, type ColumnActions } from './BoardColumnView.tsx';
 import { ColumnBotDialog } from './ColumnBotDialog.tsx';
 import { ColumnSettingsDialog } from './ColumnSettingsDialog.tsx';
@@ -46,11 +46,11 @@ export function BoardPage() {
   const [soundOn, setSoundOn] = useState(readSoundEnabled);
   const { canWrite, canManage, aiUnavailableReason } = usePermissions();
 
-  const funnels = useQuery({ queryKey: funnelsKey, queryFn: boardApi.funnels });
+  const funnels = useQuery(funnelsQuery());
   const funnelList = useMemo(() => funnels.data ?? [], [funnels.data]);
   const funnelId = shownFunnelId(funnelList, selectedId);
 
-  const board = useQuery({ queryKey: boardKey(funnelId ?? ''), queryFn: () => boardApi.board(funnelId!), enabled: funnelId !== null });
+  const board = useQuery({ ...boardQuery(funnelId ?? ''), enabled: funnelId !== null });
 
   useEffect(() => {
     if (funnels.isError) toast.error(errorMessageOr(funnels.error, 'No se pudieron cargar los funnels.'));

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   apiRequest,
   configureApiClient,
+  earlyAnswer,
   onPasswordChangeRequired,
   onSessionExpired,
   requestEarly,
@@ -253,6 +254,18 @@ describe('early answers', () => {
     expect(fetchMock).toHaveBeenCalledOnce();
     await apiRequest('/api/funnels/summary');
     expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('can be looked at without being taken, by the same session only', async () => {
+    fetchMock.mockImplementation(async () => json(200, { ok: true }));
+    void requestEarly('/api/funnels/summary');
+    expect((await earlyAnswer('/api/funnels/summary'))?.status).toBe(200);
+    expect(earlyAnswer('/api/funnels/other')).toBeUndefined();
+    localStorage.setItem('auth_token', 'another-token');
+    expect(earlyAnswer('/api/funnels/summary')).toBeUndefined();
+    localStorage.setItem('auth_token', 'tenant-token');
+    await expect(apiRequest('/api/funnels/summary')).resolves.toEqual({ ok: true });
+    expect(fetchMock).toHaveBeenCalledOnce();
   });
 
   it('are not used by another session, nor by a call other than a GET', async () => {

@@ -138,11 +138,20 @@ export function requestEarly(path: string): Promise<Response> {
   return response;
 }
 
+const isUsable = (early: EarlyAnswer, token: string | null) => early.token === token && Date.now() - early.startedAt < EARLY_ANSWER_MS;
+
+/** The answer requestEarly started for `path` that a call with the current session would take, without taking it. */
+export function earlyAnswer(path: string): Promise<Response> | undefined {
+  const { url, token } = outgoingRequest(path, {});
+  const early = earlyAnswers.get(url);
+  return early && isUsable(early, token) ? early.response : undefined;
+}
+
 function takeEarlyAnswer(url: string, token: string | null, init: RequestInit): Promise<Response> | undefined {
   const early = earlyAnswers.get(url);
   if (!early || init.method !== 'GET' || init.signal) return undefined;
   earlyAnswers.delete(url);
-  return early.token === token && Date.now() - early.startedAt < EARLY_ANSWER_MS ? early.response : undefined;
+  return isUsable(early, token) ? early.response : undefined;
 }
 
 /**
