@@ -59,6 +59,8 @@ describe('pagePreloadsPlugin', () => {
     expect(new Set(preloaded)).toEqual(new Set(chunks.filter((chunk) => chunk !== chunkOf('index.html') && chunk !== chunkOf('src/agenda.ts'))));
     expect(index).not.toContain(chunkOf('src/board.ts'));
     expect(board.replace(/ {4}<link rel="modulepreload" crossorigin href="\/[^"]+">\n/g, '')).toBe(index);
+    // After what index.html loads, so the main bundle is asked for first.
+    expect(board.indexOf(chunkOf('src/board.ts'))).toBeGreaterThan(board.indexOf(`src="/${chunkOf('index.html')}"`));
   });
 
   it("runs a page's boot module first, as an async module script, with the chunks it imports preloaded", async () => {

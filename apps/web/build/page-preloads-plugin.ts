@@ -51,25 +51,27 @@ export function pagePreloadsPlugin(pages: PageDocument[]): Plugin {
       if (!entry) return this.error('page-preloads: no entry chunk for index.html');
       const loadedByEntry = withImports(entry.fileName);
       for (const page of pages) {
-        const files = new Set<string>();
         const bootReference = bootChunks.get(page);
         const boot = bootReference === undefined ? undefined : this.getFileName(bootReference);
-        if (boot) for (const fileName of withImports(boot)) if (fileName !== boot) files.add(fileName);
+        const bootImports = boot ? [...withImports(boot)].filter((fileName) => fileName !== boot) : [];
+        const files = new Set<string>();
         for (const module of page.modules) {
           const id = path.resolve(root, module);
           const chunk = [...chunks.values()].find((candidate) => candidate.facadeModuleId === id);
           if (!chunk) return this.error(`page-preloads: no chunk for ${module} (${page.fileName})`);
           for (const fileName of withImports(chunk.fileName)) if (!loadedByEntry.has(fileName)) files.add(fileName);
         }
-        const tags = [
-          ...(boot ? [`<script type="module" async crossorigin src="${base}${boot}"></script>`] : []),
-          ...[...files].map((fileName) => `<link rel="modulepreload" crossorigin href="${base}${fileName}">`),
-        ];
-        // Before the main bundle's script, so the boot script and its imports are asked for first.
+        const preload = (fileName: string) => `<link rel="modulepreload" crossorigin href="${base}${fileName}">`;
+        // The boot script and its imports before the main bundle's script, so they are asked for first; the page's
+        // chunks after everything index.html loads, so the main bundle does not wait for a free connection behind them.
+        const first = [...(boot ? [`<script type="module" async crossorigin src="${base}${boot}"></script>`] : []), ...bootImports.map(preload)];
+        const last = [...files].filter((fileName) => !loadedByEntry.has(fileName) && !bootImports.includes(fileName)).map(preload);
         const html = String(index.source);
         const mainScript = html.indexOf('<script type="module"');
-        if (mainScript < 0) return this.error('page-preloads: index.html has no module script');
-        const source = `${html.slice(0, mainScript)}${tags.map((tag) => `${tag}\n    `).join('')}${html.slice(mainScript)}`;
+        const headEnd = html.indexOf('  </head>');
+        if (mainScript < 0 || headEnd < 0) return this.error('page-preloads: index.html has no module script or no </head>');
+        const lines = (tags: string[]) => tags.map((tag) => `${tag}\n    `).join('');
+        const source = `${html.slice(0, mainScript)}${lines(first)}${html.slice(mainScript, headEnd)}    ${lines(last).trimEnd()}\n${html.slice(headEnd)}`;
         this.emitFile({ type: 'asset', fileName: page.fileName, source });
       }
     },
