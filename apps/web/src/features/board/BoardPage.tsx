@@ -4,6 +4,7 @@ import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { useSocketEvent } from '../../shared/realtime-client/use-socket-event.ts';
 import { Button } from '../../shared/ui/Button.tsx';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
+import { useStableHandlers } from '../../shared/hooks/use-stable-handlers.ts';
 import { useDialogs } from '../../shared/ui/use-dialogs.ts';
 import { useModal } from '../../shared/ui/use-modal.ts';
 import { useToast } from '../../shared/ui/use-toast.ts';
@@ -170,7 +171,7 @@ export function BoardPage() {
     [setBoard],
   );
 
-  const actions: ColumnActions = {
+  const latestActions: ColumnActions = {
     onRename: async (column, input) => {
       const title = renamedValue(input, column.title);
       if (!title) return;
@@ -262,6 +263,9 @@ export function BoardPage() {
         />
       )),
   };
+
+  // Socket, session and board updates render this page often: the cards (memoised) get handlers that stay the same.
+  const actions = useStableHandlers(latestActions);
 
   const openCard = findCard(board.data, openCardId ?? '');
   const patchOpenCard = useCallback(
