@@ -15,6 +15,7 @@ const sources = [
   'apps/server/src',
   'apps/server/db',
   'apps/web/src',
+  'apps/web/build',
   'apps/web/public',
   'apps/web/index.html',
   'apps/web/vite.config.ts',

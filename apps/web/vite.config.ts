@@ -1,12 +1,25 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { pagePreloadsPlugin } from './build/page-preloads-plugin.ts';
 
 // In development the API, realtime, webhooks and media live on the server process (npm run dev).
 const server = 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    // The board is where a signed-in member lands: its document starts the board's reads and preloads the signed-in
+    // shell and the board's code.
+    pagePreloadsPlugin([
+      {
+        fileName: 'board.html',
+        boot: 'src/features/board/board-boot.ts',
+        modules: ['src/app/layouts/ShellLayout.tsx', 'src/features/board/BoardPage.tsx'],
+      },
+    ]),
+  ],
   server: {
     proxy: {
       '/api': server,
@@ -30,7 +43,7 @@ export default defineConfig({
   },
   test: {
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
     setupFiles: ['src/test/setup-tests.ts'],
     // Above the 5 s that findBy*/waitFor may poll (setup-tests.ts), so a slow first render fails as a clear wait, not a test timeout.
     testTimeout: 15_000,

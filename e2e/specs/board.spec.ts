@@ -44,6 +44,23 @@ test('a dragged card stays in its new column after a reload, and moves to anothe
   await expect(board.cardIn('Seguimiento', 'Paula Ríos (VIP)')).toBeVisible();
 });
 
+test("a reload of the board gets the board's document, whose early reads the page takes: funnels and board asked for once each", async ({ page, request }) => {
+  const owner = await registerCompany(request);
+  await customerWrites(request, owner, { phone: '5215511110009', name: 'Inés' }, 'Hola');
+  const board = new BoardPage(page);
+  await board.signIn({ email: owner.user.email, password: owner.password, tenantSlug: owner.tenant.slug });
+
+  const reads: string[] = [];
+  page.on('request', (sent) => {
+    const { pathname } = new URL(sent.url());
+    if (/\/api\/funnels\/(summary|[^/]+\/board)$/.test(pathname)) reads.push(pathname.replace(/funnels\/[^/]+\/board$/, 'funnels/{id}/board'));
+  });
+  const document = await page.reload();
+  expect(await document!.text()).toContain('board-boot');
+  await expect(board.cardIn('Nuevos', 'Inés')).toBeVisible();
+  expect(reads).toEqual([`/t/${owner.tenant.slug}/api/funnels/summary`, `/t/${owner.tenant.slug}/api/funnels/{id}/board`]);
+});
+
 test('columns: inline rename, colour, and a column with chats cannot be deleted', async ({ page, request }) => {
   const owner = await registerCompany(request);
   await customerWrites(request, owner, { phone: '5215511110002', name: 'Tomás' }, 'Hola');

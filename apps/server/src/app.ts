@@ -1,8 +1,6 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
-import fastifyStatic from '@fastify/static';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import multipart from '@fastify/multipart';
 import { sql } from 'drizzle-orm';
@@ -16,6 +14,8 @@ import { registerErrorHandler } from './platform/errors/error-handler.ts';
 import { recordRouteTable, registerRouteAccess, type RouteTableEntry } from './platform/http/route-access.ts';
 import { registerRequestScope } from './platform/http/request-scope.ts';
 import { registerApiDocs } from './platform/http/api-docs.ts';
+import { readSpaDocuments } from './platform/http/spa-documents.ts';
+import { registerWebBuild } from './platform/http/web-build.ts';
 import { exactResponseSerializerCompiler } from './platform/http/response-serializer.ts';
 import { acceptEmptyJsonBodies, MAX_JSON_BODY_BYTES } from './platform/http/json-body-parser.ts';
 import { MAX_UPLOAD_BYTES } from './platform/http/multipart-upload.ts';
@@ -162,7 +162,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   acceptEmptyJsonBodies(app);
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
-  registerErrorHandler(app, options.webDist && fs.existsSync(options.webDist) ? path.join(options.webDist, 'index.html') : undefined);
+  registerErrorHandler(app, options.webDist && fs.existsSync(options.webDist) ? readSpaDocuments(options.webDist) : undefined);
   registerRouteAccess(
     app,
     sessionResolver,
@@ -256,8 +256,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
     sandboxReviewer: messaging.sandboxReviewer,
   });
 
-  if (options.webDist && fs.existsSync(options.webDist)) {
-    await app.register(fastifyStatic, { root: options.webDist, wildcard: false, index: false });
-  }
+  if (options.webDist && fs.existsSync(options.webDist)) registerWebBuild(app, options.webDist);
   return app as unknown as App;
 }

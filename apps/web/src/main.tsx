@@ -4,11 +4,13 @@ import { RouterProvider } from 'react-router';
 import { AppProviders } from './app/AppProviders.tsx';
 import { createQueryClient } from './app/query-client.ts';
 import { createAppRouter } from './app/router.ts';
+import { seedBoardQueries } from './features/board/seed-board-queries.ts';
 import { configureApiClient } from './shared/api-client/api-client.ts';
 import './styles.css';
 
 const router = createAppRouter();
 const queryClient = createQueryClient();
+void seedBoardQueries(queryClient);
 // A 401 sends the user to sign in through the router instead of reloading the page.
 configureApiClient({ navigate: (to) => void router.navigate(to, { replace: true }) });
 

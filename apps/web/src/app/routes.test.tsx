@@ -1,9 +1,10 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { installFakeApi, json } from '../test/fake-api.ts';
 import { createFakeSocket } from '../test/fake-socket.ts';
 import { renderApp } from '../test/render-app.tsx';
 import { aTenant, aUser, storeSession } from '../test/session-fixture.ts';
+import { createQueryClient } from './query-client.ts';
 
 vi.mock('socket.io-client', () => ({ io: () => createFakeSocket() }));
 
@@ -135,6 +136,18 @@ describe('routes', () => {
     installFakeApi({ 'GET /api/auth/me': () => json(200, { user: aUser({ name: 'Nombre Nuevo' }), tenant }) });
     renderApp('/t/acme');
     await waitFor(() => expect(JSON.parse(localStorage.getItem('auth_user') ?? '{}').name).toBe('Nombre Nuevo'));
+  });
+
+  it('keeps the restored session as it is when the session check finds nothing new, so no screen renders again', async () => {
+    // Stored as a previous visit left it, in another key order than the server's answer.
+    const { user, tenant } = storeSession();
+    installFakeApi({ 'GET /api/auth/me': () => json(200, { tenant: { ...tenant }, user: Object.fromEntries(Object.entries(user).reverse()) }) });
+    const writes = vi.spyOn(Storage.prototype, 'setItem');
+    const queryClient = createQueryClient();
+    renderApp('/t/acme', queryClient);
+    await waitFor(() => expect(queryClient.getQueryState(['auth', 'me', 'stored-token'])?.status).toBe('success'));
+    await act(async () => undefined);
+    expect(writes.mock.calls.filter(([key]) => key === 'auth_user' || key === 'auth_tenant')).toEqual([]);
   });
 
   it('sends the user to the forced change when the server demands it', async () => {

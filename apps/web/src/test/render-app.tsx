@@ -5,11 +5,12 @@ import { createQueryClient } from '../app/query-client.ts';
 import { routes } from '../app/routes.tsx';
 import { configureApiClient } from '../shared/api-client/api-client.ts';
 
-/** Renders the real app (routes, providers, guards) at `path` in memory. */
-export function renderApp(path: string) {
+/**
+ * Renders the real app (routes, providers, guards) at `path` in memory; by default with a query client that never
+ * retries and keeps nothing fresh, or with the one given (as main.tsx makes it).
+ */
+export function renderApp(path: string, queryClient = testQueryClient()) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
-  const queryClient = createQueryClient();
-  queryClient.setDefaultOptions({ queries: { retry: false, staleTime: 0 } });
   configureApiClient({ navigate: (to) => void router.navigate(to, { replace: true }) });
   const view = render(
     <AppProviders queryClient={queryClient}>
@@ -17,4 +18,10 @@ export function renderApp(path: string) {
     </AppProviders>,
   );
   return { ...view, router, pathname: () => router.state.location.pathname };
+}
+
+function testQueryClient() {
+  const queryClient = createQueryClient();
+  queryClient.setDefaultOptions({ queries: { retry: false, staleTime: 0 } });
+  return queryClient;
 }

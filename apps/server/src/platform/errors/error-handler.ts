@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError } from './app-error.ts';
@@ -8,7 +7,7 @@ const EMPTY_BODY = 'El cuerpo de la solicitud está vacío.';
 const BODY_TOO_LARGE = 'El cuerpo de la solicitud es demasiado grande.';
 
 /** The one place that turns errors into HTTP answers `{ code, message }`. */
-export function registerErrorHandler(app: FastifyInstance, spaIndexFile?: string) {
+export function registerErrorHandler(app: FastifyInstance, spaDocumentFor?: (pathname: string) => Buffer) {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (error instanceof AppError) {
       if (error.details.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.details.retryAfterSeconds));
@@ -46,12 +45,11 @@ export function registerErrorHandler(app: FastifyInstance, spaIndexFile?: string
     return reply.status(500).send({ code: 'INTERNAL', message: 'Error interno del servidor.' });
   });
 
-  const spaIndex = spaIndexFile ? fs.readFileSync(spaIndexFile) : undefined;
   app.setNotFoundHandler((request, reply) => {
     // Client-side routes (/, /login, /t/{slug}/...) all load the SPA; unknown API paths stay 404.
     const pathname = request.url.split('?')[0]!;
-    if (spaIndex && request.method === 'GET' && !/^\/(api|t\/[^/]+\/api|socket\.io|webhooks|media)(\/|$)/.test(pathname)) {
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(spaIndex);
+    if (spaDocumentFor && request.method === 'GET' && !/^\/(api|t\/[^/]+\/api|socket\.io|webhooks|media)(\/|$)/.test(pathname)) {
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(spaDocumentFor(pathname));
     }
     return reply.status(404).send({ code: 'NOT_FOUND', message: `Ruta no encontrada: ${request.method} ${request.url.split('?')[0]}` });
   });

@@ -1,9 +1,10 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { replaceEqualDeep, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { onPasswordChangeRequired, onSessionExpired, SESSION_EXPIRED_MESSAGE } from '../../shared/api-client/api-client.ts';
 import { ApiError } from '../../shared/api-client/api-error.ts';
-import { clearTenantSession, readTenantSession, storageKeys, writeTenantSession, type StoredSession } from '../../shared/api-client/auth-storage.ts';
+import { clearTenantSession, storageKeys, writeTenantSession, type StoredSession } from '../../shared/api-client/auth-storage.ts';
+import { readTenantSession } from '../../shared/api-client/stored-tenant-session.ts';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { authApi } from './auth.api.ts';
 import { SessionContext, type SessionApi } from './session-context.ts';
@@ -42,7 +43,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     // Refresh the restored session only while nothing newer (a sign-in, a profile edit) replaced it.
     const current = sessionRef.current;
-    if (me.data && current && current === restored) setSession({ ...current, user: me.data.user, tenant: me.data.tenant });
+    if (!me.data || !current || current !== restored) return;
+    const user = replaceEqualDeep(current.user, me.data.user);
+    const tenant = replaceEqualDeep(current.tenant, me.data.tenant);
+    // Nearly always nothing changed: keeping the same session spares every screen a render (the board and all its
+    // cards, often right as it first paints).
+    if (user === current.user && tenant === current.tenant) return;
+    setSession({ ...current, user, tenant });
   }, [me.data, restored, setSession]);
 
   useEffect(() => {

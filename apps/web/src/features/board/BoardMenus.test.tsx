@@ -57,4 +57,14 @@ describe('board menus', () => {
     fireEvent.keyDown(document, { key: 'Escape' });
     expect(screen.queryByRole('menu')).toBeNull();
   });
+
+  it('a card is laid out only near the screen, except while its menu, which hangs outside the card, is open', () => {
+    const column = renderColumn();
+    const card = within(column).getByTestId('board-card');
+    expect(card.className).toContain('[content-visibility:auto]');
+    fireEvent.click(within(card).getByRole('button', { name: 'Opciones del chat' }));
+    expect(card.className).not.toContain('content-visibility');
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(card.className).toContain('[content-visibility:auto]');
+  });
 });

@@ -2,7 +2,11 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest';
 import { json } from '../../test/fake-api.ts';
 import { renderApp } from '../../test/render-app.tsx';
-import { aBoard, aCard, aMessage, createEmittingSocket, installBoardApi } from '../chat/chat-test-fixtures.ts';
+import { aBoard, aCard, aMessage, createEmittingSocket, FUNNEL_ID, installBoardApi } from '../chat/chat-test-fixtures.ts';
+import { createQueryClient } from '../../app/query-client.ts';
+import { preloadBoard } from './board-preload.ts';
+import { boardKey } from './board-queries.ts';
+import { seedBoardQueries } from './seed-board-queries.ts';
 
 const socket = vi.hoisted(() => ({ current: null as { serverEmit(event: string, payload: unknown): void } | null }));
 vi.mock('socket.io-client', () => ({
@@ -69,6 +73,22 @@ describe('board', () => {
     expect(screen.getByTestId('counter-contacts').textContent).toBe('3');
     expect(within(column('col2')).getByTestId('group-icon')).toBeTruthy();
     expect(within(column('col1')).getByTestId('unread-badge').textContent).toBe('2');
+  });
+
+  it('opened on the board, the app reads the funnels and the board before the page renders, once each', async () => {
+    const api = installBoardApi(aBoard([aCard()]));
+    // As board.html then main.tsx do.
+    preloadBoard('/t/acme');
+    expect(api.callsTo('GET', '/t/acme/api/funnels/summary')).toHaveLength(1);
+    const queryClient = createQueryClient();
+    await seedBoardQueries(queryClient);
+    expect(queryClient.getQueryData(boardKey(FUNNEL_ID))).toBeDefined();
+
+    renderApp('/t/acme', queryClient);
+    await screen.findAllByTestId('board-card');
+    expect(cardIdsIn('col1')).toEqual(['c1']);
+    expect(api.callsTo('GET', '/t/acme/api/funnels/summary')).toHaveLength(1);
+    expect(api.callsTo('GET', `/t/acme/api/funnels/${FUNNEL_ID}/board`)).toHaveLength(1);
   });
 
   it('keeps a card rename only when the trimmed name is non-empty and changed', async () => {

@@ -4,6 +4,7 @@ import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { useSocketEvent } from '../../shared/realtime-client/use-socket-event.ts';
 import { Button } from '../../shared/ui/Button.tsx';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
+import { useStableHandlers } from '../../shared/hooks/use-stable-handlers.ts';
 import { useDialogs } from '../../shared/ui/use-dialogs.ts';
 import { useModal } from '../../shared/ui/use-modal.ts';
 import { useToast } from '../../shared/ui/use-toast.ts';
@@ -11,7 +12,7 @@ import { usePermissions } from '../auth/use-permissions.ts';
 import { ChatPanel, type ChatCard } from '../chat/ChatPanel.tsx';
 import { boardApi, type Board, type BoardCard, type BoardColumn, type Column, type FunnelSummary } from './board.api.ts';
 import { appendColumnPage, findCard, holdCard, moveCardLocally, patchCard, removeCard } from './board-cache.ts';
-import { boardKey, funnelsKey } from './board-live.ts';
+import { boardKey, boardQuery, funnelsKey, funnelsQuery } from './board-queries.ts';
 import { BoardColumnView, type ColumnActions } from './BoardColumnView.tsx';
 import { ColumnBotDialog } from './ColumnBotDialog.tsx';
 import { ColumnSettingsDialog } from './ColumnSettingsDialog.tsx';
@@ -19,11 +20,10 @@ import { FunnelSelector } from './FunnelSelector.tsx';
 import { MoveCardDialog } from './MoveCardDialog.tsx';
 import { playNotificationBeep, readSoundEnabled, storeSoundEnabled } from './notification-sound.ts';
 import { renamedValue } from './rename-value.ts';
+import { readSelectedFunnelId, SELECTED_FUNNEL_KEY, shownFunnelId } from './shown-funnel.ts';
 import { StartConversationDialog } from './StartConversationDialog.tsx';
 import { useBoardLive } from './use-board-live.ts';
 import { BulkSendWizard } from '../bulk-sends/BulkSendWizard.tsx';
-
-const SELECTED_FUNNEL_KEY = 'board_funnel_id';
 
 function Counter({ label, value, testId }: { label: string; value: number; testId: string }) {
   return (
@@ -42,16 +42,16 @@ export function BoardPage() {
   const dialogs = useDialogs();
   const modal = useModal();
   const queryClient = useQueryClient();
-  const [selectedId, setSelectedId] = useState<string | null>(() => localStorage.getItem(SELECTED_FUNNEL_KEY));
+  const [selectedId, setSelectedId] = useState<string | null>(readSelectedFunnelId);
   const [openCardId, setOpenCardId] = useState<string | null>(null);
   const [soundOn, setSoundOn] = useState(readSoundEnabled);
   const { canWrite, canManage, aiUnavailableReason } = usePermissions();
 
-  const funnels = useQuery({ queryKey: funnelsKey, queryFn: boardApi.funnels });
+  const funnels = useQuery(funnelsQuery());
   const funnelList = useMemo(() => funnels.data ?? [], [funnels.data]);
-  const funnelId = funnelList.find((funnel) => funnel.id === selectedId)?.id ?? funnelList[0]?.id ?? null;
+  const funnelId = shownFunnelId(funnelList, selectedId);
 
-  const board = useQuery({ queryKey: boardKey(funnelId ?? ''), queryFn: () => boardApi.board(funnelId!), enabled: funnelId !== null });
+  const board = useQuery({ ...boardQuery(funnelId ?? ''), enabled: funnelId !== null });
 
   useEffect(() => {
     if (funnels.isError) toast.error(errorMessageOr(funnels.error, 'No se pudieron cargar los funnels.'));
@@ -171,7 +171,7 @@ export function BoardPage() {
     [setBoard],
   );
 
-  const actions: ColumnActions = {
+  const latestActions: ColumnActions = {
     onRename: async (column, input) => {
       const title = renamedValue(input, column.title);
       if (!title) return;
@@ -263,6 +263,9 @@ export function BoardPage() {
         />
       )),
   };
+
+  // Socket, session and board updates render this page often: the cards (memoised) get handlers that stay the same.
+  const actions = useStableHandlers(latestActions);
 
   const openCard = findCard(board.data, openCardId ?? '');
   const patchOpenCard = useCallback(

@@ -51,4 +51,11 @@ describe('CardList', () => {
     expect(group!.textContent).toBe('120363025246125486');
     expect(group!.querySelector('[data-testid="group-icon"]')).toBeTruthy();
   });
+
+  it('dates each card with its last activity, short date and time in Spanish', () => {
+    const at = '2024-03-05T14:07:00.000Z';
+    render(<CardList cards={[aCard({ lastActivityAt: at })]} openCardId={null} onOpen={noop} onRename={noop} onMoveToFunnel={noop} />);
+    const expected = new Date(at).toLocaleString('es', { dateStyle: 'short', timeStyle: 'short' });
+    expect(screen.getByTestId('board-card').textContent).toContain(expected);
+  });
 });

@@ -3,7 +3,8 @@ import { cardUpdatedPayload } from '@embudo/contracts/realtime/events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { aBoard, aCard } from '../chat/chat-test-fixtures.ts';
 import type { Board, BoardCard, FunnelSummary } from './board.api.ts';
-import { boardKey, createBoardLive, funnelsKey, RELOAD_WINDOW_MS } from './board-live.ts';
+import { createBoardLive, RELOAD_WINDOW_MS } from './board-live.ts';
+import { boardKey, funnelsKey } from './board-queries.ts';
 
 function setup(openCardId: string | null = null) {
   const queryClient = new QueryClient();

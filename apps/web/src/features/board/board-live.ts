@@ -3,9 +3,7 @@ import type { ServerEventPayload } from '@embudo/contracts/realtime/events';
 import { throttledTask } from '../../shared/realtime-client/throttled-task.ts';
 import type { Board, BoardCard, FunnelSummary } from './board.api.ts';
 import { findCard, patchCard, placeCardUpdate, type CardChange } from './board-cache.ts';
-
-export const funnelsKey = ['funnels'] as const;
-export const boardKey = (funnelId: string) => ['board', funnelId] as const;
+import { boardKey, funnelsKey } from './board-queries.ts';
 /** A column's chats as searched or sorted on the server (every such list, whatever its search). */
 export const columnCardsKey = ['column-cards'] as const;
 

@@ -29,13 +29,19 @@ export type ColumnChanges = UpdateColumnRequest;
 
 const id = (value: string) => encodeURIComponent(value);
 
+/** The two reads that show a board, also started early when the app opens on the board (board-preload.ts). */
+export const boardPaths = {
+  funnels: '/api/funnels/summary',
+  board: (funnelId: string) => `/api/funnels/${id(funnelId)}/board`,
+};
+
 export const boardApi = {
   /** Which AI model answers (issue 15): the sandbox says "IA de prueba". */
   aiStatus: () => api.get<AiStatus>('/api/ai/status'),
-  funnels: () => api.get<FunnelSummary[]>('/api/funnels/summary'),
+  funnels: () => api.get<FunnelSummary[]>(boardPaths.funnels),
   createFunnel: (name: string) => api.post<FunnelSummary>('/api/funnels', { name }),
   renameFunnel: (funnelId: string, name: string) => api.put<FunnelSummary>(`/api/funnels/${id(funnelId)}`, { name }),
-  board: (funnelId: string) => api.get<Board>(`/api/funnels/${id(funnelId)}/board`),
+  board: (funnelId: string) => api.get<Board>(boardPaths.board(funnelId)),
   /** A page of a column's chats: the next one after the board's, or a search or order over the whole column. */
   columnCards: (columnId: string, query: ColumnCardsQuery) => {
     const params = new URLSearchParams(Object.entries(query).flatMap(([key, value]) => (value === undefined ? [] : [[key, String(value)]])));

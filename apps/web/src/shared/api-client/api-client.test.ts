@@ -2,8 +2,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   apiRequest,
   configureApiClient,
+  earlyAnswer,
   onPasswordChangeRequired,
   onSessionExpired,
+  requestEarly,
   SERVER_ERROR_MESSAGE,
   SESSION_EXPIRED_MESSAGE,
   UNKNOWN_ERROR_MESSAGE,
@@ -235,5 +237,79 @@ describe('request bodies', () => {
     await apiRequest('/api/message/media', { method: 'POST', body: form });
     expect(lastCall().init?.body).toBe(form);
     expect(lastCall().headers['content-type']).toBeUndefined();
+  });
+});
+
+describe('early answers', () => {
+  beforeEach(() => storeTenantSession());
+
+  it("answer the page's own GET of the same URL, once", async () => {
+    fetchMock.mockImplementation(async () => json(200, [{ id: 'f1' }]));
+    void requestEarly('/api/funnels/summary');
+    expect(fetchMock).toHaveBeenCalledOnce();
+    expect(lastCall().url).toBe('/t/acme/api/funnels/summary');
+    expect(lastCall().headers.authorization).toBe('Bearer tenant-token');
+
+    await expect(apiRequest('/api/funnels/summary')).resolves.toEqual([{ id: 'f1' }]);
+    expect(fetchMock).toHaveBeenCalledOnce();
+    await apiRequest('/api/funnels/summary');
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('can be looked at without being taken, by the same session only', async () => {
+    fetchMock.mockImplementation(async () => json(200, { ok: true }));
+    void requestEarly('/api/funnels/summary');
+    expect((await earlyAnswer('/api/funnels/summary'))?.status).toBe(200);
+    expect(earlyAnswer('/api/funnels/other')).toBeUndefined();
+    localStorage.setItem('auth_token', 'another-token');
+    expect(earlyAnswer('/api/funnels/summary')).toBeUndefined();
+    localStorage.setItem('auth_token', 'tenant-token');
+    await expect(apiRequest('/api/funnels/summary')).resolves.toEqual({ ok: true });
+    expect(fetchMock).toHaveBeenCalledOnce();
+  });
+
+  it('are not used by another session, nor by a call other than a GET', async () => {
+    fetchMock.mockImplementation(async () => json(200, {}));
+    void requestEarly('/api/funnels/summary');
+    await apiRequest('/api/funnels/summary', { method: 'POST', body: {} });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+
+    localStorage.setItem('auth_token', 'another-token');
+    await apiRequest('/api/funnels/summary');
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    expect(lastCall().headers.authorization).toBe('Bearer another-token');
+  });
+
+  it('are not used once older than an answer the query cache counts as fresh (10 s)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    fetchMock.mockImplementation(async () => json(200, {}));
+    void requestEarly('/api/funnels/summary');
+    vi.setSystemTime(Date.now() + 10_000);
+    await apiRequest('/api/funnels/summary');
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('a 401 taken from an early answer expires the session as any other', async () => {
+    const expired = vi.fn();
+    const stop = onSessionExpired(expired);
+    fetchMock.mockResolvedValue(json(401, { code: 'UNAUTHORIZED', message: 'Sesión inválida' }));
+    void requestEarly('/api/funnels/summary');
+
+    const error = await failureOf(apiRequest('/api/funnels/summary'));
+
+    expect(error.message).toBe(SESSION_EXPIRED_MESSAGE);
+    expect(fetchMock).toHaveBeenCalledOnce();
+    expect(localStorage.getItem('auth_token')).toBeNull();
+    expect(navigate).toHaveBeenCalledWith('/login');
+    expect(expired).toHaveBeenCalledWith('tenant');
+    stop();
+  });
+
+  it('a network failure is reported by the call that takes it, and by nobody before', async () => {
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    void requestEarly('/api/funnels/summary');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const error = await failureOf(apiRequest('/api/funnels/summary'));
+    expect(error).toMatchObject({ status: 0, message: UNKNOWN_ERROR_MESSAGE });
   });
 });

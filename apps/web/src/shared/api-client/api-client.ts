@@ -94,11 +94,8 @@ async function errorFromResponse(response: Response): Promise<ApiError> {
   return new ApiError(response.status, serverMessage ?? SERVER_ERROR_MESSAGE, { code, serverMessage });
 }
 
-/**
- * Calls the Embudo API with the right bearer token and path, and turns failures into ApiError.
- * Answers without content (204, 304, empty body) resolve to undefined.
- */
-export async function apiRequest<T = unknown>(path: string, options: ApiRequestOptions = {}): Promise<T> {
+/** The URL and init of a call: the right bearer token, path and body. */
+function outgoingRequest(path: string, options: ApiRequestOptions) {
   const scope = sessionScopeFor(path);
   const token = localStorage.getItem(scope === 'admin' ? storageKeys.adminToken : storageKeys.token);
   const url = resolveApiPath(path, scope === 'admin' ? null : currentTenantSlug());
@@ -112,10 +109,61 @@ export async function apiRequest<T = unknown>(path: string, options: ApiRequestO
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.body);
   }
+  const method = options.method ?? 'GET';
+  return { scope, url, token, init: { method, headers, body, signal: options.signal } };
+}
+
+/** As long as the query cache counts an answer as fresh: an early answer older than that is not used. */
+const EARLY_ANSWER_MS = 10_000;
+
+interface EarlyAnswer {
+  token: string | null;
+  startedAt: number;
+  response: Promise<Response>;
+}
+
+const earlyAnswers = new Map<string, EarlyAnswer>();
+
+/**
+ * Starts a GET that a page is about to make, before that page's code has even loaded. The page's own call to the
+ * same URL with the same session takes the answer, once, and handles it as its own (a 401 or an error included);
+ * an answer nobody takes within EARLY_ANSWER_MS is dropped. Resolves to the answer, for whoever must read it early.
+ */
+export function requestEarly(path: string): Promise<Response> {
+  const { url, token, init } = outgoingRequest(path, {});
+  const response = fetch(url, init);
+  // Nobody may take it: its failure is then nobody's to report.
+  response.catch(() => undefined);
+  earlyAnswers.set(url, { token, startedAt: Date.now(), response });
+  return response;
+}
+
+const isUsable = (early: EarlyAnswer, token: string | null) => early.token === token && Date.now() - early.startedAt < EARLY_ANSWER_MS;
+
+/** The answer requestEarly started for `path` that a call with the current session would take, without taking it. */
+export function earlyAnswer(path: string): Promise<Response> | undefined {
+  const { url, token } = outgoingRequest(path, {});
+  const early = earlyAnswers.get(url);
+  return early && isUsable(early, token) ? early.response : undefined;
+}
+
+function takeEarlyAnswer(url: string, token: string | null, init: RequestInit): Promise<Response> | undefined {
+  const early = earlyAnswers.get(url);
+  if (!early || init.method !== 'GET' || init.signal) return undefined;
+  earlyAnswers.delete(url);
+  return isUsable(early, token) ? early.response : undefined;
+}
+
+/**
+ * Calls the Embudo API with the right bearer token and path, and turns failures into ApiError.
+ * Answers without content (204, 304, empty body) resolve to undefined.
+ */
+export async function apiRequest<T = unknown>(path: string, options: ApiRequestOptions = {}): Promise<T> {
+  const { scope, url, token, init } = outgoingRequest(path, options);
 
   let response: Response;
   try {
-    response = await fetch(url, { method: options.method ?? 'GET', headers, body, signal: options.signal });
+    response = await (takeEarlyAnswer(url, token, init) ?? fetch(url, init));
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(0, UNKNOWN_ERROR_MESSAGE);

@@ -1,4 +1,5 @@
-import { sessionTenant, sessionUser, type SessionTenant, type SessionUser } from '@embudo/contracts/http/auth';
+// No schema here: the board's early reads (board-preload.ts) run this before the main bundle, which brings zod.
+import type { SessionTenant, SessionUser } from '@embudo/contracts/http/auth';
 
 /** Local-storage keys of spec 01 §9. */
 export const storageKeys = {
@@ -15,7 +16,7 @@ export interface StoredSession {
   tenant: SessionTenant;
 }
 
-function readJson(key: string): unknown {
+export function readStoredJson(key: string): unknown {
   const raw = localStorage.getItem(key);
   if (!raw) return undefined;
   try {
@@ -23,15 +24,6 @@ function readJson(key: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** The stored tenant session, or null when any part is missing or malformed. */
-export function readTenantSession(): StoredSession | null {
-  const token = localStorage.getItem(storageKeys.token);
-  const user = sessionUser.safeParse(readJson(storageKeys.user));
-  const tenant = sessionTenant.safeParse(readJson(storageKeys.tenant));
-  if (!token || !user.success || !tenant.success) return null;
-  return { token, user: user.data, tenant: tenant.data };
 }
 
 export function writeTenantSession(session: StoredSession) {
@@ -53,7 +45,7 @@ export function clearAdminSession() {
 
 /** Slug of the stored tenant, used to scope tenant calls under /t/{slug}. */
 export function readStoredTenantSlug(): string | null {
-  const tenant = readJson(storageKeys.tenant);
+  const tenant = readStoredJson(storageKeys.tenant);
   if (tenant && typeof tenant === 'object' && 'slug' in tenant && typeof tenant.slug === 'string') return tenant.slug;
   return null;
 }
