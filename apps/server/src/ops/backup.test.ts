@@ -99,7 +99,9 @@ describe('embedded backups', () => {
     } finally {
       await database.close();
     }
-  });
+    // Opens an embedded database on disk three times (6 s alone): beside the browser journeys and the other suites in
+    // CI it took up to 32 s.
+  }, 90_000);
 
   it('refuses to restore into a folder that is not empty, and leaves it as it was', async () => {
     const dataDir = path.join(scratch, 'lleno');
