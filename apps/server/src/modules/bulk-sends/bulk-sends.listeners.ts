@@ -10,6 +10,13 @@ import { batchesOfChats, batchesOfMessages, type BatchUpdates } from './batch-up
  */
 const announcedIn = new WeakMap<Tx, Set<string>>();
 
+/**
+ * The batches each selected event moves, as its transaction found them: the listener is handled after that commit in
+ * this process with the same event object, so it announces them without asking again. An event handled by a job
+ * (published outside a unit) is a copy, absent here, and its batches are looked up.
+ */
+const batchesFound = new WeakMap<DomainEvent, string[]>();
+
 /** Of events published in one transaction, the first that moves each batch, found with one statement per publish. */
 function firstPerBatch<T extends DomainEventType>(
   keyOf: (event: DomainEvent<T>) => string,
@@ -22,6 +29,7 @@ function firstPerBatch<T extends DomainEventType>(
     return events.filter((event) => {
       const fresh = (batchesByKey.get(keyOf(event)) ?? []).filter((batchId) => !announced.has(batchId));
       fresh.forEach((batchId) => announced.add(batchId));
+      if (fresh.length > 0) batchesFound.set(event, fresh);
       return fresh.length > 0;
     });
   };
@@ -55,7 +63,10 @@ export function createBulkSendListeners(deps: { db: Db; updates: BatchUpdates })
       event: 'message.status-changed',
       selectRelevant: firstPerBatch((event) => event.payload.messageId, batchesOfMessages),
       handle: async (event) =>
-        announce(event.tenantId, (await batchesOfMessages(deps.db, event.tenantId, [event.payload.messageId])).get(event.payload.messageId)),
+        announce(
+          event.tenantId,
+          batchesFound.get(event) ?? (await batchesOfMessages(deps.db, event.tenantId, [event.payload.messageId])).get(event.payload.messageId),
+        ),
     }),
     defineListener({
       name: 'bulk-sends.progress-on-customer-reply',
@@ -63,7 +74,8 @@ export function createBulkSendListeners(deps: { db: Db; updates: BatchUpdates })
       delivery: 'after-commit',
       event: 'customer-message.stored',
       selectRelevant: firstPerBatch((event) => event.payload.cardId, batchesOfChats),
-      handle: async (event) => announce(event.tenantId, (await batchesOfChats(deps.db, event.tenantId, [event.payload.cardId])).get(event.payload.cardId)),
+      handle: async (event) =>
+        announce(event.tenantId, batchesFound.get(event) ?? (await batchesOfChats(deps.db, event.tenantId, [event.payload.cardId])).get(event.payload.cardId)),
     }),
   ];
 }

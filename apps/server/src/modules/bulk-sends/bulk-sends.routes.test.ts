@@ -16,6 +16,7 @@ import { OLD_XLS_FORMAT } from './excel-sheet.parser.ts';
 import { savePricing } from '../usage/index.ts';
 import { SendPacer } from '../send-pacing/index.ts';
 import { createTestClock } from '../../../test/support/test-clock.ts';
+import { statementsOfOneJob, statementsOfOneSend, STATEMENTS_PER_SEND } from '../../../test/support/send-cost.ts';
 
 type Owner = Awaited<ReturnType<typeof registerTenant>>;
 
@@ -678,6 +679,9 @@ describe("pacing by the company's number (issue 16)", () => {
   });
 });
 
+/** The chunk jobs of a batch. */
+const chunkOf = (batchId: string) => sql`${jobs.name} = ${CHUNK_JOB} and ${jobs.payload}->>'batchId' = ${batchId}`;
+
 describe('the cost of a slice', () => {
   it('stores 5 rows or 40 (their contacts, chats, messages, send jobs and events) in the same number of statements', async () => {
     const chunkStatements = async (count: number) => {
@@ -691,23 +695,7 @@ describe('the cost of a slice', () => {
       await t.app.queue.drain();
       const created = (await postBatch(owner, funnelId, request)).json();
       // Only the batch's chunk job is due (the sandbox's late statuses of earlier sends bring jobs too).
-      const postponed = await db()
-        .update(jobs)
-        .set({ runAt: sql`now() + interval '1 hour'` })
-        .where(and(eq(jobs.status, 'pending'), sql`not (${jobs.name} = ${CHUNK_JOB} and ${jobs.payload}->>'batchId' = ${created.id})`))
-        .returning({ id: jobs.id });
-      const { result: ran, statements } = await t.database.gate.countStatements(() => t.app.queue.runDueJobsOnce(1));
-      if (postponed.length > 0)
-        await db()
-          .update(jobs)
-          .set({ runAt: sql`now()` })
-          .where(
-            inArray(
-              jobs.id,
-              postponed.map((job) => job.id),
-            ),
-          );
-      expect(ran).toBe(1);
+      const statements = await statementsOfOneJob(t, chunkOf(created.id));
       const queued = await db()
         .select()
         .from(batchRecipients)
@@ -730,6 +718,18 @@ describe('the cost of a slice', () => {
       return statements;
     };
     expect(await chunkStatements(40)).toBe(await chunkStatements(5));
+  });
+
+  it("sends a batch row in the statements of any send: the dashboard's announcement asks nothing more", async () => {
+    const { owner, funnelId, request } = await companyWithFile([HEADERS, ['5215591000001', 'Ana', 'A-1']]);
+    await pacer.setRate(owner.tenant.id, 1000);
+    await t.app.queue.drain();
+    const created = (await postBatch(owner, funnelId, request)).json();
+    // The batch's chunk stores the row and its send job; nothing else runs meanwhile.
+    await statementsOfOneJob(t, chunkOf(created.id));
+
+    expect(await statementsOfOneSend(t)).toBe(STATEMENTS_PER_SEND);
+    expect(sendsTo(owner)).toEqual(['5215591000001']);
   });
 });
 

@@ -1,18 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq, ne, sql } from 'drizzle-orm';
-import { cards, jobs, messages } from '../../../db/schema/index.ts';
+import { and, eq } from 'drizzle-orm';
+import { cards, messages } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
+import { statementsOfOneSend, STATEMENTS_PER_SEND } from '../../../test/support/send-cost.ts';
 import { sandboxAppName } from '../tenants/index.ts';
-
-/**
- * What one outbound send costs the database, counted statement by statement (a transaction's BEGIN and COMMIT
- * included): the job's claim, the message's dispatch claim with its chat, the company and its line, the provider's
- * acceptance stored with its charge and event in one transaction, the job's finish. A change that adds a round trip
- * to every send fails here; lower the figure when a change saves one.
- */
-const STATEMENTS_PER_SEND = 10;
 
 let t: TestApp;
 
@@ -46,14 +39,8 @@ describe('outbound send cost', () => {
     });
     expect(sent.statusCode).toBe(201);
     // Only the send is due: the jobs the message's events brought wait, so the count is the send's alone.
-    await t.database.db
-      .update(jobs)
-      .set({ runAt: sql`now() + interval '1 hour'` })
-      .where(and(eq(jobs.status, 'pending'), ne(jobs.name, 'chats.send-message')));
+    const statements = await statementsOfOneSend(t);
 
-    const { result: ran, statements } = await t.database.gate.countStatements(() => t.app.queue.runDueJobsOnce());
-
-    expect(ran).toBe(1);
     const [message] = await t.database.db.select().from(messages).where(eq(messages.id, sent.json().id));
     expect(message!.providerMessageId).toBeTruthy();
     expect(statements).toBe(STATEMENTS_PER_SEND);
