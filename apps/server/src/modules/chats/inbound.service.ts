@@ -1,16 +1,14 @@
-import { and, eq, getTableColumns, isNull, or, sql } from 'drizzle-orm';
-import { cards, messages, webhookRejections } from '../../../db/schema/index.ts';
+import { and, eq, or } from 'drizzle-orm';
+import { messages, webhookRejections } from '../../../db/schema/index.ts';
 import type { Db, DbExecutor, Tx } from '../../platform/db/database.ts';
-import type { EventPublisher, NewDomainEvent } from '../../platform/events/index.ts';
+import type { EventPublisher } from '../../platform/events/index.ts';
 import { secretMatches } from '../../platform/auth/secrets.ts';
 import { unauthorized } from '../../platform/errors/app-error.ts';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../platform/http/json-body-parser.ts';
 import {
-  ackByStatus,
   MalformedDelivery,
   type InboundEvent,
   type InboundMessage,
-  type InboundStatus,
   type ProviderName,
   type WebhookDelivery,
   type WebhookReceiver,
@@ -18,11 +16,12 @@ import {
 } from '../../messaging-providers/provider.ts';
 import { findOrCreateCards, recordCardsActivity, toCardUpdate, type CardPlace, type CardRow, type LearntName } from '../funnels/index.ts';
 import { applyProviderTemplateStatus } from '../templates/index.ts';
-import { recordUsageOfMessages, unbillFailedMessage } from '../usage/index.ts';
+import { recordUsageOfMessages } from '../usage/index.ts';
 import { upsertContacts } from './contacts.service.ts';
 import { toMessageDto, type MessageRow } from './message-dto.ts';
 import type { ChatEvents } from './chat-events.ts';
 import { statusChangeEvent } from './message-events.ts';
+import { applyStatusRun, type ChangedStatus, type PendingStatus } from './inbound-statuses.ts';
 import { keptBody, recordWrongSecret, type DeliveryCounter, type DeliveryKind } from './webhook-activity.ts';
 import type { WebhookOutcome } from '../../platform/metrics/metrics.ts';
 import type { Logger } from '../../platform/logger/logger.ts';
@@ -142,9 +141,8 @@ export interface StoredDelivery {
 
 /**
  * Applies stored deliveries, in order, inside the intake's transaction: every event of each callback. Customers'
- * messages that follow one another are stored together (a few statements for the run, not a few per message);
- * statuses and template news are applied one by one between them, so a status never overtakes the message it
- * follows. A delivery that cannot be used (not JSON, nested too deep, an id too long…) is recorded in
+ * messages that follow one another are stored together, and so are statuses (a few statements for a run, not a few
+ * per event); template news are applied one by one between them, and no event overtakes one that arrived before it. A delivery that cannot be used (not JSON, nested too deep, an id too long…) is recorded in
  * webhook_rejections: it would be malformed on every retry too. Nothing here may use `deps.db`: on the embedded
  * database that would wait for the transaction it runs in.
  */
@@ -156,14 +154,28 @@ export async function applyDeliveries(
   deliveries: readonly StoredDelivery[],
 ): Promise<AppliedDelivery[]> {
   const applied = deliveries.map((): Applying => ({ malformed: false, changed: false, kinds: new Set(), waitsForMessage: false, afterCommit: [] }));
+  // Customers' messages and statuses that follow one another are applied as runs, each a few statements; a run ends
+  // where the other kind (or a template's news) comes, so nothing overtakes what arrived before it.
   let run: PendingMessage[] = [];
+  let statuses: PendingStatus[] = [];
   const storeRun = async () => {
     if (run.length > 0) await storeInboundMessages(deps, tx, tenantId, run, applied);
     run = [];
   };
-  // The statuses' events are published together at the end: their listeners select what concerns them in one
-  // statement for the whole batch instead of one per status.
-  const statusChanges: Array<NewDomainEvent<'message.status-changed'>> = [];
+  // A status run's events are published together: their listeners select what concerns them in one statement.
+  const applyStatuses = async () => {
+    if (statuses.length === 0) return;
+    const { waitingForMessage, moving, moved } = await applyStatusRun(tx, tenantId, statuses);
+    statuses = [];
+    waitingForMessage.forEach((index) => (applied[index]!.waitsForMessage = true));
+    moving.forEach((index) => (applied[index]!.changed = true));
+    for (const { message, index } of moved) applied[index]!.afterCommit.push(() => announceStatus(deps, tenantId, message));
+    if (moved.length > 0)
+      await deps.domainEvents.publishMany(
+        tx,
+        moved.map(({ message, index }) => ({ ...statusChangeEvent(message), requestId: deliveries[index]!.requestId })),
+      );
+  };
   for (const [index, delivery] of deliveries.entries()) {
     const result = applied[index]!;
     const rawBody = delivery.body.toString('utf8');
@@ -183,6 +195,7 @@ export async function applyDeliveries(
     for (const event of events) {
       if (event.kind === 'message') {
         result.kinds.add('message');
+        await applyStatuses();
         // A quote may name a message of this very run: it is looked up once the run before it is stored.
         if (event.quoted) await storeRun();
         run.push({ index, event, provider: delivery.provider, requestId: delivery.requestId });
@@ -190,24 +203,19 @@ export async function applyDeliveries(
       }
       await storeRun();
       result.kinds.add('status');
-      await runWithLogContext({ requestId: delivery.requestId ?? undefined }, async () => {
-        if (event.kind === 'status') {
-          const status = await applyStatusIn(tx, tenantId, event);
-          if (status === 'unknown-message') result.waitsForMessage = true;
-          else if (status) {
-            result.changed = true;
-            statusChanges.push({ ...statusChangeEvent(status), requestId: delivery.requestId });
-            result.afterCommit.push(() => announceStatus(deps, tenantId, status));
-          }
-        } else {
-          await applyProviderTemplateStatus(tx, tenantId, { ...event, receivedAt: delivery.receivedAt });
-          result.changed = true;
-        }
-      });
+      if (event.kind === 'status') {
+        statuses.push({ index, event });
+        continue;
+      }
+      await applyStatuses();
+      await runWithLogContext({ requestId: delivery.requestId ?? undefined }, () =>
+        applyProviderTemplateStatus(tx, tenantId, { ...event, receivedAt: delivery.receivedAt }),
+      );
+      result.changed = true;
     }
   }
   await storeRun();
-  if (statusChanges.length > 0) await deps.domainEvents.publishMany(tx, statusChanges);
+  await applyStatuses();
   // Nothing new: a delivery repeated by the provider (or a status that does not move the ack).
   return applied.map(({ malformed, changed, kinds, ...result }) => ({
     ...result,
@@ -375,57 +383,6 @@ async function findQuoted(tx: Tx, tenantId: string, quoted: NonNullable<InboundM
     .limit(1);
   return row;
 }
-
-/**
- * Applies a delivery status. Ack only increases; a failure counts only while nothing better is
- * known, so a late `failed` never hides a message that was already delivered. A send that fails
- * after the provider accepted it is un-billed with the same change. 'unknown-message' when no message
- * carries the status's ids yet (the send that will store them has not finished); null when the ack does not move.
- * One statement when the ack moves, two when the status only teaches the message its WhatsApp id (quotes refer to it),
- * three for a status that repeats what is known.
- */
-async function applyStatusIn(tx: Tx, tenantId: string, event: InboundStatus): Promise<ChangedStatus | 'unknown-message' | null> {
-  const ack = ackByStatus[event.status];
-  const match = or(
-    ...(event.providerMessageId ? [eq(messages.providerMessageId, event.providerMessageId)] : []),
-    ...(event.whatsappMessageId ? [eq(messages.whatsappMessageId, event.whatsappMessageId)] : []),
-  );
-  if (!match) return null;
-  const guard = ack === -1 ? sql`${messages.ack} <= 0` : sql`${messages.ack} < ${ack}`;
-  // The chat's funnel comes along: the open chats of that funnel's room hear of the change without another read.
-  const [row] = await tx
-    .update(messages)
-    .set({
-      ack,
-      ...(event.whatsappMessageId ? { whatsappMessageId: event.whatsappMessageId } : {}),
-      ...(ack === -1 ? { errorReason: event.failure?.reason ?? 'Error del proveedor', errorCode: event.failure?.code ?? null } : {}),
-    })
-    .from(cards)
-    .where(and(eq(messages.tenantId, tenantId), match, guard, eq(cards.id, messages.cardId)))
-    .returning({ ...getTableColumns(messages), funnelId: cards.funnelId });
-  if (row) {
-    if (row.ack === -1) await unbillFailedMessage(tx, tenantId, row.id);
-    return row;
-  }
-  // Still learn the WhatsApp id (quotes refer to it) even when the ack does not move.
-  if (event.whatsappMessageId) {
-    const [learnt] = await tx
-      .update(messages)
-      .set({ whatsappMessageId: event.whatsappMessageId })
-      .where(and(eq(messages.tenantId, tenantId), match, isNull(messages.whatsappMessageId)))
-      .returning({ id: messages.id });
-    if (learnt) return null;
-  }
-  const [known] = await tx
-    .select({ id: messages.id })
-    .from(messages)
-    .where(and(eq(messages.tenantId, tenantId), match))
-    .limit(1);
-  return known ? null : 'unknown-message';
-}
-
-/** A message whose status moved, with its chat's funnel. */
-type ChangedStatus = MessageRow & { funnelId: string };
 
 /** The status change as the open chats see it. */
 function announceStatus(deps: ApplyDeps, tenantId: string, updated: ChangedStatus) {

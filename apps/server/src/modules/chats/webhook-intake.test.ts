@@ -66,7 +66,7 @@ describe('the webhook intake of a production server (the answer waits for nothin
     expect(stored).toMatchObject({ providerMessageId: 'wamid.left-behind', sender: 'contact' });
   });
 
-  it('applies a batch of statuses with one statement per status that moves an ack, their events published together', async () => {
+  it('applies a batch of statuses in the same statements whatever its size, their events published together', async () => {
     const owner = await registerTenant(t.app);
     const path = await webhookPath(owner);
     expect((await deliver(path, textMessage('wamid.costs'))).statusCode).toBe(200);
@@ -102,7 +102,7 @@ describe('the webhook intake of a production server (the answer waits for nothin
     };
     const two = await statementsToApply([0, 1]);
     const six = await statementsToApply([2, 3, 4, 5, 6, 7]);
-    expect(six - two).toBe(4);
+    expect(six).toBe(two);
     const acks = await db()
       .select({ ack: messages.ack })
       .from(messages)
