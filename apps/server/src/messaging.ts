@@ -28,6 +28,7 @@ import {
   allSandboxMetaNumbers,
   metaAccountFrom,
   sandboxApiKey,
+  savedAccountById,
   savedAccount,
   webhookAccount,
   type ConnectionOptions,
@@ -104,6 +105,10 @@ export async function setUpMessaging(app: FastifyInstance, options: MessagingOpt
       const account = await savedAccount(db, tenant, connection);
       return account && lineOf(providers, account);
     },
+    activeOf: async (tenantId) => {
+      const account = await savedAccountById(db, tenantId, connection);
+      return account && lineOf(providers, account);
+    },
     of: async (tenant, provider) => {
       const account = await savedAccount(db, tenant, connection, provider);
       return account && lineOf(providers, account);
@@ -153,6 +158,7 @@ async function registerSandboxPhone(app: FastifyInstance, options: MessagingOpti
   app.addHook('onClose', async () => {
     gupshup.close();
     meta.close();
+    await store.flush();
   });
   await app.register(sandboxRoutes({ fake: gupshup, meta, crm: sandboxPhoneCrm(db) }));
   return { gupshup, meta };

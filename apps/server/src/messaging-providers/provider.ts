@@ -312,6 +312,8 @@ export type CandidateSettings =
 export interface WhatsAppLines {
   /** Undefined while the company has no usable connection. */
   active(tenant: { id: string; slug: string }): Promise<WhatsAppLine | undefined>;
+  /** `active` of a company known by its id (a send job): undefined as well when the company is gone. */
+  activeOf(tenantId: string): Promise<WhatsAppLine | undefined>;
   of(tenant: { id: string; slug: string }, provider: ProviderName): Promise<WhatsAppLine | undefined>;
   /**
    * The webhook side of a provider for the company, configured or not: Meta's handshake must succeed as soon as

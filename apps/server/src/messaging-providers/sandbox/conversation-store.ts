@@ -23,8 +23,10 @@ export interface FakeUpload {
 export interface FakeConversationStore {
   append(appName: string, conversation: string, message: FakeConversationMessage): Promise<void>;
   list(appName: string, conversation: string): Promise<FakeConversationMessage[]>;
-  /** Moves a message to `status`; with `onlyFrom`, only while it still has that status. */
+  /** Moves a message to `status`; with `onlyFrom`, only while it still has that status. Answers once it is kept. */
   setStatus(id: string, status: FakeMessageStatus, onlyFrom?: FakeMessageStatus): Promise<void>;
+  /** Keeps now what waits to be kept (the server closes). */
+  flush(): Promise<void>;
   /** Marks this customer message of the app, and every earlier one of its conversation, read; false when unknown. */
   markCustomerMessagesRead(appName: string, messageId: string): Promise<boolean>;
   /** Keeps an upload; past the byte cap the oldest others are dropped (the new one always stays). */
@@ -76,6 +78,7 @@ export function createMemoryConversationStore(limits: ConversationLimits = DEFAU
       const message = find(id);
       if (message && (!onlyFrom || message.status === onlyFrom)) message.status = status;
     },
+    async flush() {},
     async markCustomerMessagesRead(appName, messageId) {
       const list = [...conversations.entries()].find(
         ([key, messages]) => key.startsWith(`${appName}:`) && messages.some((message) => message.direction === 'from_customer' && message.id === messageId),
@@ -110,6 +113,7 @@ export function createDatabaseConversationStore(
 ): FakeConversationStore {
   const table = sandboxPhoneMessages;
   const uploads = sandboxPhoneUploads;
+  const statuses = statusWriter(db);
   return {
     async append(appName, conversation, message) {
       const appended = db.insert(table).values({
@@ -135,6 +139,7 @@ export function createDatabaseConversationStore(
           order by ${table.seq} desc limit ${limits.messagesPerConversation - 1})`);
     },
     async list(appName, conversation) {
+      await statuses.flush();
       const rows = await db
         .select()
         .from(table)
@@ -153,12 +158,16 @@ export function createDatabaseConversationStore(
       }));
     },
     async setStatus(id, status, onlyFrom) {
+      if (!onlyFrom) return statuses.write(id, status);
+      await statuses.flush();
       await db
         .update(table)
         .set({ status })
         .where(and(eq(table.messageId, id), onlyFrom ? eq(table.status, onlyFrom) : undefined));
     },
+    flush: () => statuses.flush(),
     async markCustomerMessagesRead(appName, messageId) {
+      await statuses.flush();
       const [read] = await db
         .select()
         .from(table)
@@ -193,4 +202,43 @@ export function createDatabaseConversationStore(
       return row ? { id: row.uploadId, contentType: row.contentType, data: row.data, ...(row.fileName ? { name: row.fileName } : {}) } : undefined;
     },
   };
+}
+
+/** How long a status move waits for others to be written with: a campaign moves four per message it sends. */
+export const STATUS_WRITE_DELAY_MS = 20;
+
+/**
+ * The status moves of the fake's messages, written together a few milliseconds after the first one waiting (the
+ * latest move of each message wins, as written one by one); each caller hears once its move is written.
+ */
+function statusWriter(db: Db) {
+  const table = sandboxPhoneMessages;
+  let waiting = new Map<string, FakeMessageStatus>();
+  let callers: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+  let timer: NodeJS.Timeout | undefined;
+  const flush = async () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (waiting.size === 0) return;
+    const writing = waiting;
+    const told = callers;
+    waiting = new Map();
+    callers = [];
+    try {
+      await db.execute(sql`
+        update ${table} set status = moved.status
+        from unnest(${sql.param([...writing.keys()])}::text[], ${sql.param([...writing.values()])}::text[]) as moved(message_id, status)
+        where ${table.messageId} = moved.message_id`);
+      told.forEach((caller) => caller.resolve());
+    } catch (error) {
+      told.forEach((caller) => caller.reject(error));
+    }
+  };
+  const write = (id: string, status: FakeMessageStatus) =>
+    new Promise<void>((resolve, reject) => {
+      waiting.set(id, status);
+      callers.push({ resolve, reject });
+      timer ??= setTimeout(() => void flush(), STATUS_WRITE_DELAY_MS);
+    });
+  return { write, flush };
 }

@@ -312,6 +312,34 @@ describe('what the fake keeps', () => {
     expect(left.map((row) => row.uploadId)).toEqual(['tope-d']);
   });
 
+  it('writes the status moves of many messages together, each message at its latest move, and reads them back at once', async () => {
+    const store = createDatabaseConversationStore(t.database.db);
+    const message = (n: number): FakeConversationMessage => ({
+      id: `wamid.moves.${n}`,
+      direction: 'to_customer',
+      type: 'text',
+      body: { text: `m${n}` },
+      status: 'submitted',
+      createdAt: new Date().toISOString(),
+    });
+    for (let n = 1; n <= 3; n++) await store.append('moves-app', '5215500000050', message(n));
+    const { result: statusOf, statements } = await t.database.gate.countStatements(async () => {
+      await Promise.all([
+        store.setStatus('wamid.moves.1', 'sent'),
+        store.setStatus('wamid.moves.1', 'delivered'),
+        store.setStatus('wamid.moves.2', 'read'),
+        store.setStatus('wamid.moves.3', 'failed'),
+      ]);
+      return new Map((await store.list('moves-app', '5215500000050')).map((entry) => [entry.id, entry.status]));
+    });
+    expect([...statusOf.values()]).toEqual(['delivered', 'read', 'failed']);
+    // One write for the four moves, one read.
+    expect(statements).toBe(2);
+    // A move waiting to be written is read back as made.
+    void store.setStatus('wamid.moves.3', 'read');
+    expect((await store.list('moves-app', '5215500000050')).map((entry) => entry.status)).toEqual(['delivered', 'read', 'read']);
+  });
+
   it('keeps only the newest messages of a conversation in the database', async () => {
     const store = createDatabaseConversationStore(t.database.db, { messagesPerConversation: 3, uploadBytes: 1024 });
     const message = (n: number): FakeConversationMessage => ({

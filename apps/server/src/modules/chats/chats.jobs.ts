@@ -171,9 +171,7 @@ export function createChatJobs(deps: ChatJobsDeps) {
       let line: WhatsAppLine | undefined;
       let quoted: MessageRow | undefined;
       try {
-        const tenant = await findTenantById(deps.db, tenantId);
-        if (!tenant) return;
-        line = await deps.lines.active(tenant);
+        line = await deps.lines.activeOf(tenantId);
         quoted = row.quotedMessageId
           ? (
               await deps.db

@@ -25,6 +25,7 @@ export {
   saveGupshupSettings,
   saveMetaSettings,
   savedAccount,
+  savedAccountById,
   updateProviderSettings,
   webhookAccount,
   webhookUrlOf,

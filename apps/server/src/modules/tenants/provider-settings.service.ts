@@ -134,7 +134,36 @@ export async function savedAccount(
   options: ConnectionOptions,
   provider?: ProviderName,
 ): Promise<ProviderAccount | undefined> {
-  const row = await providerSettingsOf(executor, tenant.id);
+  return accountOf(await providerSettingsOf(executor, tenant.id), tenant, options, provider);
+}
+
+/**
+ * `savedAccount` of a company known by its id, the company and its settings read in one statement (every send asks);
+ * undefined as well when the company is gone.
+ */
+export async function savedAccountById(
+  executor: DbExecutor,
+  tenantId: string,
+  options: ConnectionOptions,
+  provider?: ProviderName,
+): Promise<ProviderAccount | undefined> {
+  const [found] = await executor
+    .select({ slug: tenants.slug, settings: providerSettings })
+    .from(tenants)
+    .leftJoin(providerSettings, eq(providerSettings.tenantId, tenants.id))
+    .where(eq(tenants.id, tenantId))
+    .limit(1);
+  if (!found) return undefined;
+  const row = found.settings?.metaVerifyToken ? found.settings : await providerSettingsOf(executor, tenantId);
+  return accountOf(row, { id: tenantId, slug: found.slug }, options, provider);
+}
+
+async function accountOf(
+  row: ProviderSettingsRow,
+  tenant: { id: string; slug: string },
+  options: ConnectionOptions,
+  provider: ProviderName | undefined,
+): Promise<ProviderAccount | undefined> {
   const wanted = provider ?? row.provider;
   if (wanted === 'meta') return metaAccountOf(row, options.box);
   const appName = row.appName ?? (options.sandbox ? sandboxAppName(tenant.slug) : null);
