@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import multipart from '@fastify/multipart';
 import { sql } from 'drizzle-orm';
@@ -16,6 +15,7 @@ import { registerRequestScope } from './platform/http/request-scope.ts';
 import { registerApiDocs } from './platform/http/api-docs.ts';
 import { readSpaDocuments } from './platform/http/spa-documents.ts';
 import { registerWebBuild } from './platform/http/web-build.ts';
+import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 import { exactResponseSerializerCompiler } from './platform/http/response-serializer.ts';
 import { acceptEmptyJsonBodies, MAX_JSON_BODY_BYTES } from './platform/http/json-body-parser.ts';
 import { MAX_UPLOAD_BYTES } from './platform/http/multipart-upload.ts';
@@ -155,11 +155,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.addHook('preClose', async () => realtime.close());
   // After every preClose hook (the jobs and the webhook intake stop there, and may still announce what they did).
   app.addHook('onClose', async () => realtime.closeBroker());
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: { 'img-src': ["'self'", 'data:', 'blob:'], 'media-src': ["'self'", 'data:', 'blob:'], 'connect-src': ["'self'", 'ws:', 'wss:'] },
-    },
-  });
+  registerSecurityHeaders(app);
   acceptEmptyJsonBodies(app);
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
   registerErrorHandler(app, options.webDist && fs.existsSync(options.webDist) ? readSpaDocuments(options.webDist) : undefined);

@@ -75,6 +75,14 @@ describe('the web build', () => {
     expect(response.status).toBe(404);
     expect(JSON.parse(response.body)).toMatchObject({ code: 'NOT_FOUND' });
   });
+
+  it.each(['/t/acme', '/assets/index-Cx1b2c3d.js', '/t/acme/api/nothing'])('%s carries the security headers', async (url) => {
+    const { headers } = await t.app.inject({ method: 'GET', url });
+    expect(headers['content-security-policy']).toContain("connect-src 'self' ws: wss:");
+    expect(headers['content-security-policy']).toContain("img-src 'self' data: blob:");
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['strict-transport-security']).toBeDefined();
+  });
 });
 
 describe('a web build without board.html', () => {

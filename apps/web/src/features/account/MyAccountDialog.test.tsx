@@ -16,6 +16,8 @@ async function openAccount(extra: Parameters<typeof installFakeApi>[0] = {}, men
   await screen.findByRole('heading', { name: 'Sales Funnel' });
   fireEvent.click(screen.getByTestId('user-menu-button'));
   fireEvent.click(screen.getByRole('menuitem', { name: menuItem }));
+  // The dialog's code loads when it is first opened.
+  await screen.findByRole('dialog', { name: 'Mi Cuenta' });
   return { api, app, user };
 }
 

@@ -1,29 +1,33 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { useSocketEvent } from '../../shared/realtime-client/use-socket-event.ts';
 import { Button } from '../../shared/ui/Button.tsx';
+import { lazyNamed } from '../../shared/ui/lazy-named.ts';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
 import { useStableHandlers } from '../../shared/hooks/use-stable-handlers.ts';
 import { useDialogs } from '../../shared/ui/use-dialogs.ts';
 import { useModal } from '../../shared/ui/use-modal.ts';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { usePermissions } from '../auth/use-permissions.ts';
-import { ChatPanel, type ChatCard } from '../chat/ChatPanel.tsx';
+import type { ChatCard } from '../chat/ChatPanel.tsx';
 import { boardApi, type Board, type BoardCard, type BoardColumn, type Column, type FunnelSummary } from './board.api.ts';
 import { appendColumnPage, findCard, holdCard, moveCardLocally, patchCard, removeCard } from './board-cache.ts';
 import { boardKey, boardQuery, funnelsKey, funnelsQuery } from './board-queries.ts';
 import { BoardColumnView, type ColumnActions } from './BoardColumnView.tsx';
-import { ColumnBotDialog } from './ColumnBotDialog.tsx';
-import { ColumnSettingsDialog } from './ColumnSettingsDialog.tsx';
 import { FunnelSelector } from './FunnelSelector.tsx';
-import { MoveCardDialog } from './MoveCardDialog.tsx';
 import { playNotificationBeep, readSoundEnabled, storeSoundEnabled } from './notification-sound.ts';
 import { renamedValue } from './rename-value.ts';
 import { readSelectedFunnelId, SELECTED_FUNNEL_KEY, shownFunnelId } from './shown-funnel.ts';
-import { StartConversationDialog } from './StartConversationDialog.tsx';
 import { useBoardLive } from './use-board-live.ts';
-import { BulkSendWizard } from '../bulk-sends/BulkSendWizard.tsx';
+
+// Not needed to show the cards: their code loads when first opened, so the board's first paint waits for none of it.
+const ChatPanel = lazyNamed(() => import('../chat/ChatPanel.tsx'), 'ChatPanel');
+const BulkSendWizard = lazyNamed(() => import('../bulk-sends/BulkSendWizard.tsx'), 'BulkSendWizard');
+const ColumnBotDialog = lazyNamed(() => import('./ColumnBotDialog.tsx'), 'ColumnBotDialog');
+const ColumnSettingsDialog = lazyNamed(() => import('./ColumnSettingsDialog.tsx'), 'ColumnSettingsDialog');
+const MoveCardDialog = lazyNamed(() => import('./MoveCardDialog.tsx'), 'MoveCardDialog');
+const StartConversationDialog = lazyNamed(() => import('./StartConversationDialog.tsx'), 'StartConversationDialog');
 
 function Counter({ label, value, testId }: { label: string; value: number; testId: string }) {
   return (
@@ -389,14 +393,16 @@ export function BoardPage() {
           )}
         </div>
         {openCard && (
-          <ChatPanel
-            key={openCard.id}
-            card={openCard}
-            onClose={() => setOpenCardId(null)}
-            onCardPatched={patchOpenCard}
-            readOnly={!canWrite}
-            aiUnavailableReason={aiUnavailableReason}
-          />
+          <Suspense fallback={null}>
+            <ChatPanel
+              key={openCard.id}
+              card={openCard}
+              onClose={() => setOpenCardId(null)}
+              onCardPatched={patchOpenCard}
+              readOnly={!canWrite}
+              aiUnavailableReason={aiUnavailableReason}
+            />
+          </Suspense>
         )}
       </div>
     </div>

@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { aCard } from '../chat/chat-test-fixtures.ts';
 import { CardList } from './CardList.tsx';
@@ -28,6 +28,13 @@ describe('CardList', () => {
     render(<CardList cards={[aCard(), aCard({ id: 'c2' })]} openCardId={null} onOpen={noop} onRename={noop} onMoveToFunnel={noop} />);
     expect(screen.getByTestId('card-list').getAttribute('data-virtual')).toBeNull();
     expect(screen.getAllByTestId('board-card')).toHaveLength(2);
+  });
+
+  it('renders every card of a short column: a screenful first, the rest right after', async () => {
+    const cards = Array.from({ length: 50 }, (_, index) => aCard({ id: `c${index}`, title: `Cliente ${index}` }));
+    render(<CardList cards={cards} openCardId={null} onOpen={noop} onRename={noop} onMoveToFunnel={noop} />);
+    await waitFor(() => expect(screen.getAllByTestId('board-card')).toHaveLength(50));
+    expect(screen.getByText('Cliente 49')).toBeTruthy();
   });
 
   it('marks media and group chats with drawn icons, never emoji a machine without an emoji font shows as boxes', () => {

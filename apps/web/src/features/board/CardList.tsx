@@ -1,10 +1,17 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, type RefObject } from 'react';
+import { startTransition, useEffect, useRef, useState, type RefObject } from 'react';
 import type { BoardCard } from './board.api.ts';
 import { BoardCardItem } from './BoardCardItem.tsx';
 
 /** Above this many cards a column renders only what is on screen. */
 export const VIRTUALISE_ABOVE = 100;
+
+/**
+ * A plain list's cards rendered on its first pass: more than a tall screen shows. The others follow in the next
+ * render, after the board's first frame; a board of four full columns spent most of its first render on the ~150
+ * cards below the fold.
+ */
+export const FIRST_PASS_CARDS = 12;
 
 /** More of the column's chats, read when the end of the list comes into view (or on click). */
 export interface MoreCards {
@@ -87,8 +94,11 @@ function VirtualCardList({ cards, openCardId, more, ...actions }: Omit<CardListP
 /** A column's cards; virtualised when the column is long so thousands of chats scroll smoothly. */
 export function CardList({ emptyText, ...list }: CardListProps) {
   const parent = useRef<HTMLDivElement>(null);
+  const [firstPass, setFirstPass] = useState(true);
+  useEffect(() => startTransition(() => setFirstPass(false)), []);
   if (list.cards.length > VIRTUALISE_ABOVE) return <VirtualCardList {...list} />;
-  const { cards, openCardId, more, ...actions } = list;
+  const { openCardId, more, ...actions } = list;
+  const cards = firstPass ? list.cards.slice(0, FIRST_PASS_CARDS) : list.cards;
   return (
     <div ref={parent} className="min-h-0 flex-1 space-y-2 overflow-y-auto px-2 pb-2" data-testid="card-list">
       {cards.length === 0 && emptyText && !more && (
@@ -99,7 +109,8 @@ export function CardList({ emptyText, ...list }: CardListProps) {
       {cards.map((card) => (
         <BoardCardItem key={card.id} card={card} active={card.id === openCardId} {...actions} />
       ))}
-      {more && <LoadMore more={more} root={parent} />}
+      {/* Not yet: right below the first pass's cards it would be in view and ask for the next page. */}
+      {more && !firstPass && <LoadMore more={more} root={parent} />}
     </div>
   );
 }

@@ -85,11 +85,11 @@ describe('application shell', () => {
     await openShell();
     openMenu();
     fireEvent.click(screen.getByRole('menuitem', { name: 'Administrar Equipo' }));
-    expect(screen.getByRole('dialog', { name: 'Administrar Equipo' })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'Administrar Equipo' })).toBeTruthy();
     openMenu();
     fireEvent.click(screen.getByRole('menuitem', { name: 'Mi Perfil' }));
+    expect(await screen.findByRole('dialog', { name: 'Mi Cuenta' })).toBeTruthy();
     expect(screen.getAllByRole('dialog')).toHaveLength(1);
-    expect(screen.getByRole('dialog', { name: 'Mi Cuenta' })).toBeTruthy();
   });
 
   it('signs out through the server and lands on /login', async () => {

@@ -1,14 +1,17 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { MyAccountDialog } from '../account/MyAccountDialog.tsx';
-import { UsageModal } from '../account/UsageModal.tsx';
 import { useSession } from '../auth/use-session.ts';
+import { lazyNamed } from '../../shared/ui/lazy-named.ts';
 import { useModal } from '../../shared/ui/use-modal.ts';
-import { WhatsAppConnectionDialog } from '../whatsapp-connection/WhatsAppConnectionDialog.tsx';
-import { TeamDialog } from '../team/TeamDialog.tsx';
-import { AutobotDialog } from '../autobot/AutobotDialog.tsx';
 import { canManageTenant, planLabels, roleLabels } from './role-labels.ts';
 import { userInitials } from './user-initials.ts';
+
+// Opened from the menu only: their code loads then, not with the signed-in shell every page waits for.
+const MyAccountDialog = lazyNamed(() => import('../account/MyAccountDialog.tsx'), 'MyAccountDialog');
+const UsageModal = lazyNamed(() => import('../account/UsageModal.tsx'), 'UsageModal');
+const WhatsAppConnectionDialog = lazyNamed(() => import('../whatsapp-connection/WhatsAppConnectionDialog.tsx'), 'WhatsAppConnectionDialog');
+const TeamDialog = lazyNamed(() => import('../team/TeamDialog.tsx'), 'TeamDialog');
+const AutobotDialog = lazyNamed(() => import('../autobot/AutobotDialog.tsx'), 'AutobotDialog');
 
 interface MenuEntry {
   label: string;

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Suspense, useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ModalContext, type ModalApi, type ModalRender } from './modal-context.ts';
 
 interface OpenModal {
@@ -37,7 +37,12 @@ export function ModalProvider({ children }: { children: ReactNode }) {
   return (
     <ModalContext.Provider value={api}>
       {children}
-      {current && <div key={current.id}>{current.render(closeThis(current.id))}</div>}
+      {/* A dialog whose code loads on demand (lazyNamed) shows once it has arrived: nothing stands in for it meanwhile. */}
+      {current && (
+        <div key={current.id}>
+          <Suspense fallback={null}>{current.render(closeThis(current.id))}</Suspense>
+        </div>
+      )}
     </ModalContext.Provider>
   );
 }
