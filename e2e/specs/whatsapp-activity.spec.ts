@@ -51,6 +51,8 @@ async function startServer(dataDir: string): Promise<RunningServer> {
 }
 
 test('a refused delivery and a failed job show in Conexión WhatsApp, and Reintentar runs the job again', async ({ page, request }) => {
+  // The embedded server starts twice on its own data dir: up to a minute each beside the other suites on a loaded machine.
+  test.setTimeout(180_000);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-e2e-activity-'));
   let server = await startServer(dataDir);
   await server.stop();

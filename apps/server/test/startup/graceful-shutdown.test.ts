@@ -36,16 +36,20 @@ afterAll(async () => {
 });
 
 const start = async () => {
-  const server = await startServerProcess({
-    DATA_DIR: dataDir,
-    SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
-    LOG_LEVEL: 'info',
-    PROVIDER_MODE: 'live',
-    GUPSHUP_API_URL: gupshup.url,
-    GUPSHUP_PARTNER_URL: gupshup.url,
-    ADMIN_EMAIL: OPERATOR.email,
-    ADMIN_PASSWORD: OPERATOR.password,
-  });
+  const server = await startServerProcess(
+    {
+      DATA_DIR: dataDir,
+      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+      LOG_LEVEL: 'info',
+      PROVIDER_MODE: 'live',
+      GUPSHUP_API_URL: gupshup.url,
+      GUPSHUP_PARTNER_URL: gupshup.url,
+      ADMIN_EMAIL: OPERATOR.email,
+      ADMIN_PASSWORD: OPERATOR.password,
+      // Two starts of an embedded server in one test: each up to a minute and more beside the other suites on a loaded machine.
+    },
+    120_000,
+  );
   servers.push(server);
   // Gupshup calls the webhook of whichever process now runs (its port changes on a restart).
   for (const app of gupshup.apps) app.callbackUrl = app.callbackUrl.replace(/^http:\/\/[^/]+/, server.url);
@@ -155,5 +159,5 @@ describe('SIGTERM during a bulk send', () => {
       query<{ n: number }>(sql`select count(*)::int as n from messages where type = 'template' group by card_id having count(*) > 1`),
     );
     expect(repeated).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 });

@@ -5,7 +5,7 @@ import { bearer, type registerTenant } from './factories.ts';
 type Owner = Awaited<ReturnType<typeof registerTenant>>;
 
 /** Polls until the probe answers something, or fails after the deadline (no fixed sleeps). */
-export async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+export async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

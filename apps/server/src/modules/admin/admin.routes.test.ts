@@ -320,7 +320,15 @@ describe('platform settings', () => {
     );
 
     const owner = await registerTenant(t.app);
+    // The month's usage once this many customer messages are applied (on a loaded machine the sandbox's callback may
+    // stop waiting for its answer before its delivery is applied).
+    const receivedMessages = (count: number) =>
+      until(async () => {
+        const month = (await t.app.inject({ method: 'GET', url: `/t/${owner.tenant.slug}/api/usage`, headers: bearer(owner.token) })).json();
+        return month.receivedCount === count ? month : undefined;
+      });
     await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215500011111', kind: 'text', text: 'antes' });
+    await receivedMessages(1);
     const saved = await asAdmin('PUT', '/api/admin/settings/pricing', {
       price_per_sent_message: '0.0100',
       price_per_received_message: 0.005,
@@ -336,8 +344,7 @@ describe('platform settings', () => {
     });
     expect((await asAdmin('GET', '/api/admin/settings/pricing')).json()).toEqual(saved.json());
     await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215500011111', kind: 'text', text: 'después' });
-    const usage = (await t.app.inject({ method: 'GET', url: `/t/${owner.tenant.slug}/api/usage`, headers: bearer(owner.token) })).json();
-    expect(usage).toMatchObject({ receivedCount: 2, totalCost: 0.005 });
+    expect(await receivedMessages(2)).toMatchObject({ receivedCount: 2, totalCost: 0.005 });
     await asAdmin('PUT', '/api/admin/settings/pricing', {});
   });
 

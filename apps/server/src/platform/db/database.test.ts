@@ -27,7 +27,8 @@ describe('embedded database (PGlite)', () => {
     const [migrations] = await queryRows<{ n: number }>(again.db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
     expect(migrations!.n).toBe(fs.readdirSync(path.resolve(import.meta.dirname, '../../../db/migrations')).filter((f) => f.endsWith('.sql')).length);
     await again.close();
-  });
+    // Opens on-disk databases: 6 s alone, past 30 s beside the other suites on a loaded 2-core machine.
+  }, 90_000);
 
   it('refuses a second opener of the same DATA_DIR with a clear message', async () => {
     const dataDir = tempDir();
@@ -42,7 +43,8 @@ describe('embedded database (PGlite)', () => {
       await first.close();
     }
     expect(fs.existsSync(path.join(dataDir, 'embudo.lock'))).toBe(false);
-  });
+    // Opens on-disk databases: 6 s alone, past 30 s beside the other suites on a loaded 2-core machine.
+  }, 90_000);
 
   it('takes over a lock left by a process that no longer exists', async () => {
     const dataDir = tempDir();

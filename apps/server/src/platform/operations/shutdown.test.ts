@@ -67,12 +67,14 @@ describe('exit on SIGTERM', () => {
 describe('closing the app', () => {
   let app: App;
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let slowRequestArrived = () => {};
   const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-close-'));
   beforeAll(async () => {
     database = await createTestDatabase();
     app = await buildApp({ db: database.db, logger: createLogger('silent'), mediaDir, appSecret: TEST_APP_SECRET });
     // A slow request under way when the shutdown starts still gets its answer.
     app.get('/slow-test-route', async () => {
+      slowRequestArrived();
       await wait(300);
       return { done: true };
     });
@@ -91,8 +93,10 @@ describe('closing the app', () => {
       socket.once('connect_error', reject);
     });
     const reason = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+    const arrived = new Promise<void>((resolve) => (slowRequestArrived = resolve));
     const slow = fetch(`${url}/slow-test-route`).then(async (response) => ({ status: response.status, body: (await response.json()) as unknown }));
-    await wait(50);
+    // The shutdown starts once the request is under way (on a busy machine it may take more than a moment to arrive).
+    await arrived;
     const closing = app.close();
     expect(await reason).toBe('transport close');
     // socket.io-client keeps trying after a transport close, never after an "io server disconnect".

@@ -70,7 +70,8 @@ describe('column settings: Respuestas Rápidas', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Confirmar' }));
     expect(await screen.findByText('Respuesta rápida eliminada.')).toBeTruthy();
     await waitFor(() => expect(within(dialog).queryByText('Horario de atención')).toBeNull());
-  });
+    // A long walk through the dialog: 16 s beside the other suites on a loaded 2-core machine.
+  }, 40_000);
 
   it('shows the spec fallbacks when loading, saving or deleting fails', async () => {
     installBoardApi(aBoard(), [], {
