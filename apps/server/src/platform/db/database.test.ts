@@ -52,5 +52,6 @@ describe('embedded database (PGlite)', () => {
     fs.writeFileSync(path.join(dataDir, 'embudo.lock'), '999999999');
     const database = await openPglite(dataDir);
     await database.close();
-  });
+    // Opens an on-disk database: past 30 s beside the other suites on a loaded 2-core machine.
+  }, 90_000);
 });
