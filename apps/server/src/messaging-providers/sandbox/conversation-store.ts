@@ -205,7 +205,7 @@ export function createDatabaseConversationStore(
 }
 
 /** How long a status move waits for others to be written with: a campaign moves four per message it sends. */
-export const STATUS_WRITE_DELAY_MS = 20;
+const STATUS_WRITE_DELAY_MS = 20;
 
 /**
  * The status moves of the fake's messages, written together a few milliseconds after the first one waiting (the

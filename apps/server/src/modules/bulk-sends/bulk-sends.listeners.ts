@@ -1,5 +1,5 @@
 import type { DomainEvent, DomainEventType } from '@embudo/contracts/events/index';
-import type { Db, Tx } from '../../platform/db/database.ts';
+import type { Db, DbExecutor, Tx } from '../../platform/db/database.ts';
 import { defineListener } from '../../platform/events/index.ts';
 import { batchesOfChats, batchesOfMessages, type BatchUpdates } from './batch-updates.ts';
 
@@ -17,21 +17,28 @@ const announcedIn = new WeakMap<Tx, Set<string>>();
  */
 const batchesFound = new WeakMap<DomainEvent, string[]>();
 
-/** Of events published in one transaction, the first that moves each batch, found with one statement per publish. */
-function firstPerBatch<T extends DomainEventType>(
+/**
+ * Of events published in one transaction, the first that moves each batch, found with one statement per publish
+ * (`selectRelevant`); and, once handled, the batches an event moves (`batchesMoved`): as its transaction found them,
+ * else looked up.
+ */
+function perBatch<T extends DomainEventType>(
   keyOf: (event: DomainEvent<T>) => string,
-  batchesOf: (tx: Tx, tenantId: string, keys: string[]) => Promise<Map<string, string[]>>,
+  batchesOf: (executor: DbExecutor, tenantId: string, keys: string[]) => Promise<Map<string, string[]>>,
 ) {
-  return async (tx: Tx, tenantId: string, events: ReadonlyArray<DomainEvent<T>>) => {
-    const batchesByKey = await batchesOf(tx, tenantId, [...new Set(events.map(keyOf))]);
-    const announced = announcedIn.get(tx) ?? new Set<string>();
-    announcedIn.set(tx, announced);
-    return events.filter((event) => {
-      const fresh = (batchesByKey.get(keyOf(event)) ?? []).filter((batchId) => !announced.has(batchId));
-      fresh.forEach((batchId) => announced.add(batchId));
-      if (fresh.length > 0) batchesFound.set(event, fresh);
-      return fresh.length > 0;
-    });
+  return {
+    selectRelevant: async (tx: Tx, tenantId: string, events: ReadonlyArray<DomainEvent<T>>) => {
+      const batchesByKey = await batchesOf(tx, tenantId, [...new Set(events.map(keyOf))]);
+      const announced = announcedIn.get(tx) ?? new Set<string>();
+      announcedIn.set(tx, announced);
+      return events.filter((event) => {
+        const fresh = (batchesByKey.get(keyOf(event)) ?? []).filter((batchId) => !announced.has(batchId));
+        fresh.forEach((batchId) => announced.add(batchId));
+        if (fresh.length > 0) batchesFound.set(event, fresh);
+        return fresh.length > 0;
+      });
+    },
+    batchesMoved: async (db: Db, event: DomainEvent<T>) => batchesFound.get(event) ?? (await batchesOf(db, event.tenantId, [keyOf(event)])).get(keyOf(event)),
   };
 }
 
@@ -43,6 +50,8 @@ function firstPerBatch<T extends DomainEventType>(
  */
 export function createBulkSendListeners(deps: { db: Db; updates: BatchUpdates }) {
   const announce = (tenantId: string, batchIds: readonly string[] | undefined) => batchIds?.forEach((batchId) => deps.updates.changed(tenantId, batchId));
+  const statusOfBatchMessage = perBatch<'message.status-changed'>((event) => event.payload.messageId, batchesOfMessages);
+  const replyOnBatchChat = perBatch<'customer-message.stored'>((event) => event.payload.cardId, batchesOfChats);
   return [
     defineListener({
       name: 'bulk-sends.progress-on-row-finished',
@@ -61,21 +70,16 @@ export function createBulkSendListeners(deps: { db: Db; updates: BatchUpdates })
       receipts: false,
       delivery: 'after-commit',
       event: 'message.status-changed',
-      selectRelevant: firstPerBatch((event) => event.payload.messageId, batchesOfMessages),
-      handle: async (event) =>
-        announce(
-          event.tenantId,
-          batchesFound.get(event) ?? (await batchesOfMessages(deps.db, event.tenantId, [event.payload.messageId])).get(event.payload.messageId),
-        ),
+      selectRelevant: statusOfBatchMessage.selectRelevant,
+      handle: async (event) => announce(event.tenantId, await statusOfBatchMessage.batchesMoved(deps.db, event)),
     }),
     defineListener({
       name: 'bulk-sends.progress-on-customer-reply',
       receipts: false,
       delivery: 'after-commit',
       event: 'customer-message.stored',
-      selectRelevant: firstPerBatch((event) => event.payload.cardId, batchesOfChats),
-      handle: async (event) =>
-        announce(event.tenantId, batchesFound.get(event) ?? (await batchesOfChats(deps.db, event.tenantId, [event.payload.cardId])).get(event.payload.cardId)),
+      selectRelevant: replyOnBatchChat.selectRelevant,
+      handle: async (event) => announce(event.tenantId, await replyOnBatchChat.batchesMoved(deps.db, event)),
     }),
   ];
 }
