@@ -54,11 +54,11 @@ export async function applyStatusRun(tx: Tx, tenantId: string, run: readonly Pen
   const states = new Map(found.map((row) => [row.id, { ...row }]));
   const lastMovedBy = new Map<string, number>();
   for (const { index, event } of run) {
-    const ids = idsOf(event);
+    const itsIds = idsOf(event);
     const matching = [...states.values()].filter(
       (state) =>
-        (state.providerMessageId !== null && ids.includes(state.providerMessageId)) ||
-        (state.whatsappMessageId !== null && ids.includes(state.whatsappMessageId)),
+        (state.providerMessageId !== null && itsIds.includes(state.providerMessageId)) ||
+        (state.whatsappMessageId !== null && itsIds.includes(state.whatsappMessageId)),
     );
     if (matching.length === 0) {
       outcome.waitingForMessage.add(index);
