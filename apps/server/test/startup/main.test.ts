@@ -27,10 +27,14 @@ function startServer(env: Record<string, string>): Started {
   return { stdout: () => out, stderr: () => err, exited, stop: () => child.kill('SIGTERM') };
 }
 
-async function waitFor(condition: () => boolean, timeoutMs: number) {
+/** Waits for `text` on the server's standard output; fails at once, with what it printed, if it exits first or never says it. */
+async function waitForOutput(server: Started, text: string, timeoutMs: number) {
+  let exitCode: number | null | undefined;
+  void server.exited.then((code) => (exitCode = code));
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
+  while (!server.stdout().includes(text)) {
+    const why = exitCode !== undefined ? `the server exited (${exitCode})` : Date.now() > deadline ? `${timeoutMs} ms passed` : undefined;
+    if (why) throw new Error(`"${text}" not printed: ${why}\nstdout: ${server.stdout().slice(-2000)}\nstderr: ${server.stderr().slice(-2000)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -59,13 +63,13 @@ describe('starting the server', () => {
     expect(lines).toEqual(['Invalid configuration: GEMINI_API_KEY is required when AI_PROVIDER is gemini']);
   });
 
-  // Two cold starts of a fresh embedded database, each allowed 60 s above.
+  // Two cold starts of a fresh embedded database, each allowed 120 s above.
   it('in embedded mode seeds the demo tenant, prints its sign-in and the operator account, and serves the API', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-start-'));
     dataDirs.push(dataDir);
     const server = startServer({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir });
     try {
-      await waitFor(() => server.stdout().includes('Demo sign-in'), 120_000);
+      await waitForOutput(server, 'Demo sign-in', 120_000);
       const out = server.stdout();
       const url = /running at (http:\/\/localhost:\d+)/.exec(out)![1]!;
       const demo = /company slug "([^"]+)", email (\S+), password (\S+)/.exec(out)!;
@@ -88,13 +92,13 @@ describe('starting the server', () => {
     // A second start on the same data neither reseeds nor prints a new operator password.
     const again = startServer({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir });
     try {
-      await waitFor(() => again.stdout().includes('Demo sign-in'), 120_000);
+      await waitForOutput(again, 'Demo sign-in', 120_000);
       expect(again.stdout()).toContain('(seeded earlier)');
       expect(again.stdout()).not.toContain('Platform operator created');
     } finally {
       again.stop();
       await again.exited;
     }
-    // Two cold starts of a fresh embedded database, each allowed 60 s above.
+    // Two cold starts of a fresh embedded database, each allowed 120 s above.
   }, 270_000);
 });

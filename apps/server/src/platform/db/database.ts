@@ -253,10 +253,11 @@ export async function openPostgres(
 }
 
 /**
- * PGlite in `dataDir/pg`, or in memory when dataDir is undefined (tests). A lock file refuses a
+ * PGlite in `dataDir/pg`, or in memory when dataDir is undefined (tests), starting from `inMemoryFrom` when given (a
+ * `dumpDataDir` of an already migrated database: a test suite skips initdb and the migrations). A lock file refuses a
  * second process on the same directory, which PGlite would otherwise corrupt silently.
  */
-export async function openPglite(dataDir: string | undefined, options: { backgroundPermits?: number } = {}): Promise<Database> {
+export async function openPglite(dataDir: string | undefined, options: { backgroundPermits?: number; inMemoryFrom?: Blob } = {}): Promise<Database> {
   let releaseLock = () => {};
   let client: GatedPGlite;
   if (dataDir) {
@@ -264,7 +265,7 @@ export async function openPglite(dataDir: string | undefined, options: { backgro
     releaseLock = acquireDataDirLock(dataDir);
     client = new GatedPGlite(path.join(dataDir, 'pg'));
   } else {
-    client = new GatedPGlite();
+    client = new GatedPGlite({ loadDataDir: options.inMemoryFrom });
   }
   try {
     await client.waitReady;
