@@ -1,12 +1,9 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { installFakeApi, json } from '../test/fake-api.ts';
-import { createFakeSocket } from '../test/fake-socket.ts';
 import { renderApp } from '../test/render-app.tsx';
 import { aTenant, aUser, storeSession } from '../test/session-fixture.ts';
 import { createQueryClient } from './query-client.ts';
-
-vi.mock('socket.io-client', () => ({ io: () => createFakeSocket() }));
 
 function signedIn(user = aUser(), tenant = aTenant()) {
   storeSession(user, tenant);

@@ -1,5 +1,15 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { createFakeSocket, socketStandIn } from './fake-socket.ts';
+
+// Every file's sockets: the silent stand-in unless the file picks others (fake-socket.ts says why not a per-file mock).
+vi.mock('socket.io-client', async (importOriginal) => {
+  const real = await importOriginal<typeof import('socket.io-client')>();
+  const { socketStandIn: standIn } = await import('./fake-socket.ts');
+  const io = ((...args: Parameters<typeof real.io>) => (standIn.factory ? standIn.factory() : real.io(...args))) as typeof real.io;
+  return { ...real, io };
+});
+socketStandIn.factory = createFakeSocket;
 
 // findBy*/waitFor poll a condition; a busy CI machine can take over the 1 s default to render a lazy route.
 configure({ asyncUtilTimeout: 5000 });

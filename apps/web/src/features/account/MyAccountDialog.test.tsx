@@ -1,11 +1,8 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { installFakeApi, json } from '../../test/fake-api.ts';
-import { createFakeSocket } from '../../test/fake-socket.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { aTenant, aUser, storeSession } from '../../test/session-fixture.ts';
-
-vi.mock('socket.io-client', () => ({ io: () => createFakeSocket() }));
 
 async function openAccount(extra: Parameters<typeof installFakeApi>[0] = {}, menuItem = 'Mi Perfil') {
   const user = aUser({ name: 'Ana María' });

@@ -4,13 +4,10 @@ import type { Role } from '@embudo/contracts/http/auth';
 import type { AgendaData, AppointmentDto, ProfessionalDto, ServiceDto } from '@embudo/contracts/http/agenda';
 import { defaultAvailability } from '@embudo/contracts/http/agenda';
 import { installFakeApi, json } from '../../test/fake-api.ts';
-import { createFakeSocket } from '../../test/fake-socket.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { aTenant, aUser, storeSession } from '../../test/session-fixture.ts';
 import { formatCost } from './agenda-format.ts';
 import { contactQuery } from './ContactSearch.tsx';
-
-vi.mock('socket.io-client', () => ({ io: () => createFakeSocket() }));
 
 /** Wednesday 6 March 2030, 11:00 in Mexico City (UTC-6), the fixture tenant's time zone. */
 const NOW = new Date('2030-03-06T17:00:00Z');

@@ -1,12 +1,9 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SAME_AS_TEMPORARY_PASSWORD } from '@embudo/contracts/http/auth';
 import { installFakeApi, json } from '../../test/fake-api.ts';
-import { createFakeSocket } from '../../test/fake-socket.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { aTenant, aUser, storeSession } from '../../test/session-fixture.ts';
-
-vi.mock('socket.io-client', () => ({ io: () => createFakeSocket() }));
 
 async function openForcedChange(extra: Parameters<typeof installFakeApi>[0] = {}) {
   const user = aUser({ force_password_change: true });

@@ -1,12 +1,9 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { installFakeApi, json } from '../../test/fake-api.ts';
-import { createFakeSocket } from '../../test/fake-socket.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { aTenant, aUser } from '../../test/session-fixture.ts';
 import { SLUG_CHECK_DELAY_MS } from './use-slug-availability.ts';
-
-vi.mock('socket.io-client', () => ({ io: () => createFakeSocket() }));
 
 const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
 const type = (label: string, value: string) => fireEvent.change(field(label), { target: { value } });

@@ -1,12 +1,9 @@
 import type { SessionTenant } from '@embudo/contracts/http/auth';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { installFakeApi, json } from '../../test/fake-api.ts';
-import { createFakeSocket } from '../../test/fake-socket.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { aTenant, aUser, storeSession } from '../../test/session-fixture.ts';
-
-vi.mock('socket.io-client', () => ({ io: () => createFakeSocket() }));
 
 const columns = [
   { id: 'c-nuevos', title: 'Nuevos', funnelId: 'f1', funnelName: 'Ventas' },

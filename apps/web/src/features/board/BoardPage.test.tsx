@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { json } from '../../test/fake-api.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { aBoard, aCard, aMessage, createEmittingSocket, FUNNEL_ID, installBoardApi } from '../chat/chat-test-fixtures.ts';
@@ -7,15 +7,9 @@ import { createQueryClient } from '../../app/query-client.ts';
 import { preloadBoard } from './board-preload.ts';
 import { boardKey } from './board-queries.ts';
 import { seedBoardQueries } from './seed-board-queries.ts';
+import { standInSockets } from '../../test/fake-socket.ts';
 
-const socket = vi.hoisted(() => ({ current: null as { serverEmit(event: string, payload: unknown): void } | null }));
-vi.mock('socket.io-client', () => ({
-  io: () => {
-    const created = createEmittingSocket();
-    socket.current = created;
-    return created;
-  },
-}));
+const socket = standInSockets(createEmittingSocket);
 
 async function openBoard() {
   renderApp('/t/acme');

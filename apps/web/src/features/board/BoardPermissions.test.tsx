@@ -1,17 +1,11 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/render-app.tsx';
 import { aUser } from '../../test/session-fixture.ts';
 import { aBoard, aCard, aMessage, createEmittingSocket, installBoardApi } from '../chat/chat-test-fixtures.ts';
+import { standInSockets } from '../../test/fake-socket.ts';
 
-const socket = vi.hoisted(() => ({ current: null as { serverEmit(event: string, payload: unknown): void } | null }));
-vi.mock('socket.io-client', () => ({
-  io: () => {
-    const created = createEmittingSocket();
-    socket.current = created;
-    return created;
-  },
-}));
+const socket = standInSockets(createEmittingSocket);
 
 async function openBoard() {
   renderApp('/t/acme');

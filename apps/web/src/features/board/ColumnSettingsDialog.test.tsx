@@ -3,8 +3,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { json } from '../../test/fake-api.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { aBoard, createEmittingSocket, installBoardApi } from '../chat/chat-test-fixtures.ts';
+import { standInSockets } from '../../test/fake-socket.ts';
 
-vi.mock('socket.io-client', () => ({ io: () => createEmittingSocket() }));
+standInSockets(createEmittingSocket);
 
 const template = (id: string, name: string, status = 'APPROVED') => ({
   id,

@@ -1,14 +1,12 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SECRET_MASK } from '@embudo/contracts/flows/node-secrets';
 import type { BotDetail } from '@embudo/contracts/http/bots';
 import { installFakeApi, json } from '../../test/fake-api.ts';
-import { createFakeSocket } from '../../test/fake-socket.ts';
 import { installReactFlowJsdom } from '../../test/react-flow-jsdom.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { aTenant, aUser, storeSession } from '../../test/session-fixture.ts';
 
-vi.mock('socket.io-client', () => ({ io: () => createFakeSocket() }));
 beforeAll(installReactFlowJsdom);
 
 // The signed-in shell and the editor (with React Flow) load on demand: the first render may take a while.

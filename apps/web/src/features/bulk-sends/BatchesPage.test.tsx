@@ -7,15 +7,9 @@ import { createEmittingSocket } from '../chat/chat-test-fixtures.ts';
 import { installTemplatesApi } from '../templates/templates-test-fixtures.ts';
 import { batchFunnel, batchPace, percent } from './batch-funnel.ts';
 import { readExcelSummary } from './excel-workbook.ts';
+import { standInSockets } from '../../test/fake-socket.ts';
 
-const socket = vi.hoisted(() => ({ current: null as { serverEmit(event: string, payload: unknown): void } | null }));
-vi.mock('socket.io-client', () => ({
-  io: () => {
-    const created = createEmittingSocket();
-    socket.current = created;
-    return created;
-  },
-}));
+const socket = standInSockets(createEmittingSocket);
 
 function aBatch(overrides: Partial<BatchDto> = {}): BatchDto {
   return {

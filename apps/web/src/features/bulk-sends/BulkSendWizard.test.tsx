@@ -16,8 +16,9 @@ import { aBoard, createEmittingSocket, installBoardApi } from '../chat/chat-test
 import { aTemplate } from '../templates/templates-test-fixtures.ts';
 import { START_FAILED } from './BulkSendWizard.tsx';
 import { buildSampleWorkbook, readExcelSummary } from './excel-workbook.ts';
+import { standInSockets } from '../../test/fake-socket.ts';
 
-vi.mock('socket.io-client', () => ({ io: () => createEmittingSocket() }));
+standInSockets(createEmittingSocket);
 
 const TEMPLATES = 'GET /t/acme/api/templates?status=APPROVED';
 const CREATE = 'POST /t/acme/api/funnels/f1/batches';

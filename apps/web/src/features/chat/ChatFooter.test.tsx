@@ -5,14 +5,9 @@ import { renderApp } from '../../test/render-app.tsx';
 import { aBoard, aCard, aMessage, createEmittingSocket, installBoardApi } from './chat-test-fixtures.ts';
 import { MICROPHONE_DENIED } from './ChatComposer.tsx';
 import { SUGGEST_FAILED, SUMMARY_ADDED } from './CopilotActions.tsx';
+import { standInSockets } from '../../test/fake-socket.ts';
 
-const socket = vi.hoisted(() => ({ current: null as ReturnType<typeof createEmittingSocket> | null }));
-vi.mock('socket.io-client', () => ({
-  io: () => {
-    socket.current = createEmittingSocket();
-    return socket.current;
-  },
-}));
+const socket = standInSockets(createEmittingSocket);
 
 async function openChat() {
   renderApp('/t/acme');

@@ -1,16 +1,11 @@
 import { fireEvent, screen, waitFor, within, act } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { json } from '../../test/fake-api.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { aBoard, aCard, aMessage, createEmittingSocket, installBoardApi } from './chat-test-fixtures.ts';
+import { standInSockets } from '../../test/fake-socket.ts';
 
-const socket = vi.hoisted(() => ({ current: null as ReturnType<typeof createEmittingSocket> | null }));
-vi.mock('socket.io-client', () => ({
-  io: () => {
-    socket.current = createEmittingSocket();
-    return socket.current;
-  },
-}));
+const socket = standInSockets(createEmittingSocket);
 
 async function openChat() {
   renderApp('/t/acme');

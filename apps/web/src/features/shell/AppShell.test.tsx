@@ -2,11 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { Role } from '@embudo/contracts/http/auth';
 import { installFakeApi, json } from '../../test/fake-api.ts';
-import { createFakeSocket } from '../../test/fake-socket.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { aTenant, aUser, storeSession } from '../../test/session-fixture.ts';
-
-vi.mock('socket.io-client', () => ({ io: () => createFakeSocket() }));
 
 const everyoneItems = ['Mi Consumo', 'Mi Perfil', 'Configuración', 'Cerrar Sesión'];
 const managerItems = ['Bots Studio', 'Administrar Equipo', 'Plantillas', 'Configurar Bot Auto', 'Conexión WhatsApp'];

@@ -1,12 +1,9 @@
 import type { SessionUser } from '@embudo/contracts/http/auth';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { installFakeApi, json } from '../../test/fake-api.ts';
-import { createFakeSocket } from '../../test/fake-socket.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { aTenant, aUser, storeSession } from '../../test/session-fixture.ts';
-
-vi.mock('socket.io-client', () => ({ io: () => createFakeSocket() }));
 
 const owner = aUser({ id: 'u-owner', name: 'Ana María', email: 'ana@acme.test', role: 'owner', last_login_at: '2026-05-10T15:30:00.000Z' });
 const agent = aUser({ id: 'u-agent', name: 'Carlos Ruiz', email: 'carlos@acme.test', role: 'agent', funnel_access: ['f1'] });

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   MEDIA_UPLOAD_INVALID_RESPONSE,
   OPERATOR_BLOCK_NOTICE,
@@ -8,12 +8,9 @@ import {
   TEMPLATE_NAME_REQUIRED,
 } from '@embudo/contracts/http/templates';
 import { json } from '../../test/fake-api.ts';
-import { createFakeSocket } from '../../test/fake-socket.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { aTemplate, installTemplatesApi } from './templates-test-fixtures.ts';
 import { OPERATOR_BLOCK_EDIT_NOTE } from './RejectionNotice.tsx';
-
-vi.mock('socket.io-client', () => ({ io: () => createFakeSocket() }));
 
 const SAVE = 'Guardar y Enviar a Revisión';
 const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;

@@ -1,12 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OPERATOR_BLOCK_NOTICE } from '@embudo/contracts/http/templates';
 import { json } from '../../test/fake-api.ts';
-import { createFakeSocket } from '../../test/fake-socket.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { aTemplate, installTemplatesApi } from './templates-test-fixtures.ts';
-
-vi.mock('socket.io-client', () => ({ io: () => createFakeSocket() }));
 
 const card = (name: string) => screen.getByRole('article', { name });
 

@@ -1,12 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WhatsAppSettings } from '@embudo/contracts/http/whatsapp';
 import { installFakeApi, json } from '../../test/fake-api.ts';
-import { createFakeSocket } from '../../test/fake-socket.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { aTenant, aUser, storeSession } from '../../test/session-fixture.ts';
-
-vi.mock('socket.io-client', () => ({ io: () => createFakeSocket() }));
 
 const settings: WhatsAppSettings = {
   provider: 'gupshup',

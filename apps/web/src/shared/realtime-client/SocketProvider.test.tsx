@@ -7,6 +7,9 @@ import type { ClientToServerEvents, ServerToClientEvents } from '@embudo/contrac
 import { SocketProvider } from './SocketProvider.tsx';
 import { useRealtime } from './use-realtime.ts';
 import { useSocketEvent } from './use-socket-event.ts';
+import { useRealSockets } from '../../test/fake-socket.ts';
+
+useRealSockets();
 
 // A real socket.io server on a random local port stands in for the Embudo server's realtime endpoint.
 let httpServer: HttpServer;
