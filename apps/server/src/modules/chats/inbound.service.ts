@@ -1,6 +1,7 @@
 import { and, eq, or } from 'drizzle-orm';
 import { messages, webhookRejections } from '../../../db/schema/index.ts';
 import type { Db, DbExecutor, Tx } from '../../platform/db/database.ts';
+import { insertRows } from '../../platform/db/insert-rows.ts';
 import type { EventPublisher } from '../../platform/events/index.ts';
 import { secretMatches } from '../../platform/auth/secrets.ts';
 import { unauthorized } from '../../platform/errors/app-error.ts';
@@ -280,38 +281,37 @@ async function storeInboundMessages(deps: ApplyDeps, tx: Tx, tenantId: string, r
   );
   const quotes: Array<MessageRow | undefined> = [];
   for (const { event } of run) quotes.push(event.quoted ? await findQuoted(tx, tenantId, event.quoted) : undefined);
-  const inserted = await tx
-    .insert(messages)
-    .values(
-      run.map(({ event }, position) => {
-        const quoted = quotes[position];
-        return {
-          tenantId,
-          cardId: placed[position]!.card.id,
-          sender: 'contact' as const,
-          participantName: event.group ? (event.senderName ?? event.from) : null,
-          text: event.type === 'unsupported' ? UNSUPPORTED_MEDIA_TEXT : (event.text ?? null),
-          type: storedType(event),
-          mediaMime: event.media?.contentType ?? null,
-          mediaFileName: event.media?.fileName ?? null,
-          providerMessageId: event.providerMessageId,
-          ack: 3,
-          quotedMessageId: quoted?.id ?? null,
-          quotedMessageText: quoted?.text ?? null,
-          quotedMessageSender: quoted?.sender ?? null,
-          payload: event.location
-            ? { location: event.location }
-            : event.reply
-              ? { reply: event.reply }
-              : event.type === 'unsupported'
-                ? { raw: event.raw }
-                : null,
-          createdAt: event.timestamp,
-        };
-      }),
-    )
-    .onConflictDoNothing({ target: [messages.tenantId, messages.providerMessageId] })
-    .returning();
+  const inserted = await insertRows(
+    tx,
+    messages,
+    run.map(({ event }, position) => {
+      const quoted = quotes[position];
+      return {
+        tenantId,
+        cardId: placed[position]!.card.id,
+        sender: 'contact' as const,
+        participantName: event.group ? (event.senderName ?? event.from) : null,
+        text: event.type === 'unsupported' ? UNSUPPORTED_MEDIA_TEXT : (event.text ?? null),
+        type: storedType(event),
+        mediaMime: event.media?.contentType ?? null,
+        mediaFileName: event.media?.fileName ?? null,
+        providerMessageId: event.providerMessageId,
+        ack: 3,
+        quotedMessageId: quoted?.id ?? null,
+        quotedMessageText: quoted?.text ?? null,
+        quotedMessageSender: quoted?.sender ?? null,
+        payload: event.location
+          ? { location: event.location }
+          : event.reply
+            ? { reply: event.reply }
+            : event.type === 'unsupported'
+              ? { raw: event.raw }
+              : null,
+        createdAt: event.timestamp,
+      };
+    }),
+    { onConflictDoNothing: [messages.tenantId, messages.providerMessageId] },
+  );
   const insertedById = new Map(inserted.map((message) => [message.providerMessageId!, message]));
   // A message the provider delivered twice in the run is stored by its first delivery.
   const stored = run.flatMap((pending, position) => {

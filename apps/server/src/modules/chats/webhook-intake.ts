@@ -4,6 +4,7 @@ import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { webhookIntake, webhookRejections } from '../../../db/schema/index.ts';
 import { queryRows, type Db, type Tx } from '../../platform/db/database.ts';
 import { gateOf } from '../../platform/db/database-gate.ts';
+import { insertRows } from '../../platform/db/insert-rows.ts';
 import { collectAfterCommit, runDeferred } from '../../platform/events/index.ts';
 import type { Logger } from '../../platform/logger/logger.ts';
 import { currentLogContext } from '../../platform/logger/log-context.ts';
@@ -146,11 +147,12 @@ export class WebhookIntake {
     this.arriving = [];
     this.arrivingFlush = undefined;
     try {
-      const stored = await this.options.db
-        .insert(webhookIntake)
-        .values(arriving.map(({ row }) => row))
-        .onConflictDoNothing()
-        .returning({ id: webhookIntake.id, tenantId: webhookIntake.tenantId, bodyHash: webhookIntake.bodyHash });
+      const stored = await insertRows(
+        this.options.db,
+        webhookIntake,
+        arriving.map(({ row }) => row),
+        { onConflictDoNothing: true, returning: ['id', 'tenantId', 'bodyHash'] },
+      );
       const ids = new Map(stored.map((row) => [`${row.tenantId}:${row.bodyHash}`, row.id]));
       for (const { row, resolve } of arriving) {
         const key = `${row.tenantId}:${row.bodyHash}`;
