@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { domainEventEnvelope, domainEventPayloads, type DomainEvent, type DomainEventPayload, type DomainEventType } from '@embudo/contracts/events/index';
 import { eventDeliveries } from '../../../db/schema/index.ts';
 import type { Db, Tx } from '../db/database.ts';
+import { insertRows } from '../db/insert-rows.ts';
 import { defineJob, type JobDefinition } from '../queue/job-definition.ts';
 import type { JobQueue, QueueLogger } from '../queue/job-queue.ts';
 import type { Listener, ListenerContext } from './listener.ts';
@@ -134,19 +135,12 @@ export class EventBus implements EventPublisher {
       return;
     }
     const recordDelivery = async (tx: Tx) => {
-      const [row] = await tx
-        .insert(eventDeliveries)
-        .values({ ...receipt, tenantId: event.tenantId })
-        .onConflictDoNothing()
-        .returning({ at: eventDeliveries.deliveredAt });
+      const [row] = await insertRows(tx, eventDeliveries, [{ ...receipt, tenantId: event.tenantId }], { onConflictDoNothing: true, returning: ['listener'] });
       return Boolean(row);
     };
     await this.handle(listener, event, { attempt, recordDelivery });
     // Whether or not the listener recorded it in its own transaction (that one may have rolled back), the receipt now exists.
-    await db
-      .insert(eventDeliveries)
-      .values({ ...receipt, tenantId: event.tenantId })
-      .onConflictDoNothing();
+    await insertRows(db, eventDeliveries, [{ ...receipt, tenantId: event.tenantId }], { onConflictDoNothing: true, returning: ['listener'] });
   }
 
   private async handle(listener: Listener, event: DomainEvent, ctx: ListenerContext): Promise<void> {
