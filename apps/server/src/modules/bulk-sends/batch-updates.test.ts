@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { throttlePerBatch } from './batch-updates.ts';
+import { randomUUID } from 'node:crypto';
+import { createTestDatabase } from '../../../test/support/test-database.ts';
+import { createMessageBatches, throttlePerBatch } from './batch-updates.ts';
 
 afterEach(() => vi.useRealTimers());
 
@@ -23,5 +25,42 @@ describe('batch_updated throttle', () => {
     throttle.changed('t1', 'a');
     expect(emitted).toHaveLength(4);
     throttle.close();
+  });
+});
+
+describe('the batches of messages a process remembers', () => {
+  it('asks the database once per message, remembers "no batch" too, and needs no lookup for what a chunk job told it', async () => {
+    const database = await createTestDatabase();
+    try {
+      const tenantId = randomUUID();
+      const [alone, another, fromChunk] = [randomUUID(), randomUUID(), randomUUID()];
+      const batches = createMessageBatches();
+      batches.remember(fromChunk, 'batch-1');
+      const asked = (messageIds: string[]) => database.gate.countStatements(() => batches.of(database.db, tenantId, messageIds));
+
+      expect(await asked([alone, fromChunk])).toEqual({ result: new Map([[fromChunk, ['batch-1']]]), statements: 1 });
+      expect(await asked([alone, fromChunk])).toEqual({ result: new Map([[fromChunk, ['batch-1']]]), statements: 0 });
+      expect((await asked([alone, another])).statements).toBe(1);
+      expect((await asked([another])).statements).toBe(0);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('forgets the oldest past its limit', async () => {
+    const database = await createTestDatabase();
+    try {
+      const batches = createMessageBatches(2);
+      const [first, second, third] = [randomUUID(), randomUUID(), randomUUID()];
+      batches.remember(first, 'b');
+      batches.remember(second, 'b');
+      batches.remember(third, 'b');
+      const asked = (messageId: string) => database.gate.countStatements(() => batches.of(database.db, randomUUID(), [messageId]));
+      expect((await asked(third)).statements).toBe(0);
+      // Forgotten, then looked up (no batch links it in this empty database).
+      expect(await asked(first)).toEqual({ result: new Map(), statements: 1 });
+    } finally {
+      await database.close();
+    }
   });
 });

@@ -56,6 +56,43 @@ export async function batchesOfMessages(executor: DbExecutor, tenantId: string, 
   return new Map(rows.map((row) => [row.messageId!, [row.batchId]]));
 }
 
+/** Messages whose batch (or lack of one) a process remembers at most; the oldest are forgotten first. */
+const REMEMBERED_MESSAGES = 50_000;
+
+export type MessageBatches = ReturnType<typeof createMessageBatches>;
+
+/**
+ * Which batch sent each message, as this process learnt it: from the chunk job that stored it (`remember`, at its
+ * batch.row-finished) or from one lookup. A batch message is linked to its batch in the transaction that creates it,
+ * and its statuses are published later (its send job runs after that commit), so an answer, "no batch" included,
+ * never changes: each send and each status run then costs no batch lookup of its own (issue 16).
+ */
+export function createMessageBatches(limit = REMEMBERED_MESSAGES) {
+  const known = new Map<string, string | null>();
+  const remember = (messageId: string, batchId: string | null) => {
+    known.delete(messageId);
+    known.set(messageId, batchId);
+    if (known.size > limit) known.delete(known.keys().next().value!);
+  };
+  return {
+    remember,
+    /** `batchesOfMessages`, asking the database only about messages not remembered. */
+    of: async (executor: DbExecutor, tenantId: string, messageIds: string[]): Promise<Map<string, string[]>> => {
+      const unknown = messageIds.filter((messageId) => !known.has(messageId));
+      if (unknown.length > 0) {
+        const found = await batchesOfMessages(executor, tenantId, unknown);
+        for (const messageId of unknown) remember(messageId, found.get(messageId)?.[0] ?? null);
+      }
+      const batches = new Map<string, string[]>();
+      for (const messageId of messageIds) {
+        const batchId = known.get(messageId);
+        if (batchId) batches.set(messageId, [batchId]);
+      }
+      return batches;
+    },
+  };
+}
+
 /** Of these chats, the ones a batch message went to, with those batches: only there may a customer's message count as a reply. */
 export async function batchesOfChats(executor: DbExecutor, tenantId: string, cardIds: string[]): Promise<Map<string, string[]>> {
   const rows = await executor

@@ -1,7 +1,7 @@
 import type { DomainEvent, DomainEventType } from '@embudo/contracts/events/index';
 import type { Db, DbExecutor, Tx } from '../../platform/db/database.ts';
 import { defineListener } from '../../platform/events/index.ts';
-import { batchesOfChats, batchesOfMessages, type BatchUpdates } from './batch-updates.ts';
+import { batchesOfChats, createMessageBatches, type BatchUpdates } from './batch-updates.ts';
 
 /**
  * The batches a transaction has already given an announcement: the webhook intake applies a run of statuses and
@@ -50,7 +50,8 @@ function perBatch<T extends DomainEventType>(
  */
 export function createBulkSendListeners(deps: { db: Db; updates: BatchUpdates }) {
   const announce = (tenantId: string, batchIds: readonly string[] | undefined) => batchIds?.forEach((batchId) => deps.updates.changed(tenantId, batchId));
-  const statusOfBatchMessage = perBatch<'message.status-changed'>((event) => event.payload.messageId, batchesOfMessages);
+  const messageBatches = createMessageBatches();
+  const statusOfBatchMessage = perBatch<'message.status-changed'>((event) => event.payload.messageId, messageBatches.of);
   const replyOnBatchChat = perBatch<'customer-message.stored'>((event) => event.payload.cardId, batchesOfChats);
   return [
     defineListener({
@@ -58,8 +59,10 @@ export function createBulkSendListeners(deps: { db: Db; updates: BatchUpdates })
       receipts: false,
       delivery: 'after-commit',
       event: 'batch.row-finished',
-      // The slice's rows finish together: one announcement per batch is as good as one per row.
+      // The slice's rows finish together: one announcement per batch is as good as one per row. Each sent row's
+      // message is remembered with its batch, so its statuses need no lookup.
       selectRelevant: async (_tx, _tenantId, events) => {
+        for (const { payload } of events) if (payload.messageId) messageBatches.remember(payload.messageId, payload.batchId);
         const batches = new Set<string>();
         return events.filter((event) => !batches.has(event.payload.batchId) && Boolean(batches.add(event.payload.batchId)));
       },
