@@ -19,7 +19,7 @@ import {
 import { extensionForMime, FALLBACK_EXTENSION } from '../../platform/storage/media-types.ts';
 import { findCard } from '../funnels/index.ts';
 import { findTenantById } from '../tenants/index.ts';
-import { recordUsage } from '../usage/index.ts';
+import { changeAndRecordUsage } from '../usage/index.ts';
 import type { ChatEvents } from './chat-events.ts';
 import { publishStatusChange } from './message-events.ts';
 import type { EventPublisher } from '../../platform/events/index.ts';
@@ -211,10 +211,14 @@ export function createChatJobs(deps: ChatJobsDeps) {
       }
       deps.observeOutboxLag?.((Date.now() - row.createdAt.getTime()) / 1000);
       const usageKind = row.type !== 'template' ? 'sent' : row.templateCategory === 'MARKETING' ? 'template_marketing' : 'template_utility';
-      // Accepted by the provider: billed with the id in one step, so a failed status that finds the id also finds the charge to undo.
+      // Accepted by the provider: billed with the id in one statement, so a failed status that finds the id also finds the charge to undo.
       await deps.db.transaction(async (tx) => {
-        await tx.update(messages).set({ providerMessageId, errorReason: null, errorCode: null }).where(eq(messages.id, row.id));
-        await recordUsage(tx, tenantId, usageKind, row.id);
+        await changeAndRecordUsage(
+          tx,
+          tenantId,
+          usageKind,
+          sql`update ${messages} set provider_message_id = ${providerMessageId}, error_reason = null, error_code = null where id = ${row.id} returning id`,
+        );
         await publishStatusChange(deps.domainEvents, tx, row);
       });
       announce({ ack: row.ack as 0 });

@@ -4,7 +4,7 @@ import { cards, contacts, messages, usageEvents } from '../../../db/schema/index
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { registerTenant } from '../../../test/support/factories.ts';
 import type { DeliveryStatus, InboundStatus } from '../../messaging-providers/provider.ts';
-import { recordUsage } from '../usage/index.ts';
+import { recordUsageOfMessages } from '../usage/index.ts';
 import { applyStatusRun, type PendingStatus } from './inbound-statuses.ts';
 
 let t: TestApp;
@@ -44,7 +44,12 @@ async function sentMessages(acks: Record<string, number>) {
       })),
     )
     .returning();
-  for (const row of rows) await recordUsage(db(), tenantId, 'sent', row.id);
+  await recordUsageOfMessages(
+    db(),
+    tenantId,
+    'sent',
+    rows.map((row) => row.id),
+  );
   const byName = new Map(rows.map((row) => [row.text!, row]));
   const read = async () =>
     new Map(

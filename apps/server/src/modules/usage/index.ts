@@ -12,7 +12,7 @@ export {
   monthCostByTenant,
   monthUsage,
   type Pricing,
-  recordUsage,
+  changeAndRecordUsage,
   recordUsageOfMessages,
   savePricing,
   unbillFailedMessage,

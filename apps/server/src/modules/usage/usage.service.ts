@@ -1,4 +1,4 @@
-import { and, eq, gte, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gte, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { aiUsage, platformSettings, usageEvents } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
 
@@ -45,22 +45,34 @@ const priceKeyOf: Record<UsageKind, keyof Pricing> = {
 };
 
 /**
- * Counts one billable event at the price in force now, so saving new prices changes costs from
- * that moment on without re-pricing what was already counted. Counting a message twice is a no-op.
+ * Counts billable messages at the price in force now, so saving new prices changes costs from that moment on without
+ * re-pricing what was already counted. Counting a message twice is a no-op. One statement for a batch of deliveries.
  */
-export async function recordUsage(executor: DbExecutor, tenantId: string, kind: UsageKind, messageId: string) {
-  await recordUsageOfMessages(executor, tenantId, kind, [messageId]);
-}
-
-/** `recordUsage` for several messages in one statement (a batch of deliveries). */
 export async function recordUsageOfMessages(executor: DbExecutor, tenantId: string, kind: UsageKind, messageIds: readonly string[]) {
   if (messageIds.length === 0) return;
   // The price is read in the same statement: one round trip per billed message (the send path pays per statement).
-  const unitPrice = sql<number>`coalesce((select (${platformSettings.value} ->> ${priceKeyOf[kind]})::float8 from ${platformSettings} where ${platformSettings.key} = ${PRICING_KEY}), 0)`;
   await executor
     .insert(usageEvents)
-    .values(messageIds.map((messageId) => ({ tenantId, kind, messageId, unitPrice })))
+    .values(messageIds.map((messageId) => ({ tenantId, kind, messageId, unitPrice: unitPriceNow(kind) })))
     .onConflictDoNothing();
+}
+
+/**
+ * Changes messages and counts each one the change touched, as `recordUsageOfMessages` does, in one statement: `change` is an
+ * update (or insert) of messages returning their `id`. The send path stores the provider's acceptance and its charge
+ * this way, a round trip less per accepted message.
+ */
+export async function changeAndRecordUsage(executor: DbExecutor, tenantId: string, kind: UsageKind, change: SQL) {
+  await executor.execute(sql`
+    with changed as (${change})
+    insert into ${usageEvents} (tenant_id, kind, message_id, unit_price)
+    select ${tenantId}::uuid, ${kind}, changed.id, ${unitPriceNow(kind)} from changed
+    on conflict do nothing`);
+}
+
+/** The operator's price for one event of this kind now, read by the statement that counts it. */
+function unitPriceNow(kind: UsageKind) {
+  return sql<number>`coalesce((select (${platformSettings.value} ->> ${priceKeyOf[kind]})::float8 from ${platformSettings} where ${platformSettings.key} = ${PRICING_KEY}), 0)`;
 }
 
 export interface AiUse {
