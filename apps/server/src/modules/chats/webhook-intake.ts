@@ -127,6 +127,9 @@ export class WebhookIntake {
           body: delivery.body,
           bodyHash: createHash('sha256').update(delivery.body).digest('hex'),
           receivedAt: delivery.receivedAt,
+          // Stamped by the clock that decides what is due (not the database's now()): an app clock behind the
+          // database's — a skewed host, a test clock — would otherwise leave new deliveries waiting that long.
+          processAfter: this.now(),
           requestId: currentLogContext()?.requestId ?? null,
         },
         resolve,
