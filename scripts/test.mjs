@@ -4,7 +4,9 @@
 // interleaved), with its time; the run stops at the first phase with a failure and exits non-zero.
 //
 // Phases:
-//   1. type check, lint (ESLint + Prettier), module boundaries: single-threaded tools, run together;
+//   1. type check, lint (ESLint + Prettier), module boundaries: single-threaded tools, run together; and the build
+//      (contracts, server, web), which the journeys and the startup tests run: built once here, since a build empties
+//      its dist folder first and a server starting from it meanwhile would find no web app;
 //   2. the server suites on PGlite (vitest runs its files on both cores);
 //   3. the web suite, and the Playwright journeys (mostly waiting on a browser and a server), together; with
 //      TEST_DATABASE_URL and TEST_REDIS_URL set (CI, when the services answer) the server suites also run again on
@@ -20,11 +22,12 @@ const phases = [
     { name: 'typecheck', command: 'npm run typecheck' },
     { name: 'lint', command: 'npm run lint' },
     { name: 'module boundaries', command: 'npm run lint:deps' },
+    { name: 'build', command: 'npm run build' },
   ],
   [{ name: 'server suites (PGlite)', command: 'npm run test:server' }],
   [
     { name: 'web suite', command: 'npm run test:web' },
-    { name: 'end-to-end journeys (Chromium)', command: 'npm run test:e2e' },
+    { name: 'end-to-end journeys (Chromium)', command: 'npm test -w @embudo/e2e' },
     ...(serverModeEnv ? [{ name: 'server suites (PostgreSQL + Redis)', command: 'npm run test:server', env: serverModeEnv }] : []),
   ],
 ];
