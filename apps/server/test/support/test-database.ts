@@ -20,8 +20,8 @@ import { SERVER_ROOT } from '../../src/platform/paths/server-root.ts';
 export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<Database & { url?: string }> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
-    const snapshot = templateSnapshotPath();
-    return openPglite(undefined, fs.existsSync(snapshot) ? { inMemoryFrom: new Blob([fs.readFileSync(snapshot)]) } : {});
+    const inMemoryFrom = templateSnapshot();
+    return openPglite(undefined, inMemoryFrom ? { inMemoryFrom } : {});
   }
 
   const name = `embudo_test_${randomBytes(6).toString('hex')}`;
@@ -93,6 +93,16 @@ async function onServer<T>(serverUrl: string, work: (admin: pg.Client) => Promis
   } finally {
     await admin.end();
   }
+}
+
+let snapshot: Blob | undefined;
+
+/** The migrated PGlite dump, read once per process (test files share a worker's modules); undefined until prepared. */
+function templateSnapshot(): Blob | undefined {
+  if (snapshot) return snapshot;
+  const file = templateSnapshotPath();
+  if (fs.existsSync(file)) snapshot = new Blob([fs.readFileSync(file)]);
+  return snapshot;
 }
 
 function templateSnapshotPath(): string {

@@ -288,32 +288,30 @@ describe('the intake worker', () => {
       reason: `No se pudo aplicar tras ${INTAKE_MAX_ATTEMPTS} intentos: la base de datos no respondió`,
     });
   });
-  it("applies a new delivery at once when its clock runs behind the database's (a skewed host, a test clock that was frozen)", async () => {
+  /** A worker that applies every delivery, keeping their bodies in order, on this clock. */
+  function recordingIntake(answerWaitMs: number, clock: () => Date) {
     const appliedBodies: string[] = [];
     const worker = intake(
       async (row) => {
         appliedBodies.push(row.body.toString());
         return applied();
       },
-      // The answer waits for the delivery to be applied: without it due by this clock, accept would not return.
-      10_000,
-      () => new Date(Date.now() - 60_000),
+      answerWaitMs,
+      clock,
     );
+    return { worker, appliedBodies };
+  }
+
+  it("applies a new delivery at once when its clock runs behind the database's (a skewed host, a test clock that was frozen)", async () => {
+    // The answer waits for the delivery to be applied: without it due by this clock, accept would not return.
+    const { worker, appliedBodies } = recordingIntake(10_000, () => new Date(Date.now() - 60_000));
     await worker.accept(delivery('reloj atrasado'));
     expect(appliedBodies).toEqual(['reloj atrasado']);
   });
 
   it('counts a delivery stored earlier in the same millisecond as due (the database stamps microseconds)', async () => {
     const now = new Date('2026-11-25T10:00:00.123Z');
-    const appliedBodies: string[] = [];
-    const worker = intake(
-      async (row) => {
-        appliedBodies.push(row.body.toString());
-        return applied();
-      },
-      60_000,
-      () => now,
-    );
+    const { worker, appliedBodies } = recordingIntake(60_000, () => now);
     await t.database.db.insert(webhookIntake).values({
       tenantId,
       provider: 'gupshup',

@@ -51,9 +51,10 @@ const priceKeyOf: Record<UsageKind, keyof Pricing> = {
 export async function recordUsageOfMessages(executor: DbExecutor, tenantId: string, kind: UsageKind, messageIds: readonly string[]) {
   if (messageIds.length === 0) return;
   // The price is read in the same statement: one round trip per billed message (the send path pays per statement).
+  const unitPrice = unitPriceNow(kind);
   await executor
     .insert(usageEvents)
-    .values(messageIds.map((messageId) => ({ tenantId, kind, messageId, unitPrice: unitPriceNow(kind) })))
+    .values(messageIds.map((messageId) => ({ tenantId, kind, messageId, unitPrice })))
     .onConflictDoNothing();
 }
 
