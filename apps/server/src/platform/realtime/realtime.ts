@@ -69,8 +69,10 @@ export function createRealtime(options: {
   const io: RealtimeServer = new Server(options.httpServer, { serveClient: false, cors: { origin: false } });
   const redisClients: Redis[] = [];
   if (options.redisUrl) {
-    const pub = new Redis(options.redisUrl, { lazyConnect: false, maxRetriesPerRequest: null });
-    const sub = pub.duplicate();
+    // Auto-pipelining: the events one batch of work announces go to Redis in one write, not one write (and one wake-up
+    // of Redis) per event, which cost 7% of a busy ingest process.
+    const pub = new Redis(options.redisUrl, { lazyConnect: false, maxRetriesPerRequest: null, enableAutoPipelining: true });
+    const sub = pub.duplicate({ enableAutoPipelining: false });
     for (const client of [pub, sub]) client.on('error', (error) => options.logger.warn({ err: error }, 'redis adapter error'));
     redisClients.push(pub, sub);
     io.adapter(createAdapter(pub, sub));
