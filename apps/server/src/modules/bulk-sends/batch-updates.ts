@@ -1,6 +1,7 @@
-import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import { batchRecipients } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
+import { isAnyOf } from '../../platform/db/array-params.ts';
 
 /** A 5,000-row batch moves its counts thousands of times; the dashboard needs a few refreshes a second at most. */
 export const BATCH_UPDATE_THROTTLE_MS = 500;
@@ -52,7 +53,7 @@ export async function batchesOfMessages(executor: DbExecutor, tenantId: string, 
   const rows = await executor
     .select({ messageId: batchRecipients.messageId, batchId: batchRecipients.batchId })
     .from(batchRecipients)
-    .where(and(eq(batchRecipients.tenantId, tenantId), inArray(batchRecipients.messageId, messageIds)));
+    .where(and(eq(batchRecipients.tenantId, tenantId), isAnyOf(batchRecipients.messageId, messageIds)));
   return new Map(rows.map((row) => [row.messageId!, [row.batchId]]));
 }
 
@@ -98,7 +99,7 @@ export async function batchesOfChats(executor: DbExecutor, tenantId: string, car
   const rows = await executor
     .selectDistinct({ cardId: batchRecipients.cardId, batchId: batchRecipients.batchId })
     .from(batchRecipients)
-    .where(and(eq(batchRecipients.tenantId, tenantId), inArray(batchRecipients.cardId, cardIds), isNotNull(batchRecipients.messageId)));
+    .where(and(eq(batchRecipients.tenantId, tenantId), isAnyOf(batchRecipients.cardId, cardIds), isNotNull(batchRecipients.messageId)));
   const batches = new Map<string, string[]>();
   for (const { cardId, batchId } of rows) batches.set(cardId!, [...(batches.get(cardId!) ?? []), batchId]);
   return batches;

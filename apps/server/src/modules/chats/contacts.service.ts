@@ -1,6 +1,7 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { contacts } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
+import { isAnyOf, unnestRows } from '../../platform/db/array-params.ts';
 
 export type ContactRow = typeof contacts.$inferSelect;
 
@@ -27,17 +28,19 @@ export async function upsertContacts(executor: DbExecutor, tenantId: string, inp
     else if (!seen.name && input.name) seen.name = input.name;
   }
   if (byPhone.size === 0) return new Map();
-  await executor
-    .insert(contacts)
-    .values([...byPhone.values()].map((input) => ({ tenantId, phone: input.phone, name: input.name ?? null, isGroup: input.isGroup })))
-    .onConflictDoUpdate({
-      target: [contacts.tenantId, contacts.phone],
-      set: { name: sql`excluded.name` },
-      setWhere: sql`${contacts.name} is null and excluded.name is not null`,
-    });
+  const arriving = unnestRows(
+    'v',
+    { phone: 'text', name: 'text', is_group: 'boolean' },
+    [...byPhone.values()].map((input) => ({ phone: input.phone, name: input.name ?? null, is_group: String(input.isGroup) })),
+  );
+  await executor.execute(sql`
+    insert into ${contacts} (tenant_id, phone, name, is_group)
+    select ${tenantId}::uuid, v.phone, v.name, v.is_group from ${arriving}
+    on conflict (tenant_id, phone) do update set name = excluded.name
+    where ${contacts.name} is null and excluded.name is not null`);
   const rows = await executor
     .select()
     .from(contacts)
-    .where(and(eq(contacts.tenantId, tenantId), inArray(contacts.phone, [...byPhone.keys()])));
+    .where(and(eq(contacts.tenantId, tenantId), isAnyOf(contacts.phone, [...byPhone.keys()])));
   return new Map(rows.map((row) => [row.phone, row]));
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import { webhookIntake, webhookRejections } from '../../../db/schema/index.ts';
 import { queryRows, type Db, type Tx } from '../../platform/db/database.ts';
 import { gateOf } from '../../platform/db/database-gate.ts';
@@ -11,6 +11,7 @@ import { currentLogContext } from '../../platform/logger/log-context.ts';
 import type { ProviderName, WebhookReceiver } from '../../messaging-providers/provider.ts';
 import type { WebhookOutcome } from '../../platform/metrics/metrics.ts';
 import { keptBody, type DeliveryKind } from './webhook-activity.ts';
+import { isAnyOf } from '../../platform/db/array-params.ts';
 
 /** How many of a company's deliveries one transaction applies. */
 export const INTAKE_BATCH = 200;
@@ -297,7 +298,7 @@ export class WebhookIntake {
       if (rows.length === 0) return batch;
       // A company deleted meanwhile: its deliveries have nowhere to go.
       if (!receiverOf) {
-        await tx.delete(webhookIntake).where(inArray(webhookIntake.id, batch.taken));
+        await tx.delete(webhookIntake).where(isAnyOf(webhookIntake.id, batch.taken));
         return batch;
       }
       const finished: number[] = [];
@@ -322,7 +323,7 @@ export class WebhookIntake {
           await settle(row, applied);
         }
       }
-      if (finished.length > 0) await tx.delete(webhookIntake).where(inArray(webhookIntake.id, finished));
+      if (finished.length > 0) await tx.delete(webhookIntake).where(isAnyOf(webhookIntake.id, finished));
       return batch;
     });
   }

@@ -4,6 +4,7 @@ import { cards } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import { seesAllFunnels, type Actor } from '../../platform/policy/policy.ts';
 import { columnAssistant, firstColumn } from './funnels.service.ts';
+import { isAnyOf, unnestRows } from '../../platform/db/array-params.ts';
 
 export type CardRow = typeof cards.$inferSelect;
 
@@ -21,7 +22,7 @@ export async function cardsWithAiOn(executor: DbExecutor, tenantId: string, card
   const rows = await executor
     .select({ id: cards.id })
     .from(cards)
-    .where(and(eq(cards.tenantId, tenantId), inArray(cards.id, cardIds), eq(cards.aiEnabled, true), eq(cards.archived, false)));
+    .where(and(eq(cards.tenantId, tenantId), isAnyOf(cards.id, cardIds), eq(cards.aiEnabled, true), eq(cards.archived, false)));
   return new Set(rows.map((row) => row.id));
 }
 
@@ -97,7 +98,7 @@ export async function findOrCreateCards(
     const rows = await executor
       .select()
       .from(cards)
-      .where(and(eq(cards.tenantId, tenantId), inArray(cards.contactId, contactIds)));
+      .where(and(eq(cards.tenantId, tenantId), isAnyOf(cards.contactId, contactIds)));
     for (const row of rows) known.set(row.contactId, row);
   }
   const firstRequests = new Map<string, CardRequest>();
@@ -217,12 +218,17 @@ export async function recordCardsActivity(
     });
   }
   if (perCard.size === 0) return new Map();
-  const values = sql.join(
-    [...perCard.entries()].map(
-      ([cardId, card]) =>
-        sql`(${cardId}::uuid, ${card.last.lastMessageType}, ${card.last.lastMessageText}, ${card.at.toISOString()}::timestamptz, ${card.contactAt?.toISOString() ?? null}::timestamptz, ${card.unread}::int)`,
-    ),
-    sql`, `,
+  const activity = unnestRows(
+    'activity',
+    { card_id: 'uuid', last_type: 'text', last_text: 'text', at: 'timestamptz', contact_at: 'timestamptz', unread: 'int' },
+    [...perCard].map(([cardId, card]) => ({
+      card_id: cardId,
+      last_type: card.last.lastMessageType,
+      last_text: card.last.lastMessageText,
+      at: card.at.toISOString(),
+      contact_at: card.contactAt?.toISOString() ?? null,
+      unread: String(card.unread),
+    })),
   );
   const rows = await executor
     .update(cards)
@@ -234,7 +240,7 @@ export async function recordCardsActivity(
       unreadCount: sql`${cards.unreadCount} + activity.unread`,
       archived: false,
     })
-    .from(sql`(values ${values}) as activity(card_id, last_type, last_text, at, contact_at, unread)`)
+    .from(activity)
     .where(and(eq(cards.tenantId, tenantId), sql`${cards.id} = activity.card_id`))
     .returning(getTableColumns(cards));
   return new Map(rows.map((row) => [row.id, row]));

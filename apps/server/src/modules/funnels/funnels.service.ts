@@ -4,6 +4,7 @@ import type { GeminiConfig } from '@embudo/contracts/http/funnels';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import { canSeeFunnel, seesAllFunnels, type Actor } from '../../platform/policy/policy.ts';
 import { withAssistantDefaults } from './column-dto.ts';
+import { isAnyOf } from '../../platform/db/array-params.ts';
 
 export const DEFAULT_FUNNEL_NAME = 'Sales Funnel';
 
@@ -73,7 +74,7 @@ export async function columnsOfTenant(executor: DbExecutor, tenantId: string, co
     .select({ id: boardColumns.id, title: boardColumns.title, funnelId: boardColumns.funnelId, funnelName: funnels.name })
     .from(boardColumns)
     .innerJoin(funnels, eq(funnels.id, boardColumns.funnelId))
-    .where(and(eq(boardColumns.tenantId, tenantId), inArray(boardColumns.id, [...columnIds])));
+    .where(and(eq(boardColumns.tenantId, tenantId), isAnyOf(boardColumns.id, [...columnIds])));
 }
 
 /** The Bots Studio bot a column runs, if any. */
@@ -95,7 +96,7 @@ export async function columnsWithBot(executor: DbExecutor, tenantId: string, col
   const rows = await executor
     .select({ id: boardColumns.id })
     .from(boardColumns)
-    .where(and(eq(boardColumns.tenantId, tenantId), inArray(boardColumns.id, columnIds), isNotNull(boardColumns.assistantBotId)));
+    .where(and(eq(boardColumns.tenantId, tenantId), isAnyOf(boardColumns.id, columnIds), isNotNull(boardColumns.assistantBotId)));
   return new Set(rows.map((row) => row.id));
 }
 

@@ -1,6 +1,7 @@
 import { and, eq, gte, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { aiUsage, platformSettings, usageEvents } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
+import { unnestRows } from '../../platform/db/array-params.ts';
 
 export type UsageKind = 'sent' | 'received' | 'template_marketing' | 'template_utility';
 export type AiUsageKind = (typeof aiUsage.$inferInsert)['kind'];
@@ -51,11 +52,14 @@ const priceKeyOf: Record<UsageKind, keyof Pricing> = {
 export async function recordUsageOfMessages(executor: DbExecutor, tenantId: string, kind: UsageKind, messageIds: readonly string[]) {
   if (messageIds.length === 0) return;
   // The price is read in the same statement: one round trip per billed message (the send path pays per statement).
-  const unitPrice = unitPriceNow(kind);
-  await executor
-    .insert(usageEvents)
-    .values(messageIds.map((messageId) => ({ tenantId, kind, messageId, unitPrice })))
-    .onConflictDoNothing();
+  await executor.execute(sql`
+    insert into ${usageEvents} (tenant_id, kind, message_id, unit_price)
+    select ${tenantId}::uuid, ${kind}, billed.id, ${unitPriceNow(kind)} from ${unnestRows(
+      'billed',
+      { id: 'uuid' },
+      messageIds.map((id) => ({ id })),
+    )}
+    on conflict do nothing`);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { getTableColumns, getTableName, Param, SQL, StringChunk } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { asText } from './array-params.ts';
 import { queryRows, type DbExecutor } from './database.ts';
 
 /** Rows that conflict with any unique index (true) or with the one on these columns are skipped. */
@@ -81,14 +82,3 @@ function conflictClause(skip: SkipConflicts | undefined): string {
 }
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
-/** A value as the text PostgreSQL reads back into its column's type. */
-function asText(column: PgColumn, value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  const driverValue: unknown = column.mapToDriverValue(value);
-  if (driverValue === null || driverValue === undefined) return null;
-  if (driverValue instanceof Uint8Array) return `\\x${Buffer.from(driverValue.buffer, driverValue.byteOffset, driverValue.byteLength).toString('hex')}`;
-  if (driverValue instanceof Date) return driverValue.toISOString();
-  if (typeof driverValue === 'object') return JSON.stringify(driverValue);
-  return String(driverValue);
-}
