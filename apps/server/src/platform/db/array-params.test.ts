@@ -44,7 +44,7 @@ describe('isAnyOf', () => {
     expect(await database.db.select({ id: contacts.id }).from(contacts).where(isAnyOf(contacts.id, ids))).toHaveLength(2);
     const stored = await database.db
       .insert(webhookIntake)
-      .values(['a', 'b', 'c'].map((text) => ({ tenantId, provider: 'gupshup', body: Buffer.from(text), bodyHash: text, receivedAt: new Date() })))
+      .values(['a', 'b', 'c'].map((text) => ({ tenantId, provider: 'gupshup' as const, body: Buffer.from(text), bodyHash: text, receivedAt: new Date() })))
       .returning({ id: webhookIntake.id });
     const deleted = await database.db
       .delete(webhookIntake)
