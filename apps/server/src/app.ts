@@ -3,7 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import multipart from '@fastify/multipart';
 import { sql } from 'drizzle-orm';
-import type { Db } from './platform/db/database.ts';
+import { isEmbedded, type Db } from './platform/db/database.ts';
 import type { AppContext } from './platform/app-context.ts';
 import { JobQueue } from './platform/queue/job-queue.ts';
 import { EventBus, registerRequestAfterCommit } from './platform/events/index.ts';
@@ -25,6 +25,7 @@ import { meterAiModel } from './platform/metrics/ai-metering.ts';
 import { registerOperationsRoutes } from './platform/operations/operations.routes.ts';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, JOBS_SHARE_OF_SHUTDOWN } from './platform/operations/shutdown.ts';
 import { createRetentionJob, DEFAULT_RETENTION, RETENTION_EVERY_MS, type RetentionPolicy } from './platform/retention/retention.ts';
+import { createEmbeddedVacuumJob, EMBEDDED_VACUUM_EVERY_MS } from './platform/maintenance/embedded-vacuum.ts';
 import { registerRequestContext, requestIdOptions } from './platform/http/request-id.ts';
 import { assertMigrationsApplied } from './platform/db/migrations-status.ts';
 import type { TrustProxy } from './platform/config/config.ts';
@@ -170,6 +171,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.decorate('queue', queue);
   const retention = { ...DEFAULT_RETENTION, ...options.retention, sessionLifetime: sessionPolicy.lifetime };
   queue.every(createRetentionJob({ db, policy: retention, logger: options.logger, clock }), RETENTION_EVERY_MS);
+  if (isEmbedded(db)) queue.every(createEmbeddedVacuumJob({ db, logger: options.logger }), EMBEDDED_VACUUM_EVERY_MS);
   metrics.attach({ queueStats: () => queue.stats(), connectedSockets: () => realtime.connectionCount() });
   await registerOperationsRoutes(app, {
     metrics,

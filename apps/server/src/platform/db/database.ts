@@ -257,6 +257,13 @@ export async function openPostgres(
  * `dumpDataDir` of an already migrated database: a test suite skips initdb and the migrations). A lock file refuses a
  * second process on the same directory, which PGlite would otherwise corrupt silently.
  */
+const embeddedDatabases = new WeakSet<object>();
+
+/** A database opened by `openPglite`: PostgreSQL inside this process, without autovacuum (platform/maintenance). */
+export function isEmbedded(db: Db): boolean {
+  return embeddedDatabases.has(db);
+}
+
 export async function openPglite(dataDir: string | undefined, options: { backgroundPermits?: number; inMemoryFrom?: Blob } = {}): Promise<Database> {
   let releaseLock = () => {};
   let client: GatedPGlite;
@@ -274,6 +281,7 @@ export async function openPglite(dataDir: string | undefined, options: { backgro
     client.gate = gate;
     const db = drizzlePglite({ client, schema }) as unknown as Db;
     attachGate(db, gate);
+    embeddedDatabases.add(db);
     return {
       db,
       kind: 'pglite',
