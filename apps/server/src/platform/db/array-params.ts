@@ -28,14 +28,19 @@ export function unnestRows<Name extends string>(alias: string, types: Record<Nam
   return sql`unnest(${sql.join(arrays, sql`, `)}) as ${sql.raw(alias)}(${sql.raw(names.join(', '))})`;
 }
 
-/** A serial column's values are of its integer type (`bigserial[]` is no type). */
+/** A serial column's values are of its integer type (`bigserial[]` and `::bigserial` are no types). */
 const SERIAL_TYPES: Record<string, string> = { smallserial: 'smallint', serial: 'integer', bigserial: 'bigint' };
+
+/** The type a column's values are cast to. */
+export function castTypeOf(column: PgColumn): string {
+  const type = column.getSQLType();
+  return SERIAL_TYPES[type] ?? type;
+}
 
 /** A column's values as one array of its type. */
 function columnArray(column: PgColumn, values: readonly unknown[]): SQL {
-  const type = column.getSQLType();
   return arrayParam(
-    SERIAL_TYPES[type] ?? type,
+    castTypeOf(column),
     values.map((value) => asText(column, value)),
   );
 }

@@ -252,11 +252,6 @@ export async function openPostgres(
   return { db, kind: 'postgres', gate, close: () => pool.end() };
 }
 
-/**
- * PGlite in `dataDir/pg`, or in memory when dataDir is undefined (tests), starting from `inMemoryFrom` when given (a
- * `dumpDataDir` of an already migrated database: a test suite skips initdb and the migrations). A lock file refuses a
- * second process on the same directory, which PGlite would otherwise corrupt silently.
- */
 const embeddedDatabases = new WeakSet<object>();
 
 /** A database opened by `openPglite`: PostgreSQL inside this process, without autovacuum (platform/maintenance). */
@@ -264,6 +259,11 @@ export function isEmbedded(db: Db): boolean {
   return embeddedDatabases.has(db);
 }
 
+/**
+ * PGlite in `dataDir/pg`, or in memory when dataDir is undefined (tests), starting from `inMemoryFrom` when given (a
+ * `dumpDataDir` of an already migrated database: a test suite skips initdb and the migrations). A lock file refuses a
+ * second process on the same directory, which PGlite would otherwise corrupt silently.
+ */
 export async function openPglite(dataDir: string | undefined, options: { backgroundPermits?: number; inMemoryFrom?: Blob } = {}): Promise<Database> {
   let releaseLock = () => {};
   let client: GatedPGlite;

@@ -71,4 +71,14 @@ describe('insertRows', () => {
     expect(again[0]!.attempts).toBe(0);
     expect(await insertRows(database.db, webhookIntake, [])).toEqual([]);
   });
+
+  it('takes a serial key when one is given (cast to its integer type)', async () => {
+    const [stored] = await insertRows(
+      database.db,
+      webhookIntake,
+      [{ id: 900_000_001, tenantId, provider: 'gupshup', body: Buffer.from('con id'), bodyHash: 'hash-con-id', receivedAt: new Date() }],
+      { returning: ['id'] },
+    );
+    expect(stored).toEqual({ id: 900_000_001 });
+  });
 });

@@ -1,6 +1,6 @@
 import { getTableColumns, getTableName, Param, SQL, StringChunk } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { asText } from './array-params.ts';
+import { asText, castTypeOf } from './array-params.ts';
 import { queryRows, type DbExecutor } from './database.ts';
 
 /** Rows that conflict with any unique index (true) or with the one on these columns are skipped. */
@@ -66,7 +66,7 @@ function shapeOf(
   if (known) return known;
 
   const names = named.map(([, column]) => quoted(column.name)).join(', ');
-  const casts = named.map(([, column]) => `v.${quoted(column.name)}::${column.getSQLType()}`).join(', ');
+  const casts = named.map(([, column]) => `v.${quoted(column.name)}::${castTypeOf(column)}`).join(', ');
   const pieces = [`insert into ${quoted(getTableName(table))} (${names}) select ${casts} from unnest(`];
   for (let index = 1; index < named.length; index++) pieces.push('::text[], ');
   pieces.push(`::text[]) as v(${names})${conflict} returning ${returned.map(([, column]) => quoted(column.name)).join(', ')}`);
