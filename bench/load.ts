@@ -33,7 +33,8 @@ export async function load(options: {
   stop?: () => boolean;
   concurrency: number;
   timeoutMs?: number;
-  request: (index: number, signal: AbortSignal) => Promise<Response>;
+  /** Resolves with the answer; load() reads its body to the end (a fetch Response, or keep-alive-client's answer). */
+  request: (index: number, signal: AbortSignal) => Promise<{ status: number; arrayBuffer(): Promise<ArrayBuffer> }>;
 }): Promise<LoadResult> {
   const { concurrency, timeoutMs = WEBHOOK_TIMEOUT_MS } = options;
   const total = options.total ?? Number.POSITIVE_INFINITY;
