@@ -412,23 +412,35 @@ export class JobQueue {
    * One statement, no transaction held while handlers run (PGlite has a single connection). An expired
    * lease is claimable again: that is how a job outlives a crashed process. A job with an order key waits while an
    * earlier job of its key is unfinished, so those run one at a time, in order, across workers and processes.
+   *
+   * Due jobs and expired leases are looked up apart, each in `jobs_due_idx` order and stopping at `limit`: one
+   * condition joining them with `or` read every due job, checked its order key and sorted them all for each claim,
+   * 1.5 ms with 300 sends waiting on PGlite against 0.3 ms, and growing with the backlog of a large campaign.
    */
   private claim(limit: number): Promise<ClaimedJob[]> {
+    const runnable = sql`(j.order_key is null or not exists (
+            select 1 from jobs earlier
+            where earlier.order_key = j.order_key and earlier.seq < j.seq and earlier.status in ('pending', 'running')))`;
     return queryRows<ClaimedJob>(
       this.db,
       sql`
+      with due as (
+        select j.id, j.run_at from jobs j
+        where j.status = 'pending' and j.run_at <= now() and ${runnable}
+        order by j.run_at
+        limit ${limit}
+        for update skip locked
+      ), expired as (
+        select j.id, j.run_at from jobs j
+        where j.status = 'running' and j.locked_until < now() and ${runnable}
+        order by j.run_at
+        limit ${limit}
+        for update skip locked
+      )
       update jobs
       set status = 'running', locked_by = ${this.workerId}, attempts = attempts + 1,
           locked_until = now() + ${this.leaseMsByName()} * interval '1 millisecond'
-      where id in (
-        select j.id from jobs j
-        where ((j.status = 'pending' and j.run_at <= now()) or (j.status = 'running' and j.locked_until < now()))
-          and (j.order_key is null or not exists (
-            select 1 from jobs earlier
-            where earlier.order_key = j.order_key and earlier.seq < j.seq and earlier.status in ('pending', 'running')))
-        order by j.run_at
-        limit ${limit}
-        for update skip locked)
+      where id in (select id from (select id, run_at from due union all select id, run_at from expired) claimable order by run_at limit ${limit})
       returning id, name, payload, attempts, max_attempts, request_id`,
     );
   }
