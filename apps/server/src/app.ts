@@ -25,7 +25,7 @@ import { meterAiModel } from './platform/metrics/ai-metering.ts';
 import { registerOperationsRoutes } from './platform/operations/operations.routes.ts';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, JOBS_SHARE_OF_SHUTDOWN } from './platform/operations/shutdown.ts';
 import { createRetentionJob, DEFAULT_RETENTION, RETENTION_EVERY_MS, type RetentionPolicy } from './platform/retention/retention.ts';
-import { createEmbeddedVacuumJob, EMBEDDED_VACUUM_EVERY_MS } from './platform/maintenance/embedded-vacuum.ts';
+import { EmbeddedUpkeep } from './platform/maintenance/embedded-vacuum.ts';
 import { registerRequestContext, requestIdOptions } from './platform/http/request-id.ts';
 import { assertMigrationsApplied } from './platform/db/migrations-status.ts';
 import type { TrustProxy } from './platform/config/config.ts';
@@ -111,6 +111,8 @@ export type App = FastifyInstance & {
   metrics: Metrics;
   /** The webhook's durable intake (tests drain it). */
   webhookIntake: WebhookIntake;
+  /** The embedded database's vacuum and analyze, when this process runs jobs on it (undefined on PostgreSQL). */
+  embeddedUpkeep: EmbeddedUpkeep | undefined;
   /** Sandbox mode: the in-process fakes behind the sandbox phone (tests drive them). */
   sandboxPhone?: FakeGupshup;
   sandboxMeta?: FakeMetaCloud;
@@ -171,7 +173,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.decorate('queue', queue);
   const retention = { ...DEFAULT_RETENTION, ...options.retention, sessionLifetime: sessionPolicy.lifetime };
   queue.every(createRetentionJob({ db, policy: retention, logger: options.logger, clock }), RETENTION_EVERY_MS);
-  if (isEmbedded(db)) queue.every(createEmbeddedVacuumJob({ db, logger: options.logger }), EMBEDDED_VACUUM_EVERY_MS);
   metrics.attach({ queueStats: () => queue.stats(), connectedSockets: () => realtime.connectionCount() });
   await registerOperationsRoutes(app, {
     metrics,
@@ -190,6 +191,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
     },
   });
   if (options.runJobs) app.addHook('onReady', async () => queue.start());
+  const embeddedUpkeep = options.runJobs && isEmbedded(db) ? new EmbeddedUpkeep({ db, logger: options.logger }) : undefined;
+  app.decorate('embeddedUpkeep', embeddedUpkeep);
+  if (embeddedUpkeep) {
+    app.addHook('onReady', async () => embeddedUpkeep.start());
+    app.addHook('preClose', async () => embeddedUpkeep.stop());
+  }
   const jobsStopMs = (options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS) * JOBS_SHARE_OF_SHUTDOWN;
   app.addHook('preClose', async () => queue.stop({ timeoutMs: jobsStopMs }));
   // A request's transaction has committed by the time it answers: what it enqueued runs at once.

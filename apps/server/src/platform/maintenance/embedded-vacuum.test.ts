@@ -4,7 +4,7 @@ import { jobs, tenants } from '../../../db/schema/index.ts';
 import { buildTestApp } from '../../../test/support/build-test-app.ts';
 import { createLogger } from '../logger/logger.ts';
 import { openPglite, queryRows, type Database } from '../db/database.ts';
-import { createEmbeddedVacuumJob, upkeepDue, type TableActivity } from './embedded-vacuum.ts';
+import { EmbeddedUpkeep, upkeepDue, upkeepEmbeddedTables, type TableActivity } from './embedded-vacuum.ts';
 
 const activity = (overrides: Partial<TableActivity>): TableActivity => ({
   table: 't',
@@ -33,7 +33,7 @@ describe("upkeepDue (autovacuum's default thresholds)", () => {
   });
 });
 
-describe('the embedded vacuum job', () => {
+describe("the embedded database's upkeep", () => {
   let embedded: Database | undefined;
   afterAll(async () => embedded?.close());
 
@@ -58,26 +58,44 @@ describe('the embedded vacuum job', () => {
     await db.update(jobs).set({ status: 'completed' }).where(eq(jobs.tenantId, tenant!.id));
     expect(await statsOf(embedded, 'jobs')).toMatchObject({ dead: 400, vacuumed: false, analyzed: false });
 
-    const job = createEmbeddedVacuumJob({ db, logger: createLogger('silent') });
-    await job.handler({}, {} as never);
+    expect(await upkeepEmbeddedTables(db)).toContainEqual({ table: 'jobs', vacuum: true, analyze: true });
 
     expect(await statsOf(embedded, 'jobs')).toEqual({ dead: 0, vacuumed: true, analyzed: true });
-    // Again, as its next run does (the same statements, now kept prepared).
+    // Again, as its next look does (the same statements, now kept prepared).
     await db.update(jobs).set({ status: 'failed' }).where(eq(jobs.tenantId, tenant!.id));
     expect(await statsOf(embedded, 'jobs')).toMatchObject({ dead: 400 });
-    await job.handler({}, {} as never);
+    await upkeepEmbeddedTables(db);
     expect(await statsOf(embedded, 'jobs')).toMatchObject({ dead: 0 });
     // One row in a table: below every threshold.
     expect(await statsOf(embedded, 'tenants')).toMatchObject({ vacuumed: false, analyzed: false });
   });
 
-  it('is scheduled by an app on the embedded database, and not on PostgreSQL (which vacuums by itself)', async () => {
-    const t = await buildTestApp();
+  it('looks again and again while it runs, and stops looking when stopped', async () => {
+    const database = await openPglite(undefined);
     try {
-      t.app.queue.start();
-      await t.app.queue.stop();
-      const scheduled = await t.database.db.select({ id: jobs.id }).from(jobs).where(eq(jobs.name, 'platform.embedded-vacuum'));
-      expect(scheduled).toHaveLength(t.database.kind === 'pglite' ? 1 : 0);
+      const { db } = database;
+      const [tenant] = await db.insert(tenants).values({ name: 'Acme', slug: 'acme-upkeep' }).returning();
+      const upkeep = new EmbeddedUpkeep({ db, logger: createLogger('silent'), everyMs: 20 });
+      upkeep.start();
+      for (const status of ['completed', 'failed'] as const) {
+        await db.insert(jobs).values(Array.from({ length: 200 }, (_, index) => ({ name: `${status}${index}`, payload: {}, tenantId: tenant!.id })));
+        await db.update(jobs).set({ status }).where(eq(jobs.tenantId, tenant!.id));
+        await expect.poll(async () => (await statsOf(database, 'jobs')).dead, { timeout: 5_000 }).toBe(0);
+      }
+      await upkeep.stop();
+      await db.update(jobs).set({ status: 'pending' }).where(eq(jobs.tenantId, tenant!.id));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect((await statsOf(database, 'jobs')).dead).toBe(400);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('runs in an app that runs jobs on the embedded database, and not on PostgreSQL (which vacuums by itself)', async () => {
+    const t = await buildTestApp({ runJobs: true });
+    try {
+      await t.app.ready();
+      expect(t.app.embeddedUpkeep !== undefined).toBe(t.database.kind === 'pglite');
     } finally {
       await t.close();
     }

@@ -1,11 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { z } from 'zod';
 import { queryRows, type Db } from '../db/database.ts';
-import { defineJob } from '../queue/job-definition.ts';
-import type { QueueLogger } from '../queue/job-queue.ts';
+import { gateOf } from '../db/database-gate.ts';
+import type { Logger } from '../logger/logger.ts';
 
-/** How often the embedded database's tables are looked at (autovacuum's own `autovacuum_naptime`). */
-export const EMBEDDED_VACUUM_EVERY_MS = 60_000;
+/**
+ * How often the embedded database's table counters are read. Autovacuum naps 60 s between looks, but it is not what
+ * the embedded database's first minute needs: PostgreSQL keeps a statement's generic plan from its sixth run, so plans
+ * made in a new database's first seconds, on tables of a few rows and without statistics, stayed until the first
+ * analyze. Seen: a message's dispatch claim looked its row up by company and filtered on the id (0.4 ms with 600
+ * messages, growing with them) instead of by primary key (0.1 ms). A look is one read of a statistics view.
+ */
+export const EMBEDDED_UPKEEP_EVERY_MS = 5_000;
 
 /** PostgreSQL's autovacuum defaults: a table is due past threshold + scale × its live rows. */
 const DUE_AFTER = {
@@ -44,33 +49,75 @@ export function upkeepDue(tables: readonly TableActivity[]): TableUpkeep[] {
 }
 
 /**
- * What autovacuum does, for the embedded database: PGlite runs PostgreSQL as one process without background workers,
- * so nothing vacuumed or analyzed its tables. The rows the job queue, the webhook intake and status changes leave dead
- * stayed for good, for every scan and index lookup to wade through, and the planner had no statistics to choose by.
- * The job reads the table counters PostgreSQL keeps all the same and vacuums (and analyzes) or analyzes each table that
- * is due, one statement a table. PostgreSQL has its own autovacuum; this job runs on the embedded database only.
+ * One look at the embedded database: reads the table counters PostgreSQL keeps even there and vacuums (and analyzes)
+ * or analyzes each table that is due, one statement a table, each as background work (the database gate's permit),
+ * so requests interleave between tables. Answers what it did.
  */
-export function createEmbeddedVacuumJob(options: { db: Db; logger: QueueLogger }) {
-  return defineJob({
-    name: 'platform.embedded-vacuum',
-    payload: z.object({}),
-    maxAttempts: 1,
-    handler: async () => {
-      const tables = await queryRows<TableActivity>(
-        options.db,
-        sql`select relname as "table", n_live_tup::float8 as live, n_dead_tup::float8 as dead,
-              n_ins_since_vacuum::float8 as "insertedSinceVacuum", n_mod_since_analyze::float8 as "changedSinceAnalyze"
-            from pg_stat_user_tables where schemaname = 'public'`,
-      );
-      const due = upkeepDue(tables);
-      for (const { table, vacuum } of due) {
-        await options.db.execute(vacuum ? sql`vacuum (analyze) ${sql.identifier(table)}` : sql`analyze ${sql.identifier(table)}`);
-      }
+export async function upkeepEmbeddedTables(db: Db): Promise<TableUpkeep[]> {
+  const gate = gateOf(db);
+  const tables = await gate.runInBackground(() =>
+    queryRows<TableActivity>(
+      db,
+      sql`select relname as "table", n_live_tup::float8 as live, n_dead_tup::float8 as dead,
+            n_ins_since_vacuum::float8 as "insertedSinceVacuum", n_mod_since_analyze::float8 as "changedSinceAnalyze"
+          from pg_stat_user_tables where schemaname = 'public'`,
+    ),
+  );
+  const due = upkeepDue(tables);
+  for (const { table, vacuum } of due) {
+    await gate.runInBackground(() => db.execute(vacuum ? sql`vacuum (analyze) ${sql.identifier(table)}` : sql`analyze ${sql.identifier(table)}`));
+  }
+  return due;
+}
+
+/**
+ * What autovacuum does, for the embedded database (docs/decisions/0019): PGlite runs PostgreSQL as one process without
+ * background workers, so nothing vacuumed or analyzed its tables. The rows the job queue, the webhook intake and status
+ * changes leave dead stayed for good, for every scan and index lookup to wade through, and the planner had no
+ * statistics to choose by. A timer in this process (the embedded database has no other), not a job: a job left a
+ * finished row for each look. PostgreSQL has its own autovacuum; this runs on the embedded database only.
+ */
+export class EmbeddedUpkeep {
+  private timer: NodeJS.Timeout | undefined;
+  private looking: Promise<void> | undefined;
+  private stopped = true;
+
+  constructor(private readonly options: { db: Db; logger: Pick<Logger, 'debug' | 'warn'>; everyMs?: number }) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.scheduleLook();
+  }
+
+  /** Stops looking; a look under way finishes first. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.looking;
+  }
+
+  private scheduleLook(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.looking = this.look().finally(() => {
+        this.looking = undefined;
+        this.scheduleLook();
+      });
+    }, this.options.everyMs ?? EMBEDDED_UPKEEP_EVERY_MS);
+    this.timer.unref();
+  }
+
+  private async look(): Promise<void> {
+    try {
+      const due = await upkeepEmbeddedTables(this.options.db);
       if (due.length > 0)
-        options.logger.info(
+        this.options.logger.debug(
           { vacuumed: due.filter((upkeep) => upkeep.vacuum).map((upkeep) => upkeep.table), analyzed: due.map((upkeep) => upkeep.table) },
           'embedded database: tables vacuumed and analyzed',
         );
-    },
-  });
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'embedded database: vacuum and analyze failed; tried again at the next look');
+    }
+  }
 }
