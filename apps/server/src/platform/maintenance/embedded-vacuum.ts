@@ -8,9 +8,9 @@ import type { Logger } from '../logger/logger.ts';
  * the embedded database's first minute needs: PostgreSQL keeps a statement's generic plan from its sixth run, so plans
  * made in a new database's first seconds, on tables of a few rows and without statistics, stayed until the first
  * analyze. Seen: a message's dispatch claim looked its row up by company and filtered on the id (0.4 ms with 600
- * messages, growing with them) instead of by primary key (0.1 ms). A look is one read of a statistics view.
+ * messages, growing with them) instead of by primary key (0.1 ms). A look reads four counters a table (1.4 ms).
  */
-export const EMBEDDED_UPKEEP_EVERY_MS = 5_000;
+export const EMBEDDED_UPKEEP_EVERY_MS = 2_000;
 
 /** PostgreSQL's autovacuum defaults: a table is due past threshold + scale × its live rows. */
 const DUE_AFTER = {
@@ -58,9 +58,10 @@ export async function upkeepEmbeddedTables(db: Db): Promise<TableUpkeep[]> {
   const tables = await gate.runInBackground(() =>
     queryRows<TableActivity>(
       db,
-      sql`select relname as "table", n_live_tup::float8 as live, n_dead_tup::float8 as dead,
-            n_ins_since_vacuum::float8 as "insertedSinceVacuum", n_mod_since_analyze::float8 as "changedSinceAnalyze"
-          from pg_stat_user_tables where schemaname = 'public'`,
+      // The four counters alone: the whole pg_stat_user_tables view calls some twenty functions a table (10 ms a read).
+      sql`select c.relname as "table", pg_stat_get_live_tuples(c.oid)::float8 as live, pg_stat_get_dead_tuples(c.oid)::float8 as dead,
+            pg_stat_get_ins_since_vacuum(c.oid)::float8 as "insertedSinceVacuum", pg_stat_get_mod_since_analyze(c.oid)::float8 as "changedSinceAnalyze"
+          from pg_class c where c.relkind = 'r' and c.relnamespace = 'public'::regnamespace`,
     ),
   );
   const due = upkeepDue(tables);
