@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { openPglite, queryRows } from './database.ts';
+import { openPglite, queryRows, turningBetweenStatementsOf, type Db } from './database.ts';
 import { DataDirLockedError } from './data-dir-lock.ts';
 
 const tempDirs: string[] = [];
@@ -15,6 +15,28 @@ const tempDir = () => {
 afterAll(() => tempDirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
 describe('embedded database (PGlite)', () => {
+  it("lets the event loop turn between a transaction's statements only inside turningBetweenStatementsOf", async () => {
+    const database = await openPglite(undefined);
+    try {
+      /** What ran first after the transaction's first statement: its next line, or a callback queued for the next turn. */
+      const firstAfterAStatement = async (db: Db) => {
+        const order: string[] = [];
+        await db.transaction(async (tx) => {
+          setImmediate(() => order.push('next turn'));
+          await tx.execute(sql`select 1`);
+          order.push('next statement');
+          await tx.execute(sql`select 2`);
+        });
+        return order[0];
+      };
+      // PGlite answers without waiting for I/O: a transaction runs within one turn unless told otherwise.
+      expect(await firstAfterAStatement(database.db)).toBe('next statement');
+      expect(await turningBetweenStatementsOf(() => firstAfterAStatement(database.db))).toBe('next turn');
+    } finally {
+      await database.close();
+    }
+  });
+
   it('persists under DATA_DIR (creating it) and re-running migrations on reopen is a no-op', async () => {
     const dataDir = tempDir();
     const first = await openPglite(dataDir);
