@@ -7,7 +7,7 @@
  */
 import net from 'node:net';
 
-/** An answer read in full. */
+/** An answer read to its end; a fetch Response is one too. */
 export interface PlainAnswer {
   status: number;
   arrayBuffer(): Promise<ArrayBuffer>;
@@ -120,7 +120,13 @@ export class KeepAliveClient {
     const server = `${target.host}:${target.port}`;
     let idle = this.idle.get(server);
     if (!idle) this.idle.set(server, (idle = []));
-    const connection = idle.pop() ?? this.connect(target);
+    // One the server closed while it waited (its keep-alive timeout) would take the request and never answer.
+    let connection = idle.pop();
+    while (connection?.closed) {
+      this.open.delete(connection);
+      connection = idle.pop();
+    }
+    connection ??= this.connect(target);
     const lines = [`${method} ${target.path} HTTP/1.1`, `host: ${server}`];
     for (const [name, value] of Object.entries(this.headers)) lines.push(`${name}: ${value}`);
     if (body !== undefined) lines.push(`content-length: ${Buffer.byteLength(body)}`);

@@ -3,6 +3,7 @@
  * times, failures and timeouts. It imports nothing of the app, so a worker thread can run it (load-off-thread.ts).
  */
 import { performance } from 'node:perf_hooks';
+import type { PlainAnswer } from './keep-alive-client.ts';
 
 /** A webhook answer later than this counts as timed out (and the request is abandoned). */
 export const WEBHOOK_TIMEOUT_MS = 120_000;
@@ -34,7 +35,7 @@ export async function load(options: {
   concurrency: number;
   timeoutMs?: number;
   /** Resolves with the answer; load() reads its body to the end (a fetch Response, or keep-alive-client's answer). */
-  request: (index: number, signal: AbortSignal) => Promise<{ status: number; arrayBuffer(): Promise<ArrayBuffer> }>;
+  request: (index: number, signal: AbortSignal) => Promise<PlainAnswer>;
 }): Promise<LoadResult> {
   const { concurrency, timeoutMs = WEBHOOK_TIMEOUT_MS } = options;
   const total = options.total ?? Number.POSITIVE_INFINITY;

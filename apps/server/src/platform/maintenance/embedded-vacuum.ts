@@ -58,7 +58,7 @@ export async function upkeepEmbeddedTables(db: Db): Promise<TableUpkeep[]> {
   const tables = await gate.runInBackground(() =>
     queryRows<TableActivity>(
       db,
-      // The four counters alone: the whole pg_stat_user_tables view calls some twenty functions a table (10 ms a read).
+      // The four counters alone: the whole pg_stat_user_tables view calls some twenty functions a table (3.5 ms a read, against 1.4).
       sql`select c.relname as "table", pg_stat_get_live_tuples(c.oid)::float8 as live, pg_stat_get_dead_tuples(c.oid)::float8 as dead,
             pg_stat_get_ins_since_vacuum(c.oid)::float8 as "insertedSinceVacuum", pg_stat_get_mod_since_analyze(c.oid)::float8 as "changedSinceAnalyze"
           from pg_class c where c.relkind = 'r' and c.relnamespace = 'public'::regnamespace`,

@@ -418,25 +418,20 @@ export class JobQueue {
    * 1.5 ms with 300 sends waiting on PGlite against 0.3 ms, and growing with the backlog of a large campaign.
    */
   private claim(limit: number): Promise<ClaimedJob[]> {
-    const runnable = sql`(j.order_key is null or not exists (
+    /** Up to `limit` jobs in `state`, oldest due first, whose order key lets them run now. */
+    const claimableWhere = (state: SQL) => sql`
+        select j.id, j.run_at from jobs j
+        where ${state} and (j.order_key is null or not exists (
             select 1 from jobs earlier
-            where earlier.order_key = j.order_key and earlier.seq < j.seq and earlier.status in ('pending', 'running')))`;
+            where earlier.order_key = j.order_key and earlier.seq < j.seq and earlier.status in ('pending', 'running')))
+        order by j.run_at
+        limit ${limit}
+        for update skip locked`;
     return queryRows<ClaimedJob>(
       this.db,
       sql`
-      with due as (
-        select j.id, j.run_at from jobs j
-        where j.status = 'pending' and j.run_at <= now() and ${runnable}
-        order by j.run_at
-        limit ${limit}
-        for update skip locked
-      ), expired as (
-        select j.id, j.run_at from jobs j
-        where j.status = 'running' and j.locked_until < now() and ${runnable}
-        order by j.run_at
-        limit ${limit}
-        for update skip locked
-      )
+      with due as (${claimableWhere(sql`j.status = 'pending' and j.run_at <= now()`)}),
+        expired as (${claimableWhere(sql`j.status = 'running' and j.locked_until < now()`)})
       update jobs
       set status = 'running', locked_by = ${this.workerId}, attempts = attempts + 1,
           locked_until = now() + ${this.leaseMsByName()} * interval '1 millisecond'
