@@ -58,6 +58,21 @@ describe('prepared statements on the embedded database', () => {
     expect(runs[0]!.map((row) => row.label)).toEqual(['dos', 'uno']);
   });
 
+  it('writes and reads bytea byte for byte (every byte value, empty, inside arrays), prepared or not', async () => {
+    const everyByte = Buffer.from(Array.from({ length: 256 }, (_, value) => value));
+    const read = () =>
+      queryRows<{ raw: Uint8Array; empty: Uint8Array; listed: Uint8Array[] }>(
+        database.db,
+        sql`select ${everyByte}::bytea as raw, ${Buffer.alloc(0)}::bytea as empty, array[${everyByte}::bytea, ${Buffer.from('ñ')}::bytea] as listed`,
+      );
+    for (const [row] of [await read(), await read(), await read()]) {
+      expect(Buffer.from(row!.raw)).toEqual(everyByte);
+      expect(row!.empty).toHaveLength(0);
+      expect(row!.listed.map((value) => Buffer.from(value))).toEqual([everyByte, Buffer.from('ñ')]);
+    }
+    await expect(database.db.execute(sql`select ${'no es binario' as unknown as Buffer}::bytea`)).rejects.toThrow();
+  });
+
   it('answers the same result objects as PGlite itself: rows, fields, command and affected rows, in both row modes', async () => {
     const client = (database.db as unknown as { $client: PGlite }).$client;
     const statements: Array<[string, unknown[], QueryOptions | undefined]> = [
