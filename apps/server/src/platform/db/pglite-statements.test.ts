@@ -80,12 +80,30 @@ describe('prepared statements on the embedded database', () => {
       [`update kinds set flag = $1 where label = $2`, [false, 'tres'], { rowMode: 'array' }],
       [`select label, amount, tags from kinds where label = $1`, ['uno'], { rowMode: 'array', parsers: { 1700: (value: string) => Number(value) } }],
       [`select label from kinds where label = $1`, ['nadie'], undefined],
+      // Text beyond ASCII, empty text, nulls, and a row of many columns, read in place from the reply's bytes.
+      [
+        `select $1::text as "ñandú", ''::text as empty, null::int as nothing, $2::text[] as list, k.* from kinds k where label = $3`,
+        ['pingüino 🐧 ☃', ['a', 'é', null], 'uno'],
+        undefined,
+      ],
+      [`delete from kinds where label = $1`, ['nadie'], undefined],
     ];
     for (const [text, params, options] of statements) {
       const first = await client.query(text, params, options);
       expect(await client.query(text, params, options)).toEqual(first);
       expect(await client.query(text, params, options)).toEqual(first);
     }
+  });
+
+  it("tells a prepared statement's notices to the caller, once each, as PGlite does", async () => {
+    const client = (database.db as unknown as { $client: PGlite }).$client;
+    const told: string[][] = [];
+    for (let run = 0; run < 3; run++) {
+      const notices: string[] = [];
+      await client.query(`drop table if exists nunca_hubo_tabla`, [], { onNotice: (notice) => notices.push(notice.message ?? '') });
+      told.push(notices);
+    }
+    expect(told).toEqual(Array.from({ length: 3 }, () => ['table "nunca_hubo_tabla" does not exist, skipping']));
   });
 
   it('throws the database error of a prepared statement with its code and query, and the database keeps answering', async () => {
