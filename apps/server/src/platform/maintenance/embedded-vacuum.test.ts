@@ -75,7 +75,7 @@ describe("the embedded database's upkeep", () => {
     try {
       const { db } = database;
       const [tenant] = await db.insert(tenants).values({ name: 'Acme', slug: 'acme-upkeep' }).returning();
-      const upkeep = new EmbeddedUpkeep({ db, logger: createLogger('silent'), everyMs: 20 });
+      const upkeep = new EmbeddedUpkeep({ db, logger: createLogger('silent'), everyMs: 20, busyEveryMs: 20 });
       upkeep.start();
       for (const status of ['completed', 'failed'] as const) {
         await db.insert(jobs).values(Array.from({ length: 200 }, (_, index) => ({ name: `${status}${index}`, payload: {}, tenantId: tenant!.id })));
@@ -86,6 +86,44 @@ describe("the embedded database's upkeep", () => {
       await db.update(jobs).set({ status: 'pending' }).where(eq(jobs.tenantId, tenant!.id));
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect((await statsOf(database, 'jobs')).dead).toBe(400);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('looks sooner under many statements, and not at all while none runs', async () => {
+    const database = await openPglite(undefined);
+    try {
+      const { db, gate } = database;
+      const [tenant] = await db.insert(tenants).values({ name: 'Acme', slug: 'acme-busy' }).returning();
+      await db.insert(jobs).values(Array.from({ length: 100 }, (_, index) => ({ name: `busy${index}`, payload: {}, tenantId: tenant!.id })));
+      const rewrite = async (times: number) => {
+        for (let run = 0; run < times; run++) await db.update(jobs).set({ attempts: run }).where(eq(jobs.tenantId, tenant!.id));
+      };
+      const watching = (busyStatements: number) => new EmbeddedUpkeep({ db, logger: createLogger('silent'), everyMs: 60_000, busyEveryMs: 20, busyStatements });
+
+      // Fewer statements than a busy look needs, and the longest pause far off: the dead rows stay.
+      const patient = watching(1_000);
+      patient.start();
+      await rewrite(30);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await statsOf(database, 'jobs')).dead).toBeGreaterThan(0);
+      await patient.stop();
+
+      // Enough statements: looked at within a few checks, long before the longest pause.
+      const busy = watching(20);
+      busy.start();
+      await rewrite(30);
+      await expect.poll(async () => (await statsOf(database, 'jobs')).dead, { timeout: 5_000 }).toBe(0);
+      await busy.stop();
+
+      // Nothing written: no look, not even after the longest pause.
+      const idle = new EmbeddedUpkeep({ db, logger: createLogger('silent'), everyMs: 20, busyEveryMs: 20 });
+      idle.start();
+      const before = gate.statements;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(gate.statements).toBe(before);
+      await idle.stop();
     } finally {
       await database.close();
     }
