@@ -4,7 +4,7 @@ import type { Tx } from '../../platform/db/database.ts';
 import type { Logger } from '../../platform/logger/logger.ts';
 import type { MediaStorage } from '../../platform/storage/media-storage.ts';
 import { emitNewMessage, storeOutbound, pressedReply, replyChoicesDraft, type MessageRow, type OutboundDraft, type ScheduleDeps } from '../chats/index.ts';
-import { findCard, placeCard, columnBot, publishCardMove, type BoardEvents, type CardPlace, type CardRow } from '../funnels/index.ts';
+import { findCard, placeCard, columnBot, publishCardMove, type BoardEvents, type CardPlace, type CardRow, type CardSummaryRow } from '../funnels/index.ts';
 import { findBot, type BotRow } from './bots.service.ts';
 import { runnableConfig } from './bot-secrets.ts';
 import { runServicesFor, type BotRunDeps } from './bot-run-services.ts';
@@ -125,8 +125,8 @@ export function createBotLive(deps: BotLiveDeps) {
       const row = saved[0];
       // Another run saved first: its step stands, this one is dropped whole (nothing sent twice).
       if (!row) return undefined;
-      const stored: { message: MessageRow; card: CardRow }[] = [];
-      let current = card;
+      const stored: { message: MessageRow; card: CardSummaryRow }[] = [];
+      let current: CardSummaryRow = card;
       for (const draft of drafts) {
         const { message, updatedCard } = await storeOutbound(deps.outbound, tx, { tenantId, userId: null }, current, draft, { sender: 'ai' });
         stored.push({ message, card: updatedCard });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq, or } from 'drizzle-orm';
 import { messages, webhookRejections } from '../../../db/schema/index.ts';
 import type { Db, DbExecutor, Tx } from '../../platform/db/database.ts';
@@ -15,7 +16,7 @@ import {
   type WebhookReceiver,
   type WhatsAppLines,
 } from '../../messaging-providers/provider.ts';
-import { findOrCreateCards, recordCardsActivity, toCardUpdate, type CardPlace, type CardRow, type LearntName } from '../funnels/index.ts';
+import { findOrCreateCards, recordCardsActivity, toCardUpdate, type CardPlace, type CardSummaryRow, type LearntName } from '../funnels/index.ts';
 import { applyProviderTemplateStatus } from '../templates/index.ts';
 import { recordUsageOfMessages } from '../usage/index.ts';
 import { upsertContacts } from './contacts.service.ts';
@@ -245,6 +246,20 @@ function readDelivery(rawBody: string): unknown {
   }
 }
 
+/** The columns a customer's message leaves at their defaults (all null), as its stored row reads them. */
+const UNSET_MESSAGE_COLUMNS = {
+  authorUserId: null,
+  mediaUrl: null,
+  whatsappMessageId: null,
+  tempId: null,
+  dispatchStartedAt: null,
+  errorReason: null,
+  errorCode: null,
+  templateId: null,
+  templateCategory: null,
+  transcript: null,
+} satisfies Partial<MessageRow>;
+
 interface PendingMessage {
   /** Which of the batch's deliveries brought it. */
   index: number;
@@ -281,44 +296,40 @@ async function storeInboundMessages(deps: ApplyDeps, tx: Tx, tenantId: string, r
   );
   const quotes: Array<MessageRow | undefined> = [];
   for (const { event } of run) quotes.push(event.quoted ? await findQuoted(tx, tenantId, event.quoted) : undefined);
+  // Each message's id is made here, so the insert answers only which ids it stored (a provider repeating a message
+  // stores it once), and its row is known without PostgreSQL writing every column back as text.
+  const drafts = run.map(({ event }, position) => {
+    const quoted = quotes[position];
+    const values = {
+      id: randomUUID(),
+      tenantId,
+      cardId: placed[position]!.card.id,
+      sender: 'contact' as const,
+      participantName: event.group ? (event.senderName ?? event.from) : null,
+      text: event.type === 'unsupported' ? UNSUPPORTED_MEDIA_TEXT : (event.text ?? null),
+      type: storedType(event),
+      mediaMime: event.media?.contentType ?? null,
+      mediaFileName: event.media?.fileName ?? null,
+      providerMessageId: event.providerMessageId,
+      ack: 3,
+      quotedMessageId: quoted?.id ?? null,
+      quotedMessageText: quoted?.text ?? null,
+      quotedMessageSender: quoted?.sender ?? null,
+      payload: event.location ? { location: event.location } : event.reply ? { reply: event.reply } : event.type === 'unsupported' ? { raw: event.raw } : null,
+      createdAt: event.timestamp,
+    };
+    return { values, row: { ...UNSET_MESSAGE_COLUMNS, ...values } satisfies MessageRow };
+  });
   const inserted = await insertRows(
     tx,
     messages,
-    run.map(({ event }, position) => {
-      const quoted = quotes[position];
-      return {
-        tenantId,
-        cardId: placed[position]!.card.id,
-        sender: 'contact' as const,
-        participantName: event.group ? (event.senderName ?? event.from) : null,
-        text: event.type === 'unsupported' ? UNSUPPORTED_MEDIA_TEXT : (event.text ?? null),
-        type: storedType(event),
-        mediaMime: event.media?.contentType ?? null,
-        mediaFileName: event.media?.fileName ?? null,
-        providerMessageId: event.providerMessageId,
-        ack: 3,
-        quotedMessageId: quoted?.id ?? null,
-        quotedMessageText: quoted?.text ?? null,
-        quotedMessageSender: quoted?.sender ?? null,
-        payload: event.location
-          ? { location: event.location }
-          : event.reply
-            ? { reply: event.reply }
-            : event.type === 'unsupported'
-              ? { raw: event.raw }
-              : null,
-        createdAt: event.timestamp,
-      };
-    }),
-    { onConflictDoNothing: [messages.tenantId, messages.providerMessageId] },
+    drafts.map(({ values }) => values),
+    { onConflictDoNothing: [messages.tenantId, messages.providerMessageId], returning: ['id'] },
   );
-  const insertedById = new Map(inserted.map((message) => [message.providerMessageId!, message]));
-  // A message the provider delivered twice in the run is stored by its first delivery.
+  const insertedIds = new Set(inserted.map(({ id }) => id));
   const stored = run.flatMap((pending, position) => {
-    const message = insertedById.get(pending.event.providerMessageId);
-    if (!message) return [];
-    insertedById.delete(pending.event.providerMessageId);
-    return [{ ...pending, message, created: placed[position]!.created }];
+    const { row } = drafts[position]!;
+    return insertedIds.has(row.id) ? [{ ...pending, message: row, created: placed[position]!.created }] : [];
   });
   if (stored.length === 0) return;
 
@@ -368,7 +379,7 @@ async function storeInboundMessages(deps: ApplyDeps, tx: Tx, tenantId: string, r
   }
 }
 
-export function emitNewMessage(events: ChatEvents, tenantId: string, card: CardRow, message: MessageRow, cardCreated: boolean) {
+export function emitNewMessage(events: ChatEvents, tenantId: string, card: CardSummaryRow, message: MessageRow, cardCreated: boolean) {
   events.emit(tenantId, card.funnelId, 'message:new', { cardId: card.id, message: toMessageDto(message) });
   events.emit(tenantId, card.funnelId, 'card_updated', { ...toCardUpdate(card), created: cardCreated });
 }

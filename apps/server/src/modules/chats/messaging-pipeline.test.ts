@@ -162,6 +162,47 @@ describe('inbound webhook', () => {
     expect(card!.unreadCount).toBe(1);
   });
 
+  it('announces each stored message as the chat then reads it, and stores once a message delivered twice in one batch', async () => {
+    const owner = await registerTenant(t.app);
+    const socket = connectClient(baseUrl, owner.token, owner.tenant.slug);
+    sockets.push(socket);
+    await joinTenant(socket, owner.tenant.slug, owner.token);
+    const announced: Array<{ cardId: string; message: { id: string } }> = [];
+    socket.on('message:new', (event: { cardId: string; message: { id: string } }) => announced.push(event));
+    const path = new URL((await settings(owner)).webhookUrl).pathname;
+    const delivery = (id: string, payload: Record<string, unknown>, timestamp = Date.now()) => ({
+      app: 'x',
+      timestamp,
+      version: 2,
+      type: 'message',
+      payload: { id, source: '5215544444444', sender: { phone: '5215544444444', name: 'Dos Veces' }, ...payload },
+    });
+    const location = delivery('wamid.LOC', { type: 'location', payload: { latitude: '19.43', longitude: '-99.13', name: 'Zócalo' } });
+    // The same message twice with different bodies (a provider's redelivery), and a text, arriving together.
+    await Promise.all(
+      [
+        location,
+        delivery('wamid.TWICE', { type: 'text', payload: { text: 'dos veces' } }),
+        delivery('wamid.TWICE', { type: 'text', payload: { text: 'dos veces' } }, Date.now() + 1),
+      ].map((body) => t.app.inject({ method: 'POST', url: path, payload: body })),
+    );
+    const stored = await messagesOf(owner.tenant.id);
+    expect(stored.map((message) => message.providerMessageId).sort()).toEqual(['wamid.LOC', 'wamid.TWICE']);
+    await until(async () => announced.length >= 2);
+    const cardId = stored[0]!.cardId;
+    const timeline = (await t.app.inject({ method: 'GET', url: `/t/${owner.tenant.slug}/api/cards/${cardId}/messages`, headers: bearer(owner.token) })).json();
+    expect(announced.map((event) => event.cardId)).toEqual([cardId, cardId]);
+    // The timeline tells its items' kind beside the message's own fields.
+    for (const event of announced)
+      expect({ kind: 'message', ...event.message }).toEqual(timeline.messages.find((message: { id: string }) => message.id === event.message.id));
+    expect(announced.find((event) => event.message.id === stored.find((message) => message.type === 'location')!.id)!.message).toMatchObject({
+      type: 'location',
+      payload: { location: { latitude: 19.43, longitude: -99.13, name: 'Zócalo' } },
+    });
+    const [card] = await t.database.db.select().from(cards).where(eq(cards.tenantId, owner.tenant.id));
+    expect(card!.unreadCount).toBe(2);
+  });
+
   it('never shows a message to another tenant: the same provider id in two tenants stays two messages', async () => {
     const a = await registerTenant(t.app);
     const b = await registerTenant(t.app);

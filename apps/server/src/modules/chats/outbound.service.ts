@@ -5,7 +5,7 @@ import { cards, messages, notes } from '../../../db/schema/index.ts';
 import type { Db, Tx } from '../../platform/db/database.ts';
 import { badRequest, notFound } from '../../platform/errors/app-error.ts';
 import { requireFunnelVisible, requireWriter, type Actor } from '../../platform/policy/policy.ts';
-import { findCard, recordCardsActivity, toCardUpdate, type CardRow } from '../funnels/index.ts';
+import { findCard, recordCardsActivity, toCardUpdate, type CardRow, type CardSummaryRow } from '../funnels/index.ts';
 import type { EventPublisher } from '../../platform/events/index.ts';
 import type { ChatEvents } from './chat-events.ts';
 import { toMessageDto, type MessageRow } from './message-dto.ts';
@@ -71,10 +71,10 @@ export async function storeOutbound(
   deps: Pick<OutboundDeps, 'enqueueSends'>,
   tx: Tx,
   origin: { tenantId: string; userId: string | null },
-  card: CardRow,
+  card: Pick<CardRow, 'id'>,
   draft: OutboundDraft,
   options: OutboundOptions,
-): Promise<{ message: MessageRow; updatedCard: CardRow }> {
+): Promise<{ message: MessageRow; updatedCard: CardSummaryRow }> {
   const quoted = await quotedOf(tx, origin.tenantId, card.id, options.quotedMessageId);
   const [stored] = await storeOutbounds(deps, tx, origin, [{ card, draft, sender: options.sender, tempId: options.tempId, quoted }]);
   await options.alsoInTransaction?.(tx, stored!.message);
@@ -83,7 +83,7 @@ export async function storeOutbound(
 
 /** One message of `storeOutbounds`. */
 export interface OutboundItem {
-  card: CardRow;
+  card: Pick<CardRow, 'id'>;
   draft: OutboundDraft;
   sender?: 'user' | 'ai';
   tempId?: string | null;
@@ -99,7 +99,7 @@ export async function storeOutbounds(
   tx: Tx,
   origin: { tenantId: string; userId: string | null },
   items: readonly OutboundItem[],
-): Promise<Array<{ message: MessageRow; updatedCard: CardRow }>> {
+): Promise<Array<{ message: MessageRow; updatedCard: CardSummaryRow }>> {
   if (items.length === 0) return [];
   // Ids chosen here tie each returned row to its item, whatever order the database answers in.
   const ids = items.map(() => randomUUID());

@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, ilike, inArray, like, or, sql } from 'drizzle-orm';
+import { and, desc, eq, ilike, inArray, like, or, sql } from 'drizzle-orm';
 import type { CardSummary } from '@embudo/contracts/http/funnels';
 import { cards } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
@@ -7,6 +7,8 @@ import { columnAssistant, firstColumn } from './funnels.service.ts';
 import { isAnyOf, unnestRows } from '../../platform/db/array-params.ts';
 
 export type CardRow = typeof cards.$inferSelect;
+/** A card as the board shows it and card_updated carries it (cardSummaryColumns). */
+export type CardSummaryRow = Pick<CardRow, keyof typeof cardSummaryColumns>;
 
 export async function findCard(executor: DbExecutor, tenantId: string, cardId: string): Promise<CardRow | undefined> {
   const [row] = await executor
@@ -192,7 +194,7 @@ export interface CardActivity {
 }
 
 /** Applies one message to the card summary the board shows. */
-export async function recordCardActivity(executor: DbExecutor, tenantId: string, cardId: string, activity: CardActivity): Promise<CardRow> {
+export async function recordCardActivity(executor: DbExecutor, tenantId: string, cardId: string, activity: CardActivity): Promise<CardSummaryRow> {
   return (await recordCardsActivity(executor, tenantId, [{ cardId, activity }])).get(cardId)!;
 }
 
@@ -205,7 +207,7 @@ export async function recordCardsActivity(
   executor: DbExecutor,
   tenantId: string,
   activities: ReadonlyArray<{ cardId: string; activity: CardActivity }>,
-): Promise<Map<string, CardRow>> {
+): Promise<Map<string, CardSummaryRow>> {
   const perCard = new Map<string, { last: CardActivity; at: Date; contactAt: Date | null; unread: number }>();
   for (const { cardId, activity } of activities) {
     const seen = perCard.get(cardId);
@@ -242,7 +244,8 @@ export async function recordCardsActivity(
     })
     .from(activity)
     .where(and(eq(cards.tenantId, tenantId), sql`${cards.id} = activity.card_id`))
-    .returning(getTableColumns(cards));
+    // What the callers announce (card_updated) and route by: PostgreSQL writes each returned column out as text.
+    .returning(cardSummaryColumns);
   return new Map(rows.map((row) => [row.id, row]));
 }
 
@@ -265,7 +268,7 @@ export const cardSummaryColumns = {
 /** A card shows two lines of its last message; the whole text lives in the chat. */
 export const PREVIEW_MAX_CHARS = 160;
 
-export function toCardUpdate(card: Pick<CardRow, keyof typeof cardSummaryColumns>): CardSummary {
+export function toCardUpdate(card: CardSummaryRow): CardSummary {
   return {
     id: card.id,
     funnelId: card.funnelId,

@@ -14,6 +14,7 @@ export { publishCardMove } from './card-events.ts';
 export {
   type CardPlace,
   type CardRow,
+  type CardSummaryRow,
   type LearntName,
   cardsWithAiOn,
   findCard,
