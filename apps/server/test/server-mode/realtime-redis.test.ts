@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
@@ -5,6 +6,7 @@ import { registerTenant } from '../support/factories.ts';
 import { connectClient, joinTenant, listenOnRandomPort, nextEvent, type TestSocket } from '../support/realtime-client.ts';
 import { buildApp } from '../../src/app.ts';
 import { createLogger } from '../../src/platform/logger/logger.ts';
+import { createRealtime } from '../../src/platform/realtime/realtime.ts';
 import { openPostgres, type Database } from '../../src/platform/db/database.ts';
 
 let t: TestApp;
@@ -60,6 +62,28 @@ describe('realtime across app instances (Redis adapter)', () => {
       await appOne.close();
       await appTwo.close();
       await second?.close();
+    }
+  });
+});
+
+describe('closing the Redis connections', () => {
+  it('leaves no unhandled rejection when they close before they are ready (as a quick shutdown does)', async () => {
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => void rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      const realtime = createRealtime({
+        httpServer: createServer(),
+        resolveSession: async () => null,
+        funnelAccessOf: async () => ({ all: true }),
+        redisUrl: process.env.REDIS_URL!,
+        logger: createLogger('silent'),
+      });
+      await realtime.closeBroker();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
     }
   });
 });

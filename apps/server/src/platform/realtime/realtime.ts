@@ -179,14 +179,35 @@ export function createRealtime(options: {
       io.engine.close();
     },
     closeBroker: async () => {
-      await Promise.resolve(io.of('/').adapter.close()).catch(() => undefined);
-      // QUIT waits for a connection that may never come (Redis down): a client that is not connected is just dropped.
+      // Not the adapter's close(): it sends UNSUBSCRIBE without awaiting the answer, and a connection closed before the
+      // answer came rejected that promise with nobody to catch it ('Connection is closed.', an unhandled rejection seen
+      // in a loaded CI run); QUIT ends the subscriptions anyway. A connection still being made is let finish first
+      // (briefly), for the same reason: the adapter subscribed on it without awaiting, and dropping it rejects that.
       await Promise.all(
         redisClients.map(async (client) => {
+          if (client.status === 'connecting' || client.status === 'connect') await readyWithin(client, REDIS_CLOSE_WAIT_MS);
+          // QUIT waits for a connection that may never come (Redis down): a client that is not connected is just dropped.
           if (client.status === 'ready') await client.quit().catch(() => undefined);
           else client.disconnect();
         }),
       );
     },
   };
+}
+
+/** How long closing waits for a Redis connection still being made. */
+const REDIS_CLOSE_WAIT_MS = 2_000;
+
+function readyWithin(client: Redis, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      client.off('ready', done);
+      client.off('end', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    client.once('ready', done);
+    client.once('end', done);
+  });
 }
