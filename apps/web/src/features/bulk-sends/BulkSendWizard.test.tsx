@@ -107,7 +107,7 @@ describe('bulk-send wizard', () => {
     'keeps Siguiente off and says why for a file with %s',
     async (_label, rows, reason) => {
       const { dialog } = await openWizard();
-      await waitFor(() => expect(dialog.getByRole('option', { name: 'aviso_pedido (UTILITY)' })).toBeTruthy());
+      await templatesLoaded(dialog);
       fireEvent.change(dialog.getByLabelText('Plantilla aprobada'), { target: { value: 'tpl-1' } });
       await chooseFile(dialog, await excel(rows));
       expect((await dialog.findByRole('alert', {}, { timeout: 60_000 })).textContent).toBe(reason);
@@ -252,7 +252,7 @@ describe('bulk-send wizard', () => {
       clicked.push(this.download);
     });
     const { dialog } = await openWizard();
-    await waitFor(() => expect(dialog.getByRole('option', { name: 'aviso_pedido (UTILITY)' })).toBeTruthy());
+    await templatesLoaded(dialog);
     fireEvent.change(dialog.getByLabelText('Plantilla aprobada'), { target: { value: 'tpl-1' } });
     fireEvent.click(dialog.getByRole('button', { name: 'Descargar plantilla_ejemplo.xlsx' }));
     await waitFor(() => expect(clicked).toEqual(['plantilla_ejemplo.xlsx']));
