@@ -145,7 +145,8 @@ describe('closing the app', () => {
       await closing;
       await wait(100);
       expect(announced).toBe(true);
-      expect(rejections).toEqual([]);
+      // Stacks, so a failure says where the rejection came from.
+      expect(rejections.map((reason) => (reason instanceof Error ? reason.stack : String(reason)))).toEqual([]);
     } finally {
       process.off('unhandledRejection', onRejection);
       await jobsDatabase.close();

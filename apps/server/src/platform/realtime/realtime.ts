@@ -183,6 +183,9 @@ export function createRealtime(options: {
       // answer came rejected that promise with nobody to catch it ('Connection is closed.', an unhandled rejection seen
       // in a loaded CI run); QUIT ends the subscriptions anyway. A connection still being made is let finish first
       // (briefly), for the same reason: the adapter subscribed on it without awaiting, and dropping it rejects that.
+      // And the events emitted last go out first: the publisher auto-pipelines, sending on the next turn of the event
+      // loop, so a QUIT sent now would go before them and Redis would close without answering them.
+      await new Promise((resolve) => setImmediate(resolve));
       await Promise.all(
         redisClients.map(async (client) => {
           if (client.status === 'connecting' || client.status === 'connect') await readyWithin(client, REDIS_CLOSE_WAIT_MS);
