@@ -55,8 +55,13 @@ export function asText(column: PgColumn, value: unknown): string | null {
   if (value === null || value === undefined) return null;
   const driverValue: unknown = column.mapToDriverValue(value);
   if (driverValue === null || driverValue === undefined) return null;
-  if (driverValue instanceof Uint8Array) return `\\x${Buffer.from(driverValue.buffer, driverValue.byteOffset, driverValue.byteLength).toString('hex')}`;
+  if (driverValue instanceof Uint8Array) return byteaText(driverValue);
   if (driverValue instanceof Date) return driverValue.toISOString();
   if (typeof driverValue === 'object') return JSON.stringify(driverValue);
   return String(driverValue);
+}
+
+/** Bytes as PostgreSQL reads a bytea in text: `\\x` and their hex. */
+export function byteaText(bytes: Uint8Array): string {
+  return `\\x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`;
 }

@@ -12,6 +12,7 @@ import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from '../../../db/schema/index.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
+import { byteaText } from './array-params.ts';
 import { attachGate, DatabaseGate } from './database-gate.ts';
 import { PgliteStatements } from './pglite-statements.ts';
 import { PostgresStatementNames } from './postgres-statements.ts';
@@ -135,7 +136,7 @@ class GatedPGlite extends PGlite {
     this.parsers[types.BYTEA] = (text: string) => Buffer.from(text.slice(2), 'hex');
     this.serializers[types.BYTEA] = (value: unknown) => {
       if (!(value instanceof Uint8Array)) throw new Error('Invalid input for bytea type');
-      return `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`;
+      return byteaText(value);
     };
   }
 

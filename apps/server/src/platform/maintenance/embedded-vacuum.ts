@@ -131,9 +131,9 @@ export class EmbeddedUpkeep {
 
   /** Many statements since the last look, or any and the longest pause is over. */
   private due(): boolean {
-    const written = gateOf(this.options.db).statements - this.lastLook.statements;
-    if (written >= (this.options.busyStatements ?? EMBEDDED_UPKEEP_BUSY_STATEMENTS)) return true;
-    return written > 0 && performance.now() - this.lastLook.at >= (this.options.everyMs ?? EMBEDDED_UPKEEP_EVERY_MS);
+    const statementsSince = gateOf(this.options.db).statements - this.lastLook.statements;
+    if (statementsSince >= (this.options.busyStatements ?? EMBEDDED_UPKEEP_BUSY_STATEMENTS)) return true;
+    return statementsSince > 0 && performance.now() - this.lastLook.at >= (this.options.everyMs ?? EMBEDDED_UPKEEP_EVERY_MS);
   }
 
   private async look(): Promise<void> {
