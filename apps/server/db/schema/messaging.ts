@@ -98,7 +98,9 @@ export const messages = pgTable(
   'messages',
   {
     id: id(),
-    tenantId: tenantId(),
+    // No reference of its own to the company: its card's (with the card's own, cascading from the company) already
+    // removes it with the company, and a second check on every message written cost the ingest (decision 0020).
+    tenantId: uuid('tenant_id').notNull(),
     cardId: uuid('card_id')
       .notNull()
       .references(() => cards.id, { onDelete: 'cascade' }),
@@ -136,7 +138,10 @@ export const messages = pgTable(
   (t) => [
     uniqueIndex('messages_tenant_provider_id_key').on(t.tenantId, t.providerMessageId),
     index('messages_card_time_idx').on(t.cardId, t.createdAt, t.id),
-    index('messages_whatsapp_id_idx').on(t.tenantId, t.whatsappMessageId),
+    // Only messages that have one: a customer's message is known by its provider id alone.
+    index('messages_whatsapp_id_idx')
+      .on(t.tenantId, t.whatsappMessageId)
+      .where(sql`whatsapp_message_id is not null`),
     // The sends that failed, for the WhatsApp activity panel.
     index('messages_failed_idx')
       .on(t.tenantId, t.createdAt)
@@ -241,7 +246,9 @@ export const webhookIntake = pgTable(
   'webhook_intake',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    tenantId: tenantId(),
+    // No reference to the company: a delivery for a company deleted meanwhile is dropped by the worker, and the check
+    // on every delivery stored was a fifth of the intake's insert on the embedded database (decision 0020).
+    tenantId: uuid('tenant_id').notNull(),
     provider: text('provider', { enum: ['gupshup', 'meta'] }).notNull(),
     /** The delivery's bytes as they came (a signature was checked over them; they may not even be UTF-8). */
     body: bytea('body').notNull(),
@@ -254,7 +261,9 @@ export const webhookIntake = pgTable(
     /** The webhook request's id: the jobs and events applying it creates carry it, as if the request had. */
     requestId: text('request_id'),
   },
-  (t) => [uniqueIndex('webhook_intake_tenant_body_key').on(t.tenantId, t.bodyHash), index('webhook_intake_due_idx').on(t.tenantId, t.processAfter, t.id)],
+  // Only deliveries still waiting are here, a handful at a time: the worker's claim reads the company's through the
+  // unique index, with no index of due times to keep up on every delivery stored (decision 0020).
+  (t) => [uniqueIndex('webhook_intake_tenant_body_key').on(t.tenantId, t.bodyHash)],
 );
 
 /**

@@ -66,6 +66,17 @@ describe('the webhook intake of a production server (the answer waits for nothin
     expect(stored).toMatchObject({ providerMessageId: 'wamid.left-behind', sender: 'contact' });
   });
 
+  it('drops, when it sweeps, a delivery whose company no longer exists, and applies nothing of it', async () => {
+    // The intake keeps no reference to the company (decision 0020), so nothing else removes such a delivery.
+    const gone = crypto.randomUUID();
+    await db()
+      .insert(webhookIntake)
+      .values({ tenantId: gone, provider: 'gupshup', body: Buffer.from(textMessage('wamid.orphan')), bodyHash: 'h-orphan', receivedAt: new Date() });
+    await t.app.webhookIntake.drain();
+    expect(await db().select().from(webhookIntake).where(eq(webhookIntake.tenantId, gone))).toEqual([]);
+    expect(await db().select().from(messages).where(eq(messages.tenantId, gone))).toEqual([]);
+  });
+
   it('applies a batch of statuses in the same statements whatever its size, their events published together', async () => {
     const owner = await registerTenant(t.app);
     const path = await webhookPath(owner);
