@@ -73,6 +73,30 @@ describe('realtime connection', () => {
     expect(leaked).toEqual([]);
   });
 
+  it('does not encode an event nobody here can hear (one process, no socket in its rooms), and still sends it once one joins', async () => {
+    const session = await registerTenant(t.app);
+    const adapter = t.app.realtime.io.of('/').adapter;
+    const broadcast = adapter.broadcast.bind(adapter);
+    const broadcastRooms: string[][] = [];
+    adapter.broadcast = (packet, options) => {
+      broadcastRooms.push([...options.rooms]);
+      broadcast(packet, options);
+    };
+    try {
+      t.app.realtime.emitToTenant(session.tenant.id, 'funnels_updated', {});
+      t.app.realtime.emitToFunnel(session.tenant.id, 'funnel-1', 'board_updated', { funnelId: 'funnel-1' });
+      expect(broadcastRooms).toEqual([]);
+
+      const socket = track(connectClient(baseUrl, session.token, session.tenant.slug));
+      await joinTenant(socket, session.tenant.slug, session.token);
+      const heard = nextEvent(socket, 'funnels_updated');
+      t.app.realtime.emitToTenant(session.tenant.id, 'funnels_updated', {});
+      expect(await heard).toEqual({});
+      expect(broadcastRooms).toHaveLength(1);
+    } finally {
+      adapter.broadcast = broadcast;
+    }
+  });
   it("disconnects a user's sockets when the password changes", async () => {
     const session = await registerTenant(t.app);
     const socket = track(connectClient(baseUrl, session.token, session.tenant.slug));
