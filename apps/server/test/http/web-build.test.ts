@@ -83,6 +83,14 @@ describe('the web build', () => {
     expect(headers['x-content-type-options']).toBe('nosniff');
     expect(headers['strict-transport-security']).toBeDefined();
   });
+
+  it("a provider's webhook call is answered without them (a machine renders nothing)", async () => {
+    const { statusCode, headers } = await t.app.inject({ method: 'POST', url: '/webhooks/gupshup/nobody/wrong-secret', payload: {} });
+    // Refused (no such company), as any webhook call it cannot place is.
+    expect(statusCode).toBe(401);
+    expect(headers['content-security-policy']).toBeUndefined();
+    expect(headers['x-content-type-options']).toBeUndefined();
+  });
 });
 
 describe('a web build without board.html', () => {
