@@ -17,8 +17,11 @@ export async function upsertContact(executor: DbExecutor, tenantId: string, inpu
 }
 
 /**
- * `upsertContact` for several contacts in two statements, by phone. Of several inputs for one phone the first decides
- * whether it is a group, and the first name given names it, as one `upsertContact` after another would.
+ * `upsertContact` for several contacts, by phone. Of several inputs for one phone the first decides whether it is a
+ * group, and the first name given names it, as one `upsertContact` after another would. Most contacts are known
+ * already (every message of a chat names its contact again), so they are read first, in one statement: only new ones,
+ * and known ones learning their first name, are written (two statements more). Writing them all on every batch, as
+ * an upsert, cost the embedded database 11 µs a message.
  */
 export async function upsertContacts(executor: DbExecutor, tenantId: string, inputs: readonly ContactInput[]): Promise<Map<string, ContactRow>> {
   const byPhone = new Map<string, ContactInput>();
@@ -28,19 +31,28 @@ export async function upsertContacts(executor: DbExecutor, tenantId: string, inp
     else if (!seen.name && input.name) seen.name = input.name;
   }
   if (byPhone.size === 0) return new Map();
+  const contactsOf = async (phones: string[]) =>
+    executor
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.tenantId, tenantId), isAnyOf(contacts.phone, phones)));
+  const known = new Map((await contactsOf([...byPhone.keys()])).map((row) => [row.phone, row]));
+  const toWrite = [...byPhone.values()].filter((input) => {
+    const row = known.get(input.phone);
+    return !row || (row.name === null && Boolean(input.name));
+  });
+  if (toWrite.length === 0) return known;
   const arriving = unnestRows(
     'v',
     { phone: 'text', name: 'text', is_group: 'boolean' },
-    [...byPhone.values()].map((input) => ({ phone: input.phone, name: input.name ?? null, is_group: String(input.isGroup) })),
+    toWrite.map((input) => ({ phone: input.phone, name: input.name ?? null, is_group: String(input.isGroup) })),
   );
+  // On conflict too: another transaction may have created the contact since it was read.
   await executor.execute(sql`
     insert into ${contacts} (tenant_id, phone, name, is_group)
     select ${tenantId}::uuid, v.phone, v.name, v.is_group from ${arriving}
     on conflict (tenant_id, phone) do update set name = excluded.name
     where ${contacts.name} is null and excluded.name is not null`);
-  const rows = await executor
-    .select()
-    .from(contacts)
-    .where(and(eq(contacts.tenantId, tenantId), isAnyOf(contacts.phone, [...byPhone.keys()])));
-  return new Map(rows.map((row) => [row.phone, row]));
+  for (const row of await contactsOf(toWrite.map((input) => input.phone))) known.set(row.phone, row);
+  return known;
 }
