@@ -193,14 +193,17 @@ export const scheduledMessages = pgTable(
   (t) => [index('scheduled_card_idx').on(t.cardId, t.scheduledFor)],
 );
 
-/** One row per billable event, priced with the prices in force when it was counted. */
+/** Billable events, priced with the prices in force when they were counted: a row per event, or per batch of them (quantity). */
 export const usageEvents = pgTable(
   'usage_events',
   {
     id: id(),
     tenantId: tenantId(),
     kind: text('kind', { enum: ['sent', 'received', 'template_marketing', 'template_utility', 'ai'] }).notNull(),
+    /** The price of one event. */
     unitPrice: doublePrecision('unit_price').notNull().default(0),
+    /** How many events of the kind the row counts: one per message sent; a batch's received messages in one row. */
+    quantity: integer('quantity').notNull().default(1),
     messageId: uuid('message_id'),
     createdAt: createdAt(),
     /** Set when the provider reported the accepted send as failed: kept for the record, no longer billed. */

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { cards, contacts, messages, usageEvents } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { registerTenant } from '../../../test/support/factories.ts';
 import type { DeliveryStatus, InboundStatus } from '../../messaging-providers/provider.ts';
-import { recordUsageOfMessages } from '../usage/index.ts';
+import { changeAndRecordUsage } from '../usage/index.ts';
 import { applyStatusRun, type PendingStatus } from './inbound-statuses.ts';
 
 let t: TestApp;
@@ -44,12 +44,8 @@ async function sentMessages(acks: Record<string, number>) {
       })),
     )
     .returning();
-  await recordUsageOfMessages(
-    db(),
-    tenantId,
-    'sent',
-    rows.map((row) => row.id),
-  );
+  // Billed as the send path bills an accepted message.
+  await changeAndRecordUsage(db(), tenantId, 'sent', sql`select id from ${messages} where id = any(${sql.param(rows.map((row) => row.id))}::uuid[])`);
   const byName = new Map(rows.map((row) => [row.text!, row]));
   const read = async () =>
     new Map(

@@ -18,7 +18,7 @@ import {
 } from '../../messaging-providers/provider.ts';
 import { findOrCreateCards, recordCardsActivity, toCardUpdate, type CardPlace, type CardSummaryRow, type LearntName } from '../funnels/index.ts';
 import { applyProviderTemplateStatus } from '../templates/index.ts';
-import { recordUsageOfMessages } from '../usage/index.ts';
+import { recordUsage } from '../usage/index.ts';
 import { upsertContacts } from './contacts.service.ts';
 import { toMessageDto, type MessageRow } from './message-dto.ts';
 import type { ChatEvents } from './chat-events.ts';
@@ -332,12 +332,7 @@ async function storeInboundMessages(deps: ApplyDeps, tx: Tx, tenantId: string, r
       activity: { lastMessageType: message.type, lastMessageText: previewText(event), at: event.timestamp, fromContact: true, countsAsUnread: true },
     })),
   );
-  await recordUsageOfMessages(
-    tx,
-    tenantId,
-    'received',
-    stored.map(({ message }) => message.id),
-  );
+  await recordUsage(tx, tenantId, 'received', stored.length);
   for (const { event, message, provider, requestId } of stored) {
     if (!event.media) continue;
     await runWithLogContext({ requestId: requestId ?? undefined }, () =>

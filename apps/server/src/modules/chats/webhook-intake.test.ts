@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
-import { cards, messages, webhookIntake, webhookRejections } from '../../../db/schema/index.ts';
+import { cards, messages, usageEvents, webhookIntake, webhookRejections } from '../../../db/schema/index.ts';
 import { queryRows } from '../../platform/db/database.ts';
 import { defineListener } from '../../platform/events/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
@@ -64,6 +64,31 @@ describe('the webhook intake of a production server (the answer waits for nothin
     await t.app.webhookIntake.drain();
     const [stored] = await db().select().from(messages).where(eq(messages.tenantId, owner.tenant.id));
     expect(stored).toMatchObject({ providerMessageId: 'wamid.left-behind', sender: 'contact' });
+  });
+
+  it("bills a batch's new customer messages as one usage row, and a message delivered again not at all", async () => {
+    const owner = await registerTenant(t.app);
+    const path = await webhookPath(owner);
+    const bodies = [1, 2, 3].map((n) => textMessage(`wamid.billed-${n}`, `Mensaje ${n}`, `521551111000${n}`));
+    // Stored before the worker looks, so one batch takes all three.
+    await db()
+      .insert(webhookIntake)
+      .values(
+        bodies.map((body, n) => ({
+          tenantId: owner.tenant.id,
+          provider: 'gupshup' as const,
+          body: Buffer.from(body),
+          bodyHash: `billed-${n}`,
+          receivedAt: new Date(),
+        })),
+      );
+    await t.app.webhookIntake.drain();
+    await deliver(path, bodies[0]!);
+    await t.app.webhookIntake.drain();
+    const usage = await db().select().from(usageEvents).where(eq(usageEvents.tenantId, owner.tenant.id));
+    expect(usage.map((row) => [row.kind, row.quantity, row.messageId])).toEqual([['received', 3, null]]);
+    const month = (await t.app.inject({ method: 'GET', url: `/t/${owner.tenant.slug}/api/usage`, headers: bearer(owner.token) })).json();
+    expect(month.receivedCount).toBe(3);
   });
 
   it('drops, when it sweeps, a delivery whose company no longer exists, and applies nothing of it', async () => {

@@ -13,7 +13,7 @@ export {
   monthUsage,
   type Pricing,
   changeAndRecordUsage,
-  recordUsageOfMessages,
+  recordUsage,
   savePricing,
   unbillFailedMessage,
 } from './usage.service.ts';

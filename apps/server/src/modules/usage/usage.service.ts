@@ -1,7 +1,6 @@
 import { and, eq, gte, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { aiUsage, platformSettings, usageEvents } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
-import { unnestRows } from '../../platform/db/array-params.ts';
 
 export type UsageKind = 'sent' | 'received' | 'template_marketing' | 'template_utility';
 export type AiUsageKind = (typeof aiUsage.$inferInsert)['kind'];
@@ -46,20 +45,17 @@ const priceKeyOf: Record<UsageKind, keyof Pricing> = {
 };
 
 /**
- * Counts billable messages at the price in force now, so saving new prices changes costs from that moment on without
- * re-pricing what was already counted. Counting a message twice is a no-op. One statement for a batch of deliveries.
+ * Counts `quantity` billable events of one kind at the price in force now, as one row: saving new prices changes
+ * costs from that moment on without re-pricing what was already counted. For what is never un-billed one by one (a
+ * batch's received messages: a row per message was a fifth of a webhook's writes on the embedded database); the
+ * caller counts each event once (received messages: only those its insert stored).
  */
-export async function recordUsageOfMessages(executor: DbExecutor, tenantId: string, kind: UsageKind, messageIds: readonly string[]) {
-  if (messageIds.length === 0) return;
-  // The price is read in the same statement: one round trip per billed message (the send path pays per statement).
+export async function recordUsage(executor: DbExecutor, tenantId: string, kind: UsageKind, quantity: number) {
+  if (quantity <= 0) return;
+  // The price is read in the same statement: no round trip for it.
   await executor.execute(sql`
-    insert into ${usageEvents} (tenant_id, kind, message_id, unit_price)
-    select ${tenantId}::uuid, ${kind}, billed.id, ${unitPriceNow(kind)} from ${unnestRows(
-      'billed',
-      { id: 'uuid' },
-      messageIds.map((id) => ({ id })),
-    )}
-    on conflict do nothing`);
+    insert into ${usageEvents} (tenant_id, kind, quantity, unit_price)
+    values (${tenantId}::uuid, ${kind}, ${quantity}, ${unitPriceNow(kind)})`);
 }
 
 /**
@@ -139,9 +135,9 @@ export async function monthUsage(executor: DbExecutor, tenantId: string, now = n
   const rows = await executor
     .select({
       kind: usageEvents.kind,
-      billed: sql<number>`(count(*) filter (where ${isNull(usageEvents.unbilledAt)}))::int`,
-      unbilled: sql<number>`(count(*) filter (where ${isNotNull(usageEvents.unbilledAt)}))::int`,
-      cost: sql<number>`coalesce(sum(${usageEvents.unitPrice}) filter (where ${isNull(usageEvents.unbilledAt)}), 0)::float8`,
+      billed: sql<number>`coalesce(sum(${usageEvents.quantity}) filter (where ${isNull(usageEvents.unbilledAt)}), 0)::int`,
+      unbilled: sql<number>`coalesce(sum(${usageEvents.quantity}) filter (where ${isNotNull(usageEvents.unbilledAt)}), 0)::int`,
+      cost: sql<number>`coalesce(sum(${usageEvents.unitPrice} * ${usageEvents.quantity}) filter (where ${isNull(usageEvents.unbilledAt)}), 0)::float8`,
     })
     .from(usageEvents)
     .where(and(eq(usageEvents.tenantId, tenantId), inMonth(now)))
@@ -173,7 +169,7 @@ async function monthAiUsage(executor: DbExecutor, tenantId: string, now: Date) {
 /** Every tenant's billed cost this month (the operator's tenants page). */
 export async function monthCostByTenant(executor: DbExecutor, now = new Date()): Promise<Map<string, number>> {
   const rows = await executor
-    .select({ tenantId: usageEvents.tenantId, cost: sql<number>`coalesce(sum(${usageEvents.unitPrice}), 0)::float8` })
+    .select({ tenantId: usageEvents.tenantId, cost: sql<number>`coalesce(sum(${usageEvents.unitPrice} * ${usageEvents.quantity}), 0)::float8` })
     .from(usageEvents)
     .where(and(inMonth(now), isNull(usageEvents.unbilledAt)))
     .groupBy(usageEvents.tenantId);
