@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import { webhookIntake, webhookRejections } from '../../../db/schema/index.ts';
-import { queryRows, turningBetweenStatementsOf, type Db, type Tx } from '../../platform/db/database.ts';
+import { queryRows, queryText, turningBetweenStatementsOf, type Db, type Tx } from '../../platform/db/database.ts';
 import { gateOf } from '../../platform/db/database-gate.ts';
-import { insertRows } from '../../platform/db/insert-rows.ts';
 import { collectAfterCommit, runDeferred } from '../../platform/events/index.ts';
 import type { Logger } from '../../platform/logger/logger.ts';
 import { currentLogContext } from '../../platform/logger/log-context.ts';
@@ -78,6 +77,51 @@ export interface WebhookIntakeOptions {
  */
 const dueBy = (now: Date) => new Date(now.getTime() + 1);
 
+/** A delivery as the webhook stores it. */
+interface ArrivingDelivery {
+  tenantId: string;
+  provider: ProviderName;
+  body: Buffer;
+  bodyHash: string;
+  receivedAt: Date;
+  processAfter: Date;
+  requestId: string | null;
+}
+
+/** At most this many deliveries per insert: the statement's text depends on its number of rows, and each is kept prepared. */
+const DELIVERIES_PER_INSERT = 16;
+const insertTexts = new Map<number, string>();
+const INTAKE_COLUMNS = ['tenant_id', 'provider', 'body', 'body_hash', 'received_at', 'process_after', 'request_id'];
+
+function insertTextFor(rows: number): string {
+  let text = insertTexts.get(rows);
+  if (!text) {
+    const tuples = Array.from(
+      { length: rows },
+      (_, row) => `(${INTAKE_COLUMNS.map((_, column) => `$${row * INTAKE_COLUMNS.length + column + 1}`).join(', ')})`,
+    );
+    text = `insert into webhook_intake (${INTAKE_COLUMNS.join(', ')}) values ${tuples.join(', ')} on conflict do nothing returning id, tenant_id, body_hash`;
+    insertTexts.set(rows, text);
+  }
+  return text;
+}
+
+/**
+ * Stores deliveries that arrived together, skipping those already waiting (a provider's byte-identical retry):
+ * answers the stored ones' ids. Written by hand, the bodies as bytes: through drizzle, and the bodies as hex text in
+ * text arrays, the insert of five deliveries took 425 µs on PGlite, against 271.
+ */
+async function storeDeliveries(db: Db, rows: readonly ArrivingDelivery[]): Promise<Array<{ id: number; tenantId: string; bodyHash: string }>> {
+  const stored: Array<{ id: number; tenantId: string; bodyHash: string }> = [];
+  for (let start = 0; start < rows.length; start += DELIVERIES_PER_INSERT) {
+    const chunk = rows.slice(start, start + DELIVERIES_PER_INSERT);
+    const params = chunk.flatMap((row) => [row.tenantId, row.provider, row.body, row.bodyHash, row.receivedAt, row.processAfter, row.requestId]);
+    const answered = await queryText<{ id: number | string; tenant_id: string; body_hash: string }>(db, insertTextFor(chunk.length), params);
+    for (const row of answered) stored.push({ id: Number(row.id), tenantId: row.tenant_id, bodyHash: row.body_hash });
+  }
+  return stored;
+}
+
 /**
  * Waits INTAKE_GATHER_MS, then again while more deliveries were stored meanwhile (`stored` counts them), for at most
  * INTAKE_GATHER_MAX_MS in all.
@@ -112,7 +156,7 @@ export class WebhookIntake {
   /** Deliveries stored per company so far (a counter that only grows), so a gathering batch sees more arriving. */
   private readonly storedCount = new Map<string, number>();
   private readonly waiters = new Map<number, () => void>();
-  private arriving: Array<{ row: typeof webhookIntake.$inferInsert; resolve: (id: number | undefined) => void; reject: (error: unknown) => void }> = [];
+  private arriving: Array<{ row: ArrivingDelivery; resolve: (id: number | undefined) => void; reject: (error: unknown) => void }> = [];
   private arrivingFlush: NodeJS.Immediate | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -157,11 +201,9 @@ export class WebhookIntake {
     this.arriving = [];
     this.arrivingFlush = undefined;
     try {
-      const stored = await insertRows(
+      const stored = await storeDeliveries(
         this.options.db,
-        webhookIntake,
         arriving.map(({ row }) => row),
-        { onConflictDoNothing: true, returning: ['id', 'tenantId', 'bodyHash'] },
       );
       const ids = new Map(stored.map((row) => [`${row.tenantId}:${row.bodyHash}`, row.id]));
       for (const { row, resolve } of arriving) {

@@ -339,6 +339,18 @@ export function openDatabase(
 }
 
 /** Rows of a raw SQL statement; both drivers answer with `{ rows }` (drizzle types it as unknown). */
+/**
+ * A statement written by hand, run as it is, outside any transaction (the pool's or PGlite's own `query`, through the
+ * gate like every statement): for the hottest statements, where drizzle's building of a query (type checks for every
+ * parameter) costs more than the database's work. Bytes (`Uint8Array`) go in the protocol's binary format. Rows come
+ * as the driver gives them (node-postgres answers bigint as text; PGlite as a number).
+ */
+export async function queryText<Row>(db: Db, text: string, params: readonly unknown[]): Promise<Row[]> {
+  // drizzle keeps the driver it was given as `$client`; both drivers answer `query(text, params)` with `{ rows }`.
+  const client = (db as unknown as { $client: { query(text: string, params: unknown[]): Promise<{ rows: Row[] }> } }).$client;
+  return (await client.query(text, [...params])).rows;
+}
+
 export async function queryRows<Row>(executor: DbExecutor, query: SQL): Promise<Row[]> {
   const result = (await executor.execute(query)) as unknown as { rows: Row[] };
   return result.rows;

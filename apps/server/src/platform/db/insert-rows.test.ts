@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { jobs, tenants, webhookIntake } from '../../../db/schema/index.ts';
 import { createTestDatabase } from '../../../test/support/test-database.ts';
-import type { Database } from './database.ts';
+import { queryText, type Database } from './database.ts';
 import { insertRows } from './insert-rows.ts';
 
 let database: Database;
@@ -80,5 +80,25 @@ describe('insertRows', () => {
       { returning: ['id'] },
     );
     expect(stored).toEqual({ id: 900_000_001 });
+  });
+});
+
+describe('a statement written by hand (queryText)', () => {
+  it('stores bytes byte for byte, answers the rows, and is counted like any statement, run after run', async () => {
+    const everyByte = Buffer.from(Array.from({ length: 256 }, (_, value) => value));
+    const insert = `insert into webhook_intake (tenant_id, provider, body, body_hash, received_at) values ($1, $2, $3, $4, $5) returning id, body_hash`;
+    // Three runs: PGlite runs a text's first run unprepared and prepares it from its second.
+    for (const hash of ['uno', 'dos', 'tres']) {
+      const { result, statements } = await database.gate.countStatements(() =>
+        queryText<{ id: number | string; body_hash: string }>(database.db, insert, [tenantId, 'gupshup', everyByte, hash, new Date()]),
+      );
+      expect(statements).toBe(1);
+      expect(result).toEqual([{ id: expect.anything(), body_hash: hash }]);
+      const [stored] = await database.db
+        .select()
+        .from(webhookIntake)
+        .where(eq(webhookIntake.id, Number(result[0]!.id)));
+      expect(Buffer.from(stored!.body)).toEqual(everyByte);
+    }
   });
 });

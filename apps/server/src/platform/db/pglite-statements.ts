@@ -107,6 +107,8 @@ export class PgliteStatements {
     const values = params.map((param, index) => {
       if (param === null || param === undefined) return null;
       const type = statement.paramTypes[index]!;
+      // Bytes go as they are (the protocol's binary format): no hex text for JavaScript to write and PostgreSQL to read.
+      if (type === types.BYTEA && param instanceof Uint8Array) return param;
       const toText = options?.serializers?.[type] ?? this.pg.serializers[type];
       return toText ? toText(param) : String(param);
     });
