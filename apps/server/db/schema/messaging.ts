@@ -119,6 +119,11 @@ export const messages = pgTable(
     tempId: text('temp_id'),
     /** Set when a send attempt starts; an attempt that never recorded an answer must not be resent. */
     dispatchStartedAt: timestamp('dispatch_started_at', { withTimezone: true }),
+    /**
+     * How many times the provider took this send and refused it afterwards for the number's throughput (Meta's
+     * asynchronous 130429), so that it was sent again.
+     */
+    throughputResends: integer('throughput_resends').notNull().default(0),
     ack: integer('ack').notNull().default(0),
     /** Why the provider refused it, in words people can act on (ack -1; or a rate-limited send waiting for its retry). */
     errorReason: text('error_reason'),

@@ -126,6 +126,7 @@ export class FakeMetaCloud {
   private readonly handles = new Set<string>();
   private readonly recentSends = new Map<string, number[]>();
   private failures: Answer[] = [];
+  private laterFailures: Array<{ code: number; title: string }> = [];
   private templateSeq = 1_700_000_000_000;
   templateReviewMs: number;
   private rate: number;
@@ -152,6 +153,14 @@ export class FakeMetaCloud {
   /** Makes the next sends answer these Graph errors, in order (e.g. a 131056 pair rate limit). */
   failNextSends(...failures: Array<{ status: number; code: number; message?: string; details?: string }>) {
     this.failures.push(...failures.map((failure) => graphError(failure.status, failure.code, failure.message ?? 'Error', failure.details)));
+  }
+
+  /**
+   * Makes the next sends be accepted and then refused in their `failed` status, in order (Meta reports errors
+   * asynchronously too, meta-cloud.md §2.8: e.g. 130429 when the number's throughput was exceeded).
+   */
+  failNextSendsLater(...failures: Array<{ code: number; title?: string }>) {
+    this.laterFailures.push(...failures.map(({ code, title }) => ({ code, title: title ?? 'Error' })));
   }
 
   /** What the customer's WhatsApp shows of the conversation with this number, oldest first. */
@@ -305,7 +314,7 @@ export class FakeMetaCloud {
     };
     await this.store.append(conversationKey(phoneNumberId), customer, message);
     const undeliverable = customer.startsWith(FAKE_META_UNKNOWN_NUMBER_PREFIX) ? { code: 131026, title: 'Message undeliverable' } : undefined;
-    this.playStatuses(number, message, customer, undeliverable ?? templateFailure);
+    this.playStatuses(number, message, customer, this.laterFailures.shift() ?? undeliverable ?? templateFailure);
     return {
       status: 200,
       body: { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: customer }], messages: [{ id, message_status: 'accepted' }] },

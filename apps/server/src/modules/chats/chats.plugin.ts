@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { ProviderName, WhatsAppLines } from '../../messaging-providers/provider.ts';
+import type { ProviderFailure, ProviderName, WhatsAppLines } from '../../messaging-providers/provider.ts';
 import type { AppContext } from '../../platform/app-context.ts';
 import type { Tx } from '../../platform/db/database.ts';
 import { registerTenantRoutes } from '../../platform/http/route-access.ts';
@@ -8,6 +8,7 @@ import { createChatEvents } from './chat-events.ts';
 import { createChatJobs, createScheduledJob } from './chats.jobs.ts';
 import { chatsRoutes } from './chats.routes.ts';
 import { applyDeliveries, type InboundBot, type InboundDeps } from './inbound.service.ts';
+import { throughputResendDelayMs } from './inbound-statuses.ts';
 import { WebhookIntake } from './webhook-intake.ts';
 import { WebhookEndpoints } from './webhook-endpoints.ts';
 import type { OutboundDeps } from './outbound.service.ts';
@@ -36,6 +37,8 @@ export function createChatOutbound(context: AppContext, ports: ChatProviderPorts
   const { db, queue, domainEvents, storage, publicUrl, log } = context;
   const events = createChatEvents(db, context.realtime);
   const pacer = new SendPacer({ db, clock: context.clock });
+  // A refusal for the number's throughput, answered to a send or reported afterwards by a status: its pace slows down.
+  const slowDownOn = async (tenantId: string, failure: ProviderFailure) => (slowsTheNumber(failure) ? pacer.slowDown(tenantId) : undefined);
   const chatJobs = createChatJobs({
     db,
     events,
@@ -45,7 +48,7 @@ export function createChatOutbound(context: AppContext, ports: ChatProviderPorts
     log,
     lines: ports.lines,
     observeOutboxLag: (seconds) => context.metrics.outboxLag(seconds),
-    onRateLimited: async (tenantId, failure) => (slowsTheNumber(failure) ? pacer.slowDown(tenantId) : undefined),
+    onRateLimited: slowDownOn,
   });
   const outbound = {
     db,
@@ -74,6 +77,22 @@ export function createChatOutbound(context: AppContext, ports: ChatProviderPorts
   const inbound: Omit<InboundDeps, 'intake' | 'endpoints'> = {
     ...outbound,
     bot: ports.inboundBot,
+    // The chat's order key keeps it behind sends written after it was first sent; a key per resend, so the finished
+    // first job (or a resend still recorded as running) never hides it.
+    resendThrottled: (tx, { tenantId, messageId, cardId, resend }) =>
+      queue.enqueue(
+        tx,
+        chatJobs.sendMessage,
+        { tenantId, messageId },
+        { singletonKey: `send:${messageId}:resend-${resend}`, orderKey: `chat:${cardId}`, delayMs: throughputResendDelayMs(resend) },
+      ),
+    onThrottled: async (tenantId, failure) => {
+      try {
+        await slowDownOn(tenantId, failure);
+      } catch (error) {
+        log.warn({ err: error, tenantId }, 'could not slow down the sending number after a refusal for throughput');
+      }
+    },
     log,
     deliveryCounter,
     onDelivery: (outcome) => context.metrics.webhookDelivery(outcome),

@@ -3,9 +3,9 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { cards, contacts, messages, usageEvents } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { registerTenant } from '../../../test/support/factories.ts';
-import type { DeliveryStatus, InboundStatus } from '../../messaging-providers/provider.ts';
+import { RATE_LIMIT_GAVE_UP, type DeliveryStatus, type InboundStatus } from '../../messaging-providers/provider.ts';
 import { changeAndRecordUsage } from '../usage/index.ts';
-import { applyStatusRun, type PendingStatus } from './inbound-statuses.ts';
+import { applyStatusRun, THROUGHPUT_RESENDS, type PendingStatus } from './inbound-statuses.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -125,6 +125,45 @@ describe('a run of statuses', () => {
           .where(eq(usageEvents.messageId, byName.get(name)!.id))
       )[0]!.unbilledAt !== null;
     expect([await unbilled('lost'), await unbilled('late'), await unbilled('recovered')]).toEqual([true, false, false]);
+  });
+
+  it("puts back a send refused afterwards for the number's throughput (130429): unsent, its charge dropped, to be sent again; a pair limit fails", async () => {
+    const { tenantId, byName, read } = await sentMessages({ throttled: 0, pair: 0, exhausted: 0 });
+    await db()
+      .update(messages)
+      .set({ throughputResends: THROUGHPUT_RESENDS, dispatchStartedAt: new Date() })
+      .where(eq(messages.id, byName.get('exhausted')!.id));
+    const throughput = { kind: 'rate_limited', reason: 'Demasiados envíos seguidos', code: '130429' } as const;
+    const outcome = await run(tenantId, [
+      status('throttled', 'failed', { failure: throughput, whatsappMessageId: 'wamid.throttled' }),
+      status('pair', 'failed', { failure: { ...throughput, code: '131056' } }),
+      status('exhausted', 'failed', { failure: throughput }),
+    ]);
+    const after = await read();
+    expect(after.get('throttled')).toMatchObject({
+      ack: 0,
+      providerMessageId: null,
+      whatsappMessageId: null,
+      dispatchStartedAt: null,
+      errorReason: 'Demasiados envíos seguidos',
+      errorCode: '130429',
+      throughputResends: 1,
+    });
+    expect(outcome.throttled.map(({ message, index, failure }) => [message.text, message.throughputResends, index, failure.code])).toEqual([
+      ['throttled', 1, 0, '130429'],
+    ]);
+    expect(after.get('pair')).toMatchObject({ ack: -1, errorCode: '131056' });
+    expect(after.get('exhausted')).toMatchObject({ ack: -1, errorReason: RATE_LIMIT_GAVE_UP, errorCode: '130429', throughputResends: THROUGHPUT_RESENDS });
+    expect(outcome.moved.map(({ message }) => message.text).sort()).toEqual(['exhausted', 'pair']);
+    const charges = async (name: string) =>
+      (
+        await db()
+          .select()
+          .from(usageEvents)
+          .where(eq(usageEvents.messageId, byName.get(name)!.id))
+      ).map((row) => row.unbilledAt !== null);
+    // Dropped for the one sent again (its resend is billed when accepted); un-billed for the ones that failed.
+    expect([await charges('throttled'), await charges('pair'), await charges('exhausted')]).toEqual([[], [true], [true]]);
   });
 
   it('teaches a message its WhatsApp id from a status that does not move it, and says which deliveries name a message not stored yet', async () => {

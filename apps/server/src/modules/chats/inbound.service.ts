@@ -11,6 +11,7 @@ import {
   MalformedDelivery,
   type InboundEvent,
   type InboundMessage,
+  type ProviderFailure,
   type ProviderName,
   type WebhookDelivery,
   type WebhookReceiver,
@@ -54,6 +55,13 @@ export interface InboundDeps {
     input: { tenantId: string; messageId: string; url: string; contentType?: string; provider?: ProviderName },
   ) => Promise<unknown>;
   bot?: InboundBot;
+  /**
+   * Records, in the transaction, the job that sends again a message the provider took and then refused for the
+   * number's throughput; `resend` counts such resends of the message (1 for the first).
+   */
+  resendThrottled: (tx: Tx, send: { tenantId: string; messageId: string; cardId: string; resend: number }) => Promise<unknown>;
+  /** The provider said the number sends too fast: its pace slows down (told once the batch has committed). */
+  onThrottled: (tenantId: string, failure: ProviderFailure) => Promise<unknown>;
   /** Told what became of each delivery (metrics). */
   onDelivery?: (outcome: WebhookOutcome) => void;
   /** Deliveries per company and hour for the activity panel; absent, nothing is counted. */
@@ -167,11 +175,18 @@ export async function applyDeliveries(
   // A status run's events are published together: their listeners select what concerns them in one statement.
   const applyStatuses = async () => {
     if (statuses.length === 0) return;
-    const { waitingForMessage, moving, moved } = await applyStatusRun(tx, tenantId, statuses);
+    const { waitingForMessage, moving, moved, throttled } = await applyStatusRun(tx, tenantId, statuses);
     statuses = [];
     waitingForMessage.forEach((index) => (applied[index]!.waitsForMessage = true));
     moving.forEach((index) => (applied[index]!.changed = true));
     for (const { message, index } of moved) applied[index]!.afterCommit.push(() => announceStatus(deps, tenantId, message));
+    for (const { message, index, failure } of throttled) {
+      await deps.resendThrottled(tx, { tenantId, messageId: message.id, cardId: message.cardId, resend: message.throughputResends });
+      applied[index]!.afterCommit.push(async () => {
+        announceStatus(deps, tenantId, message);
+        await deps.onThrottled(tenantId, failure);
+      });
+    }
     if (moved.length > 0)
       await deps.domainEvents.publishMany(
         tx,
@@ -303,6 +318,7 @@ async function storeInboundMessages(deps: ApplyDeps, tx: Tx, tenantId: string, r
       whatsappMessageId: null,
       tempId: null,
       dispatchStartedAt: null,
+      throughputResends: 0,
       ack: 3,
       errorReason: null,
       errorCode: null,
@@ -388,6 +404,7 @@ function announceStatus(deps: ApplyDeps, tenantId: string, updated: ChangedStatu
     messageId: updated.id,
     tempId: updated.tempId,
     ack: updated.ack as -1 | 0 | 1 | 2 | 3,
-    ...(updated.ack === -1 ? { error: updated.errorReason, errorCode: updated.errorCode } : {}),
+    // A failure, or why a send waits to be sent again.
+    ...(updated.ack <= 0 && updated.errorReason ? { error: updated.errorReason, errorCode: updated.errorCode } : {}),
   });
 }

@@ -367,6 +367,33 @@ describe('chatting through Meta', () => {
     }
   });
 
+  it("sends again a message Meta took and then refused for the number's throughput (130429 in its failed status), slowing the number", async () => {
+    const { owner, settings } = await companyOnMeta();
+    const phone = '5215512340003';
+    const { card } = await customerWrites(owner, settings.phoneNumberId, 'Hola', phone);
+    meta().failNextSendsLater({ code: 130429, title: 'Rate limit hit' });
+    const sent = (await call(owner, 'POST', '/message', { cardId: card.id, text: 'Va de nuevo' })).json();
+    const firstId = await until(async () => (await messageRow(sent.id)).providerMessageId);
+    const waiting = await until(async () => {
+      const row = await messageRow(sent.id);
+      return row.throughputResends === 1 && row;
+    });
+    expect(waiting).toMatchObject({ ack: 0, errorCode: '130429', errorReason: 'Límite de envíos alcanzado: se reintentará' });
+    expect((await new SendPacer({ db: t.database.db, clock: () => new Date() }).rateOf(owner.tenant.id)).currentMessagesPerSecond).toBeLessThan(80);
+    const delivered = await until(async () => {
+      const row = await messageRow(sent.id);
+      return row.ack >= 2 && row;
+    }, 15_000);
+    expect(delivered).toMatchObject({ errorReason: null, errorCode: null, throughputResends: 1 });
+    expect(delivered.providerMessageId).not.toBe(firstId);
+    // On the customer's phone: the refused attempt, then the one that arrived.
+    const onPhone = (await meta().conversation(settings.phoneNumberId, phone)).filter((message) => message.direction === 'to_customer');
+    expect(onPhone.map((message) => message.status)).toEqual(['failed', expect.stringMatching(/delivered|read/)]);
+    // Billed once, for the send that went.
+    const month = (await call(owner, 'GET', '/usage')).json();
+    expect(month).toMatchObject({ sentCount: 1, failedUnbilledCount: 0 });
+  });
+
   it('keeps chats and history when the company switches back to Gupshup, and a late Meta status still reaches its message', async () => {
     const { owner, settings } = await companyOnMeta();
     const { card } = await customerWrites(owner, settings.phoneNumberId, 'Hola', '5215512340003');

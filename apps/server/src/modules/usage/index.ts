@@ -7,6 +7,7 @@ export {
   type AiUse,
   type AiUsageKind,
   currentPricing,
+  dropChargeOfMessage,
   recordAiUsage,
   monthBounds,
   monthCostByTenant,

@@ -118,6 +118,14 @@ export async function unbillFailedMessage(executor: DbExecutor, tenantId: string
     .where(and(eq(usageEvents.tenantId, tenantId), eq(usageEvents.messageId, messageId), isNull(usageEvents.unbilledAt)));
 }
 
+/**
+ * A send the provider accepted and then refused for the number's throughput goes out again: the charge of its
+ * acceptance is dropped, and the resend is billed when accepted (once per message: the charge's key is the message).
+ */
+export async function dropChargeOfMessage(executor: DbExecutor, tenantId: string, messageId: string): Promise<void> {
+  await executor.delete(usageEvents).where(and(eq(usageEvents.tenantId, tenantId), eq(usageEvents.messageId, messageId), isNull(usageEvents.unbilledAt)));
+}
+
 export function monthBounds(now: Date) {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));

@@ -1,0 +1,2 @@
+-- A send the provider accepted and later refused for the number's throughput is sent again; how many times is counted.
+ALTER TABLE "messages" ADD COLUMN "throughput_resends" integer DEFAULT 0 NOT NULL;
