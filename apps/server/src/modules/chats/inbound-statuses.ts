@@ -81,27 +81,24 @@ export async function applyStatusRun(tx: Tx, tenantId: string, run: readonly Pen
     for (const state of matching) {
       const moves = ack === -1 ? state.ack <= 0 : state.ack < ack;
       const failure = event.failure;
-      if (moves && ack === -1 && failure && slowsTheNumber(failure) && state.throughputResends < THROUGHPUT_RESENDS) {
-        // Still unsent as far as WhatsApp goes: it waits (ack 0) for its resend, saying why, as a refused attempt does.
-        // The refused attempt's ids name nothing any more: the resend gets its own.
-        Object.assign(state, {
-          providerMessageId: null,
-          whatsappMessageId: null,
-          dispatchStartedAt: null,
-          errorReason: failure.reason,
-          errorCode: failure.code,
-        });
-        state.throughputResends += 1;
-        throttledBy.set(state.id, { index, failure });
-        outcome.moving.add(index);
-        continue;
-      }
       if (moves && ack === -1 && failure && slowsTheNumber(failure)) {
-        state.ack = -1;
-        state.errorReason = RATE_LIMIT_GAVE_UP;
-        state.errorCode = failure.code;
-        lastMovedBy.set(state.id, index);
         outcome.moving.add(index);
+        if (state.throughputResends < THROUGHPUT_RESENDS) {
+          // Still unsent as far as WhatsApp goes: it waits (ack 0) for its resend, saying why, as a refused attempt
+          // does. The refused attempt's ids name nothing any more: the resend gets its own.
+          Object.assign(state, {
+            providerMessageId: null,
+            whatsappMessageId: null,
+            dispatchStartedAt: null,
+            errorReason: failure.reason,
+            errorCode: failure.code,
+            throughputResends: state.throughputResends + 1,
+          });
+          throttledBy.set(state.id, { index, failure });
+        } else {
+          Object.assign(state, { ack: -1, errorReason: RATE_LIMIT_GAVE_UP, errorCode: failure.code });
+          lastMovedBy.set(state.id, index);
+        }
         continue;
       }
       if (moves) {
