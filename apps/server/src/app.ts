@@ -36,7 +36,7 @@ import type { FakeMetaCloud } from './messaging-providers/sandbox/fake-meta-clou
 import { internalUrl, setUpMessaging } from './messaging.ts';
 import { adminPlugin, resolveAdminSession } from './modules/admin/index.ts';
 import { agendaPlugin } from './modules/agenda/index.ts';
-import { aiPlugin, createAiModel, indexKnowledgeFile, readKnowledgeFile, searchKnowledge, type AiModel, type AiModelSettings } from './modules/ai/index.ts';
+import { aiPlugin, createAiModel, indexKnowledgeFile, KnowledgeReader, searchKnowledge, type AiModel, type AiModelSettings } from './modules/ai/index.ts';
 import {
   authPlugin,
   defaultSessionLifetime,
@@ -230,13 +230,17 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const outbound = createChatOutbound(context, { lines, inboundBot: { landingColumn }, webhookAnswerWaitMs: options.webhookAnswerWaitMs });
   app.decorate('webhookIntake', outbound.intake);
 
+  // Knowledge files are parsed on a thread of their own: a large PDF is seconds of CPU.
+  const knowledgeReader = new KnowledgeReader();
+  app.addHook('onClose', async () => knowledgeReader.stop());
+
   // ---- Modules, bottom layer first; the options after the context are the ports a module gets from another ----
   await app.register(templatesPlugin, { ...context, lines });
   await app.register(funnelsPlugin, {
     ...context,
     columnBots: columnBotsOf(db),
     archiveLanding: waitingRoomArchive(db),
-    toolFiles: { read: readKnowledgeFile, index: (file) => indexKnowledgeFile(db, file) },
+    toolFiles: { read: knowledgeReader.read, index: (file) => indexKnowledgeFile(db, file) },
   });
   await app.register(usersPlugin, { ...context, revokeSessions: revokeAllSessions });
   await app.register(authPlugin, { ...context, throttle: options.throttle });

@@ -5,5 +5,5 @@ export { aiPlugin } from './ai.plugin.ts';
 export { type AssistantConversation } from './assistant/assistant.service.ts';
 export { type KnowledgeExcerpt, type KnowledgeQuery, type KnowledgeSearch } from './knowledge/knowledge-search.ts';
 export { indexKnowledgeFile, searchKnowledge } from './knowledge/knowledge-index.ts';
-export { readKnowledgeFile } from './knowledge/knowledge-files.ts';
+export { KnowledgeReader } from './knowledge/knowledge-reader.ts';
 export { flowTools, type FlowToolServices, webhookTool } from './tools/flow-tools.ts';
