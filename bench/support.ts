@@ -183,10 +183,12 @@ export function serverAnswerTimes(app: App, pathPrefix: string) {
   };
 }
 
-/** Starts the job queue and the webhook intake of an app built with runJobs: false (a bench that times stages). */
+/** Starts the job queue, the webhook intake and the embedded upkeep of an app built with runJobs: false (a bench that times stages). */
 export function startWorkers(app: App) {
   app.queue.start();
   app.webhookIntake.start();
+  // As a server that runs jobs does on the embedded database: without it, dead rows piled up for the whole bench.
+  app.embeddedUpkeep?.start();
 }
 
 // ---- A company and its calls ----

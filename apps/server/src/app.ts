@@ -191,10 +191,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
     },
   });
   if (options.runJobs) app.addHook('onReady', async () => queue.start());
-  const embeddedUpkeep = options.runJobs && isEmbedded(db) ? new EmbeddedUpkeep({ db, logger: options.logger }) : undefined;
+  // The process that runs jobs keeps the embedded database's tables vacuumed; one started without them (a bench timing
+  // its stages) starts it with its workers.
+  const embeddedUpkeep = isEmbedded(db) ? new EmbeddedUpkeep({ db, logger: options.logger }) : undefined;
   app.decorate('embeddedUpkeep', embeddedUpkeep);
   if (embeddedUpkeep) {
-    app.addHook('onReady', async () => embeddedUpkeep.start());
+    if (options.runJobs) app.addHook('onReady', async () => embeddedUpkeep.start());
     app.addHook('preClose', async () => embeddedUpkeep.stop());
   }
   const jobsStopMs = (options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS) * JOBS_SHARE_OF_SHUTDOWN;

@@ -134,6 +134,19 @@ describe("the embedded database's upkeep", () => {
     try {
       await t.app.ready();
       expect(t.app.embeddedUpkeep !== undefined).toBe(t.database.kind === 'pglite');
+      expect(t.app.embeddedUpkeep?.isRunning() ?? false).toBe(t.database.kind === 'pglite');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('waits, in an app that does not run jobs, until it is started', async () => {
+    const t = await buildTestApp({ runJobs: false });
+    try {
+      await t.app.ready();
+      expect(t.app.embeddedUpkeep?.isRunning() ?? false).toBe(false);
+      t.app.embeddedUpkeep?.start();
+      expect(t.app.embeddedUpkeep?.isRunning() ?? false).toBe(t.database.kind === 'pglite');
     } finally {
       await t.close();
     }

@@ -111,6 +111,10 @@ export class EmbeddedUpkeep {
     this.scheduleCheck();
   }
 
+  isRunning(): boolean {
+    return !this.stopped;
+  }
+
   /** Stops looking; a look under way finishes first. */
   async stop(): Promise<void> {
     this.stopped = true;
