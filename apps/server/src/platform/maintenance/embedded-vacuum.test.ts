@@ -129,26 +129,20 @@ describe("the embedded database's upkeep", () => {
     }
   });
 
-  it('runs in an app that runs jobs on the embedded database, and not on PostgreSQL (which vacuums by itself)', async () => {
-    const t = await buildTestApp({ runJobs: true });
-    try {
-      await t.app.ready();
-      expect(t.app.embeddedUpkeep !== undefined).toBe(t.database.kind === 'pglite');
-      expect(t.app.embeddedUpkeep?.isRunning() ?? false).toBe(t.database.kind === 'pglite');
-    } finally {
-      await t.close();
-    }
-  });
-
-  it('waits, in an app that does not run jobs, until it is started', async () => {
-    const t = await buildTestApp({ runJobs: false });
-    try {
-      await t.app.ready();
-      expect(t.app.embeddedUpkeep?.isRunning() ?? false).toBe(false);
-      t.app.embeddedUpkeep?.start();
-      expect(t.app.embeddedUpkeep?.isRunning() ?? false).toBe(t.database.kind === 'pglite');
-    } finally {
-      await t.close();
-    }
-  });
+  it.each([true, false])(
+    'runs on the embedded database (not on PostgreSQL, which vacuums by itself) from the start when the app runs jobs (%s), else once started',
+    async (runJobs) => {
+      const t = await buildTestApp({ runJobs });
+      try {
+        await t.app.ready();
+        const embedded = t.database.kind === 'pglite';
+        expect(t.app.embeddedUpkeep !== undefined).toBe(embedded);
+        expect(t.app.embeddedUpkeep?.isRunning() ?? false).toBe(embedded && runJobs);
+        t.app.embeddedUpkeep?.start();
+        expect(t.app.embeddedUpkeep?.isRunning() ?? false).toBe(embedded);
+      } finally {
+        await t.close();
+      }
+    },
+  );
 });
