@@ -8,7 +8,16 @@ import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import type { WebhookReceiver } from '../../messaging-providers/provider.ts';
 import { createLogger } from '../../platform/logger/logger.ts';
 import type { AppliedDelivery } from './webhook-intake.ts';
-import { gatherArrivals, INTAKE_GATHER_MAX_MS, INTAKE_GATHER_MS, INTAKE_MAX_ATTEMPTS, WebhookIntake, type IntakeRow } from './webhook-intake.ts';
+import {
+  gatherArrivals,
+  INTAKE_GATHER_MAX_MS,
+  INTAKE_GATHER_MS,
+  INTAKE_MAX_ATTEMPTS,
+  INTAKE_WAITS_FOR_MESSAGE,
+  waitPauseAfter,
+  WebhookIntake,
+  type IntakeRow,
+} from './webhook-intake.ts';
 
 type Owner = Awaited<ReturnType<typeof registerTenant>>;
 
@@ -172,6 +181,15 @@ describe('the webhook intake of a production server (the answer waits for nothin
     const [after] = await db().select().from(messages).where(eq(messages.id, message!.id));
     expect(after!.ack).toBe(2);
     expect(await db().select().from(webhookIntake).where(eq(webhookIntake.tenantId, owner.tenant.id))).toEqual([]);
+  });
+
+  it('lets a status wait for its message about two minutes, tried again every 2 s at most once the first pauses are over', () => {
+    const pauses = Array.from({ length: INTAKE_WAITS_FOR_MESSAGE - 1 }, (_, attempts) => waitPauseAfter(attempts));
+    expect(pauses.slice(0, 4)).toEqual([500, 1_000, 2_000, 2_000]);
+    expect(Math.max(...pauses)).toBe(2_000);
+    const total = pauses.reduce((sum, pause) => sum + pause, 0);
+    expect(total).toBeGreaterThanOrEqual(110_000);
+    expect(total).toBeLessThanOrEqual(130_000);
   });
 
   it("refuses a wrong secret before storing anything, and another company's deliveries stay its own", async () => {

@@ -20,8 +20,8 @@ import { isAnyOf } from '../../platform/db/array-params.ts';
  * same throughput (decision 0015).
  */
 export const INTAKE_BATCH = 100;
-/** A status waits this many times (growing pauses, about two minutes in all) for its message to be known. */
-export const INTAKE_WAITS_FOR_MESSAGE = 8;
+/** A status waits this many times (pauses of waitPauseAfter, about two minutes in all) for its message to be known. */
+export const INTAKE_WAITS_FOR_MESSAGE = 60;
 /** A delivery whose applying fails this many times is set aside as a rejection ('unapplied'). */
 export const INTAKE_MAX_ATTEMPTS = 8;
 /** How long a batch waits for the deliveries in flight before it starts (group commit)… */
@@ -142,6 +142,13 @@ export async function gatherArrivals(
 }
 
 const pauseAfter = (attempts: number) => Math.min(30_000, 500 * 2 ** attempts);
+
+/**
+ * How long a status waits for its message after `attempts` waits: 0.5 s, 1 s, then every 2 s. Its send stores the
+ * provider's id a moment after the provider answered, later under load; pauses that kept doubling (8 s, 16 s…) left a
+ * status that came early waiting long after its message was known (a loaded CI run's Meta journey waited over 20 s).
+ */
+export const waitPauseAfter = (attempts: number) => Math.min(2_000, 500 * 2 ** attempts);
 
 /**
  * The webhook's durable intake (docs/decisions/0015). `accept` stores a delivery (a provider's byte-identical retry
@@ -352,7 +359,8 @@ export class WebhookIntake {
       const finished: number[] = [];
       const settle = async (row: IntakeRow, applied: AppliedDelivery) => {
         batch.results.push({ row, applied });
-        if (applied.waitsForMessage && row.attempts + 1 < INTAKE_WAITS_FOR_MESSAGE) await postpone(tx, row, now, 'waiting for the message of a status');
+        if (applied.waitsForMessage && row.attempts + 1 < INTAKE_WAITS_FOR_MESSAGE)
+          await postpone(tx, row, now, waitPauseAfter(row.attempts), 'waiting for the message of a status');
         else finished.push(row.id);
       };
       if (!isolate) {
@@ -380,7 +388,7 @@ export class WebhookIntake {
   private async setAsideOrRetry(tx: Tx, tenantId: string, row: IntakeRow, now: Date, error: unknown): Promise<boolean> {
     const reason = error instanceof Error ? error.message : String(error);
     if (row.attempts + 1 < INTAKE_MAX_ATTEMPTS) {
-      await postpone(tx, row, now, reason);
+      await postpone(tx, row, now, pauseAfter(row.attempts), reason);
       return false;
     }
     await tx.insert(webhookRejections).values({
@@ -400,9 +408,9 @@ interface Batch {
   results: Array<{ row: IntakeRow; applied: AppliedDelivery }>;
 }
 
-async function postpone(tx: Tx, row: IntakeRow, now: Date, reason: string) {
+async function postpone(tx: Tx, row: IntakeRow, now: Date, pauseMs: number, reason: string) {
   await tx
     .update(webhookIntake)
-    .set({ attempts: row.attempts + 1, processAfter: new Date(now.getTime() + pauseAfter(row.attempts)), lastError: reason.slice(0, 1_000) })
+    .set({ attempts: row.attempts + 1, processAfter: new Date(now.getTime() + pauseMs), lastError: reason.slice(0, 1_000) })
     .where(eq(webhookIntake.id, row.id));
 }
