@@ -4,7 +4,7 @@
  * thread as the server's handling of a cheap request, and the figures measured the bench as much as the server.
  */
 import { performance } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
+import { moduleWorker } from '../apps/server/src/platform/threads/module-worker.ts';
 import type { LoadResult } from './load.ts';
 
 export interface PlainRequests {
@@ -18,13 +18,10 @@ export interface PlainRequests {
   bodies?: string[];
 }
 
-/** Node 20 does not load a worker's TypeScript entry through the parent's `--import tsx`: the worker registers tsx itself. */
-const WORKER_BOOTSTRAP = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(new URL('./load-worker.ts', import.meta.url).href)}); })`;
-
 /** Runs the requests in a worker thread; its times come back on this thread's clock. */
 export function loadOffThread(requests: PlainRequests): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_BOOTSTRAP, { eval: true, workerData: requests });
+    const worker = moduleWorker(new URL('./load-worker.ts', import.meta.url), { workerData: requests });
     worker.once('message', ({ result, timeOrigin }: { result: LoadResult; timeOrigin: number }) => {
       const shift = timeOrigin - performance.timeOrigin;
       resolve({ ...result, startedAt: result.startedAt + shift, endedAt: result.endedAt + shift });

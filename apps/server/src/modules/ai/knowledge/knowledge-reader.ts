@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { moduleWorker } from '../../../platform/threads/module-worker.ts';
 import { badRequest } from '../../../platform/errors/app-error.ts';
 import type { KnowledgeFile } from './knowledge-files.ts';
 
@@ -85,13 +86,8 @@ export class KnowledgeReader {
   }
 }
 
-/**
- * The built server runs the worker's JavaScript; from TypeScript sources (tests, `npm run dev`) Node 20 does not load a
- * worker's entry through the parent's loader, so the worker registers tsx itself.
- */
+/** The worker's entry beside this file: its JavaScript in the built server, its TypeScript from sources. */
 function startWorker(): Worker {
-  const fromSources = import.meta.url.endsWith('.ts');
-  const entry = new URL(`./knowledge-reader-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url);
-  if (!fromSources) return new Worker(entry);
-  return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`, { eval: true });
+  const extension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
+  return moduleWorker(new URL(`./knowledge-reader-worker.${extension}`, import.meta.url));
 }
