@@ -338,7 +338,6 @@ export function openDatabase(
   return config.databaseUrl ? openPostgres(config.databaseUrl, { onIdleClientError, backgroundPermits }) : openPglite(config.dataDir, { backgroundPermits });
 }
 
-/** Rows of a raw SQL statement; both drivers answer with `{ rows }` (drizzle types it as unknown). */
 /**
  * A statement written by hand, run as it is, outside any transaction (the pool's or PGlite's own `query`, through the
  * gate like every statement): for the hottest statements, where drizzle's building of a query (type checks for every
@@ -351,6 +350,7 @@ export async function queryText<Row>(db: Db, text: string, params: readonly unkn
   return (await client.query(text, [...params])).rows;
 }
 
+/** Rows of a raw SQL statement; both drivers answer with `{ rows }` (drizzle types it as unknown). */
 export async function queryRows<Row>(executor: DbExecutor, query: SQL): Promise<Row[]> {
   const result = (await executor.execute(query)) as unknown as { rows: Row[] };
   return result.rows;

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 
+const WEBHOOKS_PREFIX = '/webhooks/';
+
 /**
  * Helmet's security headers on every answer, from one middleware built at start. @fastify/helmet built helmet's
  * middleware anew for each request, parsing the CSP directives each time: about 1.5 ms of CPU per request, paid by
  * each of the twenty-odd requests that open the board.
  */
-const WEBHOOKS_PREFIX = '/webhooks/';
-
 export function registerSecurityHeaders(app: FastifyInstance) {
   const setHeaders = helmet({
     contentSecurityPolicy: {
