@@ -16,6 +16,8 @@ export interface PlainRequests {
   headers?: Record<string, string>;
   /** Request i sends bodies[i]. */
   bodies?: string[];
+  /** Request i starts i × intervalMs after the first (see `load`). */
+  intervalMs?: number;
 }
 
 /** Runs the requests in a worker thread; its times come back on this thread's clock. */

@@ -10,9 +10,14 @@ import { KeepAliveClient } from './keep-alive-client.ts';
 import { load } from './load.ts';
 import type { PlainRequests } from './load-off-thread.ts';
 
-const { urls, total, concurrency, method = 'GET', headers = {}, bodies } = workerData as PlainRequests;
+const { urls, total, concurrency, method = 'GET', headers = {}, bodies, intervalMs } = workerData as PlainRequests;
 const client = new KeepAliveClient(headers);
 
-const result = await load({ total, concurrency, request: (index, signal) => client.request(method, urls[index % urls.length]!, bodies?.[index], signal) });
+const result = await load({
+  total,
+  concurrency,
+  intervalMs,
+  request: (index, signal) => client.request(method, urls[index % urls.length]!, bodies?.[index], signal),
+});
 client.close();
 parentPort!.postMessage({ result, timeOrigin: performance.timeOrigin });

@@ -33,6 +33,11 @@ export async function load(options: {
   untilMs?: number;
   stop?: () => boolean;
   concurrency: number;
+  /**
+   * Request i starts `i × intervalMs` after the first, whether or not earlier ones have answered (up to `concurrency`
+   * in flight): a stalled server then meets the requests that arrive during the stall, as it would from real clients.
+   */
+  intervalMs?: number;
   timeoutMs?: number;
   /** Resolves with the answer; load() reads its body to the end (a fetch Response, or keep-alive-client's answer). */
   request: (index: number, signal: AbortSignal) => Promise<PlainAnswer>;
@@ -56,6 +61,10 @@ export async function load(options: {
     Array.from({ length: concurrency }, async () => {
       while (next < total && performance.now() < stopAt && !options.stop?.()) {
         const index = next++;
+        if (options.intervalMs !== undefined) {
+          const due = result.startedAt + index * options.intervalMs;
+          if (due > performance.now()) await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
+        }
         const started = performance.now();
         try {
           const answer = await options.request(index, AbortSignal.timeout(timeoutMs));

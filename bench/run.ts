@@ -27,6 +27,7 @@ const benches = [
   'webhook-ingest',
   'bulk-send',
   'api-during-bulk',
+  'batch-dashboard',
   'board-load',
   'realtime-fanout',
   'ai-answer',

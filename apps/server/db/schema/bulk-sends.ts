@@ -1,5 +1,19 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+/** A batch's counts as the dashboard shows them, recounted from its rows. */
+export interface BatchCounts {
+  total: number;
+  sent: number;
+  delivered: number;
+  read: number;
+  replied: number;
+  failed: number;
+  unsettled: number;
+  accepted: number;
+  pending: number;
+  failureReason: string | null;
+}
 import { boardColumns, funnels, tenants, users } from './tenancy.ts';
 import { messageTemplates } from './templates.ts';
 import { cards, messages } from './messaging.ts';
@@ -33,6 +47,15 @@ export const batches = pgTable(
     userName: text('user_name').notNull(),
     fileName: text('file_name').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The dashboard's counts are recounted from the rows only when they may have moved (issue 16): `changes` grows
+     * after every change that moves them (the process that made it, once committed), and `counts` keeps the last
+     * recount with the `changes` it was made at and when.
+     */
+    changes: bigint('changes', { mode: 'number' }).notNull().default(0),
+    counts: jsonb('counts').$type<BatchCounts>(),
+    countedChanges: bigint('counted_changes', { mode: 'number' }),
+    countedAt: timestamp('counted_at', { withTimezone: true }),
   },
   (t) => [index('batches_tenant_time_idx').on(t.tenantId, t.createdAt)],
 );

@@ -6,7 +6,8 @@ import type { TestApp } from './build-test-app.ts';
  * What one outbound send costs the database, counted statement by statement (a transaction's BEGIN and COMMIT
  * included): the job's claim, the message's dispatch claim with its chat, the company with its line (one read), the provider's
  * acceptance stored with its charge in one statement and its event in the same transaction (with the batch dashboard's
- * lookup of the message's batch, which a batch row's chunk job saves), the job's finish. A change that adds a round trip
+ * lookup of the message's batch; a batch row's chunk job told it the batch, and its send counts a change on the batch
+ * instead, so its next dashboard read recounts it), the job's finish. A change that adds a round trip
  * to every send fails the tests that use it; lower the figure when a change saves one.
  */
 export const STATEMENTS_PER_SEND = 8;

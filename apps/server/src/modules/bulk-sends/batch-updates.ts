@@ -1,5 +1,5 @@
-import { and, eq, isNotNull } from 'drizzle-orm';
-import { batchRecipients } from '../../../db/schema/index.ts';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { batches, batchRecipients } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import { isAnyOf } from '../../platform/db/array-params.ts';
 
@@ -46,6 +46,18 @@ export function throttlePerBatch(emit: (tenantId: string, batchId: string) => vo
 
 export function createBatchUpdates(options: { emitToTenant: (tenantId: string, batchId: string) => void; throttleMs?: number }): BatchUpdates {
   return throttlePerBatch(options.emitToTenant, options.throttleMs ?? BATCH_UPDATE_THROTTLE_MS);
+}
+
+/**
+ * Counts a change on these batches in the transaction that moves their counts: the dashboard's next read recounts
+ * them, and keeps the last recount of every other batch (`batches.changes`, issue 16).
+ */
+export async function countChanges(tx: DbExecutor, batchIds: readonly string[]) {
+  if (batchIds.length === 0) return;
+  await tx
+    .update(batches)
+    .set({ changes: sql`${batches.changes} + 1` })
+    .where(isAnyOf(batches.id, [...batchIds]));
 }
 
 /** Of these messages, the ones a batch sent, with that batch: only their statuses move a batch's counts. */

@@ -1,7 +1,7 @@
 import type { DomainEvent, DomainEventType } from '@embudo/contracts/events/index';
 import type { Db, DbExecutor, Tx } from '../../platform/db/database.ts';
 import { defineListener } from '../../platform/events/index.ts';
-import { batchesOfChats, createMessageBatches, type BatchUpdates } from './batch-updates.ts';
+import { batchesOfChats, countChanges, createMessageBatches, type BatchUpdates } from './batch-updates.ts';
 
 /**
  * The batches a transaction has already given an announcement: the webhook intake applies a run of statuses and
@@ -31,12 +31,16 @@ function perBatch<T extends DomainEventType>(
       const batchesByKey = await batchesOf(tx, tenantId, [...new Set(events.map(keyOf))]);
       const announced = announcedIn.get(tx) ?? new Set<string>();
       announcedIn.set(tx, announced);
-      return events.filter((event) => {
+      const moved: string[] = [];
+      const relevant = events.filter((event) => {
         const fresh = (batchesByKey.get(keyOf(event)) ?? []).filter((batchId) => !announced.has(batchId));
         fresh.forEach((batchId) => announced.add(batchId));
+        moved.push(...fresh);
         if (fresh.length > 0) batchesFound.set(event, fresh);
         return fresh.length > 0;
       });
+      await countChanges(tx, moved);
+      return relevant;
     },
     batchesMoved: async (db: Db, event: DomainEvent<T>) => batchesFound.get(event) ?? (await batchesOf(db, event.tenantId, [keyOf(event)])).get(keyOf(event)),
   };
@@ -61,10 +65,12 @@ export function createBulkSendListeners(deps: { db: Db; updates: BatchUpdates })
       event: 'batch.row-finished',
       // The slice's rows finish together: one announcement per batch is as good as one per row. Each sent row's
       // message is remembered with its batch, so its statuses need no lookup.
-      selectRelevant: async (_tx, _tenantId, events) => {
+      selectRelevant: async (tx, _tenantId, events) => {
         for (const { payload } of events) if (payload.messageId) messageBatches.remember(payload.messageId, payload.batchId);
         const batches = new Set<string>();
-        return events.filter((event) => !batches.has(event.payload.batchId) && Boolean(batches.add(event.payload.batchId)));
+        const relevant = events.filter((event) => !batches.has(event.payload.batchId) && Boolean(batches.add(event.payload.batchId)));
+        await countChanges(tx, [...batches]);
+        return relevant;
       },
       handle: async (event) => announce(event.tenantId, [event.payload.batchId]),
     }),

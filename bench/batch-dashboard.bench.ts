@@ -1,0 +1,112 @@
+/**
+ * The bulk-send dashboard of a company with a long history: BENCH_DASHBOARD_BATCHES (100) batches of
+ * BENCH_DASHBOARD_ROWS (1,000) rows, every row sent and read. The first batch goes through the whole pipeline; the
+ * others are copies of it written straight to the tables (its messages and rows, new ids). Then GET /api/batches:
+ * - alone, one call at a time (p50);
+ * - as BENCH_DASHBOARD_VIEWERS (20) members watching it live: each `batch_updated` (at most every 500 ms per batch
+ *   while a send runs) has every open dashboard ask again, so every 500 ms all of them ask at once, for
+ *   BENCH_DASHBOARD_S (10) seconds: their answer p50 / p95;
+ * - and what that does to everyone else: GET check-slug (one indexed read) at 50 calls a second, p95 idle and while
+ *   the members watch (target ≤ 3, as for the API during a bulk send).
+ */
+import { performance } from 'node:perf_hooks';
+import { sql } from 'drizzle-orm';
+import { startBulkSendBench, type Batch } from './bulk-send-fixture.ts';
+import { loadOffThread } from './load-off-thread.ts';
+import { checkSlugUrl, describeFailures, fmt, knob, percentile, ResultTable, setSendRate, signInPlatformAdmin, sleep, startWorkers } from './support.ts';
+
+const BATCHES = knob('BENCH_DASHBOARD_BATCHES', 100);
+const ROWS = knob('BENCH_DASHBOARD_ROWS', 1000);
+const VIEWERS = knob('BENCH_DASHBOARD_VIEWERS', 20);
+const WATCH_MS = knob('BENCH_DASHBOARD_S', 10) * 1000;
+const REFRESH_MS = 500;
+const PROBE_RATE = knob('BENCH_DASHBOARD_PROBE_RATE', 50);
+
+const bench = await startBulkSendBench({ runJobs: false });
+const { database, app, company } = bench;
+const table = new ResultTable('batch-dashboard', bench.databaseLabel);
+await setSendRate(bench.base, await signInPlatformAdmin(database.db, bench.base), company.tenant.id, 1000);
+
+const { id: firstBatch } = await bench.uploadBatch(ROWS);
+startWorkers(app);
+const deadline = performance.now() + 300_000;
+for (let batch: Batch | undefined; (batch = await bench.batch(firstBatch))?.read_count !== ROWS; await sleep(250)) {
+  if (performance.now() > deadline) throw new Error(`the first batch did not reach read: ${JSON.stringify(batch)}`);
+}
+await app.queue.stop();
+
+// The history: copies of the first batch, each with messages of its own (same chats, statuses and times).
+for (let copy = 1; copy < BATCHES; copy++) {
+  await database.db.execute(sql`
+    with batch as (
+      insert into batches (tenant_id, funnel_id, target_column_id, template_id, template_name, user_id, user_name, file_name)
+      select tenant_id, funnel_id, target_column_id, template_id, template_name, user_id, user_name, file_name from batches where id = ${firstBatch}
+      returning id),
+    rows as (select r.*, gen_random_uuid() as copied_message_id from batch_recipients r where r.batch_id = ${firstBatch}),
+    copied as (
+      insert into messages (id, tenant_id, card_id, sender, text, type, ack, template_id, template_category, payload, created_at)
+      select rows.copied_message_id, m.tenant_id, m.card_id, m.sender, m.text, m.type, m.ack, m.template_id, m.template_category, m.payload, m.created_at
+      from rows join messages m on m.id = rows.message_id)
+    insert into batch_recipients (tenant_id, batch_id, row_number, position, phone, contact_name, variables, status, card_id, message_id)
+    select rows.tenant_id, batch.id, rows.row_number, rows.position, rows.phone, rows.contact_name, rows.variables, rows.status, rows.card_id, rows.copied_message_id
+    from rows, batch`);
+}
+await database.db.execute(sql`analyze`);
+
+const list = async () => {
+  const started = performance.now();
+  const batches = await company.get<Batch[]>('/batches');
+  if (batches.length !== BATCHES) throw new Error(`the list has ${batches.length} batches, not ${BATCHES}`);
+  return performance.now() - started;
+};
+
+/**
+ * check-slug at a steady BENCH_DASHBOARD_PROBE_RATE (50) calls a second for `ms`, from a thread of its own, whatever
+ * the answers take: one call at a time would make one call during a second-long stall and hundreds around it.
+ */
+async function indexedReads(ms: number) {
+  const result = await loadOffThread({
+    urls: [checkSlugUrl(bench.base)],
+    total: Math.round((ms / 1000) * PROBE_RATE),
+    concurrency: 500,
+    intervalMs: 1000 / PROBE_RATE,
+  });
+  if (result.failures.size > 0) throw new Error(`check-slug failed: ${describeFailures(result)}`);
+  return result;
+}
+
+for (let i = 0; i < 3; i++) await list();
+const alone: number[] = [];
+for (let i = 0; i < 10; i++) alone.push(await list());
+const idle = await indexedReads(5_000);
+
+const watchEnd = performance.now() + WATCH_MS;
+const watched: number[] = [];
+// Each member asks at every refresh, once its previous answer came (a refresh due while it waits is skipped).
+const watching = Promise.all(
+  Array.from({ length: VIEWERS }, async () => {
+    for (let tick = performance.now(); tick < watchEnd;) {
+      watched.push(await list());
+      while (tick <= performance.now()) tick += REFRESH_MS;
+      if (tick < watchEnd) await sleep(tick - performance.now());
+    }
+  }),
+);
+const during = await indexedReads(WATCH_MS);
+await watching;
+
+const history = `${BATCHES} batches × ${fmt.count(ROWS)} rows`;
+table.add(`GET /api/batches, ${history}: one call at a time, p50`, fmt.ms(percentile(alone, 50)));
+table.add(
+  `GET /api/batches, ${history}: ${VIEWERS} members asking every ${REFRESH_MS} ms, answer p50 / p95`,
+  `${fmt.ms(percentile(watched, 50))} / ${fmt.ms(percentile(watched, 95))}`,
+);
+table.add(
+  `GET check-slug (one indexed read) p95 while ${VIEWERS} members watch the dashboard`,
+  fmt.ms(percentile(during.latencies, 95)),
+  `idle p95 ${fmt.ms(percentile(idle.latencies, 95))}`,
+  percentile(during.latencies, 95) / percentile(idle.latencies, 95),
+);
+table.add(`GET check-slug while they watch: timeouts (> 120 s)`, fmt.count(during.timeouts), 'target 0');
+table.print();
+await bench.close();
