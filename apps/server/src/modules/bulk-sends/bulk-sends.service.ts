@@ -151,7 +151,8 @@ async function batchSummaries(executor: DbExecutor, where: SQL, now: Date): Prom
  * Each recount is kept with the `changes` read before it: a change counted since then (even one the recount saw)
  * has the next read recount again, and a recount never replaces one made at a later count of changes. A batch whose
  * row another transaction holds (a change being counted, another read keeping its count) is answered and not kept:
- * reads never wait for each other, nor lock batches in an order that could deadlock.
+ * reads never wait for each other, nor lock batches in an order that could deadlock. `totals` (every listed batch,
+ * one without rows at 0) is both the answer and, as JSON, what is kept.
  */
 async function recount(executor: DbExecutor, batchesToCount: Array<{ id: string; changes: number }>, now: Date): Promise<Map<string, BatchCounts>> {
   if (batchesToCount.length === 0) return new Map();
@@ -181,23 +182,20 @@ async function recount(executor: DbExecutor, batchesToCount: Array<{ id: string;
       left join cards c on c.id = m.card_id
       where r.batch_id in (select id from listed)
       group by r.batch_id),
+    totals as (
+      select listed.id, listed.changes, coalesce(counted.total, 0) as total, coalesce(counted.sent, 0) as sent,
+        coalesce(counted.delivered, 0) as delivered, coalesce(counted.read, 0) as read, coalesce(counted.replied, 0) as replied,
+        coalesce(counted.failed, 0) as failed, coalesce(counted.unsettled, 0) as unsettled, coalesce(counted.accepted, 0) as accepted,
+        coalesce(counted.pending, 0) as pending, counted."failureReason"
+      from listed left join counted on counted.id = listed.id),
     free as (select b.id from batches b where b.id in (select id from listed) for update skip locked),
     kept as (
       update batches b
-      set counts = jsonb_build_object(
-            'total', coalesce(counted.total, 0), 'sent', coalesce(counted.sent, 0), 'delivered', coalesce(counted.delivered, 0),
-            'read', coalesce(counted.read, 0), 'replied', coalesce(counted.replied, 0), 'failed', coalesce(counted.failed, 0),
-            'unsettled', coalesce(counted.unsettled, 0), 'accepted', coalesce(counted.accepted, 0), 'pending', coalesce(counted.pending, 0),
-            'failureReason', counted."failureReason"),
-          counted_changes = listed.changes, counted_at = ${now}
-      from listed left join counted on counted.id = listed.id
-      where b.id = listed.id and b.id in (select id from free) and (b.counted_changes is null or b.counted_changes <= listed.changes)
+      set counts = to_jsonb(totals) - 'id' - 'changes', counted_changes = totals.changes, counted_at = ${now}
+      from totals
+      where b.id = totals.id and b.id in (select id from free) and (b.counted_changes is null or b.counted_changes <= totals.changes)
       returning b.id)
-    select listed.id, coalesce(counted.total, 0) as total, coalesce(counted.sent, 0) as sent, coalesce(counted.delivered, 0) as delivered,
-      coalesce(counted.read, 0) as read, coalesce(counted.replied, 0) as replied, coalesce(counted.failed, 0) as failed,
-      coalesce(counted.unsettled, 0) as unsettled, coalesce(counted.accepted, 0) as accepted, coalesce(counted.pending, 0) as pending,
-      counted."failureReason"
-    from listed left join counted on counted.id = listed.id`,
+    select id, total, sent, delivered, read, replied, failed, unsettled, accepted, pending, "failureReason" from totals`,
   );
   return new Map(rows.map(({ id, ...counts }) => [id, counts]));
 }
