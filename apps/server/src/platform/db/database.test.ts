@@ -35,7 +35,8 @@ describe('embedded database (PGlite)', () => {
     } finally {
       await database.close();
     }
-  });
+    // Opens a fresh database and migrates it: past 30 s beside the other suites on a loaded 2-core machine.
+  }, 90_000);
 
   it('persists under DATA_DIR (creating it) and re-running migrations on reopen is a no-op', async () => {
     const dataDir = tempDir();
