@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
-/** A batch's counts as the dashboard shows them, recounted from its rows. */
-export interface BatchCounts {
+/** The counts of some of a batch's rows, as the dashboard adds them up. */
+export interface RowCounts {
   total: number;
   sent: number;
   delivered: number;
@@ -12,8 +12,16 @@ export interface BatchCounts {
   unsettled: number;
   accepted: number;
   pending: number;
-  failureReason: string | null;
 }
+
+/** A slice's counts, recounted from its rows: with the failed rows' reasons, so the batch's most frequent one is known. */
+export interface SliceCounts extends RowCounts {
+  /** Failed rows by reason (rows failed without one are not in it). */
+  reasons: Record<string, number>;
+}
+
+/** Rows of the file per slice of a batch's counts: slice k holds the rows numbered [k·size, (k+1)·size). */
+export const ROWS_PER_COUNT_SLICE = 1_000;
 import { boardColumns, funnels, tenants, users } from './tenancy.ts';
 import { messageTemplates } from './templates.ts';
 import { cards, messages } from './messaging.ts';
@@ -28,8 +36,9 @@ const tenantId = () =>
     .references(() => tenants.id, { onDelete: 'cascade' });
 
 /**
- * One bulk send of an approved template to the rows of an Excel file (spec 02 §3 Batch). Status and counts
- * are not stored: they are read from the rows' messages, so they can never drift from what WhatsApp reported.
+ * One bulk send of an approved template to the rows of an Excel file (spec 02 §3 Batch). Status and counts are
+ * counted from the rows' messages, so they follow what WhatsApp reported; the last counts are kept per slice of rows
+ * (`batchCountSlices`) until something moves them.
  */
 export const batches = pgTable(
   'batches',
@@ -47,17 +56,29 @@ export const batches = pgTable(
     userName: text('user_name').notNull(),
     fileName: text('file_name').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    /**
-     * The dashboard's counts are recounted from the rows only when they may have moved (issue 16): `changes` grows
-     * after every change that moves them (the process that made it, once committed), and `counts` keeps the last
-     * recount with the `changes` it was made at and when.
-     */
+  },
+  (t) => [index('batches_tenant_time_idx').on(t.tenantId, t.createdAt)],
+);
+
+/**
+ * The dashboard's counts of a batch, kept per slice of its rows (ROWS_PER_COUNT_SLICE) and recounted from the rows
+ * only when they may have moved (issue 16, decisions 0021 and 0022): `changes` grows in every transaction that moves
+ * a row of the slice, and `counts` keeps the last recount with the `changes` it was made at and when. A batch has a
+ * slice for every thousand of its file's rows from its upload on.
+ */
+export const batchCountSlices = pgTable(
+  'batch_count_slices',
+  {
+    batchId: uuid('batch_id')
+      .notNull()
+      .references(() => batches.id, { onDelete: 'cascade' }),
+    slice: integer('slice').notNull(),
     changes: bigint('changes', { mode: 'number' }).notNull().default(0),
-    counts: jsonb('counts').$type<BatchCounts>(),
+    counts: jsonb('counts').$type<SliceCounts>(),
     countedChanges: bigint('counted_changes', { mode: 'number' }),
     countedAt: timestamp('counted_at', { withTimezone: true }),
   },
-  (t) => [index('batches_tenant_time_idx').on(t.tenantId, t.createdAt)],
+  (t) => [primaryKey({ columns: [t.batchId, t.slice] })],
 );
 
 /**

@@ -1,6 +1,6 @@
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
-import { batches, batchRecipients } from '../../../db/schema/index.ts';
-import type { DbExecutor } from '../../platform/db/database.ts';
+import { and, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { batchCountSlices, batchRecipients, ROWS_PER_COUNT_SLICE } from '../../../db/schema/index.ts';
+import { queryRows, type DbExecutor } from '../../platform/db/database.ts';
 import { isAnyOf } from '../../platform/db/array-params.ts';
 
 /** A 5,000-row batch moves its counts thousands of times; the dashboard needs a few refreshes a second at most. */
@@ -48,17 +48,40 @@ export function createBatchUpdates(options: { emitToTenant: (tenantId: string, b
   return throttlePerBatch(options.emitToTenant, options.throttleMs ?? BATCH_UPDATE_THROTTLE_MS);
 }
 
-/**
- * Counts a change on these batches in the transaction that moves their counts: the dashboard's next read recounts
- * them, and keeps the last recount of every other batch (`batches.changes`, issue 16).
- */
-export async function countChanges(tx: DbExecutor, batchIds: readonly string[]) {
-  if (batchIds.length === 0) return;
-  await tx
-    .update(batches)
-    .set({ changes: sql`${batches.changes} + 1` })
-    .where(isAnyOf(batches.id, [...batchIds]));
+/** A new batch's count slices, one for each thousand of its file's rows that has a row. */
+export async function addCountSlices(tx: DbExecutor, batchId: string, rowNumbers: readonly number[]) {
+  const slices = [...new Set(rowNumbers.map((rowNumber) => Math.floor(rowNumber / ROWS_PER_COUNT_SLICE)))];
+  if (slices.length > 0) await tx.insert(batchCountSlices).values(slices.map((slice) => ({ batchId, slice })));
 }
+
+/**
+ * Counts a change on the slices that hold the batch rows `rows` names (a condition on `batch_recipients`), in the
+ * transaction that moves their counts: the dashboard's next read recounts those slices and keeps the last recount of
+ * every other one (issue 16, decision 0022). The slices are locked in one order, so two transactions counting
+ * overlapping slices wait for each other instead of deadlocking.
+ */
+export async function countChanges(tx: DbExecutor, rows: SQL) {
+  await queryRows(
+    tx,
+    sql`
+    with moved as (
+      select s.batch_id, s.slice from batch_count_slices s
+      where (s.batch_id, s.slice) in (
+        select ${batchRecipients.batchId}, ${batchRecipients.rowNumber} / ${ROWS_PER_COUNT_SLICE}::int from ${batchRecipients} where ${rows})
+      order by s.batch_id, s.slice
+      for update)
+    update batch_count_slices s set changes = s.changes + 1
+    from moved
+    where s.batch_id = moved.batch_id and s.slice = moved.slice`,
+  );
+}
+
+/** The rows that sent these messages. */
+export const rowsOfMessages = (tenantId: string, messageIds: readonly string[]) =>
+  and(eq(batchRecipients.tenantId, tenantId), isAnyOf(batchRecipients.messageId, messageIds))!;
+/** The sent rows of these chats: a customer's reply there counts for each of them. */
+export const sentRowsOfChats = (tenantId: string, cardIds: readonly string[]) =>
+  and(eq(batchRecipients.tenantId, tenantId), isAnyOf(batchRecipients.cardId, cardIds), isNotNull(batchRecipients.messageId))!;
 
 /** Of these messages, the ones a batch sent, with that batch: only their statuses move a batch's counts. */
 export async function batchesOfMessages(executor: DbExecutor, tenantId: string, messageIds: string[]): Promise<Map<string, string[]>> {

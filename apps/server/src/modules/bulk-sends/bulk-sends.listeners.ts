@@ -1,7 +1,10 @@
 import type { DomainEvent, DomainEventType } from '@embudo/contracts/events/index';
+import type { SQL } from 'drizzle-orm';
+import { batchRecipients } from '../../../db/schema/index.ts';
+import { isAnyOf } from '../../platform/db/array-params.ts';
 import type { Db, DbExecutor, Tx } from '../../platform/db/database.ts';
 import { defineListener } from '../../platform/events/index.ts';
-import { batchesOfChats, countChanges, createMessageBatches, type BatchUpdates } from './batch-updates.ts';
+import { batchesOfChats, countChanges, createMessageBatches, rowsOfMessages, sentRowsOfChats, type BatchUpdates } from './batch-updates.ts';
 
 /**
  * The batches a transaction has already given an announcement: the webhook intake applies a run of statuses and
@@ -19,27 +22,27 @@ const batchesFound = new WeakMap<DomainEvent, string[]>();
 
 /**
  * Of events published in one transaction, the first that moves each batch, found with one statement per publish
- * (`selectRelevant`); and, once handled, the batches an event moves (`batchesMoved`): as its transaction found them,
- * else looked up.
+ * (`selectRelevant`), which also counts a change on the slices of every row the events move (`rowsOf` their keys);
+ * and, once handled, the batches an event moves (`batchesMoved`): as its transaction found them, else looked up.
  */
 function perBatch<T extends DomainEventType>(
   keyOf: (event: DomainEvent<T>) => string,
   batchesOf: (executor: DbExecutor, tenantId: string, keys: string[]) => Promise<Map<string, string[]>>,
+  rowsOf: (tenantId: string, keys: string[]) => SQL,
 ) {
   return {
     selectRelevant: async (tx: Tx, tenantId: string, events: ReadonlyArray<DomainEvent<T>>) => {
       const batchesByKey = await batchesOf(tx, tenantId, [...new Set(events.map(keyOf))]);
       const announced = announcedIn.get(tx) ?? new Set<string>();
       announcedIn.set(tx, announced);
-      const moved: string[] = [];
       const relevant = events.filter((event) => {
         const fresh = (batchesByKey.get(keyOf(event)) ?? []).filter((batchId) => !announced.has(batchId));
         fresh.forEach((batchId) => announced.add(batchId));
-        moved.push(...fresh);
         if (fresh.length > 0) batchesFound.set(event, fresh);
         return fresh.length > 0;
       });
-      await countChanges(tx, moved);
+      // Every row moved counts, even in a batch announced already: its slice may be another one.
+      if (batchesByKey.size > 0) await countChanges(tx, rowsOf(tenantId, [...batchesByKey.keys()]));
       return relevant;
     },
     batchesMoved: async (db: Db, event: DomainEvent<T>) => batchesFound.get(event) ?? (await batchesOf(db, event.tenantId, [keyOf(event)])).get(keyOf(event)),
@@ -55,8 +58,8 @@ function perBatch<T extends DomainEventType>(
 export function createBulkSendListeners(deps: { db: Db; updates: BatchUpdates }) {
   const announce = (tenantId: string, batchIds: readonly string[] | undefined) => batchIds?.forEach((batchId) => deps.updates.changed(tenantId, batchId));
   const messageBatches = createMessageBatches();
-  const statusOfBatchMessage = perBatch<'message.status-changed'>((event) => event.payload.messageId, messageBatches.of);
-  const replyOnBatchChat = perBatch<'customer-message.stored'>((event) => event.payload.cardId, batchesOfChats);
+  const statusOfBatchMessage = perBatch<'message.status-changed'>((event) => event.payload.messageId, messageBatches.of, rowsOfMessages);
+  const replyOnBatchChat = perBatch<'customer-message.stored'>((event) => event.payload.cardId, batchesOfChats, sentRowsOfChats);
   return [
     defineListener({
       name: 'bulk-sends.progress-on-row-finished',
@@ -69,7 +72,13 @@ export function createBulkSendListeners(deps: { db: Db; updates: BatchUpdates })
         for (const { payload } of events) if (payload.messageId) messageBatches.remember(payload.messageId, payload.batchId);
         const batches = new Set<string>();
         const relevant = events.filter((event) => !batches.has(event.payload.batchId) && Boolean(batches.add(event.payload.batchId)));
-        await countChanges(tx, [...batches]);
+        await countChanges(
+          tx,
+          isAnyOf(
+            batchRecipients.id,
+            events.map((event) => event.payload.recipientId),
+          ),
+        );
         return relevant;
       },
       handle: async (event) => announce(event.tenantId, [event.payload.batchId]),

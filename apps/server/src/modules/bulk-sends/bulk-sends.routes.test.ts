@@ -1,8 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { BULK_MAX_ROWS, BULK_NO_DATA_ROWS, BULK_REQUIRED_FIELDS, BULK_TOO_MANY_ROWS, EXCEL_FILES_ONLY, type BatchDto } from '@embudo/contracts/http/bulk-sends';
-import { batches, batchRecipients, boardColumns, cards, contacts, funnels, jobs, messages, messageTemplates } from '../../../db/schema/index.ts';
+import {
+  batchCountSlices,
+  batches,
+  batchRecipients,
+  boardColumns,
+  cards,
+  contacts,
+  funnels,
+  jobs,
+  messages,
+  messageTemplates,
+} from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
+import ExcelJS from 'exceljs';
 import { excelFile, largeExcelFile, multipartForm } from '../../../test/support/excel.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { signInMember } from '../../../test/support/members.ts';
@@ -13,7 +25,7 @@ import { sandboxAppName } from '../tenants/index.ts';
 import { CONTACT_IN_HIDDEN_FUNNEL } from '../chats/index.ts';
 import { TEMPLATE_NOT_APPROVED } from '../templates/index.ts';
 import { OLD_XLS_FORMAT } from './excel-sheet.parser.ts';
-import { COUNTS_KEPT_MS } from './bulk-sends.service.ts';
+import { AGED_SLICES_PER_READ, COUNTS_KEPT_MS } from './bulk-sends.service.ts';
 import { savePricing } from '../usage/index.ts';
 import { SendPacer } from '../send-pacing/index.ts';
 import { createTestClock } from '../../../test/support/test-clock.ts';
@@ -658,6 +670,85 @@ describe('the dashboard counts of GET /api/batches (issue 16)', () => {
     expect((await listed(owner, batch.id))!.failed_count).toBe(before.failed_count);
     clock.advance(COUNTS_KEPT_MS + 1_000);
     expect((await listed(owner, batch.id))!.failed_count).toBe(before.failed_count + 1);
+  });
+});
+
+describe('the count slices of a large batch (issue 16, decision 0022)', () => {
+  /** A file whose data rows are at these sheet row numbers (the rows between them empty, as the parser skips them). */
+  async function sparseFile(rows: Array<[rowNumber: number, values: string[]]>) {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Contactos');
+    sheet.getRow(1).values = HEADERS;
+    for (const [rowNumber, values] of rows) sheet.getRow(rowNumber).values = values;
+    return Buffer.from(await workbook.xlsx.writeBuffer());
+  }
+
+  async function sentBatch(rows: Array<[rowNumber: number, values: string[]]>) {
+    const { owner, funnelId, request } = await companyWithFile(valid);
+    const created = await postBatch(owner, funnelId, { ...request, file: { name: 'clientes.xlsx', data: await sparseFile(rows) } });
+    expect(created.statusCode).toBe(201);
+    const batchId = (created.json() as BatchDto).id;
+    await sendEverything();
+    const sent = rows.filter(([, [phone]]) => phone).length;
+    await untilBatch(owner, batchId, (batch) => batch.read_count + batch.failed_count === rows.length && batch.read_count <= sent);
+    return { owner, batchId };
+  }
+
+  const countedAt = async (batchId: string) =>
+    new Map(
+      (await db().select().from(batchCountSlices).where(eq(batchCountSlices.batchId, batchId))).map((slice) => [slice.slice, slice.countedAt?.getTime()]),
+    );
+
+  it('recounts only the slice whose rows moved, and adds the slices up', async () => {
+    // Rows 2 and 1,502 of the sheet: slices 0 and 1.
+    const { owner, batchId } = await sentBatch([
+      [2, ['5215534000001', 'Ana', 'A-1']],
+      [1502, ['5215534000002', 'Luis', 'L-2']],
+    ]);
+    const before = (await listed(owner, batchId))!;
+    expect(before).toMatchObject({ total_messages: 2, sent_count: 2, read_count: 2, replied_count: 0, failed_count: 0, status: 'completed' });
+    const counted = await countedAt(batchId);
+    expect([...counted.keys()].sort()).toEqual([0, 1]);
+
+    clock.advance(1_000);
+    // Luis (slice 1) writes back: the next read recounts his slice and keeps Ana's.
+    await fake.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215534000002', name: 'Luis', kind: 'text', text: 'Gracias' });
+    expect(await listed(owner, batchId)).toEqual({ ...before, replied_count: 1 });
+    const recounted = await countedAt(batchId);
+    expect(recounted.get(0)).toBe(counted.get(0));
+    expect(recounted.get(1)).toBeGreaterThan(counted.get(1)!);
+  });
+
+  it('names the most frequent failure reason of the whole batch, whichever slices its rows are in', async () => {
+    const missing = 'Falta la Variable 2 (columna "Variable 2").';
+    const { owner, batchId } = await sentBatch([
+      [2, ['5215535000001', 'Ana', 'A-1']],
+      [3, ['5215535000004', '', 'S-1']],
+      [4, ['5215535000002', 'Luis', '']],
+      [1002, ['5215535000003', 'Rosa', '']],
+    ]);
+    // Slice 0 alone ties one missing variable to the other (and Variable 1 would come first); across both slices the
+    // missing Variable 2 fails two rows.
+    expect(await listed(owner, batchId)).toMatchObject({ total_messages: 4, failed_count: 3, failure_reason: missing });
+  });
+
+  it(`recounts at most ${AGED_SLICES_PER_READ} slices a read for their age, the oldest first`, async () => {
+    const rows = Array.from({ length: AGED_SLICES_PER_READ + 1 }, (_, slice): [number, string[]] => [
+      slice * 1000 + 2,
+      [`52155360000${String(slice).padStart(2, '0')}`, `Cliente ${slice}`, `P-${slice}`],
+    ]);
+    const { owner, batchId } = await sentBatch(rows);
+    const before = await listed(owner, batchId);
+    const counted = await countedAt(batchId);
+    expect(counted.size).toBe(AGED_SLICES_PER_READ + 1);
+
+    clock.advance(COUNTS_KEPT_MS + 1_000);
+    expect(await listed(owner, batchId)).toEqual(before);
+    const first = await countedAt(batchId);
+    const aged = [...first.keys()].filter((slice) => first.get(slice) === counted.get(slice));
+    expect(aged).toHaveLength(1);
+    expect(await listed(owner, batchId)).toEqual(before);
+    expect((await countedAt(batchId)).get(aged[0]!)).toBeGreaterThan(counted.get(aged[0]!)!);
   });
 });
 

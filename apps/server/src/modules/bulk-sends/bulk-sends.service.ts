@@ -10,7 +10,7 @@ import {
   type BatchStatus,
   type CreateBatchResponse,
 } from '@embudo/contracts/http/bulk-sends';
-import { batches, batchRecipients, boardColumns, type BatchCounts } from '../../../db/schema/index.ts';
+import { batches, batchRecipients, boardColumns, ROWS_PER_COUNT_SLICE, type RowCounts, type SliceCounts } from '../../../db/schema/index.ts';
 import { queryRows, type Db, type DbExecutor, type Tx } from '../../platform/db/database.ts';
 import type { SharedReads } from '../../platform/db/shared-reads.ts';
 import { unnestRows } from '../../platform/db/array-params.ts';
@@ -29,7 +29,7 @@ import {
   type OutboundDeps,
   type OutboundDraft,
 } from '../chats/index.ts';
-import type { BatchUpdates } from './batch-updates.ts';
+import { addCountSlices, type BatchUpdates } from './batch-updates.ts';
 import { readExcelRows, type SheetRow } from './excel-sheet.parser.ts';
 import type { SendPacer } from '../send-pacing/index.ts';
 
@@ -77,8 +77,23 @@ export interface ExcelUpload {
 
 type BatchRow = typeof batches.$inferSelect;
 
-/** How long a batch's last recount is trusted without a counted change (a deleted chat moves counts unannounced). */
+/** How long a slice's last recount is trusted without a counted change (a deleted chat moves counts unannounced). */
 export const COUNTS_KEPT_MS = 120_000;
+/**
+ * At most this many slices a read recounts for being older than COUNTS_KEPT_MS (the oldest first), besides those
+ * something moved: a company's whole history aging at once (a hundred batches, a 100,000-row campaign) is recounted
+ * over several reads instead of in one that holds the database for a few hundred milliseconds.
+ */
+export const AGED_SLICES_PER_READ = 10;
+
+/** A slice as a read finds it: its last recount, if any, with the changes it was made at and when. */
+interface KeptSlice {
+  slice: number;
+  changes: number;
+  counts: SliceCounts | null;
+  counted_changes: number | null;
+  counted_at: string | null;
+}
 
 interface ListedBatch {
   id: string;
@@ -86,39 +101,66 @@ interface ListedBatch {
   template_name: string;
   user_name: string;
   funnel_id: string;
-  changes: number | string;
-  counts: BatchCounts | null;
-  counted_changes: number | string | null;
-  counted_at: Date | string | null;
+  slices: KeptSlice[];
+}
+
+const sliceKey = (batchId: string, slice: number) => `${batchId}:${slice}`;
+
+/**
+ * The slices a read recounts: those never counted or moved since their last recount, and the AGED_SLICES_PER_READ
+ * oldest of those counted longer than COUNTS_KEPT_MS ago.
+ */
+function slicesToRecount(listed: readonly ListedBatch[], now: Date) {
+  const all = listed.flatMap((batch) => batch.slices.map((slice) => ({ batchId: batch.id, ...slice })));
+  const isMoved = (slice: KeptSlice) => slice.counts === null || Number(slice.counted_changes) < Number(slice.changes);
+  const moved = all.filter(isMoved);
+  const aged = all
+    .filter((slice) => !isMoved(slice) && now.getTime() - new Date(slice.counted_at!).getTime() > COUNTS_KEPT_MS)
+    .sort((a, b) => new Date(a.counted_at!).getTime() - new Date(b.counted_at!).getTime())
+    .slice(0, AGED_SLICES_PER_READ);
+  return [...moved, ...aged];
+}
+
+/** A batch's counts, the sum of its slices'; its failure reason, the most frequent among all its failed rows. */
+function addUp(slices: readonly SliceCounts[]): RowCounts & { failureReason: string | null } {
+  const sum: RowCounts = { total: 0, sent: 0, delivered: 0, read: 0, replied: 0, failed: 0, unsettled: 0, accepted: 0, pending: 0 };
+  const reasons = new Map<string, number>();
+  for (const counts of slices) {
+    for (const key of Object.keys(sum) as Array<keyof RowCounts>) sum[key] += counts[key];
+    for (const [reason, rows] of Object.entries(counts.reasons)) reasons.set(reason, (reasons.get(reason) ?? 0) + rows);
+  }
+  let failureReason: string | null = null;
+  for (const [reason, rows] of reasons) {
+    const best = failureReason === null ? 0 : reasons.get(failureReason)!;
+    if (rows > best || (rows === best && reason < failureReason!)) failureReason = reason;
+  }
+  return { ...sum, failureReason };
 }
 
 /**
- * The newest 100 batches of `where` with their counts: each batch's last recount while nothing has moved its counts
- * since (`batches.changes`, counted in the transactions that move them), else recounted now and kept. Recounting a
- * company's whole history at every refresh of every open dashboard took 250–360 ms on PGlite for a hundred
- * 1,000-row batches, and PGlite's one connection with it.
+ * The newest 100 batches of `where` with their counts, added up from their slices: each slice's last recount while
+ * nothing has moved its rows since (`batch_count_slices.changes`, counted in the transactions that move them), else
+ * recounted now and kept. Recounting a company's whole history at every refresh of every open dashboard took
+ * 250–360 ms on PGlite for a hundred 1,000-row batches, and a 100,000-row campaign being sent as much at each of its
+ * statuses, with PGlite's one connection held meanwhile (decisions 0021, 0022).
  */
 async function batchSummaries(executor: DbExecutor, where: SQL, now: Date): Promise<Array<BatchDto & { pending: number }>> {
   const listed = await queryRows<ListedBatch>(
     executor,
     sql`
-    select b.id, b.created_at, b.template_name, b.user_name, b.funnel_id, b.changes, b.counts, b.counted_changes, b.counted_at
+    select b.id, b.created_at, b.template_name, b.user_name, b.funnel_id,
+      coalesce((
+        select json_agg(kept) from (
+          select s.slice, s.changes, s.counts, s.counted_changes, s.counted_at from batch_count_slices s where s.batch_id = b.id) kept),
+        '[]') as slices
     from batches b
     where ${where}
     order by b.created_at desc, b.id desc
     limit 100`,
   );
-  const stale = listed.filter(
-    (batch) =>
-      batch.counts === null || Number(batch.counted_changes) < Number(batch.changes) || now.getTime() - new Date(batch.counted_at!).getTime() > COUNTS_KEPT_MS,
-  );
-  const recounted = await recount(
-    executor,
-    stale.map((batch) => ({ id: batch.id, changes: Number(batch.changes) })),
-    now,
-  );
+  const recounted = await recount(executor, slicesToRecount(listed, now), now);
   return listed.map((batch) => {
-    const counts = recounted.get(batch.id) ?? batch.counts!;
+    const counts = addUp(batch.slices.map((slice) => recounted.get(sliceKey(batch.id, slice.slice)) ?? slice.counts!));
     const status: BatchStatus = counts.unsettled > 0 ? 'processing' : counts.accepted > 0 ? 'completed' : 'failed';
     return {
       id: batch.id,
@@ -140,33 +182,38 @@ async function batchSummaries(executor: DbExecutor, where: SQL, now: Date): Prom
 }
 
 /**
- * Counts straight from the rows' messages: a row counts as sent, delivered or read by its
+ * Counts slices straight from their rows' messages: a row counts as sent, delivered or read by its
  * message's ack (ack only grows, so each includes the next), failed when refused or when its message failed,
  * and replied when the customer wrote on that chat after it (the chat's last customer message, kept on the card with
  * every inbound message, is later than it: a subquery per row over the chat's messages made the dashboard's list the
- * costliest statement of a bulk send); the failed rows' most frequent reason (the provider's, when it
- * refused the sends) is the batch's failure reason. Processing while a row still waits for its turn
- * or for the provider's answer; then completed if anything went out, else failed.
+ * costliest statement of a bulk send); the failed rows are also counted by reason (the provider's, when it refused
+ * the sends). A row is unsettled while it waits for its turn or for the provider's answer. One pass over the rows,
+ * grouped by slice and reason, then by slice.
  *
  * Each recount is kept with the `changes` read before it: a change counted since then (even one the recount saw)
- * has the next read recount again, and a recount never replaces one made at a later count of changes. A batch whose
- * row another transaction holds (a change being counted, another read keeping its count) is answered and not kept:
- * reads never wait for each other, nor lock batches in an order that could deadlock. `totals` (every listed batch,
+ * has the next read recount again, and a recount never replaces one made at a later count of changes. A slice
+ * another transaction holds (a change being counted, another read keeping its count) is answered and not kept:
+ * reads never wait for each other, nor lock slices in an order that could deadlock. `totals` (every slice asked for,
  * one without rows at 0) is both the answer and, as JSON, what is kept.
  */
-async function recount(executor: DbExecutor, batchesToCount: Array<{ id: string; changes: number }>, now: Date): Promise<Map<string, BatchCounts>> {
-  if (batchesToCount.length === 0) return new Map();
-  const rows = await queryRows<BatchCounts & { id: string }>(
+async function recount(
+  executor: DbExecutor,
+  slices: ReadonlyArray<{ batchId: string; slice: number; changes: number }>,
+  now: Date,
+): Promise<Map<string, SliceCounts>> {
+  if (slices.length === 0) return new Map();
+  const rows = await queryRows<SliceCounts & { batch_id: string; slice: number }>(
     executor,
     sql`
     with listed as (
       select * from ${unnestRows(
         'listed',
-        { id: 'uuid', changes: 'bigint' },
-        batchesToCount.map((batch) => ({ id: batch.id, changes: String(batch.changes) })),
+        { batch_id: 'uuid', slice: 'int', changes: 'bigint' },
+        slices.map((slice) => ({ batch_id: slice.batchId, slice: String(slice.slice), changes: String(slice.changes) })),
       )}),
-    counted as (
-      select r.batch_id as id,
+    by_reason as (
+      select listed.batch_id, listed.slice,
+        case when r.status = 'failed' or m.ack = -1 then coalesce(m.error_reason, r.error_reason) end as reason,
         count(*)::int as total,
         count(*) filter (where m.ack >= 1)::int as sent,
         count(*) filter (where m.ack >= 2)::int as delivered,
@@ -175,29 +222,40 @@ async function recount(executor: DbExecutor, batchesToCount: Array<{ id: string;
         count(*) filter (where r.status = 'failed' or m.ack = -1)::int as failed,
         count(*) filter (where r.status = 'pending' or (m.id is not null and m.provider_message_id is null and m.ack >= 0))::int as unsettled,
         count(*) filter (where m.provider_message_id is not null and m.ack >= 0)::int as accepted,
-        count(*) filter (where r.status = 'pending')::int as pending,
-        mode() within group (order by coalesce(m.error_reason, r.error_reason)) filter (where r.status = 'failed' or m.ack = -1) as "failureReason"
-      from batch_recipients r
+        count(*) filter (where r.status = 'pending')::int as pending
+      from listed
+      join batch_recipients r
+        on r.batch_id = listed.batch_id and r.row_number >= listed.slice * ${ROWS_PER_COUNT_SLICE}::int
+        and r.row_number < (listed.slice + 1) * ${ROWS_PER_COUNT_SLICE}::int
       left join messages m on m.id = r.message_id
       left join cards c on c.id = m.card_id
-      where r.batch_id in (select id from listed)
-      group by r.batch_id),
+      group by 1, 2, 3),
+    counted as (
+      select batch_id, slice, sum(total)::int as total, sum(sent)::int as sent, sum(delivered)::int as delivered, sum(read)::int as read,
+        sum(replied)::int as replied, sum(failed)::int as failed, sum(unsettled)::int as unsettled, sum(accepted)::int as accepted,
+        sum(pending)::int as pending, coalesce(jsonb_object_agg(reason, failed) filter (where reason is not null), '{}') as reasons
+      from by_reason
+      group by 1, 2),
     totals as (
-      select listed.id, listed.changes, coalesce(counted.total, 0) as total, coalesce(counted.sent, 0) as sent,
+      select listed.batch_id, listed.slice, listed.changes, coalesce(counted.total, 0) as total, coalesce(counted.sent, 0) as sent,
         coalesce(counted.delivered, 0) as delivered, coalesce(counted.read, 0) as read, coalesce(counted.replied, 0) as replied,
         coalesce(counted.failed, 0) as failed, coalesce(counted.unsettled, 0) as unsettled, coalesce(counted.accepted, 0) as accepted,
-        coalesce(counted.pending, 0) as pending, counted."failureReason"
-      from listed left join counted on counted.id = listed.id),
-    free as (select b.id from batches b where b.id in (select id from listed) for update skip locked),
+        coalesce(counted.pending, 0) as pending, coalesce(counted.reasons, '{}') as reasons
+      from listed left join counted on counted.batch_id = listed.batch_id and counted.slice = listed.slice),
+    free as (
+      select s.batch_id, s.slice from batch_count_slices s
+      where (s.batch_id, s.slice) in (select batch_id, slice from listed)
+      for update skip locked),
     kept as (
-      update batches b
-      set counts = to_jsonb(totals) - 'id' - 'changes', counted_changes = totals.changes, counted_at = ${now}
+      update batch_count_slices s
+      set counts = to_jsonb(totals) - 'batch_id' - 'slice' - 'changes', counted_changes = totals.changes, counted_at = ${now}
       from totals
-      where b.id = totals.id and b.id in (select id from free) and (b.counted_changes is null or b.counted_changes <= totals.changes)
-      returning b.id)
-    select id, total, sent, delivered, read, replied, failed, unsettled, accepted, pending, "failureReason" from totals`,
+      where s.batch_id = totals.batch_id and s.slice = totals.slice and (s.batch_id, s.slice) in (select batch_id, slice from free)
+        and (s.counted_changes is null or s.counted_changes <= totals.changes)
+      returning s.batch_id)
+    select batch_id, slice, total, sent, delivered, read, replied, failed, unsettled, accepted, pending, reasons from totals`,
   );
-  return new Map(rows.map(({ id, ...counts }) => [id, counts]));
+  return new Map(rows.map(({ batch_id, slice, ...counts }) => [sliceKey(batch_id, slice), counts]));
 }
 
 /**
@@ -415,6 +473,11 @@ export async function createBatch(
       const slice = planned.slice(start, start + INSERT_ROWS_PER_STATEMENT);
       await insertRecipients(tx, author.tenantId, created!.id, slice, (row) => (row.failure ? null : position++));
     }
+    await addCountSlices(
+      tx,
+      created!.id,
+      planned.map((row) => row.rowNumber),
+    );
     // One job starts the batch; each hands the rest to its successor, due when the number may send again.
     await deps.enqueueChunk(tx, { tenantId: author.tenantId, batchId: created!.id, chunk: 0 }, 0);
     return created!;
