@@ -151,6 +151,12 @@ export const messages = pgTable(
     index('messages_failed_idx')
       .on(t.tenantId, t.createdAt)
       .where(sql`ack = -1`),
+    // What the companies sent, by time: the operator's messages of the month. Without it that count read the whole
+    // table (1,000,000 messages: 66-80 ms on PostgreSQL, against 1.3-2 ms). Customers' messages are not in it, so
+    // the webhook's inserts do not write it.
+    index('messages_sent_time_idx')
+      .on(t.createdAt)
+      .where(sql`sender <> 'contact'`),
   ],
 );
 
