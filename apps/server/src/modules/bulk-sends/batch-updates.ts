@@ -57,8 +57,9 @@ export async function addCountSlices(tx: DbExecutor, batchId: string, rowNumbers
 /**
  * Counts a change on the slices that hold the batch rows `rows` names (a condition on `batch_recipients`), in the
  * transaction that moves their counts: the dashboard's next read recounts those slices and keeps the last recount of
- * every other one (issue 16, decision 0022). The slices are locked in one order, so two transactions counting
- * overlapping slices wait for each other instead of deadlocking.
+ * every other one (issue 16, decision 0022). One statement locks its slices in one order, so two of them over
+ * overlapping slices wait for each other instead of deadlocking. Two transactions that each count several times can
+ * still meet in opposite orders: PostgreSQL then fails one, which the webhook intake or the job queue runs again.
  */
 export async function countChanges(tx: DbExecutor, rows: SQL) {
   await queryRows(
@@ -76,6 +77,8 @@ export async function countChanges(tx: DbExecutor, rows: SQL) {
   );
 }
 
+/** These rows (a chunk job finished them). */
+export const rowsWithIds = (recipientIds: readonly string[]) => isAnyOf(batchRecipients.id, recipientIds);
 /** The rows that sent these messages. */
 export const rowsOfMessages = (tenantId: string, messageIds: readonly string[]) =>
   and(eq(batchRecipients.tenantId, tenantId), isAnyOf(batchRecipients.messageId, messageIds))!;

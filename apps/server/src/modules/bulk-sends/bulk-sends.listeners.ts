@@ -1,10 +1,8 @@
 import type { DomainEvent, DomainEventType } from '@embudo/contracts/events/index';
 import type { SQL } from 'drizzle-orm';
-import { batchRecipients } from '../../../db/schema/index.ts';
-import { isAnyOf } from '../../platform/db/array-params.ts';
 import type { Db, DbExecutor, Tx } from '../../platform/db/database.ts';
 import { defineListener } from '../../platform/events/index.ts';
-import { batchesOfChats, countChanges, createMessageBatches, rowsOfMessages, sentRowsOfChats, type BatchUpdates } from './batch-updates.ts';
+import { batchesOfChats, countChanges, createMessageBatches, rowsOfMessages, rowsWithIds, sentRowsOfChats, type BatchUpdates } from './batch-updates.ts';
 
 /**
  * The batches a transaction has already given an announcement: the webhook intake applies a run of statuses and
@@ -72,13 +70,7 @@ export function createBulkSendListeners(deps: { db: Db; updates: BatchUpdates })
         for (const { payload } of events) if (payload.messageId) messageBatches.remember(payload.messageId, payload.batchId);
         const batches = new Set<string>();
         const relevant = events.filter((event) => !batches.has(event.payload.batchId) && Boolean(batches.add(event.payload.batchId)));
-        await countChanges(
-          tx,
-          isAnyOf(
-            batchRecipients.id,
-            events.map((event) => event.payload.recipientId),
-          ),
-        );
+        await countChanges(tx, rowsWithIds(events.map((event) => event.payload.recipientId)));
         return relevant;
       },
       handle: async (event) => announce(event.tenantId, [event.payload.batchId]),
