@@ -5,6 +5,8 @@ import { z } from 'zod';
 export const batchRowFinished = z.object({
   batchId: z.uuid(),
   recipientId: z.uuid(),
+  /** The row's number in the file: its batch's counts are kept per slice of rows (decision 0022). */
+  rowNumber: z.number().int(),
   status: z.enum(['queued', 'failed']),
   messageId: z.uuid().nullable(),
 });

@@ -35,11 +35,12 @@ describe('the batches of messages a process remembers', () => {
       const tenantId = randomUUID();
       const [alone, another, fromChunk] = [randomUUID(), randomUUID(), randomUUID()];
       const batches = createMessageBatches();
-      batches.remember(fromChunk, 'batch-1');
+      const fromChunkRow = { batchId: 'batch-1', slice: 3 };
+      batches.remember(fromChunk, fromChunkRow);
       const asked = (messageIds: string[]) => database.gate.countStatements(() => batches.of(database.db, tenantId, messageIds));
 
-      expect(await asked([alone, fromChunk])).toEqual({ result: new Map([[fromChunk, ['batch-1']]]), statements: 1 });
-      expect(await asked([alone, fromChunk])).toEqual({ result: new Map([[fromChunk, ['batch-1']]]), statements: 0 });
+      expect(await asked([alone, fromChunk])).toEqual({ result: new Map([[fromChunk, [fromChunkRow]]]), statements: 1 });
+      expect(await asked([alone, fromChunk])).toEqual({ result: new Map([[fromChunk, [fromChunkRow]]]), statements: 0 });
       expect((await asked([alone, another])).statements).toBe(1);
       expect((await asked([another])).statements).toBe(0);
     } finally {
@@ -52,9 +53,10 @@ describe('the batches of messages a process remembers', () => {
     try {
       const batches = createMessageBatches(2);
       const [first, second, third] = [randomUUID(), randomUUID(), randomUUID()];
-      batches.remember(first, 'b');
-      batches.remember(second, 'b');
-      batches.remember(third, 'b');
+      const row = { batchId: 'b', slice: 0 };
+      batches.remember(first, row);
+      batches.remember(second, row);
+      batches.remember(third, row);
       const asked = (messageId: string) => database.gate.countStatements(() => batches.of(database.db, randomUUID(), [messageId]));
       expect((await asked(third)).statements).toBe(0);
       // Forgotten, then looked up (no batch links it in this empty database).

@@ -1,7 +1,7 @@
-import { and, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { batchCountSlices, batchRecipients, ROWS_PER_COUNT_SLICE } from '../../../db/schema/index.ts';
 import { queryRows, type DbExecutor } from '../../platform/db/database.ts';
-import { isAnyOf } from '../../platform/db/array-params.ts';
+import { isAnyOf, unnestRows } from '../../platform/db/array-params.ts';
 
 /** A 5,000-row batch moves its counts thousands of times; the dashboard needs a few refreshes a second at most. */
 export const BATCH_UPDATE_THROTTLE_MS = 500;
@@ -48,27 +48,44 @@ export function createBatchUpdates(options: { emitToTenant: (tenantId: string, b
   return throttlePerBatch(options.emitToTenant, options.throttleMs ?? BATCH_UPDATE_THROTTLE_MS);
 }
 
+/** The slice of a batch's counts that holds a row of its file (decision 0022). */
+export interface BatchSlice {
+  batchId: string;
+  slice: number;
+}
+
+/** The slice that holds the file's row `rowNumber`. */
+export const sliceOfRow = (rowNumber: number) => Math.floor(rowNumber / ROWS_PER_COUNT_SLICE);
+
 /** A new batch's count slices, one for each thousand of its file's rows that has a row. */
 export async function addCountSlices(tx: DbExecutor, batchId: string, rowNumbers: readonly number[]) {
-  const slices = [...new Set(rowNumbers.map((rowNumber) => Math.floor(rowNumber / ROWS_PER_COUNT_SLICE)))];
+  const slices = [...new Set(rowNumbers.map(sliceOfRow))];
   if (slices.length > 0) await tx.insert(batchCountSlices).values(slices.map((slice) => ({ batchId, slice })));
 }
 
 /**
- * Counts a change on the slices that hold the batch rows `rows` names (a condition on `batch_recipients`), in the
- * transaction that moves their counts: the dashboard's next read recounts those slices and keeps the last recount of
- * every other one (issue 16, decision 0022). One statement locks its slices in one order, so two of them over
- * overlapping slices wait for each other instead of deadlocking. Two transactions that each count several times can
- * still meet in opposite orders: PostgreSQL then fails one, which the webhook intake or the job queue runs again.
+ * Counts a change on these slices in the transaction that moves their counts: the dashboard's next read recounts
+ * them and keeps the last recount of every other one (issue 16, decision 0022). The callers know each row's slice
+ * (from the chunk job, or from the lookup that found its batch): finding them again here through `batch_recipients`
+ * cost 0.65 ms a statement on PGlite, 0.18 ms this way (alone, a status per transaction). One statement locks its
+ * slices in one order, so two of them over overlapping slices wait for each other instead of deadlocking. Two
+ * transactions that each count several times can still meet in opposite orders: PostgreSQL then fails one, which the
+ * webhook intake or the job queue runs again.
  */
-export async function countChanges(tx: DbExecutor, rows: SQL) {
+export async function countChanges(tx: DbExecutor, slices: readonly BatchSlice[]) {
+  if (slices.length === 0) return;
+  const distinct = [...new Map(slices.map((slice) => [`${slice.batchId}:${slice.slice}`, slice])).values()];
   await queryRows(
     tx,
     sql`
     with moved as (
       select s.batch_id, s.slice from batch_count_slices s
       where (s.batch_id, s.slice) in (
-        select ${batchRecipients.batchId}, ${batchRecipients.rowNumber} / ${ROWS_PER_COUNT_SLICE}::int from ${batchRecipients} where ${rows})
+        select * from ${unnestRows(
+          'counted',
+          { batch_id: 'uuid', slice: 'int' },
+          distinct.map(({ batchId, slice }) => ({ batch_id: batchId, slice: String(slice) })),
+        )})
       order by s.batch_id, s.slice
       for update)
     update batch_count_slices s set changes = s.changes + 1
@@ -77,22 +94,13 @@ export async function countChanges(tx: DbExecutor, rows: SQL) {
   );
 }
 
-/** These rows (a chunk job finished them). */
-export const rowsWithIds = (recipientIds: readonly string[]) => isAnyOf(batchRecipients.id, recipientIds);
-/** The rows that sent these messages. */
-export const rowsOfMessages = (tenantId: string, messageIds: readonly string[]) =>
-  and(eq(batchRecipients.tenantId, tenantId), isAnyOf(batchRecipients.messageId, messageIds))!;
-/** The sent rows of these chats: a customer's reply there counts for each of them. */
-export const sentRowsOfChats = (tenantId: string, cardIds: readonly string[]) =>
-  and(eq(batchRecipients.tenantId, tenantId), isAnyOf(batchRecipients.cardId, cardIds), isNotNull(batchRecipients.messageId))!;
-
-/** Of these messages, the ones a batch sent, with that batch: only their statuses move a batch's counts. */
-export async function batchesOfMessages(executor: DbExecutor, tenantId: string, messageIds: string[]): Promise<Map<string, string[]>> {
+/** Of these messages, the ones a batch sent, with the slice of their row: only their statuses move a batch's counts. */
+export async function batchesOfMessages(executor: DbExecutor, tenantId: string, messageIds: string[]): Promise<Map<string, BatchSlice[]>> {
   const rows = await executor
-    .select({ messageId: batchRecipients.messageId, batchId: batchRecipients.batchId })
+    .select({ messageId: batchRecipients.messageId, batchId: batchRecipients.batchId, rowNumber: batchRecipients.rowNumber })
     .from(batchRecipients)
     .where(and(eq(batchRecipients.tenantId, tenantId), isAnyOf(batchRecipients.messageId, messageIds)));
-  return new Map(rows.map((row) => [row.messageId!, [row.batchId]]));
+  return new Map(rows.map((row) => [row.messageId!, [{ batchId: row.batchId, slice: sliceOfRow(row.rowNumber) }]]));
 }
 
 /** Messages whose batch (or lack of one) a process remembers at most; the oldest are forgotten first. */
@@ -101,44 +109,52 @@ const REMEMBERED_MESSAGES = 50_000;
 export type MessageBatches = ReturnType<typeof createMessageBatches>;
 
 /**
- * Which batch sent each message, as this process learnt it: from the chunk job that stored it (`remember`, at its
- * batch.row-finished) or from one lookup. A batch message is linked to its batch in the transaction that creates it,
- * and its statuses are published later (its send job runs after that commit), so an answer, "no batch" included,
- * never changes: each send and each status run then costs no batch lookup of its own (issue 16).
+ * Which batch sent each message, and the slice of its row, as this process learnt it: from the chunk job that stored
+ * it (`remember`, at its batch.row-finished) or from one lookup. A batch message is linked to its batch in the
+ * transaction that creates it, and its statuses are published later (its send job runs after that commit), so an
+ * answer, "no batch" included, never changes: each send and each status run then costs no batch lookup of its own
+ * (issue 16).
  */
 export function createMessageBatches(limit = REMEMBERED_MESSAGES) {
-  const known = new Map<string, string | null>();
-  const remember = (messageId: string, batchId: string | null) => {
+  const known = new Map<string, BatchSlice | null>();
+  const remember = (messageId: string, row: BatchSlice | null) => {
     known.delete(messageId);
-    known.set(messageId, batchId);
+    known.set(messageId, row);
     if (known.size > limit) known.delete(known.keys().next().value!);
   };
   return {
     remember,
     /** `batchesOfMessages`, asking the database only about messages not remembered. */
-    of: async (executor: DbExecutor, tenantId: string, messageIds: string[]): Promise<Map<string, string[]>> => {
+    of: async (executor: DbExecutor, tenantId: string, messageIds: string[]): Promise<Map<string, BatchSlice[]>> => {
       const unknown = messageIds.filter((messageId) => !known.has(messageId));
       if (unknown.length > 0) {
         const found = await batchesOfMessages(executor, tenantId, unknown);
         for (const messageId of unknown) remember(messageId, found.get(messageId)?.[0] ?? null);
       }
-      const batches = new Map<string, string[]>();
+      const batches = new Map<string, BatchSlice[]>();
       for (const messageId of messageIds) {
-        const batchId = known.get(messageId);
-        if (batchId) batches.set(messageId, [batchId]);
+        const row = known.get(messageId);
+        if (row) batches.set(messageId, [row]);
       }
       return batches;
     },
   };
 }
 
-/** Of these chats, the ones a batch message went to, with those batches: only there may a customer's message count as a reply. */
-export async function batchesOfChats(executor: DbExecutor, tenantId: string, cardIds: string[]): Promise<Map<string, string[]>> {
+/**
+ * Of these chats, the ones a batch message went to, with the slices of those rows: only there may a customer's
+ * message count as a reply, for each of them.
+ */
+export async function batchesOfChats(executor: DbExecutor, tenantId: string, cardIds: string[]): Promise<Map<string, BatchSlice[]>> {
   const rows = await executor
-    .selectDistinct({ cardId: batchRecipients.cardId, batchId: batchRecipients.batchId })
+    .selectDistinct({
+      cardId: batchRecipients.cardId,
+      batchId: batchRecipients.batchId,
+      slice: sql<number>`${batchRecipients.rowNumber} / ${ROWS_PER_COUNT_SLICE}::int`.mapWith(Number),
+    })
     .from(batchRecipients)
     .where(and(eq(batchRecipients.tenantId, tenantId), isAnyOf(batchRecipients.cardId, cardIds), isNotNull(batchRecipients.messageId)));
-  const batches = new Map<string, string[]>();
-  for (const { cardId, batchId } of rows) batches.set(cardId!, [...(batches.get(cardId!) ?? []), batchId]);
+  const batches = new Map<string, BatchSlice[]>();
+  for (const { cardId, batchId, slice } of rows) batches.set(cardId!, [...(batches.get(cardId!) ?? []), { batchId, slice }]);
   return batches;
 }

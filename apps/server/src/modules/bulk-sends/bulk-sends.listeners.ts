@@ -1,8 +1,7 @@
 import type { DomainEvent, DomainEventType } from '@embudo/contracts/events/index';
-import type { SQL } from 'drizzle-orm';
 import type { Db, DbExecutor, Tx } from '../../platform/db/database.ts';
 import { defineListener } from '../../platform/events/index.ts';
-import { batchesOfChats, countChanges, createMessageBatches, rowsOfMessages, rowsWithIds, sentRowsOfChats, type BatchUpdates } from './batch-updates.ts';
+import { batchesOfChats, countChanges, createMessageBatches, sliceOfRow, type BatchSlice, type BatchUpdates } from './batch-updates.ts';
 
 /**
  * The batches a transaction has already given an announcement: the webhook intake applies a run of statuses and
@@ -18,32 +17,34 @@ const announcedIn = new WeakMap<Tx, Set<string>>();
  */
 const batchesFound = new WeakMap<DomainEvent, string[]>();
 
+const batchIdsOf = (slices: readonly BatchSlice[]) => [...new Set(slices.map((slice) => slice.batchId))];
+
 /**
  * Of events published in one transaction, the first that moves each batch, found with one statement per publish
- * (`selectRelevant`), which also counts a change on the slices of every row the events move (`rowsOf` their keys);
- * and, once handled, the batches an event moves (`batchesMoved`): as its transaction found them, else looked up.
+ * (`selectRelevant`), which then counts a change on the slices of every row the events move; and, once handled, the
+ * batches an event moves (`batchesMoved`): as its transaction found them, else looked up.
  */
 function perBatch<T extends DomainEventType>(
   keyOf: (event: DomainEvent<T>) => string,
-  batchesOf: (executor: DbExecutor, tenantId: string, keys: string[]) => Promise<Map<string, string[]>>,
-  rowsOf: (tenantId: string, keys: string[]) => SQL,
+  slicesOf: (executor: DbExecutor, tenantId: string, keys: string[]) => Promise<Map<string, BatchSlice[]>>,
 ) {
   return {
     selectRelevant: async (tx: Tx, tenantId: string, events: ReadonlyArray<DomainEvent<T>>) => {
-      const batchesByKey = await batchesOf(tx, tenantId, [...new Set(events.map(keyOf))]);
+      const slicesByKey = await slicesOf(tx, tenantId, [...new Set(events.map(keyOf))]);
       const announced = announcedIn.get(tx) ?? new Set<string>();
       announcedIn.set(tx, announced);
       const relevant = events.filter((event) => {
-        const fresh = (batchesByKey.get(keyOf(event)) ?? []).filter((batchId) => !announced.has(batchId));
+        const fresh = batchIdsOf(slicesByKey.get(keyOf(event)) ?? []).filter((batchId) => !announced.has(batchId));
         fresh.forEach((batchId) => announced.add(batchId));
         if (fresh.length > 0) batchesFound.set(event, fresh);
         return fresh.length > 0;
       });
       // Every row moved counts, even in a batch announced already: its slice may be another one.
-      if (batchesByKey.size > 0) await countChanges(tx, rowsOf(tenantId, [...batchesByKey.keys()]));
+      await countChanges(tx, [...slicesByKey.values()].flat());
       return relevant;
     },
-    batchesMoved: async (db: Db, event: DomainEvent<T>) => batchesFound.get(event) ?? (await batchesOf(db, event.tenantId, [keyOf(event)])).get(keyOf(event)),
+    batchesMoved: async (db: Db, event: DomainEvent<T>) =>
+      batchesFound.get(event) ?? batchIdsOf((await slicesOf(db, event.tenantId, [keyOf(event)])).get(keyOf(event)) ?? []),
   };
 }
 
@@ -56,8 +57,8 @@ function perBatch<T extends DomainEventType>(
 export function createBulkSendListeners(deps: { db: Db; updates: BatchUpdates }) {
   const announce = (tenantId: string, batchIds: readonly string[] | undefined) => batchIds?.forEach((batchId) => deps.updates.changed(tenantId, batchId));
   const messageBatches = createMessageBatches();
-  const statusOfBatchMessage = perBatch<'message.status-changed'>((event) => event.payload.messageId, messageBatches.of, rowsOfMessages);
-  const replyOnBatchChat = perBatch<'customer-message.stored'>((event) => event.payload.cardId, batchesOfChats, sentRowsOfChats);
+  const statusOfBatchMessage = perBatch<'message.status-changed'>((event) => event.payload.messageId, messageBatches.of);
+  const replyOnBatchChat = perBatch<'customer-message.stored'>((event) => event.payload.cardId, batchesOfChats);
   return [
     defineListener({
       name: 'bulk-sends.progress-on-row-finished',
@@ -65,12 +66,17 @@ export function createBulkSendListeners(deps: { db: Db; updates: BatchUpdates })
       delivery: 'after-commit',
       event: 'batch.row-finished',
       // The slice's rows finish together: one announcement per batch is as good as one per row. Each sent row's
-      // message is remembered with its batch, so its statuses need no lookup.
+      // message is remembered with its batch and the slice of its row, so its statuses need no lookup.
       selectRelevant: async (tx, _tenantId, events) => {
-        for (const { payload } of events) if (payload.messageId) messageBatches.remember(payload.messageId, payload.batchId);
+        const rows: BatchSlice[] = [];
+        for (const { payload } of events) {
+          const row = { batchId: payload.batchId, slice: sliceOfRow(payload.rowNumber) };
+          if (payload.messageId) messageBatches.remember(payload.messageId, row);
+          rows.push(row);
+        }
         const batches = new Set<string>();
         const relevant = events.filter((event) => !batches.has(event.payload.batchId) && Boolean(batches.add(event.payload.batchId)));
-        await countChanges(tx, rowsWithIds(events.map((event) => event.payload.recipientId)));
+        await countChanges(tx, rows);
         return relevant;
       },
       handle: async (event) => announce(event.tenantId, [event.payload.batchId]),

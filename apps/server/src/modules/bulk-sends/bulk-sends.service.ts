@@ -541,23 +541,26 @@ async function batchBlocker(db: Db, batch: BatchRow): Promise<{ blocked: string 
   return { template, actor: await actorOf(db, creator), landing: column };
 }
 
+/** What `batch.row-finished` tells of a row. */
+type FinishedRow = Pick<RecipientRow, 'tenantId' | 'batchId' | 'id' | 'rowNumber'>;
+
 /** `batch.row-finished` for each row, in the transaction that took the rows out of `pending`. */
 const publishRowsFinished = (
   deps: Pick<ChunkDeps, 'domainEvents'>,
   tx: Tx,
-  finished: ReadonlyArray<{ row: { tenantId: string; batchId: string; id: string }; status: 'queued' | 'failed'; messageId: string | null }>,
+  finished: ReadonlyArray<{ row: FinishedRow; status: 'queued' | 'failed'; messageId: string | null }>,
 ) =>
   deps.domainEvents.publishMany(
     tx,
     finished.map(({ row, status, messageId }) => ({
       type: 'batch.row-finished' as const,
       tenantId: row.tenantId,
-      payload: { batchId: row.batchId, recipientId: row.id, status, messageId },
+      payload: { batchId: row.batchId, recipientId: row.id, rowNumber: row.rowNumber, status, messageId },
     })),
   );
 
 /** The rows fail, each with its reason; nothing is written for none. */
-async function failRows<Row extends { tenantId: string; batchId: string; id: string }>(
+async function failRows<Row extends FinishedRow>(
   deps: Pick<ChunkDeps, 'domainEvents'>,
   tx: Tx,
   rows: readonly Row[],
@@ -718,7 +721,7 @@ export async function giveUpChunk(deps: ChunkDeps, { tenantId, batchId, chunk }:
       .update(batchRecipients)
       .set({ status: 'failed', errorReason: CHUNK_GAVE_UP })
       .where(and(inArray(batchRecipients.id, slice), eq(batchRecipients.status, 'pending')))
-      .returning({ id: batchRecipients.id, tenantId: batchRecipients.tenantId, batchId: batchRecipients.batchId });
+      .returning({ id: batchRecipients.id, tenantId: batchRecipients.tenantId, batchId: batchRecipients.batchId, rowNumber: batchRecipients.rowNumber });
     await publishRowsFinished(
       deps,
       tx,
