@@ -453,6 +453,35 @@ describe('JobQueue', () => {
       }
     });
 
+    it('claims with a statement the database plans once and then reuses, not plans afresh at every claim', async () => {
+      // One connection, so the claims and the look at its prepared statements share it (PGlite has only the one).
+      const single = database.url ? await openPostgres(database.url, { poolSize: 1 }) : { db: database.db, close: async () => {} };
+      try {
+        const job = defineJob({ name: 'test.planned', payload: z.object({ n: z.number() }), handler: async () => {} });
+        const queue = new JobQueue({ db: single.db, logger });
+        queue.register(job);
+        // A campaign's backlog: a thousand sends waiting, each of its own chat, as the planner's statistics know them.
+        await queue.enqueueMany(
+          single.db,
+          Array.from({ length: 1_000 }, (_, n) => ({ definition: job, payload: { n }, options: { orderKey: `chat-${n}` } })),
+        );
+        await queryRows(single.db, sql`analyze jobs`);
+        for (let n = 0; n < 12; n++) expect(await queue.runDueJobsOnce(1)).toBe(1);
+        // The claim of one job, by this queue (its lease literals name its job).
+        const [plans] = await queryRows<{ generic: number; custom: number }>(
+          single.db,
+          sql`select coalesce(sum(generic_plans), 0)::int as generic, coalesce(sum(custom_plans), 0)::int as custom
+              from pg_prepared_statements where statement ~ 'with due as.*test\.planned.*limit 1[^0-9]'`,
+        );
+        // PostgreSQL tries a few custom plans before it settles on the generic one; a parameter in the claim's LIMIT
+        // kept it planning every claim.
+        expect(plans!.generic, JSON.stringify(plans)).toBeGreaterThan(0);
+        expect(plans!.custom, JSON.stringify(plans)).toBeLessThanOrEqual(5);
+      } finally {
+        await single.close();
+      }
+    });
+
     it('runs jobs of one order key one at a time in order, others beside them', async () => {
       const started: string[] = [];
       const firstMayFinish = deferred();
