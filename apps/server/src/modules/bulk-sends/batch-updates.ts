@@ -140,15 +140,12 @@ export function createMessageBatches(limit = REMEMBERED_MESSAGES) {
  * message count as a reply, for each of them.
  */
 export async function batchesOfChats(executor: DbExecutor, tenantId: string, cardIds: string[]): Promise<Map<string, BatchSlice[]>> {
+  // One row per batch that wrote to the chat (a batch sends a phone once); a repeated slice is counted once anyway.
   const rows = await executor
-    .selectDistinct({
-      cardId: batchRecipients.cardId,
-      batchId: batchRecipients.batchId,
-      slice: sql<number>`${batchRecipients.rowNumber} / ${ROWS_PER_COUNT_SLICE}::int`.mapWith(Number),
-    })
+    .select({ cardId: batchRecipients.cardId, batchId: batchRecipients.batchId, rowNumber: batchRecipients.rowNumber })
     .from(batchRecipients)
     .where(and(eq(batchRecipients.tenantId, tenantId), isAnyOf(batchRecipients.cardId, cardIds), isNotNull(batchRecipients.messageId)));
   const batches = new Map<string, BatchSlice[]>();
-  for (const { cardId, batchId, slice } of rows) batches.set(cardId!, [...(batches.get(cardId!) ?? []), { batchId, slice }]);
+  for (const { cardId, batchId, rowNumber } of rows) batches.set(cardId!, [...(batches.get(cardId!) ?? []), { batchId, slice: sliceOfRow(rowNumber) }]);
   return batches;
 }
