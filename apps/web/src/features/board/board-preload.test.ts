@@ -70,3 +70,35 @@ describe('preloadBoard', () => {
     await expect(apiRequest('/api/funnels/summary')).rejects.toMatchObject({ status: 500 });
   });
 });
+
+describe('preloadBoard once the page runs', () => {
+  // Each test with fresh modules: whether the page runs is kept by the API client for the page's life.
+  beforeEach(() => vi.resetModules());
+
+  async function freshModules() {
+    const client = await import('../../shared/api-client/api-client.ts');
+    const preload = await import('./board-preload.ts');
+    return { markPageRunning: client.markPageRunning, preloadBoard: preload.preloadBoard };
+  }
+
+  it("reads nothing when the app's own code ran first: the board reads for itself", async () => {
+    const { markPageRunning, preloadBoard: preloadAfterTheApp } = await freshModules();
+    storeSession();
+    markPageRunning();
+    preloadAfterTheApp('/t/acme');
+    await settle();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it("reads no board when the app's code started while the funnels were on their way: the app reads it (seedBoardQueries)", async () => {
+    const { markPageRunning, preloadBoard: preloadBeforeTheApp } = await freshModules();
+    storeSession();
+    let answerFunnels: () => void = () => undefined;
+    fetchMock.mockImplementation((url) => new Promise((resolve) => (answerFunnels = () => resolve(answer(String(url))))));
+    preloadBeforeTheApp('/t/acme');
+    markPageRunning();
+    answerFunnels();
+    await settle();
+    expect(requested()).toEqual(['/t/acme/api/funnels/summary']);
+  });
+});

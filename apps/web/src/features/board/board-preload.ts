@@ -1,4 +1,4 @@
-import { requestEarly } from '../../shared/api-client/api-client.ts';
+import { isPageRunning, requestEarly } from '../../shared/api-client/api-client.ts';
 import { readStoredJson, readStoredTenantSlug, storageKeys } from '../../shared/api-client/auth-storage.ts';
 import { boardPaths, type FunnelSummary } from './board.api.ts';
 import { readSelectedFunnelId, shownFunnelId } from './shown-funnel.ts';
@@ -18,17 +18,18 @@ function mustReplacePassword() {
 /**
  * When the app opens on the board of the stored session, starts the board's two reads (the funnels, then the shown
  * funnel's board) while the app's code is still loading; the board's own calls take their answers (api-client's
- * requestEarly). Anywhere else, or without a session the board would show, it does nothing. It reads the stored
+ * requestEarly). Anywhere else, without a session the board would show, or once the app's code runs, it does nothing. It reads the stored
  * session without its schema: board-boot.ts runs it before the main bundle, and the page checks the session anyway.
  */
 export function preloadBoard(pathname = window.location.pathname) {
   const slug = readStoredTenantSlug();
-  if (!localStorage.getItem(storageKeys.token) || !slug || mustReplacePassword() || !isBoardPath(pathname, slug)) return;
+  if (isPageRunning() || !localStorage.getItem(storageKeys.token) || !slug || mustReplacePassword() || !isBoardPath(pathname, slug)) return;
   void requestEarly(boardPaths.funnels)
     .then(async (answer) => {
       if (!answer.ok) return;
       const funnelId = shownFunnelId((await answer.clone().json()) as FunnelSummary[], readSelectedFunnelId());
-      if (funnelId) void requestEarly(boardPaths.board(funnelId));
+      // Once the page's code runs, it reads the board itself (seedBoardQueries).
+      if (funnelId && !isPageRunning()) void requestEarly(boardPaths.board(funnelId));
     })
     // The board reports a failed read when it makes it.
     .catch(() => undefined);

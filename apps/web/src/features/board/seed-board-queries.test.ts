@@ -34,6 +34,14 @@ describe('seedBoardQueries', () => {
     expect(fetchMock).toHaveBeenCalledTimes(2);
   });
 
+  it("starts the board's read itself when only the funnels came early (the app ran before their answer), and seeds it", async () => {
+    void requestEarly('/api/funnels/summary');
+    const queryClient = createQueryClient();
+    await seedBoardQueries(queryClient);
+    expect(queryClient.getQueryData(boardKey('f1'))).toEqual(board);
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).toEqual(['/t/acme/api/funnels/summary', '/t/acme/api/funnels/f1/board']);
+  });
+
   it('asks for nothing when no early answer was started (another page, or no session)', async () => {
     const queryClient = createQueryClient();
     await seedBoardQueries(queryClient);
