@@ -18,8 +18,9 @@ function mustReplacePassword() {
 /**
  * When the app opens on the board of the stored session, starts the board's two reads (the funnels, then the shown
  * funnel's board) while the app's code is still loading; the board's own calls take their answers (api-client's
- * requestEarly). Anywhere else, without a session the board would show, or once the app's code runs, it does nothing. It reads the stored
- * session without its schema: board-boot.ts runs it before the main bundle, and the page checks the session anyway.
+ * requestEarly). Anywhere else, without a session the board would show, or once the app's code runs, it does
+ * nothing. It reads the stored session without its schema: board-boot.ts runs it while the main bundle is still
+ * loading (usually before it runs, not always), and the page checks the session anyway.
  */
 export function preloadBoard(pathname = window.location.pathname) {
   const slug = readStoredTenantSlug();
