@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { jobs, tenants } from '../../../db/schema/index.ts';
 import { buildTestApp } from '../../../test/support/build-test-app.ts';
 import { createLogger } from '../logger/logger.ts';
-import { openPglite, queryRows, type Database } from '../db/database.ts';
+import { EMBEDDED_STATISTICS_TARGET, openPglite, queryRows, type Database } from '../db/database.ts';
 import { EmbeddedUpkeep, upkeepDue, upkeepEmbeddedTables, type TableActivity } from './embedded-vacuum.ts';
 
 const activity = (overrides: Partial<TableActivity>): TableActivity => ({
@@ -61,6 +61,12 @@ describe("the embedded database's upkeep", () => {
     expect(await upkeepEmbeddedTables(db)).toContainEqual({ table: 'jobs', vacuum: true, analyze: true });
 
     expect(await statsOf(embedded, 'jobs')).toEqual({ dead: 0, vacuumed: true, analyzed: true });
+    // Sampled at the embedded target, not PostgreSQL's 100: 400 distinct names make a histogram of target + 1 bounds.
+    const [names] = await queryRows<{ bounds: number }>(
+      db,
+      sql`select array_length(histogram_bounds::text::text[], 1) as bounds from pg_stats where tablename = 'jobs' and attname = 'name'`,
+    );
+    expect(names!.bounds).toBe(EMBEDDED_STATISTICS_TARGET + 1);
     // Again, as its next look does (the same statements, now kept prepared).
     await db.update(jobs).set({ status: 'failed' }).where(eq(jobs.tenantId, tenant!.id));
     expect(await statsOf(embedded, 'jobs')).toMatchObject({ dead: 400 });
