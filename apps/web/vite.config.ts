@@ -45,8 +45,10 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
     setupFiles: ['src/test/setup-tests.ts'],
-    // Above the 5 s that findBy*/waitFor may poll (setup-tests.ts), so a slow first render fails as a clear wait, not a test timeout.
-    testTimeout: 15_000,
+    // Above the 5 s that findBy*/waitFor may poll (setup-tests.ts), so a slow first render fails as a clear wait, not a
+    // test timeout; and room for a test of many steps on a loaded machine: the agenda's booking test (2 s alone) took
+    // 12–16 s in CI on a slow 2-core machine, beside the journeys and the server suites, and failed at 15 s.
+    testTimeout: 30_000,
     // Files share each worker's module cache and jsdom (Testing Library cleans the page after every test; sockets are
     // picked per file in src/test/fake-socket.ts): about ten times faster than a fresh environment per file.
     isolate: false,
