@@ -19,7 +19,6 @@ import { ROWS_PER_COUNT_SLICE } from '../apps/server/db/schema/index.ts';
 import { startBulkSendBench, type Batch } from './bulk-send-fixture.ts';
 import { loadOffThread } from './load-off-thread.ts';
 import {
-  checkSlugUrl,
   describeFailures,
   fmt,
   knob,
@@ -29,6 +28,7 @@ import {
   signInPlatformAdmin,
   sleep,
   startWorkers,
+  steadyCheckSlug,
   webhookPathOf,
 } from './support.ts';
 
@@ -89,20 +89,8 @@ const list = async () => {
   return performance.now() - started;
 };
 
-/**
- * check-slug at a steady BENCH_DASHBOARD_PROBE_RATE (50) calls a second for `ms`, from a thread of its own, whatever
- * the answers take: one call at a time would make one call during a second-long stall and hundreds around it.
- */
-async function indexedReads(ms: number) {
-  const result = await loadOffThread({
-    urls: [checkSlugUrl(bench.base)],
-    total: Math.round((ms / 1000) * PROBE_RATE),
-    concurrency: 500,
-    intervalMs: 1000 / PROBE_RATE,
-  });
-  if (result.failures.size > 0) throw new Error(`check-slug failed: ${describeFailures(result)}`);
-  return result;
-}
+/** check-slug at a steady BENCH_DASHBOARD_PROBE_RATE (50) calls a second for `ms`. */
+const indexedReads = (ms: number) => steadyCheckSlug(bench.base, ms, PROBE_RATE);
 
 for (let i = 0; i < 3; i++) await list();
 // A call after a change to every batch recounts them all: what every call cost when no count was kept.

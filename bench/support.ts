@@ -321,6 +321,21 @@ export const CHECK_SLUG_LABEL = `GET /api/tenants/check-slug/${CHECK_SLUG_FREE} 
 /** The same route answered without a query (too short a slug): HTTP alone, printed beside the baseline. */
 export const noQueryUrl = (base: string) => `${base}/api/tenants/check-slug/x`;
 
+/**
+ * check-slug at a steady `perSecond` calls a second for `ms`, from a thread of its own, whatever the answers take: one
+ * call at a time would make one call during a second-long stall and hundreds around it. A failed call throws.
+ */
+export async function steadyCheckSlug(base: string, ms: number, perSecond: number) {
+  const result = await loadOffThread({
+    urls: [checkSlugUrl(base)],
+    total: Math.round((ms / 1000) * perSecond),
+    concurrency: 500,
+    intervalMs: 1000 / perSecond,
+  });
+  if (result.failures.size > 0) throw new Error(`check-slug failed: ${describeFailures(result)}`);
+  return result;
+}
+
 /** Posts `total` inbound webhooks with `concurrency` in flight, round-robin over `urls`, from a thread of their own. */
 export function postWebhooks(urls: readonly string[], total: number, concurrency: number, bodyOf: (index: number) => string) {
   return loadOffThread({
