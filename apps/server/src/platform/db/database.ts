@@ -202,8 +202,14 @@ class GatedPGlite extends PGlite {
  * `LISTEN` on a dedicated connection (a pooled one would be handed to others): calls `onNotify` on each
  * notification, reconnects with backoff when the connection drops, and wakes once after reconnecting in case
  * something was enqueued meanwhile.
+ *
+ * This process's own commits wake it too. Its in-process signal for a job enqueued in a transaction is given by
+ * whichever unit of work answers next (`JobQueue.wakeAfterCommit`), and that may be another one, before the enqueuing
+ * transaction has committed: the claim it wakes finds nothing, and the job waited for the next poll (1 s; the AI
+ * assistant's bench saw 1-3 answers in 100 delayed by 1,030 ms on PostgreSQL). The NOTIFY is delivered at the commit
+ * itself; PGlite needs none, as a claim there waits behind the open transaction on the one connection.
  */
-function listenerOn(url: string, channel: string, ownApplication: string, onError: (error: Error) => void) {
+function listenerOn(url: string, channel: string, onError: (error: Error) => void) {
   return async (onNotify: () => void): Promise<() => Promise<void>> => {
     let client: pg.Client | undefined;
     let stopped = false;
@@ -211,10 +217,7 @@ function listenerOn(url: string, channel: string, ownApplication: string, onErro
     let retry: NodeJS.Timeout | undefined;
     const connect = async (): Promise<void> => {
       const next = new pg.Client({ connectionString: url, application_name: 'embudo-jobs-listener' });
-      // Its own commits already woke this process's queues in-process.
-      next.on('notification', (notification) => {
-        if (notification.payload !== ownApplication) onNotify();
-      });
+      next.on('notification', () => onNotify());
       next.on('error', (error) => onError(error));
       next.on('end', () => {
         if (client === next) client = undefined;
@@ -265,9 +268,9 @@ export async function openPostgres(
 ): Promise<Database> {
   const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
   const gate = new DatabaseGate({ backgroundPermits: options.backgroundPermits ?? defaultBackgroundPermits('postgres', poolSize) });
-  // Names this pool's connections, so the jobs trigger's NOTIFY tells this process's commits from others'.
+  // Names this pool's connections, so pg_stat_activity tells the processes apart.
   const application = `embudo-${process.pid}-${randomUUID().slice(0, 8)}`;
-  gate.listenAcrossProcesses(listenerOn(url, JOBS_CHANNEL, application, (error) => options.onIdleClientError?.(error)));
+  gate.listenAcrossProcesses(listenerOn(url, JOBS_CHANNEL, (error) => options.onIdleClientError?.(error)));
   const pool = new GatedPool({ connectionString: url, max: poolSize, application_name: application }, gate);
   // An idle pooled connection closed by the server (restart, failover) must not crash the process;
   // the pool drops it and opens a new one on the next query.

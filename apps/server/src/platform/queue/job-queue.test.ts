@@ -115,6 +115,31 @@ describe('JobQueue', () => {
     expect(ran).toEqual(['committed']);
   });
 
+  it('runs a job at once when its transaction commits, even when the in-process signal was given while it was open', async () => {
+    const ran: string[] = [];
+    const job = defineJob({
+      name: 'test.signal-taken',
+      payload: z.object({ id: z.string() }),
+      handler: async ({ id }) => {
+        ran.push(id);
+      },
+    });
+    const queue = newQueue({ pollIntervalMs: 60_000 });
+    queue.register(job);
+    queue.start();
+    await queue.listening();
+    await database.db.transaction(async (tx) => {
+      await queue.enqueue(tx, job, { id: 'late' });
+      // Another unit of work answers meanwhile (a request, a webhook batch): it gives the signal, and the claim it
+      // wakes runs while this transaction is still open (on PGlite it waits behind it on the one connection).
+      queue.wakeAfterCommit();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    });
+    // Nothing gives the signal again: the commit alone must wake the worker, not the poll a minute later.
+    await waitFor(() => ran.length === 1, 5_000);
+    expect(ran).toEqual(['late']);
+  });
+
   it('runs a job enqueued with a short delay when it is due, not at the next poll', async () => {
     const ranAt: number[] = [];
     const job = defineJob({ name: 'test.soon', payload: z.object({}), handler: async () => void ranAt.push(Date.now()) });

@@ -189,8 +189,9 @@ export class JobQueue {
       .onConflictDoNothing({ target: jobs.singletonKey, where: sql`status in ('pending', 'running')` })
       .returning({ id: jobs.id });
     // Inside an open transaction the rows are not visible until it commits: the workers are woken then, by
-    // wakeAfterCommit (a request that answered) or by the finishing job whose transaction enqueued them. Other
-    // processes learn of it from the insert trigger's NOTIFY, delivered at commit.
+    // wakeAfterCommit (a request that answered) or by the finishing job whose transaction enqueued them. On
+    // PostgreSQL the insert trigger's NOTIFY, delivered at the commit, wakes every process, this one included: the
+    // next wakeAfterCommit may come from another unit while this transaction is still open.
     if (rows.length > 0) {
       if (executor === this.db) this.gate.announceJobsEnqueued();
       else this.enqueuedInTransaction = true;
