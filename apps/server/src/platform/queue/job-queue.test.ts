@@ -62,6 +62,22 @@ async function jobRow(id: string | null) {
 
 const jobCount = async () => (await database.db.select().from(jobs)).length;
 
+/** A job that records the id of each run, and a started worker for it that polls only every `pollIntervalMs`. */
+function recordingWorker(name: string, pollIntervalMs: number) {
+  const ran: string[] = [];
+  const job = defineJob({
+    name,
+    payload: z.object({ id: z.string() }),
+    handler: async ({ id }) => {
+      ran.push(id);
+    },
+  });
+  const queue = newQueue({ pollIntervalMs });
+  queue.register(job);
+  queue.start();
+  return { ran, job, queue };
+}
+
 describe('JobQueue', () => {
   it('enqueues within the caller transaction: a rollback leaves no job, a commit runs it', async () => {
     const greeted: string[] = [];
@@ -90,17 +106,7 @@ describe('JobQueue', () => {
   });
 
   it('runs a job enqueued in a transaction as soon as the caller says it committed, not at the next poll', async () => {
-    const ran: string[] = [];
-    const job = defineJob({
-      name: 'test.after-commit',
-      payload: z.object({ id: z.string() }),
-      handler: async ({ id }) => {
-        ran.push(id);
-      },
-    });
-    const queue = newQueue({ pollIntervalMs: 60_000 });
-    queue.register(job);
-    queue.start();
+    const { ran, job, queue } = recordingWorker('test.after-commit', 60_000);
     await new Promise((resolve) => setTimeout(resolve, 100));
     await database.db.transaction(async (tx) => {
       await queue.enqueue(tx, job, { id: 'committed' });
@@ -116,17 +122,7 @@ describe('JobQueue', () => {
   });
 
   it('runs a job at once when its transaction commits, even when the in-process signal was given while it was open', async () => {
-    const ran: string[] = [];
-    const job = defineJob({
-      name: 'test.signal-taken',
-      payload: z.object({ id: z.string() }),
-      handler: async ({ id }) => {
-        ran.push(id);
-      },
-    });
-    const queue = newQueue({ pollIntervalMs: 60_000 });
-    queue.register(job);
-    queue.start();
+    const { ran, job, queue } = recordingWorker('test.signal-taken', 60_000);
     await queue.listening();
     await database.db.transaction(async (tx) => {
       await queue.enqueue(tx, job, { id: 'late' });
@@ -434,18 +430,8 @@ describe('JobQueue', () => {
 
   describe('throughput and fairness (issue 16)', () => {
     it('wakes at once for a job another queue enqueued: in-process on PGlite, LISTEN/NOTIFY across processes on PostgreSQL, after the listener drops too', async () => {
-      const ran: string[] = [];
-      const job = defineJob({
-        name: 'test.elsewhere',
-        payload: z.object({ id: z.string() }),
-        handler: async ({ id }) => {
-          ran.push(id);
-        },
-      });
       // Polls only hourly: the job can run in time only if the worker is woken.
-      const worker = newQueue({ pollIntervalMs: 3_600_000 });
-      worker.register(job);
-      worker.start();
+      const { ran, job, queue: worker } = recordingWorker('test.elsewhere', 3_600_000);
       await worker.listening();
       await waitFor(async () => (await worker.stats()).running === 0);
       // Another process on PostgreSQL (its own pool, so no in-process signal reaches the worker); on PGlite the only
