@@ -5,6 +5,7 @@ import type { OutboundDeps } from '../chats/index.ts';
 import { createBatchUpdates } from './batch-updates.ts';
 import { createBulkSendJobs } from './bulk-sends.jobs.ts';
 import { createBulkSendListeners } from './bulk-sends.listeners.ts';
+import { ExcelRowsReader } from './excel-rows-reader.ts';
 import { bulkSendsRoutes } from './bulk-sends.routes.ts';
 import { SendPacer } from '../send-pacing/index.ts';
 import type { ChunkDeps, ChunkPayload } from './bulk-sends.service.ts';
@@ -32,5 +33,7 @@ export const bulkSendsPlugin: FastifyPluginAsync<BulkSendsPluginOptions> = async
   queue.register(sendChunk);
   for (const listener of createBulkSendListeners({ db, updates })) domainEvents.register(listener);
   const batchLists = new SharedReads<BatchDto[]>({ gapFactor: BATCH_LIST_GAP_FACTOR });
-  await registerTenantRoutes(app, (scope) => scope.register(bulkSendsRoutes, { ...chunkDeps, updates, clock, batchLists }));
+  const excelRows = new ExcelRowsReader();
+  app.addHook('onClose', async () => excelRows.stop());
+  await registerTenantRoutes(app, (scope) => scope.register(bulkSendsRoutes, { ...chunkDeps, updates, clock, batchLists, readRows: excelRows.read }));
 };

@@ -30,7 +30,7 @@ import {
   type OutboundDraft,
 } from '../chats/index.ts';
 import { addCountSlices, type BatchUpdates } from './batch-updates.ts';
-import { readExcelRows, type SheetRow } from './excel-sheet.parser.ts';
+import type { readExcelRows, SheetRow } from './excel-sheet.parser.ts';
 import type { SendPacer } from '../send-pacing/index.ts';
 
 export const TARGET_COLUMN_GONE = 'La columna de destino ya no existe.';
@@ -68,6 +68,8 @@ export interface BulkSendDeps extends ChunkDeps {
   batchLists: SharedReads<BatchDto[]>;
   /** The time the dashboard's estimated end is counted from (tests move it). */
   clock: () => Date;
+  /** Reads an uploaded workbook's rows (readExcelRows' contract), on a worker thread in the app. */
+  readRows: typeof readExcelRows;
 }
 
 export interface ExcelUpload {
@@ -431,7 +433,7 @@ export async function createBatch(
   let plan: RowPlan | undefined;
   // A file without data rows (or with too many) says so before its columns are judged, as it always did.
   let columnProblem: AppError | undefined;
-  await readExcelRows(upload.data, upload.fileName, (headers) => {
+  await deps.readRows(upload.data, upload.fileName, (headers) => {
     try {
       for (const column of [input.phoneColumn, input.nameColumn]) {
         if (column !== undefined && !headers.includes(column)) throw badRequest(`La columna "${column}" no está en el archivo.`);

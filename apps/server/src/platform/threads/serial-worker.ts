@@ -1,0 +1,118 @@
+import type { Worker, WorkerOptions } from 'node:worker_threads';
+import { moduleWorker } from './module-worker.ts';
+
+/** Every message a worker posts names the request it answers. */
+export interface WorkerMessage {
+  id: number;
+}
+
+/** How a request's messages settle its answer. */
+export interface Settle<T> {
+  done(value: T): void;
+  fail(error: unknown): void;
+}
+
+interface Waiting<Message> {
+  onMessage: (message: Message) => void;
+  reject: (error: unknown) => void;
+  timer: NodeJS.Timeout;
+}
+
+export interface SerialWorkerOptions {
+  /** The worker's module (`entryBeside`). */
+  entry: URL;
+  /** What a request failed by its worker's end says (`stop`, a crash, a memory limit). */
+  name: string;
+  workerOptions?: WorkerOptions;
+}
+
+/**
+ * The module `name` beside the module at `besideUrl`: its JavaScript in the built server, its TypeScript from sources.
+ */
+export function entryBeside(besideUrl: string, name: string): URL {
+  return new URL(`./${name}.${besideUrl.endsWith('.ts') ? 'ts' : 'js'}`, besideUrl);
+}
+
+/**
+ * Requests served by a worker thread of its own, in arrival order: reads that take seconds of CPU (a PDF, a large
+ * workbook) and on the server's thread held every request and webhook meanwhile. The worker starts with the first
+ * request and stays (unref'd, so it never keeps the process alive). A request that takes longer than its time stops
+ * the worker, so the next request starts a new one; a worker that ends (stopped, crashed, past its memory limits) fails
+ * the requests it still had.
+ */
+export class SerialWorker<Message extends WorkerMessage> {
+  private worker: Worker | undefined;
+  private sequence = 0;
+  private readonly waiting = new Map<number, Waiting<Message>>();
+
+  constructor(private readonly options: SerialWorkerOptions) {}
+
+  /**
+   * Posts the request `build(id)`; each message the worker answers it with goes to `onMessage`, until that settles the
+   * answer. Past `timeoutMs` the answer fails with `tooSlow()` and the worker is stopped.
+   */
+  request<T>(
+    build: (id: number) => unknown,
+    onMessage: (message: Message, settle: Settle<T>) => void,
+    timing: { timeoutMs: number; tooSlow: () => Error },
+  ): Promise<T> {
+    const worker = this.started();
+    const id = ++this.sequence;
+    return new Promise<T>((resolve, reject) => {
+      const settle: Settle<T> = {
+        done: (value) => {
+          if (this.forget(id)) resolve(value);
+        },
+        fail: (error) => {
+          if (this.forget(id)) reject(error);
+        },
+      };
+      const timer = setTimeout(() => {
+        settle.fail(timing.tooSlow());
+        void this.stop();
+      }, timing.timeoutMs);
+      this.waiting.set(id, { onMessage: (message) => onMessage(message, settle), reject, timer });
+      worker.postMessage(build(id));
+    });
+  }
+
+  /** Stops the worker; requests still being served fail. */
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    this.failWaiting(new Error(`${this.options.name} stopped`));
+    await worker?.terminate();
+  }
+
+  /** Forgets a request as it settles: answers whether it was still waiting (a late message or timeout does nothing). */
+  private forget(id: number): boolean {
+    const waiting = this.waiting.get(id);
+    if (!waiting) return false;
+    clearTimeout(waiting.timer);
+    this.waiting.delete(id);
+    return true;
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const worker = moduleWorker(this.options.entry, this.options.workerOptions);
+    worker.unref();
+    worker.on('message', (message: Message) => this.waiting.get(message.id)?.onMessage(message));
+    const lost = (error: Error) => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      this.failWaiting(error);
+    };
+    worker.on('error', lost);
+    worker.on('exit', (code) => lost(new Error(`${this.options.name} exited with ${code}`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  private failWaiting(error: Error) {
+    for (const [id, waiting] of this.waiting) {
+      this.forget(id);
+      waiting.reject(error);
+    }
+  }
+}
