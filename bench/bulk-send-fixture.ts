@@ -22,8 +22,8 @@ export interface Batch {
  * `messagesPerSecond`: the company's send rate, set as the operator sets it (1,000, the most a number may send,
  * leaves the pipeline practically unpaced); without it the provider's default applies.
  */
-export async function startBulkSendBench(options: { runJobs: boolean; messagesPerSecond?: number }) {
-  const bench = await startBenchApp({ runJobs: options.runJobs });
+export async function startBulkSendBench(options: { runJobs: boolean; messagesPerSecond?: number; embeddedOnDisk?: boolean }) {
+  const bench = await startBenchApp({ runJobs: options.runJobs }, { embeddedOnDisk: options.embeddedOnDisk });
   const { app } = bench;
   app.sandboxPhone!.templateReviewMs = 20;
   // When the sandbox provider accepted each send (performance.now()).

@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents } from '@embudo/contracts/realtime/events';
-import { queryRows, type Db } from '../apps/server/src/platform/db/database.ts';
+import { openPglite, queryRows, type Db } from '../apps/server/src/platform/db/database.ts';
 import { createLogger } from '../apps/server/src/platform/logger/logger.ts';
 import { buildApp, type App, type AppOptions } from '../apps/server/src/app.ts';
 import { bootstrapPlatformAdmin } from '../apps/server/src/modules/admin/index.ts';
@@ -131,8 +131,14 @@ export const databaseLabel = () => (process.env.DATABASE_URL ? `PostgreSQL${proc
  * The app as production builds it (job workers and the webhook intake running, sign-in throttling off so the load
  * is not refused), listening on a free port, on a fresh database; `overrides` change any option.
  */
-export async function startBenchApp(overrides: Partial<Omit<AppOptions, 'db' | 'logger' | 'appSecret'>> = {}): Promise<BenchApp> {
-  const database = await createTestDatabase({ poolSize: PRODUCTION_POOL_SIZE });
+export async function startBenchApp(
+  overrides: Partial<Omit<AppOptions, 'db' | 'logger' | 'appSecret'>> = {},
+  { embeddedOnDisk = false }: { embeddedOnDisk?: boolean } = {},
+): Promise<BenchApp> {
+  // Without DATABASE_URL the database is PGlite in this process's memory, as the tests have it; `embeddedOnDisk`
+  // puts it in a DATA_DIR of its own, as `npm start` does (its files then live on disk, not in this process).
+  const dataDir = embeddedOnDisk && !process.env.DATABASE_URL ? fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-bench-data-')) : undefined;
+  const database = dataDir ? await openPglite(dataDir) : await createTestDatabase({ poolSize: PRODUCTION_POOL_SIZE });
   const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-bench-media-'));
   const app = await buildApp({
     db: database.db,
@@ -160,6 +166,7 @@ export async function startBenchApp(overrides: Partial<Omit<AppOptions, 'db' | '
       await app.close();
       await database.close();
       fs.rmSync(mediaDir, { recursive: true, force: true });
+      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
