@@ -52,6 +52,18 @@ describe('bulk-send workbooks read on a thread of their own', () => {
     expect(refused).toMatchObject({ status: 400, message: EXCEL_FILES_ONLY });
   });
 
+  it('lets its worker go once idle, so that its memory goes back, and starts one again for the next file', async () => {
+    const brief = reader({ idleStopMs: 50 });
+    const small = await customers(3);
+    const first = await readAll(brief.read, small);
+    expect(first.rows).toHaveLength(3);
+    expect(brief.running).toBe(true);
+    const deadline = Date.now() + 5_000;
+    while (brief.running && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(brief.running).toBe(false);
+    expect(await readAll(brief.read, small)).toEqual(first);
+  });
+
   it('refuses the workbook when its worker runs out of memory, and the server goes on', async () => {
     const starved = reader({ maxOldGenerationSizeMb: 2 });
     const refused = await refusal(readAll(starved.read, await customers(2_500)));

@@ -40,11 +40,12 @@ export class ExcelRowsReader {
   private readonly worker: SerialWorker<ExcelRowsMessage>;
   private readonly timeoutMs: number;
 
-  constructor(options: { maxOldGenerationSizeMb?: number; timeoutMs?: number } = {}) {
+  constructor(options: { maxOldGenerationSizeMb?: number; timeoutMs?: number; idleStopMs?: number } = {}) {
     this.timeoutMs = options.timeoutMs ?? EXCEL_READ_TIMEOUT_MS;
     this.worker = new SerialWorker({
       entry: entryBeside(import.meta.url, 'excel-rows-worker'),
       name: 'excel reader',
+      idleStopMs: options.idleStopMs,
       workerOptions: {
         resourceLimits: {
           maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? WORKER_OLD_GENERATION_MB,
@@ -77,6 +78,11 @@ export class ExcelRowsReader {
       throw error;
     }
   };
+
+  /** Whether its worker is up (between a file and the end of the idle time after the last one). */
+  get running(): boolean {
+    return this.worker.running;
+  }
 
   /** Stops the worker; files still being read fail. */
   stop(): Promise<void> {

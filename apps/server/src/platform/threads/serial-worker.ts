@@ -24,7 +24,15 @@ export interface SerialWorkerOptions {
   /** What a request failed by its worker's end says (`stop`, a crash, a memory limit). */
   name: string;
   workerOptions?: WorkerOptions;
+  /** How long the worker stays once it has nothing to do (IDLE_STOP_MS). */
+  idleStopMs?: number;
 }
+
+/**
+ * How long a worker stays after its last request: requests that come together share its start (hundreds of ms), and
+ * after a large read its heap (up to its limit, over a hundred MB) goes back to the system rather than stay for good.
+ */
+export const IDLE_STOP_MS = 30_000;
 
 /**
  * The module `name` beside the module at `besideUrl`: its JavaScript in the built server, its TypeScript from sources.
@@ -36,7 +44,7 @@ export function entryBeside(besideUrl: string, name: string): URL {
 /**
  * Requests served by a worker thread of its own, in arrival order: reads that take seconds of CPU (a PDF, a large
  * workbook) and on the server's thread held every request and webhook meanwhile. The worker starts with the first
- * request and stays (unref'd, so it never keeps the process alive). A request that takes longer than its time stops
+ * request and stays until it has been idle a while (unref'd, so it never keeps the process alive). A request that takes longer than its time stops
  * the worker, so the next request starts a new one; a worker that ends (stopped, crashed, past its memory limits) fails
  * the requests it still had.
  */
@@ -44,8 +52,14 @@ export class SerialWorker<Message extends WorkerMessage> {
   private worker: Worker | undefined;
   private sequence = 0;
   private readonly waiting = new Map<number, Waiting<Message>>();
+  private idleStop: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: SerialWorkerOptions) {}
+
+  /** Whether a worker is up (started by a request, not yet stopped). */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
 
   /**
    * Posts the request `build(id)`; each message the worker answers it with goes to `onMessage`, until that settles the
@@ -56,6 +70,7 @@ export class SerialWorker<Message extends WorkerMessage> {
     onMessage: (message: Message, settle: Settle<T>) => void,
     timing: { timeoutMs: number; tooSlow: () => Error },
   ): Promise<T> {
+    clearTimeout(this.idleStop);
     const worker = this.started();
     const id = ++this.sequence;
     return new Promise<T>((resolve, reject) => {
@@ -78,6 +93,7 @@ export class SerialWorker<Message extends WorkerMessage> {
 
   /** Stops the worker; requests still being served fail. */
   async stop(): Promise<void> {
+    clearTimeout(this.idleStop);
     const worker = this.worker;
     this.worker = undefined;
     this.failWaiting(new Error(`${this.options.name} stopped`));
@@ -90,6 +106,10 @@ export class SerialWorker<Message extends WorkerMessage> {
     if (!waiting) return false;
     clearTimeout(waiting.timer);
     this.waiting.delete(id);
+    if (this.waiting.size === 0 && this.worker) {
+      this.idleStop = setTimeout(() => void this.stop(), this.options.idleStopMs ?? IDLE_STOP_MS);
+      this.idleStop.unref();
+    }
     return true;
   }
 
