@@ -35,7 +35,7 @@ const refusal = (reading: Promise<unknown>) =>
 
 describe('bulk-send workbooks read on a thread of their own', () => {
   it('answers what reading on the server thread answers: the headers and rows, or the 400 that says why', async () => {
-    const off = reader();
+    const off = reader({ readHereUpToBytes: 0 });
     const small = await excelFile([
       ['telefono', 'nombre'],
       ['5215512345678', 'Ana'],
@@ -52,8 +52,20 @@ describe('bulk-send workbooks read on a thread of their own', () => {
     expect(refused).toMatchObject({ status: 400, message: EXCEL_FILES_ONLY });
   });
 
+  it('reads a small file on the server thread, with no worker to start, and a larger one in the worker', async () => {
+    const here = reader({ readHereUpToBytes: 64 * 1024 });
+    const small = await customers(10);
+    expect(small.length).toBeLessThan(64 * 1024);
+    expect(await readAll(here.read, small)).toEqual(await readAll(readExcelRows, small));
+    expect(here.running).toBe(false);
+    const large = await customers(5_000);
+    expect(large.length).toBeGreaterThan(64 * 1024);
+    expect((await readAll(here.read, large)).rows).toHaveLength(5_000);
+    expect(here.running).toBe(true);
+  });
+
   it('lets its worker go once idle, so that its memory goes back, and starts one again for the next file', async () => {
-    const brief = reader({ idleStopMs: 50 });
+    const brief = reader({ idleStopMs: 50, readHereUpToBytes: 0 });
     const small = await customers(3);
     const first = await readAll(brief.read, small);
     expect(first.rows).toHaveLength(3);
@@ -65,7 +77,7 @@ describe('bulk-send workbooks read on a thread of their own', () => {
   });
 
   it('refuses the workbook when its worker runs out of memory, and the server goes on', async () => {
-    const starved = reader({ maxOldGenerationSizeMb: 2 });
+    const starved = reader({ maxOldGenerationSizeMb: 2, readHereUpToBytes: 0 });
     const refused = await refusal(readAll(starved.read, await customers(2_500)));
     expect(refused).toMatchObject({ status: 400, message: EXCEL_TOO_LARGE });
   });

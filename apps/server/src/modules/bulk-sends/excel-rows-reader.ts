@@ -1,6 +1,6 @@
 import { badRequest } from '../../platform/errors/app-error.ts';
 import { entryBeside, SerialWorker } from '../../platform/threads/serial-worker.ts';
-import type { RowConsumer, SheetRow } from './excel-sheet.parser.ts';
+import { readExcelRows, type RowConsumer, type SheetRow } from './excel-sheet.parser.ts';
 
 export interface ExcelRowsRequest {
   id: number;
@@ -29,19 +29,27 @@ export const EXCEL_TOO_LARGE = 'El archivo Excel es demasiado grande para leerlo
  * needs more (a workbook built to explode when unzipped) ends the worker, not the server, and is refused.
  */
 const WORKER_OLD_GENERATION_MB = 128;
+/**
+ * Files up to this size (about 2,000 rows) are read on the server's thread, in tens of milliseconds: starting the
+ * worker for them (the first file after it went idle) cost more, 0.5 s in the bulk-send bench's 500-row upload.
+ */
+const READ_HERE_UP_TO_BYTES = 64 * 1024;
 const WORKER_YOUNG_GENERATION_MB = 16;
 
 /**
  * Reads bulk-send workbooks (readExcelRows) on a worker thread of their own: a 100,000-row file takes seconds of CPU,
  * which on the server's thread held every request and webhook. Same contract as readExcelRows: `begin` gets the
- * headers and answers what to do with each data row, on this thread.
+ * headers and answers what to do with each data row, on this thread. Small files are read here.
  */
 export class ExcelRowsReader {
   private readonly worker: SerialWorker<ExcelRowsMessage>;
   private readonly timeoutMs: number;
 
-  constructor(options: { maxOldGenerationSizeMb?: number; timeoutMs?: number; idleStopMs?: number } = {}) {
+  private readonly readHereUpToBytes: number;
+
+  constructor(options: { maxOldGenerationSizeMb?: number; timeoutMs?: number; idleStopMs?: number; readHereUpToBytes?: number } = {}) {
     this.timeoutMs = options.timeoutMs ?? EXCEL_READ_TIMEOUT_MS;
+    this.readHereUpToBytes = options.readHereUpToBytes ?? READ_HERE_UP_TO_BYTES;
     this.worker = new SerialWorker({
       entry: entryBeside(import.meta.url, 'excel-rows-worker'),
       name: 'excel reader',
@@ -56,6 +64,7 @@ export class ExcelRowsReader {
   }
 
   read = async (data: Buffer, fileName: string, begin: (headers: string[]) => RowConsumer): Promise<void> => {
+    if (data.length <= this.readHereUpToBytes) return readExcelRows(data, fileName, begin);
     let consume: RowConsumer | undefined;
     try {
       await this.worker.request<void>(
