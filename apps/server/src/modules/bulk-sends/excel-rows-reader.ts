@@ -29,12 +29,12 @@ export const EXCEL_TOO_LARGE = 'El archivo Excel es demasiado grande para leerlo
  * needs more (a workbook built to explode when unzipped) ends the worker, not the server, and is refused.
  */
 const WORKER_OLD_GENERATION_MB = 128;
+const WORKER_YOUNG_GENERATION_MB = 16;
 /**
  * Files up to this size (about 2,000 rows) are read on the server's thread, in tens of milliseconds: starting the
  * worker for them (the first file after it went idle) cost more, 0.5 s in the bulk-send bench's 500-row upload.
  */
 const READ_HERE_UP_TO_BYTES = 64 * 1024;
-const WORKER_YOUNG_GENERATION_MB = 16;
 
 /**
  * Reads bulk-send workbooks (readExcelRows) on a worker thread of their own: a 100,000-row file takes seconds of CPU,
@@ -44,7 +44,6 @@ const WORKER_YOUNG_GENERATION_MB = 16;
 export class ExcelRowsReader {
   private readonly worker: SerialWorker<ExcelRowsMessage>;
   private readonly timeoutMs: number;
-
   private readonly readHereUpToBytes: number;
 
   constructor(options: { maxOldGenerationSizeMb?: number; timeoutMs?: number; idleStopMs?: number; readHereUpToBytes?: number } = {}) {
