@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXCEL_FILES_ONLY } from '@embudo/contracts/http/bulk-sends';
 import { excelFile, largeExcelFile } from '../../../test/support/excel.ts';
+import { until } from '../../../test/support/templates.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { EXCEL_TOO_LARGE, ExcelRowsReader } from './excel-rows-reader.ts';
 import { readExcelRows, type SheetRow } from './excel-sheet.parser.ts';
@@ -70,8 +71,7 @@ describe('bulk-send workbooks read on a thread of their own', () => {
     const first = await readAll(brief.read, small);
     expect(first.rows).toHaveLength(3);
     expect(brief.running).toBe(true);
-    const deadline = Date.now() + 5_000;
-    while (brief.running && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(async () => (brief.running ? undefined : true), 5_000);
     expect(brief.running).toBe(false);
     expect(await readAll(brief.read, small)).toEqual(first);
   });

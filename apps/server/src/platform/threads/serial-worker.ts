@@ -44,9 +44,9 @@ export function entryBeside(besideUrl: string, name: string): URL {
 /**
  * Requests served by a worker thread of its own, in arrival order: reads that take seconds of CPU (a PDF, a large
  * workbook) and on the server's thread held every request and webhook meanwhile. The worker starts with the first
- * request and stays until it has been idle a while (unref'd, so it never keeps the process alive). A request that takes longer than its time stops
- * the worker, so the next request starts a new one; a worker that ends (stopped, crashed, past its memory limits) fails
- * the requests it still had.
+ * request and stays until it has been idle a while (unref'd, so it never keeps the process alive). A request that
+ * takes longer than its time stops the worker, so the next request starts a new one; a worker that ends (stopped,
+ * crashed, past its memory limits) fails the requests it still had.
  */
 export class SerialWorker<Message extends WorkerMessage> {
   private worker: Worker | undefined;
