@@ -5,8 +5,8 @@
  * only; nothing asserts a size. BENCH_ROWS changes the row count. The embedded database is in a DATA_DIR on disk, as
  * `npm start` runs it (the tests' in-memory PGlite would count its files as this process's memory); its buffers and
  * WebAssembly memory are still this process's: the same rows inserted by SQL alone, on a fresh app, give the
- * database's share of the growth. (Loading the same file whole, as the reader did
- * before issue 16, grew RSS by about 250 MB for the parse alone on the same machine.)
+ * database's share of the growth. (Loading the same file whole, as the reader did before issue 16, grew RSS by about
+ * 250 MB for the parse alone on the same machine.)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,6 +18,7 @@ import { startBulkSendBench } from './bulk-send-fixture.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const MB = 1024 * 1024;
+const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;
 
 /** A module that writes the upload's workbook: `rows` customers with a phone, two variables and a name. */
 function writeFileScript(file: string, rows: number) {
@@ -30,7 +31,6 @@ function writeFileScript(file: string, rows: number) {
     sheet.commit();
     await writer.commit();`;
 }
-const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;
 
 /** The resident memory's peak while `work` runs, sampled every 10 ms and at the end. */
 async function peakRss<T>(work: () => Promise<T>): Promise<{ result: T; before: number; peak: number; ms: number }> {
@@ -50,7 +50,7 @@ async function peakRss<T>(work: () => Promise<T>): Promise<{ result: T; before: 
 // 1. The file, written as a stream to disk by a child process: written here, the writer's churn grew this process's
 // heap to several hundred MB first, which the upload then reused (its growth read 0 to 135 MB from run to run).
 const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-bench-')), 'clientes.xlsx');
-const writing = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', writeFileScript(file, ROWS)], {
+const writing = spawnSync(process.execPath, ['--input-type=module', '-e', writeFileScript(file, ROWS)], {
   cwd: import.meta.dirname,
   stdio: 'inherit',
 });
