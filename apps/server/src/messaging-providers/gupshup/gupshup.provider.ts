@@ -14,6 +14,7 @@ import { gupshupSendFailure } from './gupshup-errors.ts';
 import { toGupshupMessage, toGupshupTemplateFields } from './gupshup-message.mapper.ts';
 import { toPartnerTemplateFields, toProviderTemplate } from './gupshup-template.mapper.ts';
 import { parseGupshupWebhook } from './gupshup-webhook.parser.ts';
+import { httpPost, HttpPostUncertain, type HttpPostAnswer } from '../../platform/outbound-http/http-post.ts';
 
 const SEND_TIMEOUT_MS = 15_000;
 
@@ -26,7 +27,8 @@ export interface GupshupProviderOptions {
   partner: GupshupPartnerApi;
   /** Inbound media, only from Gupshup's file manager (or, in sandbox mode, the fake's own uploads). */
   downloadMedia: MediaDownloader;
-  fetch?: typeof fetch;
+  /** How long a send waits for Gupshup's answer before it counts as uncertain. */
+  sendTimeoutMs?: number;
 }
 
 const retryableStatus = (status: number | undefined) => status === undefined || status === 429 || status >= 500;
@@ -71,27 +73,24 @@ const gupshupWebhook: WebhookReceiver = {
  * and the partner API for templates and read receipts, where the app name is the app id.
  */
 export function createGupshupProvider(options: GupshupProviderOptions): MessagingProvider<GupshupAccount> {
-  const doFetch = options.fetch ?? fetch;
   const apiUrl = () => (typeof options.apiUrl === 'string' ? options.apiUrl : options.apiUrl()).replace(/\/$/, '');
 
   async function post(path: string, account: GupshupAccount, fields: Record<string, string>): Promise<SendResult> {
-    let response: Response;
+    let response: HttpPostAnswer;
     try {
-      response = await doFetch(`${apiUrl()}${path}`, {
-        method: 'POST',
+      response = await httpPost(`${apiUrl()}${path}`, {
         headers: { apikey: account.apiKey, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: new URLSearchParams(fields).toString(),
-        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+        timeoutMs: options.sendTimeoutMs ?? SEND_TIMEOUT_MS,
       });
     } catch (error) {
       // A refused connection never reached Gupshup; a timeout may have, so it is uncertain.
-      const uncertain = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
+      const uncertain = error instanceof HttpPostUncertain;
       throw new ProviderError(`Gupshup no respondió: ${(error as Error).message}`, true, undefined, uncertain);
     }
-    const text = await response.text();
     let body: { status?: string; messageId?: string; message?: string } = {};
     try {
-      body = text ? JSON.parse(text) : {};
+      body = response.text ? JSON.parse(response.text) : {};
     } catch {
       // A non-JSON answer (an HTML error page from a proxy) is reported by status below.
     }

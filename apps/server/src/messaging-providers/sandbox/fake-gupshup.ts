@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import multipart from '@fastify/multipart';
 import type { RenderedTemplate } from '@embudo/contracts/http/templates';
 import { secretMatches } from '../../platform/auth/secrets.ts';
+import { httpPost } from '../../platform/outbound-http/http-post.ts';
 import { FakeTimers } from './fake-timers.ts';
 import { createMemoryConversationStore, type FakeConversationMessage, type FakeConversationStore, type FakeUpload } from './conversation-store.ts';
 
@@ -91,6 +92,9 @@ const authenticationFailed = { status: 401, body: { status: 'error', message: 'A
 /** Destinations starting with this prefix do not exist on WhatsApp (Gupshup code 1002). */
 export const FAKE_UNKNOWN_NUMBER_PREFIX = '000';
 
+/** How long a fake waits for the app to take a callback (Gupshup expects its 2xx within 10 s). */
+export const CALLBACK_TIMEOUT_MS = 10_000;
+
 export class FakeGupshup {
   readonly requests: SentRequest[] = [];
   private readonly store: FakeConversationStore;
@@ -137,11 +141,10 @@ export class FakeGupshup {
   private async callback(app: FakeApp, type: string, payload: Record<string, unknown>): Promise<boolean> {
     const envelope = { app: app.appName, timestamp: Date.now(), version: 2, type, payload };
     try {
-      const response = await fetch(app.callbackUrl, {
-        method: 'POST',
+      const response = await httpPost(app.callbackUrl, {
         headers: { 'content-type': 'application/json', 'user-agent': 'Gupshup-Sandbox/1.0' },
         body: JSON.stringify(envelope),
-        signal: AbortSignal.timeout(10_000),
+        timeoutMs: CALLBACK_TIMEOUT_MS,
       });
       if (!response.ok) this.options.log?.warn({ status: response.status, type }, 'sandbox callback refused');
       return response.ok;

@@ -2,9 +2,10 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { RenderedTemplate } from '@embudo/contracts/http/templates';
 import { secretMatches } from '../../platform/auth/secrets.ts';
+import { httpPost } from '../../platform/outbound-http/http-post.ts';
 import { FakeTimers } from './fake-timers.ts';
 import { createMemoryConversationStore, type FakeConversationMessage, type FakeConversationStore, type FakeUpload } from './conversation-store.ts';
-import type { CustomerMessage } from './fake-gupshup.ts';
+import { CALLBACK_TIMEOUT_MS, type CustomerMessage } from './fake-gupshup.ts';
 
 /**
  * A faithful fake of Meta's WhatsApp Cloud API (../shared/provider/meta-cloud.md): the Graph paths under any
@@ -206,11 +207,10 @@ export class FakeMetaCloud {
     const raw = JSON.stringify(envelope);
     const signature = `sha256=${createHmac('sha256', number.appSecret).update(raw).digest('hex')}`;
     try {
-      const response = await fetch(number.callbackUrl, {
-        method: 'POST',
+      const response = await httpPost(number.callbackUrl, {
         headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature, 'user-agent': 'facebookexternalua' },
         body: raw,
-        signal: AbortSignal.timeout(10_000),
+        timeoutMs: CALLBACK_TIMEOUT_MS,
       });
       if (!response.ok) this.options.log?.warn({ status: response.status, field }, 'fake Meta webhook refused');
       return response.ok;
