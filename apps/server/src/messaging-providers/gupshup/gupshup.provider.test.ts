@@ -1,8 +1,7 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA_UPLOAD_INVALID_RESPONSE } from '@embudo/contracts/http/templates';
 import { startFakeGupshupServer } from '../../../test/fakes/fake-gupshup-server.ts';
+import { startUnansweringServers } from '../../../test/support/unanswering-servers.ts';
 import { ProviderError } from '../provider.ts';
 import { createGupshupProvider, NO_PLATFORM_API_KEY } from './gupshup.provider.ts';
 import { createGupshupPartnerClient } from './gupshup-partner.client.ts';
@@ -122,36 +121,17 @@ describe('Gupshup adapter against the fake', () => {
   });
 
   it('reports a send left unanswered, or answered in part, as uncertain (it may have reached Gupshup)', async () => {
-    const received: string[] = [];
-    const silent = http.createServer((request) => {
-      request.resume();
-      received.push(request.url ?? '');
-    });
-    const cutShort = http.createServer((request, response) => {
-      request.resume();
-      request.on('end', () => {
-        response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
-        response.write('{"status":');
-        setImmediate(() => response.destroy());
-      });
-    });
-    for (const server of [silent, cutShort]) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const urlOf = (server: http.Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const unanswering = await startUnansweringServers();
     try {
-      for (const server of [silent, cutShort]) {
-        const line = createGupshupProvider({ apiUrl: urlOf(server), partner: partnerAt(urlOf(server)), downloadMedia: noMedia, sendTimeoutMs: 200 }).line(
-          account,
-        );
+      for (const url of unanswering.urls) {
+        const line = createGupshupProvider({ apiUrl: url, partner: partnerAt(url), downloadMedia: noMedia, sendTimeoutMs: 200 }).line(account);
         const error = await line.send('5511999990000', { type: 'text', text: 'x' }).catch((e) => e);
         expect(error).toBeInstanceOf(ProviderError);
         expect(error).toMatchObject({ retryable: true, uncertain: true });
       }
-      expect(received).toEqual(['/wa/api/v1/msg']);
+      expect(unanswering.received).toEqual(['/wa/api/v1/msg']);
     } finally {
-      for (const server of [silent, cutShort]) {
-        server.closeAllConnections();
-        server.close();
-      }
+      unanswering.close();
     }
   });
 

@@ -14,7 +14,7 @@ import { gupshupSendFailure } from './gupshup-errors.ts';
 import { toGupshupMessage, toGupshupTemplateFields } from './gupshup-message.mapper.ts';
 import { toPartnerTemplateFields, toProviderTemplate } from './gupshup-template.mapper.ts';
 import { parseGupshupWebhook } from './gupshup-webhook.parser.ts';
-import { httpPost, HttpPostUncertain, type HttpPostAnswer } from '../../platform/outbound-http/http-post.ts';
+import { callService, ServiceCallUncertain, type ServiceAnswer } from '../../platform/outbound-http/service-http.ts';
 
 const SEND_TIMEOUT_MS = 15_000;
 
@@ -76,16 +76,17 @@ export function createGupshupProvider(options: GupshupProviderOptions): Messagin
   const apiUrl = () => (typeof options.apiUrl === 'string' ? options.apiUrl : options.apiUrl()).replace(/\/$/, '');
 
   async function post(path: string, account: GupshupAccount, fields: Record<string, string>): Promise<SendResult> {
-    let response: HttpPostAnswer;
+    let response: ServiceAnswer;
     try {
-      response = await httpPost(`${apiUrl()}${path}`, {
+      response = await callService(`${apiUrl()}${path}`, {
+        method: 'POST',
         headers: { apikey: account.apiKey, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: new URLSearchParams(fields).toString(),
         timeoutMs: options.sendTimeoutMs ?? SEND_TIMEOUT_MS,
       });
     } catch (error) {
       // A refused connection never reached Gupshup; a timeout may have, so it is uncertain.
-      const uncertain = error instanceof HttpPostUncertain;
+      const uncertain = error instanceof ServiceCallUncertain;
       throw new ProviderError(`Gupshup no respondió: ${(error as Error).message}`, true, undefined, uncertain);
     }
     let body: { status?: string; messageId?: string; message?: string } = {};

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeMetaServer } from '../../../test/fakes/fake-meta-server.ts';
 import { startFakeWebhookServer } from '../../../test/fakes/fake-webhook-server.ts';
+import { startUnansweringServers } from '../../../test/support/unanswering-servers.ts';
 import { ProviderError, type InboundEvent, type MetaAccount, type OutboundContent, type TemplateForReview } from '../provider.ts';
 import { createMetaCloudProvider, metaSignatureValid } from './meta-cloud.provider.ts';
 import { appSecretProof } from './meta-graph.client.ts';
@@ -519,6 +520,21 @@ describe("Meta adapter: Meta's errors in words people can act on (§2.8)", () =>
     expect(await failure(line().send(CUSTOMER, { type: 'text', text: 'x' }))).toMatchObject({ retryable: true, status: 500 });
     const closed = createMetaCloudProvider({ graphUrl: 'http://127.0.0.1:9', version: 'v25.0', fetchMedia }).line(account);
     expect(await failure(closed.send(CUSTOMER, { type: 'text', text: 'x' }))).toMatchObject({ retryable: true, uncertain: false });
+  });
+
+  it('a send left unanswered, or answered in part, is uncertain: it may have reached Meta', async () => {
+    const unanswering = await startUnansweringServers();
+    try {
+      for (const url of unanswering.urls) {
+        const silent = createMetaCloudProvider({ graphUrl: url, version: 'v25.0', fetchMedia, timeoutMs: 200 }).line(account);
+        expect(await failure(silent.send(CUSTOMER, { type: 'text', text: 'x' }))).toMatchObject({ retryable: true, uncertain: true });
+      }
+      expect(unanswering.received).toEqual([
+        `/v25.0/${account.phoneNumberId}/messages?appsecret_proof=${appSecretProof(account.accessToken, account.appSecret)}`,
+      ]);
+    } finally {
+      unanswering.close();
+    }
   });
 });
 

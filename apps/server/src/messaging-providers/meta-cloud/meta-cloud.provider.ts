@@ -135,7 +135,7 @@ export function createMetaCloudProvider(options: MetaCloudProviderOptions): Mess
         if (!session || !UPLOAD_SESSION.test(session)) throw new ProviderError('Meta no abrió la subida del archivo de ejemplo.', false);
         const uploaded = await graph.call(credentials, `/${session}`, {
           authScheme: 'OAuth',
-          raw: { body: new Blob([new Uint8Array(file.data)], { type: file.mime }), headers: { file_offset: '0', 'content-type': file.mime } },
+          raw: { body: new Uint8Array(file.data), headers: { file_offset: '0', 'content-type': file.mime } },
         });
         const handle = firstString(uploaded.h);
         if (!handle) throw new ProviderError('Meta no devolvió el identificador del archivo de ejemplo.', false);

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { ProviderError } from '../provider.ts';
 import { metaCode, metaFailure, metaRetryable } from './meta-errors.ts';
+import { callService, ServiceCallUncertain, type ServiceAnswer } from '../../platform/outbound-http/service-http.ts';
 
 /**
  * Meta's Graph API as the Cloud API uses it (meta-cloud.md §1): `{graphUrl}/{version}/…`, a bearer token, JSON
@@ -14,7 +15,6 @@ export interface GraphClientOptions {
   graphUrl: string | (() => string);
   /** META_GRAPH_VERSION, e.g. `v25.0`. */
   version: string;
-  fetch?: typeof fetch;
   timeoutMs?: number;
 }
 
@@ -28,7 +28,7 @@ export interface GraphRequest {
   query?: Record<string, string | number | undefined>;
   json?: unknown;
   /** A raw body with its own headers (the resumable upload's file bytes). */
-  raw?: { body: Blob; headers: Record<string, string> };
+  raw?: { body: Uint8Array; headers: Record<string, string> };
   /** The resumable upload authenticates with `OAuth <token>` instead of `Bearer`. */
   authScheme?: 'Bearer' | 'OAuth';
 }
@@ -55,7 +55,6 @@ function graphError(body: GraphAnswer) {
 }
 
 export function createGraphClient(options: GraphClientOptions) {
-  const doFetch = options.fetch ?? fetch;
   const base = () => `${(typeof options.graphUrl === 'string' ? options.graphUrl : options.graphUrl()).replace(/\/$/, '')}/${options.version}`;
 
   return {
@@ -70,29 +69,28 @@ export function createGraphClient(options: GraphClientOptions) {
         ...(request.json !== undefined ? { 'content-type': 'application/json' } : {}),
         ...request.raw?.headers,
       };
-      let response: Response;
+      let response: ServiceAnswer;
       try {
-        response = await doFetch(url, {
+        response = await callService(url, {
           method: request.method ?? (request.json !== undefined || request.raw ? 'POST' : 'GET'),
           headers,
           body: request.raw ? request.raw.body : request.json !== undefined ? JSON.stringify(request.json) : undefined,
-          signal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+          timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         });
       } catch (error) {
         // A refused connection never reached Meta; a timeout may have, so resending could duplicate.
-        const uncertain = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
+        const uncertain = error instanceof ServiceCallUncertain;
         throw new ProviderError(`Meta no respondió: ${(error as Error).message}`, true, undefined, uncertain);
       }
-      const text = await response.text();
-      let body: GraphAnswer = {};
+      let answer: GraphAnswer = {};
       try {
-        const parsed = text ? (JSON.parse(text) as unknown) : {};
-        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) body = parsed as GraphAnswer;
+        const parsed = response.text ? (JSON.parse(response.text) as unknown) : {};
+        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) answer = parsed as GraphAnswer;
       } catch {
         // A proxy's HTML page: reported by its status below.
       }
-      const error = graphError(body);
-      if (response.ok && !error) return body;
+      const error = graphError(answer);
+      if (response.ok && !error) return answer;
       const message = error ? `(#${error.code ?? '?'}) ${error.details ?? error.message ?? 'Error de Meta'}` : `Meta respondió ${response.status}`;
       // An outage says nothing about the message; a Meta error always does.
       const failure = error || response.status < 500 ? metaFailure(error?.code, error?.details ?? error?.message) : undefined;

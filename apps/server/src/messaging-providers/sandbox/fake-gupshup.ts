@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import multipart from '@fastify/multipart';
 import type { RenderedTemplate } from '@embudo/contracts/http/templates';
 import { secretMatches } from '../../platform/auth/secrets.ts';
-import { httpPost } from '../../platform/outbound-http/http-post.ts';
+import { callService } from '../../platform/outbound-http/service-http.ts';
 import { FakeTimers } from './fake-timers.ts';
 import { createMemoryConversationStore, type FakeConversationMessage, type FakeConversationStore, type FakeUpload } from './conversation-store.ts';
 
@@ -141,7 +141,8 @@ export class FakeGupshup {
   private async callback(app: FakeApp, type: string, payload: Record<string, unknown>): Promise<boolean> {
     const envelope = { app: app.appName, timestamp: Date.now(), version: 2, type, payload };
     try {
-      const response = await httpPost(app.callbackUrl, {
+      const response = await callService(app.callbackUrl, {
+        method: 'POST',
         headers: { 'content-type': 'application/json', 'user-agent': 'Gupshup-Sandbox/1.0' },
         body: JSON.stringify(envelope),
         timeoutMs: CALLBACK_TIMEOUT_MS,

@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { RenderedTemplate } from '@embudo/contracts/http/templates';
 import { secretMatches } from '../../platform/auth/secrets.ts';
-import { httpPost } from '../../platform/outbound-http/http-post.ts';
+import { callService } from '../../platform/outbound-http/service-http.ts';
 import { FakeTimers } from './fake-timers.ts';
 import { createMemoryConversationStore, type FakeConversationMessage, type FakeConversationStore, type FakeUpload } from './conversation-store.ts';
 import { CALLBACK_TIMEOUT_MS, type CustomerMessage } from './fake-gupshup.ts';
@@ -207,7 +207,8 @@ export class FakeMetaCloud {
     const raw = JSON.stringify(envelope);
     const signature = `sha256=${createHmac('sha256', number.appSecret).update(raw).digest('hex')}`;
     try {
-      const response = await httpPost(number.callbackUrl, {
+      const response = await callService(number.callbackUrl, {
+        method: 'POST',
         headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature, 'user-agent': 'facebookexternalua' },
         body: raw,
         timeoutMs: CALLBACK_TIMEOUT_MS,

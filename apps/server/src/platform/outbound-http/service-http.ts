@@ -1,16 +1,16 @@
 import { request, errors } from 'undici';
 
-export interface HttpPostAnswer {
+export interface ServiceAnswer {
   status: number;
   ok: boolean;
   text: string;
 }
 
 /** No answer in time, or an answer cut short: the request may have reached the other side, or not. */
-export class HttpPostUncertain extends Error {}
+export class ServiceCallUncertain extends Error {}
 
 /**
- * A POST to a service whose address the operator or the code chose (the messaging provider's API, the sandbox's
+ * A request to a service whose address the operator or the code chose (the messaging providers' APIs, the sandbox's
  * callbacks), not a URL a company typed (that is outbound-http.guard.ts). undici's `request` on its shared keep-alive
  * pool: `fetch` with `AbortSignal.timeout` cost 0.81 ms of CPU a request here against 0.24 ms (client and a trivial
  * server), and a campaign message makes five such requests in the sandbox (its send and four status callbacks).
@@ -19,18 +19,21 @@ export class HttpPostUncertain extends Error {}
  * A failure before any answer (a refused connection) is thrown as it is: as with `fetch`, the caller takes it as not
  * sent.
  */
-export async function httpPost(url: string, init: { headers: Record<string, string>; body: string; timeoutMs: number }): Promise<HttpPostAnswer> {
+export async function callService(
+  url: string | URL,
+  init: { method: 'GET' | 'POST' | 'DELETE'; headers: Record<string, string>; body?: string | Uint8Array; timeoutMs: number },
+): Promise<ServiceAnswer> {
   let response: Awaited<ReturnType<typeof request>>;
   try {
-    response = await request(url, { method: 'POST', headers: init.headers, body: init.body, headersTimeout: init.timeoutMs, bodyTimeout: init.timeoutMs });
+    response = await request(url, { method: init.method, headers: init.headers, body: init.body, headersTimeout: init.timeoutMs, bodyTimeout: init.timeoutMs });
   } catch (error) {
-    if (error instanceof errors.HeadersTimeoutError) throw new HttpPostUncertain(error.message);
+    if (error instanceof errors.HeadersTimeoutError) throw new ServiceCallUncertain(error.message);
     throw error;
   }
   try {
     const text = await response.body.text();
     return { status: response.statusCode, ok: response.statusCode >= 200 && response.statusCode < 300, text };
   } catch (error) {
-    throw new HttpPostUncertain((error as Error).message);
+    throw new ServiceCallUncertain((error as Error).message);
   }
 }
