@@ -2,8 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * Two HTTP servers a provider never answers properly: one reads the request and stays silent, the other starts an
- * answer and cuts it short. A send to either may have reached the provider, so it must come back uncertain.
+ * Two HTTP servers that never answer a send properly, as a provider's API may fail: one reads the request and stays
+ * silent, the other starts an answer and cuts it short. A send to either may have reached the provider, so a client
+ * must report it as uncertain.
  */
 export async function startUnansweringServers() {
   const received: string[] = [];

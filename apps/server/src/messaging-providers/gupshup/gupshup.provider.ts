@@ -85,7 +85,7 @@ export function createGupshupProvider(options: GupshupProviderOptions): Messagin
         timeoutMs: options.sendTimeoutMs ?? SEND_TIMEOUT_MS,
       });
     } catch (error) {
-      // A refused connection never reached Gupshup; a timeout may have, so it is uncertain.
+      // A refused connection never reached Gupshup; a timeout or an answer cut short may have, so it is uncertain.
       const uncertain = error instanceof ServiceCallUncertain;
       throw new ProviderError(`Gupshup no respondió: ${(error as Error).message}`, true, undefined, uncertain);
     }

@@ -526,8 +526,8 @@ describe("Meta adapter: Meta's errors in words people can act on (§2.8)", () =>
     const unanswering = await startUnansweringServers();
     try {
       for (const url of unanswering.urls) {
-        const silent = createMetaCloudProvider({ graphUrl: url, version: 'v25.0', fetchMedia, timeoutMs: 200 }).line(account);
-        expect(await failure(silent.send(CUSTOMER, { type: 'text', text: 'x' }))).toMatchObject({ retryable: true, uncertain: true });
+        const unanswered = createMetaCloudProvider({ graphUrl: url, version: 'v25.0', fetchMedia, timeoutMs: 200 }).line(account);
+        expect(await failure(unanswered.send(CUSTOMER, { type: 'text', text: 'x' }))).toMatchObject({ retryable: true, uncertain: true });
       }
       expect(unanswering.received).toEqual([
         `/v25.0/${account.phoneNumberId}/messages?appsecret_proof=${appSecretProof(account.accessToken, account.appSecret)}`,

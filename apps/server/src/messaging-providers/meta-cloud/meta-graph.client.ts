@@ -78,7 +78,7 @@ export function createGraphClient(options: GraphClientOptions) {
           timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         });
       } catch (error) {
-        // A refused connection never reached Meta; a timeout may have, so resending could duplicate.
+        // A refused connection never reached Meta; a timeout or an answer cut short may have, so resending could duplicate.
         const uncertain = error instanceof ServiceCallUncertain;
         throw new ProviderError(`Meta no respondió: ${(error as Error).message}`, true, undefined, uncertain);
       }
