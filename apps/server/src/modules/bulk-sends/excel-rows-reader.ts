@@ -1,22 +1,12 @@
 import { badRequest } from '../../platform/errors/app-error.ts';
-import { entryBeside, SerialWorker } from '../../platform/threads/serial-worker.ts';
+import { entryBeside, errorOfRefusal, fileRequest, SerialWorker, type RefusalMessage } from '../../platform/threads/serial-worker.ts';
 import { readExcelRows, type RowConsumer, type SheetRow } from './excel-sheet.parser.ts';
-
-export interface ExcelRowsRequest {
-  id: number;
-  fileName: string;
-  data: Uint8Array;
-}
 
 /**
  * What the worker answers a file with, in order: its headers (again if a reader starts over), its data rows a
- * thousand at a time, then that it is done; or why the file cannot be read (`refused`: the 400's message).
+ * thousand at a time, then that it is done; or why the file cannot be read.
  */
-export type ExcelRowsMessage =
-  | { id: number; headers: string[] }
-  | { id: number; rows: SheetRow[] }
-  | { id: number; done: true }
-  | { id: number; refused: string | undefined; failed: string };
+export type ExcelRowsMessage = { id: number; headers: string[] } | { id: number; rows: SheetRow[] } | { id: number; done: true } | RefusalMessage;
 
 export const EXCEL_READ_TIMEOUT_MS = 120_000;
 export const EXCEL_TOO_SLOW = 'El archivo Excel tardó demasiado en leerse: divídelo en varios archivos más pequeños.';
@@ -67,14 +57,13 @@ export class ExcelRowsReader {
     let consume: RowConsumer | undefined;
     try {
       await this.worker.request<void>(
-        // A copy: the request's buffer stays the caller's.
-        (id) => ({ id, fileName, data: new Uint8Array(data) }) satisfies ExcelRowsRequest,
+        (id) => fileRequest(id, fileName, data),
         (message, settle) => {
           try {
             if ('headers' in message) consume = begin(message.headers);
             else if ('rows' in message) message.rows.forEach((row) => consume!(row));
             else if ('done' in message) settle.done();
-            else settle.fail(message.refused === undefined ? new Error(`reading a workbook failed: ${message.failed}`) : badRequest(message.refused));
+            else settle.fail(errorOfRefusal(message, 'reading a workbook'));
           } catch (error) {
             settle.fail(error);
           }

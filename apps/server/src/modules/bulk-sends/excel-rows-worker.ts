@@ -3,13 +3,14 @@
  * headers and rows, or the reason it cannot be read.
  */
 import { parentPort } from 'node:worker_threads';
-import { AppError } from '../../platform/errors/app-error.ts';
+import { bytesOf, refusalMessage, type FileRequest } from '../../platform/threads/serial-worker.ts';
 import { readExcelRows, type SheetRow } from './excel-sheet.parser.ts';
-import type { ExcelRowsMessage, ExcelRowsRequest } from './excel-rows-reader.ts';
+import type { ExcelRowsMessage } from './excel-rows-reader.ts';
 
 const ROWS_PER_MESSAGE = 1_000;
 
-async function read({ id, fileName, data }: ExcelRowsRequest): Promise<void> {
+async function read(request: FileRequest): Promise<void> {
+  const { id } = request;
   const post = (message: ExcelRowsMessage) => parentPort!.postMessage(message);
   let rows: SheetRow[] = [];
   const flush = () => {
@@ -17,7 +18,7 @@ async function read({ id, fileName, data }: ExcelRowsRequest): Promise<void> {
     rows = [];
   };
   try {
-    await readExcelRows(Buffer.from(data.buffer, data.byteOffset, data.byteLength), fileName, (headers) => {
+    await readExcelRows(bytesOf(request), request.fileName, (headers) => {
       // A reader starting over after a failure: its rows go to the consumer that these headers begin.
       rows = [];
       post({ id, headers });
@@ -29,12 +30,12 @@ async function read({ id, fileName, data }: ExcelRowsRequest): Promise<void> {
     flush();
     post({ id, done: true });
   } catch (error) {
-    post({ id, refused: error instanceof AppError && error.code === 'BAD_REQUEST' ? error.message : undefined, failed: String(error) });
+    post(refusalMessage(id, error));
   }
 }
 
 // One file at a time: two large files read side by side would need twice the worker's heap.
 let reading = Promise.resolve();
-parentPort!.on('message', (request: ExcelRowsRequest) => {
+parentPort!.on('message', (request: FileRequest) => {
   reading = reading.then(() => read(request));
 });

@@ -1,9 +1,41 @@
 import type { Worker, WorkerOptions } from 'node:worker_threads';
+import { AppError, badRequest } from '../errors/app-error.ts';
 import { moduleWorker } from './module-worker.ts';
 
 /** Every message a worker posts names the request it answers. */
 export interface WorkerMessage {
   id: number;
+}
+
+/** A file handed to a worker: a copy of its bytes, so the caller's buffer stays the caller's. */
+export interface FileRequest extends WorkerMessage {
+  fileName: string;
+  data: Uint8Array;
+}
+
+export function fileRequest(id: number, fileName: string, data: Buffer): FileRequest {
+  return { id, fileName, data: new Uint8Array(data) };
+}
+
+/** The request's bytes as a Buffer, on the worker's side (no copy). */
+export function bytesOf(request: FileRequest): Buffer {
+  return Buffer.from(request.data.buffer, request.data.byteOffset, request.data.byteLength);
+}
+
+/** Why a worker could not serve a request: `refused` is the message of a 400 to pass on; `failed`, what went wrong. */
+export interface RefusalMessage extends WorkerMessage {
+  refused: string | undefined;
+  failed: string;
+}
+
+/** The worker's side: a request's error as a message (an AppError 400 travels as its message). */
+export function refusalMessage(id: number, error: unknown): RefusalMessage {
+  return { id, refused: error instanceof AppError && error.code === 'BAD_REQUEST' ? error.message : undefined, failed: String(error) };
+}
+
+/** The server's side: the 400 a refusal stands for, or an error that says `what` failed. */
+export function errorOfRefusal(message: RefusalMessage, what: string): Error {
+  return message.refused === undefined ? new Error(`${what} failed: ${message.failed}`) : badRequest(message.refused);
 }
 
 /** How a request's messages settle its answer. */

@@ -3,18 +3,18 @@
  * file's text or the reason it cannot be read.
  */
 import { parentPort } from 'node:worker_threads';
-import { AppError } from '../../../platform/errors/app-error.ts';
+import { bytesOf, refusalMessage, type FileRequest } from '../../../platform/threads/serial-worker.ts';
 import { readKnowledgeFile } from './knowledge-files.ts';
-import type { ReadAnswer, ReadRequest } from './knowledge-reader.ts';
+import type { ReadAnswer } from './knowledge-reader.ts';
 
-async function answer({ id, fileName, data }: ReadRequest): Promise<ReadAnswer> {
+async function answer(request: FileRequest): Promise<ReadAnswer> {
   try {
-    return { id, file: await readKnowledgeFile({ fileName, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength) }) };
+    return { id: request.id, file: await readKnowledgeFile({ fileName: request.fileName, data: bytesOf(request) }) };
   } catch (error) {
-    return { id, refused: error instanceof AppError && error.code === 'BAD_REQUEST' ? error.message : undefined, failed: String(error) };
+    return refusalMessage(request.id, error);
   }
 }
 
-parentPort!.on('message', (request: ReadRequest) => {
+parentPort!.on('message', (request: FileRequest) => {
   void answer(request).then((answered) => parentPort!.postMessage(answered));
 });

@@ -1,15 +1,9 @@
-import { entryBeside, SerialWorker } from '../../../platform/threads/serial-worker.ts';
+import { entryBeside, errorOfRefusal, fileRequest, SerialWorker, type RefusalMessage } from '../../../platform/threads/serial-worker.ts';
 import { badRequest } from '../../../platform/errors/app-error.ts';
 import type { KnowledgeFile } from './knowledge-files.ts';
 
-export interface ReadRequest {
-  id: number;
-  fileName: string;
-  data: Uint8Array;
-}
-
-/** The file's text, or why it cannot be read (`refused`: the 400's message), or how reading it failed. */
-export type ReadAnswer = { id: number; file: KnowledgeFile } | { id: number; refused: string | undefined; failed: string };
+/** The file's text, or why it cannot be read. */
+export type ReadAnswer = { id: number; file: KnowledgeFile } | RefusalMessage;
 
 /** How long one file may take to read before its reader is stopped and the file refused. */
 export const KNOWLEDGE_READ_TIMEOUT_MS = 60_000;
@@ -28,11 +22,10 @@ export class KnowledgeReader {
 
   read = (file: { fileName: string; data: Buffer }): Promise<KnowledgeFile> =>
     this.worker.request<KnowledgeFile>(
-      // A copy: the request's buffer stays the caller's.
-      (id) => ({ id, fileName: file.fileName, data: new Uint8Array(file.data) }) satisfies ReadRequest,
+      (id) => fileRequest(id, file.fileName, file.data),
       (answer, settle) => {
         if ('file' in answer) settle.done(answer.file);
-        else settle.fail(answer.refused === undefined ? new Error(`reading a knowledge file failed: ${answer.failed}`) : badRequest(answer.refused));
+        else settle.fail(errorOfRefusal(answer, 'reading a knowledge file'));
       },
       { timeoutMs: this.timeoutMs, tooSlow: () => badRequest(READ_TOO_SLOW) },
     );
