@@ -80,7 +80,9 @@ describe('Configurar Bot Auto', () => {
     await openBotDialog({
       'GET /t/acme/api/bot-settings': () => json(200, { enabled: true, message: 'Hola', triggerColumnId: 'c-nuevos', menuColumnIds: ['c-soporte'] }),
     });
-    expect(((await screen.findByLabelText('Mensaje de bienvenida')) as HTMLTextAreaElement).value).toBe('Hola');
+    const message = (await screen.findByLabelText('Mensaje de bienvenida')) as HTMLTextAreaElement;
+    // The field can be on screen a moment before the saved settings fill it.
+    await waitFor(() => expect(message.value).toBe('Hola'));
     expect(screen.getByRole('switch', { name: 'Activar bot automático' }).getAttribute('aria-checked')).toBe('true');
     expect((within(screen.getByRole('radiogroup', { name: 'Columna de espera' })).getByRole('radio', { name: 'Nuevos' }) as HTMLInputElement).checked).toBe(
       true,

@@ -15,12 +15,16 @@ beforeEach(() => {
   sleeps = [];
 });
 
+// Far above any answer of the in-process fake, so a run slowed by a busy machine never turns into a timeout and a
+// retry; the timeout test sets its own.
+const TEST_TIMEOUT_MS = 15_000;
+
 const model = (overrides: { apiKey?: string; timeoutMs?: number } = {}) =>
   createGeminiModel({
     apiKey: overrides.apiKey ?? fake.apiKey,
     baseUrl: fake.url,
     model: 'gemini-2.5-flash',
-    timeoutMs: overrides.timeoutMs ?? 2_000,
+    timeoutMs: overrides.timeoutMs ?? TEST_TIMEOUT_MS,
     sleep: async (ms) => {
       sleeps.push(ms);
     },
@@ -278,7 +282,7 @@ describe('Gemini adapter', () => {
     const unreachable = createGeminiModel({
       apiKey: 'k',
       baseUrl: closed.url,
-      timeoutMs: 2_000,
+      timeoutMs: TEST_TIMEOUT_MS,
       sleep: async (ms) => {
         sleeps.push(ms);
       },
