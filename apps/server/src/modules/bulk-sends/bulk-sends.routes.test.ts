@@ -29,7 +29,7 @@ import { AGED_SLICES_PER_READ, COUNTS_KEPT_MS } from './bulk-sends.service.ts';
 import { savePricing } from '../usage/index.ts';
 import { SendPacer } from '../send-pacing/index.ts';
 import { createTestClock } from '../../../test/support/test-clock.ts';
-import { statementsOfOneJob, statementsOfOneSend, STATEMENTS_PER_SEND } from '../../../test/support/send-cost.ts';
+import { statementsOfDueJobs, statementsOfSends, STATEMENTS_PER_SEND } from '../../../test/support/send-cost.ts';
 
 type Owner = Awaited<ReturnType<typeof registerTenant>>;
 
@@ -833,7 +833,7 @@ describe('the cost of a slice', () => {
       await t.app.queue.drain();
       const created = (await postBatch(owner, funnelId, request)).json();
       // Only the batch's chunk job is due (the sandbox's late statuses of earlier sends bring jobs too).
-      const statements = await statementsOfOneJob(t, chunkOf(created.id));
+      const statements = await statementsOfDueJobs(t, chunkOf(created.id));
       const queued = await db()
         .select()
         .from(batchRecipients)
@@ -864,9 +864,9 @@ describe('the cost of a slice', () => {
     await t.app.queue.drain();
     const created = (await postBatch(owner, funnelId, request)).json();
     // The batch's chunk stores the row and its send job; nothing else runs meanwhile.
-    await statementsOfOneJob(t, chunkOf(created.id));
+    await statementsOfDueJobs(t, chunkOf(created.id));
 
-    expect(await statementsOfOneSend(t)).toBe(STATEMENTS_PER_SEND);
+    expect(await statementsOfSends(t)).toBe(STATEMENTS_PER_SEND);
     expect(sendsTo(owner)).toEqual(['5215591000001']);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { cards, contacts, jobs, messages, tenants } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { untilWithJobs } from '../../../test/support/polling.ts';
@@ -7,6 +7,7 @@ import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { connectClient, joinTenant, listenOnRandomPort, nextEvent, type TestSocket } from '../../../test/support/realtime-client.ts';
 import { sandboxAppName } from '../tenants/index.ts';
 import { INTERRUPTED_SEND, MEDIA_NOT_DOWNLOADED } from './chats.jobs.ts';
+import { statementsOfSends } from '../../../test/support/send-cost.ts';
 
 let t: TestApp;
 let baseUrl: string;
@@ -342,6 +343,48 @@ describe('outbound messages', () => {
     const [row] = await t.database.db.select().from(messages).where(eq(messages.id, id));
     expect(row).toMatchObject({ ack: -1, errorReason: INTERRUPTED_SEND });
     expect(fake().requests.length).toBe(before);
+  });
+
+  it('sends the messages due together as one batch, each with the outcome it would have alone', async () => {
+    const owner = await registerTenant(t.app);
+    const ids: string[] = [];
+    for (const phone of ['5215512300001', '5215512300002', '5215512300003', '5215512300004']) {
+      const card = await customerWrites(owner, 'Hola', phone);
+      ids.push((await send(owner, { cardId: card.id, text: `Para ${phone}` })).json().id);
+    }
+    const [, , , crashed] = ids;
+    // The fourth was claimed by an attempt that never recorded the provider's answer.
+    await t.database.db.update(messages).set({ dispatchStartedAt: new Date() }).where(eq(messages.id, crashed!));
+    // Of the three the batch sends at once, one meets an outage and one a refusal, whichever arrives first.
+    fake().failNextSends({ status: 503 }, { status: 400, body: { status: 'error', message: 'Invalid Destination' } });
+    const requestsBefore = fake().requests.length;
+    await statementsOfSends(t, 4);
+
+    expect(fake().requests.length - requestsBefore).toBe(3);
+    const rows = await t.database.db.select().from(messages).where(inArray(messages.id, ids));
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect(byId.get(crashed!)).toMatchObject({ ack: -1, errorReason: INTERRUPTED_SEND });
+    const others = ids.slice(0, 3).map((id) => byId.get(id)!);
+    const accepted = others.filter((row) => row.providerMessageId);
+    const refused = others.filter((row) => row.ack === -1);
+    const retrying = others.filter((row) => !row.providerMessageId && row.ack === 0);
+    expect([accepted.length, refused.length, retrying.length]).toEqual([1, 1, 1]);
+    expect(refused[0]).toMatchObject({ dispatchStartedAt: null, errorReason: expect.any(String) });
+    // The outage handed its claim back and waits for its retry, its attempt counted.
+    expect(retrying[0]!.dispatchStartedAt).toBeNull();
+    const [retryJob] = await t.database.db
+      .select()
+      .from(jobs)
+      .where(sql`${jobs.payload}->>'messageId' = ${retrying[0]!.id}`);
+    expect(retryJob).toMatchObject({ status: 'pending', attempts: 1 });
+
+    await t.database.db
+      .update(jobs)
+      .set({ runAt: new Date(Date.now() - 1000) })
+      .where(eq(jobs.id, retryJob!.id));
+    await until(async () => (await t.database.db.select().from(messages).where(eq(messages.id, retrying[0]!.id)))[0]?.providerMessageId);
+    const usage = (await t.app.inject({ method: 'GET', url: `/t/${owner.tenant.slug}/api/usage`, headers: bearer(owner.token) })).json();
+    expect(usage.sentCount).toBe(2);
   });
 
   it('keeps ack at read when statuses arrive out of order', async () => {

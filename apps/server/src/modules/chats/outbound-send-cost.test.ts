@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { cards, messages } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { listenOnRandomPort } from '../../../test/support/realtime-client.ts';
-import { statementsOfOneSend, STATEMENTS_PER_SEND } from '../../../test/support/send-cost.ts';
+import { statementsOfSends, STATEMENTS_PER_SEND, STATEMENTS_PER_TEN_SENDS } from '../../../test/support/send-cost.ts';
 import { sandboxAppName } from '../tenants/index.ts';
 
 let t: TestApp;
@@ -16,9 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function chatWithCustomer() {
-  const owner = await registerTenant(t.app);
-  const phone = '5215512340000';
+async function chatWithCustomer(owner?: Awaited<ReturnType<typeof registerTenant>>, phone = '5215512340000') {
+  owner ??= await registerTenant(t.app);
   await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone, name: 'Cliente', kind: 'text', text: 'Hola' });
   const [card] = await t.database.db
     .select()
@@ -39,10 +38,31 @@ describe('outbound send cost', () => {
     });
     expect(sent.statusCode).toBe(201);
     // Only the send is due: the jobs the message's events brought wait, so the count is the send's alone.
-    const statements = await statementsOfOneSend(t);
+    const statements = await statementsOfSends(t);
 
     const [message] = await t.database.db.select().from(messages).where(eq(messages.id, sent.json().id));
     expect(message!.providerMessageId).toBeTruthy();
     expect(statements).toBe(STATEMENTS_PER_SEND);
+  });
+
+  it(`sends ten texts of two companies as one batch in ${STATEMENTS_PER_TEN_SENDS} statements`, async () => {
+    const chats = [];
+    for (const company of [await registerTenant(t.app), await registerTenant(t.app)])
+      for (let n = 0; n < 5; n++) chats.push(await chatWithCustomer(company, `52155123400${n}1`));
+    const ids: string[] = [];
+    for (const { owner, card } of chats) {
+      const sent = await t.app.inject({
+        method: 'POST',
+        url: `/t/${owner.tenant.slug}/api/message`,
+        headers: bearer(owner.token),
+        payload: { cardId: card.id, text: 'Con gusto' },
+      });
+      ids.push(sent.json().id);
+    }
+    const statements = await statementsOfSends(t, 10);
+
+    const sent = await t.database.db.select().from(messages).where(inArray(messages.id, ids));
+    expect(sent.filter((message) => message.providerMessageId)).toHaveLength(10);
+    expect(statements).toBe(STATEMENTS_PER_TEN_SENDS);
   });
 });

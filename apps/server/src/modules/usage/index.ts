@@ -17,4 +17,5 @@ export {
   recordUsage,
   savePricing,
   unbillFailedMessage,
+  type UsageKind,
 } from './usage.service.ts';

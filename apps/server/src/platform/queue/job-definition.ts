@@ -6,6 +6,27 @@ export interface JobContext {
   attempt: number;
 }
 
+/** One job of a batch: its payload and its own attempt. */
+export interface BatchItem<Payload> {
+  payload: Payload;
+  ctx: JobContext;
+}
+
+/** How one job of a batch ended badly: retried or failed for good as a lone job that threw `error` would be. */
+export interface JobFailure {
+  error: unknown;
+}
+
+/**
+ * Jobs of one name the worker may run together (issue 16: a campaign's sends share their statements). A batch's jobs
+ * never share an order key: the claim leaves a job waiting while an earlier one of its key is unfinished.
+ */
+export interface JobBatching<Payload> {
+  maxSize: number;
+  /** Answers each item's failure, or undefined when it completed, in the items' order. */
+  handle(items: ReadonlyArray<BatchItem<Payload>>): Promise<ReadonlyArray<JobFailure | undefined>>;
+}
+
 export interface JobBackoff {
   baseMs: number;
   maxMs: number;
@@ -20,6 +41,7 @@ export interface JobDefinition<Payload extends z.ZodType = z.ZodType> {
   backoff: JobBackoff;
   /** How long a claim holds the job; the worker extends it every leaseMs/3 while the handler runs. */
   leaseMs: number;
+  batching?: JobBatching<z.output<Payload>>;
 }
 
 export const JOB_DEFAULTS = {
@@ -48,6 +70,31 @@ export function defineJob<Payload extends z.ZodType>(definition: {
     backoff: definition.backoff ?? JOB_DEFAULTS.backoff,
     leaseMs,
   };
+}
+
+/**
+ * A job whose handler takes several jobs at once (up to `maxBatch`). A job run alone is a batch of one, so both take
+ * the same path.
+ */
+export function defineBatchJob<Payload extends z.ZodType>(definition: {
+  name: string;
+  payload: Payload;
+  maxBatch: number;
+  handleBatch: JobBatching<z.output<Payload>>['handle'];
+  maxAttempts?: number;
+  backoff?: JobBackoff;
+  leaseMs?: number;
+}): JobDefinition<Payload> {
+  const { maxBatch, handleBatch, ...rest } = definition;
+  if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new Error(`job ${definition.name}: maxBatch must be a positive integer`);
+  const job = defineJob({
+    ...rest,
+    handler: async (payload, ctx) => {
+      const [failure] = await handleBatch([{ payload, ctx }]);
+      if (failure) throw failure.error;
+    },
+  });
+  return { ...job, batching: { maxSize: maxBatch, handle: handleBatch } };
 }
 
 /** Delay before the next attempt after `attempts` failed ones: exponential, capped, with up to 10% jitter. */

@@ -5,7 +5,7 @@ import { z, ZodError } from 'zod';
 import { jobs } from '../../../db/schema/index.ts';
 import { createTestDatabase } from '../../../test/support/test-database.ts';
 import { openPostgres, queryRows, type Database, type Db } from '../db/database.ts';
-import { defineJob, type JobContext } from './job-definition.ts';
+import { defineBatchJob, defineJob, type BatchItem, type JobContext } from './job-definition.ts';
 import { JobQueue, type JobQueueOptions } from './job-queue.ts';
 import { gateOf } from '../db/database-gate.ts';
 import { currentLogContext, runWithLogContext } from '../logger/log-context.ts';
@@ -426,6 +426,128 @@ describe('JobQueue', () => {
     expect(await jobRow(unknown!.id)).toMatchObject({ status: 'failed', attempts: 1, lastError: expect.stringMatching(/no handler is registered/) });
     expect(await jobRow(stale!.id)).toMatchObject({ status: 'failed', attempts: 1, lastError: expect.stringMatching(/invalid payload/) });
     expect(greeted).toEqual(['Ana']);
+  });
+
+  describe('batches (issue 16)', () => {
+    /** A batching job that records each batch's ids and fails the items named "fails". */
+    function batchingJob(name: string, maxBatch: number, hold?: Promise<void>) {
+      const batches: string[][] = [];
+      const job = defineBatchJob({
+        name,
+        payload: z.object({ id: z.string() }),
+        maxBatch,
+        backoff: { baseMs: 60_000, maxMs: 60_000 },
+        handleBatch: async (items: ReadonlyArray<BatchItem<{ id: string }>>) => {
+          batches.push(items.map((item) => item.payload.id).sort());
+          await hold;
+          return items.map((item) => (item.payload.id === 'fails' ? { error: new Error(`provider busy (attempt ${item.ctx.attempt})`) } : undefined));
+        },
+      });
+      return { job, batches };
+    }
+
+    it('runs jobs of a batching name together up to its size, each with its own outcome and attempt', async () => {
+      const { job, batches } = batchingJob('test.batched', 3);
+      const queue = newQueue();
+      queue.register(job);
+      const ids: Record<string, string | null> = {};
+      for (const id of ['a', 'fails', 'c', 'd', 'e']) ids[id] = await queue.enqueue(database.db, job, { id });
+
+      // One slot: the claim of one job came back full, so a claim of its name filled its batch up.
+      expect(await queue.runDueJobsOnce(1)).toBe(3);
+      expect(batches).toEqual([['a', 'c', 'fails']]);
+      expect(await jobRow(ids.a!)).toMatchObject({ status: 'completed', attempts: 1 });
+      expect(await jobRow(ids.c!)).toMatchObject({ status: 'completed', attempts: 1 });
+      expect(await jobRow(ids.fails!)).toMatchObject({ status: 'pending', attempts: 1, lastError: 'provider busy (attempt 1)' });
+      expect(await jobRow(ids.d!)).toMatchObject({ status: 'pending', attempts: 0 });
+
+      // Two slots, two jobs due: one batch of both, the failed one waiting for its backoff.
+      expect(await queue.runDueJobsOnce(2)).toBe(2);
+      expect(batches[1]).toEqual(['d', 'e']);
+      await database.db
+        .update(jobs)
+        .set({ runAt: sql`now()` })
+        .where(eq(jobs.id, ids.fails!));
+      expect(await queue.runDueJobsOnce()).toBe(1);
+      expect(await jobRow(ids.fails!)).toMatchObject({ status: 'pending', attempts: 2, lastError: 'provider busy (attempt 2)' });
+    });
+
+    it('claims a lone job of an idle queue once and runs it as a batch of one', async () => {
+      const { job, batches } = batchingJob('test.batched-alone', 10);
+      const queue = newQueue();
+      queue.register(job);
+      const id = await queue.enqueue(database.db, job, { id: 'alone' });
+      const { result: ran, statements } = await gateOf(database.db).countStatements(() => queue.runDueJobsOnce());
+      expect(ran).toBe(1);
+      expect(batches).toEqual([['alone']]);
+      // Its claim and its completion: the claim did not come back full, so no second claim looked for more.
+      expect(statements).toBe(2);
+      expect((await jobRow(id)).status).toBe('completed');
+    });
+
+    it('never puts two jobs of one order key in a batch: the later one runs after the earlier finished', async () => {
+      const { job, batches } = batchingJob('test.batched-ordered', 10);
+      const queue = newQueue();
+      queue.register(job);
+      for (const id of ['chat-1 first', 'chat-1 second', 'chat-2 only']) await queue.enqueue(database.db, job, { id }, { orderKey: id.split(' ')[0] });
+      await queue.drain();
+      expect(batches).toEqual([['chat-1 first', 'chat-2 only'], ['chat-1 second']]);
+    });
+
+    it('fails a job of the batch whose payload no longer validates, runs the others, and retries them all when the handler throws', async () => {
+      let throwing = true;
+      const batches: string[][] = [];
+      const job = defineBatchJob({
+        name: 'test.batched-throwing',
+        payload: z.object({ id: z.string() }),
+        maxBatch: 5,
+        backoff: { baseMs: 60_000, maxMs: 60_000 },
+        handleBatch: async (items: ReadonlyArray<BatchItem<{ id: string }>>) => {
+          batches.push(items.map((item) => item.payload.id).sort());
+          if (throwing) throw new Error('database went away');
+          return items.map(() => undefined);
+        },
+      });
+      const queue = newQueue();
+      queue.register(job);
+      const [stale] = await database.db
+        .insert(jobs)
+        .values({ name: 'test.batched-throwing', payload: { id: 42 } })
+        .returning();
+      const first = await queue.enqueue(database.db, job, { id: 'first' });
+      const second = await queue.enqueue(database.db, job, { id: 'second' });
+      expect(await queue.runDueJobsOnce()).toBe(3);
+      expect(batches).toEqual([['first', 'second']]);
+      expect(await jobRow(stale!.id)).toMatchObject({ status: 'failed', lastError: expect.stringMatching(/invalid payload/) });
+      for (const id of [first, second]) expect(await jobRow(id)).toMatchObject({ status: 'pending', attempts: 1, lastError: 'database went away' });
+
+      throwing = false;
+      await database.db
+        .update(jobs)
+        .set({ runAt: sql`now()` })
+        .where(eq(jobs.status, 'pending'));
+      await queue.drain();
+      for (const id of [first, second]) expect(await jobRow(id)).toMatchObject({ status: 'completed', attempts: 2 });
+    });
+
+    it('holds no more batches at once than its concurrency', async () => {
+      const release = deferred();
+      const { job, batches } = batchingJob('test.batched-busy', 3, release.promise);
+      const queue = newQueue({ concurrency: 2 });
+      queue.register(job);
+      await queue.enqueueMany(
+        database.db,
+        Array.from({ length: 10 }, (_, n) => ({ definition: job, payload: { id: `job-${n}` } })),
+      );
+      queue.start();
+      await waitFor(() => batches.length === 2);
+      // Two slots, each a batch of three; the queue claims nothing more while they run.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(batches.map((batch) => batch.length)).toEqual([3, 3]);
+      expect((await database.db.select().from(jobs).where(eq(jobs.status, 'running'))).length).toBe(6);
+      release.resolve();
+      await waitFor(async () => (await database.db.select().from(jobs).where(eq(jobs.status, 'completed'))).length === 10);
+    });
   });
 
   describe('throughput and fairness (issue 16)', () => {

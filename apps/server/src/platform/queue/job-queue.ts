@@ -7,7 +7,7 @@ import { jobs } from '../../../db/schema/index.ts';
 import { queryRows, type Db, type DbExecutor } from '../db/database.ts';
 import { gateOf, type DatabaseGate } from '../db/database-gate.ts';
 import { currentLogContext, runWithLogContext } from '../logger/log-context.ts';
-import { JOB_DEFAULTS, retryDelayMs, type JobDefinition } from './job-definition.ts';
+import { JOB_DEFAULTS, retryDelayMs, type JobBatching, type JobDefinition, type JobFailure } from './job-definition.ts';
 import { collectAfterCommit, runDeferred } from '../events/after-commit.ts';
 
 type LogFn = (details: object, message: string) => void;
@@ -351,9 +351,9 @@ export class JobQueue {
 
   /** Claims what is due now (up to `limit`), runs it and waits for the outcome; answers how many ran. */
   async runDueJobsOnce(limit = this.concurrency): Promise<number> {
-    const claimed = await this.gate.runInBackground(() => this.claim(limit));
-    await Promise.all(claimed.map((job) => this.track(this.runClaimed(job))));
-    return claimed.length;
+    const units = await this.gate.runInBackground(() => this.claimUnits(limit));
+    await Promise.all(units.map((unit) => this.track(this.runUnit(unit))));
+    return units.reduce((count, unit) => count + unit.length, 0);
   }
 
   /** Runs due jobs until none is left due; jobs scheduled later stay pending. For tests and scripts. */
@@ -370,8 +370,8 @@ export class JobQueue {
       const free = this.concurrency - this.running.size;
       if (free > 0) {
         try {
-          const due = await this.gate.runInBackground(() => this.claim(free));
-          due.forEach((job) => void this.track(this.runClaimed(job)));
+          const units = await this.gate.runInBackground(() => this.claimUnits(free));
+          units.forEach((unit) => void this.track(this.runUnit(unit)));
         } catch (error) {
           this.logger.error({ err: error, workerId: this.workerId }, 'job queue could not claim jobs');
         }
@@ -422,8 +422,9 @@ export class JobQueue {
    * `limit`, PostgreSQL judged its generic plan costlier and planned every claim afresh (on PGlite 0.54 ms of planning
    * for 0.24 ms of work). One text per limit (at most `concurrency` of them) is kept prepared with its plan.
    */
-  private claim(limit: number): Promise<ClaimedJob[]> {
+  private claim(limit: number, name?: string): Promise<ClaimedJob[]> {
     const rows = sql.raw(String(Math.max(1, Math.trunc(limit))));
+    const ofName = name === undefined ? sql`` : sql` and j.name = ${name}`;
     /** Up to `limit` jobs in `state`, oldest due first, whose order key lets them run now. */
     const claimableWhere = (state: SQL) => sql`
         select j.id, j.run_at from jobs j
@@ -436,8 +437,8 @@ export class JobQueue {
     return queryRows<ClaimedJob>(
       this.db,
       sql`
-      with due as (${claimableWhere(sql`j.status = 'pending' and j.run_at <= now()`)}),
-        expired as (${claimableWhere(sql`j.status = 'running' and j.locked_until < now()`)})
+      with due as (${claimableWhere(sql`j.status = 'pending' and j.run_at <= now()${ofName}`)}),
+        expired as (${claimableWhere(sql`j.status = 'running' and j.locked_until < now()${ofName}`)})
       update jobs
       set status = 'running', locked_by = ${this.workerId}, attempts = attempts + 1,
           locked_until = now() + ${this.leaseMsByName()} * interval '1 millisecond'
@@ -446,12 +447,40 @@ export class JobQueue {
     );
   }
 
+  /**
+   * Claims up to `free` units of work: a lone job, or a batch of jobs of one batching name. Each batching job the first
+   * claim brings seeds a batch; when that claim came back full (more may be due), a claim of that name alone fills
+   * the batches up. So there are never more units than free slots, and a lone send on an idle queue costs no
+   * second claim.
+   */
+  private async claimUnits(free: number): Promise<ClaimedJob[][]> {
+    const claimed = await this.claim(free);
+    const units: ClaimedJob[][] = [];
+    const seedsByName = new Map<string, ClaimedJob[]>();
+    for (const job of claimed) {
+      if (this.definitions.get(job.name)?.batching) seedsByName.set(job.name, [...(seedsByName.get(job.name) ?? []), job]);
+      else units.push([job]);
+    }
+    for (const [name, seeds] of seedsByName) {
+      const { maxSize } = this.definitions.get(name)!.batching!;
+      const more = claimed.length === free && maxSize > 1 ? await this.claim(seeds.length * (maxSize - 1), name) : [];
+      const batch = [...seeds, ...more];
+      for (let start = 0; start < batch.length; start += maxSize) units.push(batch.slice(start, start + maxSize));
+    }
+    return units;
+  }
+
   /** Each job's lease by its name, as literals (see `claim`); job names are identifiers of this code base. */
   private leaseMsByName(): SQL {
     const literal = (name: string) => `'${name.replaceAll("'", "''")}'`;
     const cases = [...this.definitions.values()].map((definition) => `when ${literal(definition.name)} then ${Number(definition.leaseMs)}::float8`);
     const fallback = `${Number(JOB_DEFAULTS.leaseMs)}::float8`;
     return sql.raw(cases.length === 0 ? fallback : `(case name ${cases.join(' ')} else ${fallback} end)`);
+  }
+
+  private runUnit(unit: ClaimedJob[]): Promise<void> {
+    const batching = this.definitions.get(unit[0]!.name)?.batching;
+    return unit.length > 1 && batching ? this.runBatch(unit, batching) : this.runClaimed(unit[0]!);
   }
 
   /** Runs the claimed job with its request id and its own id on every log line, and on the jobs and events it creates. */
@@ -471,31 +500,94 @@ export class JobQueue {
     }
   }
 
+  /** The job's definition and checked payload, or why it cannot run. */
+  private admit(job: ClaimedJob): { definition: JobDefinition; payload: unknown } | { refusal: string } {
+    const definition = this.definitions.get(job.name);
+    if (!definition) return { refusal: `no handler is registered for job "${job.name}"` };
+    if (job.attempts > job.max_attempts) return { refusal: 'the worker running the final attempt stopped before finishing (lease expired)' };
+    const parsed = definition.payload.safeParse(job.payload);
+    if (!parsed.success) return { refusal: `invalid payload: ${z.prettifyError(parsed.error)}` };
+    return { definition, payload: parsed.data };
+  }
+
   private async runInContext(job: ClaimedJob): Promise<JobOutcome | undefined> {
     const claim: Claim = { id: job.id, attempt: job.attempts };
-    const definition = this.definitions.get(job.name);
-    if (!definition) return this.fail(claim, job.name, `no handler is registered for job "${job.name}"`);
-    if (job.attempts > job.max_attempts) {
-      return this.fail(claim, job.name, 'the worker running the final attempt stopped before finishing (lease expired)');
-    }
-    const parsed = definition.payload.safeParse(job.payload);
-    if (!parsed.success) return this.fail(claim, job.name, `invalid payload: ${z.prettifyError(parsed.error)}`);
+    const admitted = this.admit(job);
+    if ('refusal' in admitted) return this.fail(claim, job.name, admitted.refusal);
+    const { definition, payload } = admitted;
     this.claims.set(claim.id, claim);
 
     this.logger.debug({ jobId: job.id, job: job.name, attempt: job.attempts }, 'job started');
-    const heartbeat = setInterval(() => void this.extendLease(claim, definition.leaseMs, heartbeat), definition.leaseMs / 3);
-    this.heartbeats.add(heartbeat);
-    let failure: { error: unknown } | undefined;
+    const stopHeartbeat = this.keepLeases([claim], definition.leaseMs);
+    let failure: JobFailure | undefined;
     try {
       // What the handler defers (announcements of what it committed) runs once it has finished; a failed run drops it.
-      const { deferred } = await collectAfterCommit(() => definition.handler(parsed.data, { jobId: job.id, attempt: job.attempts }));
+      const { deferred } = await collectAfterCommit(() => definition.handler(payload, { jobId: job.id, attempt: job.attempts }));
       await runDeferred(deferred, (error) => this.logger.warn({ err: error, jobId: job.id, job: job.name }, 'work deferred after a job failed'));
     } catch (error) {
       failure = { error };
     } finally {
-      clearInterval(heartbeat);
-      this.heartbeats.delete(heartbeat);
+      stopHeartbeat();
     }
+    return this.recordOutcome(job, claim, definition, failure);
+  }
+
+  /** Runs several claimed jobs of one name through their batch handler; each job's outcome is recorded as a lone job's. */
+  private runBatch(batch: ClaimedJob[], batching: JobBatching<unknown>): Promise<void> {
+    const requestIds = new Set(batch.map((job) => job.request_id));
+    const context = {
+      // The jobs and events the batch creates carry the request id only when every job came from the same one.
+      requestId: requestIds.size === 1 ? (batch[0]!.request_id ?? undefined) : undefined,
+      jobId: batch.map((job) => job.id).join(','),
+      job: batch[0]!.name,
+    };
+    return this.gate.runInBackground(() => runWithLogContext(context, () => this.runBatchInContext(batch, batching)));
+  }
+
+  private async runBatchInContext(batch: ClaimedJob[], batching: JobBatching<unknown>): Promise<void> {
+    const started = performance.now();
+    const finished = (name: string, outcome: JobOutcome | undefined) => {
+      if (outcome) this.observer?.jobFinished(name, outcome, (performance.now() - started) / 1000);
+    };
+    const items: Array<{ job: ClaimedJob; claim: Claim; payload: unknown }> = [];
+    let admittedDefinition: JobDefinition | undefined;
+    for (const job of batch) {
+      const claim: Claim = { id: job.id, attempt: job.attempts };
+      const admitted = this.admit(job);
+      if ('refusal' in admitted) {
+        finished(job.name, await this.fail(claim, job.name, admitted.refusal));
+        continue;
+      }
+      admittedDefinition = admitted.definition;
+      items.push({ job, claim, payload: admitted.payload });
+      this.claims.set(claim.id, claim);
+    }
+    if (!admittedDefinition) return;
+    const definition = admittedDefinition;
+
+    this.logger.debug({ jobIds: items.map(({ job }) => job.id), job: definition.name }, 'job batch started');
+    const stopHeartbeat = this.keepLeases(
+      items.map(({ claim }) => claim),
+      definition.leaseMs,
+    );
+    let failures: ReadonlyArray<JobFailure | undefined>;
+    try {
+      const { result, deferred } = await collectAfterCommit(() =>
+        batching.handle(items.map(({ job, payload }) => ({ payload, ctx: { jobId: job.id, attempt: job.attempts } }))),
+      );
+      failures = result;
+      // A batch that answered has committed each completed job's work, whatever became of the others.
+      await runDeferred(deferred, (error) => this.logger.warn({ err: error, job: definition.name }, 'work deferred after a job batch failed'));
+    } catch (error) {
+      failures = items.map(() => ({ error }));
+    } finally {
+      stopHeartbeat();
+    }
+    await Promise.all(items.map(async ({ job, claim }, index) => finished(job.name, await this.recordOutcome(job, claim, definition, failures[index]))));
+  }
+
+  /** Records how a run of a claimed job ended: completed, failed and retried later, or failed for good. */
+  private async recordOutcome(job: ClaimedJob, claim: Claim, definition: JobDefinition, failure: JobFailure | undefined): Promise<JobOutcome | undefined> {
     // Handed back at shutdown meanwhile: the outcome is no longer this worker's to record.
     if (!this.claims.delete(claim.id)) return undefined;
 
@@ -570,19 +662,38 @@ export class JobQueue {
     this.completing = false;
   }
 
-  private async extendLease(claim: Claim, leaseMs: number, heartbeat: NodeJS.Timeout): Promise<void> {
+  /** Extends the claims' leases every leaseMs/3 while their handler runs; answers the function that stops it. */
+  private keepLeases(claims: Claim[], leaseMs: number): () => void {
+    const held = new Set(claims);
+    const heartbeat = setInterval(() => {
+      for (const claim of held)
+        void this.extendLease(claim, leaseMs).then((kept) => {
+          if (kept) return;
+          held.delete(claim);
+          if (held.size === 0) clearInterval(heartbeat);
+        });
+    }, leaseMs / 3);
+    this.heartbeats.add(heartbeat);
+    return () => {
+      clearInterval(heartbeat);
+      this.heartbeats.delete(heartbeat);
+    };
+  }
+
+  /** Answers false once the lease is lost; a failed statement keeps trying at the next beat. */
+  private async extendLease(claim: Claim, leaseMs: number): Promise<boolean> {
     try {
       const extended = await this.db
         .update(jobs)
         .set({ lockedUntil: msFromNow(leaseMs) })
         .where(this.heldBy(claim))
         .returning({ id: jobs.id });
-      if (extended.length === 0) {
-        clearInterval(heartbeat);
-        this.logger.warn({ jobId: claim.id, attempt: claim.attempt, workerId: this.workerId }, 'job lease was lost while its handler ran');
-      }
+      if (extended.length > 0) return true;
+      this.logger.warn({ jobId: claim.id, attempt: claim.attempt, workerId: this.workerId }, 'job lease was lost while its handler ran');
+      return false;
     } catch (error) {
       this.logger.warn({ err: error, jobId: claim.id }, 'could not extend a job lease');
+      return true;
     }
   }
 }
