@@ -14,10 +14,11 @@ import { createGupshupPartnerClient, partnerCredentialsFrom } from './messaging-
 import { createMetaCloudProvider } from './messaging-providers/meta-cloud/meta-cloud.provider.ts';
 import { createMetaMediaFetcher } from './messaging-providers/meta-cloud/meta-media.ts';
 import { sandboxMediaDownloader, sandboxMetaMediaFetcher } from './messaging-providers/sandbox/sandbox-media.ts';
-import { FakeGupshup } from './messaging-providers/sandbox/fake-gupshup.ts';
+import { FakeGupshup, type FakeApp } from './messaging-providers/sandbox/fake-gupshup.ts';
 import { FakeMetaCloud } from './messaging-providers/sandbox/fake-meta-cloud.ts';
 import { FAKE_GUPSHUP_PREFIX, FAKE_META_PREFIX, sandboxRoutes } from './messaging-providers/sandbox/sandbox-phone.routes.ts';
 import { createDatabaseConversationStore } from './messaging-providers/sandbox/conversation-store.ts';
+import { SharedReads } from './platform/db/shared-reads.ts';
 import { gupshupCredentials } from './modules/admin/index.ts';
 import { sandboxPhoneCrm } from './modules/chats/index.ts';
 import type { SandboxTemplateReviewer } from './modules/templates/index.ts';
@@ -142,9 +143,11 @@ export async function setUpMessaging(app: FastifyInstance, options: MessagingOpt
 async function registerSandboxPhone(app: FastifyInstance, options: MessagingOptions) {
   const { db } = options;
   const store = createDatabaseConversationStore(db);
+  // A campaign's sends ask for their app at once: those arriving while a read runs share the next one, never an older one.
+  const appReads = new SharedReads<FakeApp | undefined>({ gapFactor: 0 });
   const gupshup = new FakeGupshup({
     apps: () => allSandboxApps(db, internalUrl(app), options.appSecret),
-    app: (appName) => sandboxAppNamed(db, internalUrl(app), options.appSecret, appName),
+    app: (appName) => appReads.read(appName, () => sandboxAppNamed(db, internalUrl(app), options.appSecret, appName)),
     publicUrl: () => `${internalUrl(app)}${FAKE_GUPSHUP_PREFIX}`,
     log: options.logger,
     store,
