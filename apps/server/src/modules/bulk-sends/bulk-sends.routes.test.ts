@@ -25,7 +25,7 @@ import { sandboxAppName } from '../tenants/index.ts';
 import { CONTACT_IN_HIDDEN_FUNNEL } from '../chats/index.ts';
 import { TEMPLATE_NOT_APPROVED } from '../templates/index.ts';
 import { OLD_XLS_FORMAT } from './excel-sheet.parser.ts';
-import { AGED_SLICES_PER_READ, COUNTS_KEPT_MS } from './bulk-sends.service.ts';
+import { AGED_SLICES_PER_READ, COUNTS_KEPT_MS, ROWS_PER_TRANSACTION } from './bulk-sends.service.ts';
 import { savePricing } from '../usage/index.ts';
 import { SendPacer } from '../send-pacing/index.ts';
 import { createTestClock } from '../../../test/support/test-clock.ts';
@@ -856,6 +856,30 @@ describe('the cost of a slice', () => {
       return statements;
     };
     expect(await chunkStatements(40)).toBe(await chunkStatements(5));
+  });
+
+  it('lets the event loop turn between the slices of a chunk: on the embedded database nothing else would run until it ended', async () => {
+    const rows = Array.from({ length: 3 * ROWS_PER_TRANSACTION }, (_, i) => [`5215593${String(i).padStart(5, '0')}`, `Cliente ${i}`, `P-${i}`]);
+    const { owner, funnelId, request } = await companyWithFile([HEADERS, ...rows]);
+    await pacer.setRate(owner.tenant.id, 1000);
+    await t.app.queue.drain();
+    const created = (await postBatch(owner, funnelId, request)).json();
+    let turns = 0;
+    let watching = true;
+    const countTurn = () => {
+      turns++;
+      if (watching) setImmediate(countTurn);
+    };
+    setImmediate(countTurn);
+    await statementsOfDueJobs(t, chunkOf(created.id));
+    watching = false;
+    const queued = await db()
+      .select()
+      .from(batchRecipients)
+      .where(and(eq(batchRecipients.batchId, created.id), eq(batchRecipients.status, 'queued')));
+    expect(queued).toHaveLength(3 * ROWS_PER_TRANSACTION);
+    // A turn after each of the three slices at least (PostgreSQL's answers bring many more).
+    expect(turns).toBeGreaterThanOrEqual(3);
   });
 
   it("sends a batch row in as many statements as any send: its chunk told the dashboard's listener the row's batch, so the send counts a change on the batch instead of looking it up", async () => {

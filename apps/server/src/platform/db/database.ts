@@ -119,7 +119,8 @@ export function turningBetweenStatementsOf<T>(work: () => Promise<T>): Promise<T
   return turningBetweenStatements.run(true, work);
 }
 
-const nextTurnOfTheEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Lets timers and I/O run before the caller goes on (work on PGlite that would otherwise hold the event loop). */
+export const nextTurnOfTheEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * PGlite whose statements and transactions pass the gate and are counted (a transaction's BEGIN and COMMIT too), and
