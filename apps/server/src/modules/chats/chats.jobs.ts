@@ -187,10 +187,10 @@ async function sendMessages(deps: ChatJobsDeps, items: ReadonlyArray<SendItem>):
     claimedRows,
     sends.map((send) => send.payload),
   );
-  // Only a job naming a message of another company than the message's own brings one: it is handed back untouched.
+  // A row of another company than its job names (no job of this code names one) is handed back untouched.
   if (claimed.length < claimedRows.length)
     await releaseClaims(
-      deps.db,
+      deps,
       claimedRows.filter((row) => !claimed.includes(row)),
     );
   const claimedIds = new Set(claimed.map((row) => row.id));
@@ -211,17 +211,17 @@ async function sendMessages(deps: ChatJobsDeps, items: ReadonlyArray<SendItem>):
     quoted = await quotedMessages(deps.db, claimed);
   } catch (error) {
     // Nothing has left yet: the claims go back and every message tries again.
-    await releaseClaims(deps.db, claimed);
+    await releaseClaims(deps, claimed);
     claimed.forEach((row) => outcomeOf(row, { error }));
     return outcomes;
   }
 
   const publicUrl = deps.publicUrl();
-  type SendAttempt = { row: ClaimedSend } & ({ providerMessageId: string } | { refusal: { reason: string } } | { error: unknown });
+  type SendAttempt = { row: ClaimedSend } & ({ providerMessageId: string } | { notConnected: true } | { error: unknown });
   const attempts = await Promise.all(
     claimed.map(async (row): Promise<SendAttempt> => {
       const line = lines.get(row.tenantId);
-      if (!line) return { row, refusal: { reason: NOT_CONNECTED } };
+      if (!line) return { row, notConnected: true };
       const quote = row.quotedMessageId ? quoted.get(row.quotedMessageId) : undefined;
       const content = contentOf(row, publicUrl, quote?.whatsappMessageId ?? quote?.providerMessageId ?? undefined);
       try {
@@ -233,11 +233,13 @@ async function sendMessages(deps: ChatJobsDeps, items: ReadonlyArray<SendItem>):
   );
 
   const accepted: Array<{ row: ClaimedSend; providerMessageId: string }> = [];
+  const notConnected: ClaimedSend[] = [];
   for (const attempt of attempts) {
     if ('providerMessageId' in attempt) accepted.push(attempt);
-    else if ('refusal' in attempt) await releaseClaims(deps.db, [attempt.row], attempt.refusal, deps);
+    else if ('notConnected' in attempt) notConnected.push(attempt.row);
     else outcomeOf(attempt.row, await settleSendError(deps, attempt.row, attempt.error, attemptOf(attempt.row)));
   }
+  if (notConnected.length > 0) await releaseClaims(deps, notConnected, { reason: NOT_CONNECTED });
   if (accepted.length === 0) return outcomes;
 
   try {
@@ -278,8 +280,8 @@ async function quotedMessages(db: Db, claimed: readonly ClaimedSend[]): Promise<
 }
 
 /** Hands claims back when nothing has left; with a failure, the messages then fail with it. */
-async function releaseClaims(db: Db, rows: readonly ClaimedSend[], failure?: { reason: string; code?: string | null }, deps?: ChatJobsDeps) {
-  await db
+async function releaseClaims(deps: ChatJobsDeps, rows: readonly ClaimedSend[], failure?: { reason: string; code?: string | null }) {
+  await deps.db
     .update(messages)
     .set({ dispatchStartedAt: null })
     .where(
@@ -302,12 +304,12 @@ async function settleSendError(deps: ChatJobsDeps, row: ClaimedSend, error: unkn
   const rateLimited = error.failure?.kind === 'rate_limited';
   if (rateLimited) await deps.onRateLimited?.(row.tenantId, error.failure!);
   if (error.retryable && attempt < SEND_MAX_ATTEMPTS) {
-    await releaseClaims(deps.db, [row]);
+    await releaseClaims(deps, [row]);
     if (rateLimited) await noteRetry(deps, row, error.failure!, (change) => announceSend(deps, row, change));
     return { error };
   }
   const failure = failureOf(error);
-  await releaseClaims(deps.db, [row], { reason: rateLimited ? RATE_LIMIT_GAVE_UP : failure.reason, code: failure.code }, deps);
+  await releaseClaims(deps, [row], { reason: rateLimited ? RATE_LIMIT_GAVE_UP : failure.reason, code: failure.code });
   return undefined;
 }
 
