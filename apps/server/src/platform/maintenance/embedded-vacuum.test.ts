@@ -33,7 +33,9 @@ describe("upkeepDue (autovacuum's default thresholds)", () => {
   });
 });
 
-describe("the embedded database's upkeep", () => {
+// Each test opens a PGlite of its own (WebAssembly) and rewrites rows: about 4 s alone, but 10–35 s in CI, where the
+// PostgreSQL run of these suites shares the two cores with the browser journeys (one passed the 30 s default there).
+describe("the embedded database's upkeep", { timeout: 120_000 }, () => {
   let embedded: Database | undefined;
   afterAll(async () => embedded?.close());
 
