@@ -97,7 +97,7 @@ export interface AppOptions extends AiModelSettings {
   metricsToken?: string;
   /** SHUTDOWN_TIMEOUT_MS: running jobs get part of it to finish at close; the claims of the rest are handed back. */
   shutdownTimeoutMs?: number;
-  /** Jobs this process runs at once (JOB_CONCURRENCY). */
+  /** Jobs this process runs at once, a batch counting as one (JOB_CONCURRENCY). */
   jobConcurrency?: number;
   /** How long finished jobs, refused webhook deliveries… are kept (the hourly retention job); sessions follow sessionLifetime. */
   retention?: Partial<Omit<RetentionPolicy, 'sessionLifetime'>>;

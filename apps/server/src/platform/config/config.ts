@@ -97,7 +97,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(1_000).max(600_000).default(20_000),
-  /** Jobs one process runs at once (sends in flight, listeners...). */
+  /** Jobs one process runs at once (listeners...; a batch of up to ten sends counts as one). */
   JOB_CONCURRENCY: z.coerce
     .number({ error: 'must be a number' })
     .int()
