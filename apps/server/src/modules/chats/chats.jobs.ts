@@ -153,6 +153,11 @@ const namedMessages = (sends: ReadonlyArray<{ messageId: string; tenantId: strin
     isAnyOf(messages.tenantId, [...new Set(sends.map((send) => send.tenantId))]),
   );
 
+/** The messages the sends name, read in one statement, each only in its own company. */
+async function readNamedMessages(db: Db, sends: ReadonlyArray<{ messageId: string; tenantId: string }>): Promise<MessageRow[]> {
+  return ofTheirCompanies(await db.select().from(messages).where(namedMessages(sends)), sends);
+}
+
 /**
  * Sends a batch of stored outbound messages, each with the outcome a lone send job has: accepted and billed, failed
  * with its reason, or handed back for a retry (its claim released when nothing left, kept when the provider may have
@@ -265,8 +270,10 @@ function announceSend(deps: ChatJobsDeps, row: ClaimedSend, change: Parameters<A
  * recorded the answer. That one may have reached WhatsApp, so it is failed rather than resent: a crash cannot send twice.
  */
 async function failInterrupted(deps: ChatJobsDeps, sends: readonly SendItem[]) {
-  const named = sends.map((send) => send.payload);
-  const rows = ofTheirCompanies(await deps.db.select().from(messages).where(namedMessages(named)), named);
+  const rows = await readNamedMessages(
+    deps.db,
+    sends.map((send) => send.payload),
+  );
   for (const row of rows) if (!row.providerMessageId && row.ack >= 0 && row.dispatchStartedAt) await markFailed(deps, row, INTERRUPTED_SEND);
 }
 
@@ -274,8 +281,10 @@ async function failInterrupted(deps: ChatJobsDeps, sends: readonly SendItem[]) {
 async function quotedMessages(db: Db, claimed: readonly ClaimedSend[]): Promise<Map<string, MessageRow>> {
   const quoting = claimed.filter((row) => row.quotedMessageId);
   if (quoting.length === 0) return new Map();
-  const named = quoting.map((row) => ({ messageId: row.quotedMessageId!, tenantId: row.tenantId }));
-  const rows = ofTheirCompanies(await db.select().from(messages).where(namedMessages(named)), named);
+  const rows = await readNamedMessages(
+    db,
+    quoting.map((row) => ({ messageId: row.quotedMessageId!, tenantId: row.tenantId })),
+  );
   return new Map(rows.map((row) => [row.id, row]));
 }
 
@@ -293,7 +302,7 @@ async function releaseClaims(deps: ChatJobsDeps, rows: readonly ClaimedSend[], f
         isNull(messages.providerMessageId),
       ),
     );
-  if (failure && deps) for (const row of rows) await markFailed(deps, row, failure.reason, failure.code ?? null, (change) => announceSend(deps, row, change));
+  if (failure) for (const row of rows) await markFailed(deps, row, failure.reason, failure.code ?? null, (change) => announceSend(deps, row, change));
 }
 
 /** What a send the provider did not accept comes to: a retry (the failure answered) or a failed message. */
