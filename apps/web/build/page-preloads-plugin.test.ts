@@ -63,11 +63,12 @@ describe('pagePreloadsPlugin', () => {
     expect(board.indexOf(chunkOf('src/board.ts'))).toBeGreaterThan(board.indexOf(`src="/${chunkOf('index.html')}"`));
   });
 
-  it("runs a page's boot module first, as an async module script, with the chunks it imports preloaded", async () => {
+  it("runs a page's boot module first, as the document's first module script, with the chunks it imports preloaded", async () => {
     const { text, chunkOf, chunkHolding } = await buildApp([{ fileName: 'board.html', boot: 'src/boot.ts', modules: ['src/board.ts'] }]);
     const board = text('board.html')!;
     const boot = chunkOf('src/boot.ts');
-    const bootScript = board.indexOf(`<script type="module" async crossorigin src="/${boot}"></script>`);
+    // Not async: module scripts run in document order, so the boot always runs before the main bundle.
+    const bootScript = board.indexOf(`<script type="module" crossorigin src="/${boot}"></script>`);
     expect(bootScript).toBeGreaterThan(-1);
     expect(bootScript).toBeLessThan(board.indexOf(`src="/${chunkOf('index.html')}"`));
     expect(board).toContain(`<link rel="modulepreload" crossorigin href="/${chunkHolding('src/early.ts')}">`);

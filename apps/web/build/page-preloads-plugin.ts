@@ -14,8 +14,10 @@ export interface PageDocument {
 /**
  * Emits, for each page, index.html with a modulepreload link for every chunk of the page's lazy modules that the entry
  * does not load already. Without it the router asks for them only once the main bundle has run; with it the browser
- * fetches and compiles them while the main bundle is still arriving. A page's boot module runs as an async module
- * script, so it starts as soon as it (and the chunks it imports, preloaded too) arrive, whatever the main bundle does.
+ * fetches and compiles them while the main bundle is still arriving. A page's boot module is the document's first
+ * module script: it runs as soon as it (and the chunks it imports, preloaded too) arrive, and always before the main
+ * bundle, which module scripts run in document order. As an async script it ran after the main bundle at times, whose
+ * page then made its own reads.
  * The server sends that document for the page's path (apps/server: spa-documents). A module that no chunk stands for
  * any more fails the build.
  */
@@ -64,7 +66,7 @@ export function pagePreloadsPlugin(pages: PageDocument[]): Plugin {
         const preload = (fileName: string) => `<link rel="modulepreload" crossorigin href="${base}${fileName}">`;
         // The boot script and its imports before the main bundle's script, so they are asked for first; the page's
         // chunks after everything index.html loads, so the main bundle does not wait for a free connection behind them.
-        const first = [...(boot ? [`<script type="module" async crossorigin src="${base}${boot}"></script>`] : []), ...bootImports.map(preload)];
+        const first = [...(boot ? [`<script type="module" crossorigin src="${base}${boot}"></script>`] : []), ...bootImports.map(preload)];
         const last = [...files].filter((fileName) => !loadedByEntry.has(fileName) && !bootImports.includes(fileName)).map(preload);
         const html = String(index.source);
         const mainScript = html.indexOf('<script type="module"');

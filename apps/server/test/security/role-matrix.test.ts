@@ -115,6 +115,7 @@ const matrix: Record<string, Entry> = {
   'PUT /api/users/:id': { expect: managersById, call: async (f) => ({ id: await f.teammate(), body: { role: 'viewer', funnelIds: [f.funnelId] } }) },
 
   'GET /api/funnels/summary': { expect: everyMember },
+  'GET /api/funnels/shown-board': { expect: everyMember },
   'POST /api/funnels': { expect: managers, call: () => ({ body: { name: 'Nuevo embudo' } }) },
   'PUT /api/funnels/:id': { expect: funnelWrite, call: (f) => ({ id: f.funnelId, body: { name: 'Ventas' } }) },
   'GET /api/funnels/:id/board': { expect: funnelRead, call: (f) => ({ id: f.funnelId }) },

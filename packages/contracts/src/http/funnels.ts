@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { clientId, requiredText, safeString, safeText, TEXT_LIMITS, trimmedText } from '../text.ts';
+import { columnColors } from './column-colors.ts';
 
-export const columnColors = ['blue', 'orange', 'purple', 'green'] as const;
+export { columnColors };
 
 const name = (message: string) => requiredText(TEXT_LIMITS.name, message);
 /** Spec 01 §5 Renames: a blank value is not an error, it is simply not kept (the service ignores it). */
@@ -207,6 +208,15 @@ export const boardResponse = z.object({
   counters: z.object({ unreadIndividual: z.number().int(), unreadGroup: z.number().int(), totalContacts: z.number().int() }),
 });
 export type Board = z.infer<typeof boardResponse>;
+
+/** `selected`: the funnel last chosen in the board's selector; shown while the member still sees it. */
+export const shownBoardQuery = z.object({ selected: safeText(TEXT_LIMITS.id, { error: 'Funnel inválido.' }).optional() });
+/**
+ * What the board shows on opening, in one read: the funnels of its selector and the shown funnel's board (null when
+ * the member sees no funnel). Two reads, the second waiting on the first, held the board's first paint.
+ */
+export const shownBoardResponse = z.object({ funnels: funnelSummaryResponse, board: boardResponse.nullable() });
+export type ShownBoard = z.infer<typeof shownBoardResponse>;
 
 export const toggleColumnCardsAiResponse = z.object({ updated: z.number().int(), enabled: z.boolean() });
 export const quickReplyListResponse = z.array(quickReplyResponse);

@@ -1,5 +1,14 @@
 import { and, asc, desc, eq, ilike, or, sql } from 'drizzle-orm';
-import { BOARD_PAGE_SIZE, type Board, type ColumnCardsPage, type ColumnCardsQuery, type Funnel, type NamedColumn } from '@embudo/contracts/http/funnels';
+import {
+  BOARD_PAGE_SIZE,
+  type Board,
+  type ColumnCardsPage,
+  type ColumnCardsQuery,
+  type Funnel,
+  type NamedColumn,
+  type ShownBoard,
+} from '@embudo/contracts/http/funnels';
+import { shownFunnelId } from '@embudo/contracts/shown-funnel';
 import { boardColumns, cards, funnels } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import { badRequest, notFound } from '../../platform/errors/app-error.ts';
@@ -122,6 +131,13 @@ function searchCondition(search: string | undefined) {
   if (!needle) return undefined;
   const pattern = `%${escapeLike(needle)}%`;
   return or(ilike(cards.title, pattern), ilike(cards.phone, pattern), ilike(cards.lastMessageText, pattern));
+}
+
+/** The funnels the actor may see and the board of the one shown: `selectedId` while it is among them, otherwise the first. */
+export async function shownBoard(executor: DbExecutor, tenantId: string, actor: Actor, selectedId: string | undefined): Promise<ShownBoard> {
+  const funnelList = await funnelSummaries(executor, tenantId, actor);
+  const funnelId = shownFunnelId(funnelList, selectedId);
+  return { funnels: funnelList, board: funnelId ? await funnelBoard(executor, tenantId, actor, funnelId) : null };
 }
 
 /** A page of a column's chats (GET /api/columns/{id}/cards), with how many match in all. */

@@ -78,5 +78,30 @@ describe('funnels summary and board', () => {
     ).json().token;
     expect((await get(b.tenant.slug, token, '/funnels/summary')).json()).toEqual([]);
     expect((await get(b.tenant.slug, token, `/funnels/${funnelOfB.id}/board`)).statusCode).toBe(404);
+    expect((await get(b.tenant.slug, token, `/funnels/shown-board?selected=${funnelOfB.id}`)).json()).toEqual({ funnels: [], board: null });
+  });
+
+  it("opens the board in one read: the selector's funnels and the board of the chosen funnel while it is listed, else the first", async () => {
+    const a = await registerTenant(t.app);
+    const b = await registerTenant(t.app);
+    await t.database.db.update(tenants).set({ subscriptionPlan: 'enterprise' }).where(eq(tenants.id, a.tenant.id));
+    const second = (
+      await t.app.inject({ method: 'POST', url: `/t/${a.tenant.slug}/api/funnels`, headers: bearer(a.token), payload: { name: 'Postventa' } })
+    ).json();
+    const summary = (await get(a.tenant.slug, a.token, '/funnels/summary')).json();
+    const [first] = summary;
+    const [funnelOfB] = (await get(b.tenant.slug, b.token, '/funnels/summary')).json();
+
+    const opened = (await get(a.tenant.slug, a.token, '/funnels/shown-board')).json();
+    expect(opened).toEqual({ funnels: summary, board: (await get(a.tenant.slug, a.token, `/funnels/${first.id}/board`)).json() });
+    const chosen = (await get(a.tenant.slug, a.token, `/funnels/shown-board?selected=${second.id}`)).json();
+    expect(chosen.board).toEqual((await get(a.tenant.slug, a.token, `/funnels/${second.id}/board`)).json());
+    // A choice the member no longer sees (another company's funnel, a deleted one) falls back to the first.
+    for (const selected of [funnelOfB.id, 'borrado']) {
+      expect((await get(a.tenant.slug, a.token, `/funnels/shown-board?selected=${selected}`)).json().board.funnel).toEqual({ id: first.id, name: first.name });
+    }
+    const tooLong = await get(a.tenant.slug, a.token, `/funnels/shown-board?selected=${'x'.repeat(201)}`);
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().message).toContain('Máximo 200 caracteres.');
   });
 });

@@ -23,6 +23,8 @@ import {
   columnResponse,
   funnelResponse,
   funnelSummaryResponse,
+  shownBoardQuery,
+  shownBoardResponse,
   namedColumnListResponse,
   quickReplyListResponse,
   quickReplyResponse,
@@ -36,7 +38,7 @@ import { badRequest } from '../../platform/errors/app-error.ts';
 import { requestScope } from '../../platform/http/request-scope.ts';
 import { readMultipartUpload } from '../../platform/http/multipart-upload.ts';
 import type { MediaStorage } from '../../platform/storage/media-storage.ts';
-import { columnCards, funnelBoard, funnelColumns, funnelSummaries } from './board.service.ts';
+import { columnCards, funnelBoard, funnelColumns, funnelSummaries, shownBoard } from './board.service.ts';
 import * as edit from './board-edit.service.ts';
 import * as settings from './column-settings.service.ts';
 
@@ -68,6 +70,10 @@ export const funnelsRoutes: FastifyPluginAsyncZod<FunnelsRoutesOptions> = async 
   app.get('/funnels/summary', { schema: { response: { 200: funnelSummaryResponse } } }, async (request) => {
     const scope = await scopeOf(request);
     return funnelSummaries(db, scope.tenantId, scope.actor);
+  });
+  app.get('/funnels/shown-board', { schema: { querystring: shownBoardQuery, response: { 200: shownBoardResponse } } }, async (request) => {
+    const scope = await scopeOf(request);
+    return shownBoard(db, scope.tenantId, scope.actor, request.query.selected);
   });
   app.post('/funnels', { schema: { body: createFunnelRequest, response: { 201: funnelResponse } } }, async (request, reply) =>
     reply.status(201).send(await edit.createFunnel(await scopeOf(request), request.body.name)),

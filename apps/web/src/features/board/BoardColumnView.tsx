@@ -1,5 +1,5 @@
 import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
-import { columnColors } from '@embudo/contracts/http/funnels';
+import { columnColors } from '@embudo/contracts/http/column-colors';
 import { useDismiss } from '../../shared/hooks/use-dismiss.ts';
 import type { BoardCard, BoardColumn, ColumnColor } from './board.api.ts';
 import { CARD_DRAG_TYPE } from './BoardCardItem.tsx';

@@ -69,11 +69,11 @@ describe('board', () => {
     expect(within(column('col1')).getByTestId('unread-badge').textContent).toBe('2');
   });
 
-  it('opened on the board, the app reads the funnels and the board before the page renders, once each', async () => {
+  it('opened on the board, the app reads the funnels and the board in one call before the page renders', async () => {
     const api = installBoardApi(aBoard([aCard()]));
     // As board.html then main.tsx do.
     preloadBoard('/t/acme');
-    expect(api.callsTo('GET', '/t/acme/api/funnels/summary')).toHaveLength(1);
+    expect(api.callsTo('GET', '/t/acme/api/funnels/shown-board')).toHaveLength(1);
     const queryClient = createQueryClient();
     await seedBoardQueries(queryClient);
     expect(queryClient.getQueryData(boardKey(FUNNEL_ID))).toBeDefined();
@@ -81,8 +81,9 @@ describe('board', () => {
     renderApp('/t/acme', queryClient);
     await screen.findAllByTestId('board-card');
     expect(cardIdsIn('col1')).toEqual(['c1']);
-    expect(api.callsTo('GET', '/t/acme/api/funnels/summary')).toHaveLength(1);
-    expect(api.callsTo('GET', `/t/acme/api/funnels/${FUNNEL_ID}/board`)).toHaveLength(1);
+    expect(api.callsTo('GET', '/t/acme/api/funnels/shown-board')).toHaveLength(1);
+    expect(api.callsTo('GET', '/t/acme/api/funnels/summary')).toHaveLength(0);
+    expect(api.callsTo('GET', `/t/acme/api/funnels/${FUNNEL_ID}/board`)).toHaveLength(0);
   });
 
   it('keeps a card rename only when the trimmed name is non-empty and changed', async () => {

@@ -1,3 +1,4 @@
+import { shownFunnelId } from '@embudo/contracts/shown-funnel';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
@@ -18,7 +19,7 @@ import { BoardColumnView, type ColumnActions } from './BoardColumnView.tsx';
 import { FunnelSelector } from './FunnelSelector.tsx';
 import { playNotificationBeep, readSoundEnabled, storeSoundEnabled } from './notification-sound.ts';
 import { renamedValue } from './rename-value.ts';
-import { readSelectedFunnelId, SELECTED_FUNNEL_KEY, shownFunnelId } from './shown-funnel.ts';
+import { readSelectedFunnelId, SELECTED_FUNNEL_KEY } from './shown-funnel.ts';
 import { useBoardLive } from './use-board-live.ts';
 
 // Not needed to show the cards: their code loads when first opened, so the board's first paint waits for none of it.

@@ -11,6 +11,7 @@ import type {
   GeminiConfig,
   NamedColumn,
   QuickReply,
+  ShownBoard,
   UpdateColumnRequest,
 } from '@embudo/contracts/http/funnels';
 import { api } from '../../shared/api-client/api-client.ts';
@@ -29,10 +30,11 @@ export type ColumnChanges = UpdateColumnRequest;
 
 const id = (value: string) => encodeURIComponent(value);
 
-/** The two reads that show a board, also started early when the app opens on the board (board-preload.ts). */
 export const boardPaths = {
   funnels: '/api/funnels/summary',
   board: (funnelId: string) => `/api/funnels/${id(funnelId)}/board`,
+  /** Both in one read, started early when the app opens on the board (board-preload.ts). */
+  shownBoard: (selectedFunnelId: string | null) => `/api/funnels/shown-board${selectedFunnelId ? `?selected=${id(selectedFunnelId)}` : ''}`,
 };
 
 export const boardApi = {
@@ -42,6 +44,7 @@ export const boardApi = {
   createFunnel: (name: string) => api.post<FunnelSummary>('/api/funnels', { name }),
   renameFunnel: (funnelId: string, name: string) => api.put<FunnelSummary>(`/api/funnels/${id(funnelId)}`, { name }),
   board: (funnelId: string) => api.get<Board>(boardPaths.board(funnelId)),
+  shownBoard: (selectedFunnelId: string | null) => api.get<ShownBoard>(boardPaths.shownBoard(selectedFunnelId)),
   /** A page of a column's chats: the next one after the board's, or a search or order over the whole column. */
   columnCards: (columnId: string, query: ColumnCardsQuery) => {
     const params = new URLSearchParams(Object.entries(query).flatMap(([key, value]) => (value === undefined ? [] : [[key, String(value)]])));

@@ -1,24 +1,29 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { earlyAnswer, requestEarly } from '../../shared/api-client/api-client.ts';
-import { boardPaths } from './board.api.ts';
-import { boardQuery, funnelsQuery } from './board-queries.ts';
-import { readSelectedFunnelId, shownFunnelId } from './shown-funnel.ts';
+import { earlyAnswer } from '../../shared/api-client/api-client.ts';
+import { boardApi, boardPaths } from './board.api.ts';
+import { boardKey, funnelsQuery } from './board-queries.ts';
+import { readSelectedFunnelId } from './shown-funnel.ts';
 
 /**
- * Puts the board's early answers (board-boot.ts) in the query cache as soon as the app starts, so the board's first
- * render already has its funnels and its board instead of asking for them, one after the other, once mounted. When
- * the funnels came early but the board's read was not started (the app ran before their answer), it starts it. Only
- * answers that came back OK: any other is left for the board's own call, which reports it (or signs out on a 401)
- * with the whole app mounted.
+ * Puts the board's early answer (board-boot.ts) in the query cache as the app starts: the funnels' query is in flight
+ * at once, so the board, mounting before the answer is back, waits on it instead of asking; the shown funnel's board is
+ * cached before the funnels resolve, so the board's first render has both. When the early read failed or was refused,
+ * the funnels' query reads on its own and takes what the board's own call would (a 401 signs out). When the boot
+ * started no read (another page, or the app ran first), it does nothing.
  */
 export async function seedBoardQueries(queryClient: QueryClient) {
-  // A read that failed outright is left to the board's own call too.
-  if (!(await earlyAnswer(boardPaths.funnels)?.catch(() => undefined))?.ok) return;
-  const funnels = await queryClient.fetchQuery(funnelsQuery());
-  const funnelId = shownFunnelId(funnels, readSelectedFunnelId());
-  if (!funnelId) return;
-  // The boot script starts no read once the app runs (board-preload.ts): the board's is started here then, as early.
-  const board = earlyAnswer(boardPaths.board(funnelId)) ?? requestEarly(boardPaths.board(funnelId));
-  if (!(await board.catch(() => undefined))?.ok) return;
-  await queryClient.fetchQuery(boardQuery(funnelId));
+  const selected = readSelectedFunnelId();
+  const early = earlyAnswer(boardPaths.shownBoard(selected));
+  if (!early) return;
+  const funnels = queryClient.fetchQuery({
+    ...funnelsQuery(),
+    queryFn: async () => {
+      if (!(await early.catch(() => undefined))?.ok) return boardApi.funnels();
+      const shown = await boardApi.shownBoard(selected);
+      if (shown.board) queryClient.setQueryData(boardKey(shown.board.funnel.id), shown.board);
+      return shown.funnels;
+    },
+  });
+  // The board reports a failure when it reads the query.
+  await funnels.catch(() => undefined);
 }

@@ -122,16 +122,17 @@ export function installBoardApi(
 ) {
   const user = aUser(who.user);
   const tenant = aTenant(who.tenant);
+  const funnelList = [
+    { id: FUNNEL_ID, name: 'Ventas', unreadCount: 0 },
+    { id: 'f2', name: 'Soporte', unreadCount: 0 },
+  ];
   storeSession(user, tenant);
   vi.stubGlobal('crypto', { ...globalThis.crypto, randomUUID: () => 'temp-uuid-1' });
   return installFakeApi({
     'GET /api/auth/me': () => json(200, { user, tenant }),
-    'GET /t/acme/api/funnels/summary': () =>
-      json(200, [
-        { id: FUNNEL_ID, name: 'Ventas', unreadCount: 0 },
-        { id: 'f2', name: 'Soporte', unreadCount: 0 },
-      ]),
+    'GET /t/acme/api/funnels/summary': () => json(200, funnelList),
     [`GET /t/acme/api/funnels/${FUNNEL_ID}/board`]: () => json(200, board),
+    'GET /t/acme/api/funnels/shown-board': () => json(200, { funnels: funnelList, board }),
     'GET /t/acme/api/cards/c1/messages?limit=50': () => json(200, { items, nextCursor: null }),
     'POST /t/acme/api/cards/c1/mark-read': () => json(200, aCard({ unreadCount: 0 })),
     ...extra,

@@ -116,10 +116,10 @@ function outgoingRequest(path: string, options: ApiRequestOptions) {
 let pageRunning = false;
 
 /**
- * The page's own code has started (main.tsx). A boot script (board-boot.ts) runs as an async module: after the main
- * bundle, at times, or its first answer arrives only after the page's code ran. An early read it started then went
- * out beside the page's own call of the same URL, which had found no early answer to take: the board's reads twice.
- * Once the page runs, the boot starts none (board-preload.ts), and the page starts the reads it still needs.
+ * The page's own code has started (main.tsx). board.html runs its boot script (board-boot.ts) before the main bundle;
+ * were a boot to run after it (as an async module script once did, at times), an early read it started would go out
+ * beside the page's own call of the same URL, which had found no early answer to take: the board's reads twice. Once
+ * the page runs, the boot starts none (board-preload.ts), and the page starts the reads it still needs.
  */
 export function markPageRunning(): void {
   pageRunning = true;
