@@ -1,4 +1,4 @@
-import { sessionTenant, sessionUser } from '@embudo/contracts/http/auth';
+import { sessionTenant, sessionUser } from '@embudo/contracts/http/session';
 import { readStoredJson, storageKeys, type StoredSession } from './auth-storage.ts';
 
 /** The stored tenant session, or null when any part is missing or malformed. */
