@@ -4,6 +4,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { Server } from 'socket.io';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientToServerEvents, ServerToClientEvents } from '@embudo/contracts/realtime/events';
+import { loadRealtimeClient } from './server-event.ts';
 import { SocketProvider } from './SocketProvider.tsx';
 import { useRealtime } from './use-realtime.ts';
 import { useSocketEvent } from './use-socket-event.ts';
@@ -121,5 +122,28 @@ describe('SocketProvider', () => {
     await waitFor(() => expect(status()).toBe('connected'), { timeout: 5000 });
     io.disconnectSockets(true);
     await waitFor(() => expect(status()).toBe('disconnected'), { timeout: 5000 });
+  });
+
+  it("opens no socket while the client's code is loading, is disconnected when it cannot load, and retry loads it again", async () => {
+    let loads = 0;
+    let finishLoading: () => void = () => undefined;
+    const flakyLoad = () => {
+      loads += 1;
+      if (loads === 1) return Promise.reject(new Error('chunk failed'));
+      return new Promise<Awaited<ReturnType<typeof loadRealtimeClient>>>((resolve) => (finishLoading = () => void loadRealtimeClient().then(resolve)));
+    };
+    render(
+      <SocketProvider token="good-token" tenantSlug="acme" url={url} loadClient={flakyLoad}>
+        <Status />
+      </SocketProvider>,
+    );
+    await waitFor(() => expect(status()).toBe('disconnected'), { timeout: 5000 });
+
+    fireEvent.click(screen.getByTestId('status'));
+    expect(status()).toBe('connecting');
+    await waitFor(() => expect(loads).toBe(2));
+    expect(io.sockets.sockets.size).toBe(0);
+    finishLoading();
+    await waitFor(() => expect(status()).toBe('connected'), { timeout: 5000 });
   });
 });

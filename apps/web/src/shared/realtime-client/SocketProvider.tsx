@@ -1,12 +1,14 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { io } from 'socket.io-client';
 import { RealtimeContext, type AppSocket, type ConnectionStatus, type RealtimeApi } from './realtime-context.ts';
+import { loadRealtimeClient } from './server-event.ts';
 
 export interface SocketProviderProps {
   token: string;
   tenantSlug: string;
   /** Server address; the page's own origin when omitted. */
   url?: string;
+  /** Where the socket's client comes from (a test makes it fail). */
+  loadClient?: typeof loadRealtimeClient;
   children: ReactNode;
 }
 
@@ -14,44 +16,62 @@ export interface SocketProviderProps {
  * One socket per signed-in tenant session (a new token or slug opens a new one).
  * "connected" means the server accepted join_tenant, i.e. events of this tenant will arrive.
  */
-export function SocketProvider({ token, tenantSlug, url, children }: SocketProviderProps) {
+export function SocketProvider({ token, tenantSlug, url, loadClient = loadRealtimeClient, children }: SocketProviderProps) {
   const [socket, setSocket] = useState<AppSocket | null>(null);
   const [status, setStatus] = useState<ConnectionStatus>('connecting');
+
+  // Bumped by retry() when the client's code itself failed to load: the effect tries again.
+  const [loadAttempt, setLoadAttempt] = useState(0);
 
   useEffect(() => {
     const credentials = { token, tenantSlug };
     const options = { path: '/socket.io', query: credentials, auth: credentials };
-    const next: AppSocket = url ? io(url, options) : io(options);
-    setSocket(next);
+    let opened: AppSocket | null = null;
+    let closed = false;
     setStatus('connecting');
 
-    next.on('connect', () => {
-      next.emit('join_tenant', credentials, (answer) => {
-        if (!next.connected) return;
-        if (answer?.ok) {
-          setStatus('connected');
-        } else {
-          setStatus('disconnected');
-          next.disconnect();
-        }
+    const open = (io: Awaited<ReturnType<typeof loadRealtimeClient>>) => {
+      const next: AppSocket = url ? io(url, options) : io(options);
+      opened = next;
+      setSocket(next);
+      next.on('connect', () => {
+        next.emit('join_tenant', credentials, (answer) => {
+          if (!next.connected) return;
+          if (answer?.ok) {
+            setStatus('connected');
+          } else {
+            setStatus('disconnected');
+            next.disconnect();
+          }
+        });
       });
-    });
-    next.on('joined', () => setStatus('connected'));
-    next.on('join_error', () => setStatus('disconnected'));
-    next.on('disconnect', () => setStatus(next.active ? 'connecting' : 'disconnected'));
-    next.on('connect_error', () => setStatus('disconnected'));
-    next.io.on('reconnect_attempt', () => setStatus('connecting'));
+      next.on('joined', () => setStatus('connected'));
+      next.on('join_error', () => setStatus('disconnected'));
+      next.on('disconnect', () => setStatus(next.active ? 'connecting' : 'disconnected'));
+      next.on('connect_error', () => setStatus('disconnected'));
+      next.io.on('reconnect_attempt', () => setStatus('connecting'));
+    };
+    loadClient().then(
+      (io) => !closed && open(io),
+      () => !closed && setStatus('disconnected'),
+    );
 
     return () => {
-      next.removeAllListeners();
-      next.io.removeAllListeners();
-      next.disconnect();
+      closed = true;
+      if (!opened) return;
+      opened.removeAllListeners();
+      opened.io.removeAllListeners();
+      opened.disconnect();
     };
-  }, [token, tenantSlug, url]);
+  }, [token, tenantSlug, url, loadClient, loadAttempt]);
 
   const retry = useCallback(() => {
-    if (!socket || status !== 'disconnected') return;
+    if (status !== 'disconnected') return;
     setStatus('connecting');
+    if (!socket) {
+      setLoadAttempt((attempt) => attempt + 1);
+      return;
+    }
     if (socket.active) socket.disconnect();
     socket.connect();
   }, [socket, status]);

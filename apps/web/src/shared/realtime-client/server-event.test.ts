@@ -1,5 +1,9 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readServerEvent } from './server-event.ts';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadRealtimeClient, readServerEvent } from './server-event.ts';
+
+beforeAll(async () => {
+  await loadRealtimeClient();
+});
 
 afterEach(() => {
   vi.restoreAllMocks();
