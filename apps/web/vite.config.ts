@@ -13,6 +13,8 @@ export default defineConfig({
     // The board is where a signed-in member lands: its document starts the board's reads and preloads the signed-in
     // shell and the board's code.
     pagePreloadsPlugin([
+      // The landing's own code, for the document sent on / (the rest of the public pages load theirs on demand).
+      { fileName: 'landing.html', modules: ['src/features/landing/LandingPage.tsx'] },
       {
         fileName: 'board.html',
         boot: 'src/features/board/board-boot.ts',

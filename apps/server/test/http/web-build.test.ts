@@ -6,6 +6,7 @@ import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
 
 const INDEX = '<!doctype html><title>index</title>';
 const BOARD = '<!doctype html><title>board</title><link rel="modulepreload" href="/assets/BoardPage.js">';
+const LANDING = '<!doctype html><title>landing</title><link rel="modulepreload" href="/assets/LandingPage.js">';
 
 const MAIN_BUNDLE = `console.log(${JSON.stringify('x'.repeat(300_000))});`;
 
@@ -25,6 +26,7 @@ describe('the web build', () => {
     webDist = webBuild({
       'index.html': INDEX,
       'board.html': BOARD,
+      'landing.html': LANDING,
       'favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
       'assets/index-Cx1b2c3d.js': MAIN_BUNDLE,
       'assets/index-Dx1b2c3d.css': 'body{margin:0}',
@@ -45,7 +47,11 @@ describe('the web build', () => {
     expect(await page(url)).toEqual({ status: 200, type: 'text/html; charset=utf-8', body: BOARD });
   });
 
-  it.each(['/', '/login', '/t/acme/agenda', '/t/acme/templates/new', '/admin'])('%s gets index.html', async (url) => {
+  it.each(['/', '/?lang=en'])('%s, the landing, gets the document that preloads its code', async (url) => {
+    expect(await page(url)).toEqual({ status: 200, type: 'text/html; charset=utf-8', body: LANDING });
+  });
+
+  it.each(['/login', '/register', '/t/acme/agenda', '/t/acme/templates/new', '/admin'])('%s gets index.html', async (url) => {
     expect(await page(url)).toEqual({ status: 200, type: 'text/html; charset=utf-8', body: INDEX });
   });
 
@@ -93,13 +99,13 @@ describe('the web build', () => {
   });
 });
 
-describe('a web build without board.html', () => {
-  it('serves index.html on the board too', async () => {
+describe('a web build without board.html and landing.html', () => {
+  it('serves index.html on the board and the landing too', async () => {
     const webDist = webBuild({ 'index.html': INDEX });
     const t = await buildTestApp({ webDist });
     try {
-      const response = await t.app.inject({ method: 'GET', url: '/t/acme' });
-      expect(response.body).toBe(INDEX);
+      expect((await t.app.inject({ method: 'GET', url: '/t/acme' })).body).toBe(INDEX);
+      expect((await t.app.inject({ method: 'GET', url: '/' })).body).toBe(INDEX);
     } finally {
       await t.close();
       fs.rmSync(webDist, { recursive: true, force: true });

@@ -1,10 +1,6 @@
 import { Navigate, type RouteObject } from 'react-router';
 import { adminRoute } from '../features/admin/admin-routes.tsx';
-import { ForcePasswordChangePage } from '../features/auth/ForcePasswordChangePage.tsx';
-import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { RequirePermission } from '../features/auth/RequirePermission.tsx';
-import { RegisterPage } from '../features/auth/RegisterPage.tsx';
-import { LandingPage } from '../features/landing/LandingPage.tsx';
 import { RootLayout } from './layouts/RootLayout.tsx';
 import { RouteFallback } from './layouts/RouteFallback.tsx';
 import { TenantLayout } from './layouts/TenantLayout.tsx';
@@ -17,9 +13,10 @@ export const routes: RouteObject[] = [
     element: <RootLayout />,
     hydrateFallbackElement: <RouteFallback />,
     children: [
-      { index: true, element: <LandingPage /> },
-      { path: 'login', element: <LoginPage /> },
-      { path: 'register', element: <RegisterPage /> },
+      // The landing (with i18next), sign-in and registration load on demand: none of it is in the board's first paint.
+      { index: true, lazy: async () => ({ Component: (await import('../features/landing/LandingPage.tsx')).LandingPage }) },
+      { path: 'login', lazy: async () => ({ Component: (await import('../features/auth/LoginPage.tsx')).LoginPage }) },
+      { path: 'register', lazy: async () => ({ Component: (await import('../features/auth/RegisterPage.tsx')).RegisterPage }) },
       // A signed-in member plays a WhatsApp customer of their company against the in-process fake Gupshup.
       { path: 'sandbox', lazy: async () => ({ Component: (await import('../features/sandbox-phone/SandboxPhonePage.tsx')).SandboxPhonePage }) },
       adminRoute,
@@ -27,7 +24,10 @@ export const routes: RouteObject[] = [
         path: 't/:tenantSlug',
         element: <TenantLayout />,
         children: [
-          { path: 'force-password-change', element: <ForcePasswordChangePage /> },
+          {
+            path: 'force-password-change',
+            lazy: async () => ({ Component: (await import('../features/auth/ForcePasswordChangePage.tsx')).ForcePasswordChangePage }),
+          },
           {
             // The signed-in app loads on demand so the landing and sign-in pages stay light.
             lazy: async () => ({ Component: (await import('./layouts/ShellLayout.tsx')).ShellLayout }),

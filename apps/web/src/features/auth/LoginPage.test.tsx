@@ -10,21 +10,28 @@ function fill(values: { email?: string; password?: string; slug?: string }) {
   if (values.slug !== undefined) fireEvent.change(screen.getByLabelText('Slug de empresa'), { target: { value: values.slug } });
 }
 
+/** The login page loads on demand: its form is there once its code is. */
+async function openLogin() {
+  const app = renderApp('/login');
+  await screen.findByRole('button', { name: 'Iniciar Sesión' });
+  return app;
+}
+
 const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Iniciar Sesión' }));
 
 describe('login page', () => {
-  it('shows the required-field messages', () => {
+  it('shows the required-field messages', async () => {
     installFakeApi({});
-    renderApp('/login');
+    await openLogin();
     submit();
     expect(screen.getByText('Email es requerido')).toBeTruthy();
     expect(screen.getByText('Contraseña es requerida')).toBeTruthy();
     expect(screen.getByText('Slug de empresa es requerido')).toBeTruthy();
   });
 
-  it('checks the email shape and the slug characters', () => {
+  it('checks the email shape and the slug characters', async () => {
     const api = installFakeApi({});
-    renderApp('/login');
+    await openLogin();
     fill({ email: 'ana@', password: 'x', slug: 'mi empresa' });
     submit();
     expect(screen.getByText('Email inválido')).toBeTruthy();
@@ -36,7 +43,7 @@ describe('login page', () => {
     const api = installFakeApi({
       'POST /api/auth/login': () => json(200, { token: 'new-token', user: aUser(), tenant: aTenant() }),
     });
-    const app = renderApp('/login');
+    const app = await openLogin();
     fill({ email: 'ana@acme.test', password: 'Secreto123', slug: '  ACME ' });
     submit();
 
@@ -51,7 +58,7 @@ describe('login page', () => {
     installFakeApi({
       'POST /api/auth/login': () => json(401, { code: 'UNAUTHORIZED', message: 'Email, contraseña o empresa incorrectos.' }),
     });
-    const app = renderApp('/login');
+    const app = await openLogin();
     fill({ email: 'ana@acme.test', password: 'mala', slug: 'acme' });
     submit();
 
@@ -62,7 +69,7 @@ describe('login page', () => {
 
   it('shows the message of a 429', async () => {
     installFakeApi({ 'POST /api/auth/login': () => json(429, { code: 'TOO_MANY_REQUESTS', message: 'Demasiados intentos. Prueba más tarde.' }) });
-    renderApp('/login');
+    await openLogin();
     fill({ email: 'ana@acme.test', password: 'x', slug: 'acme' });
     submit();
     expect(await screen.findByText('Demasiados intentos. Prueba más tarde.')).toBeTruthy();
@@ -70,7 +77,7 @@ describe('login page', () => {
 
   it("falls back to 'Login failed' without a server message", async () => {
     installFakeApi({ 'POST /api/auth/login': () => new Response('down', { status: 503 }) });
-    renderApp('/login');
+    await openLogin();
     fill({ email: 'ana@acme.test', password: 'x', slug: 'acme' });
     submit();
     expect(await screen.findByText('Login failed')).toBeTruthy();
@@ -80,16 +87,16 @@ describe('login page', () => {
     installFakeApi({
       'POST /api/auth/login': () => json(200, { token: 't', user: aUser({ force_password_change: true }), tenant: aTenant() }),
     });
-    const app = renderApp('/login');
+    const app = await openLogin();
     fill({ email: 'ana@acme.test', password: 'Temporal1', slug: 'acme' });
     submit();
     expect(await screen.findByRole('heading', { name: 'Crea tu nueva contraseña' })).toBeTruthy();
     await waitFor(() => expect(app.pathname()).toBe('/t/acme/force-password-change'));
   });
 
-  it('links to the registration page', () => {
+  it('links to the registration page', async () => {
     installFakeApi({});
-    renderApp('/login');
+    await openLogin();
     expect(screen.getByRole('link', { name: 'Registra tu empresa' }).getAttribute('href')).toBe('/register');
   });
 });

@@ -11,6 +11,13 @@ const slugState = () => screen.getByTestId('slug-status').getAttribute('data-sta
 const submitButton = () => screen.getByRole('button', { name: 'Crear cuenta' }) as HTMLButtonElement;
 const waitForSlugState = (state: string) => waitFor(() => expect(slugState()).toBe(state), { timeout: 2000 });
 
+/** The registration page loads on demand: its form is there once its code is. */
+async function openRegister() {
+  const app = renderApp('/register');
+  await screen.findByRole('button', { name: 'Crear cuenta' });
+  return app;
+}
+
 function availability(taken: string[] = []) {
   return installFakeApi({
     'POST /api/auth/register': ({ body }) => {
@@ -33,7 +40,7 @@ function availability(taken: string[] = []) {
 describe('register page', () => {
   it('names each field by its own label only, so a lookup by "Contraseña" finds the password field alone', async () => {
     availability();
-    renderApp('/register');
+    await openRegister();
     const password = await screen.findByLabelText('Contraseña');
     expect(screen.getAllByLabelText(/contraseña/i)).toEqual([password]);
     expect(screen.getAllByLabelText(/email/i)).toHaveLength(1);
@@ -41,7 +48,7 @@ describe('register page', () => {
 
   it('derives the slug from the company name and checks it once typing stops', async () => {
     const api = availability();
-    renderApp('/register');
+    await openRegister();
     type('Nombre de empresa', 'Ferretería Núñez');
     expect(field('Slug de empresa').value).toBe('ferreteria-nunez');
     expect(slugState()).toBe('checking');
@@ -57,7 +64,7 @@ describe('register page', () => {
 
   it('stops deriving once the slug is edited by hand', async () => {
     availability();
-    renderApp('/register');
+    await openRegister();
     type('Nombre de empresa', 'Ferretería');
     type('Slug de empresa', 'Mi-Tienda');
     expect(field('Slug de empresa').value).toBe('mi-tienda');
@@ -68,17 +75,17 @@ describe('register page', () => {
 
   it('shows a taken slug and keeps submit disabled', async () => {
     availability(['acme']);
-    renderApp('/register');
+    await openRegister();
     type('Slug de empresa', 'acme');
     await waitForSlugState('taken');
     expect(screen.getByText('Este identificador ya está en uso')).toBeTruthy();
     expect(submitButton().disabled).toBe(true);
   });
 
-  it('does not check a slug shorter than 3 characters or with invalid characters', () => {
-    vi.useFakeTimers();
+  it('does not check a slug shorter than 3 characters or with invalid characters', async () => {
     const api = availability();
-    renderApp('/register');
+    await openRegister();
+    vi.useFakeTimers();
     type('Slug de empresa', 'ab');
     fireEvent.blur(field('Slug de empresa'));
     expect(slugState()).toBe('idle');
@@ -98,9 +105,9 @@ describe('register page', () => {
     vi.useRealTimers();
   });
 
-  it('shows the field messages when a field is left', () => {
+  it('shows the field messages when a field is left', async () => {
     availability();
-    renderApp('/register');
+    await openRegister();
     for (const label of ['Nombre de empresa', 'Tu nombre', 'Email', 'Contraseña']) fireEvent.blur(field(label));
     expect(screen.getByText('Nombre de empresa es requerido')).toBeTruthy();
     expect(screen.getByText('Tu nombre es requerido')).toBeTruthy();
@@ -113,9 +120,9 @@ describe('register page', () => {
     expect(screen.getByText('La contraseña no cumple los requisitos')).toBeTruthy();
   });
 
-  it('shows the password rules live', () => {
+  it('shows the password rules live', async () => {
     availability();
-    renderApp('/register');
+    await openRegister();
     type('Contraseña', 'secreto');
     const met = () =>
       screen
@@ -129,7 +136,7 @@ describe('register page', () => {
 
   it('registers with the browser time zone and opens the new board', async () => {
     const api = availability();
-    const app = renderApp('/register');
+    const app = await openRegister();
     type('Nombre de empresa', 'Ferretería Núñez');
     type('Tu nombre', 'Marta Núñez');
     type('Email', 'marta@ferreteria.test');
@@ -153,7 +160,7 @@ describe('register page', () => {
   it("shows the server's refusal, or 'Registration failed' without a message", async () => {
     const api = availability();
     api.setHandler('POST /api/auth/register', () => json(409, { code: 'CONFLICT', message: 'Este identificador ya está en uso' }));
-    renderApp('/register');
+    await openRegister();
     type('Nombre de empresa', 'Acme');
     type('Tu nombre', 'Ana');
     type('Email', 'ana@acme.test');

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { i18n } from '../../app/i18n.ts';
+import { i18n } from './landing-i18n.ts';
 import { installFakeApi } from '../../test/fake-api.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { LANGUAGE_STORAGE_KEY } from './landing-language.ts';
@@ -10,10 +10,16 @@ afterEach(async () => {
   await act(() => i18n.changeLanguage('es'));
 });
 
+/** The landing loads on demand: the page is there once its code is. */
+async function openLanding() {
+  renderApp('/');
+  await screen.findByRole('heading', { level: 1 });
+}
+
 describe('landing page', () => {
-  it('speaks Spanish by default with plans, trial, sign-up time and social proof', () => {
+  it('speaks Spanish by default with plans, trial, sign-up time and social proof', async () => {
     installFakeApi({});
-    renderApp('/');
+    await openLanding();
     expect(screen.getByRole('heading', { level: 1, name: 'Convierte tus chats de WhatsApp en ventas' })).toBeTruthy();
     for (const title of [
       'Bandeja unificada',
@@ -37,9 +43,9 @@ describe('landing page', () => {
     expect(screen.getAllByRole('link', { name: 'Empieza gratis' })[0]?.getAttribute('href')).toBe('/register');
   });
 
-  it("sends Enterprise's Hablemos to an e-mail to sales, not to the self-service sign-up", () => {
+  it("sends Enterprise's Hablemos to an e-mail to sales, not to the self-service sign-up", async () => {
     installFakeApi({});
-    renderApp('/');
+    await openLanding();
     const talk = screen.getByRole('link', { name: 'Hablemos' });
     expect(talk.getAttribute('href')).toBe(`mailto:${CONTACT_EMAIL}?subject=Plan%20Enterprise%20para%20mi%20empresa`);
     expect(CONTACT_EMAIL).toMatch(/^[^@\s]+@[^@\s]+\.[a-z]+$/);
@@ -47,7 +53,7 @@ describe('landing page', () => {
 
   it('switches to English and remembers the choice', async () => {
     installFakeApi({});
-    renderApp('/');
+    await openLanding();
     fireEvent.click(screen.getByTestId('language-toggle'));
     expect(await screen.findByRole('heading', { level: 1, name: 'Turn your WhatsApp chats into sales' })).toBeTruthy();
     expect(screen.getByText('1,200+')).toBeTruthy();

@@ -1,9 +1,10 @@
 import { useEffect, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { I18nextProvider, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { BrandLogo } from '../../shared/ui/BrandLogo.tsx';
 import { useSession } from '../auth/use-session.ts';
 import { enterpriseContactHref } from './enterprise-contact.ts';
+import { i18n as landingI18n } from './landing-i18n.ts';
 import { LanguageToggle } from './LanguageToggle.tsx';
 
 const featureKeys = ['inbox', 'pipeline', 'ai', 'team', 'templates', 'automation'] as const;
@@ -93,6 +94,14 @@ function Section({ id, title, subtitle, children }: { id?: string; title: string
 
 /** The public landing page (spec 01 §1), in Spanish or English. */
 export function LandingPage() {
+  return (
+    <I18nextProvider i18n={landingI18n}>
+      <Landing />
+    </I18nextProvider>
+  );
+}
+
+function Landing() {
   const { t, i18n } = useTranslation();
   const { session } = useSession();
 

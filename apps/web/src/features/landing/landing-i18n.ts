@@ -1,9 +1,10 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { storedLanguage } from '../features/landing/landing-language.ts';
-import { landingTranslations } from '../features/landing/landing-translations.ts';
+import { storedLanguage } from './landing-language.ts';
+import { landingTranslations } from './landing-translations.ts';
 
-// Only the landing page is bilingual; the app itself speaks the spec's Spanish directly.
+// Only the landing page is bilingual; the app itself speaks the spec's Spanish directly. Set up with the landing's own
+// code, which loads on demand: i18next stays out of every other page's first paint.
 void i18n.use(initReactI18next).init({
   resources: landingTranslations,
   lng: storedLanguage(),
