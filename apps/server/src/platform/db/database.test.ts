@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { openPglite, queryRows, turningBetweenStatementsOf, type Db } from './database.ts';
+import { EMBEDDED_BACKGROUND_SHARE, openPglite, queryRows, turningBetweenStatementsOf, type Db } from './database.ts';
+import type { LeaveGate } from './database-gate.ts';
 import { DataDirLockedError } from './data-dir-lock.ts';
 
 const tempDirs: string[] = [];
@@ -36,6 +37,37 @@ describe('embedded database (PGlite)', () => {
       await database.close();
     }
     // Opens a fresh database and migrates it: past 30 s beside the other suites on a loaded 2-core machine.
+  }, 90_000);
+
+  it('tells its gate how long each statement and transaction held the connection, for the background time share', async () => {
+    const database = await openPglite(undefined);
+    try {
+      expect(database.gate.backgroundShare).toBe(EMBEDDED_BACKGROUND_SHARE);
+      const held: number[] = [];
+      const enter = database.gate.enter.bind(database.gate);
+      vi.spyOn(database.gate, 'enter').mockImplementation(async () => {
+        const leave = await enter();
+        const reporting: LeaveGate = (busyMs) => {
+          held.push(busyMs ?? 0);
+          leave(busyMs);
+        };
+        return reporting;
+      });
+      // The transaction holds PGlite's one connection while its callback waits, so that time counts.
+      await database.gate.runInBackground(() =>
+        database.db.transaction(async (tx) => {
+          await tx.execute(sql`select 1`);
+          await new Promise((resolve) => setTimeout(resolve, 30));
+        }),
+      );
+      await database.db.execute(sql`select 1`);
+      expect(held).toHaveLength(2);
+      expect(held[0]).toBeGreaterThanOrEqual(29);
+      expect(held[1]).toBeGreaterThan(0);
+    } finally {
+      vi.restoreAllMocks();
+      await database.close();
+    }
   }, 90_000);
 
   it('persists under DATA_DIR (creating it) and re-running migrations on reopen is a no-op', async () => {

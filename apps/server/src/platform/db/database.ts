@@ -13,7 +13,7 @@ import pg from 'pg';
 import * as schema from '../../../db/schema/index.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { byteaText } from './array-params.ts';
-import { attachGate, DatabaseGate } from './database-gate.ts';
+import { attachGate, DatabaseGate, type LeaveGate } from './database-gate.ts';
 import { PgliteStatements } from './pglite-statements.ts';
 import { PostgresStatementNames } from './postgres-statements.ts';
 import { SERVER_ROOT } from '../paths/server-root.ts';
@@ -42,6 +42,12 @@ export const JOBS_CHANNEL = 'jobs_enqueued';
 export function defaultBackgroundPermits(kind: Database['kind'], poolSize = DEFAULT_POOL_SIZE): number {
   return kind === 'pglite' ? 1 : Math.max(1, Math.floor(poolSize / 2));
 }
+
+/**
+ * The embedded database's share for background work while requests have statements in flight (database-gate.ts):
+ * half, so a request waits behind at most about as much background time as it gets.
+ */
+export const EMBEDDED_BACKGROUND_SHARE = 0.5;
 
 const DEFAULT_POOL_SIZE = 10;
 const LISTENER_RETRY_MS = { first: 500, max: 30_000 };
@@ -143,28 +149,38 @@ class GatedPGlite extends PGlite {
 
   override async query<T>(query: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
     const leave = await this.enterGate(1);
+    let busySince = 0;
     try {
-      const prepared = await this._runExclusiveTransaction(() => this._runExclusiveQuery(() => this.preparedRun<T>(query, params, options, false)));
+      const prepared = await this._runExclusiveTransaction(() =>
+        this._runExclusiveQuery(() => {
+          busySince = performance.now();
+          return this.preparedRun<T>(query, params, options, false);
+        }),
+      );
       return prepared ?? (await super.query<T>(query, params, options));
     } finally {
-      leave();
+      leave(busySince ? performance.now() - busySince : 0);
     }
   }
 
   override async exec(query: string, options?: QueryOptions): Promise<Array<Results>> {
     const leave = await this.enterGate(1);
+    const busySince = performance.now();
     try {
       return await super.exec(query, options);
     } finally {
-      leave();
+      leave(performance.now() - busySince);
     }
   }
 
   override async transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
     const leave = await this.enterGate(2);
     const gate = this.gate;
+    // From the moment the transaction holds the connection (PGlite's queue can make it wait before).
+    let busySince = 0;
     try {
       return await super.transaction((tx) => {
+        busySince = performance.now();
         const counted: Transaction = Object.create(tx) as Transaction;
         counted.query = async <R>(query: string, params?: unknown[], options?: QueryOptions) => {
           gate?.counted(1);
@@ -181,7 +197,7 @@ class GatedPGlite extends PGlite {
         return callback(counted);
       });
     } finally {
-      leave();
+      leave(busySince ? performance.now() - busySince : 0);
     }
   }
 
@@ -192,7 +208,7 @@ class GatedPGlite extends PGlite {
     return result;
   }
 
-  private async enterGate(statements: number): Promise<() => void> {
+  private async enterGate(statements: number): Promise<LeaveGate> {
     if (!this.gate) return () => {};
     this.gate.counted(statements);
     return this.gate.enter();
@@ -324,7 +340,10 @@ export async function openPglite(dataDir: string | undefined, options: { backgro
     await client.waitReady;
     await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
     await client.exec(`set default_statistics_target = ${EMBEDDED_STATISTICS_TARGET}`);
-    const gate = new DatabaseGate({ backgroundPermits: options.backgroundPermits ?? defaultBackgroundPermits('pglite') });
+    const gate = new DatabaseGate({
+      backgroundPermits: options.backgroundPermits ?? defaultBackgroundPermits('pglite'),
+      backgroundShare: EMBEDDED_BACKGROUND_SHARE,
+    });
     client.gate = gate;
     const db = drizzlePglite({ client, schema }) as unknown as Db;
     attachGate(db, gate);
