@@ -5,11 +5,9 @@ import { AppProviders } from './app/AppProviders.tsx';
 import { createQueryClient } from './app/query-client.ts';
 import { createAppRouter } from './app/router.ts';
 import { seedBoardQueries } from './features/board/seed-board-queries.ts';
-import { configureApiClient, markPageRunning } from './shared/api-client/api-client.ts';
+import { configureApiClient } from './shared/api-client/api-client.ts';
 import './styles.css';
 
-// First: the board's boot script (board-boot.ts) starts no early read from now on.
-markPageRunning();
 const router = createAppRouter();
 const queryClient = createQueryClient();
 void seedBoardQueries(queryClient);

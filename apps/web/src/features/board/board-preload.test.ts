@@ -49,23 +49,3 @@ describe('preloadBoard', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 });
-
-describe('preloadBoard once the page runs', () => {
-  // Each test with fresh modules: whether the page runs is kept by the API client for the page's life.
-  beforeEach(() => vi.resetModules());
-
-  async function freshModules() {
-    const client = await import('../../shared/api-client/api-client.ts');
-    const preload = await import('./board-preload.ts');
-    return { markPageRunning: client.markPageRunning, preloadBoard: preload.preloadBoard };
-  }
-
-  it("reads nothing when the app's own code ran first: the board reads for itself", async () => {
-    const { markPageRunning, preloadBoard: preloadAfterTheApp } = await freshModules();
-    storeSession();
-    markPageRunning();
-    preloadAfterTheApp('/t/acme');
-    await settle();
-    expect(fetchMock).not.toHaveBeenCalled();
-  });
-});

@@ -1,4 +1,4 @@
-import { isPageRunning, requestEarly } from '../../shared/api-client/api-client.ts';
+import { requestEarly } from '../../shared/api-client/api-client.ts';
 import { readStoredJson, readStoredTenantSlug, storageKeys } from '../../shared/api-client/auth-storage.ts';
 import { boardPaths } from './board.api.ts';
 import { readSelectedFunnelId } from './shown-funnel.ts';
@@ -18,12 +18,12 @@ function mustReplacePassword() {
 /**
  * When the app opens on the board of the stored session, starts the board's read (its funnels and the shown funnel's
  * board, in one answer) while the app's code is still loading; the board's queries take its answer
- * (seed-board-queries.ts). Anywhere else, without a session the board would show, or once the app's code runs, it does
- * nothing. It reads the stored session without its schema: board-boot.ts runs it while the main bundle is still
- * loading, and the page checks the session anyway.
+ * (seed-board-queries.ts). Anywhere else, or without a session the board would show, it does nothing. board.html runs
+ * it (board-boot.ts) before the main bundle, as module scripts run in document order. It reads the stored session
+ * without its schema, and the page checks the session anyway.
  */
 export function preloadBoard(pathname = window.location.pathname) {
   const slug = readStoredTenantSlug();
-  if (isPageRunning() || !localStorage.getItem(storageKeys.token) || !slug || mustReplacePassword() || !isBoardPath(pathname, slug)) return;
+  if (!localStorage.getItem(storageKeys.token) || !slug || mustReplacePassword() || !isBoardPath(pathname, slug)) return;
   void requestEarly(boardPaths.shownBoard(readSelectedFunnelId()));
 }

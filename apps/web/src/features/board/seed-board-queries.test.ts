@@ -66,7 +66,7 @@ describe('seedBoardQueries', () => {
     expect(queryClient.getQueryCache().findAll({ queryKey: ['board'] })).toEqual([]);
   });
 
-  it('asks for nothing when no early read was started (another page, or the app ran first)', async () => {
+  it('asks for nothing when no early read was started (another page, or no stored session)', async () => {
     const queryClient = createQueryClient();
     await seedBoardQueries(queryClient);
     expect(fetchMock).not.toHaveBeenCalled();

@@ -9,7 +9,7 @@ import { readSelectedFunnelId } from './shown-funnel.ts';
  * at once, so the board, mounting before the answer is back, waits on it instead of asking; the shown funnel's board is
  * cached before the funnels resolve, so the board's first render has both. When the early read failed or was refused,
  * the funnels' query reads on its own and takes what the board's own call would (a 401 signs out). When the boot
- * started no read (another page, or the app ran first), it does nothing.
+ * started no read (another page, or no stored session), it does nothing.
  */
 export async function seedBoardQueries(queryClient: QueryClient) {
   const selected = readSelectedFunnelId();

@@ -113,20 +113,6 @@ function outgoingRequest(path: string, options: ApiRequestOptions) {
   return { scope, url, token, init: { method, headers, body, signal: options.signal } };
 }
 
-let pageRunning = false;
-
-/**
- * The page's own code has started (main.tsx). board.html runs its boot script (board-boot.ts) before the main bundle;
- * were a boot to run after it (as an async module script once did, at times), an early read it started would go out
- * beside the page's own call of the same URL, which had found no early answer to take: the board's reads twice. Once
- * the page runs, the boot starts none (board-preload.ts), and the page starts the reads it still needs.
- */
-export function markPageRunning(): void {
-  pageRunning = true;
-}
-
-export const isPageRunning = (): boolean => pageRunning;
-
 /** As long as the query cache counts an answer as fresh: an early answer older than that is not used. */
 const EARLY_ANSWER_MS = 10_000;
 
