@@ -165,6 +165,8 @@ class GatedPGlite extends PGlite {
 
   override async exec(query: string, options?: QueryOptions): Promise<Array<Results>> {
     const leave = await this.enterGate(1);
+    // PGlite's exec queues inside, so this time counts its wait for the connection too (query and transaction count
+    // from holding it). No background work runs exec today: drizzle sends through query and transaction.
     const busySince = performance.now();
     try {
       return await super.exec(query, options);
