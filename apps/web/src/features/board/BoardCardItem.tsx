@@ -31,7 +31,8 @@ const activityTimeFormat = new Intl.DateTimeFormat('es', { dateStyle: 'short', t
 
 // A column holds up to 50 cards and shows a handful: the browser lays out and paints the others only once they
 // scroll into view (the board's first frame spent ~150 ms on them). It also clips what overflows the card, so the
-// open menu, which hangs below it, turns it off.
+// open menu, which hangs below it, turns it off. Not for the cards the window shows at first: the browser would lay
+// the frame out twice, once to find them on screen and again with their content.
 const OFFSCREEN_SKIPPED = '[content-visibility:auto] [contain-intrinsic-size:auto_100px]';
 
 export function lastMessagePreview(card: Pick<BoardCard, 'lastMessageType' | 'lastMessageText'>) {
@@ -47,10 +48,20 @@ interface BoardCardItemProps {
   onMoveToFunnel: (card: BoardCard) => void;
   /** Viewers read chats only: no drag, no card menu. */
   readOnly?: boolean;
+  /** Laid out and painted only while on screen; off for the cards a plain list shows in the window at first. */
+  skipOffscreen?: boolean;
 }
 
 /** One chat on the board: draggable between columns, opens the chat on click. */
-export const BoardCardItem = memo(function BoardCardItem({ card, active, onOpen, onRename, onMoveToFunnel, readOnly = false }: BoardCardItemProps) {
+export const BoardCardItem = memo(function BoardCardItem({
+  card,
+  active,
+  onOpen,
+  onRename,
+  onMoveToFunnel,
+  readOnly = false,
+  skipOffscreen = true,
+}: BoardCardItemProps) {
   const [menuOpen, setMenuOpen] = useState(false);
   const menuRef = useRef<HTMLDivElement>(null);
 
@@ -75,7 +86,7 @@ export const BoardCardItem = memo(function BoardCardItem({ card, active, onOpen,
       role="button"
       tabIndex={0}
       aria-label={`Abrir chat ${card.title}`}
-      className={`group relative cursor-pointer rounded-xl bg-white p-3 text-left shadow-sm ring-1 transition hover:shadow-md ${active ? 'ring-2 ring-emerald-500' : 'ring-slate-200'} ${menuOpen ? '' : OFFSCREEN_SKIPPED}`}
+      className={`group relative cursor-pointer rounded-xl bg-white p-3 text-left shadow-sm ring-1 transition hover:shadow-md ${active ? 'ring-2 ring-emerald-500' : 'ring-slate-200'} ${menuOpen || !skipOffscreen ? '' : OFFSCREEN_SKIPPED}`}
     >
       <div className="flex items-start gap-2">
         <div className="min-w-0 flex-1">

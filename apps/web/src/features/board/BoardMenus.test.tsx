@@ -3,6 +3,7 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { createQueryClient } from '../../app/query-client.ts';
 import { aBoard, aCard } from '../chat/chat-test-fixtures.ts';
+import { BoardCardItem } from './BoardCardItem.tsx';
 import { BoardColumnView, type ColumnActions } from './BoardColumnView.tsx';
 
 const noop = () => undefined;
@@ -59,8 +60,8 @@ describe('board menus', () => {
   });
 
   it('a card is laid out only near the screen, except while its menu, which hangs outside the card, is open', () => {
-    const column = renderColumn();
-    const card = within(column).getByTestId('board-card');
+    render(<BoardCardItem card={aCard()} active={false} onOpen={noop} onRename={noop} onMoveToFunnel={noop} />);
+    const card = screen.getByTestId('board-card');
     expect(card.className).toContain('[content-visibility:auto]');
     fireEvent.click(within(card).getByRole('button', { name: 'Opciones del chat' }));
     expect(card.className).not.toContain('content-visibility');

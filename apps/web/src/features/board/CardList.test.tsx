@@ -1,7 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { aCard } from '../chat/chat-test-fixtures.ts';
-import { CardList } from './CardList.tsx';
+import { CardList, firstPassCards } from './CardList.tsx';
 
 const noop = () => undefined;
 
@@ -35,6 +35,22 @@ describe('CardList', () => {
     render(<CardList cards={cards} openCardId={null} onOpen={noop} onRename={noop} onMoveToFunnel={noop} />);
     await waitFor(() => expect(screen.getAllByTestId('board-card')).toHaveLength(50));
     expect(screen.getByText('Cliente 49')).toBeTruthy();
+  });
+
+  it('renders first what a window shows: six cards at 900 px, one at least, twelve at most', () => {
+    expect(firstPassCards(900)).toBe(6);
+    expect(firstPassCards(1080)).toBe(8);
+    expect(firstPassCards(200)).toBe(1);
+    expect(firstPassCards(4000)).toBe(12);
+  });
+
+  it('lays out the cards of the first pass at once and lets the browser skip the others while off screen', async () => {
+    const cards = Array.from({ length: 20 }, (_, index) => aCard({ id: `c${index}`, title: `Cliente ${index}` }));
+    render(<CardList cards={cards} openCardId={null} onOpen={noop} onRename={noop} onMoveToFunnel={noop} />);
+    await waitFor(() => expect(screen.getAllByTestId('board-card')).toHaveLength(20));
+    const skipped = screen.getAllByTestId('board-card').map((card) => card.className.includes('[content-visibility:auto]'));
+    const onScreen = firstPassCards(window.innerHeight);
+    expect(skipped).toEqual(cards.map((_, index) => index >= onScreen));
   });
 
   it('marks media and group chats with drawn icons, never emoji a machine without an emoji font shows as boxes', () => {
