@@ -20,16 +20,48 @@ import { funnelVisibleTo, visibleColumnPlace } from './funnels.service.ts';
 export const FUNNEL_NOT_FOUND = 'Funnel no encontrado.';
 export const COLUMN_NOT_FOUND = 'Columna no encontrada.';
 
-/** The funnels the actor may see, each with its unread total. */
-export async function funnelSummaries(executor: DbExecutor, tenantId: string, actor: Actor): Promise<Funnel[]> {
-  const rows = await executor
-    .select({ id: funnels.id, name: funnels.name, unreadCount: sql<number>`coalesce(sum(${cards.unreadCount}), 0)::int` })
-    .from(funnels)
-    .leftJoin(cards, and(eq(cards.funnelId, funnels.id), eq(cards.tenantId, tenantId)))
-    .where(and(eq(funnels.tenantId, tenantId), funnelVisibleTo(actor)))
-    .groupBy(funnels.id, funnels.name, funnels.position, funnels.createdAt)
-    .orderBy(asc(funnels.position), asc(funnels.createdAt));
-  return rows;
+/** A column's cards: how many, their unread messages, and how many individual and group chats have any unread. */
+interface ColumnTally {
+  funnelId: string;
+  columnId: string;
+  total: number;
+  unreadMessages: number;
+  unreadIndividual: number;
+  unreadGroup: number;
+}
+
+/**
+ * The company's cards counted per funnel and column (of one funnel when given), in one pass: what the funnel selector
+ * and the board's counters show. The selector's sums and the board's counts were two passes over the same cards
+ * (13 and 8 ms of the board's 33 on PGlite with 10,000 chats), the first sorting them all to group by funnel.
+ */
+async function columnTallies(executor: DbExecutor, tenantId: string, funnelId?: string): Promise<ColumnTally[]> {
+  return executor
+    .select({
+      funnelId: cards.funnelId,
+      columnId: cards.columnId,
+      total: sql<number>`count(*)::int`,
+      unreadMessages: sql<number>`coalesce(sum(${cards.unreadCount}), 0)::int`,
+      unreadIndividual: sql<number>`(count(*) filter (where ${cards.unreadCount} > 0 and not ${cards.isGroup}))::int`,
+      unreadGroup: sql<number>`(count(*) filter (where ${cards.unreadCount} > 0 and ${cards.isGroup}))::int`,
+    })
+    .from(cards)
+    .where(and(eq(cards.tenantId, tenantId), funnelId === undefined ? undefined : eq(cards.funnelId, funnelId)))
+    .groupBy(cards.funnelId, cards.columnId);
+}
+
+/** The funnels the actor may see, each with its unread total (from `tallies` when the caller counted already). */
+export async function funnelSummaries(executor: DbExecutor, tenantId: string, actor: Actor, tallies?: ColumnTally[]): Promise<Funnel[]> {
+  const [visible, counted] = await Promise.all([
+    executor
+      .select({ id: funnels.id, name: funnels.name })
+      .from(funnels)
+      .where(and(eq(funnels.tenantId, tenantId), funnelVisibleTo(actor)))
+      .orderBy(asc(funnels.position), asc(funnels.createdAt)),
+    tallies ?? columnTallies(executor, tenantId),
+  ]);
+  const unreadOf = (funnelId: string) => counted.reduce((sum, tally) => (tally.funnelId === funnelId ? sum + tally.unreadMessages : sum), 0);
+  return visible.map((funnel) => ({ ...funnel, unreadCount: unreadOf(funnel.id) }));
 }
 
 async function visibleFunnel(executor: DbExecutor, tenantId: string, actor: Actor, funnelId: string) {
@@ -52,19 +84,20 @@ export async function funnelColumns(executor: DbExecutor, tenantId: string, acto
   return rows.map((column) => ({ ...columnDto(column), funnelName: funnel.name }));
 }
 
-/** The board: columns with the first page of their card summaries (never message histories) and every column's total. */
-export async function funnelBoard(executor: DbExecutor, tenantId: string, actor: Actor, funnelId: string, perColumn = BOARD_PAGE_SIZE): Promise<Board> {
+/**
+ * The board: columns with the first page of their card summaries (never message histories) and every column's total
+ * (from `companyTallies` when the caller counted the company's cards already).
+ */
+export async function funnelBoard(
+  executor: DbExecutor,
+  tenantId: string,
+  actor: Actor,
+  funnelId: string,
+  perColumn = BOARD_PAGE_SIZE,
+  companyTallies?: ColumnTally[],
+): Promise<Board> {
   const columns = await funnelColumns(executor, tenantId, actor, funnelId);
-  const tallies = await executor
-    .select({
-      columnId: cards.columnId,
-      total: sql<number>`count(*)::int`,
-      unreadIndividual: sql<number>`(count(*) filter (where ${cards.unreadCount} > 0 and not ${cards.isGroup}))::int`,
-      unreadGroup: sql<number>`(count(*) filter (where ${cards.unreadCount} > 0 and ${cards.isGroup}))::int`,
-    })
-    .from(cards)
-    .where(and(eq(cards.tenantId, tenantId), eq(cards.funnelId, funnelId)))
-    .groupBy(cards.columnId);
+  const tallies = companyTallies?.filter((tally) => tally.funnelId === funnelId) ?? (await columnTallies(executor, tenantId, funnelId));
   const pages = await Promise.all(columns.map((column) => cardsPage(executor, tenantId, column.id, { limit: perColumn })));
   const totalOf = (columnId: string) => tallies.find((tally) => tally.columnId === columnId)?.total ?? 0;
   const sum = (key: 'total' | 'unreadIndividual' | 'unreadGroup') => tallies.reduce((total, tally) => total + tally[key], 0);
@@ -135,9 +168,10 @@ function searchCondition(search: string | undefined) {
 
 /** The funnels the actor may see and the board of the one shown: `selectedId` while it is among them, otherwise the first. */
 export async function shownBoard(executor: DbExecutor, tenantId: string, actor: Actor, selectedId: string | undefined): Promise<ShownBoard> {
-  const funnelList = await funnelSummaries(executor, tenantId, actor);
+  const tallies = await columnTallies(executor, tenantId);
+  const funnelList = await funnelSummaries(executor, tenantId, actor, tallies);
   const funnelId = shownFunnelId(funnelList, selectedId);
-  return { funnels: funnelList, board: funnelId ? await funnelBoard(executor, tenantId, actor, funnelId) : null };
+  return { funnels: funnelList, board: funnelId ? await funnelBoard(executor, tenantId, actor, funnelId, BOARD_PAGE_SIZE, tallies) : null };
 }
 
 /** A page of a column's chats (GET /api/columns/{id}/cards), with how many match in all. */

@@ -88,14 +88,29 @@ describe('funnels summary and board', () => {
     const second = (
       await t.app.inject({ method: 'POST', url: `/t/${a.tenant.slug}/api/funnels`, headers: bearer(a.token), payload: { name: 'Postventa' } })
     ).json();
+    // Chats in both funnels and in the other company, so each count has something to get wrong.
+    const send = (appName: string, phone: string, text: string) => t.app.sandboxPhone!.customerSends({ appName, phone, name: phone, kind: 'text', text });
+    for (const text of ['uno', 'dos']) await send(sandboxAppName(a.tenant.slug), '5215520000001', text);
+    await send(sandboxAppName(a.tenant.slug), '5215520000002', 'hola');
+    await send(sandboxAppName(b.tenant.slug), '5215520000003', 'hola');
+    const post = (path: string, payload: object) => t.app.inject({ method: 'POST', url: `/t/${a.tenant.slug}/api${path}`, headers: bearer(a.token), payload });
+    const column = (await post('/columns', { funnelId: second.id, title: 'Nuevos' })).json();
+    const [firstFunnel] = (await get(a.tenant.slug, a.token, '/funnels/summary')).json();
+    const moved = (await get(a.tenant.slug, a.token, `/funnels/${firstFunnel.id}/board`))
+      .json()
+      .columns[0].cards.find((card: { phone: string }) => card.phone === '5215520000002');
+    expect((await post('/card/move', { cardId: moved.id, targetColumnId: column.id })).statusCode).toBe(200);
     const summary = (await get(a.tenant.slug, a.token, '/funnels/summary')).json();
     const [first] = summary;
+    expect(summary.map((funnel: { unreadCount: number }) => funnel.unreadCount)).toEqual([2, 1]);
     const [funnelOfB] = (await get(b.tenant.slug, b.token, '/funnels/summary')).json();
 
     const opened = (await get(a.tenant.slug, a.token, '/funnels/shown-board')).json();
     expect(opened).toEqual({ funnels: summary, board: (await get(a.tenant.slug, a.token, `/funnels/${first.id}/board`)).json() });
+    expect(opened.board.counters).toEqual({ unreadIndividual: 1, unreadGroup: 0, totalContacts: 1 });
     const chosen = (await get(a.tenant.slug, a.token, `/funnels/shown-board?selected=${second.id}`)).json();
     expect(chosen.board).toEqual((await get(a.tenant.slug, a.token, `/funnels/${second.id}/board`)).json());
+    expect(chosen.board.columns[0].cardCount).toBe(1);
     // A choice the member no longer sees (another company's funnel, a deleted one) falls back to the first.
     for (const selected of [funnelOfB.id, 'borrado']) {
       expect((await get(a.tenant.slug, a.token, `/funnels/shown-board?selected=${selected}`)).json().board.funnel).toEqual({ id: first.id, name: first.name });
