@@ -1,14 +1,13 @@
 import * as z from 'zod/mini';
+import { plans, roles } from '../stored-session.ts';
 
-// The stored session's parts, apart from the rest of auth's contracts: the app checks the stored session as it starts.
-// With the sign-in and registration schemas, and with classic zod's whole API (which does not tree-shake), that check
-// held the board's first paint; zod/mini ships only the few schemas below. Classic schemas embed these as any other.
+// The session's parts, apart from the rest of auth's contracts. The app reads the stored session back with the
+// zod-free checks of stored-session.ts, which a web test holds to these schemas.
 
-export const roles = ['owner', 'admin', 'agent', 'viewer'] as const;
+export { plans, roles };
 export const roleSchema = z.enum(roles);
 export type Role = z.infer<typeof roleSchema>;
 
-export const plans = ['basic', 'professional', 'enterprise'] as const;
 export const planSchema = z.enum(plans, { error: 'Plan inválido: usa basic, professional o enterprise.' });
 export type Plan = z.infer<typeof planSchema>;
 
