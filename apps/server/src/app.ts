@@ -158,10 +158,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.addHook('preClose', async () => realtime.close());
   // After every preClose hook (the jobs and the webhook intake stop there, and may still announce what they did).
   app.addHook('onClose', async () => realtime.closeBroker());
-  registerSecurityHeaders(app);
+  const spaDocuments = options.webDist && fs.existsSync(options.webDist) ? readSpaDocuments(options.webDist) : undefined;
+  registerSecurityHeaders(app, spaDocuments?.inlineScriptSources);
   acceptEmptyJsonBodies(app);
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
-  registerErrorHandler(app, options.webDist && fs.existsSync(options.webDist) ? readSpaDocuments(options.webDist) : undefined);
+  registerErrorHandler(app, spaDocuments?.documentFor);
   registerRouteAccess(
     app,
     sessionResolver,

@@ -63,17 +63,29 @@ describe('pagePreloadsPlugin', () => {
     expect(board.indexOf(chunkOf('src/board.ts'))).toBeGreaterThan(board.indexOf(`src="/${chunkOf('index.html')}"`));
   });
 
-  it("runs a page's boot module first, as the document's first module script, with the chunks it imports preloaded", async () => {
-    const { text, chunkOf, chunkHolding } = await buildApp([{ fileName: 'board.html', boot: 'src/boot.ts', modules: ['src/board.ts'] }]);
+  it("runs a page's boot module inline, with its imports, before the main bundle and its stylesheet", async () => {
+    const { text, chunkOf, chunks } = await buildApp([{ fileName: 'board.html', boot: 'src/boot.ts', modules: ['src/board.ts'] }]);
     const board = text('board.html')!;
-    const boot = chunkOf('src/boot.ts');
-    // Not async: module scripts run in document order, so the boot always runs before the main bundle.
-    const bootScript = board.indexOf(`<script type="module" crossorigin src="/${boot}"></script>`);
-    expect(bootScript).toBeGreaterThan(-1);
-    expect(bootScript).toBeLessThan(board.indexOf(`src="/${chunkOf('index.html')}"`));
-    expect(board).toContain(`<link rel="modulepreload" crossorigin href="/${chunkHolding('src/early.ts')}">`);
-    expect(chunkHolding('src/early.ts')).not.toBe(chunkOf('index.html'));
-    expect(text('index.html')).not.toContain(boot);
+    const inline = [...board.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
+    expect(inline).toHaveLength(1);
+    // A classic script holding its own copy of what it imports: no chunk to wait for, none emitted for it.
+    expect(inline[0]).toContain('/api/early');
+    expect(inline[0]).not.toMatch(/\bimport\b/);
+    expect(chunks.some((chunk) => chunk.includes('boot'))).toBe(false);
+    expect(board.indexOf('<script>')).toBeLessThan(board.indexOf(`src="/${chunkOf('index.html')}"`));
+    expect(text('index.html')).not.toContain('<script>');
+  });
+
+  it('inlines a boot script whose text holds "</script>" without ending the element there', async () => {
+    app['src/closing.ts'] = 'console.log("</script>");\n';
+    try {
+      const { text } = await buildApp([{ fileName: 'board.html', boot: 'src/closing.ts', modules: [] }]);
+      const board = text('board.html')!;
+      expect(board.match(/<\/script>/gi)).toHaveLength(2);
+      expect(board.slice(board.indexOf('<script>'), board.indexOf('</script>'))).toContain('console.log');
+    } finally {
+      delete (app as Record<string, string>)['src/closing.ts'];
+    }
   });
 
   it('fails the build when a listed module has no chunk of its own any more', async () => {

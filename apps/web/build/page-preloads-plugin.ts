@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Plugin } from 'vite';
+import { build, type Plugin, type Rolldown } from 'vite';
 
 /** A document besides index.html for one page: the same, plus the page's own code preloaded. */
 export interface PageDocument {
@@ -7,24 +7,45 @@ export interface PageDocument {
   fileName: string;
   /** The modules the router loads lazily for the page, from the project root. */
   modules: string[];
-  /** A small module built as an entry of its own that the document runs first, before the main bundle (e.g. to start the page's requests). */
+  /**
+   * A small module the document runs as it is read, before anything else loads (e.g. to start the page's requests):
+   * built with its imports into one classic script, inlined in the document. Its imports are its own copies, so state
+   * it hands to the app must live on the page (globalThis), not in a module.
+   */
   boot?: string;
+}
+
+/** `entry` and its imports as one minified classic script, to be inlined in a document. */
+async function inlineScript(root: string, entry: string): Promise<string> {
+  const built = (await build({
+    root,
+    configFile: false,
+    logLevel: 'silent',
+    publicDir: false,
+    build: { write: false, minify: true, lib: { entry: path.resolve(root, entry), formats: ['iife'], name: 'embudoPageBoot' } },
+  })) as Rolldown.RolldownOutput | Rolldown.RolldownOutput[];
+  const [output] = Array.isArray(built) ? built : [built];
+  const code = output?.output[0].code.trim();
+  if (!code) throw new Error(`page-preloads: ${entry} built to nothing`);
+  // The document's parser would end the script there.
+  if (/<\/script/i.test(code)) throw new Error(`page-preloads: ${entry} holds "</script" and cannot be inlined`);
+  return code;
 }
 
 /**
  * Emits, for each page, index.html with a modulepreload link for every chunk of the page's lazy modules that the entry
  * does not load already. Without it the router asks for them only once the main bundle has run; with it the browser
- * fetches and compiles them while the main bundle is still arriving. A page's boot module is the document's first
- * module script: it runs as soon as it (and the chunks it imports, preloaded too) arrive, and always before the main
- * bundle, which module scripts run in document order. As an async script it ran after the main bundle at times, whose
- * page then made its own reads.
+ * fetches and compiles them while the main bundle is still arriving. A page's boot module is inlined before the main
+ * bundle's script: it runs as the document is read. As a module script of its own it waited for its file and the
+ * chunks it imported, then for the document's stylesheet, and started the board's read some 100 ms later (as an async
+ * one it ran after the main bundle at times, whose page then made its own reads). The server allows the inline script
+ * by its hash (apps/server: spa-documents).
  * The server sends that document for the page's path (apps/server: spa-documents). A module that no chunk stands for
  * any more fails the build.
  */
 export function pagePreloadsPlugin(pages: PageDocument[]): Plugin {
   let root = '';
   let base = '/';
-  const bootChunks = new Map<PageDocument, string>();
   return {
     name: 'embudo:page-preloads',
     apply: 'build',
@@ -33,12 +54,7 @@ export function pagePreloadsPlugin(pages: PageDocument[]): Plugin {
       root = config.root;
       base = config.base;
     },
-    buildStart() {
-      for (const page of pages) {
-        if (page.boot) bootChunks.set(page, this.emitFile({ type: 'chunk', id: path.resolve(root, page.boot), name: path.parse(page.boot).name }));
-      }
-    },
-    generateBundle(_, bundle) {
+    async generateBundle(_, bundle) {
       const index = bundle['index.html'];
       if (index?.type !== 'asset') return this.error('page-preloads: index.html is not in the bundle');
       const chunks = new Map(Object.values(bundle).flatMap((file) => (file.type === 'chunk' ? [[file.fileName, file] as const] : [])));
@@ -53,9 +69,6 @@ export function pagePreloadsPlugin(pages: PageDocument[]): Plugin {
       if (!entry) return this.error('page-preloads: no entry chunk for index.html');
       const loadedByEntry = withImports(entry.fileName);
       for (const page of pages) {
-        const bootReference = bootChunks.get(page);
-        const boot = bootReference === undefined ? undefined : this.getFileName(bootReference);
-        const bootImports = boot ? [...withImports(boot)].filter((fileName) => fileName !== boot) : [];
         const files = new Set<string>();
         for (const module of page.modules) {
           const id = path.resolve(root, module);
@@ -64,10 +77,10 @@ export function pagePreloadsPlugin(pages: PageDocument[]): Plugin {
           for (const fileName of withImports(chunk.fileName)) if (!loadedByEntry.has(fileName)) files.add(fileName);
         }
         const preload = (fileName: string) => `<link rel="modulepreload" crossorigin href="${base}${fileName}">`;
-        // The boot script and its imports before the main bundle's script, so they are asked for first; the page's
-        // chunks after everything index.html loads, so the main bundle does not wait for a free connection behind them.
-        const first = [...(boot ? [`<script type="module" crossorigin src="${base}${boot}"></script>`] : []), ...bootImports.map(preload)];
-        const last = [...files].filter((fileName) => !loadedByEntry.has(fileName) && !bootImports.includes(fileName)).map(preload);
+        // The boot script before the main bundle's script and its stylesheet, which would hold it; the page's chunks
+        // after everything index.html loads, so the main bundle does not wait for a free connection behind them.
+        const first = page.boot ? [`<script>${await inlineScript(root, page.boot)}</script>`] : [];
+        const last = [...files].filter((fileName) => !loadedByEntry.has(fileName)).map(preload);
         const html = String(index.source);
         const mainScript = html.indexOf('<script type="module"');
         const headEnd = html.indexOf('  </head>');

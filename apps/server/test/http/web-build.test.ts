@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
 
 const INDEX = '<!doctype html><title>index</title>';
-const BOARD = '<!doctype html><title>board</title><link rel="modulepreload" href="/assets/BoardPage.js">';
+const BOOT = 'fetch("/t/acme/api/funnels/shown-board")';
+const BOARD = `<!doctype html><title>board</title><script>${BOOT}</script><link rel="modulepreload" href="/assets/BoardPage.js">`;
 const LANDING = '<!doctype html><title>landing</title><link rel="modulepreload" href="/assets/LandingPage.js">';
 
 const MAIN_BUNDLE = `console.log(${JSON.stringify('x'.repeat(300_000))});`;
@@ -88,6 +90,13 @@ describe('the web build', () => {
     expect(headers['content-security-policy']).toContain("img-src 'self' data: blob:");
     expect(headers['x-content-type-options']).toBe('nosniff');
     expect(headers['strict-transport-security']).toBeDefined();
+  });
+
+  it("allows the board document's inline boot script by its hash, and no other inline script", async () => {
+    const csp = (await t.app.inject({ method: 'GET', url: '/t/acme' })).headers['content-security-policy'] as string;
+    const scriptSources = /script-src ([^;]*)/.exec(csp)![1]!.split(' ');
+    const hashOf = (script: string) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+    expect(scriptSources).toEqual(["'self'", hashOf(BOOT)]);
   });
 
   it("a provider's webhook call is answered without them (a machine renders nothing)", async () => {

@@ -19,8 +19,8 @@ function mustReplacePassword() {
  * When the app opens on the board of the stored session, starts the board's read (its funnels and the shown funnel's
  * board, in one answer) while the app's code is still loading; the board's queries take its answer
  * (seed-board-queries.ts). Anywhere else, or without a session the board would show, it does nothing. board.html runs
- * it (board-boot.ts) before the main bundle, as module scripts run in document order. It reads the stored session
- * without its schema, and the page checks the session anyway.
+ * it (board-boot.ts, inline) before the main bundle. It reads the stored session without its checks, which the page
+ * makes anyway.
  */
 export function preloadBoard(pathname = window.location.pathname) {
   const slug = readStoredTenantSlug();

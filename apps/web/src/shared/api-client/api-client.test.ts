@@ -249,11 +249,22 @@ describe('early answers', () => {
     expect(fetchMock).toHaveBeenCalledOnce();
     expect(lastCall().url).toBe('/t/acme/api/funnels/summary');
     expect(lastCall().headers.authorization).toBe('Bearer tenant-token');
+    // Ahead of the scripts the document is still fetching over the same few connections.
+    expect(lastCall().init?.priority).toBe('high');
 
     await expect(apiRequest('/api/funnels/summary')).resolves.toEqual([{ id: 'f1' }]);
     expect(fetchMock).toHaveBeenCalledOnce();
     await apiRequest('/api/funnels/summary');
     expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it("started by another copy of this module (board.html's inline boot script), answer this one's call", async () => {
+    fetchMock.mockImplementation(async () => json(200, [{ id: 'f1' }]));
+    vi.resetModules();
+    const bootCopy = await import('./api-client.ts');
+    void bootCopy.requestEarly('/api/funnels/summary');
+    await expect(apiRequest('/api/funnels/summary')).resolves.toEqual([{ id: 'f1' }]);
+    expect(fetchMock).toHaveBeenCalledOnce();
   });
 
   it('can be looked at without being taken, by the same session only', async () => {

@@ -122,7 +122,11 @@ interface EarlyAnswer {
   response: Promise<Response>;
 }
 
-const earlyAnswers = new Map<string, EarlyAnswer>();
+/**
+ * Kept on the page, not in this module: board.html starts the board's read from an inline script holding its own copy
+ * of this module (build/page-preloads-plugin.ts), and the app's copy takes the answer from the same map.
+ */
+const earlyAnswers: Map<string, EarlyAnswer> = ((globalThis as { embudoEarlyAnswers?: Map<string, EarlyAnswer> }).embudoEarlyAnswers ??= new Map());
 
 /**
  * Starts a GET that a page is about to make, before that page's code has even loaded. The page's own call to the
@@ -131,7 +135,7 @@ const earlyAnswers = new Map<string, EarlyAnswer>();
  */
 export function requestEarly(path: string): Promise<Response> {
   const { url, token, init } = outgoingRequest(path, {});
-  const response = fetch(url, init);
+  const response = fetch(url, { ...init, priority: 'high' });
   // Nobody may take it: its failure is then nobody's to report.
   response.catch(() => undefined);
   earlyAnswers.set(url, { token, startedAt: Date.now(), response });
