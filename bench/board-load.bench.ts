@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
-import { chromium } from '@playwright/test';
+import { chromium, type BrowserContext } from '@playwright/test';
 import { checkSlugUrl, fmt, knob, load, percentile, registerCompany, ResultTable, startBenchApp } from './support.ts';
 
 const CARDS = knob('BENCH_CARDS', 10_000);
@@ -74,17 +74,30 @@ if (!fs.existsSync(path.join(webDist, 'index.html'))) {
       '--disable-sync',
     ],
   });
-  const paints: number[] = [];
-  let cardsInDom = 0;
-  for (let i = 0; i < PAGE_LOADS; i++) {
+  // One page load of the board as a signed-in member: navigation start to the first frame painted after a card exists.
+  const paintBoard = async (context: BrowserContext) => {
+    const page = await context.newPage();
+    // Told by the page's console, not by polling it: waitForFunction evaluates Playwright's own script in the page
+    // while it loads, a 50–60 ms task that traces showed between the first card's frame and the next, counted then.
+    const painted = page.waitForEvent('console', { predicate: (message) => message.text() === PAINTED_MESSAGE, timeout: 120_000 });
+    await page.goto(`${base}/t/${slug}`, { waitUntil: 'commit' });
+    await painted;
+    const paintedAt = await page.evaluate(() => (window as unknown as { boardPaintedAt: number }).boardPaintedAt);
+    // Counted once the page has settled: its first pass holds only the cards the window shows.
+    await page.waitForLoadState('load');
+    await page.waitForTimeout(500);
+    const cards = await page.locator('[data-testid="board-card"]').count();
+    await page.close();
+    return { paintedAt, cards };
+  };
+  const signedIn = async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    // Signed in as a returning user is: the stored session, then the board.
+    // Signed in as a returning member is: the stored session, then the board.
     await context.addInitScript(
       ({ token, user, tenant, paintedMessage }) => {
         localStorage.setItem('auth_token', token);
         localStorage.setItem('auth_user', JSON.stringify(user));
         localStorage.setItem('auth_tenant', JSON.stringify(tenant));
-        // The first frame painted after a card exists, in ms since navigation started.
         const observer = new MutationObserver(() => {
           if (!document.querySelector('[data-testid="board-card"]')) return;
           observer.disconnect();
@@ -99,19 +112,25 @@ if (!fs.existsSync(path.join(webDist, 'index.html'))) {
       },
       { token: company.token, user: company.user, tenant: company.tenant, paintedMessage: PAINTED_MESSAGE },
     );
-    const page = await context.newPage();
-    // Told by the page's console, not by polling it: waitForFunction evaluates Playwright's own script in the page
-    // while it loads, a 50–60 ms task that traces showed between the first card's frame and the next, counted then.
-    const painted = page.waitForEvent('console', { predicate: (message) => message.text() === PAINTED_MESSAGE, timeout: 120_000 });
-    await page.goto(`${base}/t/${slug}`, { waitUntil: 'commit' });
-    await painted;
-    paints.push(await page.evaluate(() => (window as unknown as { boardPaintedAt: number }).boardPaintedAt));
-    // Counted once the page has settled: its first pass holds only the cards the window shows.
-    await page.waitForLoadState('load');
-    await page.waitForTimeout(500);
-    cardsInDom = await page.locator('[data-testid="board-card"]').count();
+    return context;
+  };
+
+  // The target's figure: each load in a new browser profile, with nothing cached (the first visit after a release).
+  const paints: number[] = [];
+  let cardsInDom = 0;
+  for (let i = 0; i < PAGE_LOADS; i++) {
+    const context = await signedIn();
+    const { paintedAt, cards } = await paintBoard(context);
+    paints.push(paintedAt);
+    cardsInDom = cards;
     await context.close();
   }
+  // Beside it, a member's daily visit: the app's files in the browser's cache from an earlier one.
+  const cachedPaints: number[] = [];
+  const returning = await signedIn();
+  await paintBoard(returning);
+  for (let i = 0; i < PAGE_LOADS; i++) cachedPaints.push((await paintBoard(returning)).paintedAt);
+  await returning.close();
   await browser.close();
   table.add(
     `board first paint, p50 of ${PAGE_LOADS} loads (navigation start to first painted card, Chromium)`,
@@ -120,6 +139,12 @@ if (!fs.existsSync(path.join(webDist, 'index.html'))) {
     percentile(paints, 50) / 600,
   );
   table.add('board first paint, p25 / p75 of the same loads', `${fmt.ms(percentile(paints, 25))} / ${fmt.ms(percentile(paints, 75))}`);
+  table.add(
+    `board first paint with the app's files cached (a later visit), p50 of ${PAGE_LOADS} loads`,
+    fmt.ms(percentile(cachedPaints, 50)),
+    'target 600 ms',
+    percentile(cachedPaints, 50) / 600,
+  );
   table.add('cards in the page', `${cardsInDom} of ${CARDS}`);
 }
 
