@@ -22,6 +22,7 @@ async function inlineScript(root: string, entry: string): Promise<string> {
     configFile: false,
     logLevel: 'silent',
     publicDir: false,
+    // An IIFE must be named; a boot module exports nothing, so no global is made.
     build: { write: false, minify: true, lib: { entry: path.resolve(root, entry), formats: ['iife'], name: 'embudoPageBoot' } },
   })) as Rolldown.RolldownOutput | Rolldown.RolldownOutput[];
   const [output] = Array.isArray(built) ? built : [built];
@@ -38,10 +39,9 @@ async function inlineScript(root: string, entry: string): Promise<string> {
  * fetches and compiles them while the main bundle is still arriving. A page's boot module is inlined before the main
  * bundle's script: it runs as the document is read. As a module script of its own it waited for its file and the
  * chunks it imported, then for the document's stylesheet, and started the board's read some 100 ms later (as an async
- * one it ran after the main bundle at times, whose page then made its own reads). The server allows the inline script
- * by its hash (apps/server: spa-documents).
- * The server sends that document for the page's path (apps/server: spa-documents). A module that no chunk stands for
- * any more fails the build.
+ * one it ran after the main bundle at times, whose page then made its own reads).
+ * The server sends that document for the page's path and allows its inline script by hash (apps/server:
+ * spa-documents). A module that no chunk stands for any more fails the build.
  */
 export function pagePreloadsPlugin(pages: PageDocument[]): Plugin {
   let root = '';
@@ -80,7 +80,7 @@ export function pagePreloadsPlugin(pages: PageDocument[]): Plugin {
         // The boot script before the main bundle's script and its stylesheet, which would hold it; the page's chunks
         // after everything index.html loads, so the main bundle does not wait for a free connection behind them.
         const first = page.boot ? [`<script>${await inlineScript(root, page.boot)}</script>`] : [];
-        const last = [...files].filter((fileName) => !loadedByEntry.has(fileName)).map(preload);
+        const last = [...files].map(preload);
         const html = String(index.source);
         const mainScript = html.indexOf('<script type="module"');
         const headEnd = html.indexOf('  </head>');
