@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { pagePreloadsPlugin, type PageDocument } from './page-preloads-plugin.ts';
 
 // An app whose entry loads `common` and two pages lazily; the board page also needs `shared`, and `common`.
-const app = {
+const app: Record<string, string> = {
   'index.html': '<!doctype html>\n<html>\n  <head>\n    <script type="module" src="/src/main.ts"></script>\n  </head>\n  <body></body>\n</html>\n',
   'src/common.ts': 'export const common = () => "common";\n',
   'src/shared.ts': 'export const shared = () => "shared";\n',
@@ -84,7 +84,7 @@ describe('pagePreloadsPlugin', () => {
       expect(board.match(/<\/script>/gi)).toHaveLength(2);
       expect(board.slice(board.indexOf('<script>'), board.indexOf('</script>'))).toContain('console.log');
     } finally {
-      delete (app as Record<string, string>)['src/closing.ts'];
+      delete app['src/closing.ts'];
     }
   });
 
