@@ -84,7 +84,7 @@ describe('board live', () => {
 
   it('after a reconnection reads the board and the funnels once each', () => {
     const view = setup();
-    view.live.reconnected();
+    view.live.joined();
     expect([view.boardReloads(), view.funnelReloads()]).toEqual([1, 1]);
   });
 });

@@ -87,8 +87,8 @@ export function createBoardLive(queryClient: QueryClient, view: () => BoardView,
       queryClient.setQueryData(boardKey(board.funnel.id), patchCard(board, cardId, patch));
       if (patch.unreadCount !== undefined) addUnread([[before.funnelId, patch.unreadCount - before.unreadCount]]);
     },
-    /** Events missed while the connection was down are not replayed: read both again, once. */
-    reconnected: () => {
+    /** Events published before a join (the first, or one after the connection was down) are not replayed: read again, once. */
+    joined: () => {
       reloadFunnels();
       reloadBoard();
       reloadSearches();

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { BatchDto } from '@embudo/contracts/http/bulk-sends';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
-import { useOnReconnect } from '../../shared/realtime-client/use-on-reconnect.ts';
+import { useOnJoin } from '../../shared/realtime-client/use-on-join.ts';
 import { useSocketEvent } from '../../shared/realtime-client/use-socket-event.ts';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
 import { StatusChip } from '../../shared/ui/StatusChip.tsx';
@@ -169,9 +169,9 @@ export function BatchesPage() {
   const batches = useQuery({ queryKey: batchesKey, queryFn: bulkSendsApi.list });
   const refetch = () => void queryClient.invalidateQueries({ queryKey: batchesKey });
 
-  // Spec 02 §4: the list is read again whenever the server pushes batch_updated, and after a reconnection.
+  // Spec 02 §4: the list is read again whenever the server pushes batch_updated, and after a join that may have missed one.
   useSocketEvent('batch_updated', refetch);
-  useOnReconnect(refetch);
+  useOnJoin(refetch);
 
   const loadError = batches.error;
   useEffect(() => {

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
-import { useOnReconnect } from '../../shared/realtime-client/use-on-reconnect.ts';
+import { useOnJoin } from '../../shared/realtime-client/use-on-join.ts';
 import { useSocketEvent } from '../../shared/realtime-client/use-socket-event.ts';
 import { LineIcon } from '../../shared/ui/LineIcon.tsx';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
@@ -122,8 +122,8 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
     if (cardId !== card.id) return;
     updateTimeline(cardId, (data) => applyStatus(data, { messageId, tempId, ack, error, errorCode }));
   });
-  // A message that arrived while the connection was down is not replayed: the open chat reads its timeline again.
-  useOnReconnect(() => void timeline.refetch());
+  // A message that arrived before a join (while the socket was joining or down) is not replayed: the timeline is read again.
+  useOnJoin(() => void timeline.refetch());
 
   // The lightbox closes on Escape like any dialog.
   useEffect(() => {
