@@ -1,8 +1,8 @@
-import type { SessionTenant, SessionUser } from './http/session.ts';
+import type { SessionTenant, SessionUser } from './http/auth.ts';
 
 /**
  * The stored session's parts read back from local storage, checked by hand: free of zod, whose core (56 KB) was the
- * largest script of the board's first paint only for this check. http/session.ts keeps the schemas, which the server
+ * largest script of the board's first paint only for this check. http/auth.ts keeps the schemas, which the server
  * and the sign-in answers use; a web test holds the two to the same verdicts.
  */
 

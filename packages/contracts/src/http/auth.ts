@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { requiredText, safeText, TEXT_LIMITS, trimmedText } from '../text.ts';
-import { sessionTenant, sessionUser } from './session.ts';
+import { plans, roles } from '../stored-session.ts';
 
 /** Spec 01 §5: lowercase letters, digits and hyphens. */
 export const SLUG_PATTERN = /^[a-z0-9-]+$/;
@@ -66,8 +66,36 @@ export const changePasswordRequest = z.object({
 });
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;
 
-export { plans, planSchema, roles, roleSchema, sessionTenant, sessionUser } from './session.ts';
-export type { Plan, Role, SessionTenant, SessionUser } from './session.ts';
+// The value lists live with the zod-free checks the app reads the stored session back with, which a web test holds
+// to these schemas.
+export { plans, roles };
+export const roleSchema = z.enum(roles);
+export type Role = z.infer<typeof roleSchema>;
+
+export const planSchema = z.enum(plans, { error: 'Plan inválido: usa basic, professional o enterprise.' });
+export type Plan = z.infer<typeof planSchema>;
+
+export const sessionUser = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: roleSchema,
+  is_active: z.boolean(),
+  last_login_at: z.string().nullable(),
+  funnel_access: z.array(z.string()),
+  force_password_change: z.boolean(),
+});
+export type SessionUser = z.infer<typeof sessionUser>;
+
+export const sessionTenant = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  subscription_plan: planSchema,
+  trial_ends_at: z.string().nullable(),
+  timezone: z.string(),
+});
+export type SessionTenant = z.infer<typeof sessionTenant>;
 
 export const sessionResponse = z.object({ token: z.string(), user: sessionUser, tenant: sessionTenant });
 export type SessionResponse = z.infer<typeof sessionResponse>;

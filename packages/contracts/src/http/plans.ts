@@ -1,4 +1,4 @@
-import type { Plan } from './session.ts';
+import type { Plan } from './auth.ts';
 
 /** Plan names as the app shows them, with the landing page's name beside (spec 01 §1, §3). */
 export const planNames: Record<Plan, string> = {

@@ -1,4 +1,4 @@
-import { sessionTenant, sessionUser } from '@embudo/contracts/http/session';
+import { sessionTenant, sessionUser } from '@embudo/contracts/http/auth';
 import { readSessionTenant, readSessionUser } from '@embudo/contracts/stored-session';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readTenantSession } from './stored-tenant-session.ts';
