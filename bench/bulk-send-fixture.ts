@@ -50,13 +50,18 @@ export async function startBulkSendBench(options: { runJobs: boolean; messagesPe
   const [funnel] = await company.get<Array<{ id: string }>>('/funnels/summary');
   const columns = await company.get<Array<{ id: string }>>(`/funnels/${funnel!.id}/columns`);
 
-  /** Uploads `rows` customers (phones from `firstPhone` on) as one batch. */
-  const uploadBatch = async (rows: number, firstPhone = 0) => {
+  /** An Excel file of `rows` customers (phones from `firstPhone` on), as a member fills it in. */
+  const customersFile = async (rows: number, firstPhone = 0) => {
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet('Clientes');
     sheet.addRow(['telefono', 'Variable 1', 'Variable 2']);
     for (let i = firstPhone; i < firstPhone + rows; i++) sheet.addRow([phoneOf(i), `Cliente ${i}`, `P-${i}`]);
-    const file = Buffer.from(await workbook.xlsx.writeBuffer());
+    return Buffer.from(await workbook.xlsx.writeBuffer());
+  };
+
+  /** Uploads a file of customers (or one of `rows` customers, made first) as one batch. */
+  const uploadBatch = async (rows: number | Buffer<ArrayBuffer>, firstPhone = 0) => {
+    const file = typeof rows === 'number' ? await customersFile(rows, firstPhone) : rows;
     const form = new FormData();
     form.append('file', new Blob([file]), 'clientes.xlsx');
     form.append('templateId', template.id);
@@ -71,5 +76,5 @@ export async function startBulkSendBench(options: { runJobs: boolean; messagesPe
 
   const batch = async (id: string) => (await company.get<Batch[]>('/batches')).find((entry) => entry.id === id);
 
-  return { ...bench, company, providerAccepted, funnelId: funnel!.id, uploadBatch, batch };
+  return { ...bench, company, providerAccepted, funnelId: funnel!.id, customersFile, uploadBatch, batch };
 }

@@ -10,7 +10,10 @@ import type { LoadResult } from './load.ts';
 export interface PlainRequests {
   /** Request i goes to urls[i % urls.length]. */
   urls: string[];
-  total: number;
+  /** As many as fit in `untilMs`, or until the stop signal, when not given. */
+  total?: number;
+  /** Stops starting requests after this long (see `load`). */
+  untilMs?: number;
   concurrency: number;
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
@@ -20,10 +23,14 @@ export interface PlainRequests {
   intervalMs?: number;
 }
 
-/** Runs the requests in a worker thread; its times come back on this thread's clock. */
-export function loadOffThread(requests: PlainRequests): Promise<LoadResult> {
+/**
+ * Runs the requests in a worker thread; its times come back on this thread's clock. Once `stopWhen` resolves, no
+ * request is started any more.
+ */
+export function loadOffThread(requests: PlainRequests, stopWhen?: Promise<unknown>): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const worker = moduleWorker(new URL('./load-worker.ts', import.meta.url), { workerData: requests });
+    void stopWhen?.then(() => worker.postMessage('stop'));
     worker.once('message', ({ result, timeOrigin }: { result: LoadResult; timeOrigin: number }) => {
       const shift = timeOrigin - performance.timeOrigin;
       resolve({ ...result, startedAt: result.startedAt + shift, endedAt: result.endedAt + shift });

@@ -10,11 +10,17 @@ import { KeepAliveClient } from './keep-alive-client.ts';
 import { load } from './load.ts';
 import type { PlainRequests } from './load-off-thread.ts';
 
-const { urls, total, concurrency, method = 'GET', headers = {}, bodies, intervalMs } = workerData as PlainRequests;
+const { urls, total, untilMs, concurrency, method = 'GET', headers = {}, bodies, intervalMs } = workerData as PlainRequests;
 const client = new KeepAliveClient(headers);
+// The caller's stop signal (loadOffThread's stopWhen); the port alone must not keep this thread alive.
+let stopped = false;
+parentPort!.once('message', () => (stopped = true));
+parentPort!.unref();
 
 const result = await load({
   total,
+  untilMs,
+  stop: () => stopped,
   concurrency,
   intervalMs,
   request: (index, signal) => client.request(method, urls[index % urls.length]!, bodies?.[index], signal),
