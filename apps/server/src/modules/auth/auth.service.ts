@@ -3,6 +3,7 @@ import { SAME_AS_TEMPORARY_PASSWORD, type LoginRequest, type MeResponse, type Re
 import { funnels, sessions, tenants, userFunnelAccess, users } from '../../../db/schema/index.ts';
 import type { EventPublisher } from '../../platform/events/index.ts';
 import type { Db, DbExecutor } from '../../platform/db/database.ts';
+import { builtOnce } from '../../platform/db/built-once.ts';
 import { AppError, badRequest, unauthorized } from '../../platform/errors/app-error.ts';
 import type { AuthenticatedSession } from '../../platform/auth/authenticated-session.ts';
 import { generateToken, hashPassword, hashToken, verifyPassword, verifySignInPassword } from '../../platform/auth/secrets.ts';
@@ -67,6 +68,17 @@ const memberFunnelIds = sql<string[]>`case when ${users.role} in ('owner', 'admi
   then array(select ${funnels.id}::text from ${funnels} where ${funnels.tenantId} = ${users.tenantId} order by ${funnels.position})
   else array(select ${userFunnelAccess.funnelId}::text from ${userFunnelAccess} where ${userFunnelAccess.userId} = ${users.id}) end`;
 
+const liveSessionQuery = builtOnce((db) =>
+  db
+    .select({ session: sessions, user: users, tenant: tenants, funnelIds: memberFunnelIds })
+    .from(sessions)
+    .innerJoin(users, and(eq(users.id, sessions.userId), eq(users.tenantId, sessions.tenantId)))
+    .innerJoin(tenants, eq(tenants.id, sessions.tenantId))
+    .where(and(eq(sessions.tokenHash, sql.placeholder('tokenHash')), isNull(sessions.revokedAt)))
+    .limit(1)
+    .prepare('embudo_live_session'),
+);
+
 /**
  * Resolves a bearer token to its live session; anything else (unknown, revoked, expired, inactive) is null. Every
  * request pays this, so it is one indexed read of the session joined with its member, company and funnel access
@@ -74,13 +86,7 @@ const memberFunnelIds = sql<string[]>`case when ${users.role} in ('owner', 'admi
  */
 export async function resolveSession(db: Db, token: string | undefined, policy: SessionPolicy): Promise<AuthenticatedSession | null> {
   if (!token) return null;
-  const [row] = await db
-    .select({ session: sessions, user: users, tenant: tenants, funnelIds: memberFunnelIds })
-    .from(sessions)
-    .innerJoin(users, and(eq(users.id, sessions.userId), eq(users.tenantId, sessions.tenantId)))
-    .innerJoin(tenants, eq(tenants.id, sessions.tenantId))
-    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)))
-    .limit(1);
+  const [row] = await liveSessionQuery(db).execute({ tokenHash: hashToken(token) });
   const now = policy.clock();
   if (!row || sessionExpired(row.session, policy.lifetime, now) || !row.user.isActive) return null;
   const staleBefore = lastUsedStaleBefore(now);
