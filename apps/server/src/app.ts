@@ -158,7 +158,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.addHook('preClose', async () => realtime.close());
   // After every preClose hook (the jobs and the webhook intake stop there, and may still announce what they did).
   app.addHook('onClose', async () => realtime.closeBroker());
-  const spaDocuments = options.webDist && fs.existsSync(options.webDist) ? readSpaDocuments(options.webDist) : undefined;
+  // The web build, when there is one to serve (the API alone runs without it).
+  const webDist = options.webDist && fs.existsSync(options.webDist) ? options.webDist : undefined;
+  const spaDocuments = webDist ? readSpaDocuments(webDist) : undefined;
   registerSecurityHeaders(app, spaDocuments?.inlineScriptSources);
   acceptEmptyJsonBodies(app);
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
@@ -268,6 +270,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
     sandboxReviewer: messaging.sandboxReviewer,
   });
 
-  if (options.webDist && fs.existsSync(options.webDist)) registerWebBuild(app, options.webDist);
+  if (webDist) registerWebBuild(app, webDist);
   return app as unknown as App;
 }
