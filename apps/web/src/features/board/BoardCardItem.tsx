@@ -1,5 +1,6 @@
 import { memo, useCallback, useRef, useState } from 'react';
 import { useDismiss } from '../../shared/hooks/use-dismiss.ts';
+import { shortDateTime } from '../../shared/format/short-date-time.ts';
 import { LineIcon, type IconName } from '../../shared/ui/LineIcon.tsx';
 import type { BoardCard } from './board.api.ts';
 import { CardContactLine } from './CardContactLine.tsx';
@@ -24,10 +25,6 @@ const previewIcons: Record<string, IconName> = {
   document: 'file',
   template: 'template',
 };
-
-// One formatter for every card: toLocaleString with options builds a new one per call, which cost the board's
-// first render about half a millisecond per card.
-const activityTimeFormat = new Intl.DateTimeFormat('es', { dateStyle: 'short', timeStyle: 'short' });
 
 // A column holds up to 50 cards and shows a handful: the browser lays out and paints the others only once they
 // scroll into view (the board's first frame spent ~150 ms on them). It also clips what overflows the card, so the
@@ -152,7 +149,7 @@ export const BoardCardItem = memo(function BoardCardItem({
         {lastMessagePreview(card)}
       </p>
       <div className="mt-1.5 flex items-center justify-between text-[11px] text-slate-400">
-        <span>{card.lastActivityAt ? activityTimeFormat.format(new Date(card.lastActivityAt)) : ''}</span>
+        <span>{card.lastActivityAt ? shortDateTime(new Date(card.lastActivityAt)) : ''}</span>
         {card.aiEnabled && <span className="rounded bg-violet-100 px-1 font-semibold text-violet-700">AI</span>}
       </div>
     </div>
