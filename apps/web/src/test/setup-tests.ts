@@ -11,6 +11,16 @@ vi.mock('socket.io-client', async (importOriginal) => {
 });
 socketStandIn.factory = createFakeSocket;
 
+// The shell opens its socket once the page has painted; jsdom paints nothing, so pages open it as they mount (the
+// wait itself is tested in after-next-paint.test.ts).
+vi.mock('../shared/realtime-client/after-next-paint.ts', () => ({
+  afterNextPaint: (work: () => void) => {
+    let cancelled = false;
+    queueMicrotask(() => cancelled || work());
+    return () => (cancelled = true);
+  },
+}));
+
 // findBy*/waitFor poll a condition; a busy CI machine can take over the 1 s default to render a lazy route.
 configure({ asyncUtilTimeout: 5000 });
 
