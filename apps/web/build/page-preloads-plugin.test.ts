@@ -23,7 +23,7 @@ const app: Record<string, string> = {
 let root = '';
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
-async function buildApp(pages: PageDocument[]) {
+async function buildApp(pages: PageDocument[], chunkGroups: Array<{ name: string; test: RegExp }> = []) {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'embudo-preloads-'));
   for (const [name, text] of Object.entries(app)) {
     fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
@@ -34,7 +34,7 @@ async function buildApp(pages: PageDocument[]) {
     configFile: false,
     logLevel: 'silent',
     plugins: [pagePreloadsPlugin(pages)],
-    build: { write: false },
+    build: { write: false, rolldownOptions: { output: { codeSplitting: { groups: chunkGroups } } } },
   })) as Rolldown.RolldownOutput;
   const file = (name: string) => output.output.find((item) => item.fileName === name);
   const text = (name: string) => {
@@ -88,7 +88,17 @@ describe('pagePreloadsPlugin', () => {
     }
   });
 
-  it('fails the build when a listed module has no chunk of its own any more', async () => {
+  it('preloads the chunk that holds a page module merged with others by a chunk group', async () => {
+    const { text, chunkHolding, chunks } = await buildApp([{ fileName: 'board.html', modules: ['src/shell.ts', 'src/board.ts'] }], [
+      { name: 'signed-in', test: /src[\\/](shell|board)\.ts$/ },
+    ]);
+    const merged = chunkHolding('src/board.ts');
+    expect(chunkHolding('src/shell.ts')).toBe(merged);
+    expect(chunks.some((chunk) => chunk.startsWith('assets/board-'))).toBe(false);
+    expect(text('board.html')).toContain(`<link rel="modulepreload" crossorigin href="/${merged}">`);
+  });
+
+  it('fails the build when no chunk holds a listed module any more', async () => {
     await expect(buildApp([{ fileName: 'board.html', modules: ['src/gone.ts'] }])).rejects.toThrow(/no chunk for src\/gone\.ts/);
   });
 });
