@@ -89,9 +89,10 @@ describe('pagePreloadsPlugin', () => {
   });
 
   it('preloads the chunk that holds a page module merged with others by a chunk group', async () => {
-    const { text, chunkHolding, chunks } = await buildApp([{ fileName: 'board.html', modules: ['src/shell.ts', 'src/board.ts'] }], [
-      { name: 'signed-in', test: /src[\\/](shell|board)\.ts$/ },
-    ]);
+    const { text, chunkHolding, chunks } = await buildApp(
+      [{ fileName: 'board.html', modules: ['src/shell.ts', 'src/board.ts'] }],
+      [{ name: 'signed-in', test: /src[\\/](shell|board)\.ts$/ }],
+    );
     const merged = chunkHolding('src/board.ts');
     expect(chunkHolding('src/shell.ts')).toBe(merged);
     expect(chunks.some((chunk) => chunk.startsWith('assets/board-'))).toBe(false);
