@@ -1,17 +1,28 @@
+/** A page that paints no frame (hidden, or its frames held back) still gets the work done, this much later at most. */
+export const FRAME_WAIT_MAX_MS = 1_000;
+
 /**
- * Runs `work` once the browser has painted the next frame (at once where there are no frames, as under test), and
- * answers a function that cancels it. For work a page starts as it mounts that its first frame does not need.
+ * Runs `work` once the browser has painted the next frame, and answers a function that cancels it. For work a page
+ * starts as it mounts that its first frame does not need. A hidden page paints nothing (a board opened in a
+ * background tab must still connect): there, and where there are no frames at all, the work runs in the next task.
  */
 export function afterNextPaint(work: () => void): () => void {
-  if (typeof requestAnimationFrame !== 'function') {
-    const timer = setTimeout(work, 0);
-    return () => clearTimeout(timer);
-  }
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  // A frame's callbacks run before it is painted; a task queued from one runs after.
-  const frame = requestAnimationFrame(() => (timer = setTimeout(work, 0)));
-  return () => {
-    cancelAnimationFrame(frame);
-    clearTimeout(timer);
+  const paints = typeof requestAnimationFrame === 'function' && document.visibilityState !== 'hidden';
+  let pending = true;
+  let afterFrame: ReturnType<typeof setTimeout> | undefined;
+  const cancel = () => {
+    pending = false;
+    clearTimeout(latest);
+    clearTimeout(afterFrame);
+    if (frame !== undefined) cancelAnimationFrame(frame);
   };
+  const run = () => {
+    if (!pending) return;
+    cancel();
+    work();
+  };
+  const latest = setTimeout(run, paints ? FRAME_WAIT_MAX_MS : 0);
+  // A frame's callbacks run before it is painted; a task queued from one runs after.
+  const frame = paints ? requestAnimationFrame(() => (afterFrame = setTimeout(run, 0))) : undefined;
+  return cancel;
 }
