@@ -115,6 +115,17 @@ describe('board cache', () => {
     expect(holdCard(held, older)).toBe(held);
   });
 
+  it('places a held chat by the instant of its activity, whatever the precision written, then by id as the server does', () => {
+    const cards = [
+      card('c1', 'a', { lastActivityAt: '2025-01-01T00:00:00.500Z' }),
+      card('c5', 'a', { lastActivityAt: '2025-01-01T00:00:00Z' }),
+      card('c2', 'a', { lastActivityAt: '2025-01-01T00:00:00Z' }),
+    ];
+    const start: Board = { ...board(), columns: board().columns.map((column, index) => (index === 0 ? { ...column, cards } : column)) };
+    expect(idsIn(holdCard(start, card('c4', 'a', { lastActivityAt: '2025-01-01T00:00:00.000Z' })), 0)).toEqual(['c1', 'c5', 'c4', 'c2']);
+    expect(idsIn(holdCard(start, card('n0', 'a', { lastActivityAt: '2025-01-01T00:00:00.250Z' })), 0)).toEqual(['c1', 'n0', 'c5', 'c2']);
+  });
+
   it('asks for a reload when the card is in a column this board does not know', () => {
     const placed = placeCardUpdate(board(), card('c1', 'unknown-column'));
     expect(placed.reload).toBe(true);

@@ -89,7 +89,12 @@ export function placeCardUpdate(board: Board, card: BoardCard, change: CardChang
   return { board: placeCard(board, card.id, card, known), reload: !known };
 }
 
-const newestFirst = (a: BoardCard, b: BoardCard) => b.lastActivityAt.localeCompare(a.lastActivityAt) || b.id.localeCompare(a.id);
+/**
+ * The server's order of a column: last activity, newest first, then id, highest first (as PostgreSQL orders uuids:
+ * by their bytes, which is their lowercase text's order). Compared as instants and code units, not with localeCompare,
+ * whose first call builds ICU's collator (17–30 ms in a fresh tab) and which compares times as text.
+ */
+const newestFirst = (a: BoardCard, b: BoardCard) => Date.parse(b.lastActivityAt) - Date.parse(a.lastActivityAt) || (b.id < a.id ? -1 : b.id > a.id ? 1 : 0);
 
 /**
  * A chat opened from a search of the whole column, beyond the pages this board holds: kept in its column (at its
