@@ -40,8 +40,7 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            // React and the router change rarely: a chunk of their own stays cached across releases. Rolldown's runtime
-            // helpers with them, rather than in a file of their own that every page asks for.
+            // React and the router change rarely: a chunk of their own stays cached across releases.
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 3 },
             // What every page runs stays in the entry…
             { name: 'app', tags: ['$initial'], priority: 2 },

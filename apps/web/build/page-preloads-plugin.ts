@@ -72,7 +72,7 @@ export function pagePreloadsPlugin(pages: PageDocument[]): Plugin {
         const files = new Set<string>();
         for (const module of page.modules) {
           const id = path.resolve(root, module);
-          const chunk = [...chunks.values()].find((candidate) => candidate.facadeModuleId === id || candidate.moduleIds.includes(id));
+          const chunk = [...chunks.values()].find((candidate) => candidate.moduleIds.includes(id));
           if (!chunk) return this.error(`page-preloads: no chunk for ${module} (${page.fileName})`);
           for (const fileName of withImports(chunk.fileName)) if (!loadedByEntry.has(fileName)) files.add(fileName);
         }

@@ -8,16 +8,14 @@ export const FRAME_WAIT_MAX_MS = 1_000;
  */
 export function afterNextPaint(work: () => void): () => void {
   const paints = typeof requestAnimationFrame === 'function' && document.visibilityState !== 'hidden';
-  let pending = true;
   let afterFrame: ReturnType<typeof setTimeout> | undefined;
+  // Whichever of the two timers runs the work clears the other: it runs once.
   const cancel = () => {
-    pending = false;
     clearTimeout(latest);
     clearTimeout(afterFrame);
     if (frame !== undefined) cancelAnimationFrame(frame);
   };
   const run = () => {
-    if (!pending) return;
     cancel();
     work();
   };
