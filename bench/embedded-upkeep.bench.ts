@@ -77,7 +77,7 @@ const longest = percentile(busy.latencies, 100);
 const table = new ResultTable('embedded upkeep', bench.databaseLabel);
 const scale = `${fmt.count(MESSAGES)} messages, a quarter changed`;
 table.add(
-  `one look of the upkeep (${scale}): ${due.map((upkeep) => `${upkeep.vacuum ? 'vacuum (analyze)' : 'analyze'} ${upkeep.table}`).join(', ')}`,
+  `one look of the upkeep (${scale}): ${due.map((upkeep) => `${upkeep.vacuum ? 'vacuum, analyze' : 'analyze'} ${upkeep.table}`).join(', ')}`,
   fmt.ms(lookMs),
 );
 table.add(

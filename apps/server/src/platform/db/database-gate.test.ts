@@ -46,7 +46,7 @@ describe('DatabaseGate: the background time share (the embedded database)', () =
 
   it('lets background work go on at once when no request is in flight, or on a database without a share', async () => {
     const shared = new DatabaseGate({ backgroundPermits: 1, backgroundShare: 0.5 });
-    (await shared.runInBackground(() => shared.enter()))(40);
+    (await shared.runInBackground(() => shared.enter()))(10);
     // A request that came and went.
     (await shared.enter())();
     expect(await hasEntered(shared.runInBackground(() => shared.enter()))).toBe(true);
@@ -70,8 +70,59 @@ describe('DatabaseGate: the background time share (the embedded database)', () =
     leaveOther();
   });
 
+  it('after a long hold, looks a few milliseconds for requests that came meanwhile, and rests its share if one shows', async () => {
+    const gate = new DatabaseGate({ backgroundPermits: 1, backgroundShare: 0.5 });
+    (await gate.runInBackground(() => gate.enter()))(300);
+    const second = gate.runInBackground(() => gate.enter());
+    expect(await hasEntered(second)).toBe(false);
+    // A request read from its socket during the look, answered before the look ends.
+    (await gate.enter())();
+    await vi.advanceTimersByTimeAsync(3);
+    expect(await hasEntered(second)).toBe(false);
+    await vi.advanceTimersByTimeAsync(296);
+    expect(await hasEntered(second)).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await hasEntered(second)).toBe(true);
+  });
+
+  it('after a long hold with no request showing during the look, goes on once the look is over', async () => {
+    const gate = new DatabaseGate({ backgroundPermits: 1, backgroundShare: 0.5 });
+    (await gate.runInBackground(() => gate.enter()))(300);
+    const second = gate.runInBackground(() => gate.enter());
+    await vi.advanceTimersByTimeAsync(2);
+    expect(await hasEntered(second)).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await hasEntered(second)).toBe(true);
+  });
+
   it('refuses a share outside (0, 1]', () => {
     expect(() => new DatabaseGate({ backgroundPermits: 1, backgroundShare: 0 })).toThrow('backgroundShare');
     expect(() => new DatabaseGate({ backgroundPermits: 1, backgroundShare: 1.5 })).toThrow('backgroundShare');
+  });
+});
+
+describe('DatabaseGate: whose statement it is', () => {
+  /** A thenable that, like a drizzle query, does its work only when `then` is called. */
+  const lazyStatement = (gate: DatabaseGate, background: boolean[]): PromiseLike<void> => ({
+    then(onFulfilled, onRejected) {
+      gate.counted(1);
+      return gate
+        .enter()
+        .then((leave) => {
+          background.push(gate.backgroundInUse > 0);
+          leave();
+        })
+        .then(onFulfilled, onRejected);
+    },
+  });
+
+  it('runs a lazy query handed to runInBackground as background work, and counts its statements', async () => {
+    const gate = new DatabaseGate({ backgroundPermits: 1 });
+    const background: boolean[] = [];
+    await gate.runInBackground(() => lazyStatement(gate, background));
+    expect(background).toEqual([true]);
+
+    const { statements } = await gate.countStatements(() => lazyStatement(gate, background));
+    expect(statements).toBe(1);
   });
 });

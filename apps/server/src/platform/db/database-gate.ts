@@ -1,6 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { EventEmitter } from 'node:events';
 
+/** A rest owed this long (ms) or longer follows a hold long enough for requests to have come unseen. */
+const LONG_HOLD_REST_MS = 20;
+/** How long background work owed such a rest waits for requests to show before it goes on without them. */
+const UNREAD_REQUESTS_LOOK_MS = 3;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Which async context is background work (a job run) and whether it already holds a database permit. */
 interface BackgroundContext {
   holding: number;
@@ -19,7 +26,9 @@ export type JobsEnqueuedListener = () => void;
  * - on the embedded database (`backgroundShare`), a time share: while requests have statements in flight, background
  *   work rests after each statement or transaction for as long as it held the connection times (1 - share) / share,
  *   so requests get the rest of it. PGlite runs one statement at a time and a background transaction holds it whole:
- *   with one permit alone, an unpaced bulk send took most of it, and the API's p95 went from 283 ms idle to 1.8 s;
+ *   with one permit alone, an unpaced bulk send took most of it, and the API's p95 went from 283 ms idle to 1.8 s.
+ *   After a long hold no request may be in flight yet though requests wait (unread, see `LONG_HOLD_REST_MS`): a
+ *   vacuum of 300,000 messages (~320 ms) and the analyze after it ran back to back while requests waited for both;
  * - the number of statements sent, so a test can count what an operation costs;
  * - the "jobs enqueued" signal: in-process on both databases, and across processes through `LISTEN` on PostgreSQL.
  */
@@ -39,6 +48,8 @@ export class DatabaseGate {
   readonly backgroundShare: number;
   /** Statements and transactions of requests (not background work) under way now. */
   private foregroundInFlight = 0;
+  /** Statements and transactions of requests since the database opened. */
+  private foregroundEntered = 0;
   /** Background work that enters before this time (performance.now()) while requests are in flight rests until it. */
   private restUntil = 0;
 
@@ -60,15 +71,15 @@ export class DatabaseGate {
   }
 
   /** Runs `work` and answers how many statements it (and what it awaited) sent: what an operation costs, for tests. */
-  async countStatements<T>(work: () => Promise<T>): Promise<{ result: T; statements: number }> {
+  async countStatements<T>(work: () => PromiseLike<T>): Promise<{ result: T; statements: number }> {
     const scope = { statements: 0 };
-    const result = await this.counting.run(scope, work);
+    const result = await this.counting.run(scope, () => startedHere(work));
     return { result, statements: scope.statements };
   }
 
   /** Runs `work` as background work: its statements take permits. */
-  runInBackground<T>(work: () => Promise<T>): Promise<T> {
-    return this.background.run({ holding: 0 }, work);
+  runInBackground<T>(work: () => PromiseLike<T>): Promise<T> {
+    return this.background.run({ holding: 0 }, () => startedHere(work));
   }
 
   /** Background permits in use now (tests, metrics). */
@@ -86,6 +97,7 @@ export class DatabaseGate {
     const context = this.background.getStore();
     if (!context) {
       this.foregroundInFlight++;
+      this.foregroundEntered++;
       let left = false;
       return () => {
         if (left) return;
@@ -97,8 +109,16 @@ export class DatabaseGate {
     context.holding++;
     if (this.inUse < this.backgroundPermits) this.inUse++;
     else await new Promise<void>((resolve) => this.waiting.push(resolve)); // the releaser hands its permit over
+    let requestsCame = false;
+    if (this.restUntil - performance.now() >= LONG_HOLD_REST_MS && this.foregroundInFlight === 0) {
+      // A long hold (a vacuum, a large batch) kept PGlite busy on this thread: requests that arrived meanwhile are
+      // still unread in their sockets, and none is in flight yet. A short look lets the event loop read them.
+      const entered = this.foregroundEntered;
+      await sleep(UNREAD_REQUESTS_LOOK_MS);
+      requestsCame = this.foregroundEntered !== entered;
+    }
     const rest = this.restUntil - performance.now();
-    if (rest > 0 && this.foregroundInFlight > 0) await new Promise((resolve) => setTimeout(resolve, rest));
+    if (rest > 0 && (this.foregroundInFlight > 0 || requestsCame)) await sleep(rest);
     let released = false;
     return (busyMs = 0) => {
       if (released) return;
@@ -135,6 +155,17 @@ export class DatabaseGate {
   listenAcrossProcesses(subscribe: (onNotify: () => void) => Promise<() => Promise<void>>): void {
     this.crossProcess = subscribe;
   }
+}
+
+/**
+ * Calls `work` and subscribes to its answer in the caller's async context. A drizzle query is a lazy thenable that
+ * runs its statement when `then` is called: returned as is from a context's `run`, `then` was called by the awaiting
+ * caller outside it, and the statement ran without the context (the embedded upkeep's vacuums ran as requests did).
+ */
+function startedHere<T>(work: () => PromiseLike<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    work().then(resolve, reject);
+  });
 }
 
 const gates = new WeakMap<object, DatabaseGate>();

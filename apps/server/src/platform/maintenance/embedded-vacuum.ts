@@ -60,8 +60,8 @@ export function upkeepDue(tables: readonly TableActivity[]): TableUpkeep[] {
 
 /**
  * One look at the embedded database: reads the table counters PostgreSQL keeps even there and vacuums (and analyzes)
- * or analyzes each table that is due, one statement a table, each as background work (the database gate's permit),
- * so requests interleave between tables. Answers what it did.
+ * or analyzes each table that is due, each statement as background work (the database gate's permit), so requests
+ * interleave between them. Answers what it did.
  */
 export async function upkeepEmbeddedTables(db: Db): Promise<TableUpkeep[]> {
   const gate = gateOf(db);
@@ -76,7 +76,10 @@ export async function upkeepEmbeddedTables(db: Db): Promise<TableUpkeep[]> {
   );
   const due = upkeepDue(tables);
   for (const { table, vacuum } of due) {
-    await gate.runInBackground(() => db.execute(vacuum ? sql`vacuum (analyze) ${sql.identifier(table)}` : sql`analyze ${sql.identifier(table)}`));
+    // Two statements, not `vacuum (analyze)`: each holds the embedded database's one connection while it runs, and the
+    // requests that waited meanwhile get it in between.
+    if (vacuum) await gate.runInBackground(() => db.execute(sql`vacuum ${sql.identifier(table)}`));
+    await gate.runInBackground(() => db.execute(sql`analyze ${sql.identifier(table)}`));
   }
   return due;
 }
