@@ -1,10 +1,13 @@
 /**
  * Seeds one funnel with 10,000 chats (5,000 of them in its first column) and prints the board
  * call's answer size and p95 over HTTP (beside check-slug's), then the board's time to first paint in Chromium, with how
- * many cards the browser actually holds (the long columns are virtualised). Figures only;
+ * many cards the browser actually holds (the long columns are virtualised), beside the browser's floor (a blank page
+ * that adds one card, loaded alike: what no change to the app can take off). Figures only;
  * nothing here asserts a time. Needs the built web app (`npm run build`) for the browser part.
  */
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
@@ -75,12 +78,12 @@ if (!fs.existsSync(path.join(webDist, 'index.html'))) {
     ],
   });
   // One page load of the board as a signed-in member: navigation start to the first frame painted after a card exists.
-  const paintBoard = async (context: BrowserContext) => {
+  const paintBoard = async (context: BrowserContext, url = `${base}/t/${slug}`) => {
     const page = await context.newPage();
     // Told by the page's console, not by polling it: waitForFunction evaluates Playwright's own script in the page
     // while it loads, a 50–60 ms task that traces showed between the first card's frame and the next, counted then.
     const painted = page.waitForEvent('console', { predicate: (message) => message.text() === PAINTED_MESSAGE, timeout: 120_000 });
-    await page.goto(`${base}/t/${slug}`, { waitUntil: 'commit' });
+    await page.goto(url, { waitUntil: 'commit' });
     await painted;
     const paintedAt = await page.evaluate(() => (window as unknown as { boardPaintedAt: number }).boardPaintedAt);
     // Counted once the page has settled: its first pass holds only the cards the window shows.
@@ -131,6 +134,25 @@ if (!fs.existsSync(path.join(webDist, 'index.html'))) {
   await paintBoard(returning);
   for (let i = 0; i < PAGE_LOADS; i++) cachedPaints.push((await paintBoard(returning)).paintedAt);
   await returning.close();
+  // The browser's own floor on this machine, measured alike: a page whose one module script adds a card at once.
+  const floorServer = http.createServer((request, response) => {
+    if (request.url === '/card.js') {
+      response.writeHead(200, { 'content-type': 'text/javascript' });
+      response.end(`document.getElementById('root').innerHTML = '<div data-testid="board-card">Cliente</div>';`);
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end('<!doctype html><html lang="es"><head><script type="module" src="/card.js"></script></head><body><div id="root"></div></body></html>');
+  });
+  await new Promise<void>((resolve) => floorServer.listen(0, '127.0.0.1', resolve));
+  const floorUrl = `http://127.0.0.1:${(floorServer.address() as AddressInfo).port}/`;
+  const floorPaints: number[] = [];
+  for (let i = 0; i < PAGE_LOADS; i++) {
+    const context = await signedIn();
+    floorPaints.push((await paintBoard(context, floorUrl)).paintedAt);
+    await context.close();
+  }
+  floorServer.close();
   await browser.close();
   table.add(
     `board first paint, p50 of ${PAGE_LOADS} loads (navigation start to first painted card, Chromium)`,
@@ -144,6 +166,12 @@ if (!fs.existsSync(path.join(webDist, 'index.html'))) {
     fmt.ms(percentile(cachedPaints, 50)),
     'target 600 ms',
     percentile(cachedPaints, 50) / 600,
+  );
+  table.add(
+    `the browser's floor: a blank page whose one script adds a card, first paint p50 of ${PAGE_LOADS} loads (new profile each)`,
+    fmt.ms(percentile(floorPaints, 50)),
+    `board first paint p50 ${fmt.ms(percentile(paints, 50))}`,
+    percentile(floorPaints, 50) / percentile(paints, 50),
   );
   table.add('cards in the page', `${cardsInDom} of ${CARDS}`);
 }
