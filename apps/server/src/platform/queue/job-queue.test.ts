@@ -847,6 +847,25 @@ describe('JobQueue', () => {
       expect(runs).toBe(1);
     });
 
+    it('queues the next run of a periodic job as its run ends, so a process starting just then does not run it again', async () => {
+      let runs = 0;
+      const tick = defineJob({ name: 'test.tick', payload: z.object({}), handler: async () => void (runs += 1) });
+      const second = newQueue({ workerId: 'second' });
+      second.every(tick, 60_000);
+      // The second process starts the moment the first has recorded its run's end (its observer is told then).
+      const first = newQueue({ workerId: 'first', observer: { jobFinished: () => second.start() } });
+      first.every(tick, 60_000);
+      first.start();
+      await waitFor(() => runs === 1);
+      await waitFor(async () => (await database.db.select().from(jobs).where(eq(jobs.status, 'pending'))).length === 1);
+      await second.runDueJobsOnce();
+      await first.runDueJobsOnce();
+      expect(runs).toBe(1);
+      const rows = await database.db.select().from(jobs);
+      expect(rows.map((row) => row.status).sort()).toEqual(['completed', 'pending']);
+      expect(rows.find((row) => row.status === 'pending')!.runAt.getTime() - Date.now()).toBeGreaterThan(50_000);
+    });
+
     it('reports each run to its observer and counts what the queue holds', async () => {
       const outcomes: string[] = [];
       const queue = newQueue({ observer: { jobFinished: (name, outcome, seconds) => void outcomes.push(`${name}:${outcome}:${seconds >= 0}`) } });

@@ -81,6 +81,12 @@ interface ClaimedJob {
 }
 
 /** One claim of one job: the attempt number tells this run apart from any later claim of the same row. */
+/** A job `every` runs: one pending row under the singleton key `periodic:<name>`, queued again when a run ends. */
+interface PeriodicJob {
+  definition: JobDefinition;
+  everyMs: number;
+}
+
 interface Claim {
   id: string;
   attempt: number;
@@ -106,7 +112,7 @@ export class JobQueue {
   private readonly observer: JobObserver | undefined;
   private readonly definitions = new Map<string, JobDefinition>();
   /** Periodic jobs (`every`): one pending row each, re-queued when a run finishes. */
-  private readonly periodic = new Map<string, { definition: JobDefinition; everyMs: number }>();
+  private readonly periodic = new Map<string, PeriodicJob>();
   private readonly running = new Set<Promise<void>>();
   /** The claims whose handlers are running now, so a stop past its deadline can hand them back. */
   private readonly claims = new Map<string, Claim>();
@@ -494,10 +500,6 @@ export class JobQueue {
     const started = performance.now();
     const outcome = await this.runInContext(job);
     if (outcome) this.observer?.jobFinished(job.name, outcome, (performance.now() - started) / 1000);
-    const periodic = this.periodic.get(job.name);
-    if (periodic && outcome && outcome !== 'retried') {
-      await this.enqueue(this.db, periodic.definition, {}, { singletonKey: `periodic:${job.name}`, delayMs: periodic.everyMs });
-    }
   }
 
   /** The job's definition and checked payload, or why it cannot run. */
@@ -592,7 +594,11 @@ export class JobQueue {
     if (!this.claims.delete(claim.id)) return undefined;
 
     if (!failure) {
-      if (!(await this.complete(claim))) this.warnLeaseLost(claim);
+      const periodic = this.periodic.get(job.name);
+      const held = periodic
+        ? await this.finishPeriodic(claim, { status: 'completed', completedAt: sql`now()`, lockedUntil: null }, periodic)
+        : await this.complete(claim);
+      if (!held) this.warnLeaseLost(claim);
       this.logger.debug({ jobId: job.id, job: job.name, attempt: job.attempts }, 'job completed');
       return 'completed';
     } else if (job.attempts < job.max_attempts) {
@@ -607,7 +613,10 @@ export class JobQueue {
   }
 
   private async fail(claim: Claim, name: string, lastError: string, error?: unknown): Promise<JobOutcome> {
-    await this.finish(claim, { status: 'failed', lastError, lockedUntil: null, completedAt: sql`now()` });
+    const changes = { status: 'failed' as const, lastError, lockedUntil: null, completedAt: sql`now()` };
+    const periodic = this.periodic.get(name);
+    if (!periodic) await this.finish(claim, changes);
+    else if (!(await this.finishPeriodic(claim, changes, periodic))) this.warnLeaseLost(claim);
     this.logger.error({ err: error, jobId: claim.id, job: name, attempt: claim.attempt, lastError }, 'job failed for good');
     return 'failed';
   }
@@ -620,6 +629,22 @@ export class JobQueue {
   private async finish(claim: Claim, changes: PgUpdateSetSource<typeof jobs>): Promise<void> {
     const updated = await this.db.update(jobs).set(changes).where(this.heldBy(claim)).returning({ id: jobs.id });
     if (updated.length === 0) this.warnLeaseLost(claim);
+  }
+
+  /**
+   * Ends a run of a periodic job and queues its next run in one transaction; answers whether this worker still held
+   * the claim. Done apart, a process starting between the two found neither a pending nor a running row under the
+   * job's singleton key and queued a run due at once: two runs back to back.
+   */
+  private async finishPeriodic(claim: Claim, changes: PgUpdateSetSource<typeof jobs>, periodic: PeriodicJob): Promise<boolean> {
+    const held = await this.db.transaction(async (tx) => {
+      const updated = await tx.update(jobs).set(changes).where(this.heldBy(claim)).returning({ id: jobs.id });
+      if (updated.length === 0) return false;
+      await this.enqueue(tx, periodic.definition, {}, { singletonKey: `periodic:${periodic.definition.name}`, delayMs: periodic.everyMs });
+      return true;
+    });
+    this.wakeAfterCommit();
+    return held;
   }
 
   private warnLeaseLost(claim: Claim): void {
