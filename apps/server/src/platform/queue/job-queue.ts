@@ -80,13 +80,13 @@ interface ClaimedJob {
   request_id: string | null;
 }
 
-/** One claim of one job: the attempt number tells this run apart from any later claim of the same row. */
 /** A job `every` runs: one pending row under the singleton key `periodic:<name>`, queued again when a run ends. */
 interface PeriodicJob {
   definition: JobDefinition;
   everyMs: number;
 }
 
+/** One claim of one job: the attempt number tells this run apart from any later claim of the same row. */
 interface Claim {
   id: string;
   attempt: number;
@@ -595,10 +595,8 @@ export class JobQueue {
 
     if (!failure) {
       const periodic = this.periodic.get(job.name);
-      const held = periodic
-        ? await this.finishPeriodic(claim, { status: 'completed', completedAt: sql`now()`, lockedUntil: null }, periodic)
-        : await this.complete(claim);
-      if (!held) this.warnLeaseLost(claim);
+      if (periodic) await this.finishPeriodic(claim, { status: 'completed', completedAt: sql`now()`, lockedUntil: null }, periodic);
+      else if (!(await this.complete(claim))) this.warnLeaseLost(claim);
       this.logger.debug({ jobId: job.id, job: job.name, attempt: job.attempts }, 'job completed');
       return 'completed';
     } else if (job.attempts < job.max_attempts) {
@@ -615,8 +613,8 @@ export class JobQueue {
   private async fail(claim: Claim, name: string, lastError: string, error?: unknown): Promise<JobOutcome> {
     const changes = { status: 'failed' as const, lastError, lockedUntil: null, completedAt: sql`now()` };
     const periodic = this.periodic.get(name);
-    if (!periodic) await this.finish(claim, changes);
-    else if (!(await this.finishPeriodic(claim, changes, periodic))) this.warnLeaseLost(claim);
+    if (periodic) await this.finishPeriodic(claim, changes, periodic);
+    else await this.finish(claim, changes);
     this.logger.error({ err: error, jobId: claim.id, job: name, attempt: claim.attempt, lastError }, 'job failed for good');
     return 'failed';
   }
@@ -626,25 +624,24 @@ export class JobQueue {
     return and(eq(jobs.id, claim.id), eq(jobs.status, 'running'), eq(jobs.lockedBy, this.workerId), eq(jobs.attempts, claim.attempt));
   }
 
-  private async finish(claim: Claim, changes: PgUpdateSetSource<typeof jobs>): Promise<void> {
-    const updated = await this.db.update(jobs).set(changes).where(this.heldBy(claim)).returning({ id: jobs.id });
+  /** Records the claim's changes through `executor`; answers whether this worker still held it. */
+  private async finish(claim: Claim, changes: PgUpdateSetSource<typeof jobs>, executor: DbExecutor = this.db): Promise<boolean> {
+    const updated = await executor.update(jobs).set(changes).where(this.heldBy(claim)).returning({ id: jobs.id });
     if (updated.length === 0) this.warnLeaseLost(claim);
+    return updated.length > 0;
   }
 
   /**
-   * Ends a run of a periodic job and queues its next run in one transaction; answers whether this worker still held
-   * the claim. Done apart, a process starting between the two found neither a pending nor a running row under the
-   * job's singleton key and queued a run due at once: two runs back to back.
+   * Ends a run of a periodic job and queues its next run in one transaction. Done apart, a process starting between
+   * the two found neither a pending nor a running row under the job's singleton key and queued a run due at once: two
+   * runs back to back.
    */
-  private async finishPeriodic(claim: Claim, changes: PgUpdateSetSource<typeof jobs>, periodic: PeriodicJob): Promise<boolean> {
-    const held = await this.db.transaction(async (tx) => {
-      const updated = await tx.update(jobs).set(changes).where(this.heldBy(claim)).returning({ id: jobs.id });
-      if (updated.length === 0) return false;
+  private async finishPeriodic(claim: Claim, changes: PgUpdateSetSource<typeof jobs>, periodic: PeriodicJob): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      if (!(await this.finish(claim, changes, tx))) return;
       await this.enqueue(tx, periodic.definition, {}, { singletonKey: `periodic:${periodic.definition.name}`, delayMs: periodic.everyMs });
-      return true;
     });
     this.wakeAfterCommit();
-    return held;
   }
 
   private warnLeaseLost(claim: Claim): void {
