@@ -129,22 +129,22 @@ if (!fs.existsSync(path.join(webDist, 'index.html'))) {
   };
 
   // The target's figure: each load in a new browser profile, with nothing cached (the first visit after a release).
-  const paints: number[] = [];
-  let cardsInDom = 0;
-  for (let i = 0; i < PAGE_LOADS; i++) {
-    const context = await signedIn();
-    const { paintedAt, cards } = await paintBoard(context);
-    paints.push(paintedAt);
-    cardsInDom = cards;
-    await context.close();
-  }
+  /** PAGE_LOADS loads, each in a new browser profile: their paint times, and the cards the last one held. */
+  const loadsInNewProfiles = async (options?: Parameters<typeof paintBoard>[1]) => {
+    const paintTimes: number[] = [];
+    let cards = 0;
+    for (let i = 0; i < PAGE_LOADS; i++) {
+      const context = await signedIn();
+      const loaded = await paintBoard(context, options);
+      paintTimes.push(loaded.paintedAt);
+      cards = loaded.cards;
+      await context.close();
+    }
+    return { paintTimes, cards };
+  };
+  const { paintTimes: paints, cards: cardsInDom } = await loadsInNewProfiles();
   // The same, navigating as soon as the tab opens: the browser's own new-tab work overlaps the page's load.
-  const atOncePaints: number[] = [];
-  for (let i = 0; i < PAGE_LOADS; i++) {
-    const context = await signedIn();
-    atOncePaints.push((await paintBoard(context, { settled: false })).paintedAt);
-    await context.close();
-  }
+  const { paintTimes: atOncePaints } = await loadsInNewProfiles({ settled: false });
   // Beside it, a member's daily visit: the app's files in the browser's cache from an earlier one.
   const cachedPaints: number[] = [];
   const returning = await signedIn();
@@ -163,12 +163,7 @@ if (!fs.existsSync(path.join(webDist, 'index.html'))) {
   });
   await new Promise<void>((resolve) => floorServer.listen(0, '127.0.0.1', resolve));
   const floorUrl = `http://127.0.0.1:${(floorServer.address() as AddressInfo).port}/`;
-  const floorPaints: number[] = [];
-  for (let i = 0; i < PAGE_LOADS; i++) {
-    const context = await signedIn();
-    floorPaints.push((await paintBoard(context, { url: floorUrl })).paintedAt);
-    await context.close();
-  }
+  const { paintTimes: floorPaints } = await loadsInNewProfiles({ url: floorUrl });
   floorServer.close();
   await browser.close();
   table.add(
