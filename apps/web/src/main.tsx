@@ -4,6 +4,7 @@ import { RouterProvider } from 'react-router';
 import { AppProviders } from './app/AppProviders.tsx';
 import { createQueryClient } from './app/query-client.ts';
 import { createAppRouter } from './app/router.ts';
+import { whenRouterReady } from './app/when-router-ready.ts';
 import { seedBoardQueries } from './features/board/seed-board-queries.ts';
 import { configureApiClient } from './shared/api-client/api-client.ts';
 import './styles.css';
@@ -17,10 +18,14 @@ configureApiClient({ navigate: (to) => void router.navigate(to, { replace: true 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
 
-createRoot(container).render(
-  <StrictMode>
-    <AppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>,
+whenRouterReady(router, () =>
+  createRoot(container).render(
+    <StrictMode>
+      <AppProviders queryClient={queryClient}>
+        {/* Router updates render at once: as transitions, the board's first render was cut into 5 ms slices with a frame
+            of the loading spinner painted between them, and painted later. */}
+        <RouterProvider router={router} useTransitions={false} />
+      </AppProviders>
+    </StrictMode>,
+  ),
 );
