@@ -2,8 +2,8 @@
  * Seeds one funnel with 10,000 chats (5,000 of them in its first column) and prints the board
  * call's answer size and p95 over HTTP (beside check-slug's), then the board's time to first paint in Chromium, with how
  * many cards the browser actually holds (the long columns are virtualised), beside the browser's floor (a blank page
- * that adds one card, loaded alike: what no change to the app can take off). Figures only;
- * nothing here asserts a time. Needs the built web app (`npm run build`) for the browser part.
+ * that adds one card, loaded alike: what no change to the app can take off), plain and with the app's isolation
+ * headers. Figures only; nothing here asserts a time. Needs the built web app (`npm run build`) for the browser part.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -151,20 +151,34 @@ if (!fs.existsSync(path.join(webDist, 'index.html'))) {
   await paintBoard(returning);
   for (let i = 0; i < PAGE_LOADS; i++) cachedPaints.push((await paintBoard(returning)).paintedAt);
   await returning.close();
-  // The browser's own floor on this machine, measured alike: a page whose one module script adds a card at once.
-  const floorServer = http.createServer((request, response) => {
-    if (request.url === '/card.js') {
-      response.writeHead(200, { 'content-type': 'text/javascript' });
-      response.end(`document.getElementById('root').innerHTML = '<div data-testid="board-card">Cliente</div>';`);
-      return;
-    }
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end('<!doctype html><html lang="es"><head><script type="module" src="/card.js"></script></head><body><div id="root"></div></body></html>');
-  });
-  await new Promise<void>((resolve) => floorServer.listen(0, '127.0.0.1', resolve));
-  const floorUrl = `http://127.0.0.1:${(floorServer.address() as AddressInfo).port}/`;
-  const { paintTimes: floorPaints } = await loadsInNewProfiles({ url: floorUrl });
-  floorServer.close();
+  // The browser's own floor on this machine, measured alike: a page whose one module script adds a card at once. Then
+  // the same page sent with the isolation headers the app's documents carry (helmet's Cross-Origin-Opener-Policy and
+  // the like, copied from the board's own answer): a document with COOP `same-origin` opened from a new tab gets a new
+  // browsing context group, and so a renderer made for it after its answer arrives.
+  const boardHeaders = (await fetch(`${base}/t/${slug}`)).headers;
+  const isolationHeaders = Object.fromEntries(
+    ['cross-origin-opener-policy', 'cross-origin-resource-policy', 'origin-agent-cluster'].flatMap((name) => {
+      const value = boardHeaders.get(name);
+      return value === null ? [] : [[name, value]];
+    }),
+  );
+  const floorLoads = async (headers: Record<string, string>) => {
+    const floorServer = http.createServer((request, response) => {
+      if (request.url === '/card.js') {
+        response.writeHead(200, { 'content-type': 'text/javascript', ...headers });
+        response.end(`document.getElementById('root').innerHTML = '<div data-testid="board-card">Cliente</div>';`);
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers });
+      response.end('<!doctype html><html lang="es"><head><script type="module" src="/card.js"></script></head><body><div id="root"></div></body></html>');
+    });
+    await new Promise<void>((resolve) => floorServer.listen(0, '127.0.0.1', resolve));
+    const { paintTimes } = await loadsInNewProfiles({ url: `http://127.0.0.1:${(floorServer.address() as AddressInfo).port}/` });
+    floorServer.close();
+    return paintTimes;
+  };
+  const floorPaints = await floorLoads({});
+  const isolatedFloorPaints = await floorLoads(isolationHeaders);
   await browser.close();
   table.add(
     `board first paint, p50 of ${PAGE_LOADS} loads (navigation start to first painted card, Chromium, in a settled new tab)`,
@@ -188,6 +202,14 @@ if (!fs.existsSync(path.join(webDist, 'index.html'))) {
     fmt.ms(percentile(floorPaints, 50)),
     `board first paint p50 ${fmt.ms(percentile(paints, 50))}`,
     percentile(floorPaints, 50) / percentile(paints, 50),
+  );
+  table.add(
+    `the same page with the app's isolation headers (${Object.entries(isolationHeaders)
+      .map(([name, value]) => `${name}: ${value}`)
+      .join(', ')}), first paint p50 of ${PAGE_LOADS} loads`,
+    fmt.ms(percentile(isolatedFloorPaints, 50)),
+    `board first paint p50 ${fmt.ms(percentile(paints, 50))}`,
+    percentile(isolatedFloorPaints, 50) / percentile(paints, 50),
   );
   table.add('cards in the page', `${cardsInDom} of ${CARDS}`);
 }
