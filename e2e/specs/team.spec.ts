@@ -27,8 +27,14 @@ test('the owner invites an agent with one funnel; the agent replaces the tempora
   const afterSalesCustomer = { phone: '5215511110002', name: 'Cliente Postventa' };
   await customerWrites(request, owner, salesCustomer, 'Hola, quiero comprar');
   await customerWrites(request, owner, afterSalesCustomer, 'Hola, tengo una garantía');
-  const salesBoard = await ownerApi.get<Board>(`/funnels/${sales!.id}/board`);
-  const afterSalesCard = salesBoard.columns.flatMap((column) => column.cards).find((card) => card.phone === afterSalesCustomer.phone)!;
+  // The webhook answers once the delivery is stored; the chat's card follows when the intake applies it (later on a
+  // loaded machine: a CI run read the board before it).
+  const afterSalesCardId = async () => {
+    const salesBoard = await ownerApi.get<Board>(`/funnels/${sales!.id}/board`);
+    return salesBoard.columns.flatMap((column) => column.cards).find((card) => card.phone === afterSalesCustomer.phone)?.id;
+  };
+  await expect.poll(afterSalesCardId).toBeDefined();
+  const afterSalesCard = { id: (await afterSalesCardId())! };
   await ownerApi.post('/card/move', { cardId: afterSalesCard.id, targetColumnId: afterSalesInbox.id });
 
   // Every frame the browser's socket receives, to prove what never reaches the agent.
