@@ -14,7 +14,7 @@ export default defineConfig({
   testDir: './specs',
   // A guard against a journey that hangs, not a speed check: in CI the journeys share two cores with the web suite and
   // the server suites on PostgreSQL, and there the bot editor's journey (eight drags in the flow canvas, each mouse move
-  // 7–8 s) ran out of 120 s (55 s on the same machine alone; every journey took about twice as long in that run).
+  // 7–8 s) ran out of 120 s (26–28 s alone on the same machine; every journey took about twice as long in that run).
   timeout: 180_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
