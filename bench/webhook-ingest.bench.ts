@@ -114,36 +114,34 @@ async function ingest(table: ResultTable, label: string, total: number, concurre
 await ingest(new ResultTable('ingest warm-up', bench.databaseLabel), 'warm-up', WARM_UP, STEADY_CONCURRENCY);
 const steadyLabel = `ingest c = ${STEADY_CONCURRENCY}, ${STEADY} webhooks`;
 const steady = await ingest(table, steadyLabel, STEADY, STEADY_CONCURRENCY);
-// More rounds of the steady run, each on a company of its own and each followed by its raw INSERT baseline: the figure
-// is the median round's ratio.
-const rounds = [{ ...steady, rawInsert: await rawInsertBaseline() }];
-for (let round = 2; round <= STEADY_ROUNDS; round++) {
-  const applied = await ingest(new ResultTable('ingest round', bench.databaseLabel), `round ${round}`, STEADY, STEADY_CONCURRENCY);
-  rounds.push({ ...applied, rawInsert: await rawInsertBaseline() });
-}
+/**
+ * A steady run's figures beside the raw INSERT baseline measured right after it. The steady run is repeated, each round
+ * on a company of its own; the figure is the median round's ratio.
+ */
+const roundOf = async (applied: { appliedRate: number; appliedFigure: string }) => {
+  const rawInsert = await rawInsertBaseline();
+  return { ...applied, rawInsert, ratio: applied.appliedRate / rawInsert };
+};
+const rounds = [await roundOf(steady)];
+for (let round = 2; round <= STEADY_ROUNDS; round++)
+  rounds.push(await roundOf(await ingest(new ResultTable('ingest round', bench.databaseLabel), `round ${round}`, STEADY, STEADY_CONCURRENCY)));
 for (const [index, round] of rounds.entries())
   table.add(
     `${steadyLabel}, round ${index + 1}: applied (raw single-row INSERT right after: median of ${RAW_SAMPLES} × ${RAW_ROWS})`,
     round.appliedFigure,
     `raw INSERT ${fmt.rate(round.rawInsert, 'rows/s')}`,
-    round.appliedRate / round.rawInsert,
+    round.ratio,
   );
-const median = [...rounds].sort((a, b) => a.appliedRate / a.rawInsert - b.appliedRate / b.rawInsert)[Math.floor(rounds.length / 2)]!;
-const rawInsert = median.rawInsert;
-const rawInsertLabel = `raw INSERT ${fmt.rate(rawInsert, 'rows/s')}`;
-table.add(
-  `${steadyLabel}: applied ÷ raw INSERT, median of ${STEADY_ROUNDS} rounds`,
-  median.appliedFigure,
-  rawInsertLabel,
-  median.appliedRate / median.rawInsert,
-);
+const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]!;
+const rawInsertLabel = `raw INSERT ${fmt.rate(median.rawInsert, 'rows/s')}`;
+table.add(`${steadyLabel}: applied ÷ raw INSERT, median of ${STEADY_ROUNDS} rounds`, median.appliedFigure, rawInsertLabel, median.ratio);
 // A webhook is a request that does more than this one, on the same thread, so no ingest of one message per webhook
 // at c = 8 applies more than this: the ratio to raw INSERT that the ingest ratio above cannot pass on this machine.
 table.add(
   'GET /api/tenants/check-slug/x (no query: HTTP alone), c = 8: the bound of ingest at c = 8',
   fmt.rate(httpAlone, 'req/s'),
   rawInsertLabel,
-  httpAlone / rawInsert,
+  httpAlone / median.rawInsert,
 );
 await ingest(table, `ingest c = ${BURST_CONCURRENCY}, ${BURST} webhooks`, BURST, BURST_CONCURRENCY);
 
