@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { registerCompany } from '../fixtures/api.ts';
-import { tenantApi } from '../fixtures/tenant-api.ts';
+import { cardIdOnceApplied, tenantApi } from '../fixtures/tenant-api.ts';
 import { SandboxPhonePage } from '../pages/sandbox-phone-page.ts';
 import { Shell } from '../pages/shell.ts';
 
@@ -28,18 +28,11 @@ test('a customer writes from the sandbox phone, the company answers and the phon
   await expect.poll(async () => (await tenant.usage()).receivedCount, { timeout: 15_000 }).toBe(1);
 
   // The board shows the customer's chat as a card; the company answers on it.
-  const findCardId = async () => {
-    for (const funnel of await tenant.funnels()) {
-      const cards = (await tenant.board(funnel.id)).columns.flatMap((column) => column.cards);
-      const card = cards.find((candidate) => candidate.phone?.replace(/\D/g, '') === customer.phone);
-      if (card) return card.id;
-    }
-    return undefined;
-  };
-  let cardId: string | undefined;
-  await expect.poll(async () => (cardId = await findCardId()), { timeout: 15_000 }).toBeDefined();
+  const cardId = await cardIdOnceApplied(async () => Promise.all((await tenant.funnels()).map((funnel) => tenant.board(funnel.id))), customer, {
+    timeout: 15_000,
+  });
 
-  const answer = await tenant.sendText({ cardId: cardId!, text: 'Hola desde la empresa', tempId: 'e2e-1' });
+  const answer = await tenant.sendText({ cardId, text: 'Hola desde la empresa', tempId: 'e2e-1' });
   expect(answer.status(), await answer.text()).toBe(201);
 
   const reply = phone.businessMessage('Hola desde la empresa');
