@@ -27,6 +27,7 @@ export default defineConfig({
       'test/startup/**/*.test.ts',
       'test/http/**/*.test.ts',
       'test/events/**/*.test.ts',
+      'test/conformance/**/*.test.ts',
       ...(serverMode ? ['test/server-mode/**/*.test.ts'] : []),
     ],
     exclude: ['**/node_modules/**', ...(serverMode ? sameInEitherMode : [])],

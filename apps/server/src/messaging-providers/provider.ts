@@ -161,7 +161,52 @@ export interface DownloadedMedia {
 export type MediaDownloader = (url: string) => Promise<DownloadedMedia>;
 
 export type InboundMessageType =
-  'text' | 'image' | 'video' | 'audio' | 'document' | 'sticker' | 'location' | 'button_reply' | 'list_reply' | 'contact' | 'unsupported';
+  | 'text'
+  | 'image'
+  | 'video'
+  | 'audio'
+  | 'document'
+  | 'sticker'
+  | 'location'
+  | 'button_reply'
+  | 'list_reply'
+  | 'flow_reply'
+  | 'contact'
+  | 'order'
+  | 'unsupported';
+
+/** A message named by another event (a reaction, an edit, a deletion, a quote): by either of its ids. */
+export interface MessageRef {
+  providerMessageId?: string;
+  whatsappMessageId?: string;
+}
+
+/** The click-to-WhatsApp ad (or post) the customer came from. */
+export interface AdReferral {
+  headline?: string;
+  body?: string;
+  sourceUrl?: string;
+  /** The ad's (or post's) id. */
+  sourceId?: string;
+  /** `ad` or `post`. */
+  sourceType?: string;
+  mediaType?: string;
+  mediaUrl?: string;
+  /** Meta's click id, for the advertiser's conversion reports. */
+  clickId?: string;
+}
+
+/** A catalogue order the customer placed in the chat. */
+export interface InboundOrder {
+  catalogId?: string;
+  items: Array<{ productId: string; quantity: number; unitPrice?: number; currency?: string }>;
+}
+
+/** What the customer answered in a WhatsApp Flow: its fields as label and value. */
+export interface InboundFlowReply {
+  name?: string;
+  fields: Array<{ label: string; value: string }>;
+}
 
 export interface InboundMessage {
   kind: 'message';
@@ -174,11 +219,80 @@ export interface InboundMessage {
   media?: InboundMediaRef;
   location?: { latitude: number; longitude: number; name?: string; address?: string };
   reply?: { id?: string; title: string; postbackText?: string };
-  quoted?: { providerMessageId?: string; whatsappMessageId?: string };
+  order?: InboundOrder;
+  flowReply?: InboundFlowReply;
+  referral?: AdReferral;
+  quoted?: MessageRef;
   group?: { id: string; name?: string };
   timestamp: Date;
   raw: unknown;
 }
+
+/** The customer reacted to a message, or took the reaction back (`emoji` null): one reaction per customer. */
+export interface InboundReaction {
+  kind: 'reaction';
+  /** The reaction's own WhatsApp id. */
+  providerMessageId: string;
+  from: string;
+  senderName?: string;
+  target: MessageRef;
+  emoji: string | null;
+  group?: { id: string; name?: string };
+  timestamp: Date;
+}
+
+/** The customer edited a message they sent: its new text (or caption). */
+export interface InboundEdit {
+  kind: 'edit';
+  providerMessageId: string;
+  from: string;
+  target: MessageRef;
+  text: string;
+  group?: { id: string; name?: string };
+  timestamp: Date;
+}
+
+/** The customer deleted a message they sent ("Eliminar para todos"). */
+export interface InboundRevoke {
+  kind: 'revoke';
+  providerMessageId: string;
+  from: string;
+  target: MessageRef;
+  group?: { id: string; name?: string };
+  timestamp: Date;
+}
+
+/** WhatsApp tells something about the customer: a new number, a new device (security code changed). */
+export interface InboundSystemNotice {
+  kind: 'system';
+  providerMessageId: string;
+  from: string;
+  notice: 'number_changed' | 'identity_changed';
+  /** The customer's new number, when it changed. */
+  newPhone?: string;
+  timestamp: Date;
+}
+
+/** The customer stopped (or resumed) marketing messages from the business. */
+export interface InboundMarketingPreference {
+  kind: 'marketing-preference';
+  from: string;
+  optedOut: boolean;
+  timestamp: Date;
+}
+
+/** The quality rating or messaging limit of the company's number changed. */
+export interface InboundNumberUpdate {
+  kind: 'number-update';
+  /** The provider's event word (FLAGGED, UNFLAGGED, DOWNGRADE, UPGRADE…). */
+  event: string;
+  quality?: NumberQuality;
+  /** Business-initiated conversations a day (Meta's tier: TIER_250 → 250); null for unlimited. */
+  dailyLimit?: number | null;
+  timestamp: Date;
+}
+
+export type NumberQuality = 'GREEN' | 'YELLOW' | 'RED' | 'UNKNOWN';
 
 export type DeliveryStatus = 'enqueued' | 'sent' | 'delivered' | 'read' | 'failed';
 
@@ -204,7 +318,19 @@ export interface InboundTemplateStatus {
   timestamp: Date;
 }
 
-export type InboundEvent = InboundMessage | InboundStatus | InboundTemplateStatus;
+export type InboundEvent =
+  | InboundMessage
+  | InboundStatus
+  | InboundTemplateStatus
+  | InboundReaction
+  | InboundEdit
+  | InboundRevoke
+  | InboundSystemNotice
+  | InboundMarketingPreference
+  | InboundNumberUpdate;
+
+/** The events that change a message already in a chat, rather than adding one. */
+export type InboundMessageChange = InboundReaction | InboundEdit | InboundRevoke;
 
 /** A delivery the provider sent that cannot be used (no id, an absurd id…): refused and recorded, never retried into a 500. */
 export class MalformedDelivery extends Error {}

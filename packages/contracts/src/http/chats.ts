@@ -105,6 +105,9 @@ export type InitiateConversationRequest = z.infer<typeof initiateConversationReq
 /** Spec 01 §3 Ack values: -1 error, 0 sending, 1 sent, 2 delivered, 3 read. */
 export const ackSchema = z.number().int().min(-1).max(3);
 
+export const messageReaction = z.object({ emoji: z.string(), from: z.enum(['contact', 'user']), name: z.string().nullable() });
+export type MessageReaction = z.infer<typeof messageReaction>;
+
 export const messageResponse = z.object({
   id: z.string(),
   cardId: z.string(),
@@ -132,8 +135,32 @@ export const messageResponse = z.object({
   payload: z.record(z.string(), z.unknown()).nullable(),
   /** Issue 15: what a voice note says, once transcribed (null before, or for other messages). */
   transcript: z.string().nullable().optional(),
+  /** Issue 43: reactions under the message, one per customer and one per team member (`name` for a group's participant or a member). */
+  reactions: z.array(messageReaction).optional(),
+  /** When the customer edited it ("Editado"); its text is the newest. */
+  editedAt: z.string().nullable().optional(),
+  /** When the customer deleted it ("Mensaje eliminado"): its text, media and payload are no longer answered. */
+  deletedAt: z.string().nullable().optional(),
 });
 export type ChatMessage = z.infer<typeof messageResponse>;
+
+/**
+ * Issue 43: what the chat knows of the customer beyond its messages: the click-to-WhatsApp ad they came from, and
+ * whether they stopped marketing messages (bulk sends of marketing templates skip them).
+ */
+export const chatContextResponse = z.object({
+  adReferral: z
+    .object({
+      headline: z.string().optional(),
+      body: z.string().optional(),
+      sourceUrl: z.string().optional(),
+      sourceId: z.string().optional(),
+      sourceType: z.string().optional(),
+    })
+    .nullable(),
+  marketingOptedOutAt: z.string().nullable(),
+});
+export type ChatContext = z.infer<typeof chatContextResponse>;
 
 export const noteResponse = z.object({
   id: z.string(),
@@ -175,6 +202,8 @@ export const timelineResponse = z.object({
   scheduledMessages: z.array(timelineScheduled),
   items: z.array(timelineItem),
   nextCursor: z.string().nullable(),
+  /** Issue 43: the chat's ad referral and marketing choice (on every page, so the header needs no other read). */
+  context: chatContextResponse.optional(),
 });
 export type Timeline = z.infer<typeof timelineResponse>;
 

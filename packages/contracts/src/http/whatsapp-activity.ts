@@ -21,8 +21,11 @@ export const activityHour = z.object({
 });
 export type ActivityHour = z.infer<typeof activityHour>;
 
-/** `unapplied`: accepted, but applying it kept failing (the intake gave up after several tries). */
-export const refusedDeliveryKinds = ['malformed', 'wrong_secret', 'unapplied'] as const;
+/**
+ * `unapplied`: accepted, but applying it kept failing (the intake gave up after several tries); `refused_sender`: its
+ * sender was no phone number nor a known group, so no chat was made of it.
+ */
+export const refusedDeliveryKinds = ['malformed', 'wrong_secret', 'unapplied', 'refused_sender'] as const;
 
 /** A delivery the webhook refused, with what the provider sent (kept 7 days, cut to 4 KB). */
 export const refusedDelivery = z.object({

@@ -54,6 +54,9 @@ export const messageStatusUpdatedPayload = z.object({
   errorCode: z.string().nullable().optional(),
 });
 
+/** Issue 43: a message changed after it was shown (a reaction, an edit, a deletion): the whole message as it is now. */
+export const messageUpdatedPayload = z.object({ cardId: z.string(), message: messageResponse });
+
 /** An internal note added to a chat, so every agent with the chat open sees it at once. */
 export const noteNewPayload = z.object({ cardId: z.string(), note: noteResponse });
 
@@ -69,6 +72,7 @@ export const serverEvents = {
   funnels_updated: z.object({}),
   message_status_updated: messageStatusUpdatedPayload,
   'message:new': messageNewPayload,
+  'message:updated': messageUpdatedPayload,
   card_updated: cardUpdatedPayload,
   'note:new': noteNewPayload,
   'scheduled:updated': scheduledUpdatedPayload,

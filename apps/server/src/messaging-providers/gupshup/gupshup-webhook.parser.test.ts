@@ -141,16 +141,21 @@ describe('Gupshup v2 message events', () => {
     ).toEqual({ kind: 'status', status, providerMessageId: 'gs-1', whatsappMessageId: 'wamid.1', timestamp: new Date(1718007199000) });
   });
 
-  it('ignores user events and event kinds we do not use', () => {
-    expect(parseGupshupWebhook(envelope('user-event', { phone: '55', type: 'opted-in' }))).toEqual([]);
+  it('reads opt-outs and deletions, and ignores event kinds we do not use', () => {
+    expect(parseGupshupWebhook(envelope('user-event', { phone: '5511999990000', type: 'opted-out' }))).toMatchObject([
+      { kind: 'marketing-preference', from: '5511999990000', optedOut: true },
+    ]);
+    expect(parseGupshupWebhook(envelope('user-event', { phone: '55', type: 'sandbox-start' }))).toEqual([]);
     expect(parseGupshupWebhook(envelope('billing-event', {}))).toEqual([]);
-    expect(parseGupshupWebhook(envelope('message-event', { id: 'x', type: 'deleted' }))).toEqual([]);
+    expect(parseGupshupWebhook(envelope('message-event', { id: 'wamid.x', type: 'deleted', destination: '5511999990000' }))).toMatchObject([
+      { kind: 'revoke', from: '5511999990000', target: { whatsappMessageId: 'wamid.x' } },
+    ]);
   });
 
   it('calls garbage malformed, naming what is wrong', () => {
     expect(() => parseGupshupWebhook(null)).toThrow(new MalformedDelivery('El cuerpo no es un objeto JSON.'));
     expect(() => parseGupshupWebhook('text')).toThrow(MalformedDelivery);
-    expect(() => parseGupshupWebhook({ payload: {} })).toThrow(new MalformedDelivery('El cuerpo no dice su tipo (type).'));
+    expect(() => parseGupshupWebhook({ payload: {} })).toThrow(new MalformedDelivery('El cuerpo no dice su tipo (type) ni es del formato de Meta (object).'));
     expect(() => parseGupshupWebhook({ type: 'message', payload: 'x' })).toThrow(new MalformedDelivery('Un message sin payload.'));
     expect(() => parseGupshupWebhook(envelope('message', { type: 'text' }))).toThrow(new MalformedDelivery('Mensaje sin payload.id.'));
     expect(() => parseGupshupWebhook(envelope('message', { id: 'wamid.1', type: 'text' }))).toThrow(MalformedDelivery);

@@ -21,6 +21,7 @@ const statusTypes = new Set<DeliveryStatus>(['enqueued', 'sent', 'delivered', 'r
 
 import { gupshupFailure } from './gupshup-errors.ts';
 import { toTemplateStatus } from './gupshup-template.mapper.ts';
+import { dailyLimitOf, metaFlavour, parseMetaEnvelope, parsePreferences, referralOf, type EnvelopeFlavour } from '../meta-cloud/meta-webhook.parser.ts';
 
 function media(inner: Json) {
   const url = identifier(inner.url, 'La URL del archivo', MAX_MEDIA_URL);
@@ -33,7 +34,7 @@ function media(inner: Json) {
     : undefined;
 }
 
-function parseMessage(envelope: Json, payload: Json, receivedAt: Date): InboundMessage {
+function parseMessage(envelope: Json, payload: Json, receivedAt: Date): InboundEvent {
   const providerMessageId = identifier(payload.id, 'payload.id', MAX_PROVIDER_ID);
   const sender = isObject(payload.sender) ? payload.sender : {};
   const senderPhone = identifier(sender.phone, 'sender.phone', MAX_PROVIDER_PHONE);
@@ -59,6 +60,7 @@ function parseMessage(envelope: Json, payload: Json, receivedAt: Date): InboundM
         }
       : undefined,
     group,
+    referral: referralOf(payload.referral),
     raw: envelope,
   };
   const typed = (type: InboundMessageType, extra: Partial<InboundMessage> = {}): InboundMessage => ({ ...base, type, ...extra });
@@ -92,6 +94,24 @@ function parseMessage(envelope: Json, payload: Json, receivedAt: Date): InboundM
     }
     case 'contact':
       return typed('contact', { text: messageText(contactSummary(inner)) ?? '' });
+    case 'reaction': {
+      // `id` is the WhatsApp id of the message reacted to, `gsId` Gupshup's id of it (ours, when we sent it).
+      const target = {
+        whatsappMessageId: identifier(inner.id, 'reaction id', MAX_PROVIDER_ID),
+        providerMessageId: identifier(inner.gsId, 'reaction gsId', MAX_PROVIDER_ID),
+      };
+      if (!target.whatsappMessageId && !target.providerMessageId) return typed('unsupported', { raw: storableRaw(envelope) });
+      return {
+        kind: 'reaction',
+        providerMessageId,
+        from: base.from,
+        senderName: base.senderName,
+        target,
+        emoji: cleanText(inner.emoji, 32) ?? null,
+        group,
+        timestamp: base.timestamp,
+      };
+    }
     default:
       return typed('unsupported', { raw: storableRaw(envelope) });
   }
@@ -114,6 +134,7 @@ function contactSummary(inner: Json): string {
 }
 
 function parseStatus(envelope: Json, payload: Json, receivedAt: Date): InboundEvent | undefined {
+  if (payload.type === 'deleted') return parseDeleted(envelope, payload, receivedAt);
   const status = str(payload.type) as DeliveryStatus | undefined;
   if (!status || !statusTypes.has(status)) return undefined;
   const inner = isObject(payload.payload) ? payload.payload : {};
@@ -135,6 +156,38 @@ function parseStatus(envelope: Json, payload: Json, receivedAt: Date): InboundEv
     timestamp,
     providerMessageId: identifier(payload.gsId, 'payload.gsId', MAX_PROVIDER_ID),
     whatsappMessageId: identifier(payload.id, 'payload.id', MAX_PROVIDER_ID),
+  };
+}
+
+/** A `deleted` message-event: the customer deleted a message they sent us (`id` is its WhatsApp id). */
+function parseDeleted(envelope: Json, payload: Json, receivedAt: Date): InboundEvent | undefined {
+  const id = identifier(payload.id, 'payload.id', MAX_PROVIDER_ID);
+  const from = identifier(payload.destination ?? payload.source, 'payload.destination', MAX_PROVIDER_PHONE);
+  if (!id || !from) return undefined;
+  const inner = isObject(payload.payload) ? payload.payload : {};
+  return {
+    kind: 'revoke',
+    providerMessageId: `${id}:deleted`,
+    from,
+    target: { providerMessageId: id, whatsappMessageId: id },
+    timestamp: toDate(inner.ts ?? envelope.timestamp, receivedAt),
+  };
+}
+
+/** `account-event` `tier-event`: the number's messaging limit moved, or it was flagged. */
+function parseAccountEvent(envelope: Json, payload: Json, receivedAt: Date): InboundEvent | undefined {
+  if (payload.type !== 'tier-event' || !isObject(payload.payload)) return undefined;
+  const inner = payload.payload;
+  const event = cleanText(inner.event, 40)?.toUpperCase();
+  if (!event) return undefined;
+  const dailyLimit = dailyLimitOf(inner.currentLimit);
+  const quality = event === 'FLAGGED' ? 'RED' : event === 'UNFLAGGED' ? 'GREEN' : undefined;
+  return {
+    kind: 'number-update',
+    event,
+    ...(quality ? { quality } : {}),
+    ...(dailyLimit !== undefined ? { dailyLimit } : {}),
+    timestamp: toDate(envelope.timestamp, receivedAt),
   };
 }
 
@@ -162,19 +215,57 @@ function parseTemplateEvent(envelope: Json, payload: Json, receivedAt: Date): In
 }
 
 /**
- * Parses one Gupshup v2 callback into zero or more events. Kinds we do not use (user events, billing…) yield
- * none; a callback that is not an envelope, or a message or status we cannot trust, throws MalformedDelivery.
+ * Gupshup's Meta-format callbacks: `gs_id` is its id of our send (the WhatsApp id is `id`, or `meta_msg_id` where `id`
+ * is another Gupshup id); a failure is a flat `code`/`reason` or Meta's `errors[]`.
+ */
+const gupshupFlavour: EnvelopeFlavour = {
+  sendId: (status) => identifier(status.gs_id, 'statuses[].gs_id', MAX_PROVIDER_ID),
+  whatsappId: (item) => identifier(item.meta_msg_id ?? item.id, 'meta_msg_id', MAX_PROVIDER_ID),
+  failure: (status) =>
+    status.code !== undefined || status.reason !== undefined ? gupshupFailure(status.code, cleanText(status.reason)) : metaFlavour().failure(status),
+};
+
+/** `user-event`: Gupshup's opt-out (and opt-in again) of a customer, which we keep as their marketing choice. */
+function parseUserEvent(envelope: Json, payload: Json, receivedAt: Date): InboundEvent | undefined {
+  const type = str(payload.type);
+  if (type !== 'opted-out' && type !== 'opted-in') return undefined;
+  const from = identifier(payload.phone, 'payload.phone', MAX_PROVIDER_PHONE);
+  if (!from) return undefined;
+  return { kind: 'marketing-preference', from, optedOut: type === 'opted-out', timestamp: toDate(envelope.timestamp, receivedAt) };
+}
+
+/** `preference-event`: Meta's `user_preferences` (marketing stop or resume) in Gupshup's envelope. */
+function parsePreferenceEvent(_envelope: Json, payload: Json, receivedAt: Date): InboundEvent[] {
+  return payload.type === 'user_preferences' && isObject(payload.payload) ? parsePreferences(payload.payload, receivedAt) : [];
+}
+
+type Reader = (envelope: Json, payload: Json, receivedAt: Date) => InboundEvent | InboundEvent[] | undefined;
+
+/** The v2 callback types we use, by `type`; the rest (billing, onboarding…) yield nothing. */
+const readers: Record<string, Reader> = {
+  message: parseMessage,
+  'message-event': parseStatus,
+  'user-event': parseUserEvent,
+  'template-event': (envelope, payload, receivedAt) => parseTemplateEvent(envelope, payload, receivedAt),
+  'account-event': parseAccountEvent,
+  'preference-event': parsePreferenceEvent,
+};
+
+/**
+ * Parses one Gupshup callback into zero or more events, in either format the app's subscription chose: Gupshup's
+ * own ("v2": `type` and `payload`) or Meta's envelope ("v3": `object: whatsapp_business_account`, `gs_app_id`).
+ * Kinds we do not use (billing, account events…) yield none; a callback that is neither, or a message or status we
+ * cannot trust, throws MalformedDelivery.
  */
 export function parseGupshupWebhook(body: unknown, receivedAt = new Date()): InboundEvent[] {
   if (!isObject(body)) throw new MalformedDelivery('El cuerpo no es un objeto JSON.');
-  if (typeof body.type !== 'string') throw new MalformedDelivery('El cuerpo no dice su tipo (type).');
-  if (body.type !== 'message' && body.type !== 'message-event' && body.type !== 'template-event') return [];
+  // Some Meta-format callbacks come without `object`: their `entry[]` and no `type` tell them apart.
+  if (body.object === 'whatsapp_business_account' || (body.type === undefined && Array.isArray(body.entry)))
+    return parseMetaEnvelope(body, receivedAt, gupshupFlavour);
+  if (typeof body.type !== 'string') throw new MalformedDelivery('El cuerpo no dice su tipo (type) ni es del formato de Meta (object).');
+  const read = readers[body.type];
+  if (!read) return [];
   if (!isObject(body.payload)) throw new MalformedDelivery(`Un ${String(body.type)} sin payload.`);
-  const event =
-    body.type === 'message'
-      ? parseMessage(body, body.payload, receivedAt)
-      : body.type === 'message-event'
-        ? parseStatus(body, body.payload, receivedAt)
-        : parseTemplateEvent(body, body.payload, receivedAt);
-  return event ? [event] : [];
+  const events = read(body, body.payload, receivedAt);
+  return Array.isArray(events) ? events : events ? [events] : [];
 }

@@ -81,8 +81,13 @@ describe('Meta inbound messages (meta-cloud.md §3.4)', () => {
     ).toMatchObject({ type: 'list_reply', text: 'Novo pedido', reply: { postbackText: 'sales_new' } });
   });
 
-  it('keeps reactions and unknown types as unsupported, and leaves out other numbers of the same app', () => {
-    expect(parse(inbound({ type: 'reaction', reaction: { message_id: 'wamid.X', emoji: '👍' } }))[0]).toMatchObject({ type: 'unsupported' });
+  it('reads reactions as changes of the message they name, keeps unknown types as unsupported, and leaves out other numbers of the same app', () => {
+    expect(parse(inbound({ type: 'reaction', reaction: { message_id: 'wamid.X', emoji: '👍' } }))[0]).toMatchObject({
+      kind: 'reaction',
+      target: { whatsappMessageId: 'wamid.X' },
+      emoji: '👍',
+    });
+    expect(parse(inbound({ type: 'reaction', reaction: { message_id: 'wamid.X' } }))[0]).toMatchObject({ kind: 'reaction', emoji: null });
     expect(parse(inbound({ type: 'unsupported', errors: [{ code: 131051 }] }))[0]).toMatchObject({ type: 'unsupported' });
     const other = messagesChange({ messages: [{ from: '55', id: 'wamid.OTHER', timestamp: '1', type: 'text', text: { body: 'x' } }] }, '999');
     expect(parse(other)).toEqual([]);

@@ -1,6 +1,18 @@
 import { TEXT_LIMITS } from '@embudo/contracts/text';
 import type { TemplateStatus } from '@embudo/contracts/http/templates';
-import { MalformedDelivery, type DeliveryStatus, type InboundEvent, type InboundMessage, type InboundMessageType } from '../provider.ts';
+import {
+  MalformedDelivery,
+  type AdReferral,
+  type DeliveryStatus,
+  type InboundEvent,
+  type InboundFlowReply,
+  type InboundMessage,
+  type InboundMessageType,
+  type InboundOrder,
+  type MessageRef,
+  type NumberQuality,
+  type ProviderFailure,
+} from '../provider.ts';
 import {
   cleanText,
   coordinate,
@@ -18,13 +30,14 @@ import { metaFailure, metaCode } from './meta-errors.ts';
 import { templateReason, toTemplateStatus } from './meta-template.mapper.ts';
 
 /**
- * Meta's webhook deliveries (meta-cloud.md §3.3–§3.5, §4.6): the `whatsapp_business_account` envelope, its
- * `messages` changes (inbound messages, statuses with `errors[]`) and `message_template_status_update` changes.
+ * Meta's webhook deliveries: the `whatsapp_business_account` envelope, its `messages` changes (inbound messages of
+ * every kind, changes to earlier ones — reactions, edits, deletions —, system notices, statuses with `errors[]`),
+ * `user_preferences`, `phone_number_quality_update` and `message_template_status_update` changes.
  */
 
 const list = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isObject) : []);
 
-const statusOf: Record<string, DeliveryStatus> = { sent: 'sent', delivered: 'delivered', read: 'read', failed: 'failed', played: 'read' };
+const statusOf: Record<string, DeliveryStatus> = { enqueued: 'enqueued', sent: 'sent', delivered: 'delivered', read: 'read', failed: 'failed', played: 'read' };
 
 function media(inner: Json, withName = false) {
   const ref = identifier(inner.id, 'El id del archivo', MAX_PROVIDER_ID);
@@ -49,21 +62,93 @@ function contactSummary(contacts: Json[]): string {
     .join(', ');
 }
 
-function parseMessage(message: Json, names: Map<string, string>, receivedAt: Date): InboundMessage {
+/** The ids a change names its message by: for Meta our provider id is the WhatsApp id. */
+function refTo(value: unknown, field: string) {
+  const id = identifier(value, field, MAX_PROVIDER_ID);
+  return id ? { whatsappMessageId: id, providerMessageId: id } : undefined;
+}
+
+export function referralOf(value: unknown): AdReferral | undefined {
+  if (!isObject(value)) return undefined;
+  const referral: AdReferral = {
+    headline: cleanText(value.headline),
+    body: cleanText(value.body, 1000),
+    sourceUrl: cleanText(value.source_url, 2000),
+    sourceId: cleanText(value.source_id, MAX_PROVIDER_ID),
+    sourceType: cleanText(value.source_type, 40),
+    mediaType: cleanText(value.media_type, 40),
+    mediaUrl: cleanText(value.image_url ?? value.video_url ?? value.thumbnail_url, 2000),
+    clickId: cleanText(value.ctwa_clid, MAX_PROVIDER_ID),
+  };
+  const kept = Object.fromEntries(Object.entries(referral).filter(([, field]) => field !== undefined)) as AdReferral;
+  return Object.keys(kept).length > 0 ? kept : undefined;
+}
+
+function orderOf(inner: Json): InboundOrder {
+  return {
+    catalogId: cleanText(inner.catalog_id, MAX_PROVIDER_ID),
+    items: list(inner.product_items).flatMap((item) => {
+      const productId = cleanText(item.product_retailer_id, MAX_PROVIDER_ID);
+      const quantity = Number(item.quantity);
+      if (!productId || !Number.isFinite(quantity)) return [];
+      const unitPrice = Number(item.item_price);
+      return [{ productId, quantity, ...(Number.isFinite(unitPrice) ? { unitPrice } : {}), currency: cleanText(item.currency, 8) }];
+    }),
+  };
+}
+
+/** A flow's answer (`response_json`, a JSON string) as readable fields; the flow token is plumbing, not an answer. */
+function flowReplyOf(reply: Json): InboundFlowReply {
+  let answers: unknown;
+  try {
+    answers = typeof reply.response_json === 'string' ? JSON.parse(reply.response_json) : reply.response_json;
+  } catch {
+    answers = undefined;
+  }
+  const fields = isObject(answers)
+    ? Object.entries(answers)
+        .filter(([key]) => key !== 'flow_token')
+        .map(([key, value]) => ({
+          label:
+            cleanText(
+              key
+                .replace(/^screen_\d+_/, '')
+                .replace(/_\d+$/, '')
+                .replace(/_/g, ' '),
+              80,
+            ) ?? key,
+          value: cleanText(Array.isArray(value) ? value.join(', ') : isObject(value) ? JSON.stringify(value) : value, 1000) ?? '',
+        }))
+    : [];
+  return { name: cleanText(reply.name, 80), fields };
+}
+
+export function flowReplyText(reply: InboundFlowReply): string {
+  return reply.fields.length > 0 ? reply.fields.map(({ label, value }) => `${label}: ${value}`).join('\n') : 'Formulario enviado';
+}
+
+/** A quote names our message by its WhatsApp id, and in Gupshup's callbacks also by Gupshup's id of it (`gs_id`). */
+function quoteOf(context: Json, flavour: EnvelopeFlavour): MessageRef | undefined {
+  const whatsappMessageId = flavour.whatsappId(context);
+  const providerMessageId = flavour.sendId(context) ?? whatsappMessageId;
+  return whatsappMessageId || providerMessageId ? { whatsappMessageId, providerMessageId } : undefined;
+}
+
+function parseMessage(message: Json, names: Map<string, string>, receivedAt: Date, flavour: EnvelopeFlavour): InboundEvent | undefined {
   const providerMessageId = identifier(message.id, 'messages[].id', MAX_PROVIDER_ID);
   const from = identifier(message.from, 'messages[].from', MAX_PROVIDER_PHONE);
   if (!providerMessageId) throw new MalformedDelivery('Mensaje sin messages[].id.');
   if (!from) throw new MalformedDelivery('Mensaje sin remitente (messages[].from).');
   const context = isObject(message.context) ? message.context : undefined;
-  const quotedId = context ? identifier(context.id, 'context.id', MAX_PROVIDER_ID) : undefined;
+  const timestamp = toDate(message.timestamp, receivedAt);
   const base = {
     kind: 'message' as const,
     providerMessageId,
     from,
     senderName: cleanText(names.get(from)),
-    timestamp: toDate(message.timestamp, receivedAt),
-    // For Meta our provider id is the WhatsApp id: a quote names it either way.
-    quoted: quotedId ? { whatsappMessageId: quotedId, providerMessageId: quotedId } : undefined,
+    timestamp,
+    quoted: context ? quoteOf(context, flavour) : undefined,
+    referral: referralOf(message.referral),
     raw: message,
   };
   const typed = (type: InboundMessageType, extra: Partial<InboundMessage> = {}): InboundMessage => ({ ...base, type, ...extra });
@@ -95,33 +180,137 @@ function parseMessage(message: Json, names: Map<string, string>, receivedAt: Dat
     case 'interactive': {
       const kind = str(inner.type);
       const reply = kind && isObject(inner[kind]) ? (inner[kind] as Json) : undefined;
+      if (reply && kind === 'call_permission_reply') {
+        const accepted = str(reply.response) === 'accept';
+        return typed('text', { text: accepted ? 'Aceptó recibir llamadas de WhatsApp de la empresa' : 'Rechazó recibir llamadas de WhatsApp de la empresa' });
+      }
+      if (reply && kind === 'nfm_reply') {
+        const flowReply = flowReplyOf(reply);
+        return typed('flow_reply', { text: flowReplyText(flowReply), flowReply });
+      }
       if (!reply || (kind !== 'button_reply' && kind !== 'list_reply')) return typed('unsupported', { raw: storableRaw(message) });
       const title = cleanText(reply.title) ?? '';
       // Our reply ids are the options' postbacks (meta-message.mapper).
       const id = cleanText(reply.id);
       return typed(kind, { text: title, reply: { id, title, postbackText: id } });
     }
+    case 'order': {
+      const order = orderOf(inner);
+      return typed('order', { text: messageText(inner.text), order });
+    }
+    case 'reaction': {
+      const target = refTo(inner.message_id, 'reaction.message_id');
+      if (!target) return typed('unsupported', { raw: storableRaw(message) });
+      // Taking a reaction back comes without an emoji (or with an empty one).
+      return { kind: 'reaction', providerMessageId, from, senderName: base.senderName, target, emoji: cleanText(inner.emoji, 32) ?? null, timestamp };
+    }
+    case 'edit': {
+      const target = refTo(inner.original_message_id, 'edit.original_message_id');
+      const edited = isObject(inner.message) ? inner.message : {};
+      const editedType = str(edited.type) ?? 'text';
+      const editedInner = isObject(edited[editedType]) ? (edited[editedType] as Json) : {};
+      const text = messageText(editedType === 'text' ? editedInner.body : editedInner.caption);
+      if (!target || text === undefined) return typed('unsupported', { raw: storableRaw(message) });
+      return { kind: 'edit', providerMessageId, from, target, text, timestamp };
+    }
+    case 'revoke': {
+      const target = refTo(inner.original_message_id, 'revoke.original_message_id');
+      if (!target) return typed('unsupported', { raw: storableRaw(message) });
+      return { kind: 'revoke', providerMessageId, from, target, timestamp };
+    }
+    case 'system': {
+      const systemType = str(inner.type);
+      const newPhone = identifier(inner.new_wa_id ?? inner.wa_id, 'system.new_wa_id', MAX_PROVIDER_PHONE);
+      if (systemType === 'customer_changed_number' || systemType === 'user_changed_number')
+        return { kind: 'system', providerMessageId, from, notice: 'number_changed', newPhone, timestamp };
+      if (systemType === 'customer_identity_changed' || systemType === 'user_identity_changed')
+        return { kind: 'system', providerMessageId, from, notice: 'identity_changed', timestamp };
+      return typed('unsupported', { raw: storableRaw(message) });
+    }
+    // The customer opened the chat (a "welcome" entry point) and wrote nothing yet: nothing to show.
+    case 'request_welcome':
+      return undefined;
     default:
       return typed('unsupported', { raw: storableRaw(message) });
   }
 }
 
-function parseStatus(status: Json, receivedAt: Date): InboundEvent | undefined {
+/**
+ * Who reads Meta's envelope: Meta itself, or Gupshup's Meta-format ("v3") callbacks, whose statuses also carry
+ * Gupshup's own id of our send (`gs_id`), an `enqueued` status, and failures as a flat `code`/`reason`.
+ */
+export interface EnvelopeFlavour {
+  /** Our send's provider id in a status: Meta's wamid, or Gupshup's `gs_id`. */
+  sendId(status: Json): string | undefined;
+  /** The WhatsApp id a status or a quote's context names. */
+  whatsappId(item: Json): string | undefined;
+  failure(status: Json): ProviderFailure;
+  /** Only this number's changes are the company's (Meta); Gupshup's app is the company's whatever its number id. */
+  phoneNumberId?: string;
+}
+
+export const metaFlavour = (phoneNumberId?: string): EnvelopeFlavour => ({
+  sendId: (status) => identifier(status.id, 'statuses[].id', MAX_PROVIDER_ID),
+  whatsappId: (item) => identifier(item.id, 'id', MAX_PROVIDER_ID),
+  failure: (status) => {
+    const error = list(status.errors)[0];
+    const details = error && isObject(error.error_data) ? cleanText(error.error_data.details) : undefined;
+    return metaFailure(error ? metaCode(error.code) : undefined, details ?? cleanText(error?.message) ?? cleanText(error?.title));
+  },
+  phoneNumberId,
+});
+
+function parseStatus(status: Json, receivedAt: Date, flavour: EnvelopeFlavour): InboundEvent | undefined {
   const state = statusOf[str(status.status) ?? ''];
   if (!state) return undefined;
-  const id = identifier(status.id, 'statuses[].id', MAX_PROVIDER_ID);
-  if (!id) throw new MalformedDelivery('Estado sin statuses[].id.');
-  const error = list(status.errors)[0];
-  const details = error && isObject(error.error_data) ? cleanText(error.error_data.details) : undefined;
+  const whatsappMessageId = flavour.whatsappId(status);
+  const providerMessageId = flavour.sendId(status) ?? whatsappMessageId;
+  if (!providerMessageId) throw new MalformedDelivery('Estado sin statuses[].id.');
   return {
     kind: 'status',
     status: state,
-    providerMessageId: id,
-    whatsappMessageId: id,
+    providerMessageId,
+    whatsappMessageId: whatsappMessageId ?? providerMessageId,
     timestamp: toDate(status.timestamp, receivedAt),
-    ...(state === 'failed'
-      ? { failure: metaFailure(error ? metaCode(error.code) : undefined, details ?? cleanText(error?.message) ?? cleanText(error?.title)) }
-      : {}),
+    ...(state === 'failed' ? { failure: flavour.failure(status) } : {}),
+  };
+}
+
+/** Meta's `user_preferences`: a customer stopped or resumed marketing messages. */
+export function parsePreferences(value: Json, receivedAt: Date): InboundEvent[] {
+  return list(value.user_preferences).flatMap((preference): InboundEvent[] => {
+    const from = identifier(preference.wa_id, 'user_preferences[].wa_id', MAX_PROVIDER_PHONE);
+    const choice = str(preference.value)?.toLowerCase();
+    const category = str(preference.category) ?? 'marketing_messages';
+    if (!from || !category.startsWith('marketing') || (choice !== 'stop' && choice !== 'resume')) return [];
+    return [{ kind: 'marketing-preference', from, optedOut: choice === 'stop', timestamp: toDate(preference.timestamp, receivedAt) }];
+  });
+}
+
+const qualityOf: Record<string, NumberQuality> = { GREEN: 'GREEN', HIGH: 'GREEN', YELLOW: 'YELLOW', MEDIUM: 'YELLOW', RED: 'RED', LOW: 'RED' };
+
+/** `TIER_1K` → 1,000, `TIER_250` → 250, `TIER_UNLIMITED` → null (no limit). */
+export function dailyLimitOf(tier: unknown): number | null | undefined {
+  const text = str(tier)?.toUpperCase();
+  if (!text) return undefined;
+  if (text.includes('UNLIMITED')) return null;
+  const match = /(\d+)\s*(K)?$/.exec(text);
+  return match ? Number(match[1]) * (match[2] ? 1000 : 1) : undefined;
+}
+
+/** Meta's `phone_number_quality_update`: the number was flagged, or its messaging limit moved. */
+function parseQualityUpdate(value: Json, entryTime: unknown, receivedAt: Date): InboundEvent | undefined {
+  const event = cleanText(value.event, 40)?.toUpperCase();
+  if (!event) return undefined;
+  const rating = cleanText(value.current_quality_rating ?? value.quality_rating ?? value.quality_score, 40)?.toUpperCase();
+  const quality = rating ? (qualityOf[rating] ?? 'UNKNOWN') : event === 'FLAGGED' ? 'RED' : event === 'UNFLAGGED' ? 'GREEN' : undefined;
+  const dailyLimit = dailyLimitOf(value.current_limit ?? value.messaging_limit_tier ?? value.max_daily_conversation_per_phone);
+  return {
+    kind: 'number-update',
+    event,
+    ...(quality ? { quality } : {}),
+    ...(dailyLimit !== undefined ? { dailyLimit } : {}),
+    timestamp: toDate(entryTime, receivedAt),
   };
 }
 
@@ -150,12 +339,10 @@ function parseTemplateUpdate(value: Json, entryTime: unknown, receivedAt: Date):
 }
 
 /**
- * Parses one Meta delivery into events. Changes of another number of the same app (a different
- * `metadata.phone_number_id`) are not this company's and are left out; subscriptions we do not use yield none.
+ * Reads a `whatsapp_business_account` envelope (Meta's, or Gupshup's Meta-format callbacks) into events. Changes of
+ * another number of the same app are not this company's and are left out; subscriptions we do not use yield none.
  */
-export function parseMetaWebhook(body: unknown, receivedAt = new Date(), phoneNumberId?: string): InboundEvent[] {
-  if (!isObject(body)) throw new MalformedDelivery('El cuerpo no es un objeto JSON.');
-  if (body.object !== 'whatsapp_business_account') return [];
+export function parseMetaEnvelope(body: Json, receivedAt: Date, flavour: EnvelopeFlavour): InboundEvent[] {
   if (!Array.isArray(body.entry)) throw new MalformedDelivery('La entrega no trae entry[].');
   const events: InboundEvent[] = [];
   for (const entry of list(body.entry)) {
@@ -167,22 +354,41 @@ export function parseMetaWebhook(body: unknown, receivedAt = new Date(), phoneNu
         if (update) events.push(update);
         continue;
       }
-      if (change.field !== 'messages') continue;
+      if (change.field === 'phone_number_quality_update') {
+        const update = parseQualityUpdate(value, entry.time, receivedAt);
+        if (update) events.push(update);
+        continue;
+      }
       const metadata = isObject(value.metadata) ? value.metadata : {};
       const number = str(metadata.phone_number_id);
-      if (phoneNumberId && number && number !== phoneNumberId) continue;
+      if (flavour.phoneNumberId && number && number !== flavour.phoneNumberId) continue;
+      if (change.field === 'user_preferences') {
+        events.push(...parsePreferences(value, receivedAt));
+        continue;
+      }
+      if (change.field !== 'messages') continue;
       const names = new Map<string, string>();
       for (const contact of list(value.contacts)) {
         const waId = str(contact.wa_id);
         const name = isObject(contact.profile) ? str(contact.profile.name) : undefined;
         if (waId && name) names.set(waId, name);
       }
-      for (const message of list(value.messages)) events.push(parseMessage(message, names, receivedAt));
+      for (const message of list(value.messages)) {
+        const event = parseMessage(message, names, receivedAt, flavour);
+        if (event) events.push(event);
+      }
       for (const status of list(value.statuses)) {
-        const event = parseStatus(status, receivedAt);
+        const event = parseStatus(status, receivedAt, flavour);
         if (event) events.push(event);
       }
     }
   }
   return events;
+}
+
+/** Parses one Meta delivery into events; only `phoneNumberId`'s changes when it is given. */
+export function parseMetaWebhook(body: unknown, receivedAt = new Date(), phoneNumberId?: string): InboundEvent[] {
+  if (!isObject(body)) throw new MalformedDelivery('El cuerpo no es un objeto JSON.');
+  if (body.object !== 'whatsapp_business_account') return [];
+  return parseMetaEnvelope(body, receivedAt, metaFlavour(phoneNumberId));
 }

@@ -56,3 +56,26 @@ export async function upsertContacts(executor: DbExecutor, tenantId: string, inp
   for (const row of await contactsOf(toWrite.map((input) => input.phone))) known.set(row.phone, row);
   return known;
 }
+
+/** The words that stop marketing messages when a customer writes one of them alone, unless the company chose its own. */
+export const DEFAULT_OPT_OUT_KEYWORDS = ['STOP', 'BAJA'];
+
+/** A keyword compared as people write it: case, accents and surrounding punctuation aside. */
+export const keywordForm = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/^[\p{P}\s]+|[\p{P}\s]+$/gu, '')
+    .toUpperCase();
+
+/**
+ * Records a customer's marketing choice: stopped (from `at`) or resumed. A customer we never spoke with becomes a
+ * contact (no chat), so a bulk send reaching them later knows. An older choice never overrides a newer one.
+ */
+export async function setMarketingChoice(executor: DbExecutor, tenantId: string, phone: string, optedOut: boolean, at: Date) {
+  await upsertContacts(executor, tenantId, [{ phone, isGroup: false }]);
+  await executor.execute(sql`
+    update ${contacts} set marketing_opted_out_at = ${optedOut ? at.toISOString() : null}::timestamptz
+    where tenant_id = ${tenantId}::uuid and phone = ${phone}
+      and ${optedOut ? sql`marketing_opted_out_at is null` : sql`marketing_opted_out_at is not null and marketing_opted_out_at <= ${at.toISOString()}::timestamptz`}`);
+}

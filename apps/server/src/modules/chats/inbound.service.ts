@@ -11,16 +11,30 @@ import {
   MalformedDelivery,
   type InboundEvent,
   type InboundMessage,
+  type InboundStatus,
+  type InboundSystemNotice,
   type ProviderFailure,
   type ProviderName,
   type WebhookDelivery,
   type WebhookReceiver,
   type WhatsAppLines,
 } from '../../messaging-providers/provider.ts';
-import { findOrCreateCards, recordCardsActivity, toCardUpdate, type CardPlace, type CardSummaryRow, type LearntName } from '../funnels/index.ts';
+import {
+  findCardByPhone,
+  findOrCreateCards,
+  keepAdReferral,
+  recordCardsActivity,
+  toCardUpdate,
+  type CardPlace,
+  type CardSummaryRow,
+  type LearntName,
+} from '../funnels/index.ts';
 import { applyProviderTemplateStatus } from '../templates/index.ts';
+import { optOutKeywordsOf, recordNumberHealth } from '../tenants/index.ts';
 import { recordUsage } from '../usage/index.ts';
-import { upsertContacts } from './contacts.service.ts';
+import { DEFAULT_OPT_OUT_KEYWORDS, keywordForm, setMarketingChoice, upsertContacts } from './contacts.service.ts';
+import { applyMessageChange } from './message-changes.ts';
+import { announceNote, storeSystemNote } from './conversation.service.ts';
 import { toMessageDto, type MessageRow } from './message-dto.ts';
 import type { ChatEvents } from './chat-events.ts';
 import { statusChangeEvent } from './message-events.ts';
@@ -78,6 +92,8 @@ function previewText(event: InboundMessage): string | null {
   switch (event.type) {
     case 'location':
       return event.location?.name ?? 'Ubicación';
+    case 'order':
+      return event.text ?? orderSummary(event.order);
     case 'unsupported':
       return UNSUPPORTED_MEDIA_TEXT;
     default:
@@ -85,7 +101,28 @@ function previewText(event: InboundMessage): string | null {
   }
 }
 
-const storedType = (event: InboundMessage) => (event.type === 'button_reply' || event.type === 'list_reply' || event.type === 'contact' ? 'text' : event.type);
+/** "Pedido: 3 productos": what the card and the chat say of an order without words of its own. */
+function orderSummary(order: InboundMessage['order']): string {
+  const units = (order?.items ?? []).reduce((sum, item) => sum + item.quantity, 0);
+  return `Pedido: ${units} ${units === 1 ? 'producto' : 'productos'}`;
+}
+
+/** Replies (buttons, lists, flows) and contacts are shown as the text they carry; the rest keep their kind. */
+const storedType = (event: InboundMessage) =>
+  event.type === 'button_reply' || event.type === 'list_reply' || event.type === 'flow_reply' || event.type === 'contact' ? 'text' : event.type;
+
+/** What a customer's message carries beyond its text and media, as the chat reads it from `payload`. */
+function payloadOf(event: InboundMessage): Record<string, unknown> | null {
+  if (event.type === 'unsupported') return { raw: event.raw };
+  const payload = {
+    ...(event.location ? { location: event.location } : {}),
+    ...(event.reply ? { reply: event.reply } : {}),
+    ...(event.order ? { order: event.order } : {}),
+    ...(event.flowReply ? { flowReply: event.flowReply } : {}),
+    ...(event.referral ? { referral: event.referral } : {}),
+  };
+  return Object.keys(payload).length > 0 ? payload : null;
+}
 
 export const WEBHOOK_UNAUTHORIZED = 'Webhook no autorizado.';
 
@@ -210,6 +247,15 @@ export async function applyDeliveries(
     }
     if (events.length === 0) result.changed = true;
     for (const event of events) {
+      const refusal = refusedSender(event);
+      if (refusal) {
+        await tx
+          .insert(webhookRejections)
+          .values({ tenantId, kind: 'refused_sender', reason: refusal, rawBody: keptBody(rawBody), receivedAt: delivery.receivedAt });
+        result.kinds.add('refused');
+        result.changed = true;
+        continue;
+      }
       if (event.kind === 'message') {
         result.kinds.add('message');
         await applyStatuses();
@@ -219,16 +265,14 @@ export async function applyDeliveries(
         continue;
       }
       await storeRun();
-      result.kinds.add('status');
       if (event.kind === 'status') {
+        result.kinds.add('status');
         statuses.push({ index, event });
         continue;
       }
       await applyStatuses();
-      await runWithLogContext({ requestId: delivery.requestId ?? undefined }, () =>
-        applyProviderTemplateStatus(tx, tenantId, { ...event, receivedAt: delivery.receivedAt }),
-      );
-      result.changed = true;
+      result.kinds.add(event.kind === 'template-status' || event.kind === 'number-update' ? 'status' : 'message');
+      await runWithLogContext({ requestId: delivery.requestId ?? undefined }, () => applyOtherEvent(deps, tx, tenantId, event, delivery.receivedAt, result));
     }
   }
   await storeRun();
@@ -239,6 +283,70 @@ export async function applyDeliveries(
     outcome: malformed ? 'malformed' : changed ? 'stored' : 'duplicate',
     kinds: [...kinds],
   }));
+}
+
+/** WhatsApp's senders are phone numbers (digits, country code first); anything else makes no chat. */
+const PHONE_SENDER = /^\+?\d{5,20}$/;
+
+/** Why an event's sender cannot be a chat, or undefined when it can. */
+function refusedSender(event: InboundEvent): string | undefined {
+  if (!('from' in event)) return undefined;
+  return PHONE_SENDER.test(event.from) ? undefined : `El remitente «${event.from.slice(0, 80)}» no es un número de teléfono: no se creó ningún chat.`;
+}
+
+const SYSTEM_NOTE_AUTHOR = 'WhatsApp';
+
+/** What the team reads of a system notice, in the chat's internal notes. */
+function systemNoteText(event: InboundSystemNotice): string {
+  return event.notice === 'number_changed'
+    ? `El cliente cambió su número de WhatsApp${event.newPhone ? ` a +${event.newPhone.replace(/^\+/, '')}` : ''}. Sus mensajes nuevos llegarán desde ese número.`
+    : 'El código de seguridad del cliente cambió (reinstaló WhatsApp o cambió de teléfono).';
+}
+
+/** Events that are not a new customer message nor a status: each applied on its own, in arrival order. */
+async function applyOtherEvent(
+  deps: ApplyDeps,
+  tx: Tx,
+  tenantId: string,
+  event: Exclude<InboundEvent, InboundMessage | InboundStatus>,
+  receivedAt: Date,
+  result: Applying,
+) {
+  switch (event.kind) {
+    case 'template-status':
+      await applyProviderTemplateStatus(tx, tenantId, { ...event, receivedAt });
+      result.changed = true;
+      return;
+    case 'reaction':
+    case 'edit':
+    case 'revoke': {
+      const outcome = await applyMessageChange(tx, tenantId, event);
+      if (outcome.kind === 'waiting') result.waitsForMessage = true;
+      if (outcome.kind !== 'changed') return;
+      result.changed = true;
+      const { message } = outcome;
+      result.afterCommit.push(() =>
+        deps.events.emit(tenantId, message.funnelId, 'message:updated', { cardId: message.cardId, message: toMessageDto(message) }),
+      );
+      return;
+    }
+    case 'system': {
+      const card = await findCardByPhone(tx, tenantId, event.from);
+      result.changed = true;
+      if (!card) return;
+      const note = await storeSystemNote(tx, { tenantId, cardId: card.id, authorName: SYSTEM_NOTE_AUTHOR, text: systemNoteText(event) });
+      result.afterCommit.push(() => announceNote(deps.events, tenantId, note));
+      return;
+    }
+    case 'marketing-preference':
+      await setMarketingChoice(tx, tenantId, event.from, event.optedOut, event.timestamp);
+      result.changed = true;
+      return;
+    case 'number-update':
+      await recordNumberHealth(tx, tenantId, { event: event.event, quality: event.quality, dailyLimit: event.dailyLimit, at: event.timestamp });
+      result.changed = true;
+      return;
+  }
 }
 
 /** The activity panel's record of a refused delivery must never turn the answer into an error the provider retries. */
@@ -309,7 +417,7 @@ async function storeInboundMessages(deps: ApplyDeps, tx: Tx, tenantId: string, r
       sender: 'contact',
       authorUserId: null,
       participantName: event.group ? (event.senderName ?? event.from) : null,
-      text: event.type === 'unsupported' ? UNSUPPORTED_MEDIA_TEXT : (event.text ?? null),
+      text: event.type === 'unsupported' ? UNSUPPORTED_MEDIA_TEXT : event.type === 'order' ? (event.text ?? orderSummary(event.order)) : (event.text ?? null),
       type: storedType(event),
       mediaUrl: null,
       mediaMime: event.media?.contentType ?? null,
@@ -327,8 +435,12 @@ async function storeInboundMessages(deps: ApplyDeps, tx: Tx, tenantId: string, r
       quotedMessageSender: quoted?.sender ?? null,
       templateId: null,
       templateCategory: null,
-      payload: event.location ? { location: event.location } : event.reply ? { reply: event.reply } : event.type === 'unsupported' ? { raw: event.raw } : null,
+      payload: payloadOf(event),
       transcript: null,
+      reactions: null,
+      editedAt: null,
+      editHistory: null,
+      deletedAt: null,
       createdAt: event.timestamp,
     };
   });
@@ -349,6 +461,8 @@ async function storeInboundMessages(deps: ApplyDeps, tx: Tx, tenantId: string, r
     })),
   );
   await recordUsage(tx, tenantId, 'received', stored.length);
+  await keepAdReferrals(tx, tenantId, stored);
+  await applyOptOutKeywords(tx, tenantId, stored);
   for (const { event, message, provider, requestId } of stored) {
     if (!event.media) continue;
     await runWithLogContext({ requestId: requestId ?? undefined }, () =>
@@ -379,6 +493,22 @@ async function storeInboundMessages(deps: ApplyDeps, tx: Tx, tenantId: string, r
         deps.events.emit(tenantId, card.funnelId, 'card_updated', { ...toCardUpdate(card), created: createdCards.has(card.id) });
     });
   }
+}
+
+/** A chat keeps the first ad its customer came from; later messages with another ad do not replace it. */
+async function keepAdReferrals(tx: Tx, tenantId: string, stored: ReadonlyArray<{ event: InboundMessage; message: MessageRow }>) {
+  for (const { event, message } of stored) if (event.referral) await keepAdReferral(tx, tenantId, message.cardId, { ...event.referral });
+}
+
+/** The longest message that can be an opt-out keyword: longer ones are not looked at (no read for most messages). */
+const KEYWORD_MAX_LENGTH = 30;
+
+/** A customer who writes one of the company's opt-out words alone (STOP, BAJA…) stops marketing messages. */
+async function applyOptOutKeywords(tx: Tx, tenantId: string, stored: ReadonlyArray<{ event: InboundMessage }>) {
+  const candidates = stored.filter(({ event }) => event.type === 'text' && !event.group && event.text && event.text.length <= KEYWORD_MAX_LENGTH);
+  if (candidates.length === 0) return;
+  const keywords = new Set(((await optOutKeywordsOf(tx, tenantId)) ?? DEFAULT_OPT_OUT_KEYWORDS).map(keywordForm));
+  for (const { event } of candidates) if (keywords.has(keywordForm(event.text!))) await setMarketingChoice(tx, tenantId, event.from, true, event.timestamp);
 }
 
 export function emitNewMessage(events: ChatEvents, tenantId: string, card: CardSummaryRow, message: MessageRow, cardCreated: boolean) {

@@ -316,3 +316,11 @@ export async function searchChatContacts(executor: DbExecutor, tenantId: string,
     .limit(limit);
   return rows;
 }
+
+/** Keeps the click-to-WhatsApp ad a chat's customer first came from (a later ad does not replace it). */
+export async function keepAdReferral(executor: DbExecutor, tenantId: string, cardId: string, referral: Record<string, string>) {
+  await executor
+    .update(cards)
+    .set({ adReferral: referral })
+    .where(and(eq(cards.tenantId, tenantId), eq(cards.id, cardId), sql`${cards.adReferral} is null`));
+}

@@ -21,6 +21,7 @@ export {
   findCardByPhone,
   findOrCreateCard,
   findOrCreateCards,
+  keepAdReferral,
   placeCard,
   recordCardActivity,
   recordCardsActivity,

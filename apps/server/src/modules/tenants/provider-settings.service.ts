@@ -358,3 +358,39 @@ export async function whatsappSettingsView(executor: DbExecutor, tenant: { id: s
     sandbox: options.sandbox,
   };
 }
+
+/** What the provider last said about the company's number: quality rating, messaging limit, the event itself. */
+export interface NumberHealthUpdate {
+  event: string;
+  quality?: string;
+  dailyLimit?: number | null;
+  at: Date;
+}
+
+/** Keeps the provider's latest word about the number; an older event arriving late changes nothing. */
+export async function recordNumberHealth(executor: DbExecutor, tenantId: string, update: NumberHealthUpdate) {
+  await executor
+    .update(providerSettings)
+    .set({
+      numberEvent: update.event,
+      numberEventAt: update.at,
+      ...(update.quality !== undefined ? { numberQuality: update.quality } : {}),
+      ...(update.dailyLimit !== undefined ? { numberDailyLimit: update.dailyLimit } : {}),
+    })
+    .where(
+      and(
+        eq(providerSettings.tenantId, tenantId),
+        sql`(${providerSettings.numberEventAt} is null or ${providerSettings.numberEventAt} <= ${update.at.toISOString()}::timestamptz)`,
+      ),
+    );
+}
+
+/** The words that stop marketing messages for the company, or null for the defaults. */
+export async function optOutKeywordsOf(executor: DbExecutor, tenantId: string): Promise<string[] | null> {
+  const [row] = await executor
+    .select({ keywords: providerSettings.optOutKeywords })
+    .from(providerSettings)
+    .where(eq(providerSettings.tenantId, tenantId))
+    .limit(1);
+  return row?.keywords ?? null;
+}

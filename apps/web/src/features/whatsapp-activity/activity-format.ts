@@ -22,4 +22,5 @@ export const refusalLabels = {
   wrong_secret: 'Secreto del webhook incorrecto',
   malformed: 'Entrega malformada',
   unapplied: 'Entrega que no se pudo aplicar',
+  refused_sender: 'Remitente que no es un teléfono',
 } as const;
