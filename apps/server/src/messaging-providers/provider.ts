@@ -401,6 +401,11 @@ export interface WhatsAppLine {
    * WhatsApp shows every earlier message of the chat as read too. Throws a ProviderError.
    */
   markRead(whatsappMessageId: string): Promise<void>;
+  /**
+   * Puts the business's reaction under a message of the chat (`emoji` empty takes it back), by the message's WhatsApp
+   * id. Absent where the provider's API has no reactions. Throws a ProviderError.
+   */
+  react?(destination: string, whatsappMessageId: string, emoji: string): Promise<void>;
   /** The bytes of an inbound message's media. Throws a ProviderError. */
   downloadMedia(media: InboundMediaRef): Promise<DownloadedMedia>;
   readonly templates: TemplateCatalog;

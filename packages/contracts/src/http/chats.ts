@@ -144,6 +144,19 @@ export const messageResponse = z.object({
 });
 export type ChatMessage = z.infer<typeof messageResponse>;
 
+export const REACTION_EMOJI_INVALID = 'Elige un emoji para reaccionar.';
+
+/** Issue 43: POST /api/messages/{id}/reaction — the member's reaction under a message (one per member), null takes it back. */
+export const reactionRequest = z.object({
+  emoji: z
+    .string({ error: REACTION_EMOJI_INVALID })
+    .trim()
+    .max(16, { error: REACTION_EMOJI_INVALID })
+    .regex(/^(?=.*\p{Extended_Pictographic})[\p{Extended_Pictographic}\p{Emoji_Component}]+$/u, { error: REACTION_EMOJI_INVALID })
+    .nullable(),
+});
+export type ReactionRequest = z.infer<typeof reactionRequest>;
+
 /**
  * Issue 43: what the chat knows of the customer beyond its messages: the click-to-WhatsApp ad they came from, and
  * whether they stopped marketing messages (bulk sends of marketing templates skip them).

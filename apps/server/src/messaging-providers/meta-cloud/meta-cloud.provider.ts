@@ -13,7 +13,7 @@ import {
 } from '../provider.ts';
 import { createGraphClient, type GraphAnswer, type GraphClientOptions, type GraphCredentials } from './meta-graph.client.ts';
 import type { MetaMediaFetcher } from './meta-media.ts';
-import { toMetaMessage, toMetaReadReceipt } from './meta-message.mapper.ts';
+import { toMetaMessage, toMetaReaction, toMetaReadReceipt } from './meta-message.mapper.ts';
 import { fromMetaTemplate, toMetaTemplate } from './meta-template.mapper.ts';
 import { parseMetaWebhook } from './meta-webhook.parser.ts';
 
@@ -184,6 +184,9 @@ export function createMetaCloudProvider(options: MetaCloudProviderOptions): Mess
           // Meta answered 2xx without the message id: it may have gone out, so it is not resent.
           if (!id) throw new ProviderError('Meta no devolvió el id del mensaje.', false, 200, true);
           return { providerMessageId: id };
+        },
+        async react(destination, whatsappMessageId, emoji) {
+          await graph.call(credentials, messagesPath(), { json: toMetaReaction(destination, whatsappMessageId, emoji) });
         },
         async markRead(whatsappMessageId) {
           const answer = await graph.call(credentials, messagesPath(), { json: toMetaReadReceipt(whatsappMessageId) });

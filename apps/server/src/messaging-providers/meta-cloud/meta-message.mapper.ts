@@ -107,6 +107,11 @@ export function toMetaMessage(destination: string, content: OutboundContent): Re
 }
 
 /** Mark as read (§2.7). */
+/** A reaction of the business under a message (meta-cloud.md §2.3); an empty emoji removes it. */
+export function toMetaReaction(destination: string, whatsappMessageId: string, emoji: string) {
+  return { messaging_product: 'whatsapp', recipient_type: 'individual', to: destination, type: 'reaction', reaction: { message_id: whatsappMessageId, emoji } };
+}
+
 export function toMetaReadReceipt(whatsappMessageId: string) {
   return { messaging_product: 'whatsapp', status: 'read', message_id: whatsappMessageId };
 }

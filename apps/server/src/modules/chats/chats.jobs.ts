@@ -25,6 +25,7 @@ import type { ChatEvents } from './chat-events.ts';
 import { publishStatusChange, statusChangeEvent } from './message-events.ts';
 import type { EventPublisher } from '../../platform/events/index.ts';
 import type { MessageRow } from './message-dto.ts';
+import { whatsappIdOf } from './message-reactions.service.ts';
 import { queueOutbound, type OutboundDeps, type OutboundDraft } from './outbound.service.ts';
 import { templateDraft, type TemplateMessagePayload } from './template-send.service.ts';
 import { templateForSending } from '../templates/index.ts';
@@ -460,7 +461,37 @@ export function createChatJobs(deps: ChatJobsDeps) {
     },
   });
 
-  return { sendMessage, downloadMedia, sendReadReceipt };
+  /**
+   * Tells the customer's WhatsApp a member's reaction as it now is (a later change sends the newest one; none left
+   * takes it back). Retried through outages; a refusal is only logged: the chat keeps showing the member's reaction.
+   */
+  const sendReaction = defineJob({
+    name: 'chats.send-reaction',
+    payload: z.object({ tenantId: z.uuid(), messageId: z.uuid(), userId: z.uuid() }),
+    maxAttempts: READ_RECEIPT_MAX_ATTEMPTS,
+    backoff: { baseMs: 2_000, maxMs: 5 * 60_000 },
+    handler: async ({ tenantId, messageId, userId }) => {
+      const [row] = await deps.db
+        .select({ message: messages, phone: cards.phone })
+        .from(messages)
+        .innerJoin(cards, eq(cards.id, messages.cardId))
+        .where(and(eq(messages.id, messageId), eq(messages.tenantId, tenantId)))
+        .limit(1);
+      const whatsappId = row ? whatsappIdOf(row.message) : undefined;
+      const line = whatsappId ? await deps.lines.activeOf(tenantId) : undefined;
+      if (!row || !whatsappId || !line?.react) return;
+      const emoji = row.message.reactions?.find((reaction) => reaction.userId === userId)?.emoji ?? '';
+      try {
+        await line.react(row.phone, whatsappId, emoji);
+      } catch (error) {
+        const final = (error instanceof ProviderError && !error.retryable) || error instanceof AppError;
+        if (!final) throw error;
+        deps.log.warn({ err: error, tenantId, messageId }, 'WhatsApp reaction not sent; not retried');
+      }
+    },
+  });
+
+  return { sendMessage, downloadMedia, sendReadReceipt, sendReaction };
 }
 
 export class ScheduledAlreadyHandled extends Error {}

@@ -69,6 +69,9 @@ export function createChatOutbound(context: AppContext, ports: ChatProviderPorts
       queue.enqueue(tx, chatJobs.downloadMedia, input),
     enqueueReadReceipt: (tx: Tx, input: { tenantId: string; messageId: string }) =>
       queue.enqueue(tx, chatJobs.sendReadReceipt, input, { singletonKey: `read:${input.messageId}` }),
+    // One chat's reactions go out in order, behind its sends, so the newest reaction is the one WhatsApp keeps.
+    enqueueReaction: (tx: Tx, input: { tenantId: string; messageId: string; userId: string }) =>
+      queue.enqueue(tx, chatJobs.sendReaction, input, { orderKey: `reaction:${input.messageId}:${input.userId}` }),
   } satisfies OutboundDeps & Record<string, unknown>;
   const scheduledJob = createScheduledJob(outbound);
   // Webhook deliveries per company and hour (the WhatsApp activity panel), written every few seconds.
@@ -115,7 +118,7 @@ export function createChatOutbound(context: AppContext, ports: ChatProviderPorts
     },
     afterCommit: () => queue.wakeAfterCommit(),
   });
-  const jobs: JobDefinition[] = [chatJobs.sendMessage, chatJobs.downloadMedia, chatJobs.sendReadReceipt, scheduledJob];
+  const jobs: JobDefinition[] = [chatJobs.sendMessage, chatJobs.downloadMedia, chatJobs.sendReadReceipt, chatJobs.sendReaction, scheduledJob];
   return {
     ...outbound,
     enqueueScheduled: (tx: Tx, input: { tenantId: string; scheduledId: string }, runAt: Date) =>

@@ -12,6 +12,7 @@ import {
   sendTextRequest,
   timelineQuery,
   initiateConversationResponse,
+  reactionRequest,
   messageResponse,
   noteResponse,
   scheduledMessageResponse,
@@ -31,16 +32,18 @@ import { cardTimeline, decodeCursor } from './timeline.service.ts';
 import { effectiveAccount, updateProviderSettings, webhookUrlOf } from '../tenants/index.ts';
 import { checkUpload } from './media-upload.ts';
 import { toMessageDto } from './message-dto.ts';
+import { reactToMessage, type ReactionDeps } from './message-reactions.service.ts';
 import { scheduleMessage, type ScheduleDeps } from './schedule.service.ts';
 import { initiateConversation, sendTemplate } from './template-send.service.ts';
 
-export interface ChatsRoutesOptions extends ScheduleDeps, Pick<MarkReadDeps, 'enqueueReadReceipt'> {
+export interface ChatsRoutesOptions extends ScheduleDeps, Pick<MarkReadDeps, 'enqueueReadReceipt'>, Pick<ReactionDeps, 'lines' | 'enqueueReaction'> {
   storage: MediaStorage;
   publicUrl: () => string;
   sandbox: boolean;
 }
 
 const cardParams = z.object({ id: z.uuid({ error: 'Chat inválido.' }) });
+const messageParams = z.object({ id: z.uuid({ error: 'Mensaje inválido.' }) });
 
 export const chatsRoutes: FastifyPluginAsyncZod<ChatsRoutesOptions> = async (app, options) => {
   const { db } = options;
@@ -135,6 +138,10 @@ export const chatsRoutes: FastifyPluginAsyncZod<ChatsRoutesOptions> = async (app
 
   app.post('/cards/:id/mark-read', { schema: { params: cardParams, response: { 200: cardSummaryResponse } } }, async (request) =>
     markRead(options, await requestScope(request), request.params.id),
+  );
+
+  app.post('/messages/:id/reaction', { schema: { params: messageParams, body: reactionRequest, response: { 200: messageResponse } } }, async (request) =>
+    reactToMessage(options, await requestScope(request), request.params.id, request.body.emoji),
   );
 
   app.get('/usage', { schema: { response: { 200: usageResponse } } }, async (request) => monthUsage(db, sessionOf(request).tenant.id));
