@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
-import { boardColumns, cards, contacts, funnels, tenants } from '../../db/schema/index.ts';
+import { boardColumns, cards, contacts, funnels, messages, tenants } from '../../db/schema/index.ts';
 import { bootstrapPlatformAdmin } from '../../src/modules/admin/index.ts';
 import { isApiRoute, TENANT_PREFIX } from '../../src/platform/http/route-access.ts';
 import { book, seedCatalog } from '../support/agenda-fixtures.ts';
@@ -44,6 +44,7 @@ interface Fixtures {
   funnelId: string;
   columnId: string;
   cardId: string;
+  messageId: string;
   templateId: string;
   approvedTemplateId: string;
   botId: string;
@@ -133,6 +134,7 @@ const seeds: Record<string, Seed> = {
   'PUT /api/cards/:id/toggle-ai': { id: (f) => f.cardId, body: () => ({ enabled: false }) },
   'POST /api/cards/:id/archive': {},
   'POST /api/cards/:id/mark-read': {},
+  'POST /api/messages/:id/reaction': { id: (f) => f.messageId, body: () => ({ emoji: '👍' }) },
   'POST /api/message': { body: (f) => ({ cardId: f.cardId, text: 'Hola', tempId: 'tmp-1' }) },
   'POST /api/message/media': {
     form: (f) => ({ fields: { cardId: f.cardId, caption: 'Foto', tempId: 'tmp-2' }, file: { field: 'media', name: 'foto.png', data: PNG_PIXEL } }),
@@ -313,6 +315,10 @@ beforeAll(async () => {
       contactLastMessageAt: new Date(),
     })
     .returning();
+  const [message] = await db
+    .insert(messages)
+    .values({ tenantId: a.tenant.id, cardId: card!.id, sender: 'contact', text: 'Hola', type: 'text', providerMessageId: 'wamid.fuzz', ack: 3 })
+    .returning();
   const post = async (url: string, payload: Json) => {
     const response = await t.app.inject({ method: 'POST', url, headers: bearer(owner.token), payload });
     if (response.statusCode !== 201) throw new Error(`fixture ${url}: ${response.statusCode} ${response.body}`);
@@ -326,6 +332,7 @@ beforeAll(async () => {
     funnelId: funnel!.id,
     columnId: column!.id,
     cardId: card!.id,
+    messageId: message!.id,
     templateId: await post('/api/templates', { name: `fixture_${randomUUID().slice(0, 8)}`, body_text: 'Hola {{1}}' }),
     approvedTemplateId: (await approvedTemplate(t, a, { name: `aprobada_${randomUUID().slice(0, 8)}`, body_text: 'Hola {{1}}' })).id,
     botId: await post('/api/bots', { name: 'Fixture' }),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
-import { batches, boardColumns, cards, contacts, funnels, jobs, tenants } from '../../db/schema/index.ts';
+import { batches, boardColumns, cards, contacts, funnels, jobs, messages, tenants } from '../../db/schema/index.ts';
 import { bootstrapPlatformAdmin } from '../../src/modules/admin/index.ts';
 import { isApiRoute, TENANT_PREFIX } from '../../src/platform/http/route-access.ts';
 import { book, seedCatalog } from '../support/agenda-fixtures.ts';
@@ -154,6 +154,11 @@ const matrix: Record<string, Entry> = {
   'POST /api/cards/:id/archive': { expect: funnelWrite, call: async (f) => ({ id: await f.card() }) },
   'POST /api/cards/:id/mark-read': { expect: funnelWrite, call: async (f) => ({ id: await f.card() }) },
   'GET /api/cards/:id/messages': { expect: funnelRead, call: async (f) => ({ id: await f.card() }) },
+  // The company is on Gupshup, whose API has no reactions: those who may react are told so (400), the rest as always.
+  'POST /api/messages/:id/reaction': {
+    expect: { ...funnelWrite, owner: 400, admin: 400, agent: 400 },
+    call: async (f) => ({ id: await f.customerMessage(), body: { emoji: '👍' } }),
+  },
 
   'POST /api/message': { expect: funnelWrite, call: async (f) => ({ body: { cardId: await f.card(), text: 'Hola', tempId: randomUUID() } }) },
   'POST /api/message/media': {
@@ -281,6 +286,8 @@ interface Fixtures {
   passwordOfCaller: string;
   column(): Promise<string>;
   card(): Promise<string>;
+  /** A customer's message in a fresh card of A in F1. */
+  customerMessage(): Promise<string>;
   /** The phone of a fresh card of A in F1: a customer whose chat only F1's members see. */
   customerPhone(): Promise<string>;
   /** A phone number no contact of A has yet. */
@@ -400,6 +407,14 @@ beforeAll(async () => {
     },
     newPhone,
     card: async () => (await cardInF1()).id,
+    customerMessage: async () => {
+      const card = await cardInF1();
+      const [row] = await db
+        .insert(messages)
+        .values({ tenantId: a.tenant.id, cardId: card.id, sender: 'contact', text: 'Hola', type: 'text', providerMessageId: `wamid.${randomUUID()}`, ack: 3 })
+        .returning();
+      return row!.id;
+    },
     customerPhone: async () => (await cardInF1()).phone!,
     template: async () => {
       const created = await t.app.inject({

@@ -61,10 +61,10 @@ describe('POST /api/messages/{id}/reaction', () => {
     expect(answer.statusCode, answer.body).toBe(200);
     expect(answer.json().reactions).toEqual([{ emoji: '👍', from: 'user', name: expect.any(String) }]);
     const sentReaction = (emoji: string) =>
-      t.app.sandboxMeta!.requests.find(
-        (request) =>
-          request.json?.type === 'reaction' && JSON.stringify(request.json.reaction) === JSON.stringify({ message_id: message.providerMessageId, emoji }),
-      );
+      t.app.sandboxMeta!.requests.find((request) => {
+        const json = request.json as { type?: string; reaction?: unknown } | undefined;
+        return json?.type === 'reaction' && JSON.stringify(json.reaction) === JSON.stringify({ message_id: message.providerMessageId, emoji });
+      });
     await untilWithJobs(t, async () => sentReaction('👍'));
 
     // A second reaction of the same member replaces the first; null takes it back on WhatsApp too (empty emoji).

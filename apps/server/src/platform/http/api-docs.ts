@@ -19,7 +19,7 @@ const DOMAIN_TAGS: Array<[tag: string, path: RegExp]> = [
   // What the board does to a chat (move, rename, AI switch, archive) is the funnels'; its messages are the chats'.
   ['funnels', /^\/api\/(funnels|columns|quick-replies)(\/|$)|^\/api\/card\/move$|^\/api\/cards\/:id(\/toggle-ai|\/archive)?$/],
   ['whatsapp-activity', /^\/api\/whatsapp\/activity(\/|$)/],
-  ['chats', /^\/api\/(cards|message|note|initiate-conversation|gupshup|whatsapp|usage)(\/|$)/],
+  ['chats', /^\/api\/(cards|messages?|note|initiate-conversation|gupshup|whatsapp|usage)(\/|$)/],
   ['users', /^\/api\/users(\/|$)/],
   ['templates', /^\/api\/templates(\/|$)/],
   ['agenda', /^\/api\/agenda\//],
