@@ -14,6 +14,7 @@ export const iconPaths = {
   template: 'M4 4h16v16H4zM8 9h8M8 13h5',
   cart: 'M3 4h2l2.4 11h10.2L20 8H6.2M9 20h.01M17 20h.01',
   form: 'M5 3h14v18H5zM9 8h6M9 12h6M9 16h3',
+  ban: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM5.6 5.6l12.8 12.8',
 } as const;
 
 export type IconName = keyof typeof iconPaths;
