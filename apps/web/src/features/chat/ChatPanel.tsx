@@ -11,6 +11,7 @@ import type { CardSummary } from '@embudo/contracts/http/funnels';
 import { CardContactLine } from '../board/CardContactLine.tsx';
 import { chatApi, type ChatMessage, type MessageAck, type TimelineItem } from './chat.api.ts';
 import { ChatComposer } from './ChatComposer.tsx';
+import { ChatContextBadges } from './ChatContextBadges.tsx';
 import { conversationWindow } from './conversation-window.ts';
 import { formatTime, MessageBubble } from './MessageBubble.tsx';
 import { NotesTab } from './NotesTab.tsx';
@@ -258,6 +259,7 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
           <div className="mt-1.5">
             <WindowIndicator contactLastMessageAt={card.contactLastMessageAt} now={now} />
           </div>
+          <ChatContextBadges context={timeline.context} />
         </div>
         <div className="flex shrink-0 flex-col items-end gap-1.5">
           <div className="flex items-center gap-1">

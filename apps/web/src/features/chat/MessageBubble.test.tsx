@@ -114,3 +114,43 @@ describe('an edited or deleted message', () => {
     expect(screen.getByRole('button', { name: 'Responder' })).toBeTruthy();
   });
 });
+
+describe('a message from an ad', () => {
+  const referral = {
+    headline: 'Zapatos al 2x1',
+    body: 'Solo este fin de semana',
+    sourceUrl: 'https://fb.me/anuncio-123',
+    sourceId: '123',
+    sourceType: 'ad',
+    clickId: 'abc',
+  };
+
+  it('says it came from an ad above its text, with the headline and a safe link to the ad', () => {
+    render(<MessageBubble message={aCustomerMessage({ text: 'Quiero info', payload: { referral } })} />);
+    const block = screen.getByTestId('message-referral');
+    expect(block.textContent).toContain('Llegó desde un anuncio');
+    expect(block.textContent).toContain('Zapatos al 2x1');
+    const link = within(block).getByRole('link', { name: 'Ver anuncio' });
+    expect(link.getAttribute('href')).toBe('https://fb.me/anuncio-123');
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+    // Above the customer's words.
+    expect(block.compareDocumentPosition(screen.getByText('Quiero info')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('says "desde una publicación" for a post, and links nothing that is not http(s)', () => {
+    render(
+      <MessageBubble
+        message={aCustomerMessage({ payload: { referral: { headline: 'Nuestra tienda', sourceType: 'post', sourceUrl: 'javascript:alert(1)' } } })}
+      />,
+    );
+    const block = screen.getByTestId('message-referral');
+    expect(block.textContent).toContain('Llegó desde una publicación');
+    expect(within(block).queryByRole('link')).toBeNull();
+  });
+
+  it('shows no block on a message without a referral', () => {
+    render(<MessageBubble message={aCustomerMessage()} />);
+    expect(screen.queryByTestId('message-referral')).toBeNull();
+  });
+});

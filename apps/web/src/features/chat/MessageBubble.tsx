@@ -1,5 +1,6 @@
 import { LineIcon } from '../../shared/ui/LineIcon.tsx';
 import { AckTicks } from './AckTicks.tsx';
+import { AdReferralBlock, referralOf } from './AdReferralBlock.tsx';
 import type { ChatMessage } from './chat.api.ts';
 import { MessageContent } from './MessageContent.tsx';
 import { MessageReactions } from './MessageReactions.tsx';
@@ -26,6 +27,7 @@ interface MessageBubbleProps {
 export function MessageBubble({ message, isGroup = false, onReply, onOpenImage }: MessageBubbleProps) {
   const outgoing = message.sender !== 'contact';
   const deleted = Boolean(message.deletedAt);
+  const referral = deleted ? null : referralOf(message);
   const reactions = message.reactions ?? [];
   return (
     <div
@@ -57,6 +59,7 @@ export function MessageBubble({ message, isGroup = false, onReply, onOpenImage }
             <p className="line-clamp-2">{message.quotedMessageText || 'Mensaje'}</p>
           </div>
         )}
+        {referral && <AdReferralBlock referral={referral} />}
         {deleted ? (
           <p data-testid="message-deleted" className="flex items-center gap-1 italic text-slate-600">
             <LineIcon name="ban" className="size-4" />

@@ -9,3 +9,14 @@ export function textField(record: Record<string, unknown> | null | undefined, ke
   const value = record?.[key];
   return typeof value === 'string' && value.trim() ? value : undefined;
 }
+
+/** A link the customer's data names is followed only when it is http(s): never `javascript:` or `data:`. */
+export function httpUrl(value: string | null | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
