@@ -336,4 +336,44 @@ describe('reactions, edits, deletions, orders, flows and ads (issue 43)', () => 
     expect(within(panel).queryByTestId('chat-ad-referral')).toBeNull();
     expect(within(panel).queryByTestId('chat-marketing-opt-out')).toBeNull();
   });
+
+  it('puts a reacted, edited, then deleted message in its place from message:updated', async () => {
+    const first = aMessage({ id: 'm1', text: 'Primero' });
+    const second = aMessage({ id: 'm2', text: 'Quiero dos pares' });
+    const third = aMessage({ id: 'm3', sender: 'user', text: 'Claro' });
+    installBoardApi(aBoard(), [first, second, third]);
+    await openChat();
+    await screen.findByText('Quiero dos pares');
+    const order = () => messages().map((message) => message.getAttribute('data-message-id'));
+    const { kind: _kind, ...asSent } = second as Extract<typeof second, { kind: 'message' }>;
+
+    await serverEmit('message:updated', { cardId: 'c1', message: { ...asSent, reactions: [{ emoji: '❤️', from: 'user', name: 'Ana' }] } });
+    expect(order()).toEqual(['m1', 'm2', 'm3']);
+    expect(within(messages()[1]!).getByRole('listitem', { name: 'Reacción ❤️ de Ana' })).toBeTruthy();
+
+    await serverEmit('message:updated', {
+      cardId: 'c1',
+      message: { ...asSent, text: 'Quiero tres pares', editedAt: new Date().toISOString(), reactions: [{ emoji: '❤️', from: 'user', name: 'Ana' }] },
+    });
+    expect(order()).toEqual(['m1', 'm2', 'm3']);
+    expect(screen.queryByText('Quiero dos pares')).toBeNull();
+    expect(within(messages()[1]!).getByText('Quiero tres pares')).toBeTruthy();
+    expect(within(messages()[1]!).getByTestId('message-edited')).toBeTruthy();
+
+    await serverEmit('message:updated', {
+      cardId: 'c1',
+      message: { ...asSent, text: null, payload: null, deletedAt: new Date().toISOString(), reactions: [] },
+    });
+    expect(order()).toEqual(['m1', 'm2', 'm3']);
+    expect(screen.queryByText('Quiero tres pares')).toBeNull();
+    expect(within(messages()[1]!).getByTestId('message-deleted')).toBeTruthy();
+    expect(within(messages()[1]!).queryByTestId('message-reactions')).toBeNull();
+
+    // Another chat's update, or one of a message not loaded, adds nothing.
+    await serverEmit('message:updated', { cardId: 'other', message: { ...asSent, text: 'Ajeno' } });
+    await serverEmit('message:updated', { cardId: 'c1', message: { ...asSent, id: 'not-loaded', text: 'Viejo' } });
+    expect(order()).toEqual(['m1', 'm2', 'm3']);
+    expect(screen.queryByText('Ajeno')).toBeNull();
+    expect(screen.queryByText('Viejo')).toBeNull();
+  });
 });

@@ -18,7 +18,7 @@ import { NotesTab } from './NotesTab.tsx';
 import { pendingMessage } from './pending-message.ts';
 import { ScheduleDialog } from './ScheduleDialog.tsx';
 import { TemplateSendDialog } from './TemplateSendDialog.tsx';
-import { applyStatus, removeItem, upsertItem } from './timeline-cache.ts';
+import { applyStatus, removeItem, replaceMessage, upsertItem } from './timeline-cache.ts';
 import { useTimeline, useTimelineUpdater } from './use-timeline.ts';
 import { useNow, WindowIndicator } from './WindowIndicator.tsx';
 
@@ -109,6 +109,10 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
     updateTimeline(cardId, (data) => upsertItem(data, { kind: 'message', ...message }));
     // The agent is looking at this chat: a customer's new message is read at once.
     if (!('updated' in message) && message.sender === 'contact') chatApi.markRead(card.id).catch(() => undefined);
+  });
+  // A reaction, an edit or a deletion: the message as it is now, in its place.
+  useSocketEvent('message:updated', ({ cardId, message }) => {
+    if (cardId === card.id) updateTimeline(cardId, (data) => replaceMessage(data, message));
   });
   useSocketEvent('note:new', ({ cardId, note }) => {
     if (cardId === card.id) updateTimeline(cardId, (data) => upsertItem(data, { kind: 'note', ...note }));
