@@ -266,3 +266,114 @@ describe('sending', () => {
     expect(screen.getByTestId('window-indicator').textContent).toMatch(/^Ventana: 2[23]h \d+m restantes$/);
   });
 });
+
+describe('reactions, edits, deletions, orders, flows and ads (issue 43)', () => {
+  it('shows each of them in the timeline, and WhatsApp’s own notices as notes', async () => {
+    const at = Date.now() - 5 * 60_000;
+    installBoardApi(aBoard(), [
+      aMessage({ id: 'ad', text: 'Hola, vi su anuncio', payload: { referral: { headline: 'Zapatos 2x1', sourceType: 'ad', sourceUrl: 'https://fb.me/a1' } } }),
+      aMessage({ id: 'rx', sender: 'user', text: 'Con gusto', reactions: [{ emoji: '👍', from: 'contact', name: null }] }),
+      aMessage({ id: 'ed', text: 'Mejor talla 27', editedAt: new Date(at).toISOString() }),
+      aMessage({ id: 'del', text: null, deletedAt: new Date(at).toISOString() }),
+      aMessage({
+        id: 'ord',
+        type: 'order',
+        text: 'Pedido: 1 producto',
+        payload: { order: { items: [{ productId: 'SKU-1', quantity: 1, unitPrice: 100, currency: 'MXN' }] } },
+      }),
+      aMessage({ id: 'flow', text: 'Talla: 27', payload: { flowReply: { fields: [{ label: 'Talla', value: '27' }] } } }),
+      { kind: 'note', id: 'sys', author: 'WhatsApp', text: 'El cliente cambió su número.', timestamp: new Date(at).toISOString(), raw_timestamp: at },
+    ]);
+    const panel = await openChat();
+    await waitFor(() => expect(messages()).toHaveLength(6));
+    const byId = (id: string) => messages().find((message) => message.getAttribute('data-message-id') === id)!;
+
+    expect(within(byId('ad')).getByTestId('message-referral').textContent).toContain('Llegó desde un anuncio');
+    expect(within(byId('rx')).getByRole('listitem', { name: 'Reacción 👍 del cliente' })).toBeTruthy();
+    expect(within(byId('ed')).getByTestId('message-edited').textContent).toBe('Editado');
+    expect(within(byId('del')).getByTestId('message-deleted').textContent).toBe('Mensaje eliminado');
+    expect(within(byId('del')).queryByRole('button', { name: 'Responder' })).toBeNull();
+    expect(within(byId('ord')).getByTestId('message-order').textContent).toContain('SKU-1');
+    expect(within(byId('flow')).getByTestId('message-flow-reply').textContent).toContain('Formulario');
+    expect(within(panel).getByTestId('chat-note').textContent).toContain('Nota interna · WhatsApp');
+    expect(within(panel).getByTestId('chat-note').textContent).toContain('El cliente cambió su número.');
+  });
+
+  it('shows the ad the customer came from and their marketing choice under the title', async () => {
+    installBoardApi(aBoard(), [], {
+      'GET /t/acme/api/cards/c1/messages?limit=50': () =>
+        json(200, {
+          items: [aMessage({ id: 'm1' })],
+          nextCursor: null,
+          context: {
+            adReferral: { headline: 'Zapatos 2x1', body: 'Solo hoy', sourceUrl: 'https://fb.me/a1', sourceType: 'ad' },
+            marketingOptedOutAt: '2025-01-02T10:00:00.000Z',
+          },
+        }),
+    });
+    const panel = await openChat();
+    const ad = await within(panel).findByTestId('chat-ad-referral');
+    expect(ad.textContent).toBe('Anuncio: Zapatos 2x1');
+    const link = within(ad).getByRole('link', { name: 'Anuncio: Zapatos 2x1' });
+    expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(link.getAttribute('target')).toBe('_blank');
+    const optOut = within(panel).getByTestId('chat-marketing-opt-out');
+    expect(optOut.textContent).toBe('No recibe marketing');
+    expect(optOut.getAttribute('title')).toContain('los envíos masivos de plantillas de marketing lo omiten');
+    // The header keeps what it had.
+    expect(within(panel).getByTestId('chat-title').textContent).toBe('Lucía Pérez');
+    expect(within(panel).getByTestId('window-indicator')).toBeTruthy();
+    expect(within(panel).getByRole('switch').textContent).toBe('AI Inactiva');
+  });
+
+  it('shows no badge for a chat without an ad or an opt-out', async () => {
+    installBoardApi(aBoard(), [], {
+      'GET /t/acme/api/cards/c1/messages?limit=50': () =>
+        json(200, { items: [aMessage({ id: 'm1', text: 'Hola' })], nextCursor: null, context: { adReferral: null, marketingOptedOutAt: null } }),
+    });
+    const panel = await openChat();
+    await within(panel).findByText('Hola');
+    expect(within(panel).queryByTestId('chat-ad-referral')).toBeNull();
+    expect(within(panel).queryByTestId('chat-marketing-opt-out')).toBeNull();
+  });
+
+  it('puts a reacted, edited, then deleted message in its place from message:updated', async () => {
+    const first = aMessage({ id: 'm1', text: 'Primero' });
+    const second = aMessage({ id: 'm2', text: 'Quiero dos pares' });
+    const third = aMessage({ id: 'm3', sender: 'user', text: 'Claro' });
+    installBoardApi(aBoard(), [first, second, third]);
+    await openChat();
+    await screen.findByText('Quiero dos pares');
+    const order = () => messages().map((message) => message.getAttribute('data-message-id'));
+    const { kind: _kind, ...asSent } = second as Extract<typeof second, { kind: 'message' }>;
+
+    await serverEmit('message:updated', { cardId: 'c1', message: { ...asSent, reactions: [{ emoji: '❤️', from: 'user', name: 'Ana' }] } });
+    expect(order()).toEqual(['m1', 'm2', 'm3']);
+    expect(within(messages()[1]!).getByRole('listitem', { name: 'Reacción ❤️ de Ana' })).toBeTruthy();
+
+    await serverEmit('message:updated', {
+      cardId: 'c1',
+      message: { ...asSent, text: 'Quiero tres pares', editedAt: new Date().toISOString(), reactions: [{ emoji: '❤️', from: 'user', name: 'Ana' }] },
+    });
+    expect(order()).toEqual(['m1', 'm2', 'm3']);
+    expect(screen.queryByText('Quiero dos pares')).toBeNull();
+    expect(within(messages()[1]!).getByText('Quiero tres pares')).toBeTruthy();
+    expect(within(messages()[1]!).getByTestId('message-edited')).toBeTruthy();
+
+    await serverEmit('message:updated', {
+      cardId: 'c1',
+      message: { ...asSent, text: null, payload: null, deletedAt: new Date().toISOString(), reactions: [] },
+    });
+    expect(order()).toEqual(['m1', 'm2', 'm3']);
+    expect(screen.queryByText('Quiero tres pares')).toBeNull();
+    expect(within(messages()[1]!).getByTestId('message-deleted')).toBeTruthy();
+    expect(within(messages()[1]!).queryByTestId('message-reactions')).toBeNull();
+
+    // Another chat's update, or one of a message not loaded, adds nothing.
+    await serverEmit('message:updated', { cardId: 'other', message: { ...asSent, text: 'Ajeno' } });
+    await serverEmit('message:updated', { cardId: 'c1', message: { ...asSent, id: 'not-loaded', text: 'Viejo' } });
+    expect(order()).toEqual(['m1', 'm2', 'm3']);
+    expect(screen.queryByText('Ajeno')).toBeNull();
+    expect(screen.queryByText('Viejo')).toBeNull();
+  });
+});

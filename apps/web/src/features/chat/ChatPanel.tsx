@@ -11,13 +11,14 @@ import type { CardSummary } from '@embudo/contracts/http/funnels';
 import { CardContactLine } from '../board/CardContactLine.tsx';
 import { chatApi, type ChatMessage, type MessageAck, type TimelineItem } from './chat.api.ts';
 import { ChatComposer } from './ChatComposer.tsx';
+import { ChatContextBadges } from './ChatContextBadges.tsx';
 import { conversationWindow } from './conversation-window.ts';
 import { formatTime, MessageBubble } from './MessageBubble.tsx';
 import { NotesTab } from './NotesTab.tsx';
 import { pendingMessage } from './pending-message.ts';
 import { ScheduleDialog } from './ScheduleDialog.tsx';
 import { TemplateSendDialog } from './TemplateSendDialog.tsx';
-import { applyStatus, removeItem, upsertItem } from './timeline-cache.ts';
+import { applyStatus, removeItem, replaceMessage, upsertItem } from './timeline-cache.ts';
 import { useTimeline, useTimelineUpdater } from './use-timeline.ts';
 import { useNow, WindowIndicator } from './WindowIndicator.tsx';
 
@@ -108,6 +109,10 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
     updateTimeline(cardId, (data) => upsertItem(data, { kind: 'message', ...message }));
     // The agent is looking at this chat: a customer's new message is read at once.
     if (!('updated' in message) && message.sender === 'contact') chatApi.markRead(card.id).catch(() => undefined);
+  });
+  // A reaction, an edit or a deletion: the message as it is now, in its place.
+  useSocketEvent('message:updated', ({ cardId, message }) => {
+    if (cardId === card.id) updateTimeline(cardId, (data) => replaceMessage(data, message));
   });
   useSocketEvent('note:new', ({ cardId, note }) => {
     if (cardId === card.id) updateTimeline(cardId, (data) => upsertItem(data, { kind: 'note', ...note }));
@@ -258,6 +263,7 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
           <div className="mt-1.5">
             <WindowIndicator contactLastMessageAt={card.contactLastMessageAt} now={now} />
           </div>
+          <ChatContextBadges context={timeline.context} />
         </div>
         <div className="flex shrink-0 flex-col items-end gap-1.5">
           <div className="flex items-center gap-1">

@@ -1,6 +1,9 @@
+import { LineIcon } from '../../shared/ui/LineIcon.tsx';
 import { AckTicks } from './AckTicks.tsx';
+import { AdReferralBlock, referralOf } from './AdReferralBlock.tsx';
 import type { ChatMessage } from './chat.api.ts';
 import { MessageContent } from './MessageContent.tsx';
+import { MessageReactions } from './MessageReactions.tsx';
 
 export function formatTime(timestamp: string | number) {
   return new Date(timestamp).toLocaleTimeString('es', { hour: '2-digit', minute: '2-digit' });
@@ -23,13 +26,17 @@ interface MessageBubbleProps {
 /** One message of the timeline: incoming on the left, ours (user or AI) on the right with ticks. */
 export function MessageBubble({ message, isGroup = false, onReply, onOpenImage }: MessageBubbleProps) {
   const outgoing = message.sender !== 'contact';
+  const deleted = Boolean(message.deletedAt);
+  const referral = deleted ? null : referralOf(message);
+  const reactions = message.reactions ?? [];
   return (
     <div
       data-testid="chat-message"
       data-message-id={message.id}
       data-ack={message.ack}
       data-sender={message.sender}
-      className={`group flex ${outgoing ? 'justify-end' : 'justify-start'}`}
+      data-deleted={deleted || undefined}
+      className={`group flex ${outgoing ? 'justify-end' : 'justify-start'} ${reactions.length > 0 ? 'mb-4' : ''}`}
     >
       <div
         className={`relative max-w-[80%] rounded-2xl px-3 py-2 text-sm shadow-sm ${
@@ -46,14 +53,27 @@ export function MessageBubble({ message, isGroup = false, onReply, onOpenImage }
             AI
           </p>
         )}
-        {(message.quotedMessageText || message.quotedMessageId) && (
+        {!deleted && (message.quotedMessageText || message.quotedMessageId) && (
           <div data-testid="quoted-preview" className="mb-1 rounded-lg border-l-4 border-emerald-500 bg-black/5 px-2 py-1 text-xs text-slate-600">
             <p className="font-semibold">{senderLabel(message.quotedMessageSender)}</p>
             <p className="line-clamp-2">{message.quotedMessageText || 'Mensaje'}</p>
           </div>
         )}
-        <MessageContent message={message} onOpenImage={onOpenImage} />
-        <div className="mt-1 flex items-center justify-end gap-1 text-[11px] text-slate-500">
+        {referral && <AdReferralBlock referral={referral} />}
+        {deleted ? (
+          <p data-testid="message-deleted" className="flex items-center gap-1 italic text-slate-600">
+            <LineIcon name="ban" className="size-4" />
+            Mensaje eliminado
+          </p>
+        ) : (
+          <MessageContent message={message} onOpenImage={onOpenImage} />
+        )}
+        <div className="mt-1 flex items-center justify-end gap-1 text-[11px] text-slate-600">
+          {message.editedAt && !deleted && (
+            <span data-testid="message-edited" title={`Editado ${new Date(message.editedAt).toLocaleString('es')}`}>
+              Editado
+            </span>
+          )}
           <span>{formatTime(message.timestamp || message.raw_timestamp)}</span>
           {outgoing && <AckTicks ack={message.ack} error={message.error} />}
         </div>
@@ -68,7 +88,7 @@ export function MessageBubble({ message, isGroup = false, onReply, onOpenImage }
             {message.error}
           </p>
         )}
-        {onReply && !message.id.startsWith('temp-') && (
+        {onReply && !deleted && !message.id.startsWith('temp-') && (
           <button
             type="button"
             onClick={() => onReply(message)}
@@ -81,6 +101,7 @@ export function MessageBubble({ message, isGroup = false, onReply, onOpenImage }
             </svg>
           </button>
         )}
+        <MessageReactions reactions={reactions} outgoing={outgoing} isGroup={isGroup} />
       </div>
     </div>
   );

@@ -1,5 +1,8 @@
 import { LineIcon } from '../../shared/ui/LineIcon.tsx';
 import type { ChatMessage } from './chat.api.ts';
+import { FlowReplyBlock, flowReplyOf } from './FlowReplyBlock.tsx';
+import { asRecord } from './message-payload.ts';
+import { OrderMessage } from './OrderMessage.tsx';
 
 /**
  * Images and videos take a fixed box before they load, so the timeline's height is known when
@@ -8,17 +11,13 @@ import type { ChatMessage } from './chat.api.ts';
 const MEDIA_BOX = 'block h-48 w-64 max-w-full';
 
 const MEDIA_TYPES = new Set(['image', 'video', 'audio', 'sticker', 'document']);
-const KNOWN_TYPES = new Set([...MEDIA_TYPES, 'text', 'location', 'template', 'interactive', 'quick_reply']);
+const KNOWN_TYPES = new Set([...MEDIA_TYPES, 'text', 'location', 'template', 'interactive', 'quick_reply', 'order']);
 
 interface LocationPayload {
   latitude: number;
   longitude: number;
   name?: string | null;
   address?: string | null;
-}
-
-function asRecord(value: unknown): Record<string, unknown> | null {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }
 
 function locationOf(message: ChatMessage): LocationPayload | null {
@@ -198,7 +197,12 @@ export function MessageContent({ message, onOpenImage }: { message: ChatMessage;
     }
     case 'template':
       return <TemplateMessage message={message} />;
-    default:
+    case 'order':
+      return <OrderMessage message={message} />;
+    default: {
+      // A flow's answer also comes as "label: value" lines of text; the block shows the same, laid out.
+      const flowReply = flowReplyOf(message);
+      if (flowReply) return <FlowReplyBlock reply={flowReply} />;
       return (
         <>
           {text && <p className="whitespace-pre-wrap break-words">{text}</p>}
@@ -213,5 +217,6 @@ export function MessageContent({ message, onOpenImage }: { message: ChatMessage;
           )}
         </>
       );
+    }
   }
 }

@@ -3,12 +3,12 @@ import type { CardSummary } from '@embudo/contracts/http/funnels';
 import type { TemplateDto } from '@embudo/contracts/http/templates';
 import { api } from '../../shared/api-client/api-client.ts';
 
-export type { ChatMessage, ChatNote, ScheduledItem, TimelineItem } from '@embudo/contracts/http/chats';
+export type { ChatContext, ChatMessage, ChatNote, ScheduledItem, TimelineItem } from '@embudo/contracts/http/chats';
 export type MessageSender = ChatMessage['sender'];
 /** Spec 01 §3 Ack values: -1 error, 0 sending, 1 sent, 2 delivered, 3 read. */
 export type MessageAck = ChatMessage['ack'];
-/** One page of GET /api/cards/{id}/messages, as the chat reads it. */
-export type TimelinePage = Pick<Timeline, 'items' | 'nextCursor'>;
+/** One page of GET /api/cards/{id}/messages, as the chat reads it; every page repeats the chat's context (issue 43). */
+export type TimelinePage = Pick<Timeline, 'items' | 'nextCursor' | 'context'>;
 /** A template as the chat sends it (spec 01 §3 Template). */
 export type ApprovedTemplate = TemplateDto;
 

@@ -83,6 +83,19 @@ export function applyStatus(
   });
 }
 
+/**
+ * message:updated (issue 43): a reaction, an edit or a deletion sends the whole message as it is now; it takes the
+ * place of the message with its id, so nothing moves and nothing is added. A message not loaded stays unloaded.
+ */
+export function replaceMessage(data: TimelineData | undefined, message: ChatMessage): TimelineData | undefined {
+  if (!data || !findMessage(data, (existing) => existing.id === message.id)) return data;
+  return mapItems(data, (item) => {
+    if (item.kind !== 'message' || item.id !== message.id) return item;
+    // Our own copy may know a later ack than the state the update was read from.
+    return { ...message, kind: 'message', tempId: message.tempId ?? item.tempId, ack: nextAck(item.ack, message.ack) };
+  });
+}
+
 export function removeByTempId(data: TimelineData | undefined, tempId: string): TimelineData | undefined {
   if (!data) return data;
   return { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.filter((item) => !(item.kind === 'message' && item.tempId === tempId)) })) };

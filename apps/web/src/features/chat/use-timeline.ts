@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { chatApi, type TimelineItem, type TimelinePage } from './chat.api.ts';
+import { chatApi, type ChatContext, type TimelineItem, type TimelinePage } from './chat.api.ts';
 import { flattenTimeline, type TimelineData } from './timeline-cache.ts';
 
 export const timelineKey = (cardId: string) => ['chat-timeline', cardId] as const;
@@ -16,7 +16,12 @@ export function useTimeline(cardId: string) {
     staleTime: Infinity,
     gcTime: 5 * 60_000,
   });
-  return { ...query, items: flattenTimeline(query.data) };
+  return { ...query, items: flattenTimeline(query.data), context: latestContext(query.data) };
+}
+
+/** Every page repeats the chat's context; the page read last (older pages load after, a refetch goes in order) is the freshest. */
+function latestContext(data: TimelineData | undefined): ChatContext | null {
+  return [...(data?.pages ?? [])].reverse().find((page) => page.context)?.context ?? null;
 }
 
 /** Applies a change to the cached timeline of one card (no-op when it is not loaded). */

@@ -12,6 +12,10 @@ export const iconPaths = {
   video: 'M3 6h12v12H3zM15 10l6-3v10l-6-3',
   microphone: 'M12 3a3 3 0 0 0-3 3v6a3 3 0 0 0 6 0V6a3 3 0 0 0-3-3zM5 11a7 7 0 0 0 14 0M12 18v3',
   template: 'M4 4h16v16H4zM8 9h8M8 13h5',
+  cart: 'M3 4h2l2.4 11h10.2L20 8H6.2M9 20h.01M17 20h.01',
+  form: 'M5 3h14v18H5zM9 8h6M9 12h6M9 16h3',
+  ban: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM5.6 5.6l12.8 12.8',
+  megaphone: 'M3 10v4h4l6 4V6L7 10zM16 9a4 4 0 0 1 0 6',
 } as const;
 
 export type IconName = keyof typeof iconPaths;
