@@ -43,6 +43,8 @@ export interface MessagingOptions {
   /** APP_SECRET: the sandbox derives the keys its fakes issue from it. */
   appSecret: string;
   sandbox: boolean;
+  /** The wait between a message's statuses from the fakes (their default when unset). */
+  sandboxStatusStepMs?: number;
   gupshupApiUrl?: string;
   gupshupPartnerUrl?: string;
   /** Meta's Graph API (META_GRAPH_URL) and version (META_GRAPH_VERSION). */
@@ -165,6 +167,7 @@ async function registerSandboxPhone(app: FastifyInstance, options: MessagingOpti
     log: options.logger,
     store,
     state,
+    ...(options.sandboxStatusStepMs !== undefined ? { statusStepMs: options.sandboxStatusStepMs } : {}),
     // The platform's partner account owns every company's app; a token it issues for one app serves only that app.
     partners: async () => [await partnerCredentials()],
   });
@@ -174,6 +177,7 @@ async function registerSandboxPhone(app: FastifyInstance, options: MessagingOpti
     log: options.logger,
     store,
     state,
+    ...(options.sandboxStatusStepMs !== undefined ? { statusStepMs: options.sandboxStatusStepMs } : {}),
   });
   await gupshup.load();
   await meta.load();
