@@ -225,7 +225,7 @@ describe("the sandbox's partner API", () => {
 
   it('signs in only the platform’s partner account, and an app’s token serves that app alone', async () => {
     const [a, b] = [await registerTenant(t.app), await registerTenant(t.app)];
-    const [appA, appB] = [sandboxAppName(a.tenant.slug), sandboxAppName(b.tenant.slug)];
+    const [appA, appB] = [sandboxAppName(a.tenant), sandboxAppName(b.tenant)];
     const wrong = await post('/partner/account/login', { email: 'sandbox@embudo.local', password: 'sandbox' });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toEqual(unauthorised);
