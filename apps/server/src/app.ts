@@ -63,6 +63,8 @@ export interface AppOptions extends AiModelSettings {
   /** How the outside world reaches this app (webhook URLs, media the provider fetches). */
   publicUrl?: string;
   providerMode?: 'sandbox' | 'live';
+  /** Sandbox mode: the wait between a message's statuses from the fakes (SANDBOX_STATUS_STEP_MS, 400 ms by default). */
+  sandboxStatusStepMs?: number;
   gupshupApiUrl?: string;
   /** Gupshup's partner API (templates, media samples); the sandbox uses the in-process fake. */
   gupshupPartnerUrl?: string;

@@ -33,6 +33,7 @@ async function main() {
     mediaDir: path.join(config.dataDir, 'media'),
     publicUrl: process.env.PUBLIC_URL ? config.publicUrl : undefined,
     providerMode: config.providerMode,
+    sandboxStatusStepMs: config.sandboxStatusStepMs,
     gupshupApiUrl: config.gupshupApiUrl,
     gupshupPartnerUrl: config.gupshupPartnerUrl,
     metaGraphVersion: config.metaGraphVersion,

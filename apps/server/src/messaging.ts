@@ -10,7 +10,7 @@ import type { SecretBox } from './platform/crypto/secret-box.ts';
 import { lineOf, type MessagingProviders, type WhatsAppLines } from './messaging-providers/provider.ts';
 import { createGupshupProvider } from './messaging-providers/gupshup/gupshup.provider.ts';
 import { createGupshupMediaDownloader } from './messaging-providers/gupshup/gupshup-media.ts';
-import { createGupshupPartnerClient, partnerCredentialsFrom } from './messaging-providers/gupshup/gupshup-partner.client.ts';
+import { createGupshupPartnerClient, partnerCredentialsFrom, sandboxPartnerCredentials } from './messaging-providers/gupshup/gupshup-partner.client.ts';
 import { createMetaCloudProvider } from './messaging-providers/meta-cloud/meta-cloud.provider.ts';
 import { createMetaMediaFetcher } from './messaging-providers/meta-cloud/meta-media.ts';
 import { sandboxMediaDownloader, sandboxMetaMediaFetcher } from './messaging-providers/sandbox/sandbox-media.ts';
@@ -18,6 +18,7 @@ import { FakeGupshup, type FakeApp } from './messaging-providers/sandbox/fake-gu
 import { FakeMetaCloud } from './messaging-providers/sandbox/fake-meta-cloud.ts';
 import { FAKE_GUPSHUP_PREFIX, FAKE_META_PREFIX, sandboxRoutes } from './messaging-providers/sandbox/sandbox-phone.routes.ts';
 import { createDatabaseConversationStore } from './messaging-providers/sandbox/conversation-store.ts';
+import { createDatabaseFakeStateStore } from './messaging-providers/sandbox/fake-state-store.ts';
 import { SharedReads } from './platform/db/shared-reads.ts';
 import { gupshupCredentials } from './modules/admin/index.ts';
 import { sandboxPhoneCrm } from './modules/chats/index.ts';
@@ -42,6 +43,8 @@ export interface MessagingOptions {
   /** APP_SECRET: the sandbox derives the keys its fakes issue from it. */
   appSecret: string;
   sandbox: boolean;
+  /** The wait between a message's statuses from the fakes (their default when unset). */
+  sandboxStatusStepMs?: number;
   gupshupApiUrl?: string;
   gupshupPartnerUrl?: string;
   /** Meta's Graph API (META_GRAPH_URL) and version (META_GRAPH_VERSION). */
@@ -65,6 +68,15 @@ export function internalUrl(app: FastifyInstance) {
   return typeof address === 'object' && address ? `http://127.0.0.1:${address.port}` : 'http://127.0.0.1:3000';
 }
 
+/**
+ * The partner account the platform signs in to Gupshup's partner API with: the operator's saved credentials, or in
+ * sandbox mode, when none are saved, an account derived from APP_SECRET (only this process knows its password).
+ */
+function operatorPartnerCredentials(options: MessagingOptions) {
+  return async () =>
+    partnerCredentialsFrom(await gupshupCredentials(options.db, options.box), options.sandbox ? sandboxPartnerCredentials(options.appSecret) : undefined);
+}
+
 export async function setUpMessaging(app: FastifyInstance, options: MessagingOptions): Promise<Messaging> {
   const { db, box, sandbox } = options;
   const fakes = sandbox ? await registerSandboxPhone(app, options) : undefined;
@@ -76,7 +88,7 @@ export async function setUpMessaging(app: FastifyInstance, options: MessagingOpt
   // Gupshup's partner API serves templates, template media and read receipts with the operator's credentials.
   const partner = createGupshupPartnerClient({
     baseUrl: sandbox ? fakeGupshupUrl : (options.gupshupPartnerUrl ?? 'https://partner.gupshup.io'),
-    credentials: async () => partnerCredentialsFrom(await gupshupCredentials(db, box), sandbox),
+    credentials: operatorPartnerCredentials(options),
   });
   const providers: MessagingProviders = {
     gupshup: createGupshupProvider({
@@ -143,6 +155,9 @@ export async function setUpMessaging(app: FastifyInstance, options: MessagingOpt
 async function registerSandboxPhone(app: FastifyInstance, options: MessagingOptions) {
   const { db } = options;
   const store = createDatabaseConversationStore(db);
+  // Templates and the statuses still owed survive a restart: read back before anything is served.
+  const state = createDatabaseFakeStateStore(db);
+  const partnerCredentials = operatorPartnerCredentials(options);
   // A campaign's sends ask for their app at once: those arriving while a read runs share the next one, never an older one.
   const appReads = new SharedReads<FakeApp | undefined>({ gapFactor: 0 });
   const gupshup = new FakeGupshup({
@@ -151,12 +166,25 @@ async function registerSandboxPhone(app: FastifyInstance, options: MessagingOpti
     publicUrl: () => `${internalUrl(app)}${FAKE_GUPSHUP_PREFIX}`,
     log: options.logger,
     store,
+    state,
+    ...(options.sandboxStatusStepMs !== undefined ? { statusStepMs: options.sandboxStatusStepMs } : {}),
+    // The platform's partner account owns every company's app; a token it issues for one app serves only that app.
+    partners: async () => [await partnerCredentials()],
   });
   const meta = new FakeMetaCloud({
     numbers: () => allSandboxMetaNumbers(db, options.box, internalUrl(app)),
     publicUrl: () => `${internalUrl(app)}${FAKE_META_PREFIX}`,
     log: options.logger,
     store,
+    state,
+    ...(options.sandboxStatusStepMs !== undefined ? { statusStepMs: options.sandboxStatusStepMs } : {}),
+  });
+  await gupshup.load();
+  await meta.load();
+  // Callbacks go to this very server: what an earlier run left under way resumes once it listens.
+  app.addHook('onListen', async () => {
+    await gupshup.resume();
+    await meta.resume();
   });
   app.addHook('onClose', async () => {
     gupshup.close();

@@ -45,6 +45,11 @@ export const providerSettings = pgTable(
     /** The provider's last event about the number (FLAGGED, UPGRADE…) and when it came. */
     numberEvent: text('number_event'),
     numberEventAt: timestamp('number_event_at', { withTimezone: true }),
+    /**
+     * The app a company that saved none has on the sandbox's fake Gupshup, kept for companies from before it was
+     * random (`sandbox-{slug}`); null for newer ones, whose app name carries a part of their id.
+     */
+    sandboxAppName: text('sandbox_app_name'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -52,6 +57,7 @@ export const providerSettings = pgTable(
     uniqueIndex('provider_settings_app_name_key').on(sql`lower(${table.appName})`),
     // One WhatsApp number on Meta belongs to one company.
     uniqueIndex('provider_settings_meta_phone_number_id_key').on(table.metaPhoneNumberId),
+    uniqueIndex('provider_settings_sandbox_app_name_key').on(table.sandboxAppName),
   ],
 );
 

@@ -53,3 +53,47 @@ export const sandboxPhoneUploads = pgTable(
   },
   (table) => [uniqueIndex('sandbox_phone_uploads_upload_id_key').on(table.uploadId)],
 );
+
+/**
+ * The templates the sandbox's fakes hold (Gupshup's per app, Meta's per WABA) with their review state, so an
+ * approved template still sends after a restart and a review under way still finishes. The fake keeps a copy in
+ * memory for its sends; every change is written here first.
+ */
+export const sandboxFakeTemplates = pgTable(
+  'sandbox_fake_templates',
+  {
+    /** Creation order, the order the fake lists them in. */
+    seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+    /** `gupshup` or `meta`. */
+    fake: text('fake').notNull(),
+    /** The Gupshup app or the Meta WABA that holds the template. */
+    owner: text('owner').notNull(),
+    templateId: text('template_id').notNull(),
+    /** The template as the fake lists it, status and reason included. */
+    template: jsonb('template').notNull(),
+    /** When the fake's review decides it; null once decided. */
+    reviewDueAt: timestamp('review_due_at', { withTimezone: true }),
+  },
+  (table) => [uniqueIndex('sandbox_fake_templates_template_key').on(table.fake, table.templateId)],
+);
+
+/**
+ * The statuses the fakes still owe for the messages they took (Gupshup's enqueued → sent → delivered → read, Meta's
+ * sent → delivered → read or failed), each with when it is due. A row is deleted as its status is sent, so a status
+ * is never sent twice, and what remains is sent after a restart, late ones at once, in order per message.
+ */
+export const sandboxFakeStatuses = pgTable(
+  'sandbox_fake_statuses',
+  {
+    seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+    fake: text('fake').notNull(),
+    /** The fake's id of the message (the sandbox phone's). */
+    messageId: text('message_id').notNull(),
+    /** Order inside the message's chain. */
+    step: integer('step').notNull(),
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+    /** What the fake needs to send it (whose callback, which status, its payload). */
+    status: jsonb('status').notNull(),
+  },
+  (table) => [uniqueIndex('sandbox_fake_statuses_step_key').on(table.fake, table.messageId, table.step)],
+);

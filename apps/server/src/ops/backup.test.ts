@@ -41,7 +41,7 @@ async function companyWithChat(dataDir: string) {
     await listenOnRandomPort(app);
     const owner = await registerTenant(app, { companyName: 'Panadería Respaldada' });
     const fake = app.sandboxPhone!;
-    const appName = sandboxAppName(owner.tenant.slug);
+    const appName = sandboxAppName(owner.tenant);
     await fake.customerSends({ appName, phone: '5215577776666', name: 'Rosa', kind: 'text', text: '¿Tienen pan de muerto?' });
     await fake.customerSends({ appName, phone: '5215577776666', kind: 'image', url: await fake.storeFile(PNG, 'image/png'), contentType: 'image/png' });
     // A production server answers the webhook once the delivery is stored; apply both before the media download runs.

@@ -35,7 +35,7 @@ describe('events published where the change happens', () => {
     const columns = (await call(owner.token, 'GET', `/funnels/${funnel.id}/columns`)).json() as { id: string }[];
 
     const phone = '5215587650001';
-    await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone, name: 'Rosa', kind: 'text', text: 'Hola' });
+    await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant), phone, name: 'Rosa', kind: 'text', text: 'Hola' });
     const [card] = await t.database.db
       .select()
       .from(cards)

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { MEDIA_UPLOAD_INVALID_RESPONSE } from '@embudo/contracts/http/templates';
 import { badRequest } from '../../platform/errors/app-error.ts';
 
@@ -31,12 +32,18 @@ export interface GupshupPartnerApi {
 }
 
 export const PARTNER_CREDENTIALS_MISSING = 'Las credenciales de Gupshup no están configuradas.';
-const SANDBOX_CREDENTIALS: PartnerCredentials = { email: 'sandbox@embudo.local', password: 'sandbox' };
+/**
+ * The sandbox's own partner account on its fake Gupshup, used while the operator saved none: its password is an HMAC
+ * under APP_SECRET, so only this process can sign in with it.
+ */
+export function sandboxPartnerCredentials(appSecret: string): PartnerCredentials {
+  return { email: 'sandbox@embudo.local', password: createHmac('sha256', appSecret).update('sandbox-gupshup-partner-password').digest('base64url') };
+}
 
-/** Partner credentials from the platform settings; the sandbox fake takes any. */
-export function partnerCredentialsFrom(stored: { partnerEmail?: string; partnerPassword?: string }, sandbox: boolean): PartnerCredentials {
+/** Partner credentials from the platform settings; without them, the sandbox's own account (sandbox mode) or a 400. */
+export function partnerCredentialsFrom(stored: { partnerEmail?: string; partnerPassword?: string }, sandbox?: PartnerCredentials): PartnerCredentials {
   if (stored.partnerEmail && stored.partnerPassword) return { email: stored.partnerEmail, password: stored.partnerPassword };
-  if (sandbox) return SANDBOX_CREDENTIALS;
+  if (sandbox) return sandbox;
   throw badRequest(PARTNER_CREDENTIALS_MISSING);
 }
 

@@ -4,8 +4,15 @@ import multipart from '@fastify/multipart';
 import type { RenderedTemplate } from '@embudo/contracts/http/templates';
 import { secretMatches } from '../../platform/auth/secrets.ts';
 import { callService } from '../../platform/outbound-http/service-http.ts';
-import { FakeTimers } from './fake-timers.ts';
-import { createMemoryConversationStore, type FakeConversationMessage, type FakeConversationStore, type FakeUpload } from './conversation-store.ts';
+import { FakeStatusChains, FakeTimers } from './fake-timers.ts';
+import { createMemoryFakeStateStore, type FakeStateStore } from './fake-state-store.ts';
+import {
+  createMemoryConversationStore,
+  type FakeConversationMessage,
+  type FakeConversationStore,
+  type FakeMessageStatus,
+  type FakeUpload,
+} from './conversation-store.ts';
 
 export type { FakeConversationMessage } from './conversation-store.ts';
 
@@ -39,6 +46,31 @@ export interface FakeGupshupOptions {
   templateReviewMs?: number;
   /** Where conversations and customer uploads are kept; bounded in memory unless given (the app keeps them in its database). */
   store?: FakeConversationStore;
+  /** Where templates and the statuses still owed are kept; in memory unless given (the app keeps them in its database). */
+  state?: FakeStateStore;
+  /**
+   * The partner accounts that may sign in, each with the apps it owns (every app the fake knows when `apps` is
+   * omitted). Without it (a standalone fake in tests) any email with a password signs in and owns every app.
+   */
+  partners?: () => Promise<FakePartnerAccount[]> | FakePartnerAccount[];
+}
+
+/** A partner account of the fake (partner.gupshup.io): who signs in, and which apps its tokens serve. */
+export interface FakePartnerAccount {
+  email: string;
+  password: string;
+  apps?: string[];
+}
+
+/** One status the fake still owes for a message it took, as kept in its state store. */
+interface GupshupStatus {
+  appName: string;
+  messageId: string;
+  /** What the sandbox phone shows once it is sent. */
+  phone: FakeMessageStatus;
+  /** The `message-event` payload; `ts` is added when it is sent. */
+  event: Record<string, unknown>;
+  stamped?: boolean;
 }
 
 export interface SentRequest {
@@ -100,17 +132,50 @@ export class FakeGupshup {
   private readonly store: FakeConversationStore;
   private failures: Array<{ status: number; body: unknown }> = [];
   private readonly timers = new FakeTimers();
-  private readonly partnerTokens = new Set<string>();
+  private readonly state: FakeStateStore;
+  private readonly statuses: FakeStatusChains<GupshupStatus>;
+  /** Signed-in partner tokens → the account's email. */
+  private readonly partnerTokens = new Map<string, string>();
   private readonly appTokens = new Map<string, string>();
   private readonly partnerTemplates = new Map<string, FakePartnerTemplate[]>();
   private readonly mediaHandles = new Map<string, { fileType: string; size: number }>();
   private readonly partnerFailures = new Map<PartnerCall, Array<{ status: number; body: unknown }>>();
+  private readonly pendingReviews: Array<{ template: FakePartnerTemplate; dueAt: Date }> = [];
   /** Milliseconds before a new template leaves PENDING; mutable so a test can shorten it. */
   templateReviewMs: number;
 
   constructor(private readonly options: FakeGupshupOptions) {
     this.templateReviewMs = options.templateReviewMs ?? 1500;
     this.store = options.store ?? createMemoryConversationStore();
+    this.state = options.state ?? createMemoryFakeStateStore();
+    this.statuses = new FakeStatusChains({
+      fake: 'gupshup',
+      store: this.state,
+      timers: this.timers,
+      play: (status) => this.playStatus(status),
+      log: options.log,
+    });
+  }
+
+  /** Reads the templates kept by an earlier run (before the fake serves anything). */
+  async load(): Promise<void> {
+    for (const { template, reviewDueAt } of await this.state.templates<FakePartnerTemplate>('gupshup')) {
+      const templates = this.partnerTemplates.get(template.appId) ?? [];
+      templates.push(template);
+      this.partnerTemplates.set(template.appId, templates);
+      if (reviewDueAt && template.status === 'PENDING') this.pendingReviews.push({ template, dueAt: reviewDueAt });
+    }
+  }
+
+  /** Finishes what an earlier run left under way: reviews, and the statuses still owed (once callbacks reach the app). */
+  async resume(): Promise<void> {
+    const now = Date.now();
+    for (const { template, dueAt } of this.pendingReviews.splice(0)) this.scheduleReview(template, Math.max(0, dueAt.getTime() - now));
+    await this.statuses.resume(this.statusStepMs);
+  }
+
+  private get statusStepMs() {
+    return this.options.statusStepMs ?? 400;
   }
 
   /** Makes the next sends answer with these errors, in order (e.g. a 503 outage). */
@@ -155,34 +220,36 @@ export class FakeGupshup {
     }
   }
 
-  /** Plays the customer's phone: the delivery callbacks of one message the business sent. */
-  private playStatuses(app: FakeApp, message: FakeConversationMessage, destination: string, failure?: { code: number; reason: string }) {
-    const step = this.options.statusStepMs ?? 400;
+  /** Plays the customer's phone: the delivery callbacks of one message the business sent (kept before the send is answered). */
+  private async playStatuses(app: FakeApp, message: FakeConversationMessage, destination: string, failure?: { code: number; reason: string }) {
     const wamid = message.whatsappId!;
-    const set = (status: FakeConversationMessage['status']) => this.store.setStatus(message.id, status);
-    const enqueued = async () => {
-      await set('enqueued');
-      await this.callback(app, 'message-event', {
-        id: message.id,
-        type: 'enqueued',
-        destination,
-        payload: { whatsappMessageId: wamid, type: message.type === 'template' ? 'template' : 'session' },
-      });
-    };
+    const status = (phone: FakeMessageStatus, event: Record<string, unknown>, stamped = false): GupshupStatus => ({
+      appName: app.appName,
+      messageId: message.id,
+      phone,
+      event,
+      ...(stamped ? { stamped } : {}),
+    });
+    const enqueued = status('enqueued', {
+      id: message.id,
+      type: 'enqueued',
+      destination,
+      payload: { whatsappMessageId: wamid, type: message.type === 'template' ? 'template' : 'session' },
+    });
     const failed = failure ?? (destination.startsWith(FAKE_UNKNOWN_NUMBER_PREFIX) ? { code: 1002, reason: 'Number Does Not Exists On WhatsApp' } : undefined);
     const outcome = failed
-      ? [
-          async () => {
-            await set('failed');
-            await this.callback(app, 'message-event', { id: message.id, type: 'failed', destination, payload: failed });
-          },
-        ]
-      : (['sent', 'delivered', 'read'] as const).map((status) => async () => {
-          await set(status);
-          await this.callback(app, 'message-event', { id: wamid, gsId: message.id, type: status, destination, payload: { ts: Math.floor(Date.now() / 1000) } });
-        });
+      ? [status('failed', { id: message.id, type: 'failed', destination, payload: failed })]
+      : (['sent', 'delivered', 'read'] as const).map((state) => status(state, { id: wamid, gsId: message.id, type: state, destination }, true));
     // enqueued at once, then each outcome a step after the previous callback.
-    this.timers.inOrder(0, step, [enqueued, ...outcome]);
+    await this.statuses.start(message.id, 0, this.statusStepMs, [enqueued, ...outcome]);
+  }
+
+  private async playStatus(status: GupshupStatus): Promise<boolean> {
+    await this.store.setStatus(status.messageId, status.phone);
+    const app = await this.appNamed(status.appName);
+    if (!app) return true;
+    const event = status.stamped ? { ...status.event, payload: { ts: Math.floor(Date.now() / 1000) } } : status.event;
+    return this.callback(app, 'message-event', event);
   }
 
   async handleSend(path: string, headers: Record<string, string | undefined>, form: Record<string, string>) {
@@ -233,7 +300,7 @@ export class FakeGupshup {
       else message.template = rendered;
     }
     await this.store.append(app.appName, destination, message);
-    this.playStatuses(app, message, destination, templateFailure);
+    await this.playStatuses(app, message, destination, templateFailure);
     return { status: 200, body: { status: 'submitted', messageId: message.id } };
   }
 
@@ -289,14 +356,15 @@ export class FakeGupshup {
 
   /**
    * The platform operator's approval is the sandbox's "Meta review" too, so an approved template really sends.
-   * False when the fake does not hold it (it keeps templates in memory only, so not after a restart).
+   * False when the fake does not hold it. Answers once the approval is kept.
    */
-  approveTemplate(appId: string, templateId: string): boolean {
+  async approveTemplate(appId: string, templateId: string): Promise<boolean> {
     const template = this.templatesOf(appId).find((held) => held.id === templateId);
     if (!template) return false;
     template.status = 'APPROVED';
     template.reason = null;
     template.modifiedOn = Date.now();
+    await this.keepTemplate(template);
     return true;
   }
 
@@ -315,35 +383,74 @@ export class FakeGupshup {
     return this.partnerFailures.get(call)?.shift();
   }
 
+  private keepTemplate(template: FakePartnerTemplate, reviewDueAt?: Date) {
+    return this.state.saveTemplate('gupshup', template.appId, template.id, template, reviewDueAt);
+  }
+
+  /** The fake "Meta review": approved, or rejected when the body says so; kept, then told to the app. */
+  private scheduleReview(template: FakePartnerTemplate, delayMs: number) {
+    this.timers.later(delayMs, async () => {
+      try {
+        if (template.status !== 'PENDING') return; // Already decided (the operator approved it first).
+        const rejected = template.data.toLowerCase().includes(FAKE_REJECT_WORD);
+        template.status = rejected ? 'REJECTED' : 'APPROVED';
+        template.reason = rejected ? FAKE_REJECTION_REASON : null;
+        template.modifiedOn = Date.now();
+        await this.keepTemplate(template);
+        await this.announceTemplate(template);
+      } catch (error) {
+        this.options.log?.warn({ err: error, template: template.id }, 'sandbox template review not finished');
+      }
+    });
+  }
+
+  /** The partner account that signed in with this email and password; with no accounts configured, anyone. */
+  private async partnerAccount(email: string, password: string): Promise<FakePartnerAccount | undefined> {
+    if (!this.options.partners) return { email, password };
+    const accounts = await this.options.partners();
+    return accounts.find((account) => account.email.toLowerCase() === email.toLowerCase() && secretMatches(account.password, password));
+  }
+
+  /** Whether the signed-in account behind this partner token owns the app. */
+  private async partnerOwns(email: string, appId: string): Promise<boolean> {
+    if (!this.options.partners) return true;
+    const account = (await this.options.partners()).find((candidate) => candidate.email.toLowerCase() === email.toLowerCase());
+    return Boolean(account) && (account!.apps === undefined || account!.apps.includes(appId));
+  }
+
   private appTokenValid(appId: string, headers: Record<string, string | undefined>) {
     const token = this.appTokens.get(appId);
     // Gupshup's pages send the app token as `Authorization` or as `token` (gupshup.md §1).
     return Boolean(token) && (headers.authorization === token || headers.token === token);
   }
 
-  /** `POST /partner/account/login` (§7.1): any email with a password (or `secret`) signs in. */
-  partnerLogin(headers: Record<string, string | undefined>, form: Record<string, string>) {
+  /** `POST /partner/account/login` (§7.1): only a partner account's email and password (or `secret`) sign in. */
+  async partnerLogin(headers: Record<string, string | undefined>, form: Record<string, string>) {
     this.requests.push({ method: 'POST', path: '/partner/account/login', headers, form });
     const failure = this.partnerFailure('login');
     if (failure) return failure;
     const password = form.password ?? form.secret;
     if (!form.email || !password) return { status: 400, body: { status: 'error', message: 'Invalid email or password' } };
+    const account = await this.partnerAccount(form.email, password);
+    if (!account) return unauthorised;
     const token = `fake-partner-jwt.${randomUUID()}`;
-    this.partnerTokens.add(token);
+    this.partnerTokens.set(token, account.email);
     return {
       status: 200,
-      body: { token, id: 1203, name: 'sandbox', email: form.email, admin: true, billingType: 'PREPAID', enableWallet: true, terms_read: true },
+      body: { token, id: 1203, name: 'sandbox', email: account.email, admin: true, billingType: 'PREPAID', enableWallet: true, terms_read: true },
     };
   }
 
-  /** `GET /partner/app/{appId}/token` (§7.2), idempotent per app. */
+  /** `GET /partner/app/{appId}/token` (§7.2), idempotent per app; only for an app of the signed-in account. */
   async partnerAppToken(appId: string, headers: Record<string, string | undefined>) {
     this.requests.push({ method: 'GET', path: `/partner/app/${appId}/token`, headers, form: {} });
     const failure = this.partnerFailure('token');
     if (failure) return failure;
     const partnerToken = headers.authorization ?? headers.token;
-    if (!partnerToken || !this.partnerTokens.has(partnerToken)) return unauthorised;
+    const email = partnerToken ? this.partnerTokens.get(partnerToken) : undefined;
+    if (!email) return unauthorised;
     if (!(await this.appNamed(appId))) return { status: 400, body: { status: 'error', message: 'Invalid App ID' } };
+    if (!(await this.partnerOwns(email, appId))) return unauthorised;
     let token = this.appTokens.get(appId);
     if (!token) {
       token = `sk_${randomUUID().replace(/-/g, '')}`;
@@ -357,7 +464,7 @@ export class FakeGupshup {
   }
 
   /** `POST /partner/app/{appId}/templates` (§7.4): stored PENDING, then reviewed after a delay. */
-  partnerCreateTemplate(appId: string, headers: Record<string, string | undefined>, form: Record<string, string>) {
+  async partnerCreateTemplate(appId: string, headers: Record<string, string | undefined>, form: Record<string, string>) {
     this.requests.push({ method: 'POST', path: `/partner/app/${appId}/templates`, headers, form });
     if (!this.appTokenValid(appId, headers)) return unauthorised;
     const failure = this.partnerFailure('create');
@@ -416,16 +523,10 @@ export class FakeGupshup {
       createdOn: now,
       modifiedOn: now,
     };
+    await this.keepTemplate(template, new Date(now + this.templateReviewMs));
     templates.push(template);
     this.partnerTemplates.set(appId, templates);
-    this.timers.later(this.templateReviewMs, async () => {
-      if (template.status !== 'PENDING') return; // Already decided (the operator approved it first).
-      const rejected = content.toLowerCase().includes(FAKE_REJECT_WORD);
-      template.status = rejected ? 'REJECTED' : 'APPROVED';
-      template.reason = rejected ? FAKE_REJECTION_REASON : null;
-      template.modifiedOn = Date.now();
-      await this.announceTemplate(template);
-    });
+    this.scheduleReview(template, this.templateReviewMs);
     const { id, elementName: name, languageCode, category, status, data, meta, createdOn, modifiedOn } = template;
     return {
       status: 200,
@@ -443,7 +544,7 @@ export class FakeGupshup {
   }
 
   /** `DELETE /partner/app/{appId}/template/{elementName}[/{templateId}]` (§7.6). */
-  partnerDeleteTemplate(appId: string, headers: Record<string, string | undefined>, elementName: string, templateId?: string) {
+  async partnerDeleteTemplate(appId: string, headers: Record<string, string | undefined>, elementName: string, templateId?: string) {
     this.requests.push({ method: 'DELETE', path: `/partner/app/${appId}/template/${elementName}${templateId ? `/${templateId}` : ''}`, headers, form: {} });
     if (!this.appTokenValid(appId, headers)) return unauthorised;
     const failure = this.partnerFailure('delete');
@@ -454,9 +555,14 @@ export class FakeGupshup {
     if (templateId && !named.some((template) => template.id === templateId)) {
       return { status: 403, body: { status: 'error', message: 'Template ID and template name does not match' } };
     }
+    const deleted = named.filter((template) => templateId === undefined || template.id === templateId);
+    await this.state.deleteTemplates(
+      'gupshup',
+      deleted.map((template) => template.id),
+    );
     this.partnerTemplates.set(
       appId,
-      templates.filter((template) => template.elementName !== elementName || (templateId !== undefined && template.id !== templateId)),
+      templates.filter((template) => !deleted.includes(template)),
     );
     return { status: 200, body: { status: 'success' } };
   }
@@ -639,7 +745,7 @@ function registerPartnerRoutes(app: FastifyInstance, fake: FakeGupshup) {
   const config = { access: 'public' as const };
   type AppParams = { appId: string };
   app.post('/partner/account/login', { config }, async (request, reply) => {
-    const answer = fake.partnerLogin(partnerHeaders(request), (request.body ?? {}) as Record<string, string>);
+    const answer = await fake.partnerLogin(partnerHeaders(request), (request.body ?? {}) as Record<string, string>);
     return reply.status(answer.status).send(answer.body);
   });
   app.get('/partner/app/:appId/token', { config }, async (request, reply) => {
@@ -647,7 +753,11 @@ function registerPartnerRoutes(app: FastifyInstance, fake: FakeGupshup) {
     return reply.status(answer.status).send(answer.body);
   });
   app.post('/partner/app/:appId/templates', { config }, async (request, reply) => {
-    const answer = fake.partnerCreateTemplate((request.params as AppParams).appId, partnerHeaders(request), (request.body ?? {}) as Record<string, string>);
+    const answer = await fake.partnerCreateTemplate(
+      (request.params as AppParams).appId,
+      partnerHeaders(request),
+      (request.body ?? {}) as Record<string, string>,
+    );
     return reply.status(answer.status).send(answer.body);
   });
   app.get('/partner/app/:appId/templates', { config }, async (request, reply) => {
@@ -656,12 +766,12 @@ function registerPartnerRoutes(app: FastifyInstance, fake: FakeGupshup) {
   });
   app.delete('/partner/app/:appId/template/:elementName', { config }, async (request, reply) => {
     const params = request.params as AppParams & { elementName: string };
-    const answer = fake.partnerDeleteTemplate(params.appId, partnerHeaders(request), params.elementName);
+    const answer = await fake.partnerDeleteTemplate(params.appId, partnerHeaders(request), params.elementName);
     return reply.status(answer.status).send(answer.body);
   });
   app.delete('/partner/app/:appId/template/:elementName/:templateId', { config }, async (request, reply) => {
     const params = request.params as AppParams & { elementName: string; templateId: string };
-    const answer = fake.partnerDeleteTemplate(params.appId, partnerHeaders(request), params.elementName, params.templateId);
+    const answer = await fake.partnerDeleteTemplate(params.appId, partnerHeaders(request), params.elementName, params.templateId);
     return reply.status(answer.status).send(answer.body);
   });
   app.post('/partner/app/:appId/v3/message', { config }, async (request, reply) => {

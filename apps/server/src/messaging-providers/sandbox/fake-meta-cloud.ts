@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import type { RenderedTemplate } from '@embudo/contracts/http/templates';
 import { secretMatches } from '../../platform/auth/secrets.ts';
 import { callService } from '../../platform/outbound-http/service-http.ts';
-import { FakeTimers } from './fake-timers.ts';
+import { FakeStatusChains, FakeTimers } from './fake-timers.ts';
+import { createMemoryFakeStateStore, type FakeStateStore } from './fake-state-store.ts';
 import { createMemoryConversationStore, type FakeConversationMessage, type FakeConversationStore, type FakeUpload } from './conversation-store.ts';
 import { CALLBACK_TIMEOUT_MS, type CustomerMessage } from './fake-gupshup.ts';
 
@@ -41,7 +42,19 @@ export interface FakeMetaCloudOptions {
   /** Messages per second per number before 130429 (Meta's default throughput is 80, meta-cloud.md §6). */
   messagesPerSecond?: number;
   store?: FakeConversationStore;
+  /** Where templates and the statuses still owed are kept; in memory unless given (the app keeps them in its database). */
+  state?: FakeStateStore;
   log?: { warn(obj: unknown, msg?: string): void };
+}
+
+/** One status the fake still owes for a message it took, as kept in its state store. */
+interface MetaStatus {
+  phoneNumberId: string;
+  messageId: string;
+  customer: string;
+  state: 'sent' | 'delivered' | 'read' | 'failed';
+  /** The status's other fields (pricing, errors). */
+  extra: Json;
 }
 
 export interface FakeMetaRequest {
@@ -122,6 +135,9 @@ export class FakeMetaCloud {
   readonly urls: string[] = [];
   private readonly store: FakeConversationStore;
   private readonly timers = new FakeTimers();
+  private readonly state: FakeStateStore;
+  private readonly statuses: FakeStatusChains<MetaStatus>;
+  private readonly pendingReviews: Array<{ template: FakeMetaTemplate; dueAt: Date }> = [];
   private readonly templates: FakeMetaTemplate[] = [];
   private readonly uploadSessions = new Map<string, { fileType: string; length: number }>();
   private readonly handles = new Set<string>();
@@ -136,6 +152,49 @@ export class FakeMetaCloud {
     this.templateReviewMs = options.templateReviewMs ?? 1500;
     this.rate = options.messagesPerSecond ?? 80;
     this.store = options.store ?? createMemoryConversationStore();
+    this.state = options.state ?? createMemoryFakeStateStore();
+    this.statuses = new FakeStatusChains({ fake: 'meta', store: this.state, timers: this.timers, play: (status) => this.playStatus(status), log: options.log });
+  }
+
+  /** Reads the templates kept by an earlier run (before the fake serves anything). */
+  async load(): Promise<void> {
+    for (const { template, reviewDueAt } of await this.state.templates<FakeMetaTemplate>('meta')) {
+      this.templates.push(template);
+      this.templateSeq = Math.max(this.templateSeq, Number(template.id) || 0);
+      if (reviewDueAt && template.status === 'PENDING') this.pendingReviews.push({ template, dueAt: reviewDueAt });
+    }
+  }
+
+  /** Finishes what an earlier run left under way: reviews, and the statuses still owed (once callbacks reach the app). */
+  async resume(): Promise<void> {
+    const now = Date.now();
+    for (const { template, dueAt } of this.pendingReviews.splice(0)) this.scheduleReview(template, Math.max(0, dueAt.getTime() - now));
+    await this.statuses.resume(this.statusStepMs);
+  }
+
+  private get statusStepMs() {
+    return this.options.statusStepMs ?? 400;
+  }
+
+  private keepTemplate(template: FakeMetaTemplate, reviewDueAt?: Date) {
+    return this.state.saveTemplate('meta', template.wabaId, template.id, template, reviewDueAt);
+  }
+
+  /** The fake review: approved, or rejected when the body says so; kept, then told to the WABA's numbers. */
+  private scheduleReview(template: FakeMetaTemplate, delayMs: number) {
+    this.timers.later(delayMs, async () => {
+      try {
+        if (template.status !== 'PENDING') return; // Already decided (the operator approved it first).
+        const body = template.components.find((component) => component.type === 'BODY');
+        const rejected = (text(body?.text) ?? '').toLowerCase().includes(FAKE_META_REJECT_WORD);
+        template.status = rejected ? 'REJECTED' : 'APPROVED';
+        template.rejected_reason = rejected ? FAKE_META_REJECTION_REASON : 'NONE';
+        await this.keepTemplate(template);
+        await this.announceTemplate(template);
+      } catch (error) {
+        this.options.log?.warn({ err: error, template: template.id }, 'fake Meta template review not finished');
+      }
+    });
   }
 
   /** Sends per second per number before 130429; setting it starts a fresh second. */
@@ -175,11 +234,12 @@ export class FakeMetaCloud {
   }
 
   /** The operator's approval is the sandbox's "Meta review" too. False when the fake does not hold the template. */
-  approveTemplate(wabaId: string, templateId: string): boolean {
+  async approveTemplate(wabaId: string, templateId: string): Promise<boolean> {
     const template = this.templatesOf(wabaId).find((held) => held.id === templateId);
     if (!template) return false;
     template.status = 'APPROVED';
     template.rejected_reason = 'NONE';
+    await this.keepTemplate(template);
     return true;
   }
 
@@ -189,6 +249,7 @@ export class FakeMetaCloud {
     if (!template) return false;
     template.status = status;
     template.rejected_reason = reason;
+    await this.keepTemplate(template);
     await this.announceTemplate(template);
     return true;
   }
@@ -315,7 +376,7 @@ export class FakeMetaCloud {
     };
     await this.store.append(conversationKey(phoneNumberId), customer, message);
     const undeliverable = customer.startsWith(FAKE_META_UNKNOWN_NUMBER_PREFIX) ? { code: 131026, title: 'Message undeliverable' } : undefined;
-    this.playStatuses(number, message, customer, this.laterFailures.shift() ?? undeliverable ?? templateFailure);
+    await this.playStatuses(number, message, customer, this.laterFailures.shift() ?? undeliverable ?? templateFailure);
     return {
       status: 200,
       body: { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: customer }], messages: [{ id, message_status: 'accepted' }] },
@@ -425,33 +486,39 @@ export class FakeMetaCloud {
     };
   }
 
-  /** Plays the customer's phone: the statuses of one message the business sent, each a signed webhook. */
-  private playStatuses(number: FakeMetaNumber, message: FakeConversationMessage, customer: string, failure?: { code: number; title: string }) {
-    const step = this.options.statusStepMs ?? 400;
-    const status = (state: string, extra: Json = {}) => ({
-      messaging_product: 'whatsapp',
-      metadata: this.metadata(number),
-      statuses: [{ id: message.id, status: state, timestamp: seconds(), recipient_id: customer, ...extra }],
+  /** Plays the customer's phone: the statuses of one message the business sent, each a signed webhook (kept before the send is answered). */
+  private async playStatuses(number: FakeMetaNumber, message: FakeConversationMessage, customer: string, failure?: { code: number; title: string }) {
+    const step = this.statusStepMs;
+    const status = (state: MetaStatus['state'], extra: Json = {}): MetaStatus => ({
+      phoneNumberId: number.phoneNumberId,
+      messageId: message.id,
+      customer,
+      state,
+      extra,
     });
     if (failure) {
-      this.timers.later(step, async () => {
-        await this.store.setStatus(message.id, 'failed');
-        await this.deliver(
-          number,
-          status('failed', { errors: [{ code: failure.code, title: failure.title, message: failure.title, error_data: { details: failure.title } }] }),
-        );
-      });
+      const errors = [{ code: failure.code, title: failure.title, message: failure.title, error_data: { details: failure.title } }];
+      await this.statuses.start(message.id, step, step, [status('failed', { errors })]);
       return;
     }
     const pricing = { billable: true, pricing_model: 'PMP', category: message.type === 'template' ? 'utility' : 'service' };
-    this.timers.inOrder(
+    await this.statuses.start(
+      message.id,
       step,
       step,
-      (['sent', 'delivered', 'read'] as const).map((state) => async () => {
-        await this.store.setStatus(message.id, state);
-        await this.deliver(number, status(state, state === 'read' ? {} : { pricing }));
-      }),
+      (['sent', 'delivered', 'read'] as const).map((state) => status(state, state === 'read' ? {} : { pricing })),
     );
+  }
+
+  private async playStatus(status: MetaStatus): Promise<boolean> {
+    await this.store.setStatus(status.messageId, status.state);
+    const number = await this.numberById(status.phoneNumberId);
+    if (!number) return true;
+    return this.deliver(number, {
+      messaging_product: 'whatsapp',
+      metadata: this.metadata(number),
+      statuses: [{ id: status.messageId, status: status.state, timestamp: seconds(), recipient_id: status.customer, ...status.extra }],
+    });
   }
 
   private async readReceipt(number: FakeMetaNumber, body: Json): Promise<Answer> {
@@ -574,14 +641,9 @@ export class FakeMetaCloud {
       rejected_reason: 'NONE',
       components,
     };
+    await this.keepTemplate(template, new Date(Date.now() + this.templateReviewMs));
     this.templates.push(template);
-    this.timers.later(this.templateReviewMs, async () => {
-      if (template.status !== 'PENDING') return; // Already decided (the operator approved it first).
-      const rejected = (text(bodyComponent.text) ?? '').toLowerCase().includes(FAKE_META_REJECT_WORD);
-      template.status = rejected ? 'REJECTED' : 'APPROVED';
-      template.rejected_reason = rejected ? FAKE_META_REJECTION_REASON : 'NONE';
-      await this.announceTemplate(template);
-    });
+    this.scheduleReview(template, this.templateReviewMs);
     return { status: 200, body: { id: template.id, status: 'PENDING', category } };
   }
 
@@ -638,6 +700,10 @@ export class FakeMetaCloud {
     if ('error' in found) return found.error;
     const named = this.templatesOf(wabaId).filter((template) => template.name === query.name && (!query.hsm_id || template.id === query.hsm_id));
     if (named.length === 0) return graphError(404, 100, 'Invalid parameter', `Message template "${query.name ?? ''}" not found.`);
+    await this.state.deleteTemplates(
+      'meta',
+      named.map((template) => template.id),
+    );
     for (const template of named) this.templates.splice(this.templates.indexOf(template), 1);
     return { status: 200, body: { success: true } };
   }

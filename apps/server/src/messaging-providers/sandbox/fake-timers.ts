@@ -1,3 +1,5 @@
+import type { FakeName, FakeStateStore } from './fake-state-store.ts';
+
 /**
  * The fakes' delayed work (status callbacks, template reviews), cleared together when a fake closes. A message's
  * statuses are played as a chain, each `stepMs` after the previous one was delivered: independent timers let a slow
@@ -6,6 +8,10 @@
 export class FakeTimers {
   private readonly timers = new Set<NodeJS.Timeout>();
   private closed = false;
+
+  get isClosed() {
+    return this.closed;
+  }
 
   later(ms: number, task: () => Promise<void>): void {
     if (this.closed) return;
@@ -30,5 +36,58 @@ export class FakeTimers {
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+  }
+}
+
+export interface StatusChainOptions<S> {
+  fake: FakeName;
+  store: FakeStateStore;
+  timers: FakeTimers;
+  /** Sends one status (its callback); answers whether it was delivered. */
+  play: (status: S) => Promise<boolean>;
+  log?: { warn(obj: unknown, msg?: string): void };
+}
+
+/**
+ * The statuses a fake owes for the messages it took, kept in its state store (the database in the sandbox) with when
+ * each is due: the store is the truth, the timers only wake the chain. Each status is taken from the store as it is
+ * sent, so none is sent twice; after a restart `resume` sends what remains, late ones at once, in order per message.
+ */
+export class FakeStatusChains<S> {
+  constructor(private readonly options: StatusChainOptions<S>) {}
+
+  /** Keeps the message's statuses (answers once they are kept), then plays them: the first after `firstMs`, each next `stepMs` after the previous. */
+  async start(messageId: string, firstMs: number, stepMs: number, statuses: S[]): Promise<void> {
+    const now = Date.now();
+    const steps = statuses.map((status, step) => ({ step, dueAt: new Date(now + firstMs + step * stepMs), status }));
+    await this.options.store.addStatuses(this.options.fake, messageId, steps);
+    this.run(messageId, firstMs, stepMs);
+  }
+
+  /** Wakes every message that still has statuses to send (at start, once callbacks can reach the server). */
+  async resume(stepMs: number): Promise<number> {
+    const pending = await this.options.store.pendingMessages(this.options.fake);
+    const now = Date.now();
+    for (const { messageId, dueAt } of pending) this.run(messageId, Math.max(0, dueAt.getTime() - now), stepMs);
+    return pending.length;
+  }
+
+  private run(messageId: string, delayMs: number, stepMs: number) {
+    const { store, fake, timers } = this.options;
+    timers.later(delayMs, async () => {
+      try {
+        const claimed = await store.claimStatus<S>(fake, messageId);
+        if (!claimed) return;
+        const delivered = await this.options.play(claimed.status);
+        // Closing: what could not be delivered goes back to the store, for the next start.
+        if (!delivered && timers.isClosed) {
+          await store.restoreStatus(fake, messageId, { step: claimed.step, dueAt: new Date(), status: claimed.status });
+          return;
+        }
+        if (claimed.nextDueAt) this.run(messageId, Math.max(0, Math.min(stepMs, claimed.nextDueAt.getTime() - Date.now())), stepMs);
+      } catch (error) {
+        this.options.log?.warn({ err: error, messageId }, 'sandbox status not sent');
+      }
+    });
   }
 }

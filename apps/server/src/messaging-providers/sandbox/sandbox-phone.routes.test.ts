@@ -80,14 +80,14 @@ describe('sandbox phone access', () => {
     const a = await registerTenant(app, { companyName: 'Ferretería Alfa' });
     const b = await registerTenant(app, { companyName: 'Ferretería Beta' });
     const company = await app.inject({ method: 'GET', url: '/sandbox/api/app', headers: bearer(a.token) });
-    expect(company.json()).toEqual({ provider: 'gupshup', appName: sandboxAppName(a.tenant.slug), sourceNumber: '15550001000', label: 'Ferretería Alfa' });
+    expect(company.json()).toEqual({ provider: 'gupshup', appName: sandboxAppName(a.tenant), sourceNumber: '15550001000', label: 'Ferretería Alfa' });
 
     const phone = '5215500000002';
     await customerWrites(b, phone, 'Secreto de Beta');
     // A names B's app: the request is still A's company.
-    expect((await phoneSend(a.token, { appName: sandboxAppName(b.tenant.slug), phone, message: { kind: 'text', text: 'De Alfa' } })).statusCode).toBe(201);
+    expect((await phoneSend(a.token, { appName: sandboxAppName(b.tenant), phone, message: { kind: 'text', text: 'De Alfa' } })).statusCode).toBe(201);
     await until(() => cardOf(a.tenant.id, phone));
-    const seenByA = await phoneConversation(a.token, phone, `&appName=${sandboxAppName(b.tenant.slug)}`);
+    const seenByA = await phoneConversation(a.token, phone, `&appName=${sandboxAppName(b.tenant)}`);
     expect(seenByA.map((message) => message.body.text)).toEqual(['De Alfa']);
     expect((await phoneConversation(b.token, phone)).map((message) => message.body.text)).toEqual(['Secreto de Beta']);
     const bMessages = await t.database.db.select().from(messages).where(eq(messages.tenantId, b.tenant.id));
@@ -140,7 +140,7 @@ describe('sandbox phone access', () => {
 describe("the fake's send API key", () => {
   it('refuses a key it did not issue, as Gupshup does, and the CRM sends with the issued one', async () => {
     const owner = await registerTenant(app);
-    const appName = sandboxAppName(owner.tenant.slug);
+    const appName = sandboxAppName(owner.tenant);
     const form = (apiKey: string) =>
       app.inject({
         method: 'POST',
@@ -157,7 +157,7 @@ describe("the fake's send API key", () => {
     for (const wrong of [
       'sandbox',
       sandboxApiKey('otro-secreto-0123456789abcdefghijklmnop', appName),
-      sandboxApiKey(TEST_APP_SECRET, sandboxAppName('otra-empresa')),
+      sandboxApiKey(TEST_APP_SECRET, 'sandbox-otra-empresa'),
     ]) {
       const refused = await form(wrong);
       expect(refused.statusCode).toBe(401);

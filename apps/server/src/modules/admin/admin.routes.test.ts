@@ -327,7 +327,7 @@ describe('platform settings', () => {
         const month = (await t.app.inject({ method: 'GET', url: `/t/${owner.tenant.slug}/api/usage`, headers: bearer(owner.token) })).json();
         return month.receivedCount === count ? month : undefined;
       });
-    await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215500011111', kind: 'text', text: 'antes' });
+    await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant), phone: '5215500011111', kind: 'text', text: 'antes' });
     await receivedMessages(1);
     const saved = await asAdmin('PUT', '/api/admin/settings/pricing', {
       price_per_sent_message: '0.0100',
@@ -343,7 +343,7 @@ describe('platform settings', () => {
       price_per_1000_ai_tokens: 0,
     });
     expect((await asAdmin('GET', '/api/admin/settings/pricing')).json()).toEqual(saved.json());
-    await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215500011111', kind: 'text', text: 'después' });
+    await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant), phone: '5215500011111', kind: 'text', text: 'después' });
     expect(await receivedMessages(2)).toMatchObject({ receivedCount: 2, totalCost: 0.005 });
     await asAdmin('PUT', '/api/admin/settings/pricing', {});
   });
@@ -449,9 +449,7 @@ describe('templates review', () => {
     expect(edited.json()).toMatchObject({ status: 'REJECTED', rejection_reason: reason, blocked_by_operator: true });
     const [afterEdit] = await t.database.db.select().from(messageTemplates).where(eq(messageTemplates.id, created.id));
     await until(async () =>
-      t.app
-        .sandboxPhone!.templatesOf(sandboxAppName(owner.tenant.slug))
-        .find((held) => held.id === afterEdit!.providerTemplateId && held.status === 'APPROVED'),
+      t.app.sandboxPhone!.templatesOf(sandboxAppName(owner.tenant)).find((held) => held.id === afterEdit!.providerTemplateId && held.status === 'APPROVED'),
     );
     expect((await syncUntilReviewed(t, owner, created.id)).status).toBe('REJECTED');
     const send = await tenantCall(owner, 'POST', '/initiate-conversation', { templateId: created.id, phoneNumber: '5215566661111' });
@@ -492,7 +490,7 @@ describe('templates review', () => {
     expect((await syncUntilReviewed(t, owner, created.id)).status).toBe('REJECTED');
 
     await asAdmin('PUT', `/api/admin/templates/${created.id}/status`, { status: 'APPROVED' });
-    const held = t.app.sandboxPhone!.templatesOf(sandboxAppName(owner.tenant.slug)).find((template) => template.id === created.provider_template_id);
+    const held = t.app.sandboxPhone!.templatesOf(sandboxAppName(owner.tenant)).find((template) => template.id === created.provider_template_id);
     expect(held).toMatchObject({ status: 'APPROVED', reason: null });
     expect((await syncUntilReviewed(t, owner, created.id)).status).toBe('APPROVED');
 
@@ -506,9 +504,7 @@ describe('templates review', () => {
     });
     expect(delivered).toMatchObject({ ack: expect.any(Number), errorReason: null });
     expect(delivered.ack).toBeGreaterThanOrEqual(2);
-    expect((await t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant.slug), '5215566662222')).at(-1)?.template?.body).toBe(
-      'Hay que rechazar esto, Ana',
-    );
+    expect((await t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant), '5215566662222')).at(-1)?.template?.body).toBe('Hay que rechazar esto, Ana');
   });
 
   it('an approved template can then be sent by its tenant (and only then)', async () => {

@@ -50,7 +50,7 @@ const phoneOf = (() => {
 type CustomerReply = { kind: 'text'; text: string } | { kind: 'button_reply'; title: string; id?: string; postbackText?: string };
 /** The customer writes; the auto-bot answers from the queue (a listener of customer-message.stored), which the test runs. */
 async function customer(owner: Owner, phone: string, message: CustomerReply) {
-  await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone, name: 'Cliente', ...message });
+  await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant), phone, name: 'Cliente', ...message });
   await t.app.queue.drain();
 }
 const says = (owner: Owner, phone: string, text: string) => customer(owner, phone, { kind: 'text', text });
@@ -155,7 +155,7 @@ describe('the menu auto-bot', () => {
 
     // The send job hands it to Gupshup (the sandbox fake) as a quick_reply message.
     await t.app.queue.runDueJobsOnce();
-    const sent = (await t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant.slug), phone)).find((entry) => entry.direction === 'to_customer');
+    const sent = (await t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant), phone)).find((entry) => entry.direction === 'to_customer');
     expect(sent).toMatchObject({ type: 'quick_reply', body: { type: 'quick_reply', content: { type: 'text', text: WELCOME } } });
     const button = (sent!.body.options as Array<{ title: string; postbackText: string }>)[1]!;
 

@@ -24,7 +24,7 @@ describe('the embedded demo', () => {
 
     const send = async (text: string) => {
       await t.app.sandboxPhone!.customerSends({
-        appName: sandboxAppName(DEMO_SIGN_IN.tenantSlug),
+        appName: sandboxAppName(tenant),
         phone: '5215588887777',
         name: 'Demo Cliente',
         kind: 'text',
@@ -55,7 +55,7 @@ describe('the embedded demo', () => {
       .set({ geminiConfig: { isEnabled: true, systemPrompt: 'Atiende con amabilidad.', tools: [], quietSeconds: 0, pauseOnHumanReply: true } })
       .where(eq(boardColumns.id, waitingRoom!.id));
     await t.app.sandboxPhone!.customerSends({
-      appName: sandboxAppName(DEMO_SIGN_IN.tenantSlug),
+      appName: sandboxAppName(tenant),
       phone: '5215588886666',
       name: 'Otra',
       kind: 'text',

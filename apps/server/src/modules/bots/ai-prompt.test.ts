@@ -90,7 +90,7 @@ describe('the aiPrompt node', () => {
     expect((await call(owner, 'PUT', `/bots/${bot.id}`, { name: 'Pedidos', config: aiFlow(columns[1]!.id) })).statusCode).toBe(200);
     expect((await call(owner, 'PUT', `/columns/${columns[0]!.id}`, { assistant_bot_id: bot.id })).statusCode).toBe(200);
     const phone = '5215577712345';
-    await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone, name: 'Marta', kind: 'text', text: 'Recuérdame pagar' });
+    await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant), phone, name: 'Marta', kind: 'text', text: 'Recuérdame pagar' });
     await t.app.queue.drain();
 
     const [card] = await t.database.db
@@ -101,7 +101,7 @@ describe('the aiPrompt node', () => {
     expect(rows).toMatchObject([{ sender: 'ai', text: 'Recordatorio: Recuérdame pagar', status: 'scheduled' }]);
     expect((await t.database.db.select().from(aiUsage).where(eq(aiUsage.cardId, card!.id))).map((row) => row.kind)).toEqual(['flow']);
 
-    await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone, name: 'Marta', kind: 'text', text: 'Quiero seguimiento' });
+    await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant), phone, name: 'Marta', kind: 'text', text: 'Quiero seguimiento' });
     await t.app.queue.drain();
     const [after] = await t.database.db.select().from(cards).where(eq(cards.id, card!.id));
     expect(after!.columnId).toBe(columns[1]!.id);

@@ -48,7 +48,7 @@ async function customer(
   phone: string,
   message: { kind: 'text'; text: string } | { kind: 'button_reply'; title: string; id?: string; postbackText?: string },
 ) {
-  await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone, name: 'Marta', ...message });
+  await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant), phone, name: 'Marta', ...message });
   await t.app.queue.drain();
 }
 const says = (owner: Owner, phone: string, text: string) => customer(owner, phone, { kind: 'text', text });
@@ -97,7 +97,7 @@ describe('a column bot in live chats', () => {
 
     // The send job hands it to Gupshup (the sandbox fake): reply buttons naming each option.
     await t.app.queue.drain();
-    const sent = (await t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant.slug), phone)).filter((entry) => entry.direction === 'to_customer');
+    const sent = (await t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant), phone)).filter((entry) => entry.direction === 'to_customer');
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ type: 'quick_reply', body: { content: { type: 'text', text: '¿Qué necesitas?' } } });
     const buttons = sent[0]!.body.options as { title: string; postbackText: string }[];
@@ -106,7 +106,7 @@ describe('a column bot in live chats', () => {
     await customer(owner, phone, { kind: 'button_reply', title: buttons[1]!.title, id: String(sent[0]!.body.msgid), postbackText: buttons[1]!.postbackText });
     expect(await botTexts(owner, phone)).toEqual(['¿Qué necesitas?', 'Te paso con ventas.']);
     await t.app.queue.drain();
-    const delivered = (await t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant.slug), phone)).filter((entry) => entry.direction === 'to_customer');
+    const delivered = (await t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant), phone)).filter((entry) => entry.direction === 'to_customer');
     expect(delivered.at(-1)).toMatchObject({ type: 'text', body: { text: 'Te paso con ventas.' } });
 
     await says(owner, phone, 'Otra consulta');
@@ -220,7 +220,7 @@ describe('the schedule node in a live chat, on the real agenda', () => {
     edges: [edge('inicio', 'agendar'), edge('agendar', 'gracias')],
   };
   const toCustomer = async (owner: Owner, phone: string) =>
-    (await t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant.slug), phone)).filter((entry) => entry.direction === 'to_customer');
+    (await t.app.sandboxPhone!.conversation(sandboxAppName(owner.tenant), phone)).filter((entry) => entry.direction === 'to_customer');
   /** Presses the n-th reply button of the newest button message the customer got. */
   async function press(owner: Owner, phone: string, index: number) {
     await t.app.queue.drain();

@@ -147,7 +147,7 @@ describe('credentials in bot nodes', () => {
     expect((await call(owner, 'PUT', `/columns/${first!.id}`, { assistant_bot_id: id })).statusCode).toBe(200);
     const before = web.received.length;
     await t.app.sandboxPhone!.customerSends({
-      appName: sandboxAppName(owner.tenant.slug),
+      appName: sandboxAppName(owner.tenant),
       phone: `52155${String(Date.now()).slice(-8)}`,
       name: 'Marta',
       kind: 'text',

@@ -55,7 +55,7 @@ describe('a column flow bot with a slow webhook node', () => {
     expect((await call('PUT', `/bots/${bot.id}`, { name: 'Consulta lenta', config })).statusCode).toBe(200);
     expect((await call('PUT', `/columns/${firstColumn!.id}`, { assistant_bot_id: bot.id })).statusCode).toBe(200);
 
-    const appName = sandboxAppName(owner.tenant.slug);
+    const appName = sandboxAppName(owner.tenant);
     const phone = '5215512340001';
     // The sandbox's customerSends posts Gupshup's callback to our webhook and waits for its answer, which must come
     // before the slow server has answered the bot's webhook node (an order of events, not a timing threshold).

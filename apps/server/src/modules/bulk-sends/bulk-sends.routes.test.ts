@@ -128,7 +128,7 @@ const untilBatch = (owner: Owner, batchId: string, done: (batch: BatchDto) => bo
 /** The template sends Gupshup received from this company, by destination. */
 const sendsTo = (owner: Owner) =>
   fake.requests
-    .filter((request) => request.path.endsWith('/template/msg') && request.form['src.name'] === sandboxAppName(owner.tenant.slug))
+    .filter((request) => request.path.endsWith('/template/msg') && request.form['src.name'] === sandboxAppName(owner.tenant))
     .map((request) => request.form.destination);
 
 /** A batch's chunk jobs, the first first. */
@@ -243,7 +243,7 @@ describe('POST /api/funnels/{id}/batches', () => {
 
   it('titles the new chats from the name column the wizard chose, and an existing chat unless it was renamed by hand', async () => {
     const owner = await registerTenant(t.app);
-    const app = sandboxAppName(owner.tenant.slug);
+    const app = sandboxAppName(owner.tenant);
     await fake.customerSends({ appName: app, phone: '5215521000002', kind: 'text', text: 'hola' });
     await fake.customerSends({ appName: app, phone: '5215521000003', name: 'Caro', kind: 'text', text: 'hola' });
     const renamedByHand = '5215521000004';
@@ -301,7 +301,7 @@ describe('POST /api/funnels/{id}/batches', () => {
     await untilBatch(owner, created.id, (batch) => batch.read_count === 2);
     const before = seen.length;
 
-    await fake.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215530000002', name: 'Pablo', kind: 'text', text: 'Me interesa' });
+    await fake.customerSends({ appName: sandboxAppName(owner.tenant), phone: '5215530000002', name: 'Pablo', kind: 'text', text: 'Me interesa' });
     // The dashboard hears of the reply from a listener of customer-message.stored, run by the queue.
     await t.app.queue.drain();
     const replied = await untilBatch(owner, created.id, (batch) => batch.replied_count === 1);
@@ -362,7 +362,7 @@ describe('POST /api/funnels/{id}/batches', () => {
       .values({ tenantId: owner.tenant.id, funnelId: hidden!.id, title: 'Privada', position: 0 })
       .returning();
     for (const phone of ['5215540000001', '5215540000002']) {
-      await fake.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone, name: 'Cliente', kind: 'text', text: 'hola' });
+      await fake.customerSends({ appName: sandboxAppName(owner.tenant), phone, name: 'Cliente', kind: 'text', text: 'hola' });
     }
     await db()
       .update(cards)
@@ -415,7 +415,7 @@ describe('POST /api/funnels/{id}/batches', () => {
     });
     const { owner, template, funnelId, request } = await companyWithFile([HEADERS, ['5215551000001', 'Ana', '1'], ['5215551000002', 'Beto', '2']]);
     // Meta paused the template after approving it: Gupshup still accepts each send, then reports it failed.
-    fake.templatesOf(sandboxAppName(owner.tenant.slug)).find((held) => held.id === template.provider_template_id)!.status = 'PAUSED';
+    fake.templatesOf(sandboxAppName(owner.tenant)).find((held) => held.id === template.provider_template_id)!.status = 'PAUSED';
     const created = (await postBatch(owner, funnelId, request)).json();
     await sendEverything();
     expect(await untilBatch(owner, created.id, (batch) => batch.failed_count === 2)).toMatchObject({
@@ -427,7 +427,7 @@ describe('POST /api/funnels/{id}/batches', () => {
     expect((await call(owner, 'GET', '/usage')).json()).toMatchObject({ totalCost: 0, utilityTemplateCount: 0, failedUnbilledCount: 2 });
 
     // A send that goes out is billed at the price in force, beside the two un-billed ones.
-    fake.templatesOf(sandboxAppName(owner.tenant.slug)).find((held) => held.id === template.provider_template_id)!.status = 'APPROVED';
+    fake.templatesOf(sandboxAppName(owner.tenant)).find((held) => held.id === template.provider_template_id)!.status = 'APPROVED';
     const again = (
       await postBatch(owner, funnelId, { ...request, file: { name: 'otra.xlsx', data: await excelFile([HEADERS, ['5215551000003', 'Eva', '3']]) } })
     ).json();
@@ -652,7 +652,7 @@ describe('the dashboard counts of GET /api/batches (issue 16)', () => {
 
     // A reply moves the counts: the transaction that stores it counts a change on the batch, so the next read recounts it
     // (one statement more), and the one after keeps that recount.
-    await fake.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215532000001', name: 'Rosa', kind: 'text', text: 'Gracias' });
+    await fake.customerSends({ appName: sandboxAppName(owner.tenant), phone: '5215532000001', name: 'Rosa', kind: 'text', text: 'Gracias' });
     const recounted = await read();
     expect(recounted.statements).toBe(kept.statements + 1);
     expect(recounted.batch).toEqual({ ...kept.batch, replied_count: 1 });
@@ -712,7 +712,7 @@ describe('the count slices of a large batch (issue 16, decision 0022)', () => {
 
     clock.advance(1_000);
     // Luis (slice 1) writes back: the next read recounts his slice and keeps Ana's.
-    await fake.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215534000002', name: 'Luis', kind: 'text', text: 'Gracias' });
+    await fake.customerSends({ appName: sandboxAppName(owner.tenant), phone: '5215534000002', name: 'Luis', kind: 'text', text: 'Gracias' });
     expect(await listed(owner, batchId)).toEqual({ ...before, replied_count: 1 });
     const recounted = await countedAt(batchId);
     expect(recounted.get(0)).toBe(counted.get(0));

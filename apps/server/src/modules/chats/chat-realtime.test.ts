@@ -10,7 +10,7 @@ const app = useListeningSandboxApp();
 
 async function chatWithListener() {
   const owner = await registerTenant(app.t.app);
-  await app.t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215566666666', name: 'Rita', kind: 'text', text: 'hola' });
+  await app.t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant), phone: '5215566666666', name: 'Rita', kind: 'text', text: 'hola' });
   const [card] = await app.t.database.db.select().from(cards).where(eq(cards.tenantId, owner.tenant.id));
   const socket = await app.joinedSocket(owner);
   const post = (path: string, payload: object) =>

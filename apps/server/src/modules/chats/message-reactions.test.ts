@@ -77,7 +77,7 @@ describe('POST /api/messages/{id}/reaction', () => {
   it('refuses where the provider cannot send reactions, a bad emoji, a viewer and another company, writing nothing', async () => {
     const owner = await registerTenant(t.app);
     const message = await customerMessage(owner, (phone) =>
-      t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone, name: 'Rita', kind: 'text', text: 'Hola' }),
+      t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant), phone, name: 'Rita', kind: 'text', text: 'Hola' }),
     );
     const refused = await react(owner, message.id, '👍');
     expect(refused.statusCode).toBe(400);

@@ -34,7 +34,7 @@ async function settings(owner: Owner) {
 const messagesOf = (tenantId: string) => t.database.db.select().from(messages).where(eq(messages.tenantId, tenantId));
 
 async function customerWrites(owner: Owner, text: string, phone = '5215512345678') {
-  await fake().customerSends({ appName: sandboxAppName(owner.tenant.slug), phone, name: 'Cliente Uno', kind: 'text', text });
+  await fake().customerSends({ appName: sandboxAppName(owner.tenant), phone, name: 'Cliente Uno', kind: 'text', text });
   const [card] = await t.database.db
     .select()
     .from(cards)
@@ -46,7 +46,7 @@ describe('provider settings', () => {
   it('answers the sandbox defaults with the webhook URL, saves valid settings and refuses bad ones', async () => {
     const owner = await registerTenant(t.app);
     const initial = await settings(owner);
-    expect(initial).toMatchObject({ appName: sandboxAppName(owner.tenant.slug), sandbox: true });
+    expect(initial).toMatchObject({ appName: sandboxAppName(owner.tenant), sandbox: true });
     expect(initial.webhookUrl).toMatch(new RegExp(`/webhooks/gupshup/${owner.tenant.id}/[A-Za-z0-9_-]{20,}$`));
     const put = (payload: unknown) =>
       t.app.inject({ method: 'PUT', url: `/t/${owner.tenant.slug}/api/gupshup/settings`, headers: bearer(owner.token), payload: payload as object });
@@ -69,15 +69,15 @@ describe('provider settings', () => {
       });
     const appName = `Tienda-${first.tenant.slug}`;
     expect((await put(first, appName)).statusCode).toBe(200);
-    for (const taken of [appName, appName.toUpperCase(), sandboxAppName(first.tenant.slug)]) {
+    for (const taken of [appName, appName.toUpperCase(), sandboxAppName(first.tenant)]) {
       const refused = await put(second, taken);
       expect(refused.statusCode).toBe(409);
       expect(refused.json().message).toBe('Esa app de Gupshup ya está conectada a otra empresa.');
     }
-    expect((await settings(second)).appName).toBe(sandboxAppName(second.tenant.slug));
+    expect((await settings(second)).appName).toBe(sandboxAppName(second.tenant));
     // Saving one's own app again, or one's own sandbox name, is fine.
     expect((await put(first, appName)).statusCode).toBe(200);
-    expect((await put(second, sandboxAppName(second.tenant.slug))).statusCode).toBe(200);
+    expect((await put(second, sandboxAppName(second.tenant))).statusCode).toBe(200);
   });
 });
 
@@ -225,7 +225,7 @@ describe('inbound webhook', () => {
   it('marks groups with isGroup and the participant name', async () => {
     const owner = await registerTenant(t.app);
     await fake().customerSends({
-      appName: sandboxAppName(owner.tenant.slug),
+      appName: sandboxAppName(owner.tenant),
       phone: '5215533333333',
       name: 'Tía Rosa',
       group: { id: '120363999', name: 'Familia' },
@@ -240,7 +240,7 @@ describe('inbound webhook', () => {
 
   it('keeps unknown types as Unsupported media and downloads media into our storage', async () => {
     const owner = await registerTenant(t.app);
-    const appName = sandboxAppName(owner.tenant.slug);
+    const appName = sandboxAppName(owner.tenant);
     await fake().customerSends({ appName, phone: '5215544444444', kind: 'unknown_type', data: { emoji: '👍' } });
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
     await fake().customerSends({
@@ -296,7 +296,7 @@ describe('outbound messages', () => {
       return row?.ack === 3 ? row : undefined;
     });
     expect(sent.providerMessageId).toBeTruthy();
-    const onPhone = (await fake().conversation(sandboxAppName(owner.tenant.slug), card.phone)).filter((m) => m.direction === 'to_customer');
+    const onPhone = (await fake().conversation(sandboxAppName(owner.tenant), card.phone)).filter((m) => m.direction === 'to_customer');
     expect(onPhone).toHaveLength(1);
     expect(onPhone[0]!.body).toMatchObject({ type: 'text', text: 'Claro, enviamos a todo el país' });
     const usage = (await t.app.inject({ method: 'GET', url: `/t/${owner.tenant.slug}/api/usage`, headers: bearer(owner.token) })).json();
@@ -327,7 +327,7 @@ describe('outbound messages', () => {
       .set({ runAt: new Date(Date.now() - 1000) })
       .where(sql`${jobs.payload}->>'messageId' = ${id}`);
     await until(async () => (await t.database.db.select().from(messages).where(eq(messages.id, id)))[0]?.providerMessageId);
-    const toCustomer = (await fake().conversation(sandboxAppName(owner.tenant.slug), card.phone)).filter((m) => m.direction === 'to_customer');
+    const toCustomer = (await fake().conversation(sandboxAppName(owner.tenant), card.phone)).filter((m) => m.direction === 'to_customer');
     expect(toCustomer).toHaveLength(1);
   });
 

@@ -174,7 +174,7 @@ describe('GET/PUT /api/whatsapp/settings', () => {
     const unknown = (await call(owner, 'POST', '/whatsapp/settings/test', { ...settings, phoneNumberId: '555' })).json();
     expect(unknown.checks[0]).toMatchObject({ ok: false, message: expect.stringContaining('Meta no encuentra el número') as unknown });
     const gupshup = (
-      await call(owner, 'POST', '/whatsapp/settings/test', { provider: 'gupshup', appName: sandboxAppName(owner.tenant.slug), sourceNumber: '15550001000' })
+      await call(owner, 'POST', '/whatsapp/settings/test', { provider: 'gupshup', appName: sandboxAppName(owner.tenant), sourceNumber: '15550001000' })
     ).json();
     expect(gupshup).toMatchObject({ provider: 'gupshup', ok: true });
     const unknownApp = (

@@ -18,7 +18,7 @@ afterAll(() => t.close());
 
 async function chatWithCustomer(owner?: Awaited<ReturnType<typeof registerTenant>>, phone = '5215512340000') {
   owner ??= await registerTenant(t.app);
-  await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone, name: 'Cliente', kind: 'text', text: 'Hola' });
+  await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant), phone, name: 'Cliente', kind: 'text', text: 'Hola' });
   const [card] = await t.database.db
     .select()
     .from(cards)

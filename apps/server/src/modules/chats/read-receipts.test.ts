@@ -23,7 +23,7 @@ const fake = () => t.app.sandboxPhone!;
 const RECEIPT_JOB = 'chats.send-read-receipt';
 
 async function customerWrites(owner: Owner, text: string, phone = '5215512345678', group?: { id: string; name: string }) {
-  const { id } = await fake().customerSends({ appName: sandboxAppName(owner.tenant.slug), phone, name: 'Cliente Uno', group, kind: 'text', text });
+  const { id } = await fake().customerSends({ appName: sandboxAppName(owner.tenant), phone, name: 'Cliente Uno', group, kind: 'text', text });
   const [card] = await t.database.db
     .select()
     .from(cards)
@@ -40,11 +40,10 @@ const receiptJobsOf = (tenantId: string) =>
     .from(jobs)
     .where(and(eq(jobs.name, RECEIPT_JOB), sql`${jobs.payload}->>'tenantId' = ${tenantId}`));
 
-const readReceiptsSentFor = (owner: Owner) =>
-  fake().requests.filter((request) => request.path === `/partner/app/${sandboxAppName(owner.tenant.slug)}/v3/message`);
+const readReceiptsSentFor = (owner: Owner) => fake().requests.filter((request) => request.path === `/partner/app/${sandboxAppName(owner.tenant)}/v3/message`);
 
 const phoneStatuses = async (owner: Owner, conversation: string) =>
-  (await fake().conversation(sandboxAppName(owner.tenant.slug), conversation)).map((message) => message.status);
+  (await fake().conversation(sandboxAppName(owner.tenant), conversation)).map((message) => message.status);
 
 async function runReceiptJobs(tenantId: string) {
   for (let round = 0; round < READ_RECEIPT_MAX_ATTEMPTS + 1; round++) {

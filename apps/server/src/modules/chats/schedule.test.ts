@@ -15,7 +15,7 @@ afterAll(async () => t.close());
 
 async function chatWithCustomer() {
   const owner = await registerTenant(t.app);
-  await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215577777777', kind: 'text', text: 'hola' });
+  await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant), phone: '5215577777777', kind: 'text', text: 'hola' });
   const [card] = await t.database.db.select().from(cards).where(eq(cards.tenantId, owner.tenant.id));
   return { owner, card: card! };
 }

@@ -45,7 +45,7 @@ const PROMO = {
 
 /** A chat whose contact wrote 25 hours ago: the 24-hour window is closed. */
 async function closedChat(owner: Owner, phone = '5215512345678') {
-  await fake.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone, name: 'Lucía', kind: 'text', text: 'hola' });
+  await fake.customerSends({ appName: sandboxAppName(owner.tenant), phone, name: 'Lucía', kind: 'text', text: 'hola' });
   const longAgo = new Date(Date.now() - 25 * 60 * 60 * 1000);
   const [card] = await t.database.db
     .update(cards)
@@ -106,12 +106,12 @@ describe('POST /api/message/template', () => {
       channel: 'whatsapp',
       source: expect.any(String),
       destination: '5215512345678',
-      'src.name': sandboxAppName(owner.tenant.slug),
+      'src.name': sandboxAppName(owner.tenant),
       template: JSON.stringify({ id: template.provider_template_id, params: ['Lucía', 'VERANO24'] }),
     });
     expect(sent!.providerMessageId).toBeTruthy();
 
-    const [onPhone] = (await fake.conversation(sandboxAppName(owner.tenant.slug), '5215512345678')).filter((entry) => entry.direction === 'to_customer');
+    const [onPhone] = (await fake.conversation(sandboxAppName(owner.tenant), '5215512345678')).filter((entry) => entry.direction === 'to_customer');
     expect(onPhone!.template).toEqual({
       name: 'promo_verano',
       body: 'Hola Lucía, tu cupón VERANO24 vence pronto.',
@@ -159,7 +159,7 @@ describe('POST /api/message/template', () => {
     const header = JSON.parse(request.form.message!);
     // An absolute URL: the provider fetches the header file from us.
     expect(header).toEqual({ type: 'image', image: { link: expect.stringMatching(new RegExp(`^https?://[^/]+${upload.url}$`)) } });
-    const [onPhone] = (await fake.conversation(sandboxAppName(owner.tenant.slug), card.phone)).filter((entry) => entry.direction === 'to_customer');
+    const [onPhone] = (await fake.conversation(sandboxAppName(owner.tenant), card.phone)).filter((entry) => entry.direction === 'to_customer');
     expect(onPhone!.template!.header).toEqual({ type: 'IMAGE', url: header.image.link });
     const fetched = await t.app.inject({ method: 'GET', url: new URL(header.image.link).pathname });
     expect(fetched.rawPayload.equals(PNG_PIXEL)).toBe(true);
@@ -238,7 +238,7 @@ describe('POST /api/message/template', () => {
     const owner = await registerTenant(t.app);
     const template = await approvedTemplate(t, owner, { name: 'pausada', body_text: 'Tu cita es mañana.' });
     // Meta paused it after approving it: Gupshup still accepts the send, then reports it failed.
-    fake.templatesOf(sandboxAppName(owner.tenant.slug)).find((held) => held.id === template.provider_template_id)!.status = 'PAUSED';
+    fake.templatesOf(sandboxAppName(owner.tenant)).find((held) => held.id === template.provider_template_id)!.status = 'PAUSED';
     const card = await closedChat(owner);
     const message = (await call(owner, 'POST', '/message/template', { cardId: card.id, templateId: template.id })).json();
     await untilSent(message.id);
@@ -285,7 +285,7 @@ describe('POST /api/initiate-conversation', () => {
       message: { type: 'template', text: 'Hola Pablo, tu cupón P9 vence pronto.', ack: 0 },
     });
     await untilSent(answer.message.id);
-    const [onPhone] = await fake.conversation(sandboxAppName(owner.tenant.slug), '5215587654321');
+    const [onPhone] = await fake.conversation(sandboxAppName(owner.tenant), '5215587654321');
     expect(onPhone!.template!.body).toBe('Hola Pablo, tu cupón P9 vence pronto.');
 
     // The same number again: the same contact and chat.
@@ -304,7 +304,7 @@ describe('POST /api/initiate-conversation', () => {
     expect(started.card.title).toBe(phone);
     const titleOf = async () => (await t.database.db.select().from(cards).where(eq(cards.id, started.cardId)))[0]!.title;
 
-    const app = sandboxAppName(owner.tenant.slug);
+    const app = sandboxAppName(owner.tenant);
     await fake.customerSends({ appName: app, phone, kind: 'text', text: 'Sin nombre de perfil todavía' });
     expect(await titleOf()).toBe(phone);
     await fake.customerSends({ appName: app, phone, name: 'Ana Pérez', kind: 'text', text: 'Hola, soy Ana' });

@@ -14,7 +14,7 @@ const call = (owner: Owner, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: str
 
 async function setup() {
   const owner = await registerTenant(app.t.app);
-  await app.t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215599999999', name: 'Lola', kind: 'text', text: 'hola' });
+  await app.t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant), phone: '5215599999999', name: 'Lola', kind: 'text', text: 'hola' });
   const [funnel] = (await call(owner, 'GET', '/funnels/summary')).json();
   const board = (await call(owner, 'GET', `/funnels/${funnel.id}/board`)).json();
   return { owner, funnel, board, card: board.columns[0].cards[0], columns: board.columns };

@@ -18,7 +18,7 @@ const get = (slug: string, token: string, path: string) => t.app.inject({ method
 describe('funnels summary and board', () => {
   it('lists the default funnel with its unread total and serves its board of card summaries', async () => {
     const owner = await registerTenant(t.app);
-    const appName = sandboxAppName(owner.tenant.slug);
+    const appName = sandboxAppName(owner.tenant);
     await t.app.sandboxPhone!.customerSends({ appName, phone: '5215510000001', name: 'Ana', kind: 'text', text: 'uno' });
     await t.app.sandboxPhone!.customerSends({ appName, phone: '5215510000001', name: 'Ana', kind: 'text', text: 'dos' });
     await t.app.sandboxPhone!.customerSends({ appName, phone: '5215510000002', group: { id: '120363111', name: 'Grupo' }, kind: 'text', text: 'hola' });
@@ -46,7 +46,7 @@ describe('funnels summary and board', () => {
   it('carries a two-line preview of a long last message, not the whole text', async () => {
     const owner = await registerTenant(t.app);
     const long = `Hola, ${'quisiera saber precios y disponibilidad '.repeat(20)}`;
-    await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone: '5215510000009', name: 'Larga', kind: 'text', text: long });
+    await t.app.sandboxPhone!.customerSends({ appName: sandboxAppName(owner.tenant), phone: '5215510000009', name: 'Larga', kind: 'text', text: long });
     const [funnel] = (await get(owner.tenant.slug, owner.token, '/funnels/summary')).json();
     const [card] = (await get(owner.tenant.slug, owner.token, `/funnels/${funnel.id}/board`)).json().columns[0].cards;
     expect(card.lastMessageText).toHaveLength(160);
@@ -90,9 +90,9 @@ describe('funnels summary and board', () => {
     ).json();
     // Chats in both funnels and in the other company, so each count has something to get wrong.
     const send = (appName: string, phone: string, text: string) => t.app.sandboxPhone!.customerSends({ appName, phone, name: phone, kind: 'text', text });
-    for (const text of ['uno', 'dos']) await send(sandboxAppName(a.tenant.slug), '5215520000001', text);
-    await send(sandboxAppName(a.tenant.slug), '5215520000002', 'hola');
-    await send(sandboxAppName(b.tenant.slug), '5215520000003', 'hola');
+    for (const text of ['uno', 'dos']) await send(sandboxAppName(a.tenant), '5215520000001', text);
+    await send(sandboxAppName(a.tenant), '5215520000002', 'hola');
+    await send(sandboxAppName(b.tenant), '5215520000003', 'hola');
     const post = (path: string, payload: object) => t.app.inject({ method: 'POST', url: `/t/${a.tenant.slug}/api${path}`, headers: bearer(a.token), payload });
     const column = (await post('/columns', { funnelId: second.id, title: 'Nuevos' })).json();
     const [firstFunnel] = (await get(a.tenant.slug, a.token, '/funnels/summary')).json();

@@ -145,7 +145,7 @@ describe('template rules (spec 02 §5, §9)', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toBe(message);
     expect(await rowsOf(owner.tenant.id)).toHaveLength(0);
-    expect(partnerCalls(sandboxAppName(owner.tenant.slug), 'POST', '/templates')).toHaveLength(0);
+    expect(partnerCalls(sandboxAppName(owner.tenant), 'POST', '/templates')).toHaveLength(0);
   });
 
   it('normalises the name, applies the defaults and derives variables_schema from the body', async () => {
@@ -181,7 +181,7 @@ describe('template rules (spec 02 §5, §9)', () => {
 describe('review at the provider (partner API against the fake)', () => {
   it('submits every field of the contract, field for field, with an app token', async () => {
     const owner = await registerTenant(t.app);
-    const appId = sandboxAppName(owner.tenant.slug);
+    const appId = sandboxAppName(owner.tenant);
     const response = await call(owner, 'POST', '/templates', {
       name: 'pedido_enviado',
       category: 'MARKETING',
@@ -259,7 +259,7 @@ describe('review at the provider (partner API against the fake)', () => {
 
   it('re-submits on update: the old version is deleted at the provider and the new one reviewed again', async () => {
     const owner = await registerTenant(t.app);
-    const appId = sandboxAppName(owner.tenant.slug);
+    const appId = sandboxAppName(owner.tenant);
     const created = (await call(owner, 'POST', '/templates', template({ name: 'recordatorio' }))).json();
     await syncUntilReviewed(owner, created.id);
 
@@ -280,7 +280,7 @@ describe('review at the provider (partner API against the fake)', () => {
 
   it('deletes at the provider too, then answers 204', async () => {
     const owner = await registerTenant(t.app);
-    const appId = sandboxAppName(owner.tenant.slug);
+    const appId = sandboxAppName(owner.tenant);
     const created = (await call(owner, 'POST', '/templates', template({ name: 'adios' }))).json();
     const response = await call(owner, 'DELETE', `/templates/${created.id}`);
     expect(response.statusCode).toBe(204);
@@ -339,7 +339,7 @@ describe('POST /api/templates/media', () => {
     ['doc.pdf', PDF, 'DOCUMENT', 'application/pdf'],
   ])('uploads %s to the provider (checked by content) and answers its handleId', async (fileName, data, headerType, mime) => {
     const owner = await registerTenant(t.app);
-    const appId = sandboxAppName(owner.tenant.slug);
+    const appId = sandboxAppName(owner.tenant);
     const response = await uploadMedia(owner, fileName.replace(/\.\w+$/, '.bin'), data);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual({ handleId: expect.stringMatching(/^4::/), headerType, url: expect.stringMatching(/^\/media\//) });
@@ -367,7 +367,7 @@ describe('POST /api/templates/media', () => {
 
   it('creates a media-header template with the handle as its sample', async () => {
     const owner = await registerTenant(t.app);
-    const appId = sandboxAppName(owner.tenant.slug);
+    const appId = sandboxAppName(owner.tenant);
     const { handleId, url } = (await uploadMedia(owner, 'promo.png', PNG)).json();
     const created = await call(owner, 'POST', '/templates', template({ header: { type: 'IMAGE', example_handle: handleId, media_url: url } }));
     expect(created.statusCode).toBe(201);

@@ -43,17 +43,21 @@ export async function providerSettingsOf(executor: DbExecutor, tenantId: string)
 
 export type ProviderSettingsRow = Awaited<ReturnType<typeof providerSettingsOf>>;
 
+/** How much of the company's id its sandbox app name carries. */
+const SANDBOX_ID_PART = 10;
+
 /**
- * In sandbox mode a tenant that configured nothing still chats: its app is `sandbox-{slug}` on the
- * fake's number, so the embedded demo works with no set-up.
+ * In sandbox mode a tenant that configured nothing still chats: its app on the fake's number is
+ * `sandbox-{slug}-{part of its id}` (not guessable from the slug), so the embedded demo works with no set-up.
+ * Companies from before keep the `sandbox-{slug}` they had, saved with their settings (`stored`).
  */
-export function sandboxAppName(slug: string) {
-  return `${SANDBOX_PREFIX}${slug}`;
+export function sandboxAppName(tenant: { id: string; slug: string }, stored?: string | null) {
+  return stored ?? `${SANDBOX_PREFIX}${tenant.slug}-${tenant.id.replace(/-/g, '').slice(0, SANDBOX_ID_PART)}`;
 }
 
 export async function effectiveAccount(executor: DbExecutor, tenant: { id: string; slug: string }, sandbox: boolean) {
   const settings = await providerSettingsOf(executor, tenant.id);
-  const appName = settings.appName ?? (sandbox ? sandboxAppName(tenant.slug) : null);
+  const appName = settings.appName ?? (sandbox ? sandboxAppName(tenant, settings.sandboxAppName) : null);
   const sourceNumber = settings.sourceNumber ?? (sandbox ? SANDBOX_SOURCE_NUMBER : null);
   return { appName, sourceNumber, webhookSecret: settings.webhookSecret };
 }
@@ -61,7 +65,8 @@ export async function effectiveAccount(executor: DbExecutor, tenant: { id: strin
 /** Another company's app, saved or its sandbox default, is refused (409): the app name is what picks the app. */
 export async function assertGupshupAppFree(executor: DbExecutor, tenant: { id: string; slug: string }, appName: string) {
   const claimed = appName.toLowerCase();
-  const reservedForSandbox = claimed.startsWith(SANDBOX_PREFIX) && claimed !== sandboxAppName(tenant.slug).toLowerCase();
+  const own = sandboxAppName(tenant, (await providerSettingsOf(executor, tenant.id)).sandboxAppName).toLowerCase();
+  const reservedForSandbox = claimed.startsWith(SANDBOX_PREFIX) && claimed !== own;
   const [takenBySettings] = await executor
     .select({ tenantId: providerSettings.tenantId })
     .from(providerSettings)
@@ -166,7 +171,7 @@ async function accountOf(
 ): Promise<ProviderAccount | undefined> {
   const wanted = provider ?? row.provider;
   if (wanted === 'meta') return metaAccountOf(row, options.box);
-  const appName = row.appName ?? (options.sandbox ? sandboxAppName(tenant.slug) : null);
+  const appName = row.appName ?? (options.sandbox ? sandboxAppName(tenant, row.sandboxAppName) : null);
   const sourceNumber = row.sourceNumber ?? (options.sandbox ? SANDBOX_SOURCE_NUMBER : null);
   if (!appName || !sourceNumber) return undefined;
   return { provider: 'gupshup', appName, sourceNumber, apiKey: await options.gupshupApiKey(appName) };
@@ -180,7 +185,8 @@ export async function webhookAccount(
   provider: ProviderName,
 ): Promise<ProviderAccount> {
   const row = await providerSettingsOf(executor, tenant.id);
-  if (provider === 'gupshup') return { provider, appName: row.appName ?? sandboxAppName(tenant.slug), sourceNumber: row.sourceNumber ?? '', apiKey: '' };
+  if (provider === 'gupshup')
+    return { provider, appName: row.appName ?? sandboxAppName(tenant, row.sandboxAppName), sourceNumber: row.sourceNumber ?? '', apiKey: '' };
   return {
     provider,
     phoneNumberId: row.metaPhoneNumberId ?? '',
@@ -291,6 +297,7 @@ const sandboxAppColumns = {
   slug: tenants.slug,
   name: tenants.name,
   appName: providerSettings.appName,
+  sandboxAppName: providerSettings.sandboxAppName,
   sourceNumber: providerSettings.sourceNumber,
   secret: providerSettings.webhookSecret,
 };
@@ -299,10 +306,10 @@ async function sandboxAppOf(
   executor: DbExecutor,
   publicUrl: string,
   appSecret: string,
-  row: { id: string; slug: string; name: string; appName: string | null; sourceNumber: string | null; secret: string | null },
+  row: { id: string; slug: string; name: string; appName: string | null; sandboxAppName: string | null; sourceNumber: string | null; secret: string | null },
 ) {
   const secret = row.secret ?? (await providerSettingsOf(executor, row.id)).webhookSecret;
-  const appName = row.appName ?? sandboxAppName(row.slug);
+  const appName = row.appName ?? sandboxAppName(row, row.sandboxAppName);
   return {
     appName,
     apiKey: sandboxApiKey(appSecret, appName),
@@ -325,12 +332,25 @@ export async function allSandboxApps(executor: DbExecutor, publicUrl: string, ap
  * the fake looks its app up on every send and callback, and reading every company's each time grew with the platform.
  */
 export async function sandboxAppNamed(executor: DbExecutor, publicUrl: string, appSecret: string, appName: string) {
-  const slug = appName.startsWith(SANDBOX_PREFIX) ? appName.slice(SANDBOX_PREFIX.length) : undefined;
+  const generated = new RegExp(`^${SANDBOX_PREFIX}(.+)-([0-9a-f]{${SANDBOX_ID_PART}})$`).exec(appName);
   const [row] = await executor
     .select(sandboxAppColumns)
     .from(tenants)
     .leftJoin(providerSettings, eq(providerSettings.tenantId, tenants.id))
-    .where(or(eq(providerSettings.appName, appName), slug === undefined ? undefined : and(isNull(providerSettings.appName), eq(tenants.slug, slug))))
+    .where(
+      or(
+        eq(providerSettings.appName, appName),
+        and(isNull(providerSettings.appName), eq(providerSettings.sandboxAppName, appName)),
+        generated
+          ? and(
+              isNull(providerSettings.appName),
+              isNull(providerSettings.sandboxAppName),
+              eq(tenants.slug, generated[1]!),
+              sql`left(replace(${tenants.id}::text, '-', ''), ${SANDBOX_ID_PART}) = ${generated[2]!}`,
+            )
+          : undefined,
+      ),
+    )
     .limit(1);
   return row && sandboxAppOf(executor, publicUrl, appSecret, row);
 }

@@ -33,7 +33,7 @@ const deliver = (path: string, body: string) => t.app.inject({ method: 'POST', u
 
 const customerMessage = (owner: Owner, phone = '5215512345678') =>
   JSON.stringify({
-    app: sandboxAppName(owner.tenant.slug),
+    app: sandboxAppName(owner.tenant),
     timestamp: Date.now(),
     version: 2,
     type: 'message',

@@ -96,6 +96,8 @@ const envSchema = z.object({
   SESSION_MAX_DAYS: sessionDays.default(90),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+  /** Sandbox mode: the wait between the statuses the fakes send for one message (enqueued, sent, delivered, read). */
+  SANDBOX_STATUS_STEP_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0).max(600_000).default(400),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(1_000).max(600_000).default(20_000),
   /** Jobs one process runs at once (listeners...; a batch of up to ten sends counts as one). */
   JOB_CONCURRENCY: z.coerce
@@ -193,6 +195,7 @@ function resolveConfig(env: z.infer<typeof envSchema>) {
     logLevel: env.LOG_LEVEL,
     metricsToken: env.METRICS_TOKEN,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    sandboxStatusStepMs: env.SANDBOX_STATUS_STEP_MS,
     jobConcurrency: env.JOB_CONCURRENCY,
     jobDbConnections: env.JOB_DB_CONNECTIONS,
     retention: {

@@ -65,7 +65,7 @@ describe('request ids', () => {
     const webhookPath = new URL(settings.webhookUrl as string).pathname;
     const secret = webhookPath.split('/').pop()!;
     const delivery = JSON.stringify({
-      app: sandboxAppName(owner.tenant.slug),
+      app: sandboxAppName(owner.tenant),
       timestamp: Date.now(),
       version: 2,
       type: 'message',

@@ -77,7 +77,7 @@ describe('GET /metrics series', () => {
     const settings = (await t.app.inject({ method: 'GET', url: '/api/gupshup/settings', headers: bearer(owner.token) })).json();
     const path = new URL(settings.webhookUrl as string).pathname;
     const delivery = JSON.stringify({
-      app: sandboxAppName(owner.tenant.slug),
+      app: sandboxAppName(owner.tenant),
       timestamp: Date.now(),
       version: 2,
       type: 'message',

@@ -130,7 +130,7 @@ describe('sessions and live connections', () => {
 
     const arrives = nextEvent(stays, 'message:new');
     await t.app.sandboxPhone!.customerSends({
-      appName: sandboxAppName(owner.tenant.slug),
+      appName: sandboxAppName(owner.tenant),
       phone: '5215511112222',
       name: 'Cliente',
       kind: 'text',

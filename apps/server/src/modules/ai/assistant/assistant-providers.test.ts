@@ -33,7 +33,7 @@ async function companyWithAssistant(t: TestApp, assistant: Record<string, unknow
   });
   expect(saved.statusCode, saved.body).toBe(200);
   phones += 1;
-  const customer = { appName: sandboxAppName(owner.tenant.slug), phone: `52155900${String(phones).padStart(5, '0')}`, name: 'Ana' };
+  const customer = { appName: sandboxAppName(owner.tenant), phone: `52155900${String(phones).padStart(5, '0')}`, name: 'Ana' };
   const says = (text: string) => t.app.sandboxPhone!.customerSends({ ...customer, kind: 'text', text });
   const card = async () => {
     const board = (await call('GET', `/funnels/${funnel!.id}/board`)).json() as {

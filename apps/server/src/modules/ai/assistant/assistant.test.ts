@@ -59,7 +59,7 @@ async function companyWithAssistant(options: { plan?: 'basic' | 'professional'; 
   // A basic plan cannot switch the assistant on through the API: the test writes it as a company that changed plan would have it.
   if (options.plan !== 'basic') expect(saved.statusCode, saved.body).toBe(200);
   phones += 1;
-  const customer = { appName: sandboxAppName(owner.tenant.slug), phone: `52155700${String(phones).padStart(5, '0')}`, name: 'Lucía' };
+  const customer = { appName: sandboxAppName(owner.tenant), phone: `52155700${String(phones).padStart(5, '0')}`, name: 'Lucía' };
   const says = (text: string) => t.app.sandboxPhone!.customerSends({ ...customer, kind: 'text', text });
   const card = async () => {
     const board = (await call('GET', `/funnels/${funnel!.id}/board`)).json() as { columns: { cards: { id: string; phone: string; aiEnabled: boolean }[] }[] };
@@ -305,7 +305,7 @@ describe('without a model', () => {
       const [column] = (await call('GET', `/funnels/${funnel!.id}/columns`)).json() as { id: string }[];
       await call('PUT', `/columns/${column!.id}`, { gemini_config: { isEnabled: true, systemPrompt: '', tools: [], quietSeconds: 0 } });
       await bare.app.sandboxPhone!.customerSends({
-        appName: sandboxAppName(owner.tenant.slug),
+        appName: sandboxAppName(owner.tenant),
         phone: '5215579999999',
         name: 'Ana',
         kind: 'text',

@@ -32,7 +32,7 @@ async function company(name = 'Peluquería Sol') {
   });
   expect(saved.statusCode, saved.body).toBe(200);
   phones += 1;
-  const customer = { appName: sandboxAppName(owner.tenant.slug), phone: `52155800${String(phones).padStart(5, '0')}`, name: 'Ana' };
+  const customer = { appName: sandboxAppName(owner.tenant), phone: `52155800${String(phones).padStart(5, '0')}`, name: 'Ana' };
   const says = async (text: string) => {
     await t.app.sandboxPhone!.customerSends({ ...customer, kind: 'text', text });
     await t.app.queue.drain();
