@@ -126,7 +126,7 @@ function parseStatus(envelope: Json, payload: Json, receivedAt: Date): InboundEv
       timestamp,
       providerMessageId: identifier(payload.id, 'payload.id', MAX_PROVIDER_ID),
       whatsappMessageId: identifier(inner.whatsappMessageId, 'payload.payload.whatsappMessageId', MAX_PROVIDER_ID),
-      ...(status === 'failed' ? { failure: gupshupFailure(cleanText(inner.code), cleanText(inner.reason)) } : {}),
+      ...(status === 'failed' ? { failure: gupshupFailure(cleanText(inner.code)) } : {}),
     };
   }
   return {

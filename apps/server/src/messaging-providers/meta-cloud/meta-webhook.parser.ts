@@ -111,17 +111,15 @@ function parseStatus(status: Json, receivedAt: Date): InboundEvent | undefined {
   if (!state) return undefined;
   const id = identifier(status.id, 'statuses[].id', MAX_PROVIDER_ID);
   if (!id) throw new MalformedDelivery('Estado sin statuses[].id.');
+  // Meta's title and details are English: the failure is read by its code alone.
   const error = list(status.errors)[0];
-  const details = error && isObject(error.error_data) ? cleanText(error.error_data.details) : undefined;
   return {
     kind: 'status',
     status: state,
     providerMessageId: id,
     whatsappMessageId: id,
     timestamp: toDate(status.timestamp, receivedAt),
-    ...(state === 'failed'
-      ? { failure: metaFailure(error ? metaCode(error.code) : undefined, details ?? cleanText(error?.message) ?? cleanText(error?.title)) }
-      : {}),
+    ...(state === 'failed' ? { failure: metaFailure(error ? metaCode(error.code) : undefined) } : {}),
   };
 }
 

@@ -252,6 +252,7 @@ describe("Meta's webhook at /webhooks/meta/{tenant}/{secret}", () => {
     expect((await post(sign(settings.appSecret))).statusCode).toBe(200);
     expect(await stored()).toHaveLength(1);
   });
+
 });
 
 describe('chatting through Meta', () => {
@@ -342,7 +343,10 @@ describe('chatting through Meta', () => {
       const row = await messageRow(started.message.id);
       return row.ack === -1 && row;
     });
-    expect(failed).toMatchObject({ errorReason: 'El cliente no tiene WhatsApp', errorCode: '131026' });
+    expect(failed).toMatchObject({
+      errorReason: 'WhatsApp no pudo entregarlo: el número no tiene WhatsApp, o el cliente debe actualizar la app o aceptar sus términos',
+      errorCode: '131026',
+    });
     const timeline = (await call(owner, 'GET', `/cards/${started.card.id}/messages`)).json();
     expect(JSON.stringify(timeline)).toContain('"errorCode":"131026"');
 
