@@ -87,5 +87,7 @@ test('a company switches to Meta Cloud API, chats through it with ticks, and see
   await batches.row('novedades_meta').getByRole('button', { name: 'Ver fallidos' }).click();
   const failed = page.getByTestId('batch-failure-row');
   await expect(failed.getByTestId('batch-failure-phone')).toHaveText('000521550000000');
-  await expect(failed.getByTestId('batch-failure-reason')).toHaveText('El cliente no tiene WhatsApp (código 131026)');
+  await expect(failed.getByTestId('batch-failure-reason')).toHaveText(
+    'WhatsApp no pudo entregarlo: el número no tiene WhatsApp, o el cliente debe actualizar la app o aceptar sus términos (código 131026)',
+  );
 });

@@ -64,39 +64,60 @@ export interface SendResult {
 }
 
 /**
- * What went wrong, in words a person can act on. Each adapter maps its provider's codes onto these kinds;
- * the Spanish reason of a kind is the same whatever the provider (FAILURE_REASONS).
+ * What went wrong, in words a person can act on. Each adapter maps every code of its provider's published list onto
+ * one of these kinds, with a Spanish reason of that code (its table: meta-errors, gupshup-errors); the kind is what
+ * the app acts on (a rate limit slows the number, an expired token says so in Probar conexión…).
  */
 export type FailureKind =
   | 'not_on_whatsapp'
+  | 'invalid_number'
   | 'window_closed'
   | 'template_paused'
   | 'template_disabled'
   | 'template_missing'
   | 'template_mismatch'
   | 'rate_limited'
+  | 'api_limit'
   | 'marketing_limit'
+  | 'experiment'
   | 'opted_out'
+  | 'contact_blocked'
   | 'media'
+  | 'invalid_request'
   | 'token_expired'
   | 'unauthorized'
+  | 'account_restricted'
+  | 'account_setup'
+  | 'number_registration'
   | 'balance'
+  | 'provider_error'
   | 'other';
 
-export const FAILURE_REASONS: Record<Exclude<FailureKind, 'other'>, string> = {
+/** The reason of a kind when its code has none of its own (a code the tables do not list). */
+export const FAILURE_REASONS: Record<FailureKind, string> = {
   not_on_whatsapp: 'El cliente no tiene WhatsApp',
+  invalid_number: 'El número del cliente no es válido: revisa que tenga código de país y solo dígitos',
   window_closed: 'Ventana de 24 horas cerrada: usa una plantilla',
-  template_paused: 'Plantilla pausada por Meta',
-  template_disabled: 'Plantilla desactivada por Meta',
+  template_paused: 'Plantilla pausada por Meta por baja calidad: edítala o usa otra plantilla',
+  template_disabled: 'Plantilla desactivada por Meta por baja calidad: crea una nueva con otro contenido',
   template_missing: 'La plantilla no existe en WhatsApp o aún no está aprobada',
   template_mismatch: 'La plantilla no coincide con la aprobada (variables, encabezado o idioma)',
   rate_limited: 'Límite de envíos alcanzado: se reintentará',
+  api_limit: 'El proveedor de WhatsApp limitó las llamadas de la cuenta: espera unos minutos y vuelve a enviar',
   marketing_limit: 'WhatsApp limitó los mensajes de marketing a este cliente: inténtalo más tarde',
+  experiment: 'Mensaje no entregado: el número del cliente participa en un experimento de WhatsApp',
   opted_out: 'El cliente pidió no recibir mensajes de la empresa',
+  contact_blocked: 'Tu empresa bloqueó a este cliente en WhatsApp: desbloquéalo para poder escribirle',
   media: 'WhatsApp no pudo usar el archivo (formato, tamaño o enlace)',
+  invalid_request: 'WhatsApp no aceptó el contenido del mensaje: revísalo y vuelve a enviarlo',
   token_expired: 'El token de acceso de Meta venció o no es válido: actualízalo en Conexión WhatsApp',
   unauthorized: 'El proveedor rechazó las credenciales: revisa la Conexión WhatsApp',
+  account_restricted: 'Tu cuenta de WhatsApp Business tiene una restricción: revisa su estado en WhatsApp Manager',
+  account_setup: 'A la cuenta de WhatsApp le falta un paso de configuración: revisa la Conexión WhatsApp',
+  number_registration: 'El número de tu empresa no está bien registrado en WhatsApp: revísalo en WhatsApp Manager',
   balance: 'Saldo insuficiente en la cuenta del proveedor de WhatsApp',
+  provider_error: 'El proveedor de WhatsApp tuvo una falla temporal: vuelve a intentarlo en unos minutos',
+  other: 'WhatsApp rechazó el mensaje sin decir por qué: vuelve a intentarlo y, si se repite, avisa a soporte',
 };
 
 /** The last rate-limited attempt: nothing more will be tried. */
@@ -107,17 +128,40 @@ export interface ProviderFailure {
   /** The provider's code as it sent it (Meta's 131047, Gupshup's 1002…), or null when it gave none. */
   code: string | null;
   kind: FailureKind;
-  /** Spanish, actionable: FAILURE_REASONS of the kind, or the provider's own words for `other`. */
+  /** Spanish, actionable: the reason of the code in its provider's table, else of its kind. Never the provider's words. */
   reason: string;
 }
 
-/** A failure of `kind`; `detail` (the provider's words) is the reason only when the kind has none of its own. */
-export function providerFailure(kind: FailureKind, code: string | number | null | undefined, detail?: string): ProviderFailure {
-  const reason = kind === 'other' ? detail?.trim() || 'El proveedor de WhatsApp rechazó el mensaje' : FAILURE_REASONS[kind];
+/**
+ * One code of a provider's published error list: its title there, our kind of it and what people read.
+ * The title is the provider's (English), kept for operators reading the table; it never reaches a reason.
+ */
+export interface KnownFailure {
+  title: string;
+  kind: FailureKind;
+  /** Spanish: what happened and what to do, at most 200 characters. */
+  reason: string;
+}
+
+/** The reason of a code no table lists: the code itself, so whoever reads it can look it up or pass it on. */
+export const unexplainedFailure = (who: string, code: string) =>
+  `${who} rechazó el mensaje (código ${code}): vuelve a intentarlo y, si se repite, avisa a soporte`;
+
+/**
+ * A failure of `kind`. `reason` is the Spanish reason of the code from its provider's table; without one the kind's
+ * (for `other`, one naming the code). The provider's own words never become the reason: they stay in the
+ * ProviderError's message, for the logs.
+ */
+export function providerFailure(kind: FailureKind, code: string | number | null | undefined, reason?: string): ProviderFailure {
   // A code is a short token the provider sent; anything else (a delivery's garbage) is no code.
   const text = code === null || code === undefined ? '' : String(code);
-  return { code: /^[\w.-]{1,40}$/.test(text) ? text : null, kind, reason };
+  const clean = /^[\w.-]{1,40}$/.test(text) ? text : null;
+  const fallback = kind === 'other' && clean ? unexplainedFailure('WhatsApp', clean) : FAILURE_REASONS[kind];
+  return { code: clean, kind, reason: reason ?? fallback };
 }
+
+/** The failure of a code its provider's table lists. */
+export const knownFailure = (entry: KnownFailure, code: string | number): ProviderFailure => providerFailure(entry.kind, code, entry.reason);
 
 /** A provider refusal or outage; `retryable` says whether trying again later may succeed. */
 export class ProviderError extends Error {

@@ -98,16 +98,21 @@ describe('Gupshup v2 message events', () => {
     ).toMatchObject({
       status: 'failed',
       providerMessageId: 'gs-1',
-      failure: { code: '1002', kind: 'not_on_whatsapp', reason: 'El cliente no tiene WhatsApp' },
+      failure: { code: '1002', kind: 'not_on_whatsapp', reason: 'El cliente no tiene WhatsApp: confirma su número por otra vía' },
     });
   });
 
+  // Gupshup's own reason is English: the code alone decides what people read (gupshup-errors).
   it.each([
-    [4005, 'Template paused', { kind: 'template_paused', reason: 'Plantilla pausada por Meta' }],
-    [1006, 'User outside session and not opted in', { kind: 'window_closed', reason: 'Ventana de 24 horas cerrada: usa una plantilla' }],
-    [4001, 'API rate limited', { kind: 'rate_limited', reason: 'Límite de envíos alcanzado: se reintentará' }],
+    [4005, 'Template paused', { kind: 'template_paused', reason: 'Plantilla pausada por Meta por baja calidad: edítala o usa otra plantilla' }],
+    [
+      1006,
+      'User outside session and not opted in',
+      { kind: 'window_closed', reason: 'Ventana de 24 horas cerrada y el cliente no aceptó recibir plantillas: pide su permiso antes de escribirle' },
+    ],
+    [4001, 'API rate limited', { kind: 'rate_limited', reason: 'Límite de envíos de Gupshup alcanzado: se reintentará' }],
     [131047, 'Re-engagement message', { kind: 'window_closed', reason: 'Ventana de 24 horas cerrada: usa una plantilla' }],
-    [9999, 'Something new', { kind: 'other', reason: 'Something new' }],
+    [9999, 'Something new', { kind: 'other', reason: 'Gupshup rechazó el mensaje (código 9999): vuelve a intentarlo y, si se repite, avisa a soporte' }],
   ])('maps the failed code %s to a reason people can act on, keeping the code', (code, reason, expected) => {
     const [event] = parseGupshupWebhook(envelope('message-event', { id: 'gs-2', type: 'failed', destination: '55', payload: { code, reason } }));
     expect(event).toMatchObject({ failure: { code: String(code), ...expected } });

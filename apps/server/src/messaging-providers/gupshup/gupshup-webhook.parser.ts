@@ -147,7 +147,7 @@ function parseStatus(envelope: Json, payload: Json, receivedAt: Date): InboundEv
       timestamp,
       providerMessageId: identifier(payload.id, 'payload.id', MAX_PROVIDER_ID),
       whatsappMessageId: identifier(inner.whatsappMessageId, 'payload.payload.whatsappMessageId', MAX_PROVIDER_ID),
-      ...(status === 'failed' ? { failure: gupshupFailure(cleanText(inner.code), cleanText(inner.reason)) } : {}),
+      ...(status === 'failed' ? { failure: gupshupFailure(cleanText(inner.code)) } : {}),
     };
   }
   return {
@@ -221,8 +221,7 @@ function parseTemplateEvent(envelope: Json, payload: Json, receivedAt: Date): In
 const gupshupFlavour: EnvelopeFlavour = {
   sendId: (status) => identifier(status.gs_id, 'statuses[].gs_id', MAX_PROVIDER_ID),
   whatsappId: (item) => identifier(item.meta_msg_id ?? item.id, 'meta_msg_id', MAX_PROVIDER_ID),
-  failure: (status) =>
-    status.code !== undefined || status.reason !== undefined ? gupshupFailure(status.code, cleanText(status.reason)) : metaFlavour().failure(status),
+  failure: (status) => (status.code !== undefined || status.reason !== undefined ? gupshupFailure(status.code) : metaFlavour().failure(status)),
 };
 
 /** `user-event`: Gupshup's opt-out (and opt-in again) of a customer, which we keep as their marketing choice. */

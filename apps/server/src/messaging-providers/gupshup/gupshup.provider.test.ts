@@ -5,6 +5,7 @@ import { startUnansweringServers } from '../../../test/support/unanswering-serve
 import { ProviderError } from '../provider.ts';
 import { createGupshupProvider, NO_PLATFORM_API_KEY } from './gupshup.provider.ts';
 import { createGupshupPartnerClient } from './gupshup-partner.client.ts';
+import { GUPSHUP_ERRORS, GUPSHUP_SEND_ERRORS } from './gupshup-errors.ts';
 
 let server: Awaited<ReturnType<typeof startFakeGupshupServer>>;
 const account = { provider: 'gupshup' as const, appName: 'LojaDemo', sourceNumber: '5511888880000', apiKey: 'key-123' };
@@ -88,16 +89,23 @@ describe('Gupshup adapter against the fake', () => {
       .send('5511999990000', { type: 'text', text: 'x' })
       .catch((error) => error);
     expect(outage).toBeInstanceOf(ProviderError);
-    expect(outage).toMatchObject({ retryable: true, status: 503, uncertain: false });
+    // Gupshup's words stay in the message for the logs; people read the failure, an outage's too.
+    expect(outage).toMatchObject({ retryable: true, status: 503, uncertain: false, message: 'Internal Server Error' });
+    expect(outage.failure).toEqual({ kind: 'provider_error', code: '503', reason: GUPSHUP_ERRORS[500]!.reason });
     const invalid = await provider()
       .send('abc', { type: 'text', text: 'x' })
       .catch((error) => error);
     expect(invalid).toMatchObject({ retryable: false, status: 400, message: 'Invalid Destination' });
-    expect(invalid.failure).toEqual({ kind: 'other', code: '400', reason: 'El número de destino no es válido (Invalid Destination)' });
+    expect(invalid.failure).toEqual({
+      kind: 'invalid_number',
+      code: '400',
+      reason: 'El número del cliente no es válido: revisa que tenga código de país y solo dígitos',
+    });
     const wrongApp = await provider({ ...account, appName: 'Other' })
       .send('5511999990000', { type: 'text', text: 'x' })
       .catch((error) => error);
-    expect(wrongApp).toMatchObject({ retryable: false, message: 'Invalid App Details' });
+    expect(wrongApp).toMatchObject({ retryable: false, message: 'Invalid App Details', failure: { kind: 'account_setup', code: '400' } });
+    expect(wrongApp.failure.reason).toBe(GUPSHUP_SEND_ERRORS['Invalid App Details']!.reason);
     const wrongKey = await provider({ ...account, apiKey: 'not-the-key' })
       .send('5511999990000', { type: 'text', text: 'x' })
       .catch((error) => error);

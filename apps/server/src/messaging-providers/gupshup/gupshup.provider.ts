@@ -96,8 +96,10 @@ export function createGupshupProvider(options: GupshupProviderOptions): Messagin
       // A non-JSON answer (an HTML error page from a proxy) is reported by status below.
     }
     if (response.ok && body.status === 'submitted' && body.messageId) return { providerMessageId: body.messageId };
+    // The message keeps Gupshup's own words for the logs; the failure is what people read, an outage's too (Gupshup
+    // publishes its 500), so a send that gave up after its retries fails in Spanish.
     const message = body.message ?? `Gupshup respondió ${response.status}`;
-    const failure = response.status >= 500 ? undefined : gupshupSendFailure(response.status, body.message);
+    const failure = gupshupSendFailure(response.status, body.message);
     throw new ProviderError(message, retryableStatus(response.status), response.status, false, failure);
   }
 

@@ -441,7 +441,13 @@ describe("Meta adapter: Meta's errors in words people can act on (§2.8)", () =>
     const failed = await until(() =>
       events().find((event) => event.kind === 'status' && event.providerMessageId === providerMessageId && event.status === 'failed'),
     );
-    expect(failed).toMatchObject({ failure: { code: '131026', kind: 'not_on_whatsapp', reason: 'El cliente no tiene WhatsApp' } });
+    expect(failed).toMatchObject({
+      failure: {
+        code: '131026',
+        kind: 'not_on_whatsapp',
+        reason: 'WhatsApp no pudo entregarlo: el número no tiene WhatsApp, o el cliente debe actualizar la app o aceptar sus términos',
+      },
+    });
   });
 
   it('130429: past the configured throughput, retryable with the rate-limit reason', async () => {
@@ -455,7 +461,8 @@ describe("Meta adapter: Meta's errors in words people can act on (§2.8)", () =>
     meta.fake.failNextSends({ status: 400, code: 131056, message: '(Business Account, Consumer Account) pair rate limit hit' });
     expect(await failure(line().send(CUSTOMER, { type: 'text', text: 'rápido' }))).toMatchObject({
       retryable: true,
-      failure: { code: '131056', kind: 'rate_limited' },
+      message: expect.stringContaining('pair rate limit hit') as unknown,
+      failure: { code: '131056', kind: 'rate_limited', reason: 'Demasiados mensajes seguidos a este cliente: se reintentará en unos segundos' },
     });
   });
 
@@ -469,7 +476,7 @@ describe("Meta adapter: Meta's errors in words people can act on (§2.8)", () =>
     expect(missing).toMatchObject({ retryable: false, failure: { code: '132001', kind: 'template_missing' } });
   });
 
-  it('132015: a paused template fails in its status with "Plantilla pausada por Meta", and the pause is announced', async () => {
+  it('132015: a paused template fails in its status with "Plantilla pausada por Meta…", and the pause is announced', async () => {
     const template = await approved('promo_pausada', null, 'Promo {{1}}');
     await meta.fake.setTemplateStatus(account.wabaId, template.id, 'PAUSED', 'LOW_QUALITY');
     expect(
@@ -487,7 +494,9 @@ describe("Meta adapter: Meta's errors in words people can act on (§2.8)", () =>
     const failed = await until(() =>
       events().find((event) => event.kind === 'status' && event.providerMessageId === providerMessageId && event.status === 'failed'),
     );
-    expect(failed).toMatchObject({ failure: { code: '132015', kind: 'template_paused', reason: 'Plantilla pausada por Meta' } });
+    expect(failed).toMatchObject({
+      failure: { code: '132015', kind: 'template_paused', reason: 'Plantilla pausada por Meta por baja calidad: edítala o usa otra plantilla' },
+    });
   });
 
   it('190: an expired token, final, and Probar conexión says what to do', async () => {

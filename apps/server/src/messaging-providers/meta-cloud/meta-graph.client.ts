@@ -93,7 +93,7 @@ export function createGraphClient(options: GraphClientOptions) {
       if (response.ok && !error) return answer;
       const message = error ? `(#${error.code ?? '?'}) ${error.details ?? error.message ?? 'Error de Meta'}` : `Meta respondió ${response.status}`;
       // An outage says nothing about the message; a Meta error always does.
-      const failure = error || response.status < 500 ? metaFailure(error?.code, error?.details ?? error?.message) : undefined;
+      const failure = error || response.status < 500 ? metaFailure(error?.code) : undefined;
       throw new ProviderError(message, metaRetryable(error?.code, response.status), response.status, false, failure);
     },
   };

@@ -108,7 +108,11 @@ describe('Meta statuses (§3.5)', () => {
     expect(parse(status({ status: 'played' }))[0]).toMatchObject({ status: 'read' });
     expect(parse(status({ status: 'failed', errors: [{ code: 131026, title: 'Message undeliverable', error_data: { details: 'x' } }] }))[0]).toMatchObject({
       status: 'failed',
-      failure: { code: '131026', kind: 'not_on_whatsapp', reason: 'El cliente no tiene WhatsApp' },
+      failure: {
+        code: '131026',
+        kind: 'not_on_whatsapp',
+        reason: 'WhatsApp no pudo entregarlo: el número no tiene WhatsApp, o el cliente debe actualizar la app o aceptar sus términos',
+      },
     });
     expect(parse(status({ status: 'failed', errors: [{ code: 131047, title: 'Re-engagement message' }] }))[0]).toMatchObject({
       failure: { code: '131047', reason: 'Ventana de 24 horas cerrada: usa una plantilla' },
@@ -116,7 +120,17 @@ describe('Meta statuses (§3.5)', () => {
     expect(
       parse(status({ status: 'failed', errors: [{ code: 135000, title: 'Generic user error', error_data: { details: 'Algo nuevo' } }] }))[0],
     ).toMatchObject({
-      failure: { code: '135000', kind: 'other', reason: 'Algo nuevo' },
+      // Meta's details (English) never become the reason: the code's reason does.
+      failure: {
+        code: '135000',
+        kind: 'invalid_request',
+        reason: 'WhatsApp no entendió los datos del mensaje: revisa su contenido y vuelve a enviarlo; si se repite, avisa a soporte',
+      },
+    });
+    expect(
+      parse(status({ status: 'failed', errors: [{ code: 139999, title: 'Something new', error_data: { details: 'Something new happened' } }] }))[0],
+    ).toMatchObject({
+      failure: { code: '139999', kind: 'other', reason: 'WhatsApp rechazó el mensaje (código 139999): vuelve a intentarlo y, si se repite, avisa a soporte' },
     });
     expect(parse(status({ status: 'failed' }))[0]).toMatchObject({ failure: { code: null, kind: 'other' } });
     expect(parse(status({ status: 'deleted' }))).toEqual([]);

@@ -252,10 +252,10 @@ export interface EnvelopeFlavour {
 export const metaFlavour = (phoneNumberId?: string): EnvelopeFlavour => ({
   sendId: (status) => identifier(status.id, 'statuses[].id', MAX_PROVIDER_ID),
   whatsappId: (item) => identifier(item.id, 'id', MAX_PROVIDER_ID),
+  // Meta's title and details are English: the failure is read by its code alone.
   failure: (status) => {
     const error = list(status.errors)[0];
-    const details = error && isObject(error.error_data) ? cleanText(error.error_data.details) : undefined;
-    return metaFailure(error ? metaCode(error.code) : undefined, details ?? cleanText(error?.message) ?? cleanText(error?.title));
+    return metaFailure(error ? metaCode(error.code) : undefined);
   },
   phoneNumberId,
 });

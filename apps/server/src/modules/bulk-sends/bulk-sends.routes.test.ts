@@ -399,7 +399,7 @@ describe('POST /api/funnels/{id}/batches', () => {
       sent_count: 0,
       failed_count: 2,
       total_messages: 2,
-      failure_reason: 'El número de destino no es válido (Invalid Destination)',
+      failure_reason: 'El número del cliente no es válido: revisa que tenga código de país y solo dígitos',
     });
     // Refused sends never reached WhatsApp: nothing is billed.
     expect((await call(owner, 'GET', '/usage')).json()).toMatchObject({ totalCost: 0, utilityTemplateCount: 0, failedUnbilledCount: 0 });
@@ -422,7 +422,7 @@ describe('POST /api/funnels/{id}/batches', () => {
       status: 'failed',
       sent_count: 0,
       failed_count: 2,
-      failure_reason: 'Plantilla pausada por Meta',
+      failure_reason: 'Plantilla pausada por Meta por baja calidad: edítala o usa otra plantilla',
     });
     expect((await call(owner, 'GET', '/usage')).json()).toMatchObject({ totalCost: 0, utilityTemplateCount: 0, failedUnbilledCount: 2 });
 
@@ -947,7 +947,7 @@ describe('GET /api/batches/{id}/failures', () => {
     const failures = await call(owner, 'GET', `/batches/${created.id}/failures`);
     expect(failures.statusCode).toBe(200);
     expect(failures.json()).toEqual([
-      { row_number: 3, phone: '0005215561000', contact_name: 'Beto', reason: 'El cliente no tiene WhatsApp', code: '1002' },
+      { row_number: 3, phone: '0005215561000', contact_name: 'Beto', reason: 'El cliente no tiene WhatsApp: confirma su número por otra vía', code: '1002' },
       { row_number: 4, phone: null, contact_name: 'Cata', reason: expect.any(String) as unknown, code: null },
     ]);
     // The same list under /api (the tenant from the session).

@@ -143,9 +143,9 @@ export async function answerWebhookHandshake(deps: InboundDeps, provider: Provid
  * Verifies the tenant's webhook secret and the provider's signature, then hands the delivery to the intake: once it
  * is stored there it will not be lost, and the webhook answers (providers retry any non-2xx answer, Gupshup within
  * 10 s). The intake applies it right after (docs/decisions/0015). A delivery with a wrong secret or signature is
- * refused (401); for an existing company it is recorded too (a webhook URL copied wrong shows on its activity
- * panel), for no company it leaves no trace. The provider is the URL's: a late status from the provider a company
- * left still reaches its message.
+ * refused (401); for an existing company it is recorded too, with the advice of the provider it came through (a
+ * webhook URL copied wrong, or Meta's app secret not saved, shows on its activity panel), for no company it leaves
+ * no trace. The provider is the URL's: a late status from the provider a company left still reaches its message.
  */
 export async function receiveWebhook(
   deps: InboundDeps,
@@ -161,7 +161,10 @@ export async function receiveWebhook(
   if (!tenant || !receiver || !receiver.authentic(delivery)) {
     deps.onDelivery?.('refused');
     const counter = deps.deliveryCounter;
-    if (tenant && counter) await noted(deps, () => recordWrongSecret(deps.db, counter, tenant.id, keptBody(delivery.rawBody.toString('utf8')), receivedAt));
+    if (tenant && counter) {
+      const refusal = { provider, cause: authentic ? 'signature' : 'secret' } as const;
+      await noted(deps, () => recordWrongSecret(deps.db, counter, tenant.id, refusal, keptBody(delivery.rawBody.toString('utf8')), receivedAt));
+    }
     throw unauthorized(WEBHOOK_UNAUTHORIZED);
   }
   await deps.intake.accept({ tenantId: tenant.id, provider, body: delivery.rawBody, receivedAt });

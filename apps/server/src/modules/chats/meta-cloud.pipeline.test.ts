@@ -11,6 +11,7 @@ import { PNG_PIXEL } from '../../../test/support/templates.ts';
 import { createSecretBox } from '../../platform/crypto/secret-box.ts';
 import { META_NUMBER_TAKEN, META_TOKEN_REQUIRED, sandboxAppName } from '../tenants/index.ts';
 import { SendPacer } from '../send-pacing/index.ts';
+import { REFUSED_DELIVERY_REASONS } from './webhook-activity.ts';
 
 // A company switches to Meta's Cloud API in sandbox mode: the in-process fake Cloud API plays Meta with the
 // credentials the company saved, signs its webhooks with the saved app secret, and the real webhook takes them.
@@ -252,6 +253,29 @@ describe("Meta's webhook at /webhooks/meta/{tenant}/{secret}", () => {
     expect((await post(sign(settings.appSecret))).statusCode).toBe(200);
     expect(await stored()).toHaveLength(1);
   });
+
+  it("shows each refused delivery on the activity panel with Meta's advice: the app secret for a signature, the dashboard for a URL", async () => {
+    const { owner } = await companyOnMeta();
+    const { metaWebhookUrl } = (await call(owner, 'GET', '/whatsapp/settings')).json();
+    const path = new URL(metaWebhookUrl as string).pathname;
+    const raw = JSON.stringify({ object: 'whatsapp_business_account', entry: [] });
+    const post = (url: string, signature: string) =>
+      t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature }, payload: raw });
+    const signedWrong = `sha256=${createHmac('sha256', 'otro-secreto').update(raw).digest('hex')}`;
+    expect((await post(path, signedWrong)).statusCode).toBe(401);
+    expect((await post(path.replace(/[^/]+$/, 'secreto-viejo'), signedWrong)).statusCode).toBe(401);
+    const refused = (await call(owner, 'GET', '/whatsapp/activity')).json().refusedDeliveries as Array<{ kind: string; reason: string }>;
+    expect(refused.map(({ kind, reason }) => [kind, reason]).sort()).toEqual(
+      [
+        ['wrong_secret', REFUSED_DELIVERY_REASONS.meta.signature],
+        ['wrong_secret', REFUSED_DELIVERY_REASONS.meta.secret],
+      ].sort(),
+    );
+    // Meta's advice, not Gupshup's: where Meta keeps its webhook settings and what of ours goes there.
+    expect(REFUSED_DELIVERY_REASONS.meta.signature).toContain('secreto de la app');
+    expect(REFUSED_DELIVERY_REASONS.meta.secret).toMatch(/app de Meta.*token de verificación/);
+    for (const { reason } of refused) expect(reason).not.toContain('Gupshup');
+  });
 });
 
 describe('chatting through Meta', () => {
@@ -342,7 +366,10 @@ describe('chatting through Meta', () => {
       const row = await messageRow(started.message.id);
       return row.ack === -1 && row;
     });
-    expect(failed).toMatchObject({ errorReason: 'El cliente no tiene WhatsApp', errorCode: '131026' });
+    expect(failed).toMatchObject({
+      errorReason: 'WhatsApp no pudo entregarlo: el número no tiene WhatsApp, o el cliente debe actualizar la app o aceptar sus términos',
+      errorCode: '131026',
+    });
     const timeline = (await call(owner, 'GET', `/cards/${started.card.id}/messages`)).json();
     expect(JSON.stringify(timeline)).toContain('"errorCode":"131026"');
 

@@ -246,9 +246,9 @@ describe('POST /api/message/template', () => {
       const [row] = await t.database.db.select().from(messages).where(eq(messages.id, message.id));
       return row!.ack === -1 ? row : undefined;
     });
-    expect(failed).toMatchObject({ errorReason: 'Plantilla pausada por Meta', errorCode: '4005' });
+    expect(failed).toMatchObject({ errorReason: 'Plantilla pausada por Meta por baja calidad: edítala o usa otra plantilla', errorCode: '4005' });
     const timeline = (await call(owner, 'GET', `/cards/${card.id}/messages`)).json();
-    expect(JSON.stringify(timeline)).toContain('Plantilla pausada por Meta');
+    expect(JSON.stringify(timeline)).toContain('Plantilla pausada por Meta por baja calidad: edítala o usa otra plantilla');
     expect(await usageOf(owner)).toMatchObject({ utilityTemplateCount: 0, totalCost: 0, failedUnbilledCount: 1 });
   });
 });

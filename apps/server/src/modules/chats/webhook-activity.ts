@@ -2,6 +2,7 @@ import { and, desc, eq, gte, sql } from 'drizzle-orm';
 import { cards, messages, webhookDeliveryHours, webhookRejections } from '../../../db/schema/index.ts';
 import { withoutForbiddenCharacters } from '@embudo/contracts/text';
 import { queryRows, type Db } from '../../platform/db/database.ts';
+import type { ProviderName } from '../../messaging-providers/provider.ts';
 
 /** What one webhook delivery was, per company and hour (the activity panel's chart and "last" times). */
 export type DeliveryKind = 'message' | 'status' | 'refused' | 'malformed';
@@ -17,8 +18,26 @@ export const keptBody = (rawBody: string) => withoutForbiddenCharacters(rawBody.
 
 export const WRONG_SECRET_RECORDS_PER_HOUR = 60;
 
-export const WRONG_SECRET_REASON =
-  'La URL del webhook no lleva el secreto de la empresa: copia otra vez en Gupshup la URL de webhook que muestra Conexión WhatsApp.';
+/** Why a delivery is refused: the secret in its URL is not the company's, or the provider's signature does not match. */
+export type RefusalCause = 'secret' | 'signature';
+
+/**
+ * What a refused delivery's row says, by the provider it came through: the advice is where that provider keeps
+ * the webhook settings (Gupshup's app, Meta's app dashboard) and what of ours goes there. Gupshup signs nothing, so
+ * only its URL can be wrong.
+ */
+export const REFUSED_DELIVERY_REASONS: Record<ProviderName, Record<RefusalCause, string>> = {
+  gupshup: {
+    secret: 'La URL del webhook no lleva el secreto de la empresa: copia otra vez en Gupshup la URL de webhook que muestra Conexión WhatsApp.',
+    signature: 'Gupshup envió una entrega que no se pudo verificar: copia otra vez en Gupshup la URL de webhook que muestra Conexión WhatsApp.',
+  },
+  meta: {
+    secret:
+      'La URL del webhook no lleva el secreto de la empresa: en el panel de tu app de Meta (WhatsApp › Configuración) pega otra vez la URL de devolución de llamada y el token de verificación que muestra Conexión WhatsApp.',
+    signature:
+      'La firma de Meta no coincide con el secreto de la app guardado: copia el secreto de la app (Configuración básica de tu app en Meta) en Conexión WhatsApp y guárdalo.',
+  },
+};
 
 const HOUR_MS = 3_600_000;
 /** How often buffered counts are written: one upsert per company, hour and kind, not one per delivery. */
@@ -104,11 +123,28 @@ export class DeliveryCounter {
   }
 }
 
-/** Records a delivery for this company whose secret was wrong (a webhook URL copied wrong), within the hourly cap. */
-export async function recordWrongSecret(db: Db, counter: DeliveryCounter, tenantId: string, rawBody: string, receivedAt: Date): Promise<void> {
+/** What a refused delivery came through, and why it was refused. */
+export interface Refusal {
+  provider: ProviderName;
+  cause: RefusalCause;
+}
+
+/**
+ * Records a delivery for this company whose secret or signature was wrong (a webhook URL copied wrong, an app
+ * secret not saved), within the hourly cap, with the advice of the provider it came through.
+ */
+export async function recordWrongSecret(
+  db: Db,
+  counter: DeliveryCounter,
+  tenantId: string,
+  refusal: Refusal,
+  rawBody: string,
+  receivedAt: Date,
+): Promise<void> {
   counter.count(tenantId, 'refused', receivedAt);
   if (counter.mayRecordWrongSecret(tenantId, receivedAt)) {
-    await db.insert(webhookRejections).values({ tenantId, kind: 'wrong_secret', reason: WRONG_SECRET_REASON, rawBody, receivedAt });
+    const reason = REFUSED_DELIVERY_REASONS[refusal.provider][refusal.cause];
+    await db.insert(webhookRejections).values({ tenantId, kind: 'wrong_secret', reason, rawBody, receivedAt });
   }
 }
 

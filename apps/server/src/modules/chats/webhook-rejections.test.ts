@@ -84,7 +84,8 @@ describe('webhook deliveries it cannot use', () => {
       JSON.stringify({ app: 'Demo', timestamp: Date.now(), version: 2, type: 'user-event', payload: { phone: '52155', type: 'opted-in' } }),
     );
     expect(userEvent.statusCode).toBe(200);
-    // A webhook URL copied wrong shows on the company's activity panel (issue 17); nothing else was stored.
+    // A webhook URL copied wrong shows on the company's activity panel (issue 17), with Gupshup's advice since the
+    // delivery came through Gupshup's URL (issue 43); nothing else was stored.
     expect(await rejectionsOf(owner.tenant.id)).toMatchObject([
       {
         kind: 'wrong_secret',

@@ -128,7 +128,7 @@ describe('the token bucket of a sending number', () => {
 describe('which refusals slow the number', () => {
   it("Meta's throughput limit and Gupshup's 429 do; a pair rate limit (one customer written to too fast) and other refusals do not", () => {
     expect(slowsTheNumber(providerFailure('rate_limited', 130429))).toBe(true);
-    expect(slowsTheNumber(providerFailure('rate_limited', 429, 'Too Many Requests'))).toBe(true);
+    expect(slowsTheNumber(providerFailure('rate_limited', 429))).toBe(true);
     expect(slowsTheNumber(providerFailure('rate_limited', 4001))).toBe(true);
     expect(slowsTheNumber(providerFailure('rate_limited', 131056))).toBe(false);
     expect(slowsTheNumber(providerFailure('not_on_whatsapp', 131026))).toBe(false);

@@ -15,7 +15,8 @@ let t: TestApp;
 let gupshup: Awaited<ReturnType<typeof startFakeGupshupServer>>;
 let adminToken: string;
 const ADMIN = { email: 'operador@embudo.test', password: 'Operador123' };
-const PROVIDER_REFUSAL = 'La plantilla no existe en WhatsApp o aún no está aprobada';
+// Gupshup's 4003 (No Template Match), in the words of its table.
+const PROVIDER_REFUSAL = 'El mensaje no coincide con ninguna plantilla aprobada en Gupshup: sincroniza las plantillas y elige una aprobada';
 
 beforeAll(async () => {
   // The failed callback comes a while after Gupshup accepted the send, as the real one reports it, not before we stored its id.
