@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { MARKETING_OPTED_OUT } from '@embudo/contracts/http/chats';
 import { OPT_OUT_KEYWORDS_LIST, OPT_OUT_KEYWORDS_REQUIRED, OPT_OUT_KEYWORDS_TOO_MANY } from '@embudo/contracts/http/whatsapp';
-import { cards, contacts, jobs, messages, providerSettings, usageEvents } from '../../../db/schema/index.ts';
+import { cards, contacts, jobs, messages, providerSettings, scheduledMessages, usageEvents } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { signInMember } from '../../../test/support/members.ts';
@@ -112,6 +112,42 @@ describe('a customer who opted out of marketing', () => {
     await customerWrites(owner, '5215570000003', 'no quiero baja');
     const sent = await call(owner, 'POST', '/message/template', { cardId: card.id, templateId: promo.id, variables: ['Ana'] });
     expect(sent.statusCode, sent.body).toBe(201);
+  });
+});
+
+describe('a scheduled marketing template', () => {
+  const inHours = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
+
+  it('is refused (400, nothing scheduled) for a customer who opted out; a utility one is scheduled', async () => {
+    const owner = await registerTenant(t.app);
+    const promo = await approvedTemplate(t, owner, PROMO);
+    const aviso = await approvedTemplate(t, owner, AVISO);
+    await customerWrites(owner, '5215570000040', 'BAJA');
+    const card = await chatOf(owner, '5215570000040');
+    const refused = await call(owner, 'POST', '/message/schedule', { cardId: card.id, scheduledFor: inHours(48), templateId: promo.id, variables: ['Ana'] });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe(MARKETING_OPTED_OUT);
+    expect(await db().select().from(scheduledMessages).where(eq(scheduledMessages.cardId, card.id))).toHaveLength(0);
+    const scheduled = await call(owner, 'POST', '/message/schedule', { cardId: card.id, scheduledFor: inHours(48), templateId: aviso.id, variables: ['Ana'] });
+    expect(scheduled.statusCode, scheduled.body).toBe(201);
+  });
+
+  it('fails with the reason, unsent, when the customer opted out after it was scheduled', async () => {
+    const owner = await registerTenant(t.app);
+    const promo = await approvedTemplate(t, owner, PROMO);
+    await customerWrites(owner, '5215570000041', 'hola');
+    const card = await chatOf(owner, '5215570000041');
+    const scheduled = await call(owner, 'POST', '/message/schedule', { cardId: card.id, scheduledFor: inHours(48), templateId: promo.id, variables: ['Ana'] });
+    expect(scheduled.statusCode, scheduled.body).toBe(201);
+    await customerWrites(owner, '5215570000041', 'Stop');
+    await db()
+      .update(jobs)
+      .set({ runAt: new Date(Date.now() - 1000) })
+      .where(and(eq(jobs.tenantId, owner.tenant.id), eq(jobs.name, 'chats.send-scheduled')));
+    await t.app.queue.drain();
+    const [item] = await db().select().from(scheduledMessages).where(eq(scheduledMessages.id, scheduled.json().id));
+    expect(item).toMatchObject({ status: 'failed', errorReason: MARKETING_OPTED_OUT });
+    expect(await outboundOf(owner)).toHaveLength(0);
   });
 });
 
