@@ -152,6 +152,7 @@ const seeds: Record<string, Seed> = {
   'POST /api/whatsapp/settings/test': {
     body: () => ({ provider: 'meta', phoneNumberId: '109876543210987', wabaId: '204567890123456', accessToken: 'EAAG-fuzz', appSecret: 'secreto' }),
   },
+  'PUT /api/whatsapp/opt-out-keywords': { body: () => ({ keywords: ['BAJA', 'ALTO'] }) },
   'PUT /api/bot-settings': { body: (f) => ({ enabled: false, message: 'Hola', triggerColumnId: null, menuColumnIds: [f.columnId] }) },
   'POST /api/templates': {
     body: () => ({

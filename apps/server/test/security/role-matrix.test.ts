@@ -193,6 +193,9 @@ const matrix: Record<string, Entry> = {
     expect: { ...managers, stranger: 409 },
     call: (f) => ({ body: { provider: 'gupshup', appName: f.appName, sourceNumber: '5215500000000' } }),
   },
+  // Issue 43: Baja de marketing, the company's opt-out words.
+  'GET /api/whatsapp/opt-out-keywords': { expect: managers },
+  'PUT /api/whatsapp/opt-out-keywords': { expect: managers, call: () => ({ body: { keywords: ['BAJA', 'ALTO'] } }) },
   'GET /api/bot-settings': { expect: managers },
   // The WhatsApp activity panel (issue 17): owners and admins; a failed job of A is a 404 to B.
   'GET /api/whatsapp/activity': { expect: managers },

@@ -28,7 +28,10 @@ export const sendRateResponse = z.object({
   messagesPerSecond: z.number(),
   /** True while the operator has set nothing: the rate is the provider's documented default. */
   isDefault: z.boolean(),
-  /** Lower than messagesPerSecond after the provider's rate-limit answers, until it climbs back. */
+  /**
+   * Lower than messagesPerSecond after the provider's rate-limit answers, until it climbs back, and while the number's
+   * quality is medium (half) or low (a quarter).
+   */
   currentMessagesPerSecond: z.number(),
 });
 export type SendRate = z.infer<typeof sendRateResponse>;

@@ -175,6 +175,12 @@ export const chatContextResponse = z.object({
 });
 export type ChatContext = z.infer<typeof chatContextResponse>;
 
+/**
+ * Issue 43: why a marketing template does not go to a customer who opted out (a bulk send's row, a single send).
+ * Utility and authentication templates still go.
+ */
+export const MARKETING_OPTED_OUT = 'El cliente pidió no recibir mensajes de marketing';
+
 export const noteResponse = z.object({
   id: z.string(),
   cardId: z.string(),

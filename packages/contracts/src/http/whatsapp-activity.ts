@@ -64,6 +64,22 @@ export const failedJob = z.object({
 });
 export type FailedJob = z.infer<typeof failedJob>;
 
+/** Quality ratings of a WhatsApp number as Meta (or Gupshup, relaying Meta) reports them. */
+export const numberQualities = ['GREEN', 'YELLOW', 'RED', 'UNKNOWN'] as const;
+export type NumberQuality = (typeof numberQualities)[number];
+
+/** Issue 43: the number's health as the provider last reported it (nothing reported yet: all null). */
+export const numberHealth = z.object({
+  /** GREEN high, YELLOW medium, RED low; null when the provider has said nothing. */
+  quality: z.enum(numberQualities).nullable(),
+  /** Business-initiated conversations the number may start a day; null when unlimited or not reported. */
+  dailyLimit: z.number().int().nullable(),
+  /** The provider's last event about the number (FLAGGED, UNFLAGGED, UPGRADE, DOWNGRADE…) and when it came. */
+  lastEvent: z.string().nullable(),
+  lastEventAt: isoDateTime.nullable(),
+});
+export type NumberHealth = z.infer<typeof numberHealth>;
+
 export const whatsappActivityResponse = z.object({
   lastInboundMessageAt: isoDateTime.nullable(),
   lastStatusAt: isoDateTime.nullable(),
@@ -72,6 +88,7 @@ export const whatsappActivityResponse = z.object({
   refusedDeliveries: z.array(refusedDelivery),
   failedSends: z.array(failedSend),
   failedJobs: z.array(failedJob),
+  numberHealth: numberHealth.optional(),
 });
 export type WhatsappActivity = z.infer<typeof whatsappActivityResponse>;
 

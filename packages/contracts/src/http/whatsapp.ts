@@ -66,3 +66,41 @@ export const whatsappConnectionTestResponse = z.object({
   checks: z.array(z.object({ ok: z.boolean(), message: z.string() })),
 });
 export type WhatsAppConnectionTest = z.infer<typeof whatsappConnectionTestResponse>;
+
+/**
+ * Issue 43: the words that, written alone by a customer, stop marketing templates to them (Baja de marketing).
+ * `GET/PUT /api/whatsapp/opt-out-keywords` (owners and admins); unset, the answer is the defaults (STOP, BAJA).
+ */
+export const OPT_OUT_KEYWORDS_LIMITS = { min: 1, max: 20, minLength: 2, maxLength: 30 } as const;
+export const OPT_OUT_KEYWORDS_LIST = 'Envía las palabras de baja como una lista (keywords).';
+export const OPT_OUT_KEYWORDS_REQUIRED = 'Escribe al menos una palabra de baja.';
+export const OPT_OUT_KEYWORDS_TOO_MANY = `Máximo ${OPT_OUT_KEYWORDS_LIMITS.max} palabras de baja.`;
+export const OPT_OUT_KEYWORDS_SAVED = 'Palabras de baja guardadas.';
+
+/** One word: letters and digits only (a customer writes it alone), 2 to 30 characters once trimmed; kept in capitals. */
+const optOutKeyword = z
+  .string({ error: 'Cada palabra de baja debe ser un texto.' })
+  .trim()
+  .min(OPT_OUT_KEYWORDS_LIMITS.minLength, {
+    error: (issue) =>
+      issue.input === '' ? 'Una palabra de baja no puede estar vacía.' : `«${String(issue.input)}»: cada palabra de baja debe tener entre 2 y 30 caracteres.`,
+  })
+  .max(OPT_OUT_KEYWORDS_LIMITS.maxLength, {
+    error: (issue) => `«${String(issue.input).slice(0, 30)}…» es demasiado larga: cada palabra de baja debe tener entre 2 y 30 caracteres.`,
+  })
+  .regex(/^[\p{L}\p{N}]+$/u, { error: (issue) => `«${String(issue.input)}»: una palabra de baja lleva solo letras y números, sin espacios ni signos.` })
+  .toUpperCase();
+
+export const optOutKeywordsRequest = z.object({
+  keywords: z
+    .array(optOutKeyword, { error: OPT_OUT_KEYWORDS_LIST })
+    .min(OPT_OUT_KEYWORDS_LIMITS.min, { error: OPT_OUT_KEYWORDS_REQUIRED })
+    .max(OPT_OUT_KEYWORDS_LIMITS.max, { error: OPT_OUT_KEYWORDS_TOO_MANY }),
+});
+export type OptOutKeywordsRequest = z.input<typeof optOutKeywordsRequest>;
+
+export const optOutKeywordsResponse = z.object({
+  /** In capitals, without repeats; compared with what a customer writes regardless of case and accents. */
+  keywords: z.array(z.string()),
+});
+export type OptOutKeywords = z.infer<typeof optOutKeywordsResponse>;

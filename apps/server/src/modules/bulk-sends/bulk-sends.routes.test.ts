@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { MARKETING_OPTED_OUT } from '@embudo/contracts/http/chats';
 import { BULK_MAX_ROWS, BULK_NO_DATA_ROWS, BULK_REQUIRED_FIELDS, BULK_TOO_MANY_ROWS, EXCEL_FILES_ONLY, type BatchDto } from '@embudo/contracts/http/bulk-sends';
 import {
   batchCountSlices,
@@ -403,6 +404,41 @@ describe('POST /api/funnels/{id}/batches', () => {
     });
     // Refused sends never reached WhatsApp: nothing is billed.
     expect((await call(owner, 'GET', '/usage')).json()).toMatchObject({ totalCost: 0, utilityTemplateCount: 0, failedUnbilledCount: 0 });
+  });
+
+  it('skips customers who opted out of marketing on a marketing template (no chat, no send, no bill); a utility one reaches them', async () => {
+    const owner = await registerTenant(t.app);
+    const promo = await approvedTemplate(t, owner, { name: 'promo_lote', category: 'MARKETING', body_text: 'Hola {{1}}, tu cupón {{2}}.' });
+    const appName = sandboxAppName(owner.tenant.slug);
+    // One opted out in their chat; one opted out and their chat is gone (a contact without chat); one never did.
+    await fake.customerSends({ appName, phone: '5215552000001', name: 'Ana', kind: 'text', text: 'Baja' });
+    await fake.customerSends({ appName, phone: '5215552000003', name: 'Caro', kind: 'text', text: 'STOP' });
+    await db()
+      .delete(cards)
+      .where(and(eq(cards.tenantId, owner.tenant.id), eq(cards.phone, '5215552000003')));
+    const rows = [HEADERS, ['5215552000001', 'Ana', '1'], ['5215552000002', 'Beto', '2'], ['5215552000003', 'Caro', '3']];
+    const { funnelId, request } = await companyWithFile(rows, owner);
+
+    const marketing = (await postBatch(owner, funnelId, { ...request, fields: { ...request.fields, templateId: promo.id } })).json();
+    await sendEverything();
+    expect(sendsTo(owner)).toEqual(['5215552000002']);
+    expect(await untilBatch(owner, marketing.id, (batch) => batch.status !== 'processing' && batch.sent_count === 1)).toMatchObject({
+      total_messages: 3,
+      failed_count: 2,
+      failure_reason: MARKETING_OPTED_OUT,
+    });
+    expect((await call(owner, 'GET', `/batches/${marketing.id}/failures`)).json()).toEqual([
+      { row_number: 2, phone: '5215552000001', contact_name: null, reason: MARKETING_OPTED_OUT, code: null },
+      { row_number: 4, phone: '5215552000003', contact_name: null, reason: MARKETING_OPTED_OUT, code: null },
+    ]);
+    const phones = (await db().select({ phone: cards.phone }).from(cards).where(eq(cards.tenantId, owner.tenant.id))).map((card) => card.phone);
+    expect(phones.sort()).toEqual(['5215552000001', '5215552000002']);
+    expect((await call(owner, 'GET', '/usage')).json()).toMatchObject({ marketingTemplateCount: 1 });
+
+    const utility = (await postBatch(owner, funnelId, request)).json();
+    await sendEverything();
+    expect(await untilBatch(owner, utility.id, (batch) => batch.status !== 'processing' && batch.sent_count === 3)).toMatchObject({ failed_count: 0 });
+    expect(sendsTo(owner).slice(1).sort()).toEqual(['5215552000001', '5215552000002', '5215552000003']);
   });
 
   it('un-bills the rows the provider accepted and then reported failed, so Mi Consumo counts only what went out', async () => {

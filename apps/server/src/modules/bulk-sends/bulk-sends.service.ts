@@ -10,6 +10,7 @@ import {
   type BatchStatus,
   type CreateBatchResponse,
 } from '@embudo/contracts/http/bulk-sends';
+import { MARKETING_OPTED_OUT } from '@embudo/contracts/http/chats';
 import { batches, batchRecipients, boardColumns, ROWS_PER_COUNT_SLICE, type RowCounts, type SliceCounts } from '../../../db/schema/index.ts';
 import { nextTurnOfTheEventLoop, queryRows, type Db, type DbExecutor, type Tx } from '../../platform/db/database.ts';
 import type { SharedReads } from '../../platform/db/shared-reads.ts';
@@ -22,6 +23,7 @@ import { findUser, actorOf } from '../users/index.ts';
 import {
   CONTACT_IN_HIDDEN_FUNNEL,
   emitNewMessage,
+  refusesMarketing,
   storeOutbounds,
   templateDraft,
   upsertContacts,
@@ -654,14 +656,25 @@ async function storeSlice(
 
 type RecipientRow = typeof batchRecipients.$inferSelect;
 
-/** The slice's rows that can go out get their contact, chat and template message with its send job; the others fail. */
-async function queueRows(deps: ChunkDeps, tx: Tx, batch: BatchRow, context: SendContext, rows: RecipientRow[]) {
+/**
+ * The slice's rows that can go out get their contact, chat and template message with its send job; the others fail.
+ * A marketing template skips customers who opted out of marketing, as the send is about to happen (they may have
+ * written BAJA since the upload): their row fails with no chat made, nothing sent and nothing billed. Its token of
+ * the number is spent all the same, a small cost beside looking the contacts up before the pacer.
+ */
+async function queueRows(deps: ChunkDeps, tx: Tx, batch: BatchRow, context: SendContext, slice: RecipientRow[]) {
   const { tenantId } = batch;
   const contacts = await upsertContacts(
     tx,
     tenantId,
-    rows.map((row) => ({ phone: row.phone!, isGroup: false })),
+    slice.map((row) => ({ phone: row.phone!, isGroup: false })),
   );
+  const failures = new Map<RecipientRow, string>();
+  const rows = slice.filter((row) => {
+    if (!refusesMarketing(context.template.category, contacts.get(row.phone!))) return true;
+    failures.set(row, MARKETING_OPTED_OUT);
+    return false;
+  });
   const placed = await findOrCreateCards(
     tx,
     tenantId,
@@ -669,7 +682,6 @@ async function queueRows(deps: ChunkDeps, tx: Tx, batch: BatchRow, context: Send
     async () => context.landing,
   );
   const sendable: Array<{ row: RecipientRow; card: CardRow; created: boolean; draft: OutboundDraft }> = [];
-  const failures = new Map<RecipientRow, string>();
   for (const [index, row] of rows.entries()) {
     const { card, created } = placed[index]!;
     if (!canSeeFunnel(context.actor, card.funnelId)) {

@@ -28,6 +28,7 @@ import type { MessageRow } from './message-dto.ts';
 import { whatsappIdOf } from './message-reactions.service.ts';
 import { queueOutbound, type OutboundDeps, type OutboundDraft } from './outbound.service.ts';
 import { templateDraft, type TemplateMessagePayload } from './template-send.service.ts';
+import { assertMarketingAllowed } from './contacts.service.ts';
 import { templateForSending } from '../templates/index.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger/logger.ts';
@@ -515,8 +516,10 @@ export function createScheduledJob(deps: OutboundDeps) {
       if (item.templateId) {
         try {
           draft = templateDraft(await templateForSending(deps.db, tenantId, item.templateId), item.variables as Record<string, string> | string[] | null);
+          await assertMarketingAllowed(deps.db, tenantId, card.contactId, draft.templateCategory);
         } catch (error) {
-          // The template was deleted or is no longer approved since the item was scheduled: nothing can go out.
+          // The template was deleted or is no longer approved since the item was scheduled, or it is a marketing one and
+          // the customer opted out meanwhile: nothing can go out.
           if (!(error instanceof AppError)) throw error;
           await deps.db
             .update(scheduledMessages)

@@ -77,7 +77,7 @@ export const chatsRoutes: FastifyPluginAsyncZod<ChatsRoutesOptions> = async (app
     const card = await visibleCard(db, author, request.params.id);
     const cursor = request.query.cursor ? decodeCursor(request.query.cursor) : undefined;
     if (request.query.cursor && !cursor) throw badRequest('Cursor inválido.');
-    return cardTimeline(db, author.tenantId, card.id, { cursor, limit: request.query.limit });
+    return cardTimeline(db, author.tenantId, card, { cursor, limit: request.query.limit });
   });
 
   app.post('/message', { schema: { body: sendTextRequest, response: { 201: messageResponse } } }, async (request, reply) =>

@@ -1,6 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { MARKETING_OPTED_OUT } from '@embudo/contracts/http/chats';
 import { contacts } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
+import { badRequest } from '../../platform/errors/app-error.ts';
 import { isAnyOf, unnestRows } from '../../platform/db/array-params.ts';
 
 export type ContactRow = typeof contacts.$inferSelect;
@@ -78,4 +80,21 @@ export async function setMarketingChoice(executor: DbExecutor, tenantId: string,
     update ${contacts} set marketing_opted_out_at = ${optedOut ? at.toISOString() : null}::timestamptz
     where tenant_id = ${tenantId}::uuid and phone = ${phone}
       and ${optedOut ? sql`marketing_opted_out_at is null` : sql`marketing_opted_out_at is not null and marketing_opted_out_at <= ${at.toISOString()}::timestamptz`}`);
+}
+
+/** Whether a template of this category may not go to this contact: marketing, to a customer who opted out. */
+export const refusesMarketing = (category: string | null | undefined, contact: Pick<ContactRow, 'marketingOptedOutAt'> | undefined) =>
+  category === 'MARKETING' && Boolean(contact?.marketingOptedOutAt);
+
+/**
+ * A marketing template to a customer who asked for no marketing is refused (400) before anything is stored or billed;
+ * utility and authentication templates still go, as WhatsApp allows.
+ */
+export async function assertMarketingAllowed(executor: DbExecutor, tenantId: string, contactId: string, category: string | null | undefined) {
+  if (category !== 'MARKETING') return;
+  const [contact] = await executor
+    .select({ marketingOptedOutAt: contacts.marketingOptedOutAt })
+    .from(contacts)
+    .where(and(eq(contacts.tenantId, tenantId), eq(contacts.id, contactId)));
+  if (refusesMarketing(category, contact)) throw badRequest(MARKETING_OPTED_OUT);
 }

@@ -5,7 +5,7 @@
  */
 export { type ChatOutbound, chatsPlugin, createChatOutbound } from './chats.plugin.ts';
 export { type ChatEvents, createChatEvents } from './chat-events.ts';
-export { upsertContact, upsertContacts } from './contacts.service.ts';
+export { refusesMarketing, upsertContact, upsertContacts } from './contacts.service.ts';
 export { emitNewMessage, type InboundBot } from './inbound.service.ts';
 export type { WebhookIntake } from './webhook-intake.ts';
 export { announceNote, findMessageKind, latestCustomerMessageId, recentMessages, storeSystemNote } from './conversation.service.ts';

@@ -7,6 +7,7 @@ import { badRequest } from '../../platform/errors/app-error.ts';
 import { findApprovedTemplate } from '../templates/index.ts';
 import { writableCard, type Author, type OutboundDeps } from './outbound.service.ts';
 import { templateDraft } from './template-send.service.ts';
+import { assertMarketingAllowed } from './contacts.service.ts';
 
 export const TEMPLATES_NOT_AVAILABLE = 'Plantilla no encontrada o no aprobada.';
 
@@ -27,8 +28,8 @@ export async function scheduleMessage(deps: ScheduleDeps, author: Author, input:
   if (input.templateId) {
     const template = await findApprovedTemplate(deps.db, author.tenantId, input.templateId);
     if (!template) throw badRequest(TEMPLATES_NOT_AVAILABLE);
-    // Every variable is needed now, not found missing when the item is due.
-    templateDraft(template, input.variables);
+    // Every variable is needed now, not found missing when the item is due; a marketing one not to a customer who opted out.
+    await assertMarketingAllowed(deps.db, author.tenantId, card.contactId, templateDraft(template, input.variables).templateCategory);
   }
 
   const row = await deps.db.transaction(async (tx) => {

@@ -4,7 +4,8 @@ import { badRequest, forbidden, notFound } from '../../platform/errors/app-error
 import { canSeeFunnel, requireWriter } from '../../platform/policy/policy.ts';
 import { findOrCreateCard, toCardUpdate, COLUMN_NOT_FOUND, firstColumn, visibleColumnPlace } from '../funnels/index.ts';
 import { templateForSending, type TemplateRow } from '../templates/index.ts';
-import { upsertContact } from './contacts.service.ts';
+import { MARKETING_OPTED_OUT } from '@embudo/contracts/http/chats';
+import { assertMarketingAllowed, refusesMarketing, upsertContact } from './contacts.service.ts';
 import { emitNewMessage } from './inbound.service.ts';
 import { toMessageDto } from './message-dto.ts';
 import { storeOutbound, queueOutbound, writableCard, type Author, type OutboundDeps, type OutboundDraft } from './outbound.service.ts';
@@ -67,17 +68,22 @@ export function templateDraft(template: TemplateRow, variables: TemplateVariable
   };
 }
 
-/** POST /api/message/template: an approved template on a chat, whether or not the 24-hour window is open. */
+/**
+ * POST /api/message/template: an approved template on a chat, whether or not the 24-hour window is open; a marketing
+ * one not to a customer who opted out of marketing.
+ */
 export async function sendTemplate(deps: OutboundDeps, author: Author, input: SendTemplateRequest) {
   const card = await writableCard(deps.db, author, input.cardId);
   const draft = templateDraft(await templateForSending(deps.db, author.tenantId, input.templateId), input.variables);
+  await assertMarketingAllowed(deps.db, author.tenantId, card.contactId, draft.templateCategory);
   return toMessageDto(await queueOutbound(deps, { tenantId: author.tenantId, userId: author.actor.userId }, card, draft, { tempId: input.tempId }));
 }
 
 /**
  * POST /api/initiate-conversation: finds or creates the contact and its chat (a new one lands in the named
  * column, else the first column of the first funnel the user may see) and sends the template, all in one
- * transaction, so a refusal leaves no contact or chat behind.
+ * transaction, so a refusal (a chat in a hidden funnel, a marketing template to a customer who opted out) leaves no
+ * contact or chat behind.
  */
 export async function initiateConversation(deps: OutboundDeps, author: Author, input: InitiateConversationRequest) {
   requireWriter(author.actor);
@@ -91,6 +97,7 @@ export async function initiateConversation(deps: OutboundDeps, author: Author, i
     const contact = await upsertContact(tx, author.tenantId, { phone: input.phoneNumber, isGroup: false });
     const { card, created } = await findOrCreateCard(tx, author.tenantId, contact, async () => landing);
     if (!canSeeFunnel(author.actor, card.funnelId)) throw forbidden(CONTACT_IN_HIDDEN_FUNNEL);
+    if (refusesMarketing(draft.templateCategory, contact)) throw badRequest(MARKETING_OPTED_OUT);
     const stored = await storeOutbound(deps, tx, { tenantId: author.tenantId, userId: author.actor.userId }, card, draft, {});
     return { ...stored, created };
   });

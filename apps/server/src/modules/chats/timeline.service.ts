@@ -1,7 +1,8 @@
 import { and, desc, eq, lt, or, type Column } from 'drizzle-orm';
-import { messages, notes, scheduledMessages } from '../../../db/schema/index.ts';
+import { contacts, messages, notes, scheduledMessages } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
-import type { Timeline } from '@embudo/contracts/http/chats';
+import type { ChatContext, Timeline } from '@embudo/contracts/http/chats';
+import type { CardRow } from '../funnels/index.ts';
 import { toMessageDto } from './message-dto.ts';
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -24,19 +25,28 @@ export function decodeCursor(value: string): TimelineCursor | undefined {
 const before = (createdAt: Column, id: Column, cursor?: TimelineCursor) =>
   cursor ? or(lt(createdAt, cursor.at), and(eq(createdAt, cursor.at), lt(id, cursor.id))) : undefined;
 
+/** The ad fields the chat shows; the stored referral may carry more (media, Meta's click id). */
+function adReferralOf(stored: Record<string, string> | null): ChatContext['adReferral'] {
+  if (!stored) return null;
+  const { headline, body, sourceUrl, sourceId, sourceType } = stored;
+  return Object.fromEntries(Object.entries({ headline, body, sourceUrl, sourceId, sourceType }).filter(([, value]) => typeof value === 'string'));
+}
+
 /**
  * A card's messages, notes and scheduled items in time order, newest page first and read
  * backwards by cursor; each kind is fetched by its (card, time, id) index, so the cost of a page
- * does not grow with the chat's length.
+ * does not grow with the chat's length. Every page also carries the chat's context: the ad the customer came from
+ * (on the card the caller already read) and their marketing choice (one read of the contact by its key).
  */
 export async function cardTimeline(
   executor: DbExecutor,
   tenantId: string,
-  cardId: string,
+  card: Pick<CardRow, 'id' | 'contactId' | 'adReferral'>,
   options: { cursor?: TimelineCursor; limit?: number } = {},
 ): Promise<Timeline> {
   const limit = options.limit ?? DEFAULT_PAGE_SIZE;
-  const [messageRows, noteRows, scheduledRows] = await Promise.all([
+  const cardId = card.id;
+  const [messageRows, noteRows, scheduledRows, [contact]] = await Promise.all([
     executor
       .select()
       .from(messages)
@@ -62,6 +72,10 @@ export async function cardTimeline(
       )
       .orderBy(desc(scheduledMessages.createdAt), desc(scheduledMessages.id))
       .limit(limit + 1),
+    executor
+      .select({ marketingOptedOutAt: contacts.marketingOptedOutAt })
+      .from(contacts)
+      .where(and(eq(contacts.tenantId, tenantId), eq(contacts.id, card.contactId))),
   ]);
 
   const items = [
@@ -104,5 +118,6 @@ export async function cardTimeline(
     scheduledMessages: page.flatMap(({ item }) => (item.kind === 'scheduled' ? [item] : [])).reverse(),
     items: page.map((entry) => entry.item).reverse(),
     nextCursor: hasMore && last ? encodeCursor({ at: last.at, id: last.id }) : null,
+    context: { adReferral: adReferralOf(card.adReferral), marketingOptedOutAt: contact?.marketingOptedOutAt?.toISOString() ?? null },
   };
 }

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  optOutKeywordsRequest,
+  optOutKeywordsResponse,
   whatsappConnectionTestRequest,
   whatsappConnectionTestResponse,
   whatsappSettingsRequest,
@@ -10,7 +12,16 @@ import type { SecretBox } from '../../platform/crypto/secret-box.ts';
 import { requestScope } from '../../platform/http/request-scope.ts';
 import { requireOwnerOrAdmin } from '../../platform/policy/policy.ts';
 import { ProviderError, type WhatsAppLines } from '../../messaging-providers/provider.ts';
-import { assertGupshupAppFree, assertMetaNumberFree, saveGupshupSettings, saveMetaSettings, whatsappSettingsView } from '../tenants/index.ts';
+import {
+  assertGupshupAppFree,
+  assertMetaNumberFree,
+  optOutKeywordsOf,
+  saveGupshupSettings,
+  saveMetaSettings,
+  saveOptOutKeywords,
+  whatsappSettingsView,
+} from '../tenants/index.ts';
+import { DEFAULT_OPT_OUT_KEYWORDS } from './contacts.service.ts';
 
 export interface WhatsAppSettingsRoutesOptions {
   db: Db;
@@ -62,4 +73,15 @@ export const whatsappSettingsRoutes: FastifyPluginAsyncZod<WhatsAppSettingsRoute
       return { provider: line.provider, ok: checks.every((check) => check.ok), checks };
     },
   );
+
+  // Baja de marketing (issue 43): the words that, written alone by a customer, stop marketing templates to them.
+  app.get('/whatsapp/opt-out-keywords', { schema: { response: { 200: optOutKeywordsResponse } } }, async (request) => {
+    const { tenantId } = await manager(request);
+    return { keywords: (await optOutKeywordsOf(db, tenantId)) ?? DEFAULT_OPT_OUT_KEYWORDS };
+  });
+
+  app.put('/whatsapp/opt-out-keywords', { schema: { body: optOutKeywordsRequest, response: { 200: optOutKeywordsResponse } } }, async (request) => {
+    const { tenantId } = await manager(request);
+    return { keywords: await saveOptOutKeywords(db, tenantId, request.body.keywords) };
+  });
 };

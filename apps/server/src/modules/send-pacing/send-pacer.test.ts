@@ -3,9 +3,9 @@ import { createTestDatabase } from '../../../test/support/test-database.ts';
 import { createTestClock } from '../../../test/support/test-clock.ts';
 import { createSecretBox } from '../../platform/crypto/secret-box.ts';
 import type { Database } from '../../platform/db/database.ts';
-import { createTenant, saveMetaSettings } from '../tenants/index.ts';
+import { createTenant, providerSettingsOf, recordNumberHealth, saveMetaSettings } from '../tenants/index.ts';
 import { providerFailure } from '../../messaging-providers/provider.ts';
-import { DEFAULT_PACING_TUNING, PROVIDER_DEFAULT_RATES, SendPacer, slowsTheNumber } from './send-pacer.ts';
+import { DEFAULT_PACING_TUNING, PROVIDER_DEFAULT_RATES, QUALITY_PACE, SendPacer, slowsTheNumber } from './send-pacer.ts';
 
 let database: Database;
 const clock = createTestClock();
@@ -122,6 +122,53 @@ describe('the token bucket of a sending number', () => {
     expect((await pacer.take(tenant, 1)).granted).toBe(0);
     clock.advance(2_000);
     expect((await pacer.take(tenant, 1)).granted).toBe(1);
+  });
+});
+
+describe("the number's quality", () => {
+  const reported = (tenantId: string, quality: 'GREEN' | 'YELLOW' | 'RED' | 'UNKNOWN') =>
+    recordNumberHealth(database.db, tenantId, { event: quality === 'GREEN' ? 'UNFLAGGED' : 'FLAGGED', quality, at: clock.now() });
+
+  it('paces a medium number at half its rate and a low one at a quarter, showing the setting unchanged', async () => {
+    const tenant = await company({ meta: true });
+    await reported(tenant, 'YELLOW');
+    expect(QUALITY_PACE).toEqual({ YELLOW: 0.5, RED: 0.25 });
+    expect(await pacer.take(tenant, 100)).toEqual({ granted: 40, rate: 40, waitMs: 1_000 });
+    clock.advance(1_000);
+    await reported(tenant, 'RED');
+    // A number flagged while sending slows at once: the bucket never runs above the quality's rate.
+    expect(await pacer.take(tenant, 100)).toEqual({ granted: 20, rate: 20, waitMs: 1_000 });
+    expect(await pacer.rateOf(tenant)).toEqual({ messagesPerSecond: 80, isDefault: true, currentMessagesPerSecond: 20 });
+    // Rate-limit answers halve from there, as from any rate.
+    expect(await pacer.slowDown(tenant)).toBe(10);
+  });
+
+  it('climbs back one quiet period at a time once the quality recovers', async () => {
+    const tenant = await company({ meta: true });
+    await reported(tenant, 'RED');
+    expect((await pacer.take(tenant, 1)).rate).toBe(20);
+    clock.advance(1);
+    await reported(tenant, 'GREEN');
+    expect((await pacer.take(tenant, 1)).rate).toBe(20);
+    clock.advance(quietMs);
+    expect((await pacer.rateOf(tenant)).currentMessagesPerSecond).toBe(20 + 80 / recoverySteps);
+    clock.advance(quietMs * 100);
+    expect((await pacer.take(tenant, 1)).rate).toBe(80);
+  });
+
+  it('keeps the full rate for a high or unknown quality, or none reported, and scales the operator’s rate too', async () => {
+    const unknown = await company();
+    await providerSettingsOf(database.db, unknown);
+    await reported(unknown, 'UNKNOWN');
+    expect((await pacer.take(unknown, 1)).rate).toBe(PROVIDER_DEFAULT_RATES.gupshup);
+    const green = await company({ meta: true });
+    await reported(green, 'GREEN');
+    expect((await pacer.take(green, 1)).rate).toBe(80);
+    expect((await pacer.take(await company(), 1)).rate).toBe(20);
+    const operated = await company({ meta: true });
+    await reported(operated, 'YELLOW');
+    expect(await pacer.setRate(operated, 200)).toEqual({ messagesPerSecond: 200, isDefault: false, currentMessagesPerSecond: 100 });
+    expect((await pacer.take(operated, 1)).rate).toBe(100);
   });
 });
 

@@ -14,6 +14,12 @@ import { providerSettingsOf } from '../tenants/index.ts';
  */
 export const PROVIDER_DEFAULT_RATES: Record<ProviderName, number> = { meta: 80, gupshup: 20 };
 
+/**
+ * The share of its rate a number sends at by the quality the provider reports: a medium (YELLOW) number at half, a
+ * low (RED) one at a quarter; GREEN, UNKNOWN or nothing reported at the full rate.
+ */
+export const QUALITY_PACE = { YELLOW: 0.5, RED: 0.25 } as const;
+
 /** How the bucket behaves; tests and the decision record refer to these. */
 export interface PacingTuning {
   /** A rate-limit answer never slows a number below this (or below its configured rate, if lower). */
@@ -86,9 +92,20 @@ export class SendPacer {
       : { provider: 'gupshup', key: `gupshup:${settings.sourceNumber ?? ''}` };
   }
 
-  /** The configured rate of the company, as SQL: the operator's row, else the provider's default. */
-  private configured(tenantId: string, number: SendingNumber): SQL {
+  /** The company's rate setting, as SQL: the operator's row, else the provider's default. */
+  private setting(tenantId: string, number: SendingNumber): SQL {
     return sql`coalesce((select r.messages_per_second from send_rates r where r.tenant_id = ${tenantId}::uuid), ${float(PROVIDER_DEFAULT_RATES[number.provider])})`;
+  }
+
+  /**
+   * The rate the number is paced to, as SQL: its setting scaled by the quality the provider last reported
+   * (QUALITY_PACE). A flagged number risks a lower messaging limit, and sending slower gives its quality time to
+   * recover; when it does, the bucket climbs back to the full rate one quiet period at a time.
+   */
+  private configured(tenantId: string, number: SendingNumber): SQL {
+    const pace = sql`coalesce((select case p.number_quality when 'YELLOW' then ${float(QUALITY_PACE.YELLOW)} when 'RED' then ${float(QUALITY_PACE.RED)} else 1 end
+      from provider_settings p where p.tenant_id = ${tenantId}::uuid), 1)`;
+    return sql`(${this.setting(tenantId, number)} * ${pace})`;
   }
 
   /**
@@ -187,20 +204,23 @@ export class SendPacer {
     return row!.rate;
   }
 
-  /** The company's configured and current rate (read only: nothing is refilled or spent). */
+  /**
+   * The company's rate setting and the rate it runs at now, held back by rate-limit answers or by the number's
+   * quality (read only: nothing is refilled or spent).
+   */
   async rateOf(tenantId: string): Promise<SendRateView> {
     const now = this.clock();
     const number = await this.sendingNumberOf(this.db, tenantId);
     const configured = this.configured(tenantId, number);
-    const [row] = await queryRows<{ configured: number; is_default: boolean; current: number | null }>(
+    const [row] = await queryRows<{ setting: number; configured: number; is_default: boolean; current: number | null }>(
       this.db,
       sql`
-      select ${configured} as configured,
+      select ${this.setting(tenantId, number)} as setting, ${configured} as configured,
         not exists (select 1 from send_rates r where r.tenant_id = ${tenantId}::uuid) as is_default,
         (select ${this.recoveredRate('b', configured, now)} from send_buckets b
           where b.tenant_id = ${tenantId}::uuid and b.sending_number = ${number.key}) as current`,
     );
-    return { messagesPerSecond: row!.configured, isDefault: row!.is_default, currentMessagesPerSecond: row!.current ?? row!.configured };
+    return { messagesPerSecond: row!.setting, isDefault: row!.is_default, currentMessagesPerSecond: row!.current ?? row!.configured };
   }
 
   /**

@@ -414,3 +414,26 @@ export async function optOutKeywordsOf(executor: DbExecutor, tenantId: string): 
     .limit(1);
   return row?.keywords ?? null;
 }
+
+/** Saves the company's own opt-out words (already checked and in capitals), each once, in the order given. */
+export async function saveOptOutKeywords(executor: DbExecutor, tenantId: string, keywords: readonly string[]): Promise<string[]> {
+  const unique = [...new Set(keywords)];
+  await providerSettingsOf(executor, tenantId);
+  await executor.update(providerSettings).set({ optOutKeywords: unique, updatedAt: new Date() }).where(eq(providerSettings.tenantId, tenantId));
+  return unique;
+}
+
+/** The number's health as the provider last reported it; all null when it has said nothing (or no connection yet). */
+export async function numberHealthOf(executor: DbExecutor, tenantId: string) {
+  const [row] = await executor
+    .select({
+      quality: providerSettings.numberQuality,
+      dailyLimit: providerSettings.numberDailyLimit,
+      lastEvent: providerSettings.numberEvent,
+      lastEventAt: providerSettings.numberEventAt,
+    })
+    .from(providerSettings)
+    .where(eq(providerSettings.tenantId, tenantId))
+    .limit(1);
+  return row ?? { quality: null, dailyLimit: null, lastEvent: null, lastEventAt: null };
+}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { whatsappActivityResponse, type WhatsappActivity } from '@embudo/contracts/http/whatsapp-activity';
-import { cards, jobs, messages, tenants, webhookDeliveryHours, webhookRejections } from '../../../db/schema/index.ts';
+import { cards, jobs, messages, providerSettings, tenants, webhookDeliveryHours, webhookRejections } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 import { signedInMember } from '../../../test/support/members.ts';
@@ -131,6 +131,44 @@ describe('GET /api/whatsapp/activity', () => {
     const quiet = await registerTenant(t.app);
     const { body } = await activity(quiet.token);
     expect(body).toMatchObject({ lastInboundMessageAt: null, refusedDeliveries: [], failedSends: [], failedJobs: [] });
+  });
+});
+
+describe("the number's health", () => {
+  const tierEvent = (owner: Owner, event: string, currentLimit: string, timestamp: number) =>
+    JSON.stringify({
+      app: sandboxAppName(owner.tenant.slug),
+      timestamp,
+      version: 2,
+      type: 'account-event',
+      payload: { type: 'tier-event', payload: { event, oldLimit: 'TIER_1K', currentLimit } },
+    });
+
+  it('says nothing reported until the provider speaks, then its quality, daily limit and last event with its date', async () => {
+    const owner = await registerTenant(t.app);
+    const before = (await activity(owner.token)).body as WhatsappActivity;
+    expect(before.numberHealth).toEqual({ quality: null, dailyLimit: null, lastEvent: null, lastEventAt: null });
+
+    const path = await webhookPath(owner);
+    const flaggedAt = Date.parse('2026-12-02T15:00:00Z');
+    expect((await deliver(path, tierEvent(owner, 'FLAGGED', 'TIER_1K', flaggedAt))).statusCode).toBe(200);
+    // An older event arriving late changes nothing.
+    expect((await deliver(path, tierEvent(owner, 'UPGRADE', 'TIER_10K', flaggedAt - 60_000))).statusCode).toBe(200);
+    const after = (await activity(owner.token)).body as WhatsappActivity;
+    expect(after.numberHealth).toEqual({ quality: 'RED', dailyLimit: 1000, lastEvent: 'FLAGGED', lastEventAt: '2026-12-02T15:00:00.000Z' });
+
+    // The operator sees the same; another company sees only its own (nothing).
+    const asOperator = (await activity(operatorToken, `/api/admin/tenants/${owner.tenant.id}/whatsapp-activity`)).body as WhatsappActivity;
+    expect(asOperator.numberHealth).toEqual(after.numberHealth);
+    const other = await registerTenant(t.app);
+    expect(((await activity(other.token)).body as WhatsappActivity).numberHealth).toMatchObject({ quality: null, lastEvent: null });
+  });
+
+  it('answers a quality word it does not know as unknown', async () => {
+    const owner = await registerTenant(t.app);
+    await t.app.inject({ method: 'GET', url: '/api/whatsapp/settings', headers: bearer(owner.token) });
+    await db().update(providerSettings).set({ numberQuality: 'PURPLE', numberEvent: 'ONBOARDING' }).where(eq(providerSettings.tenantId, owner.tenant.id));
+    expect(((await activity(owner.token)).body as WhatsappActivity).numberHealth).toMatchObject({ quality: 'UNKNOWN', lastEvent: 'ONBOARDING' });
   });
 });
 

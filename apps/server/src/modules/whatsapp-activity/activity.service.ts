@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { ActivityHour, FailedJob, SilentCompany, WhatsappActivity } from '@embudo/contracts/http/whatsapp-activity';
+import type { ActivityHour, FailedJob, NumberHealth, SilentCompany, WhatsappActivity } from '@embudo/contracts/http/whatsapp-activity';
+import { numberQualities } from '@embudo/contracts/http/whatsapp-activity';
 import { JOB_NOT_FOUND } from '@embudo/contracts/http/whatsapp-activity';
 import { jobs, tenants } from '../../../db/schema/index.ts';
 import type { Db } from '../../platform/db/database.ts';
@@ -7,6 +8,7 @@ import { conflict, notFound } from '../../platform/errors/app-error.ts';
 import { isUniqueViolation } from '../../platform/db/unique-violation.ts';
 import type { JobQueue } from '../../platform/queue/job-queue.ts';
 import { deliveryActivity, recentFailedSends, recentRejections, silentTenantIds } from '../chats/index.ts';
+import { numberHealthOf } from '../tenants/index.ts';
 
 const HOUR_MS = 3_600_000;
 const PROVIDER_REFUSED = 'El proveedor de WhatsApp rechazó el mensaje';
@@ -64,13 +66,21 @@ async function failedJobsOf(db: Db, tenantId: string): Promise<FailedJob[]> {
   return rows.map((row) => ({ ...row, label: jobLabel(row.name), failedAt: row.failedAt?.toISOString() ?? null }));
 }
 
+/** The number's health as the provider last reported it; a quality word we do not know counts as unknown. */
+async function numberHealth(db: Db, tenantId: string): Promise<NumberHealth> {
+  const row = await numberHealthOf(db, tenantId);
+  const quality = row.quality === null ? null : (numberQualities.find((known) => known === row.quality) ?? 'UNKNOWN');
+  return { quality, dailyLimit: row.dailyLimit, lastEvent: row.lastEvent, lastEventAt: row.lastEventAt?.toISOString() ?? null };
+}
+
 export async function whatsappActivity(db: Db, tenantId: string, now = new Date()): Promise<WhatsappActivity> {
   const since = new Date(now.getTime() - 23 * HOUR_MS);
-  const [deliveries, rejections, sends, failedJobs] = await Promise.all([
+  const [deliveries, rejections, sends, failedJobs, health] = await Promise.all([
     deliveryActivity(db, tenantId, since),
     recentRejections(db, tenantId, LISTED),
     recentFailedSends(db, tenantId, new Date(now.getTime() - FAILED_SENDS_DAYS * 24 * HOUR_MS), LISTED),
     failedJobsOf(db, tenantId),
+    numberHealth(db, tenantId),
   ]);
   return {
     lastInboundMessageAt: deliveries.lastMessageAt?.toISOString() ?? null,
@@ -89,6 +99,7 @@ export async function whatsappActivity(db: Db, tenantId: string, now = new Date(
       createdAt: row.createdAt.toISOString(),
     })),
     failedJobs,
+    numberHealth: health,
   };
 }
 

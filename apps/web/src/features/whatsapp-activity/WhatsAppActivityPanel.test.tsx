@@ -113,4 +113,32 @@ describe('WhatsApp activity in Conexión WhatsApp', () => {
     fireEvent.click(await screen.findByRole('button', { name: /^Reintentar/ }));
     expect(await screen.findByText('Ese trabajo ya está en la cola: espera a que termine.')).toBeTruthy();
   });
+
+  it("shows the number's health: quality, daily limit and Meta's last event with its date", async () => {
+    const numberHealth = { quality: 'RED', dailyLimit: 1000, lastEvent: 'FLAGGED', lastEventAt: '2026-12-02T15:00:00.000Z' } as const;
+    await openConnection({ 'GET /t/acme/api/whatsapp/activity': () => json(200, activity({ numberHealth })) });
+    const health = await screen.findByTestId('number-health');
+    expect([...health.querySelectorAll('li')].map((item) => item.textContent)).toEqual([
+      'Calidad del número: Baja',
+      'Límite diario: 1.000 conversaciones',
+      'Meta marcó el número (FLAGGED) el 2/12/26',
+    ]);
+  });
+
+  it('says so when the provider has reported nothing, and an unlimited number as sin límite', async () => {
+    let numberHealth: WhatsappActivity['numberHealth'] = { quality: null, dailyLimit: null, lastEvent: null, lastEventAt: null };
+    await openConnection({ 'GET /t/acme/api/whatsapp/activity': () => json(200, activity({ numberHealth })) });
+    const lines = async () => [...(await screen.findByTestId('number-health')).querySelectorAll('li')].map((item) => item.textContent);
+    expect(await lines()).toEqual(['Calidad del número: Desconocida', 'Límite diario: sin datos', 'Meta aún no envió avisos sobre el número.']);
+    numberHealth = { quality: 'GREEN', dailyLimit: null, lastEvent: 'UPGRADE', lastEventAt: '2027-01-09T15:00:00.000Z' };
+    fireEvent.click(within(screen.getByTestId('whatsapp-activity')).getByRole('button', { name: 'Actualizar' }));
+    await waitFor(async () => expect((await lines())[0]).toBe('Calidad del número: Alta'));
+    expect(await lines()).toEqual(['Calidad del número: Alta', 'Límite diario: sin límite', 'Meta subió el límite del número (UPGRADE) el 9/1/27']);
+  });
+
+  it('shows no health section to an older server that does not send it', async () => {
+    await openConnection({ 'GET /t/acme/api/whatsapp/activity': () => json(200, activity()) });
+    await screen.findByTestId('last-inbound');
+    expect(screen.queryByTestId('number-health')).toBeNull();
+  });
 });

@@ -4,9 +4,9 @@ import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { Button } from '../../shared/ui/Button.tsx';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
-import { refusalLabels, shortDateTime, timeAgo } from './activity-format.ts';
+import { dailyLimitLabel, numberEventLabel, qualityLabel, refusalLabels, shortDateTime, timeAgo } from './activity-format.ts';
 import { DeliveriesChart } from './DeliveriesChart.tsx';
-import type { ActivitySource, WhatsappActivity } from './whatsapp-activity.api.ts';
+import type { ActivitySource, NumberHealth, WhatsappActivity } from './whatsapp-activity.api.ts';
 
 function Section({ title, count, children }: { title: string; count?: number; children: ReactNode }) {
   return (
@@ -21,6 +21,26 @@ function Section({ title, count, children }: { title: string; count?: number; ch
 }
 
 const Empty = ({ children }: { children: ReactNode }) => <p className="text-sm text-slate-500">{children}</p>;
+
+const qualityTone = { GREEN: 'text-emerald-700', YELLOW: 'text-amber-700', RED: 'text-rose-700', UNKNOWN: 'text-slate-900' } as const;
+
+/** Issue 43: the number's quality, its daily limit and the provider's last word about it. */
+function NumberHealthDetails({ health }: { health: NumberHealth }) {
+  const reported = health.lastEvent !== null || health.quality !== null;
+  return (
+    <Section title="Salud del número">
+      <ul className="space-y-1 text-sm text-slate-700" data-testid="number-health">
+        <li>
+          Calidad del número: <span className={`font-semibold ${qualityTone[health.quality ?? 'UNKNOWN']}`}>{qualityLabel(health.quality)}</span>
+        </li>
+        <li>Límite diario: {dailyLimitLabel(health.dailyLimit, reported)}</li>
+        <li className="text-slate-600">
+          {health.lastEvent ? numberEventLabel(health.lastEvent, health.lastEventAt) : 'Meta aún no envió avisos sobre el número.'}
+        </li>
+      </ul>
+    </Section>
+  );
+}
 
 function ActivityDetails({ activity, onRetry, retrying }: { activity: WhatsappActivity; onRetry: (jobId: string) => void; retrying: string | undefined }) {
   return (
@@ -39,6 +59,8 @@ function ActivityDetails({ activity, onRetry, retrying }: { activity: WhatsappAc
           </dd>
         </div>
       </dl>
+
+      {activity.numberHealth && <NumberHealthDetails health={activity.numberHealth} />}
 
       <Section title="Entregas por hora (últimas 24 h)">
         <DeliveriesChart hours={activity.hours} />

@@ -24,3 +24,44 @@ export const refusalLabels = {
   unapplied: 'Entrega que no se pudo aplicar',
   refused_sender: 'Remitente que no es un teléfono',
 } as const;
+
+/** The quality ratings as the panel names them ("Calidad del número: Alta"). */
+export const qualityLabels = { GREEN: 'Alta', YELLOW: 'Media', RED: 'Baja', UNKNOWN: 'Desconocida' } as const;
+
+export function qualityLabel(quality: keyof typeof qualityLabels | null): string {
+  return qualityLabels[quality ?? 'UNKNOWN'];
+}
+
+/** 1000 → "1.000": Spanish groups thousands with a dot, four-digit numbers included. */
+export function groupedNumber(value: number): string {
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+}
+
+/**
+ * "1.000 conversaciones", "sin límite" (a limit the provider reported as unlimited), or "sin datos" when it has said
+ * nothing about the number yet.
+ */
+export function dailyLimitLabel(dailyLimit: number | null, reported: boolean): string {
+  if (dailyLimit !== null) return `${groupedNumber(dailyLimit)} ${dailyLimit === 1 ? 'conversación' : 'conversaciones'}`;
+  return reported ? 'sin límite' : 'sin datos';
+}
+
+/** What Meta did to the number, by the event word it (or Gupshup, relaying it) sent. */
+const numberEventLabels: Record<string, string> = {
+  FLAGGED: 'Meta marcó el número',
+  UNFLAGGED: 'Meta quitó la marca del número',
+  UPGRADE: 'Meta subió el límite del número',
+  DOWNGRADE: 'Meta bajó el límite del número',
+};
+
+/** A date as d/m/aa in the browser's zone: "2/12/26". */
+export function shortDate(iso: string): string {
+  const date = new Date(iso);
+  return `${date.getDate()}/${date.getMonth() + 1}/${String(date.getFullYear() % 100).padStart(2, '0')}`;
+}
+
+/** "Meta marcó el número (FLAGGED) el 2/12/26"; an event we have no words for is named as it came. */
+export function numberEventLabel(event: string, at: string | null): string {
+  const what = numberEventLabels[event] ? `${numberEventLabels[event]} (${event})` : `Aviso de Meta sobre el número: ${event}`;
+  return at ? `${what} el ${shortDate(at)}` : what;
+}

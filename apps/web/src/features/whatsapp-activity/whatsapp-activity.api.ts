@@ -1,7 +1,15 @@
 import type { RetryJobResponse, SilentCompany, WhatsappActivity } from '@embudo/contracts/http/whatsapp-activity';
 import { api } from '../../shared/api-client/api-client.ts';
 
-export type { ActivityHour, FailedJob, FailedSend, RefusedDelivery, SilentCompany, WhatsappActivity } from '@embudo/contracts/http/whatsapp-activity';
+export type {
+  ActivityHour,
+  FailedJob,
+  FailedSend,
+  NumberHealth,
+  RefusedDelivery,
+  SilentCompany,
+  WhatsappActivity,
+} from '@embudo/contracts/http/whatsapp-activity';
 
 /** Where one company's activity is read and its failed jobs retried: the company's own routes, or the operator's. */
 export interface ActivitySource {

@@ -122,4 +122,71 @@ describe('Conexión WhatsApp dialog', () => {
       { provider: 'meta', phoneNumberId: '109876543210987', wabaId: '204567890123456' },
     ]);
   });
+
+  describe('Baja de marketing', () => {
+    const KEYWORDS = '/t/acme/api/whatsapp/opt-out-keywords';
+    const openSection = async () => {
+      fireEvent.click(await screen.findByText('Baja de marketing'));
+      return screen.findByRole('form', { name: 'Baja de marketing' });
+    };
+
+    it('stays folded (nothing read) until opened, then lists the words and saves them comma-separated', async () => {
+      const api = await openConnection({
+        [`GET ${SETTINGS}`]: () => json(200, settings),
+        [`GET ${KEYWORDS}`]: () => json(200, { keywords: ['STOP', 'BAJA'] }),
+        [`PUT ${KEYWORDS}`]: () => json(200, { keywords: ['BAJA', 'CANCELAR'] }),
+      });
+      await screen.findByLabelText('Nombre de la app');
+      expect(api.callsTo('GET', KEYWORDS)).toHaveLength(0);
+      const section = await openSection();
+      expect(
+        screen.getByText(
+          'Si un cliente escribe solo una de estas palabras, deja de recibir plantillas de marketing. Puede volver a recibirlas si lo pide desde WhatsApp.',
+        ),
+      ).toBeTruthy();
+      const listed = within(section).getByRole('list', { name: 'Palabras de baja guardadas' });
+      expect(
+        within(listed)
+          .getAllByRole('listitem')
+          .map((item) => item.textContent),
+      ).toEqual(['STOP', 'BAJA']);
+      await waitFor(() => expect(input('Palabras de baja').value).toBe('STOP, BAJA'));
+      fireEvent.change(input('Palabras de baja'), { target: { value: ' baja, Cancelar ,, ' } });
+      fireEvent.click(within(section).getByRole('button', { name: 'Guardar palabras de baja' }));
+      expect(await screen.findByText('Palabras de baja guardadas.')).toBeTruthy();
+      expect(api.callsTo('PUT', KEYWORDS).map((call) => call.body)).toEqual([{ keywords: ['baja', 'Cancelar'] }]);
+      expect(
+        within(listed)
+          .getAllByRole('listitem')
+          .map((item) => item.textContent),
+      ).toEqual(['BAJA', 'CANCELAR']);
+      // The connection's own Guardar is still the one named so, and saves only the connection.
+      expect(api.callsTo('PUT', SETTINGS)).toHaveLength(0);
+      expect(screen.getAllByRole('button', { name: 'Guardar' })).toHaveLength(1);
+    });
+
+    it('says what is wrong with a word before sending, and shows the server refusal', async () => {
+      const api = await openConnection({
+        [`GET ${SETTINGS}`]: () => json(200, settings),
+        [`GET ${KEYWORDS}`]: () => json(200, { keywords: ['STOP', 'BAJA'] }),
+        [`PUT ${KEYWORDS}`]: () => json(403, { code: 'FORBIDDEN', message: 'No tienes permiso para esta acción.' }),
+      });
+      const section = await openSection();
+      await waitFor(() => expect(input('Palabras de baja').value).toBe('STOP, BAJA'));
+      const save = within(section).getByRole('button', { name: 'Guardar palabras de baja' });
+      fireEvent.change(input('Palabras de baja'), { target: { value: 'BAJA, x' } });
+      fireEvent.click(save);
+      expect(await screen.findByText('«x»: cada palabra de baja debe tener entre 2 y 30 caracteres.')).toBeTruthy();
+      fireEvent.change(input('Palabras de baja'), { target: { value: ' , ' } });
+      fireEvent.click(save);
+      expect(await screen.findByText('Escribe al menos una palabra de baja.')).toBeTruthy();
+      fireEvent.change(input('Palabras de baja'), { target: { value: 'no más' } });
+      fireEvent.click(save);
+      expect(await screen.findByText('«no más»: una palabra de baja lleva solo letras y números, sin espacios ni signos.')).toBeTruthy();
+      expect(api.callsTo('PUT', KEYWORDS)).toHaveLength(0);
+      fireEvent.change(input('Palabras de baja'), { target: { value: 'ALTO' } });
+      fireEvent.click(save);
+      expect(await screen.findByText('No tienes permiso para esta acción.')).toBeTruthy();
+    });
+  });
 });

@@ -10,6 +10,7 @@ import { Spinner } from '../../shared/ui/Spinner.tsx';
 import { TextField } from '../../shared/ui/TextField.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { providerSettingsApi } from './provider-settings.api.ts';
+import { OptOutKeywordsSection } from './OptOutKeywordsSection.tsx';
 import { WhatsAppActivityPanel } from '../whatsapp-activity/WhatsAppActivityPanel.tsx';
 import { ownActivity } from '../whatsapp-activity/whatsapp-activity.api.ts';
 
@@ -300,6 +301,12 @@ export function WhatsAppConnectionDialog({ onClose }: { onClose: () => void }) {
             </p>
           )}
         </form>
+      )}
+      {/* Issue 43: outside the connection form (forms do not nest), folded until opened. */}
+      {data && (
+        <div className="mt-4">
+          <OptOutKeywordsSection />
+        </div>
       )}
       {/* Issue 17: whether deliveries arrive, what was refused or failed, with Reintentar. */}
       <div className="mt-6 border-t border-slate-200 pt-5">
