@@ -409,7 +409,7 @@ describe('POST /api/funnels/{id}/batches', () => {
   it('skips customers who opted out of marketing on a marketing template (no chat, no send, no bill); a utility one reaches them', async () => {
     const owner = await registerTenant(t.app);
     const promo = await approvedTemplate(t, owner, { name: 'promo_lote', category: 'MARKETING', body_text: 'Hola {{1}}, tu cupón {{2}}.' });
-    const appName = sandboxAppName(owner.tenant.slug);
+    const appName = sandboxAppName(owner.tenant);
     // One opted out in their chat; one opted out and their chat is gone (a contact without chat); one never did.
     await fake.customerSends({ appName, phone: '5215552000001', name: 'Ana', kind: 'text', text: 'Baja' });
     await fake.customerSends({ appName, phone: '5215552000003', name: 'Caro', kind: 'text', text: 'STOP' });

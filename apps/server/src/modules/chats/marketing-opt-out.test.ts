@@ -32,7 +32,7 @@ const AVISO = { name: 'aviso_cita', category: 'UTILITY', body_text: 'Hola {{1}},
 
 /** The customer writes to the company; with `text` a keyword, as a whole message. */
 const customerWrites = (owner: Owner, phone: string, text: string) =>
-  fake.customerSends({ appName: sandboxAppName(owner.tenant.slug), phone, name: 'Lucía', kind: 'text', text });
+  fake.customerSends({ appName: sandboxAppName(owner.tenant), phone, name: 'Lucía', kind: 'text', text });
 
 async function chatOf(owner: Owner, phone: string) {
   const [card] = await db()

@@ -137,7 +137,7 @@ describe('GET /api/whatsapp/activity', () => {
 describe("the number's health", () => {
   const tierEvent = (owner: Owner, event: string, currentLimit: string, timestamp: number) =>
     JSON.stringify({
-      app: sandboxAppName(owner.tenant.slug),
+      app: sandboxAppName(owner.tenant),
       timestamp,
       version: 2,
       type: 'account-event',
