@@ -1,15 +1,15 @@
-import { and, desc, eq, ne } from 'drizzle-orm';
+import { and, desc, eq, isNull, ne } from 'drizzle-orm';
 import { messages, notes } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import type { ChatEvents } from './chat-events.ts';
 import type { MessageRow } from './message-dto.ts';
 
-/** The chat's latest messages, oldest first (notes are not messages: they stay out). */
+/** The chat's latest messages, oldest first (notes are not messages, and what the customer deleted is gone: both stay out). */
 export async function recentMessages(executor: DbExecutor, tenantId: string, cardId: string, limit: number): Promise<MessageRow[]> {
   const rows = await executor
     .select()
     .from(messages)
-    .where(and(eq(messages.tenantId, tenantId), eq(messages.cardId, cardId), ne(messages.ack, -1)))
+    .where(and(eq(messages.tenantId, tenantId), eq(messages.cardId, cardId), ne(messages.ack, -1), isNull(messages.deletedAt)))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(limit);
   return rows.reverse();

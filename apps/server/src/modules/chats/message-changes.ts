@@ -53,11 +53,10 @@ export async function applyMessageChange(tx: Tx, tenantId: string, change: Inbou
   if (change.kind === 'reaction') {
     const reactions = message.reactions ?? [];
     const previous = reactions.find((reaction) => reaction.phone === change.from);
-    if (previous && previous.at > at) return { kind: 'unchanged' };
-    if (previous?.emoji === (change.emoji ?? undefined)) return { kind: 'unchanged' };
+    // An older reaction arriving late, or the one already shown (nothing to take back counts as shown).
+    if ((previous && previous.at > at) || previous?.emoji === (change.emoji ?? undefined)) return { kind: 'unchanged' };
     const next: StoredReaction[] = reactions.filter((reaction) => reaction.phone !== change.from);
     if (change.emoji) next.push({ emoji: change.emoji, phone: change.from, name: change.group ? (change.senderName ?? change.from) : null, at });
-    if (!previous && !change.emoji) return { kind: 'unchanged' };
     return { kind: 'changed', message: await write(tx, message, { reactions: next.length > 0 ? next : null }) };
   }
   const [chat] = await tx

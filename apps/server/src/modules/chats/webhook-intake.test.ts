@@ -183,6 +183,52 @@ describe('the webhook intake of a production server (the answer waits for nothin
     expect(await db().select().from(webhookIntake).where(eq(webhookIntake.tenantId, owner.tenant.id))).toEqual([]);
   });
 
+  it('holds a reaction that comes before its message without making a chat, then applies changes in the order they were made', async () => {
+    const owner = await registerTenant(t.app);
+    const path = await webhookPath(owner);
+    const phone = '5215511113333';
+    // Gupshup's Meta-format ("v3") callbacks, told apart per delivery from its own format.
+    const change = (id: string, seconds: number, message: Record<string, unknown>) =>
+      JSON.stringify({
+        object: 'whatsapp_business_account',
+        gs_app_id: 'app-1',
+        entry: [{ id: 'waba', changes: [{ field: 'messages', value: { messages: [{ from: phone, id, timestamp: String(seconds), ...message }] } }] }],
+      });
+    const now = Math.floor(Date.now() / 1000);
+    expect((await deliver(path, change('wamid.r1', now, { type: 'reaction', reaction: { message_id: 'wamid.later', emoji: '👍' } }))).statusCode).toBe(200);
+    await t.app.webhookIntake.drain();
+    const [waiting] = await db().select().from(webhookIntake).where(eq(webhookIntake.tenantId, owner.tenant.id));
+    expect(waiting).toMatchObject({ attempts: 1 });
+    expect(await db().select().from(cards).where(eq(cards.tenantId, owner.tenant.id))).toEqual([]);
+
+    expect((await deliver(path, textMessage('wamid.later', 'Hola', phone))).statusCode).toBe(200);
+    await t.app.webhookIntake.drain();
+    await db()
+      .update(webhookIntake)
+      .set({ processAfter: sql`now() - interval '1 second'` })
+      .where(eq(webhookIntake.id, waiting!.id));
+    await t.app.webhookIntake.drain();
+    const shown = async () => (await db().select().from(messages).where(eq(messages.providerMessageId, 'wamid.later')))[0]!;
+    expect((await shown()).reactions).toEqual([{ emoji: '👍', phone, name: null, at: new Date(now * 1000).toISOString() }]);
+
+    // An older reaction or edit arriving late changes nothing; the newest edit wins; a deletion hides it.
+    const edit = (id: string, seconds: number, body: string) =>
+      change(id, seconds, { type: 'edit', edit: { original_message_id: 'wamid.later', message: { type: 'text', text: { body } } } });
+    for (const body of [
+      change('wamid.r0', now - 60, { type: 'reaction', reaction: { message_id: 'wamid.later', emoji: '❤️' } }),
+      edit('wamid.e2', now + 20, 'Hola, ¿abren mañana?'),
+      edit('wamid.e1', now + 10, 'Hola, ¿abren?'),
+    ])
+      expect((await deliver(path, body)).statusCode).toBe(200);
+    await t.app.webhookIntake.drain();
+    expect(await shown()).toMatchObject({ text: 'Hola, ¿abren mañana?', editHistory: [{ text: 'Hola' }] });
+    expect((await shown()).reactions!.map((reaction) => reaction.emoji)).toEqual(['👍']);
+    expect((await deliver(path, change('wamid.d1', now + 30, { type: 'revoke', revoke: { original_message_id: 'wamid.later' } }))).statusCode).toBe(200);
+    await t.app.webhookIntake.drain();
+    expect((await shown()).deletedAt).toBeInstanceOf(Date);
+    expect(await db().select().from(messages).where(eq(messages.tenantId, owner.tenant.id))).toHaveLength(1);
+  });
+
   it('lets a status wait for its message about two minutes, tried again every 2 s at most once the first pauses are over', () => {
     const pauses = Array.from({ length: INTAKE_WAITS_FOR_MESSAGE - 1 }, (_, attempts) => waitPauseAfter(attempts));
     expect(pauses.slice(0, 4)).toEqual([500, 1_000, 2_000, 2_000]);
