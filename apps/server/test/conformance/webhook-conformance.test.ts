@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { Timeline } from '@embudo/contracts/http/chats';
-import { cards, contacts, messages, notes, providerSettings, webhookRejections } from '../../db/schema/index.ts';
+import { cards, contacts, messages, messageTemplates, notes, providerSettings, webhookRejections } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../support/build-test-app.ts';
 import { bearer, registerTenant } from '../support/factories.ts';
 import { findOrCreateCard } from '../../src/modules/funnels/index.ts';
@@ -173,6 +173,17 @@ function metaMessageText(message: Json): string | undefined {
   return typeof inner.caption === 'string' ? inner.caption : undefined;
 }
 
+/** The template a review event names (Meta's `message_template_status_update`, Gupshup's `template-event` status-update) and the status it should leave. */
+function templateReviewOf(payload: Json): { id: string; name: string; status: string } | undefined {
+  for (const object of objects(payload)) {
+    if (typeof object.message_template_name === 'string' && typeof object.event === 'string')
+      return { id: String(object.message_template_id), name: object.message_template_name, status: object.event };
+    if (object.type === 'status-update' && typeof object.elementName === 'string' && typeof object.status === 'string')
+      return { id: String(object.id), name: object.elementName, status: object.status.toUpperCase() };
+  }
+  return undefined;
+}
+
 const changeKinds = new Set(['reaction', 'reaction-removed', 'edit', 'revoke', 'v3-reaction', 'status-deleted']);
 const noChatKinds = /^(v3-)?(account-|billing-|onboarding-|template-|phone-|business-|smb-|set-callback|call$|group-status|user-event-sandbox)/;
 
@@ -212,10 +223,35 @@ describe.each(fixtures)('$provider/$file', (fixture) => {
       seeded = await seedMessage(owner, phone, { whatsappMessageId: phoneOf(v2!.id) }, 'contact', 'Texto original');
     }
 
+    // A template review names a template of the company: it is there, waiting for its review.
+    const review = templateReviewOf(payload);
+    const template = review
+      ? (
+          await t.database.db
+            .insert(messageTemplates)
+            .values({
+              tenantId: owner.tenant.id,
+              name: review.name,
+              category: 'UTILITY',
+              languageCode: 'en_US',
+              bodyText: 'Hola {{1}}',
+              status: 'PENDING',
+              providerTemplateId: review.id,
+              updatedAt: new Date(Date.UTC(2020, 0, 1)),
+            })
+            .returning()
+        )[0]
+      : undefined;
+
     const answer = await post(company, JSON.stringify(payload));
     expect(answer.statusCode, answer.body).toBe(200);
     const refused = await rejectionsOf(owner);
     expect(refused.map((row) => `${row.kind}: ${row.reason}`)).toEqual([]);
+
+    if (template && review) {
+      const [reviewed] = await t.database.db.select().from(messageTemplates).where(eq(messageTemplates.id, template.id));
+      expect(reviewed!.status).toBe(review.status);
+    }
 
     if (noChatKinds.test(fixture.kind) || kind.startsWith('user-preferences') || kind.startsWith('preference-event') || kind.startsWith('user-event')) {
       if (phone && !changeKinds.has(kind)) expect(await cardOf(owner, phone)).toBeUndefined();
