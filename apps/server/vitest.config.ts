@@ -15,6 +15,7 @@ const sameInEitherMode = [
   'test/startup/main.test.ts',
   'test/startup/crash-redelivery.test.ts',
   'test/startup/graceful-shutdown.test.ts',
+  'test/startup/sandbox-fakes-restart.test.ts',
   'src/platform/db/database.test.ts',
   'src/ops/backup.test.ts',
 ];
