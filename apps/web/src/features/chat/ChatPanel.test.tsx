@@ -377,3 +377,27 @@ describe('reactions, edits, deletions, orders, flows and ads (issue 43)', () => 
     expect(screen.queryByText('Viejo')).toBeNull();
   });
 });
+
+describe('the member reacting under a message', () => {
+  it('shows the reaction the server answers, and says why when the provider cannot send reactions', async () => {
+    const message = aMessage({ id: 'm-react', sender: 'contact', text: '¿Tienen envío?' });
+    let refuse = false;
+    installBoardApi(aBoard(), [message], {
+      'POST /t/acme/api/messages/m-react/reaction': () =>
+        refuse
+          ? json(400, { code: 'BAD_REQUEST', message: 'Tu conexión de WhatsApp no permite enviar reacciones (la API de Meta sí las permite).' })
+          : json(200, { ...message, kind: undefined, reactions: [{ emoji: '👍', from: 'user', name: 'Ana' }] }),
+    });
+    await openChat();
+    const bubble = await screen.findByText('¿Tienen envío?');
+    const holder = bubble.closest('[data-testid="chat-message"]') as HTMLElement;
+    fireEvent.click(within(holder).getByRole('button', { name: 'Reaccionar' }));
+    fireEvent.click(within(holder).getByRole('button', { name: 'Reaccionar con 👍' }));
+    expect(await within(holder).findByTestId('message-reactions')).toBeTruthy();
+
+    refuse = true;
+    fireEvent.click(within(holder).getByRole('button', { name: 'Reaccionar' }));
+    fireEvent.click(within(holder).getByRole('button', { name: 'Reaccionar con ❤️' }));
+    expect(await screen.findByText('Tu conexión de WhatsApp no permite enviar reacciones (la API de Meta sí las permite).')).toBeTruthy();
+  });
+});

@@ -231,6 +231,13 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
     },
   });
 
+  // The member's reaction shows as the server answers it; the socket tells the other members.
+  const react = (message: ChatMessage, emoji: string | null) =>
+    void chatApi.react(message.id, emoji).then(
+      (updated) => updateTimeline(card.id, (data) => replaceMessage(data, updated)),
+      (error: unknown) => toast.error(errorMessageOr(error, 'No se pudo enviar la reacción.')),
+    );
+
   const archive = useMutation({
     mutationFn: () => chatApi.archive(card.id),
     onSuccess: () => {
@@ -343,7 +350,14 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
             {timeline.isError && <p className="py-8 text-center text-sm text-rose-600">{errorMessageOr(timeline.error, 'Error al cargar los mensajes.')}</p>}
             {timeline.items.map((item) =>
               item.kind === 'message' ? (
-                <MessageBubble key={item.tempId ?? item.id} message={item} isGroup={card.isGroup} onReply={setReplyTo} onOpenImage={setLightbox} />
+                <MessageBubble
+                  key={item.tempId ?? item.id}
+                  message={item}
+                  isGroup={card.isGroup}
+                  onReply={setReplyTo}
+                  onReact={readOnly ? undefined : react}
+                  onOpenImage={setLightbox}
+                />
               ) : item.kind === 'note' ? (
                 <NoteBubble key={`note-${item.id}`} item={item} />
               ) : (

@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from './chat.api.ts';
 import { MessageBubble } from './MessageBubble.tsx';
@@ -152,5 +152,24 @@ describe('a message from an ad', () => {
   it('shows no block on a message without a referral', () => {
     render(<MessageBubble message={aCustomerMessage()} />);
     expect(screen.queryByTestId('message-referral')).toBeNull();
+  });
+});
+
+describe('the member reacting', () => {
+  it('offers the quick reactions and taking one back, and none on a deleted message or without the right to write', () => {
+    const picked: Array<string | null> = [];
+    const { rerender } = render(<MessageBubble message={aCustomerMessage()} onReact={(_message, emoji) => picked.push(emoji)} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Reaccionar' }));
+    const picker = screen.getByRole('group', { name: 'Elige una reacción' });
+    fireEvent.click(within(picker).getByRole('button', { name: 'Reaccionar con 👍' }));
+    expect(screen.queryByRole('group', { name: 'Elige una reacción' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Reaccionar' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Quitar mi reacción' }));
+    expect(picked).toEqual(['👍', null]);
+
+    rerender(<MessageBubble message={aCustomerMessage({ deletedAt: '2025-01-01T15:31:00.000Z' })} onReact={noop} />);
+    expect(screen.queryByRole('button', { name: 'Reaccionar' })).toBeNull();
+    rerender(<MessageBubble message={aCustomerMessage()} />);
+    expect(screen.queryByRole('button', { name: 'Reaccionar' })).toBeNull();
   });
 });

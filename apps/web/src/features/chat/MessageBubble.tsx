@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { LineIcon } from '../../shared/ui/LineIcon.tsx';
 import { AckTicks } from './AckTicks.tsx';
 import { AdReferralBlock, referralOf } from './AdReferralBlock.tsx';
@@ -20,11 +21,69 @@ interface MessageBubbleProps {
   message: ChatMessage;
   isGroup?: boolean;
   onReply?: (message: ChatMessage) => void;
+  /** The member reacts under the message (null takes their reaction back). */
+  onReact?: (message: ChatMessage, emoji: string | null) => void;
   onOpenImage?: (url: string) => void;
 }
 
+/** The reactions a member picks from, as WhatsApp offers them first. */
+export const QUICK_REACTIONS = ['👍', '❤️', '😂', '😮', '😢', '🙏'];
+
+/** A button beside the bubble: "Reaccionar" opens the quick reactions, each one a button of its own. */
+function ReactionPicker({ message, outgoing, onReact }: { message: ChatMessage; outgoing: boolean; onReact: NonNullable<MessageBubbleProps['onReact']> }) {
+  const [open, setOpen] = useState(false);
+  const pick = (emoji: string | null) => {
+    setOpen(false);
+    onReact(message, emoji);
+  };
+  return (
+    <div className={`absolute top-8 ${outgoing ? '-left-8' : '-right-8'}`} onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}>
+      <button
+        type="button"
+        onClick={() => setOpen((value) => !value)}
+        className={`rounded-full p-1 text-slate-500 hover:bg-slate-200 hover:text-slate-700 focus:opacity-100 ${open ? 'opacity-100' : 'opacity-0 group-hover:opacity-100'}`}
+        aria-label="Reaccionar"
+        aria-expanded={open}
+        title="Reaccionar"
+      >
+        <svg viewBox="0 0 20 20" className="size-4" fill="none" stroke="currentColor" strokeWidth="1.8" aria-hidden="true">
+          <circle cx="10" cy="10" r="7" />
+          <path d="M7 12a3.5 3.5 0 0 0 6 0M7.5 8h.01M12.5 8h.01" strokeLinecap="round" />
+        </svg>
+      </button>
+      {open && (
+        <div
+          role="group"
+          aria-label="Elige una reacción"
+          data-testid="reaction-picker"
+          className={`absolute z-10 mt-1 flex items-center gap-0.5 rounded-full bg-white px-1.5 py-1 shadow-lg ring-1 ring-slate-200 ${outgoing ? 'right-0' : 'left-0'}`}
+        >
+          {QUICK_REACTIONS.map((emoji) => (
+            <button
+              key={emoji}
+              type="button"
+              onClick={() => pick(emoji)}
+              className="rounded-full px-1 text-lg hover:bg-slate-100"
+              aria-label={`Reaccionar con ${emoji}`}
+            >
+              {emoji}
+            </button>
+          ))}
+          <button
+            type="button"
+            onClick={() => pick(null)}
+            className="ml-1 whitespace-nowrap rounded-full px-2 py-0.5 text-xs text-slate-700 hover:bg-slate-100"
+          >
+            Quitar mi reacción
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
 /** One message of the timeline: incoming on the left, ours (user or AI) on the right with ticks. */
-export function MessageBubble({ message, isGroup = false, onReply, onOpenImage }: MessageBubbleProps) {
+export function MessageBubble({ message, isGroup = false, onReply, onReact, onOpenImage }: MessageBubbleProps) {
   const outgoing = message.sender !== 'contact';
   const deleted = Boolean(message.deletedAt);
   const referral = deleted ? null : referralOf(message);
@@ -101,6 +160,7 @@ export function MessageBubble({ message, isGroup = false, onReply, onOpenImage }
             </svg>
           </button>
         )}
+        {onReact && !deleted && !message.id.startsWith('temp-') && <ReactionPicker message={message} outgoing={outgoing} onReact={onReact} />}
         <MessageReactions reactions={reactions} outgoing={outgoing} isGroup={isGroup} />
       </div>
     </div>

@@ -35,6 +35,8 @@ export const chatApi = {
   schedule: (body: { cardId: string; scheduledFor: string; text?: string; templateId?: string; variables?: Record<string, string> }) =>
     api.post<ScheduledMessageDto>('/api/message/schedule', body),
   addNote: (cardId: string, text: string) => api.post<NoteDto>('/api/note', { cardId, text }),
+  /** The member's reaction under a message (null takes it back); refused where the provider has no reactions. */
+  react: (messageId: string, emoji: string | null) => api.post<ChatMessage>(`/api/messages/${messageId}/reaction`, { emoji }),
   /** The copilot (issue 15): a draft for the composer, never sent by itself. */
   suggestReply: (cardId: string) => api.post<SuggestReplyResponse>('/api/ai/suggest-reply', { cardId }),
   /** The copilot (issue 15): a summary of the conversation, kept as an internal note. */
