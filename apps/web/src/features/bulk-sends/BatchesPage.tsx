@@ -89,7 +89,7 @@ function FailedRows({ batch }: { batch: BatchDto }) {
                     <td className="py-1 pr-3">{row.contact_name ?? ''}</td>
                     <td className="py-1 pr-3 text-rose-700" data-testid="batch-failure-reason">
                       {row.reason}
-                      {row.code ? <span className="text-slate-500"> (código {row.code})</span> : null}
+                      {row.code && !row.reason.includes(row.code) ? <span className="text-slate-600"> (código {row.code})</span> : null}
                     </td>
                   </tr>
                 ))}

@@ -173,3 +173,13 @@ describe('the member reacting', () => {
     expect(screen.queryByRole('button', { name: 'Reaccionar' })).toBeNull();
   });
 });
+
+describe('a refused send', () => {
+  it('names the provider code once, whether or not the reason already names it', () => {
+    const refused = (error: string) => aCustomerMessage({ sender: 'user', ack: -1, error, errorCode: '131999' });
+    const { rerender } = render(<MessageBubble message={refused('WhatsApp rechazó el mensaje (código 131999): vuelve a intentarlo')} />);
+    expect(screen.getByTestId('message-error').textContent!.match(/131999/g)).toHaveLength(1);
+    rerender(<MessageBubble message={refused('El cliente no tiene WhatsApp')} />);
+    expect(screen.getByTestId('message-error').textContent).toBe('No enviado: El cliente no tiene WhatsApp (código 131999)');
+  });
+});

@@ -139,7 +139,8 @@ export function MessageBubble({ message, isGroup = false, onReply, onReact, onOp
         {outgoing && message.ack === -1 && message.error && (
           <p data-testid="message-error" data-code={message.errorCode ?? undefined} className="mt-1 text-[11px] text-rose-700">
             No enviado: {message.error}
-            {message.errorCode ? ` (código ${message.errorCode})` : ''}
+            {/* A reason for a code no table lists names the code already. */}
+            {message.errorCode && !message.error.includes(message.errorCode) ? ` (código ${message.errorCode})` : ''}
           </p>
         )}
         {outgoing && message.ack === 0 && message.error && (
