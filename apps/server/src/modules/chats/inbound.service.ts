@@ -255,7 +255,8 @@ export async function applyDeliveries(
         await tx
           .insert(webhookRejections)
           .values({ tenantId, kind: 'refused_sender', reason: refusal, rawBody: keptBody(rawBody), receivedAt: delivery.receivedAt });
-        result.kinds.add('refused');
+        // Counted with the unusable deliveries: `refused` counts wrong secrets.
+        result.kinds.add('malformed');
         result.changed = true;
         continue;
       }
