@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { LoginPage } from './login-page.ts';
 
 /** The sandbox phone: a signed-in member plays a WhatsApp customer of their own company. */
@@ -54,5 +54,30 @@ export class SandboxPhonePage {
   /** Taps a reply button under the business's latest message that offers it. */
   async pressReply(title: string) {
     await this.messages('to_customer').getByRole('button', { name: title, exact: true }).last().click();
+  }
+
+  /** Opens a bubble's options: react, and edit or delete the customer's own message. */
+  async openOptions(message: Locator) {
+    await message.getByRole('button', { name: 'Opciones del mensaje' }).click();
+    const menu = this.page.getByRole('menu', { name: 'Opciones del mensaje' });
+    await expect(menu).toBeVisible();
+    return menu;
+  }
+
+  async react(message: Locator, emoji: string) {
+    await (await this.openOptions(message)).getByRole('menuitemradio', { name: `Reaccionar con ${emoji}` }).click();
+    await expect(message.getByTestId('phone-reaction')).toHaveText(emoji);
+  }
+
+  async edit(message: Locator, text: string) {
+    await (await this.openOptions(message)).getByRole('menuitem', { name: 'Editar' }).click();
+    await message.getByLabel('Editar mensaje').fill(text);
+    await message.getByRole('button', { name: 'Guardar' }).click();
+    await expect(message.getByTestId('phone-message-edited')).toHaveText('Editado');
+  }
+
+  async deleteForEveryone(message: Locator) {
+    await (await this.openOptions(message)).getByRole('menuitem', { name: 'Eliminar para todos' }).click();
+    await expect(message.getByTestId('phone-message-deleted')).toHaveText('Mensaje eliminado');
   }
 }

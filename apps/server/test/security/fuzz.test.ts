@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
-import { boardColumns, cards, contacts, funnels, messages, tenants } from '../../db/schema/index.ts';
+import { boardColumns, cards, contacts, funnels, messages, sandboxPhoneMessages, tenants } from '../../db/schema/index.ts';
 import { bootstrapPlatformAdmin } from '../../src/modules/admin/index.ts';
 import { isApiRoute, TENANT_PREFIX } from '../../src/platform/http/route-access.ts';
 import { book, seedCatalog } from '../support/agenda-fixtures.ts';
@@ -70,6 +70,7 @@ const inHours = (hours: number) => new Date(Date.now() + hours * 3_600_000).toIS
 /** One line per API route that takes a body (POST, PUT, PATCH), keyed as the /api form. `{}` means no body. */
 const seeds: Record<string, Seed> = {
   'POST /sandbox/api/send': { body: () => ({ phone: '5215599000009', name: 'Cliente', message: { kind: 'text', text: 'Hola' } }) },
+  'POST /sandbox/api/change': { body: () => ({ phone: '5215599999999', change: { kind: 'reaction', messageId: 'wamid.fuzz', emoji: '👍' } }) },
   'POST /api/auth/login': { body: () => ({ email: 'nadie@fuzz.test', password: 'Clave1234', tenantSlug: 'no-existe' }) },
   'POST /api/auth/register': {
     body: () => ({
@@ -327,6 +328,16 @@ beforeAll(async () => {
   };
   const { professional, service } = await seedCatalog(t.app, a);
   const appointment = await book(t.app, a, { professionalId: professional.id, serviceId: service.id, startTime: inHours(24), endTime: inHours(25) });
+  // The fixture message on the sandbox phone too, so a change's seed reaches the fake and the webhook.
+  await db.insert(sandboxPhoneMessages).values({
+    messageId: 'wamid.fuzz',
+    appName: (await t.app.inject({ method: 'GET', url: '/sandbox/api/app', headers: bearer(a.token) })).json().appName as string,
+    conversation: contact!.phone,
+    direction: 'from_customer',
+    type: 'text',
+    body: { text: 'Hola' },
+    status: 'delivered',
+  });
   f = {
     tenantId: a.tenant.id,
     ownerId: a.user.id,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
-import { batches, boardColumns, cards, contacts, funnels, jobs, messages, tenants } from '../../db/schema/index.ts';
+import { batches, boardColumns, cards, contacts, funnels, jobs, messages, sandboxPhoneMessages, tenants } from '../../db/schema/index.ts';
 import { bootstrapPlatformAdmin } from '../../src/modules/admin/index.ts';
 import { isApiRoute, TENANT_PREFIX } from '../../src/platform/http/route-access.ts';
 import { book, seedCatalog } from '../support/agenda-fixtures.ts';
@@ -252,6 +252,14 @@ const matrix: Record<string, Entry> = {
     expect: sandboxPhone,
     call: async (f) => ({ body: { phone: await f.customerPhone(), message: { kind: 'text', text: 'Hola' } } }),
   },
+  // B's phone has no such message in its own conversation with that number.
+  'POST /sandbox/api/change': {
+    expect: { ...sandboxPhone, stranger: 404 },
+    call: async (f) => {
+      const { phone, messageId } = await f.phoneMessage();
+      return { body: { phone, change: { kind: 'reaction', messageId, emoji: '👍' } } };
+    },
+  },
 
   'GET /api/agenda/data': { expect: everyMember, call: () => ({ query: { start: inHours(-24 * 7), end: inHours(24 * 7) } }) },
   'GET /api/agenda/settings': { expect: everyMember },
@@ -293,6 +301,8 @@ interface Fixtures {
   customerMessage(): Promise<string>;
   /** The phone of a fresh card of A in F1: a customer whose chat only F1's members see. */
   customerPhone(): Promise<string>;
+  /** A customer's message in a fresh card of A in F1, as the CRM and the sandbox phone both keep it. */
+  phoneMessage(): Promise<{ phone: string; messageId: string }>;
   /** A phone number no contact of A has yet. */
   newPhone(): string;
   /** A quick reply in a fresh column of F1. */
@@ -419,6 +429,22 @@ beforeAll(async () => {
       return row!.id;
     },
     customerPhone: async () => (await cardInF1()).phone!,
+    phoneMessage: async () => {
+      const card = await cardInF1();
+      const messageId = `wamid.${randomUUID()}`;
+      await db.insert(messages).values({ tenantId: a.tenant.id, cardId: card.id, sender: 'contact', text: 'Hola', type: 'text', providerMessageId: messageId });
+      const sandboxApp = (await t.app.inject({ method: 'GET', url: '/sandbox/api/app', headers: bearer(callers.owner.token) })).json().appName as string;
+      await db.insert(sandboxPhoneMessages).values({
+        messageId,
+        appName: sandboxApp,
+        conversation: card.phone!,
+        direction: 'from_customer',
+        type: 'text',
+        body: { text: 'Hola' },
+        status: 'delivered',
+      });
+      return { phone: card.phone!, messageId };
+    },
     template: async () => {
       const created = await t.app.inject({
         method: 'POST',

@@ -22,7 +22,10 @@ export const phoneMessageSchema = z.object({
   /** A business message's WhatsApp id: what a quote of it names (`context.msgId`). */
   whatsappId: z.string().optional(),
   direction: z.enum(['to_customer', 'from_customer']),
-  /** To the customer: Gupshup's `message` JSON as sent. From the customer: the inbound inner payload. */
+  /**
+   * To the customer: Gupshup's `message` JSON as sent. From the customer: the inbound inner payload. Later changes
+   * of the customer's are kept on it: `reaction` (their emoji), `edited: true` (with the new `text`), `deleted: true`.
+   */
   type: z.string(),
   body: z.record(z.string(), z.unknown()),
   status: z.enum(phoneMessageStatuses),
@@ -45,8 +48,8 @@ const phone = safeString()
   .trim()
   .regex(/^\d{6,20}$/, { error: 'El teléfono debe tener solo dígitos con código de país.' });
 
-/** POST /sandbox/api/send: what the customer does on the sandbox phone. The company is the session's. */
-export const sandboxSendRequest = z.object({
+/** Who the person plays on the sandbox phone: a customer of the session's company, optionally writing in a group. */
+const customer = {
   phone,
   name: safeString().trim().max(80).optional(),
   group: z
@@ -57,6 +60,11 @@ export const sandboxSendRequest = z.object({
       name: safeString().trim().max(80).optional(),
     })
     .optional(),
+};
+
+/** POST /sandbox/api/send: what the customer does on the sandbox phone. The company is the session's. */
+export const sandboxSendRequest = z.object({
+  ...customer,
   message: z.discriminatedUnion(
     'kind',
     [
@@ -98,3 +106,32 @@ export type CustomerMessageInput = SandboxSendRequest['message'];
 
 /** GET /sandbox/api/conversation */
 export const sandboxConversationQuery = z.object({ phone: safeString().regex(/^\d{6,30}$/) });
+
+/** The phone-side id of a message of the conversation (`id` in the conversation's answer). */
+const phoneMessageId = safeString().trim().min(1, { error: 'Falta el mensaje.' }).max(200, { error: 'Falta el mensaje.' });
+
+/**
+ * POST /sandbox/api/change: the customer changes an earlier message, as WhatsApp lets them: reacts to any message
+ * (`emoji: null` takes the reaction back), edits one of their own texts, or deletes one of their own messages.
+ */
+export const sandboxChangeRequest = z.object({
+  ...customer,
+  change: z.discriminatedUnion(
+    'kind',
+    [
+      z.object({
+        kind: z.literal('reaction'),
+        messageId: phoneMessageId,
+        emoji: safeString().trim().min(1, { error: 'Elige un emoji.' }).max(32, { error: 'Elige un emoji.' }).nullable(),
+      }),
+      z.object({ kind: z.literal('edit'), messageId: phoneMessageId, text: safeString().trim().min(1, { error: 'Escribe un mensaje.' }).max(4096) }),
+      z.object({ kind: z.literal('delete'), messageId: phoneMessageId }),
+    ],
+    { error: 'Tipo de cambio inválido.' },
+  ),
+});
+export type SandboxChangeRequest = z.input<typeof sandboxChangeRequest>;
+export type CustomerChangeInput = SandboxChangeRequest['change'];
+/** POST /sandbox/api/change: the message as the phone now shows it. */
+export const sandboxChangeResponse = z.object({ message: phoneMessageSchema });
+export type SandboxChangeResponse = z.infer<typeof sandboxChangeResponse>;

@@ -23,6 +23,10 @@ export interface FakeUpload {
 export interface FakeConversationStore {
   append(appName: string, conversation: string, message: FakeConversationMessage): Promise<void>;
   list(appName: string, conversation: string): Promise<FakeConversationMessage[]>;
+  /** One message of the conversation, by its phone-side id. */
+  find(appName: string, conversation: string, id: string): Promise<FakeConversationMessage | undefined>;
+  /** Replaces a message's body (the customer reacted, edited or deleted); answers once it is kept. */
+  setBody(appName: string, conversation: string, id: string, body: Record<string, unknown>): Promise<void>;
   /** Moves a message to `status`; with `onlyFrom`, only while it still has that status. Answers once it is kept. */
   setStatus(id: string, status: FakeMessageStatus, onlyFrom?: FakeMessageStatus): Promise<void>;
   /** Keeps now what waits to be kept (the server closes). */
@@ -73,6 +77,14 @@ export function createMemoryConversationStore(limits: ConversationLimits = DEFAU
     },
     async list(appName, conversation) {
       return (conversations.get(`${appName}:${conversation}`) ?? []).map((message) => ({ ...message }));
+    },
+    async find(appName, conversation, id) {
+      const message = conversations.get(`${appName}:${conversation}`)?.find((candidate) => candidate.id === id);
+      return message && { ...message };
+    },
+    async setBody(appName, conversation, id, body) {
+      const message = conversations.get(`${appName}:${conversation}`)?.find((candidate) => candidate.id === id);
+      if (message) message.body = body;
     },
     async setStatus(id, status, onlyFrom) {
       const message = find(id);
@@ -145,17 +157,22 @@ export function createDatabaseConversationStore(
         .from(table)
         .where(and(eq(table.appName, appName), eq(table.conversation, conversation)))
         .orderBy(asc(table.seq));
-      return rows.map((row) => ({
-        id: row.messageId,
-        ...(row.whatsappId ? { whatsappId: row.whatsappId } : {}),
-        direction: row.direction as FakeConversationMessage['direction'],
-        type: row.type,
-        body: row.body as Record<string, unknown>,
-        status: row.status as FakeMessageStatus,
-        ...(row.participant ? { participant: row.participant as FakeConversationMessage['participant'] } : {}),
-        ...(row.template ? { template: row.template as RenderedTemplate } : {}),
-        createdAt: row.createdAt.toISOString(),
-      }));
+      return rows.map(messageOfRow);
+    },
+    async find(appName, conversation, id) {
+      await statuses.flush();
+      const [row] = await db
+        .select()
+        .from(table)
+        .where(and(eq(table.appName, appName), eq(table.conversation, conversation), eq(table.messageId, id)))
+        .limit(1);
+      return row && messageOfRow(row);
+    },
+    async setBody(appName, conversation, id, body) {
+      await db
+        .update(table)
+        .set({ body })
+        .where(and(eq(table.appName, appName), eq(table.conversation, conversation), eq(table.messageId, id)));
     },
     async setStatus(id, status, onlyFrom) {
       if (!onlyFrom) return statuses.write(id, status);
@@ -201,6 +218,20 @@ export function createDatabaseConversationStore(
       const [row] = await db.select().from(uploads).where(eq(uploads.uploadId, id)).limit(1);
       return row ? { id: row.uploadId, contentType: row.contentType, data: row.data, ...(row.fileName ? { name: row.fileName } : {}) } : undefined;
     },
+  };
+}
+
+function messageOfRow(row: typeof sandboxPhoneMessages.$inferSelect): FakeConversationMessage {
+  return {
+    id: row.messageId,
+    ...(row.whatsappId ? { whatsappId: row.whatsappId } : {}),
+    direction: row.direction as FakeConversationMessage['direction'],
+    type: row.type,
+    body: row.body as Record<string, unknown>,
+    status: row.status as FakeMessageStatus,
+    ...(row.participant ? { participant: row.participant as FakeConversationMessage['participant'] } : {}),
+    ...(row.template ? { template: row.template as RenderedTemplate } : {}),
+    createdAt: row.createdAt.toISOString(),
   };
 }
 

@@ -13,6 +13,7 @@ import {
   type FakeMessageStatus,
   type FakeUpload,
 } from './conversation-store.ts';
+import { changedBody, whatsappIdOf, type ChangingCustomer, type CustomerChange } from './customer-change.ts';
 
 export type { FakeConversationMessage } from './conversation-store.ts';
 
@@ -204,7 +205,10 @@ export class FakeGupshup {
 
   /** Delivers one callback; answers whether the app accepted it (2xx). */
   private async callback(app: FakeApp, type: string, payload: Record<string, unknown>): Promise<boolean> {
-    const envelope = { app: app.appName, timestamp: Date.now(), version: 2, type, payload };
+    return this.post(app, { app: app.appName, timestamp: Date.now(), version: 2, type, payload }, type);
+  }
+
+  private async post(app: FakeApp, envelope: Record<string, unknown>, type: string): Promise<boolean> {
     try {
       const response = await callService(app.callbackUrl, {
         method: 'POST',
@@ -649,6 +653,67 @@ export class FakeGupshup {
     // Delivered once the business's server took it; a read receipt may already have come meanwhile.
     if (await this.callback(app, 'message', payload)) await this.store.setStatus(id, 'delivered', 'sent');
     return { id };
+  }
+
+  /** One message of the customer's conversation with the app (or of the group's), by its phone-side id. */
+  conversationMessage(appName: string, conversation: string, id: string): Promise<FakeConversationMessage | undefined> {
+    return this.store.find(appName, conversation, id);
+  }
+
+  /**
+   * The customer changes an earlier message in Gupshup's formats: a reaction is a v2 `message` of type `reaction`
+   * naming the message by its WhatsApp id (and Gupshup's, for a business message), a deletion a v2 `deleted`
+   * message-event. Gupshup has no v2 edit: it comes as a v3 callback in Meta's envelope, with `gs_app_id`.
+   */
+  async customerChanges(input: ChangingCustomer & { appName: string; target: FakeConversationMessage; change: CustomerChange }) {
+    const app = await this.appNamed(input.appName);
+    if (!app) throw new Error(`unknown sandbox app ${input.appName}`);
+    const { target, change } = input;
+    const body = changedBody(target.body, change);
+    await this.store.setBody(app.appName, input.group ? input.group.id : input.phone, target.id, body);
+    if (change.kind === 'reaction') {
+      const inner = { id: whatsappIdOf(target), ...(target.direction === 'to_customer' ? { gsId: target.id } : {}), emoji: change.emoji ?? '' };
+      await this.callback(app, 'message', {
+        id: `wamid.${randomUUID().replace(/-/g, '')}`,
+        source: input.group ? input.group.id : input.phone,
+        type: 'reaction',
+        payload: inner,
+        sender: { phone: input.phone, name: input.name ?? input.phone, country_code: input.phone.slice(0, 2), dial_code: input.phone.slice(2) },
+        ...(input.group ? { group: input.group } : {}),
+      });
+    } else if (change.kind === 'delete') {
+      await this.callback(app, 'message-event', { id: target.id, type: 'deleted', destination: input.phone, payload: { ts: Math.floor(Date.now() / 1000) } });
+    } else {
+      await this.metaFormatCallback(
+        app,
+        {
+          from: input.phone,
+          id: `wamid.${randomUUID().replace(/-/g, '')}`,
+          timestamp: String(Math.floor(Date.now() / 1000)),
+          type: 'edit',
+          edit: { original_message_id: target.id, message: { type: 'text', text: { body: change.text } } },
+        },
+        input,
+      );
+    }
+    return { ...target, body };
+  }
+
+  /** A v3 callback: one inbound message in Meta's envelope, as Gupshup relays it with its app's id. */
+  private async metaFormatCallback(app: FakeApp, message: Record<string, unknown>, customer: ChangingCustomer): Promise<boolean> {
+    // The fake's apps have no WABA or Meta number id of their own: the app's number stands for both.
+    const value = {
+      messaging_product: 'whatsapp',
+      metadata: { display_phone_number: app.sourceNumber, phone_number_id: app.sourceNumber },
+      contacts: [{ profile: { name: customer.name ?? customer.phone }, wa_id: customer.phone }],
+      messages: [message],
+    };
+    const envelope = {
+      object: 'whatsapp_business_account',
+      gs_app_id: app.appName,
+      entry: [{ id: app.sourceNumber, changes: [{ field: 'messages', value }] }],
+    };
+    return this.post(app, envelope, 'edit');
   }
 }
 

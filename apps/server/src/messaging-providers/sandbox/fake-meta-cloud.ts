@@ -6,6 +6,7 @@ import { callService } from '../../platform/outbound-http/service-http.ts';
 import { FakeStatusChains, FakeTimers } from './fake-timers.ts';
 import { createMemoryFakeStateStore, type FakeStateStore } from './fake-state-store.ts';
 import { createMemoryConversationStore, type FakeConversationMessage, type FakeConversationStore, type FakeUpload } from './conversation-store.ts';
+import { changedBody, whatsappIdOf, type ChangingCustomer, type CustomerChange } from './customer-change.ts';
 import { CALLBACK_TIMEOUT_MS, type CustomerMessage } from './fake-gupshup.ts';
 
 /**
@@ -746,6 +747,37 @@ export class FakeMetaCloud {
     // Delivered once the business's server took it; a read receipt may already have come meanwhile.
     if (await this.deliver(number, value)) await this.store.setStatus(id, 'delivered', 'sent');
     return { id };
+  }
+
+  /** One message of the customer's conversation with the number, by its phone-side id. */
+  conversationMessage(phoneNumberId: string, customerPhone: string, id: string): Promise<FakeConversationMessage | undefined> {
+    return this.store.find(conversationKey(phoneNumberId), customerPhone, id);
+  }
+
+  /**
+   * The customer changes an earlier message: a signed delivery of an inbound `reaction` (no emoji: taken back),
+   * `edit` (the new text) or `revoke`, each naming the message by its WhatsApp id (meta-cloud.md §3.4).
+   */
+  async customerChanges(input: Omit<ChangingCustomer, 'group'> & { phoneNumberId: string; target: FakeConversationMessage; change: CustomerChange }) {
+    const number = await this.numberById(input.phoneNumberId);
+    if (!number) throw new Error(`unknown sandbox Meta number ${input.phoneNumberId}`);
+    const { target, change } = input;
+    const body = changedBody(target.body, change);
+    await this.store.setBody(conversationKey(number.phoneNumberId), input.phone, target.id, body);
+    const original = whatsappIdOf(target);
+    const content =
+      change.kind === 'reaction'
+        ? { type: 'reaction', reaction: { message_id: original, ...(change.emoji ? { emoji: change.emoji } : {}) } }
+        : change.kind === 'edit'
+          ? { type: 'edit', edit: { original_message_id: original, message: { type: 'text', text: { body: change.text } } } }
+          : { type: 'revoke', revoke: { original_message_id: original } };
+    await this.deliver(number, {
+      messaging_product: 'whatsapp',
+      metadata: this.metadata(number),
+      contacts: [{ profile: { name: input.name ?? input.phone }, wa_id: input.phone }],
+      messages: [{ from: input.phone, id: wamid(), timestamp: seconds(), ...content }],
+    });
+    return { ...target, body };
   }
 
   /** What the phone shows of the customer's own message: the same shapes as with the Gupshup fake, media by our URL. */

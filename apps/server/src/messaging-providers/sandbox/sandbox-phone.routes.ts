@@ -3,6 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { fileTypeFromBuffer } from 'file-type';
 import {
   sandboxAppResponse,
+  sandboxChangeRequest,
+  sandboxChangeResponse,
   sandboxConversationQuery,
   sandboxConversationResponse,
   sandboxSendRequest,
@@ -13,6 +15,7 @@ import { actorOfRequest, sessionOf } from '../../platform/http/route-access.ts';
 import { canSeeFunnel, requireSandboxPhoneUser } from '../../platform/policy/policy.ts';
 import { fakeGupshupRoutes, type CustomerMessage, type FakeGupshup } from './fake-gupshup.ts';
 import { fakeMetaCloudRoutes, type FakeMetaCloud } from './fake-meta-cloud.ts';
+import { changeProblem } from './customer-change.ts';
 
 export const FAKE_GUPSHUP_PREFIX = '/sandbox-gupshup';
 export const FAKE_META_PREFIX = '/sandbox-meta';
@@ -22,6 +25,7 @@ export const META_SANDBOX_NO_GROUPS = 'La API de WhatsApp Cloud de Meta no tiene
 export type SandboxConnection =
   { provider: 'gupshup'; appName: string | null; sourceNumber: string | null } | { provider: 'meta'; phoneNumberId: string | null; sourceNumber: string };
 export const CUSTOMER_NOT_VISIBLE = 'No encontrado.';
+export const PHONE_MESSAGE_NOT_FOUND = 'Ese mensaje no está en esta conversación.';
 
 /** What the phone needs from the CRM, passed in by the composition root (providers import no module). */
 export interface SandboxPhoneCrm {
@@ -119,6 +123,27 @@ export function sandboxRoutes({ fake, meta, crm }: { fake: FakeGupshup; meta: Fa
         return reply.status(201).send(await meta.customerSends({ ...rest, phoneNumberId: company.phoneNumberId }));
       }
       return reply.status(201).send(await fake.customerSends(customer));
+    });
+
+    app.post('/sandbox/api/change', { schema: { response: { 200: sandboxChangeResponse } } }, async (request) => {
+      const parsed = sandboxChangeRequest.safeParse(request.body);
+      if (!parsed.success) throw badRequest(parsed.error.issues[0]!.message);
+      const { change, ...who } = parsed.data;
+      const conversation = who.group?.id ?? who.phone;
+      const company = await sandboxCompanyOf(crm, request, conversation);
+      if (company.provider === 'meta' && who.group) throw badRequest(META_SANDBOX_NO_GROUPS);
+      const target =
+        company.provider === 'meta'
+          ? await meta.conversationMessage(company.phoneNumberId, conversation, change.messageId)
+          : await fake.conversationMessage(company.appName, conversation, change.messageId);
+      if (!target) throw notFound(PHONE_MESSAGE_NOT_FOUND);
+      const problem = changeProblem(target, change, who);
+      if (problem) throw badRequest(problem);
+      if (company.provider === 'meta') {
+        const { group: _group, ...customer } = who;
+        return { message: await meta.customerChanges({ ...customer, phoneNumberId: company.phoneNumberId, target, change }) };
+      }
+      return { message: await fake.customerChanges({ ...who, appName: company.appName, target, change }) };
     });
   };
 }

@@ -144,3 +144,99 @@ describe('PhoneMessageBubble', () => {
     expect(onReply).toHaveBeenCalledWith({ kind: 'list_reply', title: 'Tornillos', id: 'list-3', postbackText: 'p-tornillos' });
   });
 });
+
+describe("the customer's changes on the phone", () => {
+  const noop = () => {};
+  const ownText = (overrides: Partial<PhoneMessage> = {}) =>
+    aMessage({ id: 'wamid.c1', direction: 'from_customer', type: 'text', body: { text: 'Hola' }, status: 'read', ...overrides });
+  const openMenu = () => fireEvent.click(screen.getByRole('button', { name: 'Opciones del mensaje' }));
+
+  it("shows the reaction under the bubble, 'Editado' beside the time and 'Mensaje eliminado' in place of the content", () => {
+    const { rerender } = render(<PhoneMessageBubble message={aMessage({ body: { type: 'text', text: 'Hola', reaction: '👍' } })} />);
+    expect(screen.getByTestId('phone-reaction').textContent).toBe('👍');
+    expect(screen.getByLabelText('Tu reacción: 👍')).toBeTruthy();
+    rerender(<PhoneMessageBubble message={ownText({ body: { text: 'Hola, buenas', edited: true } })} />);
+    expect(screen.getByText('Hola, buenas')).toBeTruthy();
+    const edited = screen.getByTestId('phone-message-edited');
+    expect(edited.textContent).toBe('Editado');
+    expect(edited.nextElementSibling?.tagName).toBe('TIME');
+    rerender(<PhoneMessageBubble message={ownText({ body: { text: 'Hola', edited: true, reaction: '❤️', deleted: true } })} onChange={noop} ownMessage />);
+    expect(screen.getByTestId('phone-message-deleted').textContent).toBe('Mensaje eliminado');
+    expect(screen.queryByText('Hola')).toBeNull();
+    expect(screen.queryByTestId('phone-message-edited')).toBeNull();
+    expect(screen.queryByTestId('phone-reaction')).toBeNull();
+    // A deleted message takes no more changes.
+    expect(screen.queryByRole('button', { name: 'Opciones del mensaje' })).toBeNull();
+  });
+
+  it("reacts to the business's message with one of six emoji, and offers no edit or delete for it", () => {
+    const onChange = vi.fn();
+    render(<PhoneMessageBubble message={aMessage({ id: 'g-1' })} onChange={onChange} />);
+    openMenu();
+    const menu = screen.getByRole('menu', { name: 'Opciones del mensaje' });
+    const emoji = within(within(menu).getByRole('group', { name: 'Reaccionar' })).getAllByRole('menuitemradio');
+    expect(emoji.map((item) => item.textContent)).toEqual(['👍', '❤️', '😂', '😮', '😢', '🙏']);
+    expect(within(menu).queryByRole('menuitem', { name: 'Quitar reacción' })).toBeNull();
+    expect(within(menu).queryByRole('menuitem', { name: 'Editar' })).toBeNull();
+    expect(within(menu).queryByRole('menuitem', { name: 'Eliminar para todos' })).toBeNull();
+    fireEvent.click(screen.getByRole('menuitemradio', { name: 'Reaccionar con 👍' }));
+    expect(onChange).toHaveBeenCalledWith({ kind: 'reaction', messageId: 'g-1', emoji: '👍' });
+    expect(screen.queryByRole('menu')).toBeNull();
+  });
+
+  it('takes a reaction back', () => {
+    const onChange = vi.fn();
+    render(<PhoneMessageBubble message={aMessage({ id: 'g-1', body: { type: 'text', text: 'Hola', reaction: '😂' } })} onChange={onChange} />);
+    openMenu();
+    expect(screen.getByRole('menuitemradio', { name: 'Reaccionar con 😂' }).getAttribute('aria-checked')).toBe('true');
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Quitar reacción' }));
+    expect(onChange).toHaveBeenCalledWith({ kind: 'reaction', messageId: 'g-1', emoji: null });
+  });
+
+  it('edits its own text in place: Guardar sends the new text, Cancelar leaves it as it was', () => {
+    const onChange = vi.fn();
+    render(<PhoneMessageBubble message={ownText()} onChange={onChange} ownMessage />);
+    openMenu();
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Editar' }));
+    const editor = screen.getByLabelText('Editar mensaje') as HTMLTextAreaElement;
+    expect(editor.value).toBe('Hola');
+    expect(screen.getByRole('button', { name: 'Guardar' })).toHaveProperty('disabled', true);
+    fireEvent.change(editor, { target: { value: 'Hola de nuevo' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Cancelar' }));
+    expect(screen.queryByLabelText('Editar mensaje')).toBeNull();
+    expect(screen.getByText('Hola')).toBeTruthy();
+    expect(onChange).not.toHaveBeenCalled();
+
+    openMenu();
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Editar' }));
+    fireEvent.change(screen.getByLabelText('Editar mensaje'), { target: { value: '  Hola, buenas tardes ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Guardar' }));
+    expect(onChange).toHaveBeenCalledWith({ kind: 'edit', messageId: 'wamid.c1', text: 'Hola, buenas tardes' });
+    expect(screen.queryByLabelText('Editar mensaje')).toBeNull();
+  });
+
+  it('deletes its own message for everyone; only texts can be edited', () => {
+    const onChange = vi.fn();
+    render(
+      <PhoneMessageBubble
+        message={ownText({ type: 'location', body: { latitude: '19.4', longitude: '-99.1', name: 'Bodega' } })}
+        onChange={onChange}
+        ownMessage
+      />,
+    );
+    openMenu();
+    expect(screen.queryByRole('menuitem', { name: 'Editar' })).toBeNull();
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Eliminar para todos' }));
+    expect(onChange).toHaveBeenCalledWith({ kind: 'delete', messageId: 'wamid.c1' });
+  });
+
+  it('closes the menu with Escape or a click elsewhere', () => {
+    render(<PhoneMessageBubble message={aMessage({})} onChange={noop} />);
+    openMenu();
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(screen.queryByRole('menu')).toBeNull();
+    openMenu();
+    fireEvent.mouseDown(document.body);
+    expect(screen.queryByRole('menu')).toBeNull();
+  });
+});

@@ -1,8 +1,11 @@
 import { useState, type ReactNode } from 'react';
+import { LineIcon } from '../../shared/ui/LineIcon.tsx';
 import { DeliveryTicks } from './DeliveryTicks.tsx';
+import { PhoneMessageEditor } from './PhoneMessageEditor.tsx';
+import { PhoneMessageMenu } from './PhoneMessageMenu.tsx';
 import { phoneMessageContent, type PhoneMessageContent, type ReplyOption } from './phone-message-content.ts';
 import type { RenderedTemplate } from '@embudo/contracts/http/templates';
-import type { CustomerMessageInput, PhoneMessage } from '@embudo/contracts/http/sandbox-phone';
+import type { CustomerChangeInput, CustomerMessageInput, PhoneMessage } from '@embudo/contracts/http/sandbox-phone';
 
 export type InteractiveReply = Extract<CustomerMessageInput, { kind: 'button_reply' | 'list_reply' | 'quick_reply' }>;
 
@@ -14,6 +17,12 @@ export interface PhoneMessageBubbleProps {
   onReply?: (reply: InteractiveReply) => void;
   /** Blocks the buttons while a reply is on its way. */
   replying?: boolean;
+  /** Called when the customer reacts to the message, or edits or deletes it; without it the bubble has no menu. */
+  onChange?: (change: CustomerChangeInput) => void;
+  /** The customer wrote it (and may edit or delete it). */
+  ownMessage?: boolean;
+  /** Blocks the menu while a change is on its way. */
+  changing?: boolean;
 }
 
 const timeFormat = new Intl.DateTimeFormat('es', { hour: '2-digit', minute: '2-digit' });
@@ -300,37 +309,81 @@ function Body({ content, onReply, replying }: { content: PhoneMessageContent; on
 }
 
 /** One message on the sandbox phone: the business on the left, the customer on the right, as on WhatsApp. */
-export function PhoneMessageBubble({ message, quote, onReply, replying = false }: PhoneMessageBubbleProps) {
+export function PhoneMessageBubble({ message, quote, onReply, replying = false, onChange, ownMessage = false, changing = false }: PhoneMessageBubbleProps) {
+  const [editing, setEditing] = useState(false);
   const content = phoneMessageContent(message);
   const fromBusiness = message.direction === 'to_customer';
   const options = content.kind === 'quick_reply' ? content.options : [];
+  // What the customer did to it later, kept on the message by the fake (see phoneMessageSchema).
+  const deleted = message.body.deleted === true;
+  const edited = message.body.edited === true && !deleted;
+  const reaction = typeof message.body.reaction === 'string' && !deleted ? message.body.reaction : undefined;
+  const editable = ownMessage && content.kind === 'text';
 
   return (
     <div
       data-testid="phone-message"
       data-direction={message.direction}
       data-type={message.type}
-      className={`flex flex-col ${fromBusiness ? 'items-start' : 'items-end'}`}
+      className={`group flex flex-col ${fromBusiness ? 'items-start' : 'items-end'} ${reaction ? 'mb-4' : ''}`}
     >
       <div
         className={`relative max-w-[85%] rounded-lg px-2 pt-1.5 pb-1 text-sm text-slate-900 shadow-sm ${
           fromBusiness ? 'rounded-tl-none bg-white' : 'rounded-tr-none bg-[#d9fdd3]'
-        } ${content.kind === 'image' || content.kind === 'video' || content.kind === 'template' ? 'min-w-52' : ''}`}
+        } ${!deleted && (content.kind === 'image' || content.kind === 'video' || content.kind === 'template') ? 'min-w-52' : ''} ${editing ? 'w-72' : ''}`}
       >
         {!fromBusiness && message.participant && (
           <p className="px-1 pb-0.5 text-xs font-semibold text-emerald-700">{message.participant.name ?? message.participant.phone}</p>
         )}
-        {quote && (
+        {quote && !deleted && (
           <div data-testid="phone-quote" className="mb-1 rounded-md border-l-4 border-emerald-500 bg-black/5 px-2 py-1 text-xs">
             <p className="font-semibold text-emerald-700">{quote.author}</p>
             <p className="line-clamp-2 text-slate-600">{quote.text}</p>
           </div>
         )}
-        <Body content={content} onReply={onReply} replying={replying} />
+        {deleted ? (
+          <p data-testid="phone-message-deleted" className="flex items-center gap-1 px-1 text-slate-500 italic">
+            <LineIcon name="ban" className="size-4" />
+            Mensaje eliminado
+          </p>
+        ) : editing && content.kind === 'text' ? (
+          <PhoneMessageEditor
+            text={content.text}
+            onCancel={() => setEditing(false)}
+            onSave={(text) => {
+              setEditing(false);
+              onChange?.({ kind: 'edit', messageId: message.id, text });
+            }}
+          />
+        ) : (
+          <Body content={content} onReply={onReply} replying={replying} />
+        )}
         <p className="mt-0.5 flex items-center justify-end gap-1 pl-6 text-[11px] text-slate-500 tabular-nums">
+          {edited && <span data-testid="phone-message-edited">Editado</span>}
           <time dateTime={message.createdAt}>{timeOf(message.createdAt)}</time>
           <DeliveryTicks status={message.status} />
         </p>
+        {onChange && !deleted && !editing && (
+          <PhoneMessageMenu
+            side={fromBusiness ? 'left' : 'right'}
+            reaction={reaction}
+            canEdit={editable}
+            canDelete={ownMessage}
+            disabled={changing}
+            onReact={(emoji) => onChange({ kind: 'reaction', messageId: message.id, emoji })}
+            onEdit={() => setEditing(true)}
+            onDelete={() => onChange({ kind: 'delete', messageId: message.id })}
+          />
+        )}
+        {reaction && (
+          <span
+            data-testid="phone-reaction"
+            aria-label={`Tu reacción: ${reaction}`}
+            className={`absolute -bottom-4 ${fromBusiness ? 'left-2' : 'right-2'} flex h-6 items-center rounded-full bg-white px-1.5 text-sm leading-none shadow-sm ring-1 ring-slate-200`}
+          >
+            {reaction}
+          </span>
+        )}
       </div>
       {content.kind === 'template' && content.rendered && content.rendered.buttons.length > 0 && (
         <TemplateButtons buttons={content.rendered.buttons} onReply={onReply} replying={replying} />

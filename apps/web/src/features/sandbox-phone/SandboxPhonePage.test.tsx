@@ -140,4 +140,28 @@ describe('SandboxPhonePage', () => {
       message: { kind: 'location' },
     });
   });
+
+  it("sends the customer's reaction as that customer, and shows the server's refusal of a change", async () => {
+    const api = await openWithCompany([
+      { id: 'g-1', direction: 'to_customer', type: 'text', body: { type: 'text', text: 'Buenas' }, status: 'read', createdAt: '2025-03-01T15:00:00.000Z' },
+      { id: 'wamid.c1', direction: 'from_customer', type: 'text', body: { text: 'Hola' }, status: 'read', createdAt: '2025-03-01T15:01:00.000Z' },
+    ]);
+    api.setHandler('POST /sandbox/api/change', () => json(200, { message: {} }));
+    const bubbles = await screen.findAllByTestId('phone-message');
+    fireEvent.click(within(bubbles[0]!).getByRole('button', { name: 'Opciones del mensaje' }));
+    expect(screen.queryByRole('menuitem', { name: 'Eliminar para todos' })).toBeNull();
+    fireEvent.click(screen.getByRole('menuitemradio', { name: 'Reaccionar con 👍' }));
+    await waitFor(() => expect(api.callsTo('POST', '/sandbox/api/change')).toHaveLength(1));
+    expect(api.callsTo('POST', '/sandbox/api/change')[0]?.body).toEqual({
+      phone: '5215512340000',
+      name: 'Cliente E2E',
+      change: { kind: 'reaction', messageId: 'g-1', emoji: '👍' },
+    });
+
+    api.setHandler('POST /sandbox/api/change', () => json(400, { message: 'Solo puedes editar o eliminar tus propios mensajes.' }));
+    fireEvent.click(within(bubbles[1]!).getByRole('button', { name: 'Opciones del mensaje' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Eliminar para todos' }));
+    expect(await screen.findByText('Solo puedes editar o eliminar tus propios mensajes.')).toBeTruthy();
+    expect(api.callsTo('POST', '/sandbox/api/change')[1]?.body).toMatchObject({ change: { kind: 'delete', messageId: 'wamid.c1' } });
+  });
 });

@@ -11,7 +11,7 @@ import { CustomerSetupPanel } from './CustomerSetupPanel.tsx';
 import { PhoneComposer } from './PhoneComposer.tsx';
 import { PhoneMessageBubble } from './PhoneMessageBubble.tsx';
 import { phoneMessagePreview, quotedMessageOf } from './phone-message-content.ts';
-import type { CustomerMessageInput, PhoneMessage, SandboxApp } from '@embudo/contracts/http/sandbox-phone';
+import type { CustomerChangeInput, CustomerMessageInput, PhoneMessage, SandboxApp } from '@embudo/contracts/http/sandbox-phone';
 import { sandboxPhoneApi } from './sandbox-phone.api.ts';
 
 /** The fake keeps no push channel for the phone: a one-second poll shows ticks moving. */
@@ -74,6 +74,13 @@ export function SandboxPhonePage() {
     onError: (failure) => setError(errorMessageOr(failure, 'No se pudo enviar el mensaje.')),
   });
 
+  const change = useMutation({
+    mutationFn: (customerChange: CustomerChangeInput) => sandboxPhoneApi.change({ ...senderOf(setup), change: customerChange }),
+    onMutate: () => setError(null),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: conversationQueryKey }),
+    onError: (failure) => setError(errorMessageOr(failure, 'No se pudo cambiar el mensaje.')),
+  });
+
   // Follow the conversation as it grows, like a phone does.
   const lastMessageId = messages.at(-1)?.id;
   useEffect(() => {
@@ -102,7 +109,7 @@ export function SandboxPhonePage() {
           <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Teléfono de prueba (sandbox)</h1>
           <p className="mt-2 text-sm text-slate-600">
             Juega el papel de un cliente de WhatsApp. Lo que escribes llega a la empresa por el mismo webhook que usa Gupshup, y sus respuestas aparecen aquí
-            con sus marcas de entrega.
+            con sus marcas de entrega. Desde las opciones de cada mensaje puedes reaccionar, y editar o eliminar los tuyos.
           </p>
         </div>
 
@@ -173,7 +180,17 @@ export function SandboxPhonePage() {
                     const quoted = company ? quotedMessageOf(message, messages) : undefined;
                     const quote = quoted && company ? { author: quoteAuthor(quoted, company, setup.phone), text: phoneMessagePreview(quoted) } : undefined;
                     return (
-                      <PhoneMessageBubble key={message.id} message={message} quote={quote} onReply={(reply) => send.mutate(reply)} replying={send.isPending} />
+                      <PhoneMessageBubble
+                        key={message.id}
+                        message={message}
+                        quote={quote}
+                        onReply={(reply) => send.mutate(reply)}
+                        replying={send.isPending}
+                        onChange={(customerChange) => change.mutate(customerChange)}
+                        // In a group the providers carry only reactions.
+                        ownMessage={message.direction === 'from_customer' && !setup.inGroup}
+                        changing={change.isPending}
+                      />
                     );
                   })
                 )}

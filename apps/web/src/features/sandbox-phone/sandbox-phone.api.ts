@@ -1,4 +1,11 @@
-import type { SandboxApp, SandboxConversation, SandboxSendRequest, SandboxSendResponse } from '@embudo/contracts/http/sandbox-phone';
+import type {
+  SandboxApp,
+  SandboxChangeRequest,
+  SandboxChangeResponse,
+  SandboxConversation,
+  SandboxSendRequest,
+  SandboxSendResponse,
+} from '@embudo/contracts/http/sandbox-phone';
 import { api } from '../../shared/api-client/api-client.ts';
 
 export const sandboxPhoneApi = {
@@ -11,4 +18,6 @@ export const sandboxPhoneApi = {
   },
   /** The company is the session's: the server never takes it from the request. */
   send: (request: SandboxSendRequest) => api.post<SandboxSendResponse>('/sandbox/api/send', request),
+  /** The customer reacts to a message, or edits or deletes one of their own. */
+  change: (request: SandboxChangeRequest) => api.post<SandboxChangeResponse>('/sandbox/api/change', request),
 };
