@@ -179,8 +179,16 @@ async function registerSandboxPhone(app: FastifyInstance, options: MessagingOpti
     state,
     ...(options.sandboxStatusStepMs !== undefined ? { statusStepMs: options.sandboxStatusStepMs } : {}),
   });
-  await gupshup.load();
-  await meta.load();
+  // What an earlier run kept is read before anything is served. A database that does not answer yet must not stop the
+  // start (readiness reports it): the fakes then start empty, and say so.
+  app.addHook('onReady', async () => {
+    try {
+      await gupshup.load();
+      await meta.load();
+    } catch (error) {
+      options.logger.warn({ err: error }, 'sandbox fakes could not read the templates they kept; they start without them');
+    }
+  });
   // Callbacks go to this very server: what an earlier run left under way resumes once it listens.
   app.addHook('onListen', async () => {
     await gupshup.resume();
