@@ -4,7 +4,7 @@ import multipart from '@fastify/multipart';
 import type { RenderedTemplate } from '@embudo/contracts/http/templates';
 import { secretMatches } from '../../platform/auth/secrets.ts';
 import { callService } from '../../platform/outbound-http/service-http.ts';
-import { FakeStatusChains, FakeTimers } from './fake-timers.ts';
+import { FakeStatusChains, FakeTimers, HeldReviews } from './fake-timers.ts';
 import { createMemoryFakeStateStore, type FakeStateStore } from './fake-state-store.ts';
 import {
   createMemoryConversationStore,
@@ -141,7 +141,7 @@ export class FakeGupshup {
   private readonly partnerTemplates = new Map<string, FakePartnerTemplate[]>();
   private readonly mediaHandles = new Map<string, { fileType: string; size: number }>();
   private readonly partnerFailures = new Map<PartnerCall, Array<{ status: number; body: unknown }>>();
-  private readonly pendingReviews: Array<{ template: FakePartnerTemplate; dueAt: Date }> = [];
+  private readonly heldReviews = new HeldReviews<FakePartnerTemplate>();
   /** Milliseconds before a new template leaves PENDING; mutable so a test can shorten it. */
   templateReviewMs: number;
 
@@ -154,6 +154,7 @@ export class FakeGupshup {
       store: this.state,
       timers: this.timers,
       play: (status) => this.playStatus(status),
+      stepMs: options.statusStepMs,
       log: options.log,
     });
   }
@@ -164,19 +165,14 @@ export class FakeGupshup {
       const templates = this.partnerTemplates.get(template.appId) ?? [];
       templates.push(template);
       this.partnerTemplates.set(template.appId, templates);
-      if (reviewDueAt && template.status === 'PENDING') this.pendingReviews.push({ template, dueAt: reviewDueAt });
+      if (reviewDueAt && template.status === 'PENDING') this.heldReviews.hold(template, reviewDueAt);
     }
   }
 
   /** Finishes what an earlier run left under way: reviews, and the statuses still owed (once callbacks reach the app). */
   async resume(): Promise<void> {
-    const now = Date.now();
-    for (const { template, dueAt } of this.pendingReviews.splice(0)) this.scheduleReview(template, Math.max(0, dueAt.getTime() - now));
-    await this.statuses.resume(this.statusStepMs);
-  }
-
-  private get statusStepMs() {
-    return this.options.statusStepMs ?? 400;
+    this.heldReviews.release((template, delayMs) => this.scheduleReview(template, delayMs));
+    await this.statuses.resume();
   }
 
   /** Makes the next sends answer with these errors, in order (e.g. a 503 outage). */
@@ -245,7 +241,7 @@ export class FakeGupshup {
       ? [status('failed', { id: message.id, type: 'failed', destination, payload: failed })]
       : (['sent', 'delivered', 'read'] as const).map((state) => status(state, { id: wamid, gsId: message.id, type: state, destination }, true));
     // enqueued at once, then each outcome a step after the previous callback.
-    await this.statuses.start(message.id, 0, this.statusStepMs, [enqueued, ...outcome]);
+    await this.statuses.start(message.id, 0, [enqueued, ...outcome]);
   }
 
   private async playStatus(status: GupshupStatus): Promise<boolean> {

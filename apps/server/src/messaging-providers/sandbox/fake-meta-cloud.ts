@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import type { RenderedTemplate } from '@embudo/contracts/http/templates';
 import { secretMatches } from '../../platform/auth/secrets.ts';
 import { callService } from '../../platform/outbound-http/service-http.ts';
-import { FakeStatusChains, FakeTimers } from './fake-timers.ts';
+import { FakeStatusChains, FakeTimers, HeldReviews } from './fake-timers.ts';
 import { createMemoryFakeStateStore, type FakeStateStore } from './fake-state-store.ts';
 import { createMemoryConversationStore, type FakeConversationMessage, type FakeConversationStore, type FakeUpload } from './conversation-store.ts';
 import { changedBody, whatsappIdOf, type ChangingCustomer, type CustomerChange } from './customer-change.ts';
@@ -138,7 +138,7 @@ export class FakeMetaCloud {
   private readonly timers = new FakeTimers();
   private readonly state: FakeStateStore;
   private readonly statuses: FakeStatusChains<MetaStatus>;
-  private readonly pendingReviews: Array<{ template: FakeMetaTemplate; dueAt: Date }> = [];
+  private readonly heldReviews = new HeldReviews<FakeMetaTemplate>();
   private readonly templates: FakeMetaTemplate[] = [];
   private readonly uploadSessions = new Map<string, { fileType: string; length: number }>();
   private readonly handles = new Set<string>();
@@ -154,7 +154,14 @@ export class FakeMetaCloud {
     this.rate = options.messagesPerSecond ?? 80;
     this.store = options.store ?? createMemoryConversationStore();
     this.state = options.state ?? createMemoryFakeStateStore();
-    this.statuses = new FakeStatusChains({ fake: 'meta', store: this.state, timers: this.timers, play: (status) => this.playStatus(status), log: options.log });
+    this.statuses = new FakeStatusChains({
+      fake: 'meta',
+      store: this.state,
+      timers: this.timers,
+      play: (status) => this.playStatus(status),
+      stepMs: options.statusStepMs,
+      log: options.log,
+    });
   }
 
   /** Reads the templates kept by an earlier run (before the fake serves anything). */
@@ -162,19 +169,14 @@ export class FakeMetaCloud {
     for (const { template, reviewDueAt } of await this.state.templates<FakeMetaTemplate>('meta')) {
       this.templates.push(template);
       this.templateSeq = Math.max(this.templateSeq, Number(template.id) || 0);
-      if (reviewDueAt && template.status === 'PENDING') this.pendingReviews.push({ template, dueAt: reviewDueAt });
+      if (reviewDueAt && template.status === 'PENDING') this.heldReviews.hold(template, reviewDueAt);
     }
   }
 
   /** Finishes what an earlier run left under way: reviews, and the statuses still owed (once callbacks reach the app). */
   async resume(): Promise<void> {
-    const now = Date.now();
-    for (const { template, dueAt } of this.pendingReviews.splice(0)) this.scheduleReview(template, Math.max(0, dueAt.getTime() - now));
-    await this.statuses.resume(this.statusStepMs);
-  }
-
-  private get statusStepMs() {
-    return this.options.statusStepMs ?? 400;
+    this.heldReviews.release((template, delayMs) => this.scheduleReview(template, delayMs));
+    await this.statuses.resume();
   }
 
   private keepTemplate(template: FakeMetaTemplate, reviewDueAt?: Date) {
@@ -489,7 +491,6 @@ export class FakeMetaCloud {
 
   /** Plays the customer's phone: the statuses of one message the business sent, each a signed webhook (kept before the send is answered). */
   private async playStatuses(number: FakeMetaNumber, message: FakeConversationMessage, customer: string, failure?: { code: number; title: string }) {
-    const step = this.statusStepMs;
     const status = (state: MetaStatus['state'], extra: Json = {}): MetaStatus => ({
       phoneNumberId: number.phoneNumberId,
       messageId: message.id,
@@ -499,14 +500,13 @@ export class FakeMetaCloud {
     });
     if (failure) {
       const errors = [{ code: failure.code, title: failure.title, message: failure.title, error_data: { details: failure.title } }];
-      await this.statuses.start(message.id, step, step, [status('failed', { errors })]);
+      await this.statuses.start(message.id, this.statuses.stepMs, [status('failed', { errors })]);
       return;
     }
     const pricing = { billable: true, pricing_model: 'PMP', category: message.type === 'template' ? 'utility' : 'service' };
     await this.statuses.start(
       message.id,
-      step,
-      step,
+      this.statuses.stepMs,
       (['sent', 'delivered', 'read'] as const).map((state) => status(state, state === 'read' ? {} : { pricing })),
     );
   }

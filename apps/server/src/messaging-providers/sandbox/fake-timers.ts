@@ -45,7 +45,26 @@ export interface StatusChainOptions<S> {
   timers: FakeTimers;
   /** Sends one status (its callback); answers whether it was delivered. */
   play: (status: S) => Promise<boolean>;
+  /** Between one status of a message and the next (the fake's `statusStepMs`): 400 ms unless given. */
+  stepMs?: number;
   log?: { warn(obj: unknown, msg?: string): void };
+}
+
+/**
+ * Template reviews an earlier run left under way: held while the fake reads its state, each scheduled for what remains
+ * of its wait once the fake resumes.
+ */
+export class HeldReviews<T> {
+  private readonly held: Array<{ template: T; dueAt: Date }> = [];
+
+  hold(template: T, dueAt: Date): void {
+    this.held.push({ template, dueAt });
+  }
+
+  release(schedule: (template: T, delayMs: number) => void): void {
+    const now = Date.now();
+    for (const { template, dueAt } of this.held.splice(0)) schedule(template, Math.max(0, dueAt.getTime() - now));
+  }
 }
 
 /**
@@ -54,25 +73,30 @@ export interface StatusChainOptions<S> {
  * sent, so none is sent twice; after a restart `resume` sends what remains, late ones at once, in order per message.
  */
 export class FakeStatusChains<S> {
-  constructor(private readonly options: StatusChainOptions<S>) {}
+  readonly stepMs: number;
+
+  constructor(private readonly options: StatusChainOptions<S>) {
+    this.stepMs = options.stepMs ?? 400;
+  }
 
   /** Keeps the message's statuses (answers once they are kept), then plays them: the first after `firstMs`, each next `stepMs` after the previous. */
-  async start(messageId: string, firstMs: number, stepMs: number, statuses: S[]): Promise<void> {
+  async start(messageId: string, firstMs: number, statuses: S[]): Promise<void> {
     const now = Date.now();
-    const steps = statuses.map((status, step) => ({ step, dueAt: new Date(now + firstMs + step * stepMs), status }));
+    const steps = statuses.map((status, step) => ({ step, dueAt: new Date(now + firstMs + step * this.stepMs), status }));
     await this.options.store.addStatuses(this.options.fake, messageId, steps);
-    this.run(messageId, firstMs, stepMs);
+    this.run(messageId, firstMs);
   }
 
   /** Wakes every message that still has statuses to send (at start, once callbacks can reach the server). */
-  async resume(stepMs: number): Promise<number> {
+  async resume(): Promise<number> {
     const pending = await this.options.store.pendingMessages(this.options.fake);
     const now = Date.now();
-    for (const { messageId, dueAt } of pending) this.run(messageId, Math.max(0, dueAt.getTime() - now), stepMs);
+    for (const { messageId, dueAt } of pending) this.run(messageId, Math.max(0, dueAt.getTime() - now));
     return pending.length;
   }
 
-  private run(messageId: string, delayMs: number, stepMs: number) {
+  private run(messageId: string, delayMs: number) {
+    const stepMs = this.stepMs;
     const { store, fake, timers } = this.options;
     timers.later(delayMs, async () => {
       try {
@@ -84,7 +108,7 @@ export class FakeStatusChains<S> {
           await store.restoreStatus(fake, messageId, { step: claimed.step, dueAt: new Date(), status: claimed.status });
           return;
         }
-        if (claimed.nextDueAt) this.run(messageId, Math.max(0, Math.min(stepMs, claimed.nextDueAt.getTime() - Date.now())), stepMs);
+        if (claimed.nextDueAt) this.run(messageId, Math.max(0, Math.min(stepMs, claimed.nextDueAt.getTime() - Date.now())));
       } catch (error) {
         this.options.log?.warn({ err: error, messageId }, 'sandbox status not sent');
       }
