@@ -21,7 +21,7 @@ const statusTypes = new Set<DeliveryStatus>(['enqueued', 'sent', 'delivered', 'r
 
 import { gupshupFailure } from './gupshup-errors.ts';
 import { toTemplateStatus } from './gupshup-template.mapper.ts';
-import { dailyLimitOf, metaFlavour, parseMetaEnvelope, parsePreferences, referralOf, type EnvelopeFlavour } from '../meta-cloud/meta-webhook.parser.ts';
+import { metaFlavour, numberUpdate, parseMetaEnvelope, parsePreferences, referralOf, type EnvelopeFlavour } from '../meta-cloud/meta-webhook.parser.ts';
 
 function media(inner: Json) {
   const url = identifier(inner.url, 'La URL del archivo', MAX_MEDIA_URL);
@@ -177,18 +177,7 @@ function parseDeleted(envelope: Json, payload: Json, receivedAt: Date): InboundE
 /** `account-event` `tier-event`: the number's messaging limit moved, or it was flagged. */
 function parseAccountEvent(envelope: Json, payload: Json, receivedAt: Date): InboundEvent | undefined {
   if (payload.type !== 'tier-event' || !isObject(payload.payload)) return undefined;
-  const inner = payload.payload;
-  const event = cleanText(inner.event, 40)?.toUpperCase();
-  if (!event) return undefined;
-  const dailyLimit = dailyLimitOf(inner.currentLimit);
-  const quality = event === 'FLAGGED' ? 'RED' : event === 'UNFLAGGED' ? 'GREEN' : undefined;
-  return {
-    kind: 'number-update',
-    event,
-    ...(quality ? { quality } : {}),
-    ...(dailyLimit !== undefined ? { dailyLimit } : {}),
-    timestamp: toDate(envelope.timestamp, receivedAt),
-  };
+  return numberUpdate(payload.payload.event, undefined, payload.payload.currentLimit, toDate(envelope.timestamp, receivedAt));
 }
 
 /**

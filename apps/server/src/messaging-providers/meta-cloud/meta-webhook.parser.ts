@@ -290,7 +290,7 @@ export function parsePreferences(value: Json, receivedAt: Date): InboundEvent[] 
 const qualityOf: Record<string, NumberQuality> = { GREEN: 'GREEN', HIGH: 'GREEN', YELLOW: 'YELLOW', MEDIUM: 'YELLOW', RED: 'RED', LOW: 'RED' };
 
 /** `TIER_1K` → 1,000, `TIER_250` → 250, `TIER_UNLIMITED` → null (no limit). */
-export function dailyLimitOf(tier: unknown): number | null | undefined {
+function dailyLimitOf(tier: unknown): number | null | undefined {
   const text = str(tier)?.toUpperCase();
   if (!text) return undefined;
   if (text.includes('UNLIMITED')) return null;
@@ -298,21 +298,33 @@ export function dailyLimitOf(tier: unknown): number | null | undefined {
   return match ? Number(match[1]) * (match[2] ? 1000 : 1) : undefined;
 }
 
-/** Meta's `phone_number_quality_update`: the number was flagged, or its messaging limit moved. */
-function parseQualityUpdate(value: Json, entryTime: unknown, receivedAt: Date): InboundEvent | undefined {
-  const event = cleanText(value.event, 40)?.toUpperCase();
+/**
+ * What a provider said about the number, as one event: its word (FLAGGED, UPGRADE…), the quality rating when it gives
+ * one (a flag alone means a low rating, its lifting a good one) and the messaging tier as a daily limit.
+ */
+export function numberUpdate(word: unknown, rating: unknown, tier: unknown, timestamp: Date): InboundEvent | undefined {
+  const event = cleanText(word, 40)?.toUpperCase();
   if (!event) return undefined;
-  const rating = cleanText(value.current_quality_rating ?? value.quality_rating ?? value.quality_score, 40)?.toUpperCase();
-  const quality = rating ? (qualityOf[rating] ?? 'UNKNOWN') : event === 'FLAGGED' ? 'RED' : event === 'UNFLAGGED' ? 'GREEN' : undefined;
-  const dailyLimit = dailyLimitOf(value.current_limit ?? value.messaging_limit_tier ?? value.max_daily_conversation_per_phone);
+  const rated = cleanText(rating, 40)?.toUpperCase();
+  const quality = rated ? (qualityOf[rated] ?? 'UNKNOWN') : event === 'FLAGGED' ? 'RED' : event === 'UNFLAGGED' ? 'GREEN' : undefined;
+  const dailyLimit = dailyLimitOf(tier);
   return {
     kind: 'number-update',
     event,
     ...(quality ? { quality } : {}),
     ...(dailyLimit !== undefined ? { dailyLimit } : {}),
-    timestamp: toDate(entryTime, receivedAt),
+    timestamp,
   };
 }
+
+/** Meta's `phone_number_quality_update`: the number was flagged, or its messaging limit moved. */
+const parseQualityUpdate = (value: Json, entryTime: unknown, receivedAt: Date) =>
+  numberUpdate(
+    value.event,
+    value.current_quality_rating ?? value.quality_rating ?? value.quality_score,
+    value.current_limit ?? value.messaging_limit_tier ?? value.max_daily_conversation_per_phone,
+    toDate(entryTime, receivedAt),
+  );
 
 /** Review events beyond our statuses: a flagged template still sends, a reinstated one is approved again. */
 function templateStatusOf(event: string): TemplateStatus {
