@@ -2,7 +2,7 @@
 # Embudo's production image (issue 17). Three stages: build everything with the dev tools, install the server's
 # runtime dependencies alone, then a slim image with the build, those dependencies and a non-root user.
 # Not built in CI (no container engine there); scripts/ci/production-check.mjs runs the same build without one.
-ARG NODE_IMAGE=node:20.20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app

@@ -11,8 +11,28 @@
 //   3. the web suite, and the Playwright journeys (mostly waiting on a browser and a server), together; with
 //      TEST_DATABASE_URL and TEST_REDIS_URL set (CI, when the services answer) the server suites also run again on
 //      PostgreSQL + Redis in this phase.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+
+process.stdout.write(`== npm test on Node ${process.version}\n`);
+
+// The journeys drive Debian's Chromium and voice notes need ffmpeg: installed here when this runs as root (as CI
+// does), otherwise the run stops at once with the one command that installs them.
+const missingPackages = [existsSync('/usr/bin/chromium') ? '' : 'chromium', hasCommand('ffmpeg') ? '' : 'ffmpeg'].filter(Boolean);
+if (missingPackages.length > 0) {
+  const install = `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missingPackages.join(' ')}`;
+  if (process.getuid?.() !== 0) {
+    process.stderr.write(`npm test needs Debian's ${missingPackages.join(' and ')}: run  sudo sh -c '${install}'  and try again.\n`);
+    process.exit(1);
+  }
+  process.stdout.write(`== installing Debian packages: ${missingPackages.join(' ')}\n`);
+  if (spawnSync('sh', ['-c', install], { stdio: 'inherit' }).status !== 0) process.exit(1);
+}
+
+function hasCommand(name) {
+  return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
+}
 
 const serverModeEnv =
   process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL ? { DATABASE_URL: process.env.TEST_DATABASE_URL, REDIS_URL: process.env.TEST_REDIS_URL } : null;

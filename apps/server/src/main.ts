@@ -62,7 +62,7 @@ async function main() {
   const url = `http://localhost:${typeof address === 'object' && address ? address.port : config.port}`;
   // From the process's start (node's own boot included) to listening.
   const startedIn = (performance.now() / 1000).toFixed(2);
-  const lines = [`Embudo is running at ${url} (${config.mode} mode, ${database.kind}), started in ${startedIn} s`];
+  const lines = [`Embudo is running at ${url} (${config.mode} mode, ${database.kind}, Node ${process.version}), started in ${startedIn} s`];
   if (config.seedDemo) {
     lines.push(
       `Demo sign-in${seeded ? '' : ' (seeded earlier)'}: ${url}/login  company slug "${DEMO_SIGN_IN.tenantSlug}", email ${DEMO_SIGN_IN.email}, password ${DEMO_SIGN_IN.password}`,
