@@ -17,16 +17,24 @@ const CUSTOMER = { phone: '5215566660001', name: 'Clienta IA' };
 
 /**
  * Issue 15's acceptance, as a newcomer plays it on a fresh `npm start`: the assistant of the demo's first column, with a
- * knowledge file, answers from it on the sandbox phone, books a real appointment, and hands the chat to a person.
+ * knowledge file, answers from it on the sandbox phone, offers a time and books it once the customer confirms it (once),
+ * the copilot summarises the chat, and the assistant hands the chat to a person.
  */
-test('the column assistant answers from its knowledge file, books in the Agenda and hands over to a person', async ({ page, context, request }) => {
+test('the column assistant answers from its knowledge file, books a confirmed time in the Agenda and hands over to a person', async ({
+  page,
+  context,
+  request,
+}) => {
   const login = await request.post('/api/auth/login', { data: DEMO });
   const demo = tenantCalls(request, (await login.json()) as { token: string; tenant: { id: string; slug: string } });
   const [funnel] = await demo.get<Funnel[]>('/funnels/summary');
   const [firstColumn] = await demo.get<Column[]>(`/funnels/${funnel!.id}/columns`);
-  // Someone to book with (the demo's agenda starts empty).
+  // Someone to book with (the demo's agenda starts empty), every day, so "mañana" has hours whatever today is.
   const service = await demo.post<{ id: string }>('/agenda/services', { name: 'Corte de cabello', duration: 60, cost: 250 });
-  await demo.post('/agenda/professionals', { name: 'Lucía', color: 'blue', serviceIds: [service.id] });
+  const everyDay = Object.fromEntries(
+    ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [day, { startTime: '09:00', endTime: '17:00', enabled: true }]),
+  );
+  await demo.post('/agenda/professionals', { name: 'Lucía', color: 'blue', serviceIds: [service.id], availability: everyDay });
 
   try {
     const board = new BoardPage(page);
@@ -58,21 +66,48 @@ test('the column assistant answers from its knowledge file, books in the Agenda 
     await chat.open(CUSTOMER.name);
     await expect(chat.message('El corte de cabello cuesta 250 pesos.').getByTestId('ai-badge')).toBeVisible();
 
-    // Asked to book, it books a real appointment and tells the customer its time.
-    await phone.sendText('Quiero agendar una cita');
-    const booked = phone.businessMessage('tu cita quedó agendada para el');
-    await expect(booked).toHaveCount(1, { timeout: 20_000 });
+    // Asked for a day and time, it offers that time and books nothing yet.
+    await phone.sendText('Quiero una cita mañana a las 10');
+    await expect(phone.businessMessage('a las 10:00. ¿Te la reservo?')).toHaveCount(1, { timeout: 20_000 });
     const today = new Date().toISOString().slice(0, 10);
     const inAWeek = new Date(Date.now() + 8 * 86_400_000).toISOString().slice(0, 10);
-    const agenda = await demo.get<{ appointments: Array<{ clientWhatsapp: string; clientName: string; startTime: string }> }>(
-      `/agenda/data?start=${today}&end=${inAWeek}`,
-    );
-    const appointment = agenda.appointments.find((entry) => entry.clientWhatsapp.replace(/\D/g, '') === CUSTOMER.phone);
-    expect(appointment, JSON.stringify(agenda.appointments)).toBeDefined();
+    const customerAppointments = async () => {
+      const agenda = await demo.get<{ appointments: Array<{ clientWhatsapp: string; clientName: string; startTime: string }> }>(
+        `/agenda/data?start=${today}&end=${inAWeek}`,
+      );
+      return agenda.appointments.filter((entry) => entry.clientWhatsapp.replace(/\D/g, '') === CUSTOMER.phone);
+    };
+    expect(await customerAppointments()).toEqual([]);
+
+    // The customer takes it: one real appointment, and its time in the company's words.
+    await phone.sendText('Sí, a las 10');
+    const booked = phone.businessMessage('tu cita quedó agendada para el');
+    await expect(booked).toHaveCount(1, { timeout: 20_000 });
+    await expect(booked).toContainText('a las 10:00');
+    const [appointment, ...more] = await customerAppointments();
+    expect(more, JSON.stringify(more)).toEqual([]);
     const time = new Intl.DateTimeFormat('es', { timeZone: 'America/Mexico_City', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
       new Date(appointment!.startTime),
     );
-    await expect(booked).toContainText(`a las ${time}`);
+    expect(time).toBe('10:00');
+
+    // A thanks and a reminder request book nothing more.
+    await phone.sendText('Gracias');
+    await expect(phone.businessMessage('¡Con gusto!')).toHaveCount(1, { timeout: 20_000 });
+    await phone.sendText('Recuérdame mañana mi cita');
+    await expect(phone.businessMessage('te enviaré el recordatorio')).toHaveCount(1, { timeout: 20_000 });
+    expect(await customerAppointments()).toHaveLength(1);
+
+    // "Resumir conversación": an internal note with who, what they want, what was agreed and what is pending.
+    await chat.button('Resumir conversación').click();
+    await expect(board.toast('Resumen agregado a Notas Internas.')).toBeVisible();
+    await chat.openTab('Notas Internas');
+    const summary = chat.root.getByText(/^Resumen:/);
+    await expect(summary).toContainText(`- Cliente: ${CUSTOMER.name}.`);
+    await expect(summary).toContainText(/- Quiere: .*agendar una cita para el .* a las 10:00/);
+    await expect(summary).toContainText(/- Acordado: .*cita agendada para el .* a las 10:00/);
+    await expect(summary).toContainText('- Pendiente: nada.');
+    await chat.openTab('Mensajes');
 
     // Asked for a person, it steps back: the chat's switch turns off live and a note says why.
     await phone.sendText('Quiero hablar con una persona');

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppointmentDto, ProfessionalDto, ServiceDto } from '@embudo/contracts/http/agenda';
+import { type AppointmentDto, type ProfessionalDto, type ServiceDto, weekdays } from '@embudo/contracts/http/agenda';
 import { bearer } from './factories.ts';
 
 /** Test helpers shared by the agenda's integration suites. */
@@ -16,8 +16,15 @@ export function agendaCaller(app: FastifyInstance) {
     app.inject({ method, url: `/t/${who.tenant.slug}/api${path}`, headers: bearer(who.token), payload: payload as Record<string, unknown> | undefined });
 }
 
-/** A service and a professional who offers it, created through the API. */
-export async function seedCatalog(app: FastifyInstance, owner: Caller, options: { duration?: number; cost?: number; professionalName?: string } = {}) {
+/**
+ * A service and a professional who offers it, created through the API. `everyDay` opens 09:00–17:00 all week, so a
+ * suite that books "tomorrow" on the real clock does not fail on a weekend.
+ */
+export async function seedCatalog(
+  app: FastifyInstance,
+  owner: Caller,
+  options: { duration?: number; cost?: number; professionalName?: string; everyDay?: boolean } = {},
+) {
   const call = agendaCaller(app);
   const serviceResponse = await call(owner, 'POST', '/agenda/services', { name: 'Corte de pelo', duration: options.duration ?? 60, cost: options.cost ?? 25 });
   if (serviceResponse.statusCode !== 201) throw new Error(`service: ${serviceResponse.body}`);
@@ -26,6 +33,7 @@ export async function seedCatalog(app: FastifyInstance, owner: Caller, options: 
     name: options.professionalName ?? 'Lucía',
     color: 'blue',
     serviceIds: [service.id],
+    ...(options.everyDay ? { availability: Object.fromEntries(weekdays.map((day) => [day, { startTime: '09:00', endTime: '17:00', enabled: true }])) } : {}),
   });
   if (professionalResponse.statusCode !== 201) throw new Error(`professional: ${professionalResponse.body}`);
   return { service, professional: professionalResponse.json() as ProfessionalDto };

@@ -109,17 +109,20 @@ describe('over the Gemini REST API (fake server)', () => {
 
   it('runs several tool rounds (free slots, then the booking), echoing each model turn with its signature', async () => {
     const shop = await companyWithAssistant(t);
-    await seedCatalog(t.app, shop.owner);
-    gemini.requests.length = 0;
-    await shop.says('Quiero agendar una cita');
+    await seedCatalog(t.app, shop.owner, { everyDay: true });
+    await shop.says('Quiero una cita mañana a las 10');
     await t.app.queue.drain();
+    expect(await shop.aiMessages()).toEqual([expect.stringMatching(/^Tengo libre el .+ a las 10:00\. ¿Te la reservo\?$/)]);
 
+    gemini.requests.length = 0;
+    await shop.says('Sí, a las 10');
+    await t.app.queue.drain();
     expect(gemini.requests).toHaveLength(3);
     const second = gemini.requests[1]!.body.contents as Array<{ role: string; parts: Array<Record<string, unknown>> }>;
     const [calling, answering] = second.slice(-2);
     expect(calling).toEqual({
       role: 'model',
-      parts: [{ functionCall: { id: expect.any(String), name: 'find_free_slots', args: {} }, thoughtSignature: expect.any(String) }],
+      parts: [{ functionCall: { id: expect.any(String), name: 'find_free_slots', args: { date: expect.any(String) } }, thoughtSignature: expect.any(String) }],
     });
     const callId = (calling!.parts[0]!.functionCall as { id: string }).id;
     expect(answering).toEqual({
@@ -130,7 +133,7 @@ describe('over the Gemini REST API (fake server)', () => {
     expect(third.slice(-2).map((content) => content.role)).toEqual(['model', 'user']);
     expect(Object.keys(third.at(-1)!.parts[0]!.functionResponse as object)).toEqual(['id', 'name', 'response']);
     expect(await t.database.db.select().from(appointments).where(eq(appointments.tenantId, shop.owner.tenant.id))).toHaveLength(1);
-    expect(await shop.aiMessages()).toEqual([expect.stringMatching(/^Listo, tu cita quedó agendada para /)]);
+    expect((await shop.aiMessages()).at(-1)).toMatch(/^Listo, tu cita quedó agendada para /);
   });
 
   it("calls the column's webhook tool through the outbound guard and answers with what it returned", async () => {

@@ -252,6 +252,8 @@ describe('the copilot', () => {
     expect(draft.statusCode, draft.body).toBe(200);
     expect(draft.json()).toEqual({ text: 'Sí, tenemos el de 600 W a $1,200.' });
     expect(scripted.requests[0]!.tools).toEqual([]);
+    // The chat's name is the customer's (their WhatsApp profile), so the model knows who it drafts for.
+    expect(scripted.requests[0]!.instructions).toContain('Nombre del cliente: Lucía.');
     expect(await company.phoneReceived()).toEqual([]);
 
     const summary = await company.call('POST', '/ai/summarize', { cardId: id });

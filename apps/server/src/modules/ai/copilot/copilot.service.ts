@@ -17,7 +17,7 @@ export const copilotFailed = (reason: string) => `La IA no pudo responder: ${rea
 
 const SUGGEST_TASK =
   'Tarea: redacta la próxima respuesta del equipo para este cliente, lista para enviar por WhatsApp. Devuelve solo el texto del mensaje, sin comillas ni explicaciones.';
-const SUMMARY_TASK =
+export const SUMMARY_TASK =
   'Tarea: resume esta conversación para el equipo en 3 a 5 viñetas breves: qué quiere el cliente, qué se le respondió y qué queda pendiente. Devuelve solo el resumen.';
 
 export interface CopilotDeps {
@@ -44,9 +44,12 @@ async function askCopilot(deps: CopilotDeps, scope: RequestScope, cardId: string
     now: deps.clock(),
     knowledge: deps.knowledge,
   });
+  // The chat's name when it is the customer's (not their number): a summary says who they are, a draft may greet them.
+  const customer = card.titleSource === 'phone' ? [] : [`Nombre del cliente: ${card.title}.`];
+  const instructions = [context.instructions, ...customer, task].join('\n\n');
   try {
     // No tools: the copilot only drafts words for a person; it never acts on the chat.
-    const answer = await deps.model.answer({ instructions: `${context.instructions}\n\n${task}`, turns: context.turns, tools: [] });
+    const answer = await deps.model.answer({ instructions, turns: context.turns, tools: [] });
     await recordAiUsage(scope.db, {
       tenantId: scope.tenantId,
       cardId: card.id,
@@ -72,7 +75,9 @@ export async function suggestReply(deps: CopilotDeps, scope: RequestScope, cardI
 export async function summarizeConversation(deps: CopilotDeps, scope: RequestScope, cardId: string): Promise<{ note: NoteDto }> {
   const answer = await askCopilot(deps, scope, cardId, SUMMARY_TASK);
   const text = answer.text.trim() || 'La IA no encontró nada que resumir.';
-  const note = await storeSystemNote(scope.db, { tenantId: scope.tenantId, cardId, authorName: COPILOT_AUTHOR, text: `Resumen: ${text}` });
+  // Bullets start on their own line, so the note reads as a list.
+  const noteText = text.includes('\n') ? `Resumen:\n${text}` : `Resumen: ${text}`;
+  const note = await storeSystemNote(scope.db, { tenantId: scope.tenantId, cardId, authorName: COPILOT_AUTHOR, text: noteText });
   await announceNote(deps.chatEvents, scope.tenantId, note);
   return { note };
 }

@@ -1,3 +1,4 @@
+import { addDays, instantAt, wallClockOf } from '@embudo/contracts/time/wall-clock';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appointments, jobs, scheduledMessages, tenants } from '../../../../db/schema/index.ts';
@@ -6,6 +7,7 @@ import { buildTestApp, type TestApp } from '../../../../test/support/build-test-
 import { bearer, registerTenant } from '../../../../test/support/factories.ts';
 import { listenOnRandomPort } from '../../../../test/support/realtime-client.ts';
 import { sandboxAppName } from '../../tenants/index.ts';
+import { readableDayAndTime } from '../model/sandbox/sandbox-when.ts';
 import { handOverNote } from './assistant-tools.ts';
 
 /**
@@ -50,27 +52,50 @@ async function company(name = 'Peluquería Sol') {
 }
 
 describe('the assistant tools through the sandbox model', () => {
-  it('books a real appointment in the Agenda when the customer asks for one, and tells them its time', async () => {
+  it('offers the time asked for, books it in the Agenda once the customer confirms, and never again for that request', async () => {
     const shop = await company();
-    const { professional, service } = await seedCatalog(t.app, shop.owner);
-    await shop.says('Hola, quiero agendar una cita');
-    const booked = await t.database.db.select().from(appointments).where(eq(appointments.tenantId, shop.owner.tenant.id));
-    expect(booked).toHaveLength(1);
-    expect(booked[0]).toMatchObject({ professionalId: professional.id, serviceId: service.id, clientName: 'Ana' });
-    const [answer] = await shop.aiMessages();
-    expect(answer).toMatch(/^Listo, tu cita quedó agendada para /);
+    const { professional, service } = await seedCatalog(t.app, shop.owner, { everyDay: true });
+    const booked = () => t.database.db.select().from(appointments).where(eq(appointments.tenantId, shop.owner.tenant.id));
     // The customer is told the company's wall-clock time (Bogotá), not UTC.
-    const local = new Intl.DateTimeFormat('es', { timeZone: 'America/Bogota', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
-      booked[0]!.startTime,
+    const tomorrow = addDays(wallClockOf(new Date(), 'America/Bogota').date, 1);
+    const atTen = readableDayAndTime(tomorrow, 10 * 60);
+
+    await shop.says('Quiero una cita mañana a las 10');
+    expect(await booked()).toEqual([]);
+    expect(await shop.aiMessages()).toEqual([`Tengo libre el ${atTen}. ¿Te la reservo?`]);
+
+    await shop.says('Sí, a las 10');
+    const rows = await booked();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ professionalId: professional.id, serviceId: service.id, clientName: 'Ana' });
+    expect(rows[0]!.startTime).toEqual(instantAt(tomorrow, 10 * 60, 'America/Bogota'));
+    expect((await shop.aiMessages()).at(-1)).toBe(`Listo, tu cita quedó agendada para el ${atTen}.`);
+
+    await shop.says('Gracias');
+    await shop.says('Recuérdame mañana mi cita');
+    expect(await booked()).toHaveLength(1);
+    const reminders = await t.database.db.select().from(scheduledMessages).where(eq(scheduledMessages.tenantId, shop.owner.tenant.id));
+    expect(reminders.map((row) => row.text)).toEqual([`Recordatorio: tienes una cita el ${atTen}.`]);
+
+    // "Resumir conversación" on the same model: the whole chat, not its last reply.
+    const summary = await shop.call('POST', '/ai/summarize', { cardId: (await shop.card()).id });
+    expect(summary.statusCode, summary.body).toBe(200);
+    expect(summary.json().note.text).toBe(
+      [
+        'Resumen:',
+        '- Cliente: Ana.',
+        `- Quiere: agendar una cita para el ${atTen}; que le recuerden su cita.`,
+        `- Acordado: cita agendada para el ${atTen}; enviarle un recordatorio.`,
+        '- Pendiente: nada.',
+      ].join('\n'),
     );
-    expect(answer).toContain(`a las ${local}.`);
   });
 
   it('says so instead of booking when the company has no agenda', async () => {
     const shop = await company('Sin Agenda');
-    await shop.says('Quiero reservar un turno');
+    await shop.says('Quiero reservar un turno para mañana');
     expect(await t.database.db.select().from(appointments).where(eq(appointments.tenantId, shop.owner.tenant.id))).toEqual([]);
-    expect(await shop.aiMessages()).toHaveLength(1);
+    expect(await shop.aiMessages()).toEqual(['No pude completar eso: La empresa no tiene servicios en su agenda.']);
   });
 
   it('moves the chat to the column the customer names', async () => {
@@ -99,7 +124,8 @@ describe('the assistant tools through the sandbox model', () => {
       { sender: 'ai', authorName: 'Asistente IA', authorUserId: null, text: 'Recordatorio: Recuérdame mi pedido más tarde', status: 'scheduled' },
     ]);
     expect(rows[0]!.scheduledFor.getTime()).toBeGreaterThan(Date.now() + 50 * 60_000);
-    expect(await shop.aiMessages()).toEqual([`Listo, te enviaré el recordatorio (${rows[0]!.scheduledFor.toISOString()}).`]);
+    const local = wallClockOf(rows[0]!.scheduledFor, 'America/Bogota');
+    expect(await shop.aiMessages()).toEqual([`Listo, te enviaré el recordatorio el ${readableDayAndTime(local.date, local.minutes)}.`]);
 
     // Its time comes: it is sent with sender ai, like the answer before it.
     await t.database.db

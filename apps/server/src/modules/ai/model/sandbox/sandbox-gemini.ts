@@ -9,12 +9,34 @@ import type {
   GeminiRequest,
   GeminiResponse,
 } from '../gemini/gemini-protocol.ts';
+import { wallClockOf } from '@embudo/contracts/time/wall-clock';
 import { isPlainObject } from '../tool-loop.ts';
+import {
+  alreadyBookedText,
+  ASK_WHEN,
+  bookingStep,
+  chooseText,
+  freeSlotsIn,
+  isReminderRequest,
+  isThanks,
+  mentionsBooking,
+  offerText,
+  reminderAnswer,
+  reminderFor,
+  type BookingStep,
+  type SandboxTurn,
+  takenText,
+} from './sandbox-booking.ts';
+import { conversationSummary, isSummaryRequest } from './sandbox-summary.ts';
+import { type CompanyClock, companyClock, fold, readableDayAndTime, readableLocalTime } from './sandbox-when.ts';
+
+export { readableLocalTime } from './sandbox-when.ts';
 
 /**
  * The sandbox model: a deterministic stand-in that speaks Gemini's REST protocol (like the fake Gupshup speaks
  * Gupshup's), so the embedded default runs the real Gemini adapter end to end without a key or a network.
- * It reads the customer's last words and calls the tools they ask for (docs/decisions/0013-ai-model-port.md).
+ * It reads the conversation and calls the tools the customer asks for (docs/decisions/0013-ai-model-port.md): it books
+ * only a time the customer confirmed, and summarises a chat when the copilot asks it to.
  */
 
 export const SANDBOX_MODEL_ID = 'embudo-sandbox';
@@ -22,6 +44,7 @@ export const SANDBOX_LABEL = 'IA de prueba';
 export const SANDBOX_TRANSCRIPT =
   'Transcripción de prueba: la IA de prueba no escucha el audio, así que escribe este texto en lugar de lo que dice la nota de voz.';
 export const SANDBOX_FALLBACK = 'Gracias por escribirnos. Con gusto te ayudo; ¿me cuentas un poco más de lo que necesitas?';
+export const SANDBOX_YOU_ARE_WELCOME = '¡Con gusto! Si necesitas algo más, aquí estamos.';
 const SANDBOX_API_KEY = 'sandbox';
 const SANDBOX_CALL_ID = 'sandbox-call-';
 
@@ -60,6 +83,9 @@ export function answerSandboxGeminiRequest(rawBody: unknown): SandboxGeminiReply
   function decide(history: GeminiContent[], offered: GeminiFunctionDeclaration[]): GeminiPart[] {
     const last = history.at(-1)!;
     if (last.parts.some((part) => part.inlineData)) return [{ text: SANDBOX_TRANSCRIPT }];
+    const clock = companyClock(instructions);
+    const turns = textTurns(history);
+    if (isSummaryRequest(instructions)) return [{ text: conversationSummary(turns, instructions, clock) }];
     const responses = last.parts.flatMap((part) => (part.functionResponse ? [part.functionResponse] : []));
     const callNumber = history.reduce((count, content) => count + content.parts.filter((part) => part.functionCall).length, 0) + 1;
     const call = (name: string, args: Record<string, unknown>): GeminiPart[] => [
@@ -69,33 +95,28 @@ export function answerSandboxGeminiRequest(rawBody: unknown): SandboxGeminiReply
       },
     ];
     const offers = (name: string) => offered.find((declaration) => declaration.name === name);
+    const booking = offers('find_free_slots') ? bookingStep(turns, clock) : undefined;
 
     if (responses.length > 0) {
-      const slots = responses.find((response) => response.name === 'find_free_slots')?.response['slots'];
-      const firstSlot = Array.isArray(slots) && isPlainObject(slots[0]) ? slots[0] : undefined;
-      if (firstSlot && offers('book_appointment')) {
-        return call('book_appointment', {
-          start: firstSlot['start'],
-          ...(typeof firstSlot['service'] === 'string' ? { service: firstSlot['service'] } : {}),
-          ...(typeof firstSlot['professional'] === 'string' ? { professional: firstSlot['professional'] } : {}),
-        });
-      }
-      return [{ text: responses.map((response) => sayResult(response.name, response.response)).join(' ') }];
+      const found = responses.find((response) => response.name === 'find_free_slots');
+      if (found && typeof found.response['error'] !== 'string') return afterFreeSlots(found.response, booking);
+      return [{ text: responses.map((response) => sayResult(response.name, response.response, clock)).join(' ') }];
     }
 
     const words = fold(lastCustomerText(history));
     if (offers('hand_over_to_person') && /\b(persona|humano|asesor|agente)s?\b/.test(words)) {
       return call('hand_over_to_person', { reason: 'El cliente pidió hablar con una persona.' });
     }
-    if (offers('find_free_slots') && /\b(agendar|cita|turno|reservar)/.test(words)) return call('find_free_slots', {});
+    if (booking) return bookingMove(booking);
+    if (isThanks(words)) return [{ text: SANDBOX_YOU_ARE_WELCOME }];
     for (const mover of offered.filter((declaration) => declaration.name === 'move_to_column' || declaration.name.startsWith('redirect_to_column'))) {
       const column = mover.parameters.properties?.['column']?.enum?.find((name) => containsWords(words, fold(name)));
       if (column) return call(mover.name, { column });
     }
     const scheduler = offered.find((declaration) => declaration.name.startsWith('schedule_message'));
-    if (scheduler && /\b(recuerd|recordar|recordatorio|programa)/.test(words)) {
-      return call(scheduler.name, { text: `Recordatorio: ${lastCustomerText(history)}`, sendAt: new Date(Date.now() + 60 * 60_000).toISOString() });
-    }
+    if (scheduler && /\b(recuerd|recordar|recordatorio|programa)/.test(words)) return call(scheduler.name, { ...reminderFor(turns, clock) });
+    const appointmentReminder = isReminderRequest(words) && mentionsBooking(words) ? reminderAnswer(turns, clock) : undefined;
+    if (appointmentReminder) return [{ text: appointmentReminder }];
     // Any other tool whose «label» shares a word with the customer's (the aiPrompt node's webhooks, a fixed redirect).
     const wanted = keywords(words);
     const labelled = offered.find((declaration) => {
@@ -108,6 +129,28 @@ export function answerSandboxGeminiRequest(rawBody: unknown): SandboxGeminiReply
     }
     const known = bestKnowledgeLine(instructions, words);
     return [{ text: known ? `Según nuestra información: ${known}` : SANDBOX_FALLBACK }];
+
+    /** Asks for a day, offers, or looks the confirmed time up again before booking it; a booking never comes first. */
+    function bookingMove(step: BookingStep): GeminiPart[] {
+      const onDay = (date: string | undefined) => (date && offers('find_free_slots')?.parameters.properties?.['date'] ? { date } : {});
+      if (step.kind === 'ask-when') return [{ text: ASK_WHEN }];
+      if (step.kind === 'choose') return [{ text: chooseText(step.offered) }];
+      if (step.kind === 'already-booked') return [{ text: alreadyBookedText(step.booked) }];
+      return call('find_free_slots', onDay(step.kind === 'book' ? step.slot.date : step.wanted.date));
+    }
+
+    /** The free times in words; book_appointment only for the time the customer confirmed, if it is still free. */
+    function afterFreeSlots(result: Record<string, unknown>, step: BookingStep | undefined): GeminiPart[] {
+      const slots = freeSlotsIn(result);
+      if (step?.kind !== 'book' || !offers('book_appointment')) return [{ text: offerText(slots, step?.kind === 'search' ? step.wanted : {}) }];
+      const chosen = slots.find((slot) => slot.date === step.slot.date && slot.minutes === step.slot.minutes);
+      if (!chosen) return [{ text: takenText(slots) }];
+      return call('book_appointment', {
+        start: chosen.start,
+        ...(chosen.service ? { service: chosen.service } : {}),
+        ...(chosen.professional ? { professional: chosen.professional } : {}),
+      });
+    }
   }
 }
 
@@ -128,36 +171,34 @@ export function createSandboxAiModel(): AiModel {
 }
 
 /** What the sandbox says once a tool answered. */
-function sayResult(name: string, result: Record<string, unknown>): string {
+function sayResult(name: string, result: Record<string, unknown>, clock: CompanyClock): string {
   if (typeof result['error'] === 'string') return `No pude completar eso: ${result['error']}`;
   const appointment = result['appointment'];
   if (name === 'book_appointment' && isPlainObject(appointment) && typeof appointment['start'] === 'string') {
     return `Listo, tu cita quedó agendada para el ${readableLocalTime(appointment['start'])}.`;
   }
-  if (name === 'find_free_slots') {
-    const starts = (Array.isArray(result['slots']) ? result['slots'] : []).flatMap((slot) =>
-      isPlainObject(slot) && typeof slot['start'] === 'string' ? [slot['start']] : [],
-    );
-    if (starts.length === 0) return 'No encontré horarios libres en esas fechas. ¿Te sirve otro día?';
-    return `Tengo estos horarios libres: ${starts.slice(0, 3).map(readableLocalTime).join('; ')}. ¿Cuál prefieres?`;
-  }
   if (name === 'hand_over_to_person') return 'Te comunico con una persona del equipo; te responderá en breve.';
   if (name === 'move_to_column' || name.startsWith('redirect_to_column')) return `Listo, pasé tu conversación a ${String(result['column'] ?? 'esa etapa')}.`;
-  if (name.startsWith('schedule_message') && typeof result['sendAt'] === 'string') return `Listo, te enviaré el recordatorio (${result['sendAt']}).`;
+  if (name.startsWith('schedule_message') && typeof result['sendAt'] === 'string') {
+    const sendAt = new Date(result['sendAt']);
+    if (Number.isNaN(sendAt.getTime())) return 'Listo, te enviaré el recordatorio.';
+    const local = wallClockOf(sendAt, clock.timeZone);
+    return `Listo, te enviaré el recordatorio el ${readableDayAndTime(local.date, local.minutes)}.`;
+  }
   if (typeof result['body'] === 'string') return `Esto es lo que encontré: ${result['body'].slice(0, 500)}`;
   return 'Listo.';
 }
 
-const WEEKDAYS = ['domingo', 'lunes', 'martes', 'miércoles', 'jueves', 'viernes', 'sábado'];
-const MONTHS = ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
-
-/** "martes 25 de noviembre a las 10:30": an ISO time with offset is already the company's wall-clock time. */
-export function readableLocalTime(iso: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(iso);
-  if (!match) return iso;
-  const [, year, month, day, hour, minute] = match.map(Number) as [number, number, number, number, number, number];
-  const weekday = WEEKDAYS[new Date(Date.UTC(year, month - 1, day)).getUTCDay()];
-  return `${weekday} ${day} de ${MONTHS[month - 1]} a las ${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
+/** The chat's messages in words, without this answer's tool calls and results. */
+function textTurns(history: GeminiContent[]): SandboxTurn[] {
+  return history.flatMap((content) => {
+    const text = content.parts
+      .filter((part) => part.text && !part.thought)
+      .map((part) => part.text)
+      .join(' ')
+      .trim();
+    return text ? [{ role: content.role === 'user' ? ('customer' as const) : ('business' as const), text }] : [];
+  });
 }
 
 function lastCustomerText(history: GeminiContent[]): string {
@@ -207,14 +248,6 @@ const STOPWORDS = new Set([
   'buenas',
   'buenos',
 ]);
-
-/** Lower case, accents folded: "Cuánto cuesta" → "cuanto cuesta". */
-function fold(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{Diacritic}/gu, '')
-    .toLowerCase();
-}
 
 function keywords(folded: string): Set<string> {
   return new Set(
