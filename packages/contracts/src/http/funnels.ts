@@ -55,6 +55,8 @@ export const fileTools = (tools: readonly ColumnTool[]) => tools.filter((tool): 
 export const webhookTools = (tools: readonly ColumnTool[]) => tools.filter((tool): tool is ColumnWebhookTool => tool.type === 'webhook');
 
 export const AI_QUIET_SECONDS_DEFAULT = 4;
+export const MAX_COLUMN_TOOLS = 20;
+export const TOO_MANY_TOOLS = `Como máximo ${MAX_COLUMN_TOOLS} herramientas por columna.`;
 
 export const geminiConfigSchema = z.object({
   isEnabled: z.boolean({ error: 'Indica isEnabled: true o false.' }),
@@ -62,7 +64,7 @@ export const geminiConfigSchema = z.object({
     error: 'Las instrucciones deben ser texto.',
     tooLong: `Las instrucciones admiten como máximo ${TEXT_LIMITS.longText} caracteres.`,
   }).default(''),
-  tools: z.array(columnToolSchema, { error: 'tools debe ser una lista.' }).max(20, { error: 'Como máximo 20 herramientas por columna.' }).default([]),
+  tools: z.array(columnToolSchema, { error: 'tools debe ser una lista.' }).max(MAX_COLUMN_TOOLS, { error: TOO_MANY_TOOLS }).default([]),
   /** Issue 15: customer messages this close together (seconds) get one answer. */
   quietSeconds: z
     .number({ error: 'La espera debe ser un número de segundos.' })
@@ -117,7 +119,19 @@ export const assignedTemplatesResponse = assignedTemplatesRequest;
 
 export const TOOL_FILE_MAX_BYTES = 5 * 1024 * 1024;
 export const TOOL_FILE_REFUSED = 'Sube un archivo PDF, DOCX, XLSX, CSV, TXT, JSON o MD.';
-export const toolUploadResponse = z.object({ fileName: z.string(), filePath: z.string() });
+const columnFileToolResponse = z.object({
+  type: z.literal('file_upload'),
+  id: z.string(),
+  fileName: z.string(),
+  filePath: z.string(),
+  purpose: z.string(),
+});
+/**
+ * Spec 01's answer (fileName, filePath) is the file tool the upload added to the column's assistant config (issue 44:
+ * the server keeps every uploaded file, so two uploads at once cannot replace each other).
+ */
+export const toolUploadResponse = columnFileToolResponse;
+export type ToolUpload = z.infer<typeof toolUploadResponse>;
 
 // Answers (spec 01 §3 Funnel, Column, Card). Plain shapes: a response schema only describes what the server sends.
 
@@ -126,7 +140,7 @@ export type Funnel = z.infer<typeof funnelResponse>;
 export const funnelSummaryResponse = z.array(funnelResponse);
 
 const columnToolResponse = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('file_upload'), id: z.string(), fileName: z.string(), filePath: z.string(), purpose: z.string() }),
+  columnFileToolResponse,
   z.object({ type: z.literal('webhook'), id: z.string(), label: z.string(), method: z.enum(['GET', 'POST']), url: z.string(), purpose: z.string() }),
 ]);
 export const geminiConfigResponse = z.object({

@@ -1,7 +1,11 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { boardColumns, columnTemplates, messageTemplates, quickReplies, tenants } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
+import { createDiskMediaStorage } from '../../platform/storage/media-storage.ts';
+import { type ToolFileKnowledge, uploadToolFile } from './column-settings.service.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
 
 let t: TestApp;
@@ -178,9 +182,18 @@ describe('column assistant', () => {
     const { owner, column, funnel } = await setup();
     const uploaded = await upload(owner, column.id, 'tool_file', 'precios.csv', 'producto,precio\ntaladro,1200\n');
     expect(uploaded.statusCode).toBe(201);
-    const { fileName, filePath } = uploaded.json();
+    const { fileName, filePath, id } = uploaded.json();
     expect(fileName).toBe('precios.csv');
     expect(filePath).toMatch(new RegExp(`^/media/${owner.tenant.id}/[0-9a-f-]{36}\\.csv$`));
+    // The server keeps the file in the column's assistant config (off until someone switches it on).
+    const afterUpload = (await call(owner, 'GET', `/funnels/${funnel.id}/board`)).json().columns[0].gemini_config;
+    expect(afterUpload).toEqual({
+      isEnabled: false,
+      systemPrompt: '',
+      tools: [{ type: 'file_upload', id, fileName, filePath, purpose: '' }],
+      quietSeconds: 4,
+      pauseOnHumanReply: true,
+    });
 
     const config = {
       isEnabled: true,
@@ -252,5 +265,60 @@ describe('column assistant', () => {
     expect(invalid.json().message).toBe('Indica isEnabled: true o false.');
     const [row] = await t.database.db.select().from(boardColumns).where(eq(boardColumns.id, a.column.id));
     expect(row!.geminiConfig).toBeNull();
+    const [ofBColumn] = await t.database.db.select().from(boardColumns).where(eq(boardColumns.id, b.column.id));
+    expect(ofBColumn!.geminiConfig!.tools.map((tool) => tool.type === 'file_upload' && tool.fileName)).toEqual(['secreto.txt']);
+  });
+
+  it('keeps every file when uploads reach the column at the same moment', async () => {
+    const { owner, column } = await setup();
+    const uploads = 4;
+    // Every upload waits for the others after indexing, so all of them add their tool to the column together.
+    let arrived = 0;
+    let allArrived!: () => void;
+    const together = new Promise<void>((resolve) => (allArrived = resolve));
+    const toolFiles: ToolFileKnowledge = {
+      read: async ({ data }) => ({ extension: 'txt', text: data.toString() }),
+      index: async () => {
+        arrived += 1;
+        if (arrived === uploads) allArrived();
+        await together;
+      },
+    };
+    const scope = {
+      db: t.database.db,
+      tenantId: owner.tenant.id,
+      actor: { userId: owner.user.id, role: 'owner' as const, funnelIds: [] },
+      storage: createDiskMediaStorage(t.mediaDir),
+      toolFiles,
+      events: { boardUpdated: () => {} },
+    };
+    // On PostgreSQL the pool opens a connection for each, so their transactions run side by side.
+    await Promise.all(Array.from({ length: uploads }, () => t.database.db.execute(sql`select 1`)));
+    const tools = await Promise.all(
+      Array.from({ length: uploads }, (_, n) => uploadToolFile(scope, column.id, { data: Buffer.from(`archivo ${n}`), fileName: `archivo-${n}.txt` })),
+    );
+    const [row] = await t.database.db.select().from(boardColumns).where(eq(boardColumns.id, column.id));
+    const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
+    expect([...row!.geminiConfig!.tools].sort(byId)).toEqual([...tools].sort(byId));
+  });
+
+  it('adds an upload to the tools the column already has, and refuses one past 20 tools with nothing written', async () => {
+    const { owner, column } = await setup();
+    const webhook = (n: number) => ({ type: 'webhook', id: `w${n}`, label: `Servicio ${n}`, method: 'GET', url: `https://tienda.example/${n}`, purpose: '' });
+    const nineteen = Array.from({ length: 19 }, (_, n) => webhook(n));
+    const saved = await call(owner, 'PUT', `/columns/${column.id}`, { gemini_config: { isEnabled: true, systemPrompt: 'Hola', tools: nineteen } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const twentieth = await upload(owner, column.id, 'tool_file', 'precios.csv', 'producto,precio\ntaladro,1200\n');
+    expect(twentieth.statusCode, twentieth.body).toBe(201);
+    const [row] = await t.database.db.select().from(boardColumns).where(eq(boardColumns.id, column.id));
+    expect(row!.geminiConfig).toMatchObject({ isEnabled: true, systemPrompt: 'Hola', tools: [...nineteen, twentieth.json()] });
+
+    const refused = await upload(owner, column.id, 'tool_file', 'envios.csv', 'zona,precio\ncentro,90\n');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe('Como máximo 20 herramientas por columna.');
+    const [after] = await t.database.db.select().from(boardColumns).where(eq(boardColumns.id, column.id));
+    expect(after!.geminiConfig!.tools).toHaveLength(20);
+    // Only the twentieth file was stored.
+    expect(fs.readdirSync(path.join(t.mediaDir, owner.tenant.id), { recursive: true }).filter((name) => String(name).includes('.'))).toHaveLength(1);
   });
 });

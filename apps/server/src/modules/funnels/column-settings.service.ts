@@ -1,17 +1,29 @@
+import { randomUUID } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
-import { TOOL_FILE_MAX_BYTES } from '@embudo/contracts/http/funnels';
-import { columnTemplates, quickReplies } from '../../../db/schema/index.ts';
+import {
+  type ColumnFileTool,
+  type GeminiConfig,
+  geminiConfigSchema,
+  MAX_COLUMN_TOOLS,
+  TOO_MANY_TOOLS,
+  TOOL_FILE_MAX_BYTES,
+} from '@embudo/contracts/http/funnels';
+import { TEXT_LIMITS, withoutForbiddenCharacters } from '@embudo/contracts/text';
+import { boardColumns, columnTemplates, quickReplies } from '../../../db/schema/index.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { badRequest, notFound } from '../../platform/errors/app-error.ts';
 import { requireWriter, type Actor } from '../../platform/policy/policy.ts';
 import type { MediaStorage } from '../../platform/storage/media-storage.ts';
 import { listTemplates } from '../templates/index.ts';
-import { visibleColumn, writableColumn } from './board-edit.service.ts';
+import { type BoardEvents, visibleColumn, writableColumn } from './board-edit.service.ts';
+import { COLUMN_NOT_FOUND } from './board.service.ts';
 
 export const QUICK_REPLY_NOT_FOUND = 'Respuesta rápida no encontrada.';
 export const TEMPLATE_NOT_FOUND = 'Plantilla no encontrada.';
 export const TOOL_FILE_TOO_LARGE = 'El archivo de herramienta supera el límite de 5 MB.';
 export const TOOL_FILE_MISSING = 'Falta el archivo (campo tool_file).';
+/** The name of a tool file sent without one. */
+export const TOOL_FILE_FALLBACK_NAME = 'herramienta';
 
 interface Scope {
   db: Db;
@@ -98,18 +110,50 @@ export interface ToolFileKnowledge {
   index(file: { tenantId: string; filePath: string; fileName: string; text: string }): Promise<unknown>;
 }
 
-/** Spec 01: POST /api/columns/{id}/tools/upload; the file is read before anything is written, so a refusal stores nothing. */
+/**
+ * Spec 01: POST /api/columns/{id}/tools/upload. The file is read before anything is written, so a refusal stores
+ * nothing. It is then stored members-only (it never leaves the company), indexed, and added to the column's assistant
+ * config under a lock of the column's row: an upload running at the same time adds its file after this one instead of
+ * replacing it (issue 44). Answers the file tool added.
+ */
 export async function uploadToolFile(
-  scope: Scope & { storage: MediaStorage; toolFiles: ToolFileKnowledge },
+  scope: Scope & { storage: MediaStorage; toolFiles: ToolFileKnowledge; events: Pick<BoardEvents, 'boardUpdated'> },
   columnId: string,
   upload: { data: Buffer; fileName: string },
-) {
-  await writableColumn(scope, columnId);
+): Promise<ColumnFileTool> {
+  const column = await writableColumn(scope, columnId);
   if (upload.data.length === 0) throw badRequest(TOOL_FILE_MISSING);
   if (upload.data.length > TOOL_FILE_MAX_BYTES) throw badRequest(TOOL_FILE_TOO_LARGE);
-  const fileName = upload.fileName.split(/[\\/]/).pop()!.slice(0, 255);
+  requireRoomForATool(column.geminiConfig);
+  const fileName = toolFileName(upload.fileName);
   const { extension, text } = await scope.toolFiles.read({ fileName, data: upload.data });
-  const filePath = await scope.storage.save(scope.tenantId, upload.data, extension);
+  const filePath = await scope.storage.save(scope.tenantId, upload.data, extension, 'members');
   await scope.toolFiles.index({ tenantId: scope.tenantId, filePath, fileName, text });
-  return { fileName, filePath };
+  const tool: ColumnFileTool = { type: 'file_upload', id: randomUUID(), fileName, filePath, purpose: '' };
+  await scope.db.transaction(async (tx) => {
+    const [locked] = await tx
+      .select({ geminiConfig: boardColumns.geminiConfig })
+      .from(boardColumns)
+      .where(and(eq(boardColumns.tenantId, scope.tenantId), eq(boardColumns.id, column.id)))
+      .for('update');
+    if (!locked) throw notFound(COLUMN_NOT_FOUND);
+    requireRoomForATool(locked.geminiConfig);
+    const config = locked.geminiConfig ?? geminiConfigSchema.parse({ isEnabled: false });
+    await tx
+      .update(boardColumns)
+      .set({ geminiConfig: { ...config, tools: [...config.tools, tool] } })
+      .where(eq(boardColumns.id, column.id));
+  });
+  scope.events.boardUpdated(scope.tenantId, column.funnelId);
+  return tool;
+}
+
+function requireRoomForATool(config: GeminiConfig | null) {
+  if ((config?.tools.length ?? 0) >= MAX_COLUMN_TOOLS) throw badRequest(TOO_MANY_TOOLS);
+}
+
+/** The name as the column's config keeps it (and the dialog saves it back): without folders or unsafe characters, never blank. */
+function toolFileName(sent: string) {
+  const base = withoutForbiddenCharacters(sent.split(/[\\/]/).pop() ?? '').trim();
+  return base.slice(0, TEXT_LIMITS.fileName) || TOOL_FILE_FALLBACK_NAME;
 }

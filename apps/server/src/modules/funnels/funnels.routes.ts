@@ -146,7 +146,7 @@ export const funnelsRoutes: FastifyPluginAsyncZod<FunnelsRoutesOptions> = async 
       fileField: 'tool_file',
       maxFileBytes: TOOL_FILE_MAX_BYTES,
       tooLarge: settings.TOOL_FILE_TOO_LARGE,
-      fallbackName: 'herramienta',
+      fallbackName: settings.TOOL_FILE_FALLBACK_NAME,
       missingMessage: 'Envía el archivo como multipart/form-data en el campo tool_file.',
     });
     if (!upload) throw badRequest(settings.TOOL_FILE_MISSING);

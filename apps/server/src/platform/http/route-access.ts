@@ -28,6 +28,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The policy's view of a signed-in member (role, visible funnels); the users module provides it. */
     tenantActorOf: ActorResolver;
+    /**
+     * The signed-in member of a request outside the tenant routes (members-only media), by the same rules as a
+     * tenant route: 401 without a valid session, 403 while a temporary password must still be replaced.
+     */
+    signedInMember: (request: FastifyRequest) => Promise<AuthenticatedSession>;
   }
 }
 
@@ -57,7 +62,23 @@ export function registerRouteAccess(
   resolveAdminSession: (token: string | undefined) => Promise<AdminSession | null>,
   resolveActor: ActorResolver,
 ) {
+  const validSession = async (request: FastifyRequest) => {
+    const session = await resolveSession(bearerToken(request));
+    if (!session) throw unauthorized('Sesión inválida o expirada.');
+    return session;
+  };
+  const requirePasswordReplaced = (request: FastifyRequest, session: AuthenticatedSession) => {
+    if (session.user.forcePasswordChange && !request.routeOptions.config.allowDuringPasswordChange) {
+      throw new AppError('PASSWORD_CHANGE_REQUIRED', PASSWORD_CHANGE_REQUIRED);
+    }
+  };
+  const signedInMember = async (request: FastifyRequest) => {
+    const session = await validSession(request);
+    requirePasswordReplaced(request, session);
+    return session;
+  };
   app.decorate('tenantActorOf', resolveActor);
+  app.decorate('signedInMember', signedInMember);
   app.decorateRequest('tenantSession', null);
   app.decorateRequest('adminSession', null);
   app.addHook('onRequest', async (request) => {
@@ -72,16 +93,13 @@ export function registerRouteAccess(
       return;
     }
 
-    const session = await resolveSession(bearerToken(request));
-    if (!session) throw unauthorized('Sesión inválida o expirada.');
+    const session = await validSession(request);
     if (url.startsWith(TENANT_PREFIX)) {
       const { tenantSlug } = request.params as { tenantSlug?: string };
       // Another tenant's slug answers exactly like a missing resource.
       if (tenantSlug !== session.tenant.slug) throw notFound();
     }
-    if (session.user.forcePasswordChange && !request.routeOptions.config.allowDuringPasswordChange) {
-      throw new AppError('PASSWORD_CHANGE_REQUIRED', PASSWORD_CHANGE_REQUIRED);
-    }
+    requirePasswordReplaced(request, session);
     request.tenantSession = session;
   });
 }

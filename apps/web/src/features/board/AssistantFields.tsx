@@ -1,11 +1,19 @@
-import { AI_QUIET_SECONDS_DEFAULT, type ColumnTool, type ColumnWebhookTool, fileTools, type GeminiConfig, webhookTools } from '@embudo/contracts/http/funnels';
+import {
+  AI_QUIET_SECONDS_DEFAULT,
+  type ColumnFileTool,
+  type ColumnTool,
+  type ColumnWebhookTool,
+  fileTools,
+  type GeminiConfig,
+  webhookTools,
+} from '@embudo/contracts/http/funnels';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { Button } from '../../shared/ui/Button.tsx';
 import { LineIcon } from '../../shared/ui/LineIcon.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
-import { boardApi } from './board.api.ts';
+import { boardApi, type BoardColumn } from './board.api.ts';
 
 export const EMPTY_ASSISTANT: GeminiConfig = { isEnabled: false, systemPrompt: '', tools: [], quietSeconds: AI_QUIET_SECONDS_DEFAULT, pauseOnHumanReply: true };
 
@@ -84,32 +92,70 @@ function quietSecondsFrom(raw: string) {
 }
 
 /**
- * The assistant's tools: knowledge files (upload a PDF, DOCX, XLSX, CSV, TXT, JSON or MD, say what it is for, remove
- * it) and the company's webhooks it may call.
+ * A column assistant's settings as a dialog edits them, with its knowledge-file uploads. The server adds each uploaded
+ * file to the column itself; the draft adds the tool it answers with a functional update, so uploads finishing at the
+ * same moment each add their file (issue 44), and the dialog holds its save until every upload has finished, so a
+ * save cannot leave out a file still on its way.
  */
-export function ToolFilesEditor({ columnId, tools: allTools, onChange }: { columnId: string; tools: ColumnTool[]; onChange: (next: ColumnTool[]) => void }) {
-  const tools = fileTools(allTools);
-  const toast = useToast();
-  const input = useRef<HTMLInputElement>(null);
-  const [uploading, setUploading] = useState(false);
-  const [refusal, setRefusal] = useState<string | null>(null);
+export function useAssistantDraft(column: Pick<BoardColumn, 'id' | 'gemini_config'>) {
+  const [draft, setDraft] = useState<GeminiConfig>(column.gemini_config ?? EMPTY_ASSISTANT);
+  const changeTools = (update: ToolsUpdate) => setDraft((current) => ({ ...current, tools: update(current.tools) }));
+  const uploads = useToolFileUploads(column.id, (tool) => changeTools((tools) => [...tools, tool]));
+  return { draft, setDraft, changeTools, uploads };
+}
 
-  const upload = async (file: File | undefined) => {
-    if (!file) return;
-    setUploading(true);
-    setRefusal(null);
+type ToolsUpdate = (current: ColumnTool[]) => ColumnTool[];
+
+export interface ToolFileUploads {
+  /** Uploads still on their way. */
+  pending: number;
+  /** Why each refused file of the latest choice could not be used. */
+  refusals: string[];
+  start(files: File[]): void;
+}
+
+function useToolFileUploads(columnId: string, onUploaded: (tool: ColumnFileTool) => void): ToolFileUploads {
+  const toast = useToast();
+  const [pending, setPending] = useState(0);
+  const [refusals, setRefusals] = useState<string[]>([]);
+  const uploadOne = async (file: File) => {
+    setPending((count) => count + 1);
     try {
-      const { fileName, filePath } = await boardApi.uploadToolFile(columnId, file);
-      onChange([...allTools, { type: 'file_upload', id: crypto.randomUUID(), fileName, filePath, purpose: '' }]);
+      onUploaded(await boardApi.uploadToolFile(columnId, file));
       toast.success('Archivo de herramienta subido exitosamente.');
     } catch (error) {
       // The toast says what spec 01 says; the dialog keeps why this file could not be read.
       toast.error('Error al subir el archivo.');
-      setRefusal(`No se pudo usar «${file.name}»: ${errorMessageOr(error, 'Error al subir el archivo.')}`);
+      setRefusals((current) => [...current, `No se pudo usar «${file.name}»: ${errorMessageOr(error, 'Error al subir el archivo.')}`]);
     } finally {
-      setUploading(false);
+      setPending((count) => count - 1);
     }
   };
+  return {
+    pending,
+    refusals,
+    start: (files) => {
+      setRefusals([]);
+      for (const file of files) void uploadOne(file);
+    },
+  };
+}
+
+/**
+ * The assistant's tools: knowledge files (upload PDF, DOCX, XLSX, CSV, TXT, JSON or MD files, several at once, say
+ * what each is for, remove one) and the company's webhooks it may call. Every change is a functional update of the list.
+ */
+export function ToolFilesEditor({
+  tools: allTools,
+  onChange,
+  uploads,
+}: {
+  tools: ColumnTool[];
+  onChange: (update: ToolsUpdate) => void;
+  uploads: ToolFileUploads;
+}) {
+  const tools = fileTools(allTools);
+  const input = useRef<HTMLInputElement>(null);
 
   return (
     <div className="space-y-3">
@@ -130,7 +176,7 @@ export function ToolFilesEditor({ columnId, tools: allTools, onChange }: { colum
                 variant="ghost"
                 className="text-rose-600"
                 aria-label={`Quitar ${tool.fileName}`}
-                onClick={() => onChange(allTools.filter((item) => item.id !== tool.id))}
+                onClick={() => onChange((current) => current.filter((item) => item.id !== tool.id))}
               >
                 Quitar
               </Button>
@@ -140,7 +186,10 @@ export function ToolFilesEditor({ columnId, tools: allTools, onChange }: { colum
               value={tool.purpose}
               maxLength={1000}
               placeholder="¿Para qué sirve? p. ej. lista de precios"
-              onChange={(event) => onChange(allTools.map((item) => (item.id === tool.id ? { ...item, purpose: event.target.value } : item)))}
+              onChange={(event) => {
+                const purpose = event.target.value;
+                onChange((current) => current.map((item) => (item.id === tool.id ? { ...item, purpose } : item)));
+              }}
               className="block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm outline-none focus:border-emerald-500"
             />
           </li>
@@ -150,20 +199,30 @@ export function ToolFilesEditor({ columnId, tools: allTools, onChange }: { colum
         ref={input}
         type="file"
         hidden
+        multiple
         accept=".csv,.txt,.json,.md,.pdf,.docx,.xlsx,text/csv,text/plain,text/markdown,application/json,application/pdf,application/vnd.openxmlformats-officedocument.wordprocessingml.document,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
         data-testid="tool-file-input"
         onChange={(event) => {
-          void upload(event.target.files?.[0]);
+          uploads.start(Array.from(event.target.files ?? []));
           event.target.value = '';
         }}
       />
-      <Button variant="secondary" size="sm" loading={uploading} onClick={() => input.current?.click()}>
-        Subir archivo
-      </Button>
-      {refusal && (
-        <p role="alert" data-testid="tool-file-error" className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-700 ring-1 ring-rose-200">
-          {refusal}
-        </p>
+      <div className="flex items-center gap-3">
+        <Button variant="secondary" size="sm" onClick={() => input.current?.click()}>
+          Subir archivo
+        </Button>
+        {uploads.pending > 0 && (
+          <span role="status" data-testid="tool-file-uploading" className="text-sm text-slate-500">
+            Subiendo {uploads.pending === 1 ? '1 archivo' : `${uploads.pending} archivos`}…
+          </span>
+        )}
+      </div>
+      {uploads.refusals.length > 0 && (
+        <div role="alert" data-testid="tool-file-error" className="space-y-1 rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-700 ring-1 ring-rose-200">
+          {uploads.refusals.map((refusal, index) => (
+            <p key={index}>{refusal}</p>
+          ))}
+        </div>
       )}
       <WebhookToolsEditor tools={allTools} onChange={onChange} />
     </div>
@@ -171,10 +230,10 @@ export function ToolFilesEditor({ columnId, tools: allTools, onChange }: { colum
 }
 
 /** The company's services the assistant may call (GET, or POST with a JSON body it writes), each with what it is for. */
-function WebhookToolsEditor({ tools: allTools, onChange }: { tools: ColumnTool[]; onChange: (next: ColumnTool[]) => void }) {
+function WebhookToolsEditor({ tools: allTools, onChange }: { tools: ColumnTool[]; onChange: (update: ToolsUpdate) => void }) {
   const webhooks = webhookTools(allTools);
   const edit = (id: string, change: Partial<ColumnWebhookTool>) =>
-    onChange(allTools.map((item) => (item.id === id && item.type === 'webhook' ? { ...item, ...change } : item)));
+    onChange((current) => current.map((item) => (item.id === id && item.type === 'webhook' ? { ...item, ...change } : item)));
   const field = 'block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm outline-none focus:border-emerald-500';
   return (
     <div className="space-y-2 border-t border-slate-200 pt-3">
@@ -205,7 +264,7 @@ function WebhookToolsEditor({ tools: allTools, onChange }: { tools: ColumnTool[]
                 variant="ghost"
                 className="text-rose-600"
                 aria-label={`Quitar webhook ${index + 1}`}
-                onClick={() => onChange(allTools.filter((item) => item.id !== tool.id))}
+                onClick={() => onChange((current) => current.filter((item) => item.id !== tool.id))}
               >
                 Quitar
               </Button>
@@ -232,7 +291,7 @@ function WebhookToolsEditor({ tools: allTools, onChange }: { tools: ColumnTool[]
       <Button
         variant="secondary"
         size="sm"
-        onClick={() => onChange([...allTools, { type: 'webhook', id: crypto.randomUUID(), label: '', method: 'POST', url: '', purpose: '' }])}
+        onClick={() => onChange((current) => [...current, { type: 'webhook', id: crypto.randomUUID(), label: '', method: 'POST', url: '', purpose: '' }])}
       >
         + Agregar webhook
       </Button>

@@ -1,4 +1,3 @@
-import type { GeminiConfig } from '@embudo/contracts/http/funnels';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { botsApi, botsKeys } from '../bots/bots.api.ts';
@@ -7,7 +6,7 @@ import { Button } from '../../shared/ui/Button.tsx';
 import { Modal } from '../../shared/ui/Modal.tsx';
 import { TabBar } from '../../shared/ui/TabBar.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
-import { AssistantGeneralFields, EMPTY_ASSISTANT, ToolFilesEditor } from './AssistantFields.tsx';
+import { AssistantGeneralFields, ToolFilesEditor, useAssistantDraft } from './AssistantFields.tsx';
 import { boardApi, type BoardColumn, type Column } from './board.api.ts';
 import { useSaveAssistant } from './ColumnSettingsDialog.tsx';
 
@@ -18,7 +17,7 @@ export function ColumnBotDialog({ column, onSaved, onClose }: { column: BoardCol
   const toast = useToast();
   const id = useId();
   const [tab, setTab] = useState<BotTab>('general');
-  const [draft, setDraft] = useState<GeminiConfig>(column.gemini_config ?? EMPTY_ASSISTANT);
+  const { draft, setDraft, changeTools, uploads } = useAssistantDraft(column);
   const [botId, setBotId] = useState(column.assistant_bot_id ?? '');
   const bots = useQuery({ queryKey: botsKeys.all, queryFn: botsApi.list });
   const save = useSaveAssistant(column, onSaved);
@@ -52,7 +51,7 @@ export function ColumnBotDialog({ column, onSaved, onClose }: { column: BoardCol
           <Button variant="secondary" onClick={onClose}>
             Cerrar
           </Button>
-          <Button onClick={() => save.mutate(draft)} loading={save.isPending}>
+          <Button onClick={() => save.mutate(draft)} loading={save.isPending} disabled={uploads.pending > 0}>
             Guardar
           </Button>
         </>
@@ -94,7 +93,7 @@ export function ColumnBotDialog({ column, onSaved, onClose }: { column: BoardCol
             <AssistantGeneralFields value={draft} onChange={setDraft} />
           </div>
         ) : (
-          <ToolFilesEditor columnId={column.id} tools={draft.tools} onChange={(tools) => setDraft((current) => ({ ...current, tools }))} />
+          <ToolFilesEditor tools={draft.tools} onChange={changeTools} uploads={uploads} />
         )}
       </div>
     </Modal>

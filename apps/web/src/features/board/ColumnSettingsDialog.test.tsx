@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { json } from '../../test/fake-api.ts';
 import { renderApp } from '../../test/render-app.tsx';
@@ -123,7 +123,8 @@ describe('column assistant', () => {
   it('uploads a tool file and saves isEnabled, systemPrompt and tools through PUT /api/columns/{id}', async () => {
     const api = installBoardApi(aBoard(), [], {
       'GET /t/acme/api/columns/col1/quick-replies': () => json(200, []),
-      'POST /t/acme/api/columns/col1/tools/upload': () => json(201, { fileName: 'precios.csv', filePath: '/media/t/f.csv' }),
+      'POST /t/acme/api/columns/col1/tools/upload': () =>
+        json(201, { type: 'file_upload', id: 'file-1', fileName: 'precios.csv', filePath: '/media/t/f.csv', purpose: '' }),
       'PUT /t/acme/api/columns/col1': ({ body }) =>
         json(200, { id: 'col1', title: 'Nuevos', funnelId: 'f1', color: 'blue', assistant_bot_id: null, ...(body as object) }),
     });
@@ -152,13 +153,65 @@ describe('column assistant', () => {
         isEnabled: true,
         systemPrompt: 'Eres el asistente de ventas.',
         tools: [
-          { type: 'file_upload', id: 'tool-1', fileName: 'precios.csv', filePath: '/media/t/f.csv', purpose: 'Lista de precios' },
+          { type: 'file_upload', id: 'file-1', fileName: 'precios.csv', filePath: '/media/t/f.csv', purpose: 'Lista de precios' },
           { type: 'webhook', id: 'tool-1', label: 'Consultar pedido', method: 'GET', url: 'https://tienda.example/pedidos', purpose: 'Estado de un pedido' },
         ],
         quietSeconds: 4,
         pauseOnHumanReply: true,
       },
     });
+  });
+
+  it('lists every file of uploads that overlap, holds the save until they finish, and says why one was refused', async () => {
+    // Each upload answers when the test says, so the second starts while the first is still on its way.
+    const answers = new Map<string, (response: Response) => void>();
+    const api = installBoardApi(aBoard(), [], {
+      'GET /t/acme/api/columns/col1/quick-replies': () => json(200, []),
+      'POST /t/acme/api/columns/col1/tools/upload': ({ body }) =>
+        new Promise<Response>((resolve) => answers.set(((body as FormData).get('tool_file') as File).name, resolve)),
+      'PUT /t/acme/api/columns/col1': ({ body }) =>
+        json(200, { id: 'col1', title: 'Nuevos', funnelId: 'f1', color: 'blue', assistant_bot_id: null, ...(body as object) }),
+    });
+    const kept = (id: string, fileName: string) => json(201, { type: 'file_upload', id, fileName, filePath: `/media/t/${id}.txt`, purpose: '' });
+    const dialog = await openColumnMenuItem('Configuración de columna');
+    fireEvent.click(within(dialog).getByRole('tab', { name: 'Asistente' }));
+    const choose = (...names: string[]) =>
+      fireEvent.change(within(dialog).getByTestId('tool-file-input'), { target: { files: names.map((name) => new File(['texto'], name)) } });
+    choose('precios.txt');
+    choose('envios.txt');
+    await waitFor(() => expect(answers.size).toBe(2));
+    expect(within(dialog).getByTestId('tool-file-uploading').textContent).toBe('Subiendo 2 archivos…');
+    const save = within(dialog).getByRole('button', { name: 'Guardar asistente' }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+
+    // The second answers first; the first one's answer must not replace it.
+    act(() => answers.get('envios.txt')!(kept('f-envios', 'envios.txt')));
+    expect(await within(dialog).findByText('envios.txt')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Propósito de envios.txt'), { target: { value: 'Costos de envío' } });
+    act(() => answers.get('precios.txt')!(kept('f-precios', 'precios.txt')));
+    expect(await within(dialog).findByText('precios.txt')).toBeTruthy();
+    await waitFor(() => expect(save.disabled).toBe(false));
+    expect(
+      within(dialog)
+        .getAllByTestId('tool-file')
+        .map((item) => item.textContent),
+    ).toEqual([expect.stringContaining('envios.txt'), expect.stringContaining('precios.txt')]);
+
+    choose('programa.exe');
+    await waitFor(() => expect(answers.has('programa.exe')).toBe(true));
+    act(() => answers.get('programa.exe')!(json(400, { code: 'BAD_REQUEST', message: 'Sube un archivo PDF, DOCX, XLSX, CSV, TXT, JSON o MD.' })));
+    expect((await within(dialog).findByTestId('tool-file-error')).textContent).toBe(
+      'No se pudo usar «programa.exe»: Sube un archivo PDF, DOCX, XLSX, CSV, TXT, JSON o MD.',
+    );
+    expect(within(dialog).getAllByTestId('tool-file')).toHaveLength(2);
+
+    fireEvent.click(save);
+    expect(await screen.findByText('Asistente de columna actualizado.')).toBeTruthy();
+    const sent = api.callsTo('PUT', '/t/acme/api/columns/col1')[0]!.body as { gemini_config: { tools: unknown[] } };
+    expect(sent.gemini_config.tools).toEqual([
+      { type: 'file_upload', id: 'f-envios', fileName: 'envios.txt', filePath: '/media/t/f-envios.txt', purpose: 'Costos de envío' },
+      { type: 'file_upload', id: 'f-precios', fileName: 'precios.txt', filePath: '/media/t/f-precios.txt', purpose: '' },
+    ]);
   });
 
   it('names the model that answers and saves the quiet window and the pause on a team reply', async () => {

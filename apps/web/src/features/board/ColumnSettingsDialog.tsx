@@ -7,7 +7,7 @@ import { Modal } from '../../shared/ui/Modal.tsx';
 import { TabBar } from '../../shared/ui/TabBar.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { AssignedTemplatesTab } from './AssignedTemplatesTab.tsx';
-import { AssistantGeneralFields, EMPTY_ASSISTANT, ToolFilesEditor } from './AssistantFields.tsx';
+import { AssistantGeneralFields, ToolFilesEditor, useAssistantDraft } from './AssistantFields.tsx';
 import { boardApi, type BoardColumn, type Column } from './board.api.ts';
 import { QuickRepliesTab } from './QuickRepliesTab.tsx';
 
@@ -27,14 +27,14 @@ export function useSaveAssistant(column: Pick<BoardColumn, 'id'>, onSaved: (colu
 }
 
 function AssistantTab({ column, onSaved }: { column: BoardColumn; onSaved: (column: Column) => void }) {
-  const [draft, setDraft] = useState<GeminiConfig>(column.gemini_config ?? EMPTY_ASSISTANT);
+  const { draft, setDraft, changeTools, uploads } = useAssistantDraft(column);
   const save = useSaveAssistant(column, onSaved);
   return (
     <div className="space-y-5">
       <AssistantGeneralFields value={draft} onChange={setDraft} />
-      <ToolFilesEditor columnId={column.id} tools={draft.tools} onChange={(tools) => setDraft((current) => ({ ...current, tools }))} />
+      <ToolFilesEditor tools={draft.tools} onChange={changeTools} uploads={uploads} />
       <div className="flex justify-end">
-        <Button onClick={() => save.mutate(draft)} loading={save.isPending}>
+        <Button onClick={() => save.mutate(draft)} loading={save.isPending} disabled={uploads.pending > 0}>
           Guardar asistente
         </Button>
       </div>

@@ -12,6 +12,7 @@ import type {
   NamedColumn,
   QuickReply,
   ShownBoard,
+  ToolUpload,
   UpdateColumnRequest,
 } from '@embudo/contracts/http/funnels';
 import { api } from '../../shared/api-client/api-client.ts';
@@ -66,7 +67,8 @@ export const boardApi = {
   uploadToolFile: (columnId: string, file: File) => {
     const form = new FormData();
     form.append('tool_file', file, file.name);
-    return api.post<{ fileName: string; filePath: string }>(`/api/columns/${id(columnId)}/tools/upload`, form);
+    // The server adds the file to the column's assistant config and answers the tool it added.
+    return api.post<ToolUpload>(`/api/columns/${id(columnId)}/tools/upload`, form);
   },
   moveCard: (cardId: string, targetColumnId: string) => api.post<BoardCard>('/api/card/move', { cardId, targetColumnId }),
   renameCard: (cardId: string, title: string) => api.put<BoardCard>(`/api/cards/${id(cardId)}`, { title }),

@@ -102,6 +102,36 @@ describe('the column assistant', () => {
     expect(usage).toMatchObject({ aiAnswerCount: 1, aiTokenCount: 120 });
   });
 
+  it('reads every knowledge file uploaded at the same moment: a shipping question finds the shipping price', async () => {
+    const company = await companyWithAssistant();
+    const uploadFile = (fileName: string, text: string) => {
+      const form = new FormData();
+      form.append('tool_file', new Blob([text]), fileName);
+      const request = new Request('http://embudo.test/', { method: 'POST', body: form });
+      return request.arrayBuffer().then((body) =>
+        t.app.inject({
+          method: 'POST',
+          url: `/api/columns/${company.column.id}/tools/upload`,
+          headers: { ...bearer(company.owner.token), 'content-type': request.headers.get('content-type')! },
+          body: Buffer.from(body),
+        }),
+      );
+    };
+    const uploads = await Promise.all([
+      uploadFile('precios.txt', 'El corte de cabello cuesta 250 pesos.'),
+      uploadFile('envios.txt', 'El envío a domicilio cuesta 90 pesos.'),
+    ]);
+    expect(uploads.map((upload) => upload.statusCode)).toEqual([201, 201]);
+
+    await company.says('¿Cuánto cuesta el envío?');
+    await t.app.queue.drain();
+    expect(scripted.requests).toHaveLength(1);
+    expect(scripted.requests[0]!.instructions).toContain('## envios.txt\nEl envío a domicilio cuesta 90 pesos.');
+    await company.says('¿Y el corte de cabello?');
+    await t.app.queue.drain();
+    expect(scripted.requests[1]!.instructions).toContain('## precios.txt\nEl corte de cabello cuesta 250 pesos.');
+  });
+
   it('gives back-to-back messages one answer that reads them all', async () => {
     const company = await companyWithAssistant();
     await company.says('Hola');

@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { knowledgeChunks } from '../../../../db/schema/index.ts';
 import type { Db } from '../../../platform/db/database.ts';
+import type { MediaStorage } from '../../../platform/storage/media-storage.ts';
 import type { KnowledgeExcerpt, KnowledgeSearch } from './knowledge-search.ts';
 
 /** Passages of about this many characters, cut at line or sentence ends. */
@@ -46,6 +47,17 @@ export async function indexKnowledgeFile(db: Db, file: { tenantId: string; fileP
     }
   });
   return chunks.length;
+}
+
+/**
+ * Knowledge files are stored members-only; those uploaded before that (issue 44) were public by URL. Every indexed
+ * file still in the public area is moved to the members-only one; answers how many moved (none once done).
+ */
+export async function restrictKnowledgeFiles(db: Db, storage: Pick<MediaStorage, 'restrict'>): Promise<number> {
+  const files = await db.selectDistinct({ filePath: knowledgeChunks.filePath }).from(knowledgeChunks);
+  let moved = 0;
+  for (const { filePath } of files) if (await storage.restrict(filePath)) moved++;
+  return moved;
 }
 
 /** Words worth searching for: letters and digits, 3 characters or more, at most 30 of them. */

@@ -2,13 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { knowledgeChunks } from '../../../../db/schema/index.ts';
+import { boardColumns, knowledgeChunks } from '../../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../../test/support/factories.ts';
 import { makeDocx, makePdf, makePdfWithoutText, makeXlsx, makeZip, OLD_OFFICE_FILE } from '../../../../test/support/knowledge-files.ts';
 import { AppError } from '../../../platform/errors/app-error.ts';
+import { createDiskMediaStorage } from '../../../platform/storage/media-storage.ts';
+import { columnAssistant } from '../../funnels/index.ts';
 import { NOT_A_PDF, OLD_EXCEL, OLD_WORD, PDF_WITHOUT_TEXT, readKnowledgeFile, UNREADABLE_WORD, ZIP_TOO_LARGE } from './knowledge-files.ts';
-import { chunkText, indexKnowledgeFile, searchKnowledge } from './knowledge-index.ts';
+import { chunkText, indexKnowledgeFile, restrictKnowledgeFiles, searchKnowledge } from './knowledge-index.ts';
 
 async function refusal(fileName: string, data: Buffer) {
   const error = await readKnowledgeFile({ fileName, data }).then(
@@ -156,6 +158,80 @@ describe('knowledge files uploaded to a column', () => {
     expect(refused.json()).toEqual({ code: 'BAD_REQUEST', message: PDF_WITHOUT_TEXT });
     expect(filesOf(owner.tenant.id)).toEqual([]);
     expect(await t.database.db.select().from(knowledgeChunks).where(eq(knowledgeChunks.tenantId, owner.tenant.id))).toEqual([]);
+    const [column] = await t.database.db.select().from(boardColumns).where(eq(boardColumns.id, columnId));
+    expect(column!.geminiConfig).toBeNull();
+  });
+
+  it('keeps every file of uploads made at the same moment: each one is in the column, indexed and searched', async () => {
+    const { owner, columnId } = await columnOf();
+    const files = [
+      ['precios.txt', 'El corte de cabello cuesta 250 pesos.'],
+      ['envios.txt', 'El envío a domicilio cuesta 90 pesos.'],
+      ['horario.txt', 'Nuestro horario: de lunes a sábado, de 10 a 19 horas.'],
+      ['pagos.txt', 'Aceptamos pago con tarjeta y transferencia.'],
+    ] as const;
+    const answers = await Promise.all(files.map(([fileName, text]) => upload(owner, columnId, fileName, Buffer.from(text))));
+    for (const answer of answers) expect(answer.statusCode, answer.body).toBe(201);
+    const tools = answers.map((answer) => answer.json() as { type: string; id: string; fileName: string; filePath: string; purpose: string });
+    expect(tools.map((tool) => tool.fileName)).toEqual(files.map(([fileName]) => fileName));
+    for (const tool of tools)
+      expect(tool).toEqual({ type: 'file_upload', id: expect.any(String), fileName: tool.fileName, filePath: tool.filePath, purpose: '' });
+
+    // The column's assistant names all four, whatever order they were kept in; its context search is given all four.
+    const assistant = (await columnAssistant(t.database.db, owner.tenant.id, columnId))!.assistant!;
+    expect(assistant).toMatchObject({ isEnabled: false, systemPrompt: '' });
+    const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
+    expect([...assistant.tools].sort(byId)).toEqual([...tools].sort(byId));
+    const filePaths = assistant.tools.flatMap((tool) => (tool.type === 'file_upload' ? [tool.filePath] : []));
+    const found = await searchKnowledge(t.database.db, {
+      tenantId: owner.tenant.id,
+      filePaths,
+      query: '¿Cuánto cuesta el envío y el corte? ¿Qué horario tienen? ¿Aceptan tarjeta?',
+      maxChars: 5_000,
+    });
+    expect(found.map((excerpt) => excerpt.fileName).sort()).toEqual(files.map(([fileName]) => fileName).sort());
+  });
+
+  it("serves a knowledge file only to its company's members: 401 without a session, 404 for another company", async () => {
+    const a = await columnOf();
+    const b = await columnOf();
+    const { filePath } = (await upload(a.owner, a.columnId, 'precios.txt', Buffer.from('El corte cuesta 250 pesos.'))).json() as { filePath: string };
+    // Its URL keeps the form the column config accepts; the file is not in the public area.
+    expect(filePath).toMatch(new RegExp(`^/media/${a.owner.tenant.id}/[0-9a-f-]{36}\\.txt$`));
+    expect(filesOf(a.owner.tenant.id)).not.toContain(path.basename(filePath));
+
+    for (const method of ['GET', 'HEAD'] as const) {
+      const anonymous = await t.app.inject({ method, url: filePath });
+      expect(anonymous.statusCode, method).toBe(401);
+    }
+    expect((await t.app.inject({ method: 'GET', url: filePath })).json()).toEqual({ code: 'UNAUTHORIZED', message: 'Sesión inválida o expirada.' });
+    expect((await t.app.inject({ method: 'GET', url: filePath, headers: { authorization: 'Bearer nada' } })).statusCode).toBe(401);
+    const stranger = await t.app.inject({ method: 'GET', url: filePath, headers: bearer(b.owner.token) });
+    expect(stranger.statusCode).toBe(404);
+    expect(stranger.json()).toEqual({ code: 'NOT_FOUND', message: 'Archivo no encontrado.' });
+
+    const member = await t.app.inject({ method: 'GET', url: filePath, headers: bearer(a.owner.token) });
+    expect(member.statusCode).toBe(200);
+    expect(member.body).toBe('El corte cuesta 250 pesos.');
+    expect(member.headers['cache-control']).toBe('private, no-store');
+    const missing = await t.app.inject({ method: 'GET', url: `/media/${a.owner.tenant.id}/${crypto.randomUUID()}.txt`, headers: bearer(a.owner.token) });
+    expect(missing.statusCode).toBe(404);
+  });
+
+  it('makes knowledge files stored before the members-only area members-only, once', async () => {
+    const { owner } = await columnOf();
+    const name = `${crypto.randomUUID()}.txt`;
+    const filePath = `/media/${owner.tenant.id}/${name}`;
+    fs.mkdirSync(path.join(t.mediaDir, owner.tenant.id), { recursive: true });
+    fs.writeFileSync(path.join(t.mediaDir, owner.tenant.id, name), 'Lista de precios antigua.');
+    await indexKnowledgeFile(t.database.db, { tenantId: owner.tenant.id, filePath, fileName: 'antigua.txt', text: 'Lista de precios antigua.' });
+    expect((await t.app.inject({ method: 'GET', url: filePath })).statusCode).toBe(200);
+
+    const storage = createDiskMediaStorage(t.mediaDir);
+    expect(await restrictKnowledgeFiles(t.database.db, storage)).toBeGreaterThanOrEqual(1);
+    expect((await t.app.inject({ method: 'GET', url: filePath })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: filePath, headers: bearer(owner.token) })).body).toBe('Lista de precios antigua.');
+    expect(await restrictKnowledgeFiles(t.database.db, storage)).toBe(0);
   });
 
   it("never returns another company's passages, nor a file the column does not name", async () => {
