@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGeminiServer } from '../../../../../test/fakes/fake-gemini-server.ts';
-import type { AiTool } from '../model-port.ts';
+import { type AiTool, TOOL_FAILED } from '../model-port.ts';
 import { answerSandboxGeminiRequest, createSandboxAiModel, readableLocalTime, SANDBOX_FALLBACK, SANDBOX_LABEL, SANDBOX_TRANSCRIPT } from './sandbox-gemini.ts';
 
 const model = createSandboxAiModel();
@@ -117,9 +117,13 @@ describe('sandbox model', () => {
     expect((await ask('Quiero hablar con una persona')).toolCalls).toEqual([]);
   });
 
-  it('answers a tool error in words', async () => {
+  it('answers a tool error with the safe words the loop gave it, never the reason', async () => {
     const move = recordingTool('move_to_column', { column: { type: 'string', enum: ['Ventas'] } }, { error: 'No existe esa columna' });
-    expect((await ask('ventas', [move])).text).toBe('No pude completar eso: No existe esa columna');
+    const answer = await ask('ventas', [move]);
+    expect(answer.text).toBe(TOOL_FAILED);
+    expect(answer.toolCalls).toEqual([
+      { name: 'move_to_column', args: { column: 'Ventas' }, result: { error: TOOL_FAILED }, failure: 'No existe esa columna' },
+    ]);
   });
 
   it('transcribes any audio to a fixed text that says it is a sandbox transcript', async () => {
