@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
+import { AI_FALLBACK_REPLY_DEFAULT } from '@embudo/contracts/http/funnels';
 import { boardColumns, columnTemplates, messageTemplates, quickReplies, tenants } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../test/support/factories.ts';
@@ -190,7 +191,7 @@ describe('column assistant', () => {
     const saved = await call(owner, 'PUT', `/columns/${column.id}`, { gemini_config: config });
     expect(saved.statusCode).toBe(200);
     // Unsent timing settings take their defaults.
-    const stored = { ...config, quietSeconds: 4, pauseOnHumanReply: true };
+    const stored = { ...config, quietSeconds: 4, pauseOnHumanReply: true, fallbackReply: AI_FALLBACK_REPLY_DEFAULT };
     expect(saved.json().gemini_config).toEqual(stored);
     const board = (await call(owner, 'GET', `/funnels/${funnel.id}/board`)).json();
     expect(board.columns[0].gemini_config).toEqual(stored);
