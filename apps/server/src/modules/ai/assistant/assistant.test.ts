@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { AI_FALLBACK_REPLY_DEFAULT } from '@embudo/contracts/http/funnels';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cards, tenants } from '../../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../../test/support/build-test-app.ts';
@@ -219,7 +220,12 @@ describe('the column assistant', () => {
     await failing.says('Hola');
     await t.app.queue.drain();
     expect(await failing.notes()).toEqual([failedNote('la clave del modelo no es válida.')]);
-    expect(await failing.aiMessages()).toEqual([]);
+    expect(await failing.aiMessages()).toEqual([AI_FALLBACK_REPLY_DEFAULT]);
+    // Still failing: the customer is not told the same sentence after every message.
+    await failing.says('¿Hola?');
+    await t.app.queue.drain();
+    expect(await failing.aiMessages()).toEqual([AI_FALLBACK_REPLY_DEFAULT]);
+    expect(await failing.notes()).toHaveLength(2);
 
     const blocked = await companyWithAssistant();
     answerWith = () => {
