@@ -78,7 +78,8 @@ function argsHash(name: string, args: Record<string, unknown>): string {
  *   the chat is still where the answer put it. A hand-over and a webhook's call are not undone.
  */
 export function createToolLedger(deps: ToolLedgerDeps, answer: LedgerAnswer) {
-  const key = (callIndex: number) => and(eq(aiToolCalls.answerMessageId, answer.messageId), eq(aiToolCalls.callIndex, callIndex));
+  const ofAnswer = and(eq(aiToolCalls.tenantId, answer.tenantId), eq(aiToolCalls.answerMessageId, answer.messageId));
+  const key = (callIndex: number) => and(ofAnswer, eq(aiToolCalls.callIndex, callIndex));
   const live = inArray(aiToolCalls.state, ['running', 'done']);
 
   async function undo(row: CallRow) {
@@ -123,7 +124,7 @@ export function createToolLedger(deps: ToolLedgerDeps, answer: LedgerAnswer) {
     const rows = await deps.db
       .select()
       .from(aiToolCalls)
-      .where(and(eq(aiToolCalls.tenantId, answer.tenantId), eq(aiToolCalls.answerMessageId, answer.messageId), gte(aiToolCalls.callIndex, callIndex), live))
+      .where(and(ofAnswer, gte(aiToolCalls.callIndex, callIndex), live))
       .orderBy(desc(aiToolCalls.callIndex));
     for (const row of rows) await undo(row);
   }
@@ -136,10 +137,7 @@ export function createToolLedger(deps: ToolLedgerDeps, answer: LedgerAnswer) {
     caller(advice: string | undefined) {
       return async (call: PendingToolCall, run: () => Promise<ToolOutcome>): Promise<ToolOutcome> => {
         const hash = argsHash(call.name, call.args);
-        const [earlier] = await deps.db
-          .select()
-          .from(aiToolCalls)
-          .where(and(eq(aiToolCalls.tenantId, answer.tenantId), key(call.index)));
+        const [earlier] = await deps.db.select().from(aiToolCalls).where(key(call.index));
         if (earlier?.state === 'done' && earlier.toolName === call.name && earlier.argsHash === hash) {
           const recorded = toolOutcome.safeParse(earlier.outcome);
           if (recorded.success) return recorded.data;
@@ -189,11 +187,7 @@ export function createToolLedger(deps: ToolLedgerDeps, answer: LedgerAnswer) {
      * answers as the assistant that started the answer, not as the one of the column its own move led to.
      */
     async columnBeforeOwnMove(): Promise<string | undefined> {
-      const rows = await deps.db
-        .select({ effect: aiToolCalls.effect })
-        .from(aiToolCalls)
-        .where(and(eq(aiToolCalls.tenantId, answer.tenantId), eq(aiToolCalls.answerMessageId, answer.messageId), live))
-        .orderBy(asc(aiToolCalls.callIndex));
+      const rows = await deps.db.select({ effect: aiToolCalls.effect }).from(aiToolCalls).where(and(ofAnswer, live)).orderBy(asc(aiToolCalls.callIndex));
       const moves = rows.flatMap((row) => {
         const effect = toolEffect.safeParse(row.effect);
         return effect.success && effect.data.kind === 'card-move' ? [effect.data] : [];
