@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { cards } from './messaging.ts';
 import { tenants } from './tenancy.ts';
 
 /**
@@ -53,4 +54,34 @@ export const knowledgeChunks = pgTable(
     index('knowledge_chunks_file_idx').on(t.tenantId, t.filePath),
     index('knowledge_chunks_search_idx').using('gin', sql`to_tsvector('spanish', ${t.text})`),
   ],
+);
+
+/**
+ * The tool calls of a column-assistant answer, by (answered message, call index): a retried or re-run answer gets a
+ * call it already made back with its recorded outcome instead of acting twice, and an answer that is dropped takes
+ * what it did with it (docs/decisions/0028). `effect` says how to undo the call (a booking, a scheduled message, a
+ * move) and is written in the transaction that made it.
+ */
+export const aiToolCalls = pgTable(
+  'ai_tool_calls',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    cardId: uuid('card_id')
+      .notNull()
+      .references(() => cards.id, { onDelete: 'cascade' }),
+    /** The customer message the answer answers: one answer job per message, however often it runs. */
+    answerMessageId: uuid('answer_message_id').notNull(),
+    callIndex: integer('call_index').notNull(),
+    toolName: text('tool_name').notNull(),
+    argsHash: text('args_hash').notNull(),
+    /** running: under way (or its process died); done: its outcome is recorded; dropped: no longer part of the answer, its effect undone. */
+    state: text('state', { enum: ['running', 'done', 'dropped'] }).notNull(),
+    outcome: jsonb('outcome'),
+    effect: jsonb('effect'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.answerMessageId, t.callIndex] }), index('ai_tool_calls_card_idx').on(t.cardId)],
 );

@@ -57,6 +57,9 @@ export const webhookTools = (tools: readonly ColumnTool[]) => tools.filter((tool
 export const AI_QUIET_SECONDS_DEFAULT = 4;
 export const MAX_COLUMN_TOOLS = 20;
 export const TOO_MANY_TOOLS = `Como máximo ${MAX_COLUMN_TOOLS} herramientas por columna.`;
+/** Issue 44: what the customer reads when the assistant cannot answer, unless the column says otherwise. */
+export const AI_FALLBACK_REPLY_DEFAULT = 'Déjame consultarlo con el equipo y te respondo en breve.';
+export const AI_FALLBACK_REPLY_MAX = 500;
 
 export const geminiConfigSchema = z.object({
   isEnabled: z.boolean({ error: 'Indica isEnabled: true o false.' }),
@@ -74,6 +77,14 @@ export const geminiConfigSchema = z.object({
     .default(AI_QUIET_SECONDS_DEFAULT),
   /** Issue 15: "Pausar la IA cuando alguien del equipo responde" — a team member's message switches the card's AI off. */
   pauseOnHumanReply: z.boolean({ error: 'Indica pauseOnHumanReply: true o false.' }).default(true),
+  /**
+   * Issue 44: sent to a customer waiting for an answer when the model failed for good (the reason goes to a note), and
+   * what the model hears of a tool that failed. Empty: nothing is sent, the note stays.
+   */
+  fallbackReply: trimmedText(AI_FALLBACK_REPLY_MAX, {
+    error: 'La respuesta cuando la IA no puede responder debe ser texto.',
+    tooLong: `La respuesta cuando la IA no puede responder admite como máximo ${AI_FALLBACK_REPLY_MAX} caracteres.`,
+  }).default(AI_FALLBACK_REPLY_DEFAULT),
 });
 export type GeminiConfig = z.infer<typeof geminiConfigSchema>;
 
@@ -149,6 +160,7 @@ export const geminiConfigResponse = z.object({
   tools: z.array(columnToolResponse),
   quietSeconds: z.number().int(),
   pauseOnHumanReply: z.boolean(),
+  fallbackReply: z.string(),
 });
 
 export const columnResponse = z.object({

@@ -205,24 +205,47 @@ export async function createAppointment(scope: AgendaScope, input: AppointmentIn
   });
 }
 
-function insertAppointment(scope: BookingScope, draft: AppointmentDraft): Promise<AppointmentDto> {
+function insertAppointment(
+  scope: BookingScope,
+  draft: AppointmentDraft,
+  alsoInTransaction?: (tx: Tx, appointment: AppointmentDto) => Promise<void>,
+): Promise<AppointmentDto> {
   return scope.db.transaction(async (tx) => {
     const { professional, service, values } = await checkedAppointment(tx, scope, draft);
     const [row] = await tx
       .insert(appointments)
       .values({ tenantId: scope.tenantId, ...values })
       .returning();
-    return toAppointmentDto(row!, professional, service);
+    const appointment = toAppointmentDto(row!, professional, service);
+    await alsoInTransaction?.(tx, appointment);
+    return appointment;
   });
 }
 
 /**
- * A booking the customer made themselves (a bot's schedule node): the same checks as the Agenda's — the
- * professional offers the service, no overlap with their appointments or blocked time — with the customer
- * as client. Refusals are the Agenda's AppErrors (409 clash, 400 service not offered).
+ * A booking the customer made themselves (a bot's schedule node, the AI's book_appointment): the same checks as the
+ * Agenda's — the professional offers the service, no overlap with their appointments or blocked time — with the
+ * customer as client. Refusals are the Agenda's AppErrors (409 clash, 400 service not offered). `alsoInTransaction`
+ * commits with the booking (the AI's ledger records what to undo).
  */
-export function bookForCustomer(scope: BookingScope, input: Omit<AppointmentDraft, 'cost'>): Promise<AppointmentDto> {
-  return insertAppointment(scope, { ...input, cost: undefined });
+export function bookForCustomer(
+  scope: BookingScope,
+  input: Omit<AppointmentDraft, 'cost'>,
+  alsoInTransaction?: (tx: Tx, appointment: AppointmentDto) => Promise<void>,
+): Promise<AppointmentDto> {
+  return insertAppointment(scope, { ...input, cost: undefined }, alsoInTransaction);
+}
+
+/**
+ * Takes back a booking the customer's side made (the AI's answer that booked it was dropped), unless a person changed
+ * it since: then it is theirs. Answers whether it was removed.
+ */
+export async function withdrawCustomerBooking(executor: DbExecutor, tenantId: string, appointmentId: string): Promise<boolean> {
+  const removed = await executor
+    .delete(appointments)
+    .where(and(eq(appointments.tenantId, tenantId), eq(appointments.id, appointmentId), eq(appointments.updatedAt, appointments.createdAt)))
+    .returning({ id: appointments.id });
+  return removed.length > 0;
 }
 
 async function findAppointment(executor: DbExecutor, tenantId: string, appointmentId: string) {

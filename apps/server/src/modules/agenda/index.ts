@@ -5,5 +5,5 @@
  */
 export { agendaPlugin } from './agenda.plugin.ts';
 export { listProfessionals, listServices } from './agenda-catalog.service.ts';
-export { freeStartTimes } from './availability.service.ts';
-export { bookForCustomer } from './bookings.service.ts';
+export { type FreeStart, freeStartsOver, freeStartTimes } from './availability.service.ts';
+export { bookForCustomer, withdrawCustomerBooking } from './bookings.service.ts';

@@ -11,6 +11,7 @@ import { restrictKnowledgeFiles } from './knowledge/knowledge-index.ts';
 import type { KnowledgeSearch } from './knowledge/knowledge-search.ts';
 import type { AiModel } from './model/model-port.ts';
 import { assistantTools } from './tools/assistant-tools.ts';
+import { createToolLedger, type EffectRecorder, type LedgerAnswer } from './tools/tool-ledger.ts';
 import { createVoiceNoteListeners } from './transcripts/voice-notes.ts';
 
 export interface AiPluginOptions extends AppContext {
@@ -26,9 +27,10 @@ export const aiPlugin: FastifyPluginAsync<AiPluginOptions> = async (app, options
   const { db, log, clock, queue, domainEvents, realtime, storage, model, outbound, knowledge } = options;
   const chatEvents = createChatEvents(db, realtime);
   const boardEvents = realtimeBoardEvents(realtime);
-  const toolsFor = (conversation: AssistantConversation) =>
-    assistantTools({ db, chatEvents, boardEvents, domainEvents, clock, schedule: outbound, http: options.outboundHttp }, conversation);
-  const assistant = { db, log, clock, model, outbound, chatEvents, boardEvents, knowledge, toolsFor };
+  const toolsFor = (conversation: AssistantConversation, ledger: EffectRecorder) =>
+    assistantTools({ db, chatEvents, boardEvents, domainEvents, clock, schedule: outbound, http: options.outboundHttp }, conversation, ledger);
+  const ledgerFor = (answer: LedgerAnswer) => createToolLedger({ db, chatEvents, boardEvents, domainEvents }, answer);
+  const assistant = { db, log, clock, model, outbound, chatEvents, boardEvents, knowledge, toolsFor, ledgerFor };
   const job = createAnswerJob(assistant);
   queue.register(job);
   for (const listener of createAssistantListeners({ ...assistant, queue, job })) domainEvents.register(listener);

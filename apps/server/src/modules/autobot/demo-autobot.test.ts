@@ -52,7 +52,9 @@ describe('the embedded demo', () => {
     const [waitingRoom] = await t.database.db.select().from(boardColumns).where(eq(boardColumns.tenantId, tenant.id)).orderBy(asc(boardColumns.position));
     await t.database.db
       .update(boardColumns)
-      .set({ geminiConfig: { isEnabled: true, systemPrompt: 'Atiende con amabilidad.', tools: [], quietSeconds: 0, pauseOnHumanReply: true } })
+      .set({
+        geminiConfig: { isEnabled: true, systemPrompt: 'Atiende con amabilidad.', tools: [], quietSeconds: 0, pauseOnHumanReply: true, fallbackReply: '' },
+      })
       .where(eq(boardColumns.id, waitingRoom!.id));
     await t.app.sandboxPhone!.customerSends({
       appName: sandboxAppName(tenant),

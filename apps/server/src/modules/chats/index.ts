@@ -16,6 +16,6 @@ export { type Author, type OutboundDeps, type OutboundDraft, queueOutbound, stor
 export { chosenReply, normaliseChoiceText, pressedReply, type ReplyChoice, replyChoicesDraft } from './reply-choices.ts';
 export { sandboxPhoneCrm } from './sandbox-phone-crm.ts';
 export { CONTACT_IN_HIDDEN_FUNNEL, templateDraft } from './template-send.service.ts';
-export { scheduleAiMessage, type ScheduleDeps } from './schedule.service.ts';
+export { announceWithdrawnScheduled, scheduleAiMessage, type ScheduleDeps, withdrawAiScheduled } from './schedule.service.ts';
 export { announceTranscript, findVoiceNote, saveTranscript } from './transcripts.service.ts';
 export { deliveryActivity, recentFailedSends, recentRejections, silentTenantIds, WRONG_SECRET_RECORDS_PER_HOUR } from './webhook-activity.ts';

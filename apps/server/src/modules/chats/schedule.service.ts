@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { CONVERSATION_WINDOW_MS, EMPTY_MESSAGE, SCHEDULE_IN_PAST, SCHEDULE_NEEDS_TEMPLATE, type ScheduleRequest } from '@embudo/contracts/http/chats';
 import { scheduledMessages } from '../../../db/schema/index.ts';
-import type { Tx } from '../../platform/db/database.ts';
+import type { DbExecutor, Tx } from '../../platform/db/database.ts';
+import type { ChatEvents } from './chat-events.ts';
 import type { CardRow } from '../funnels/index.ts';
 import { badRequest } from '../../platform/errors/app-error.ts';
 import { findApprovedTemplate } from '../templates/index.ts';
@@ -72,6 +73,8 @@ export async function scheduleAiMessage(
   deps: ScheduleDeps,
   input: { tenantId: string; card: CardRow; text: string; scheduledFor: Date; authorName: string },
   now = new Date(),
+  /** Commits with the scheduled item (the AI's ledger records what to undo). */
+  alsoInTransaction?: (tx: Tx, scheduledId: string) => Promise<void>,
 ) {
   const { card, scheduledFor } = input;
   const text = input.text.trim();
@@ -85,6 +88,7 @@ export async function scheduleAiMessage(
       .values({ tenantId: input.tenantId, cardId: card.id, authorUserId: null, authorName: input.authorName, sender: 'ai', scheduledFor, text })
       .returning();
     await deps.enqueueScheduled(tx, { tenantId: input.tenantId, scheduledId: created!.id }, scheduledFor);
+    await alsoInTransaction?.(tx, created!.id);
     return created!;
   });
   deps.events.emit(input.tenantId, card.funnelId, 'scheduled:updated', {
@@ -102,6 +106,35 @@ export async function scheduleAiMessage(
     },
   });
   return { id: row.id, scheduledFor: row.scheduledFor.toISOString(), text };
+}
+
+/** Why an AI-scheduled text did not go out when the answer that scheduled it was dropped. */
+export const AI_SCHEDULE_WITHDRAWN = 'La respuesta de la IA que lo programó se descartó.';
+
+/**
+ * Takes back a text the AI scheduled, if it has not gone out yet: it leaves the schedule as failed, with the reason,
+ * and its send job finds nothing to send. Runs in the caller's transaction; answers the chat's funnel to announce it
+ * in, or undefined when nothing was taken back.
+ */
+export async function withdrawAiScheduled(executor: DbExecutor, tenantId: string, scheduledId: string) {
+  const [withdrawn] = await executor
+    .update(scheduledMessages)
+    .set({ status: 'failed', errorReason: AI_SCHEDULE_WITHDRAWN })
+    .where(
+      and(
+        eq(scheduledMessages.tenantId, tenantId),
+        eq(scheduledMessages.id, scheduledId),
+        eq(scheduledMessages.sender, 'ai'),
+        eq(scheduledMessages.status, 'scheduled'),
+      ),
+    )
+    .returning({ id: scheduledMessages.id, cardId: scheduledMessages.cardId });
+  return withdrawn;
+}
+
+/** The open chat drops a withdrawn item from its schedule. */
+export function announceWithdrawnScheduled(events: ChatEvents, tenantId: string, withdrawn: { id: string; cardId: string }) {
+  return events.emitForCard(tenantId, withdrawn.cardId, 'scheduled:updated', { cardId: withdrawn.cardId, scheduled: { id: withdrawn.id, status: 'failed' } });
 }
 
 export const AI_SCHEDULE_OUTSIDE_WINDOW = (windowEnd: Date) =>

@@ -1,4 +1,4 @@
-import { AI_QUIET_SECONDS_DEFAULT, type Column, type GeminiConfig } from '@embudo/contracts/http/funnels';
+import { AI_FALLBACK_REPLY_DEFAULT, AI_QUIET_SECONDS_DEFAULT, type Column, type GeminiConfig } from '@embudo/contracts/http/funnels';
 import type { boardColumns } from '../../../db/schema/index.ts';
 
 /** A column as every call answers it (spec 01 §3 Column), without its cards. */
@@ -11,7 +11,12 @@ export const columnDto = (row: typeof boardColumns.$inferSelect): Column => ({
   assistant_bot_id: row.assistantBotId ?? null,
 });
 
-/** Configs saved before issue 15 lack the assistant's timing settings (the stored JSON was never migrated): they read as the defaults. */
+/** Configs saved before issues 15 and 44 lack the settings they added (the stored JSON was never migrated): they read as the defaults. */
 export function withAssistantDefaults(config: GeminiConfig): GeminiConfig {
-  return { ...config, quietSeconds: config.quietSeconds ?? AI_QUIET_SECONDS_DEFAULT, pauseOnHumanReply: config.pauseOnHumanReply ?? true };
+  return {
+    ...config,
+    quietSeconds: config.quietSeconds ?? AI_QUIET_SECONDS_DEFAULT,
+    pauseOnHumanReply: config.pauseOnHumanReply ?? true,
+    fallbackReply: config.fallbackReply ?? AI_FALLBACK_REPLY_DEFAULT,
+  };
 }

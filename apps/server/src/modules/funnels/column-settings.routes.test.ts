@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
+import { AI_FALLBACK_REPLY_DEFAULT } from '@embudo/contracts/http/funnels';
 import { boardColumns, columnTemplates, messageTemplates, quickReplies, tenants } from '../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/support/build-test-app.ts';
 import { createDiskMediaStorage } from '../../platform/storage/media-storage.ts';
@@ -193,6 +194,7 @@ describe('column assistant', () => {
       tools: [{ type: 'file_upload', id, fileName, filePath, purpose: '' }],
       quietSeconds: 4,
       pauseOnHumanReply: true,
+      fallbackReply: AI_FALLBACK_REPLY_DEFAULT,
     });
 
     const config = {
@@ -203,7 +205,7 @@ describe('column assistant', () => {
     const saved = await call(owner, 'PUT', `/columns/${column.id}`, { gemini_config: config });
     expect(saved.statusCode).toBe(200);
     // Unsent timing settings take their defaults.
-    const stored = { ...config, quietSeconds: 4, pauseOnHumanReply: true };
+    const stored = { ...config, quietSeconds: 4, pauseOnHumanReply: true, fallbackReply: AI_FALLBACK_REPLY_DEFAULT };
     expect(saved.json().gemini_config).toEqual(stored);
     const board = (await call(owner, 'GET', `/funnels/${funnel.id}/board`)).json();
     expect(board.columns[0].gemini_config).toEqual(stored);

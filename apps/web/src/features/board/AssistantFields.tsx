@@ -1,10 +1,12 @@
 import {
   AI_QUIET_SECONDS_DEFAULT,
   type ColumnFileTool,
+  AI_FALLBACK_REPLY_MAX,
   type ColumnTool,
   type ColumnWebhookTool,
   fileTools,
   type GeminiConfig,
+  geminiConfigSchema,
   webhookTools,
 } from '@embudo/contracts/http/funnels';
 import { useQuery } from '@tanstack/react-query';
@@ -15,7 +17,8 @@ import { LineIcon } from '../../shared/ui/LineIcon.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { boardApi, type BoardColumn } from './board.api.ts';
 
-export const EMPTY_ASSISTANT: GeminiConfig = { isEnabled: false, systemPrompt: '', tools: [], quietSeconds: AI_QUIET_SECONDS_DEFAULT, pauseOnHumanReply: true };
+/** A column without an assistant yet: switched off, every other setting at the contract's default. */
+export const EMPTY_ASSISTANT: GeminiConfig = geminiConfigSchema.parse({ isEnabled: false });
 
 /** The enable switch and the instructions of a column's AI assistant (spec 01 §3 Column AI config). */
 export function AssistantGeneralFields({ value, onChange }: { value: GeminiConfig; onChange: (next: GeminiConfig) => void }) {
@@ -80,6 +83,21 @@ export function AssistantGeneralFields({ value, onChange }: { value: GeminiConfi
             <span className="block text-xs text-slate-500">La IA del chat se apaga; se vuelve a activar con su interruptor.</span>
           </span>
         </label>
+      </div>
+      <div>
+        <label htmlFor={`${id}-fallback`} className="mb-1.5 block text-sm font-medium text-slate-700">
+          Respuesta cuando la IA no puede responder
+        </label>
+        <input
+          id={`${id}-fallback`}
+          value={value.fallbackReply}
+          maxLength={AI_FALLBACK_REPLY_MAX}
+          onChange={(event) => onChange({ ...value, fallbackReply: event.target.value })}
+          className="block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm shadow-sm outline-none focus:border-emerald-500 focus:ring-4 focus:ring-emerald-100"
+        />
+        <p className="mt-1 text-xs text-slate-500">
+          La recibe el cliente si la IA falla; el motivo queda en una nota interna del chat. Déjala vacía para no enviar nada.
+        </p>
       </div>
     </div>
   );

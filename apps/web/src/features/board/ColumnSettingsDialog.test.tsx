@@ -1,3 +1,4 @@
+import { AI_FALLBACK_REPLY_DEFAULT } from '@embudo/contracts/http/funnels';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { json } from '../../test/fake-api.ts';
@@ -158,6 +159,7 @@ describe('column assistant', () => {
         ],
         quietSeconds: 4,
         pauseOnHumanReply: true,
+        fallbackReply: AI_FALLBACK_REPLY_DEFAULT,
       },
     });
   });
@@ -214,7 +216,7 @@ describe('column assistant', () => {
     ]);
   });
 
-  it('names the model that answers and saves the quiet window and the pause on a team reply', async () => {
+  it('names the model that answers and saves the quiet window, the pause on a team reply and the fallback reply', async () => {
     const api = installBoardApi(aBoard(), [], {
       'GET /t/acme/api/columns/col1/quick-replies': () => json(200, []),
       'GET /t/acme/api/ai/status': () => json(200, { provider: 'sandbox', label: 'IA de prueba' }),
@@ -228,9 +230,14 @@ describe('column assistant', () => {
     expect((within(dialog).getByLabelText('Segundos de espera antes de responder') as HTMLInputElement).value).toBe('60');
     fireEvent.change(within(dialog).getByLabelText('Segundos de espera antes de responder'), { target: { value: '2' } });
     fireEvent.click(within(dialog).getByRole('checkbox', { name: /Pausar la IA cuando alguien del equipo responde/ }));
+    const fallback = within(dialog).getByLabelText('Respuesta cuando la IA no puede responder') as HTMLInputElement;
+    expect(fallback.value).toBe(AI_FALLBACK_REPLY_DEFAULT);
+    fireEvent.change(fallback, { target: { value: 'Un momento, lo reviso con el equipo.' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Guardar asistente' }));
     expect(await screen.findByText('Asistente de columna actualizado.')).toBeTruthy();
-    expect(api.callsTo('PUT', '/t/acme/api/columns/col1')[0]!.body).toMatchObject({ gemini_config: { quietSeconds: 2, pauseOnHumanReply: false } });
+    expect(api.callsTo('PUT', '/t/acme/api/columns/col1')[0]!.body).toMatchObject({
+      gemini_config: { quietSeconds: 2, pauseOnHumanReply: false, fallbackReply: 'Un momento, lo reviso con el equipo.' },
+    });
   });
 
   it('says when no model is configured', async () => {

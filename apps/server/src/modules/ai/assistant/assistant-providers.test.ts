@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { AI_FALLBACK_REPLY_DEFAULT } from '@embudo/contracts/http/funnels';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appointments, jobs, tenants } from '../../../../db/schema/index.ts';
 import { geminiBlocked, geminiCalls, geminiError, startFakeGeminiServer } from '../../../../test/fakes/fake-gemini-server.ts';
@@ -182,7 +183,7 @@ describe('over the Gemini REST API (fake server)', () => {
     expect(await shop.notes()).toEqual([]);
   });
 
-  it('leaves a note when the quota stays exhausted through the job retries, and the customer gets nothing', async () => {
+  it('leaves a note when the quota stays exhausted through the job retries, and the customer reads only the neutral sentence', async () => {
     const shop = await companyWithAssistant(t);
     // Three attempts per request, three tries of the job.
     gemini.reply(...Array.from({ length: 9 }, () => geminiError(429, { retryDelay: '0.01s' })));
@@ -193,7 +194,7 @@ describe('over the Gemini REST API (fake server)', () => {
     }
     await t.app.queue.drain();
     expect(await shop.notes()).toEqual([failedNote('Gemini respondió 429 RESOURCE_EXHAUSTED: fake RESOURCE_EXHAUSTED')]);
-    expect(await shop.aiMessages()).toEqual([]);
+    expect(await shop.aiMessages()).toEqual([AI_FALLBACK_REPLY_DEFAULT]);
   });
 
   it('hands the chat to a person when Gemini answers SAFETY', async () => {
@@ -203,7 +204,8 @@ describe('over the Gemini REST API (fake server)', () => {
     await t.app.queue.drain();
     expect(await shop.notes()).toEqual([blockedNote]);
     expect((await shop.card()).aiEnabled).toBe(false);
-    expect(await shop.aiMessages()).toEqual([]);
+    // A person takes the chat: the customer is told so in neutral words, never why.
+    expect(await shop.aiMessages()).toEqual([AI_FALLBACK_REPLY_DEFAULT]);
   });
 
   it('gives three quick messages one answer after the quiet window, never before it', async () => {

@@ -12,6 +12,7 @@ import {
   emitNewMessage,
   latestCustomerMessageId,
   type OutboundDeps,
+  recentMessages,
   storeOutbound,
   storeSystemNote,
 } from '../../chats/index.ts';
@@ -20,10 +21,10 @@ import { findTenantById, type TenantRow } from '../../tenants/index.ts';
 import { recordAiUsage } from '../../usage/index.ts';
 import type { KnowledgeSearch } from '../knowledge/knowledge-search.ts';
 import { AiModelError, type AiAnswer, type AiModel, type AiTool } from '../model/model-port.ts';
+import { ASSISTANT_AUTHOR, type EffectRecorder, type LedgerAnswer, type ToolLedger } from '../tools/tool-ledger.ts';
 import { conversationContext } from './conversation-context.ts';
 
-/** The name the assistant's internal notes carry. */
-export const ASSISTANT_AUTHOR = 'Asistente IA';
+export { ASSISTANT_AUTHOR };
 /** Issue 15: at most 5 tool rounds per answer. */
 export const MAX_TOOL_ROUNDS = 5;
 export const ANSWER_MAX_ATTEMPTS = 3;
@@ -64,8 +65,10 @@ export interface AssistantDeps {
   chatEvents: ChatEvents;
   boardEvents: Pick<BoardEvents, 'cardUpdated'>;
   knowledge: KnowledgeSearch;
-  /** The tools the model may call for this chat (issue 15 item 2). */
-  toolsFor: (conversation: AssistantConversation) => Promise<AiTool[]>;
+  /** The tools the model may call for this chat (issue 15 item 2); what they change is recorded in the answer's ledger. */
+  toolsFor: (conversation: AssistantConversation, ledger: EffectRecorder) => Promise<AiTool[]>;
+  /** The ledger of one answer's tool calls (docs/decisions/0028). */
+  ledgerFor: (answer: LedgerAnswer) => ToolLedger;
 }
 
 interface Situation {
@@ -74,11 +77,14 @@ interface Situation {
   assistant: GeminiConfig;
 }
 
-/** Whether the column assistant answers on this card now: its column's assistant on, no flow bot there, the card's AI on, a plan with AI. */
-export async function assistantSituation(executor: DbExecutor, tenantId: string, cardId: string): Promise<Situation | undefined> {
+/**
+ * Whether the column assistant answers on this card now: its column's assistant on, no flow bot there, the card's AI on, a plan with AI.
+ * `columnId`: the column whose assistant started the answer, when its own move took the card elsewhere.
+ */
+export async function assistantSituation(executor: DbExecutor, tenantId: string, cardId: string, columnId?: string): Promise<Situation | undefined> {
   const card = await findCard(executor, tenantId, cardId);
   if (!card || !card.aiEnabled || card.archived) return undefined;
-  const column = await columnAssistant(executor, tenantId, card.columnId);
+  const column = await columnAssistant(executor, tenantId, columnId ?? card.columnId);
   if (!column?.assistant?.isEnabled || column.botId) return undefined;
   const tenant = await findTenantById(executor, tenantId);
   if (!tenant || !planIncludes(tenant.subscriptionPlan, 'ai_assistant')) return undefined;
@@ -115,13 +121,25 @@ export async function scheduleAnswer(queue: JobQueue, job: AnswerJob, tx: Tx, re
 const isLatest = async (executor: DbExecutor, request: AnswerRequest) =>
   (await latestCustomerMessageId(executor, request.tenantId, request.cardId)) === request.messageId;
 
+/**
+ * An answer's tool calls are recorded by (message, call index): a retry gets what its calls did back instead of acting
+ * again, and an answer that is not delivered undoes what they did (docs/decisions/0028).
+ */
 export async function answerCustomer(deps: AssistantDeps, request: AnswerRequest, ctx: JobContext) {
-  const situation = await assistantSituation(deps.db, request.tenantId, request.cardId);
-  if (!situation || !(await isLatest(deps.db, request))) return;
-  if (!deps.model) return leaveNote(deps, request, failedNote(NO_MODEL));
+  const ledger = deps.ledgerFor(request);
+  const answeringColumnId = await ledger.columnBeforeOwnMove();
+  const situation = await assistantSituation(deps.db, request.tenantId, request.cardId, answeringColumnId);
+  if (!situation || !(await isLatest(deps.db, request))) return ledger.dropAll();
+  if (!deps.model) return cannotAnswer(deps, request, situation.assistant, failedNote(NO_MODEL));
 
   const { tenant, card, assistant } = situation;
-  const conversation = { tenantId: tenant.id, cardId: card.id, funnelId: card.funnelId, columnId: card.columnId, timeZone: tenant.timezone };
+  const conversation = {
+    tenantId: tenant.id,
+    cardId: card.id,
+    funnelId: card.funnelId,
+    columnId: answeringColumnId ?? card.columnId,
+    timeZone: tenant.timezone,
+  };
   const context = await conversationContext(deps.db, {
     tenantId: tenant.id,
     cardId: card.id,
@@ -143,10 +161,16 @@ export async function answerCustomer(deps: AssistantDeps, request: AnswerRequest
     );
   }, SUPERSEDE_CHECK_MS);
   try {
-    answer = await deps.model.answer({ ...context, tools: await deps.toolsFor(conversation), maxToolRounds: MAX_TOOL_ROUNDS, signal: superseded.signal });
+    answer = await deps.model.answer({
+      ...context,
+      tools: await deps.toolsFor(conversation, ledger),
+      maxToolRounds: MAX_TOOL_ROUNDS,
+      signal: superseded.signal,
+      callTool: ledger.caller(assistant.fallbackReply || undefined),
+    });
   } catch (error) {
-    if (superseded.signal.aborted) return;
-    return answerFailed(deps, request, error, ctx);
+    if (superseded.signal.aborted) return ledger.dropAll();
+    return answerFailed(deps, request, error, ctx, ledger, assistant);
   } finally {
     clearInterval(watch);
   }
@@ -157,6 +181,7 @@ export async function answerCustomer(deps: AssistantDeps, request: AnswerRequest
   // A person who took over while the model thought has the last word; a hand-over the model made itself still says goodbye.
   const deliver = stillLatest && current !== undefined && (current.aiEnabled || handedOver);
   const text = answer.text.trim();
+  if (!deliver) await ledger.dropAll();
   const outcome = await deps.db.transaction(async (tx) => {
     const recorded = await recordAiUsage(tx, {
       tenantId: request.tenantId,
@@ -169,37 +194,77 @@ export async function answerCustomer(deps: AssistantDeps, request: AnswerRequest
       toolCalls: answer.toolCalls,
       answeredMessageId: deliver ? request.messageId : undefined,
     });
-    if (!recorded || !deliver || !text) return undefined;
+    if (!recorded || !deliver) return { delivered: false };
+    if (!text) return { delivered: true };
     if (!windowIsOpen(current.contactLastMessageAt, deps.clock().getTime())) {
       return {
+        delivered: true,
         note: await storeSystemNote(tx, { tenantId: request.tenantId, cardId: request.cardId, authorName: ASSISTANT_AUTHOR, text: windowClosedNote(text) }),
       };
     }
-    return { sent: await storeOutbound(deps.outbound, tx, { tenantId: request.tenantId, userId: null }, current, { type: 'text', text }, { sender: 'ai' }) };
+    return {
+      delivered: true,
+      sent: await storeOutbound(deps.outbound, tx, { tenantId: request.tenantId, userId: null }, current, { type: 'text', text }, { sender: 'ai' }),
+    };
   });
-  if (outcome?.sent) emitNewMessage(deps.chatEvents, request.tenantId, outcome.sent.updatedCard, outcome.sent.message, false);
-  if (outcome?.note) await announceNote(deps.chatEvents, request.tenantId, outcome.note);
+  // An earlier attempt may have gone further than this one: what it did beyond this answer's calls is undone.
+  if (outcome.delivered) await ledger.keepFirst(answer.toolCalls.length);
+  if (outcome.sent) emitNewMessage(deps.chatEvents, request.tenantId, outcome.sent.updatedCard, outcome.sent.message, false);
+  if (outcome.note) await announceNote(deps.chatEvents, request.tenantId, outcome.note);
 }
 
-async function answerFailed(deps: AssistantDeps, request: AnswerRequest, error: unknown, ctx: JobContext) {
+/**
+ * A transient failure with attempts left is retried (what the tools did stays for the retry to find). Otherwise the
+ * answer is dropped with what its tools did; the reason goes to a note, never to the customer, who reads the
+ * column's neutral sentence instead.
+ */
+async function answerFailed(deps: AssistantDeps, request: AnswerRequest, error: unknown, ctx: JobContext, ledger: ToolLedger, assistant: GeminiConfig) {
   const kind = error instanceof AiModelError ? error.kind : undefined;
   if (kind && TRANSIENT.has(kind) && ctx.attempt < ANSWER_MAX_ATTEMPTS) throw error;
   deps.log.warn({ err: error, tenantId: request.tenantId, cardId: request.cardId }, 'the AI assistant could not answer');
+  await ledger.dropAll();
   if (kind === 'blocked') {
     const switched = await deps.db.transaction(async (tx) => {
       const card = await switchCardAiOff({ events: deps.boardEvents }, tx, request.tenantId, request.cardId);
       const note = await storeSystemNote(tx, { tenantId: request.tenantId, cardId: request.cardId, authorName: ASSISTANT_AUTHOR, text: blockedNote });
       return { card, note };
     });
-    return announceNote(deps.chatEvents, request.tenantId, switched.note);
+    await announceNote(deps.chatEvents, request.tenantId, switched.note);
+    // The chat is now a person's: the customer is told someone will answer.
+    return sendFallbackReply(deps, request, assistant.fallbackReply, { aiSwitchedOff: true });
   }
   const reason = error instanceof Error && error.message ? error.message : 'error desconocido.';
-  return leaveNote(deps, request, failedNote(reason));
+  return cannotAnswer(deps, request, assistant, failedNote(reason));
 }
 
-async function leaveNote(deps: AssistantDeps, request: AnswerRequest, text: string) {
-  const note = await storeSystemNote(deps.db, { tenantId: request.tenantId, cardId: request.cardId, authorName: ASSISTANT_AUTHOR, text });
+/** The team reads why in a note; the customer, if still waiting, the column's neutral sentence. */
+async function cannotAnswer(deps: AssistantDeps, request: AnswerRequest, assistant: GeminiConfig, noteText: string) {
+  const note = await storeSystemNote(deps.db, { tenantId: request.tenantId, cardId: request.cardId, authorName: ASSISTANT_AUTHOR, text: noteText });
   await announceNote(deps.chatEvents, request.tenantId, note);
+  await sendFallbackReply(deps, request, assistant.fallbackReply, { aiSwitchedOff: false });
+}
+
+/** Recent messages read to tell whether the business's last word is already the neutral sentence. */
+const FALLBACK_LOOKBACK = 20;
+
+/**
+ * Sends the neutral sentence while the customer waits for an answer: their message is still the newest, the chat is
+ * the AI's (or was just handed to a person by the failure itself), the 24-hour window is open, and the business's
+ * last word is not already that sentence — during an outage the customer reads it once, not after every message.
+ */
+async function sendFallbackReply(deps: AssistantDeps, request: AnswerRequest, sentence: string, options: { aiSwitchedOff: boolean }) {
+  const text = sentence.trim();
+  if (!text || !(await isLatest(deps.db, request))) return;
+  const card = await findCard(deps.db, request.tenantId, request.cardId);
+  if (!card || card.archived || (!card.aiEnabled && !options.aiSwitchedOff)) return;
+  if (!windowIsOpen(card.contactLastMessageAt, deps.clock().getTime())) return;
+  const recent = await recentMessages(deps.db, request.tenantId, request.cardId, FALLBACK_LOOKBACK);
+  const lastOfBusiness = [...recent].reverse().find((message) => message.sender !== 'contact');
+  if (lastOfBusiness?.sender === 'ai' && lastOfBusiness.text === text) return;
+  const sent = await deps.db.transaction((tx) =>
+    storeOutbound(deps.outbound, tx, { tenantId: request.tenantId, userId: null }, card, { type: 'text', text }, { sender: 'ai' }),
+  );
+  emitNewMessage(deps.chatEvents, request.tenantId, sent.updatedCard, sent.message, false);
 }
 
 /**

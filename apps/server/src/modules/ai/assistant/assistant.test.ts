@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { AI_FALLBACK_REPLY_DEFAULT } from '@embudo/contracts/http/funnels';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cards, tenants } from '../../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../../test/support/build-test-app.ts';
@@ -249,7 +250,12 @@ describe('the column assistant', () => {
     await failing.says('Hola');
     await t.app.queue.drain();
     expect(await failing.notes()).toEqual([failedNote('la clave del modelo no es válida.')]);
-    expect(await failing.aiMessages()).toEqual([]);
+    expect(await failing.aiMessages()).toEqual([AI_FALLBACK_REPLY_DEFAULT]);
+    // Still failing: the customer is not told the same sentence after every message.
+    await failing.says('¿Hola?');
+    await t.app.queue.drain();
+    expect(await failing.aiMessages()).toEqual([AI_FALLBACK_REPLY_DEFAULT]);
+    expect(await failing.notes()).toHaveLength(2);
 
     const blocked = await companyWithAssistant();
     answerWith = () => {
@@ -325,7 +331,7 @@ describe('voice notes', () => {
 });
 
 describe('without a model', () => {
-  it('says so in a note instead of answering, and the copilot says it is unavailable', async () => {
+  it('says so in a note, the customer reads the neutral sentence, and the copilot says it is unavailable', async () => {
     const bare = await buildTestApp({ providerMode: 'sandbox' });
     try {
       await listenOnRandomPort(bare.app);
@@ -346,8 +352,9 @@ describe('without a model', () => {
       await bare.app.queue.drain();
       const board = (await call('GET', `/funnels/${funnel!.id}/board`)).json() as { columns: { cards: { id: string }[] }[] };
       const cardId = board.columns[0]!.cards[0]!.id;
-      const items = (await call('GET', `/cards/${cardId}/messages`)).json().items as Array<{ kind: string; text: string }>;
+      const items = (await call('GET', `/cards/${cardId}/messages`)).json().items as Array<{ kind: string; sender?: string; text: string }>;
       expect(items.filter((item) => item.kind === 'note').map((item) => item.text)).toEqual([failedNote(NO_MODEL)]);
+      expect(items.filter((item) => item.sender === 'ai').map((item) => item.text)).toEqual([AI_FALLBACK_REPLY_DEFAULT]);
       expect((await call('GET', '/ai/status')).json()).toEqual({ provider: null, label: null });
       const copilot = await call('POST', '/ai/suggest-reply', { cardId });
       expect(copilot.statusCode).toBe(503);

@@ -1,5 +1,5 @@
 import type { NoteDto } from '@embudo/contracts/http/chats';
-import { AI_QUIET_SECONDS_DEFAULT, type GeminiConfig } from '@embudo/contracts/http/funnels';
+import { geminiConfigSchema } from '@embudo/contracts/http/funnels';
 import { PLAN_FEATURE_MISSING, planIncludes } from '@embudo/contracts/http/plans';
 import { badGateway, forbidden, serviceUnavailable } from '../../../platform/errors/app-error.ts';
 import type { RequestScope } from '../../../platform/http/request-scope.ts';
@@ -28,7 +28,7 @@ export interface CopilotDeps {
 }
 
 /** The column's prompt and knowledge when it has an assistant; otherwise a neutral one (the copilot helps on every chat). */
-const NO_ASSISTANT: GeminiConfig = { isEnabled: false, systemPrompt: '', tools: [], quietSeconds: AI_QUIET_SECONDS_DEFAULT, pauseOnHumanReply: true };
+const NO_ASSISTANT = geminiConfigSchema.parse({ isEnabled: false });
 
 async function askCopilot(deps: CopilotDeps, scope: RequestScope, cardId: string, task: string): Promise<AiAnswer> {
   const card = await writableCard(scope.db, scope, cardId);

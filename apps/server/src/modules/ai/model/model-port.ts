@@ -16,8 +16,44 @@ export interface AiTool {
   name: string;
   description: string;
   parameters: ToolParameters;
-  /** The result goes back to the model as the function's response object. A thrown error is sent back as `{ error }`. */
-  execute(args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /**
+   * The result goes back to the model as the function's response object. A failure — a thrown error, or a result with
+   * an `error` text — reaches the model only as a neutral `{ error }`: what went wrong is for the team, never for the
+   * customer the model talks to.
+   */
+  execute(args: Record<string, unknown>, call: ToolCallContext): Promise<Record<string, unknown>>;
+}
+
+/** Which call of the answer a tool is running. */
+export interface ToolCallContext {
+  /** The call's position among the answer's calls, from 0, in execution order over every round. */
+  index: number;
+}
+
+/** What a tool throws when it cannot do what was asked. */
+export class ToolFailure extends Error {
+  constructor(
+    /** Why, for the team (an internal note): may name addresses, settings or other customers. */
+    readonly reason: string,
+    /** Words safe to tell the customer, for the model; without them the model hears TOOL_FAILED. */
+    readonly advice?: string,
+  ) {
+    super(reason);
+    this.name = 'ToolFailure';
+  }
+}
+
+/** What the model hears of a failed call when nobody gave safer words. */
+export const TOOL_FAILED = 'No se pudo completar en este momento.';
+
+/** How one tool call ended: its result, or why it failed (`reason` for the team, `advice` for the model). */
+export type ToolOutcome = { ok: true; result: Record<string, unknown> } | { ok: false; reason: string; advice?: string };
+
+/** One call as the loop is about to run it. */
+export interface PendingToolCall {
+  index: number;
+  name: string;
+  args: Record<string, unknown>;
 }
 
 /** One turn of the conversation so far: the customer's words, or what the business (a person or the AI) answered. */
@@ -29,7 +65,10 @@ export interface AiTurn {
 export interface AiToolCallRecord {
   name: string;
   args: Record<string, unknown>;
+  /** What the model received. */
   result: Record<string, unknown>;
+  /** Why the call failed, when it did: never shown to the model. */
+  failure?: string;
 }
 
 export interface AiUsage {
@@ -46,6 +85,11 @@ export interface AiAnswerRequest {
   /** Tool rounds before the model must answer in words; the loop stops there (default 5). */
   maxToolRounds?: number;
   signal?: AbortSignal;
+  /**
+   * Runs each tool call (default: `run()`). The column assistant's ledger answers a call an earlier attempt of the same
+   * answer already made with its recorded outcome instead of running it again (docs/decisions/0028).
+   */
+  callTool?: (call: PendingToolCall, run: () => Promise<ToolOutcome>) => Promise<ToolOutcome>;
 }
 
 export interface AiAnswer {

@@ -1,4 +1,4 @@
-import type { AiAnswerRequest, AiTool, AiToolCallRecord, AiUsage } from './model-port.ts';
+import { type AiAnswerRequest, type AiTool, type AiToolCallRecord, type AiUsage, TOOL_FAILED, ToolFailure, type ToolOutcome } from './model-port.ts';
 
 export const DEFAULT_MAX_TOOL_ROUNDS = 5;
 
@@ -38,26 +38,40 @@ export async function runToolLoop<Call extends ToolCall>(request: AiAnswerReques
     if (step.text) textSoFar = step.text;
     if (step.calls.length === 0 || !toolsAllowed) return { text: step.text || textSoFar, toolCalls, usage };
     const results: Array<Record<string, unknown>> = [];
-    // A cancelled answer (the customer wrote again) does nothing more.
-    if (request.signal?.aborted) throw request.signal.reason;
     for (const call of step.calls) {
-      const result = await runTool(request.tools, call);
-      toolCalls.push({ name: call.name, args: call.args, result });
+      // A cancelled answer (the customer wrote again) does nothing more.
+      if (request.signal?.aborted) throw request.signal.reason;
+      const index = toolCalls.length;
+      const run = () => runTool(request.tools, call, index);
+      const outcome = request.callTool ? await request.callTool({ index, name: call.name, args: call.args }, run) : await run();
+      const result = modelResult(outcome);
+      toolCalls.push({ name: call.name, args: call.args, result, ...(outcome.ok ? {} : { failure: outcome.reason }) });
       results.push(result);
     }
     driver.answerCalls(step.calls, results);
   }
 }
 
-/** A tool's result as the model gets it: always an object; a failure or an unknown tool becomes `{ error }`. */
-async function runTool(tools: AiTool[], call: ToolCall): Promise<Record<string, unknown>> {
+/**
+ * What the model reads of a call: the result, or for a failure only words safe to repeat to the customer. Models
+ * repeat what a tool tells them, so an address the outbound guard refused or another customer's booking never
+ * reaches the model.
+ */
+export function modelResult(outcome: ToolOutcome): Record<string, unknown> {
+  return outcome.ok ? outcome.result : { error: outcome.advice ?? TOOL_FAILED };
+}
+
+/** Runs one call: always an object; a thrown error, a result with an `error` text or an unknown tool is a failure. */
+async function runTool(tools: AiTool[], call: ToolCall, index: number): Promise<ToolOutcome> {
   const tool = tools.find((candidate) => candidate.name === call.name);
-  if (!tool) return { error: `No existe la herramienta ${call.name}` };
+  if (!tool) return { ok: false, reason: `No existe la herramienta ${call.name}.` };
   try {
-    const result: unknown = await tool.execute(call.args);
-    return isPlainObject(result) ? result : { result };
+    const value: unknown = await tool.execute(call.args, { index });
+    const result = isPlainObject(value) ? value : { result: value };
+    return typeof result['error'] === 'string' ? { ok: false, reason: result['error'] } : { ok: true, result };
   } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
+    if (error instanceof ToolFailure) return { ok: false, reason: error.reason, ...(error.advice ? { advice: error.advice } : {}) };
+    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
   }
 }
 

@@ -1,14 +1,15 @@
 import { addDays, instantAt, wallClockOf } from '@embudo/contracts/time/wall-clock';
 import { and, eq } from 'drizzle-orm';
+import { AI_FALLBACK_REPLY_DEFAULT } from '@embudo/contracts/http/funnels';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appointments, jobs, scheduledMessages, tenants } from '../../../../db/schema/index.ts';
-import { seedCatalog } from '../../../../test/support/agenda-fixtures.ts';
+import { appointments, jobs, scheduledMessages } from '../../../../db/schema/index.ts';
+import { agendaCaller, book, seedCatalog } from '../../../../test/support/agenda-fixtures.ts';
+import { companyWithColumnAssistant } from '../../../../test/support/assistant-chat.ts';
 import { buildTestApp, type TestApp } from '../../../../test/support/build-test-app.ts';
-import { bearer, registerTenant } from '../../../../test/support/factories.ts';
 import { listenOnRandomPort } from '../../../../test/support/realtime-client.ts';
-import { sandboxAppName } from '../../tenants/index.ts';
 import { readableDayAndTime } from '../model/sandbox/sandbox-when.ts';
-import { handOverNote } from './assistant-tools.ts';
+import { findFreeSlots, handOverNote } from './assistant-tools.ts';
+import { toolFailedNote } from './tool-ledger.ts';
 
 /**
  * The column assistant's tools, driven by the sandbox model (the embedded default, speaking Gemini's protocol): what
@@ -21,35 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-let phones = 0;
-async function company(name = 'Peluquería Sol') {
-  const owner = await registerTenant(t.app, { companyName: name, timezone: 'America/Bogota' });
-  await t.database.db.update(tenants).set({ subscriptionPlan: 'professional' }).where(eq(tenants.id, owner.tenant.id));
-  const call = (method: 'GET' | 'POST' | 'PUT', path: string, payload?: unknown) =>
-    t.app.inject({ method, url: `/api${path}`, headers: bearer(owner.token), payload: payload as object });
-  const [funnel] = (await call('GET', '/funnels/summary')).json() as { id: string }[];
-  const columns = (await call('GET', `/funnels/${funnel!.id}/columns`)).json() as { id: string; title: string }[];
-  const saved = await call('PUT', `/columns/${columns[0]!.id}`, {
-    gemini_config: { isEnabled: true, systemPrompt: 'Atiende a los clientes de la peluquería.', tools: [], quietSeconds: 0 },
-  });
-  expect(saved.statusCode, saved.body).toBe(200);
-  phones += 1;
-  const customer = { appName: sandboxAppName(owner.tenant), phone: `52155800${String(phones).padStart(5, '0')}`, name: 'Ana' };
-  const says = async (text: string) => {
-    await t.app.sandboxPhone!.customerSends({ ...customer, kind: 'text', text });
-    await t.app.queue.drain();
-  };
-  const card = async () => {
-    const board = (await call('GET', `/funnels/${funnel!.id}/board`)).json() as {
-      columns: { id: string; cards: { id: string; phone: string; aiEnabled: boolean; columnId: string }[] }[];
-    };
-    return board.columns.flatMap((column) => column.cards).find((entry) => entry.phone.replace(/\D/g, '') === customer.phone)!;
-  };
-  const items = async () =>
-    (await call('GET', `/cards/${(await card()).id}/messages?limit=50`)).json().items as Array<{ kind: string; sender?: string; text: string }>;
-  const aiMessages = async () => (await items()).filter((item) => item.kind === 'message' && item.sender === 'ai').map((item) => item.text);
-  return { owner, call, columns, says, card, items, aiMessages };
-}
+const company = (name?: string) => companyWithColumnAssistant(t, { name });
 
 describe('the assistant tools through the sandbox model', () => {
   it('offers the time asked for, books it in the Agenda once the customer confirms, and never again for that request', async () => {
@@ -91,11 +64,13 @@ describe('the assistant tools through the sandbox model', () => {
     );
   });
 
-  it('says so instead of booking when the company has no agenda', async () => {
+  it('tells the customer neutral words and the team why when the company has no agenda', async () => {
     const shop = await company('Sin Agenda');
     await shop.says('Quiero reservar un turno para mañana');
     expect(await t.database.db.select().from(appointments).where(eq(appointments.tenantId, shop.owner.tenant.id))).toEqual([]);
-    expect(await shop.aiMessages()).toEqual(['No pude completar eso: La empresa no tiene servicios en su agenda.']);
+    expect(await shop.aiMessages()).toEqual([AI_FALLBACK_REPLY_DEFAULT]);
+    const notes = (await shop.items()).filter((item) => item.kind === 'note').map((item) => item.text);
+    expect(notes).toEqual([toolFailedNote('find_free_slots', 'La empresa no tiene servicios en su agenda.')]);
   });
 
   it('moves the chat to the column the customer names', async () => {
@@ -134,5 +109,52 @@ describe('the assistant tools through the sandbox model', () => {
       .where(and(eq(jobs.name, 'chats.send-scheduled'), eq(jobs.status, 'pending')));
     await t.app.queue.drain();
     expect(await shop.aiMessages()).toEqual([expect.stringContaining('te enviaré el recordatorio'), 'Recordatorio: Recuérdame mi pedido más tarde']);
+  });
+});
+
+describe('find_free_slots', () => {
+  it('reads the week in a fixed number of statements, however many professionals offer the service', async () => {
+    const statementsFor = async (professionals: number) => {
+      const shop = await company(`Agenda de ${professionals}`);
+      const { service, professional } = await seedCatalog(t.app, shop.owner, { duration: 30 });
+      const others = [];
+      for (let index = 1; index < professionals; index++) {
+        const created = await agendaCaller(t.app)(shop.owner, 'POST', '/agenda/professionals', {
+          name: `Profesional ${index}`,
+          color: 'green',
+          serviceIds: [service.id],
+        });
+        expect(created.statusCode, created.body).toBe(201);
+        others.push(created.json() as { id: string });
+      }
+      // Busy time of every professional, so the reads have something to return.
+      for (const [index, someone] of [professional, ...others].entries()) {
+        await book(t.app, shop.owner, {
+          professionalId: someone.id,
+          serviceId: service.id,
+          startTime: `2030-03-0${4 + (index % 5)}T10:00`,
+          endTime: `2030-03-0${4 + (index % 5)}T10:30`,
+        });
+      }
+      const tool = findFreeSlots(
+        { db: t.database.db, clock: () => new Date('2030-03-04T12:00:00Z') },
+        {
+          tenantId: shop.owner.tenant.id,
+          cardId: crypto.randomUUID(),
+          funnelId: crypto.randomUUID(),
+          columnId: crypto.randomUUID(),
+          timeZone: 'America/Bogota',
+        },
+      );
+      const { result, statements } = await t.database.gate.countStatements(() => tool.execute({}, { index: 0 }));
+      // Ten offers, earliest first, none at a booked time.
+      expect((result['slots'] as unknown[]).length).toBe(10);
+      expect(result['slots']).not.toContainEqual(expect.objectContaining({ start: '2030-03-04T10:00:00-05:00', professional: 'Lucía' }));
+      return statements;
+    };
+    const one = await statementsFor(1);
+    expect(await statementsFor(5)).toBe(one);
+    // Services, professionals and their services, blocks, appointments.
+    expect(one).toBe(5);
   });
 });

@@ -83,7 +83,7 @@ export function webhookTool(name: string, config: WebhookToolConfig, services: P
       const url = config.url.trim();
       if (!url) {
         services.report(`[🔧 IA: «${label}» no tiene URL: no se llamó]`);
-        return { error: 'Esta herramienta no tiene URL configurada.' };
+        return { error: `«${label}» no tiene URL configurada.` };
       }
       let body: string | undefined;
       if (config.method === 'POST') {
@@ -104,11 +104,13 @@ export function webhookTool(name: string, config: WebhookToolConfig, services: P
         });
         const text = response.body.toString('utf8');
         services.report(`[🔧 IA: «${label}» ${config.method} ${url} → ${response.status}]`);
+        // An error page may carry the service's internals (a stack trace, an address): it is a failure, not an answer.
+        if (response.status >= 400) return { error: `«${label}» (${config.method} ${url}) respondió ${response.status}: ${text.slice(0, 300)}` };
         return { status: response.status, body: text.slice(0, WEBHOOK_RESPONSE_CHARS), ...(text.length > WEBHOOK_RESPONSE_CHARS ? { recortado: true } : {}) };
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         services.report(`[🔧 IA: «${label}» ${config.method} ${url} falló: ${reason}]`);
-        return { error: reason };
+        return { error: `«${label}» (${config.method} ${url}): ${reason}` };
       }
     },
   };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { geminiBlocked, geminiCalls, geminiError, geminiText, startFakeGeminiServer } from '../../../../../test/fakes/fake-gemini-server.ts';
-import { AiModelError, type AiTool } from '../model-port.ts';
+import { AiModelError, type AiTool, TOOL_FAILED } from '../model-port.ts';
 import { createGeminiModel, TRANSCRIBE_INSTRUCTION } from './gemini-model.ts';
 import { SANDBOX_TRANSCRIPT } from '../sandbox/sandbox-gemini.ts';
 
@@ -130,7 +130,8 @@ describe('Gemini adapter', () => {
     expect(answer.usage).toEqual({ inputTokens: 450, outputTokens: 12 });
     expect(answer.toolCalls).toEqual([
       { name: 'move_to_column', args: { column: 'Ventas' }, result: { ok: true, column: 'Ventas' } },
-      { name: 'broken', args: { column: 'x' }, result: { error: 'la columna no existe' } },
+      // The model hears only neutral words; the reason stays with the caller.
+      { name: 'broken', args: { column: 'x' }, result: { error: TOOL_FAILED }, failure: 'la columna no existe' },
       { name: 'move_to_column', args: { column: 'Nuevos' }, result: { ok: true, column: 'Nuevos' } },
     ]);
     const second = fake.requests[1]!.body['contents'] as unknown[];
@@ -146,7 +147,7 @@ describe('Gemini adapter', () => {
         role: 'user',
         parts: [
           { functionResponse: { id: 'call-a', name: 'move_to_column', response: { ok: true, column: 'Ventas' } } },
-          { functionResponse: { id: 'call-b', name: 'broken', response: { error: 'la columna no existe' } } },
+          { functionResponse: { id: 'call-b', name: 'broken', response: { error: TOOL_FAILED } } },
         ],
       },
     ]);

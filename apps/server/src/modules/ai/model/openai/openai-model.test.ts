@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openAiError, openAiText, openAiToolCalls, startFakeOpenAiServer } from '../../../../../test/fakes/fake-openai-server.ts';
-import { AiModelError, type AiTool } from '../model-port.ts';
+import { AiModelError, type AiTool, TOOL_FAILED } from '../model-port.ts';
 import { createOpenAiModel } from './openai-model.ts';
 
 let fake: Awaited<ReturnType<typeof startFakeOpenAiServer>>;
@@ -86,7 +86,7 @@ describe('OpenAI-compatible adapter', () => {
     expect(answer.usage).toEqual({ inputTokens: 36, outputTokens: 12 });
     expect(answer.toolCalls.map((call) => [call.name, call.result])).toEqual([
       ['schedule_message', { ok: true, scheduledFor: '2026-11-25T09:00:00-03:00' }],
-      ['unknown_tool', { error: 'No existe la herramienta unknown_tool' }],
+      ['unknown_tool', { error: TOOL_FAILED }],
       ['schedule_message', { ok: true, scheduledFor: '2026-11-26T09:00:00-03:00' }],
     ]);
     const messages = fake.requests[1]!.body['messages'] as unknown[];
@@ -104,7 +104,7 @@ describe('OpenAI-compatible adapter', () => {
         ],
       },
       { role: 'tool', tool_call_id: 'call_1', content: JSON.stringify({ ok: true, scheduledFor: '2026-11-25T09:00:00-03:00' }) },
-      { role: 'tool', tool_call_id: 'call_2', content: JSON.stringify({ error: 'No existe la herramienta unknown_tool' }) },
+      { role: 'tool', tool_call_id: 'call_2', content: JSON.stringify({ error: TOOL_FAILED }) },
     ]);
     expect((fake.requests[2]!.body['messages'] as unknown[]).at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_3' });
   });

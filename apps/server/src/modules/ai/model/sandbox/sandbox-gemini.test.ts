@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGeminiServer } from '../../../../../test/fakes/fake-gemini-server.ts';
 import { SUMMARY_TASK } from '../../copilot/copilot.service.ts';
-import type { AiTool, AiTurn } from '../model-port.ts';
+import { type AiTool, type AiTurn, TOOL_FAILED } from '../model-port.ts';
 import { ASK_WHEN } from './sandbox-booking.ts';
 import {
   answerSandboxGeminiRequest,
@@ -283,9 +283,13 @@ describe('sandbox model', () => {
     expect((await ask('Quiero hablar con una persona')).toolCalls).toEqual([]);
   });
 
-  it('answers a tool error in words', async () => {
+  it('answers a tool error with the safe words the loop gave it, never the reason', async () => {
     const move = recordingTool('move_to_column', { column: { type: 'string', enum: ['Ventas'] } }, { error: 'No existe esa columna' });
-    expect((await ask('ventas', [move])).text).toBe('No pude completar eso: No existe esa columna');
+    const answer = await ask('ventas', [move]);
+    expect(answer.text).toBe(TOOL_FAILED);
+    expect(answer.toolCalls).toEqual([
+      { name: 'move_to_column', args: { column: 'Ventas' }, result: { error: TOOL_FAILED }, failure: 'No existe esa columna' },
+    ]);
   });
 
   it('transcribes any audio to a fixed text that says it is a sandbox transcript', async () => {

@@ -172,7 +172,8 @@ export function createSandboxAiModel(): AiModel {
 
 /** What the sandbox says once a tool answered. */
 function sayResult(name: string, result: Record<string, unknown>, clock: CompanyClock): string {
-  if (typeof result['error'] === 'string') return `No pude completar eso: ${result['error']}`;
+  // A failure's words are already safe for the customer (tool-loop.ts): said as they are.
+  if (typeof result['error'] === 'string') return result['error'];
   const appointment = result['appointment'];
   if (name === 'book_appointment' && isPlainObject(appointment) && typeof appointment['start'] === 'string') {
     return `Listo, tu cita quedó agendada para el ${readableLocalTime(appointment['start'])}.`;
