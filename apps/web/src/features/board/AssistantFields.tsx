@@ -1,5 +1,4 @@
 import {
-  AI_QUIET_SECONDS_DEFAULT,
   type ColumnFileTool,
   AI_FALLBACK_REPLY_MAX,
   type ColumnTool,
