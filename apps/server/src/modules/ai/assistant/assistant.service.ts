@@ -154,8 +154,9 @@ export async function answerCustomer(deps: AssistantDeps, request: AnswerRequest
   const stillLatest = await isLatest(deps.db, request);
   const current = await findCard(deps.db, request.tenantId, request.cardId);
   const handedOver = answer.toolCalls.some((call) => call.name === 'hand_over_to_person');
-  // A person who took over while the model thought has the last word; a hand-over the model made itself still says goodbye.
-  const deliver = stillLatest && current !== undefined && (current.aiEnabled || handedOver);
+  // A person who took over while the model thought has the last word; a hand-over the model made itself still says goodbye,
+  // and so does a move to a column without an assistant (the model's own move_to_column: "te paso con Soporte").
+  const deliver = stillLatest && current !== undefined && (current.aiEnabled || current.aiOffReason === null || handedOver);
   const text = answer.text.trim();
   const outcome = await deps.db.transaction(async (tx) => {
     const recorded = await recordAiUsage(tx, {
@@ -187,7 +188,7 @@ async function answerFailed(deps: AssistantDeps, request: AnswerRequest, error: 
   deps.log.warn({ err: error, tenantId: request.tenantId, cardId: request.cardId }, 'the AI assistant could not answer');
   if (kind === 'blocked') {
     const switched = await deps.db.transaction(async (tx) => {
-      const card = await switchCardAiOff({ events: deps.boardEvents }, tx, request.tenantId, request.cardId);
+      const card = await switchCardAiOff({ events: deps.boardEvents }, tx, request.tenantId, request.cardId, 'handed_over');
       const note = await storeSystemNote(tx, { tenantId: request.tenantId, cardId: request.cardId, authorName: ASSISTANT_AUTHOR, text: blockedNote });
       return { card, note };
     });
@@ -218,7 +219,7 @@ export async function pauseOnTeamReply(
   if (!column?.assistant?.isEnabled || !column.assistant.pauseOnHumanReply) return;
   const note = await deps.db.transaction(async (tx) => {
     if (!(await recordDelivery(tx))) return undefined;
-    const switched = await switchCardAiOff({ events: deps.boardEvents }, tx, tenantId, cardId);
+    const switched = await switchCardAiOff({ events: deps.boardEvents }, tx, tenantId, cardId, 'team_reply');
     return switched ? storeSystemNote(tx, { tenantId, cardId, authorName: ASSISTANT_AUTHOR, text: takeoverNote }) : undefined;
   });
   if (note) await announceNote(deps.chatEvents, tenantId, note);
