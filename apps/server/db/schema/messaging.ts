@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { cardAiOffReasons } from '@embudo/contracts/http/funnels';
 import { bytea } from './columns.ts';
 import { boardColumns, funnels, tenants, users } from './tenancy.ts';
 
@@ -105,6 +106,8 @@ export const cards = pgTable(
     lastActivityAt: timestamp('last_activity_at', { withTimezone: true }).notNull().defaultNow(),
     contactLastMessageAt: timestamp('contact_last_message_at', { withTimezone: true }),
     aiEnabled: boolean('ai_enabled').notNull().default(false),
+    /** Why the AI is off when someone decided it (cardAiOffReasons): a chat a person took keeps its AI off across moves. */
+    aiOffReason: text('ai_off_reason', { enum: cardAiOffReasons }),
     archived: boolean('archived').notNull().default(false),
     /** The click-to-WhatsApp ad (or post) the customer first came from, kept when later messages come without one. */
     adReferral: jsonb('ad_referral').$type<Record<string, string>>(),

@@ -12,6 +12,11 @@ export const cardMoved = z.object({
   fromFunnelId: z.uuid(),
   toFunnelId: z.uuid(),
   movedBy: cardMover,
+  /**
+   * The customer's message that made the move (the menu choice, a flow's answer): it was the router's to answer, so the
+   * assistant of the column the card entered does not take it for a question.
+   */
+  causeMessageId: z.uuid().optional(),
 });
 
 /**

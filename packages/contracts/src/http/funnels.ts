@@ -177,6 +177,16 @@ export const namedColumnResponse = columnResponse.extend({ funnelName: z.string(
 export type NamedColumn = z.infer<typeof namedColumnResponse>;
 export const namedColumnListResponse = z.array(namedColumnResponse);
 
+/**
+ * Why a chat's AI is off, when someone decided it (null otherwise: its column had no assistant when it came in).
+ * `team_reply`, `by_hand` and `handed_over` mean a person took the chat: a move never switches its AI back on, only the
+ * chat's switch does. `column_off` ("Desactivar AI en todos") holds in that column; a move to another one forgets it.
+ */
+export const cardAiOffReasons = ['team_reply', 'by_hand', 'handed_over', 'column_off'] as const;
+export type CardAiOffReason = (typeof cardAiOffReasons)[number];
+/** The reasons a move keeps: the chat was taken over by a person. */
+export const aiTakeOverReasons: readonly CardAiOffReason[] = ['team_reply', 'by_hand', 'handed_over'];
+
 /** A chat as the board shows it: what a board answer and card_updated carry, never messages. */
 export const cardSummaryResponse = z.object({
   id: z.string(),
@@ -191,6 +201,8 @@ export const cardSummaryResponse = z.object({
   lastActivityAt: z.string(),
   contactLastMessageAt: z.string().nullable(),
   aiEnabled: z.boolean(),
+  /** Why the AI is off, when someone decided it (see cardAiOffReasons). */
+  aiOffReason: z.enum(cardAiOffReasons).nullable().optional(),
 });
 export type CardSummary = z.infer<typeof cardSummaryResponse>;
 

@@ -134,7 +134,13 @@ export async function handleCustomerMessage(deps: AutobotDeps, incoming: Custome
         if (!moved) return undefined;
         // Published after the confirmation is stored, so a bot that greets on entry to that column speaks second.
         const replied = await reply(moved, { type: 'text', text: confirmationText(step.option.title) });
-        await publishCardMove(deps.outbound.domainEvents, tx, tenantId, { cardId: card.id, from: card, to: moved, movedBy: 'autobot' });
+        await publishCardMove(deps.outbound.domainEvents, tx, tenantId, {
+          cardId: card.id,
+          from: card,
+          to: moved,
+          movedBy: 'autobot',
+          causeMessageId: message.id,
+        });
         return { replied, moved };
       }
       case 'handoff':

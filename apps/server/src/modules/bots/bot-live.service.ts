@@ -38,6 +38,9 @@ type LiveSession = typeof botSessions.$inferSelect;
 /** Commits a domain event's receipt inside the step's transaction; false when another run already handled it. */
 type RecordDelivery = (tx: Tx) => Promise<boolean>;
 
+/** A step's input; a customer's message names itself, so a move the flow makes on it does not leave it for the next column's assistant. */
+type LiveInput = FlowInput & { causeMessageId?: string };
+
 const contactVariables = (card: CardRow) => ({ contact_name: card.title, contact_phone: card.phone });
 
 /**
@@ -88,7 +91,7 @@ export function createBotLive(deps: BotLiveDeps) {
     bot: BotRow,
     session: LiveSession | undefined,
     state: FlowRunState,
-    input: FlowInput,
+    input: LiveInput,
     depth: number,
     recordDelivery?: RecordDelivery,
   ) {
@@ -136,7 +139,14 @@ export function createBotLive(deps: BotLiveDeps) {
         moveTo && moveTo.id !== current.columnId ? await placeCard(tx, tenantId, card.id, { columnId: moveTo.id, funnelId: moveTo.funnelId }) : undefined;
       // A flow's move may start the next column's entry flow; the depth travels with the event to bound the chain.
       if (moved)
-        await publishCardMove(deps.outbound.domainEvents, tx, tenantId, { cardId: card.id, from: current, to: moved, movedBy: 'bot', chainDepth: depth + 1 });
+        await publishCardMove(deps.outbound.domainEvents, tx, tenantId, {
+          cardId: card.id,
+          from: current,
+          to: moved,
+          movedBy: 'bot',
+          chainDepth: depth + 1,
+          causeMessageId: input.causeMessageId,
+        });
       if (result.timer) {
         await deps.enqueueTimer(tx, { tenantId, sessionId: row.id, nodeId: result.timer.nodeId, revision }, new Date(Date.now() + result.timer.ms));
       }
@@ -206,7 +216,16 @@ export function createBotLive(deps: BotLiveDeps) {
         if (!awaitsAnswer(conversation.state) && !startsOnMessage) return;
         const pressed = pressedReply(message.payload);
         const answer = { text: pressed?.title ?? message.text ?? '', postback: pressed?.postbackText };
-        await run(tenantId, card, conversation.bot, conversation.session, conversation.state, { kind: 'message', answer }, 0, recordDelivery);
+        await run(
+          tenantId,
+          card,
+          conversation.bot,
+          conversation.session,
+          conversation.state,
+          { kind: 'message', answer, causeMessageId: message.id },
+          0,
+          recordDelivery,
+        );
       });
     },
 

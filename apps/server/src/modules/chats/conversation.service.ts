@@ -26,6 +26,17 @@ export async function latestCustomerMessageId(executor: DbExecutor, tenantId: st
   return row?.id;
 }
 
+/** The chat's newest message that came in or went out (a failed send said nothing, a deleted message is gone): whose and which. */
+export async function newestMessage(executor: DbExecutor, tenantId: string, cardId: string): Promise<Pick<MessageRow, 'id' | 'sender'> | undefined> {
+  const [row] = await executor
+    .select({ id: messages.id, sender: messages.sender })
+    .from(messages)
+    .where(and(eq(messages.tenantId, tenantId), eq(messages.cardId, cardId), ne(messages.ack, -1), isNull(messages.deletedAt)))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(1);
+  return row;
+}
+
 /** An internal note written by the system (the AI assistant), not by a team member. */
 export async function storeSystemNote(executor: DbExecutor, input: { tenantId: string; cardId: string; authorName: string; text: string }) {
   const [row] = await executor

@@ -8,7 +8,7 @@ export { type ChatEvents, createChatEvents } from './chat-events.ts';
 export { refusesMarketing, upsertContact, upsertContacts } from './contacts.service.ts';
 export { emitNewMessage, type InboundBot } from './inbound.service.ts';
 export type { WebhookIntake } from './webhook-intake.ts';
-export { announceNote, findMessageKind, latestCustomerMessageId, recentMessages, storeSystemNote } from './conversation.service.ts';
+export { announceNote, findMessageKind, latestCustomerMessageId, newestMessage, recentMessages, storeSystemNote } from './conversation.service.ts';
 export { countMessagesSentBetween } from './message-counts.ts';
 export { publishStatusChange } from './message-events.ts';
 export { type MessageRow, toMessageDto } from './message-dto.ts';

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { COLUMN_HAS_CHATS, fileTools, type GeminiConfig, type UpdateColumnRequest } from '@embudo/contracts/http/funnels';
+import { type CardAiOffReason, COLUMN_HAS_CHATS, fileTools, type GeminiConfig, type UpdateColumnRequest } from '@embudo/contracts/http/funnels';
 import { boardColumns, cards, funnels } from '../../../db/schema/index.ts';
 import type { Db, DbExecutor } from '../../platform/db/database.ts';
 import { badRequest, notFound } from '../../platform/errors/app-error.ts';
@@ -7,7 +7,7 @@ import type { Plan } from '@embudo/contracts/http/auth';
 import { canSeeFunnel, requireFunnelVisible, requireOwnerOrAdmin, requireWriter, type Actor } from '../../platform/policy/policy.ts';
 import { requirePlanFeature } from '../tenants/index.ts';
 import { COLUMN_NOT_FOUND, FUNNEL_NOT_FOUND } from './board.service.ts';
-import { toCardUpdate, type CardPlace, type CardRow } from './cards.service.ts';
+import { placeCard, toCardUpdate, type CardPlace, type CardRow } from './cards.service.ts';
 import { columnDto } from './column-dto.ts';
 import { publishCardMove } from './card-events.ts';
 import type { EventPublisher } from '../../platform/events/index.ts';
@@ -193,12 +193,13 @@ export async function allColumns(scope: Pick<Scope, 'db' | 'tenantId' | 'actor'>
   return rows.filter((row) => canSeeFunnel(scope.actor, row.column.funnelId)).map((row) => ({ ...columnDto(row.column), funnelName: row.funnelName }));
 }
 
+/** "Activar/Desactivar AI en todos": on clears every reason, even a take-over; off holds while the chats stay in the column. */
 export async function toggleColumnCardsAi(scope: Scope, columnId: string, enabled: boolean) {
   const column = await writableColumn(scope, columnId);
   if (enabled) requirePlanFeature(scope.plan, 'ai_assistant');
   const updated = await scope.db
     .update(cards)
-    .set({ aiEnabled: enabled })
+    .set({ aiEnabled: enabled, aiOffReason: enabled ? null : 'column_off' })
     .where(and(eq(cards.tenantId, scope.tenantId), eq(cards.columnId, column.id)))
     .returning({ id: cards.id });
   scope.events.boardUpdated(scope.tenantId, column.funnelId);
@@ -212,7 +213,7 @@ export async function moveCard(scope: Scope, cardId: string, targetColumnId: str
     throw notFound(COLUMN_NOT_FOUND);
   });
   const row = await scope.db.transaction(async (tx) => {
-    const [moved] = await tx.update(cards).set({ columnId: target.id, funnelId: target.funnelId }).where(eq(cards.id, card.id)).returning();
+    const moved = await placeCard(tx, scope.tenantId, card.id, { columnId: target.id, funnelId: target.funnelId });
     await publishCardMove(scope.domainEvents, tx, scope.tenantId, {
       cardId: card.id,
       from: card,
@@ -234,22 +235,33 @@ export async function renameCard(scope: Scope, cardId: string, input: string) {
   return toCardUpdate(row!);
 }
 
+/** The chat's switch: off by hand is a take-over that moves keep; on clears whatever reason the AI was off for. */
 export async function toggleCardAi(scope: Scope, cardId: string, enabled: boolean) {
   const card = await writableCard(scope, cardId);
   if (enabled) requirePlanFeature(scope.plan, 'ai_assistant');
-  const [row] = await scope.db.update(cards).set({ aiEnabled: enabled }).where(eq(cards.id, card.id)).returning();
+  const [row] = await scope.db
+    .update(cards)
+    .set({ aiEnabled: enabled, aiOffReason: enabled ? null : 'by_hand' })
+    .where(eq(cards.id, card.id))
+    .returning();
   scope.events.cardUpdated(scope.tenantId, row!);
   return toCardUpdate(row!);
 }
 
 /**
  * The system switches a card's AI off (a person took over, or the assistant handed the chat over): no plan or role
- * check, and every open board and chat sees the switch move.
+ * check, and every open board and chat sees the switch move. The reason keeps it off when the chat moves on.
  */
-export async function switchCardAiOff(deps: { events: Pick<BoardEvents, 'cardUpdated'> }, executor: DbExecutor, tenantId: string, cardId: string) {
+export async function switchCardAiOff(
+  deps: { events: Pick<BoardEvents, 'cardUpdated'> },
+  executor: DbExecutor,
+  tenantId: string,
+  cardId: string,
+  reason: Extract<CardAiOffReason, 'team_reply' | 'handed_over'>,
+) {
   const [row] = await executor
     .update(cards)
-    .set({ aiEnabled: false })
+    .set({ aiEnabled: false, aiOffReason: reason })
     .where(and(eq(cards.tenantId, tenantId), eq(cards.id, cardId), eq(cards.aiEnabled, true)))
     .returning();
   if (row) deps.events.cardUpdated(tenantId, row);
@@ -264,11 +276,8 @@ export async function archiveCard(scope: Scope, cardId: string, landing: Archive
   const card = await writableCard(scope, cardId);
   const place = await landing?.column(scope.tenantId);
   const row = await scope.db.transaction(async (tx) => {
-    const [archived] = await tx
-      .update(cards)
-      .set({ archived: true, unreadCount: 0, ...(place ? { columnId: place.columnId, funnelId: place.funnelId } : {}) })
-      .where(eq(cards.id, card.id))
-      .returning();
+    if (place) await placeCard(tx, scope.tenantId, card.id, place);
+    const [archived] = await tx.update(cards).set({ archived: true, unreadCount: 0 }).where(eq(cards.id, card.id)).returning();
     if (place) await publishCardMove(scope.domainEvents, tx, scope.tenantId, { cardId: card.id, from: card, to: place, movedBy: 'archive' });
     await scope.domainEvents.publish(tx, {
       type: 'card.archived',

@@ -14,7 +14,7 @@ export async function publishCardMove(
   publisher: EventPublisher,
   tx: Tx,
   tenantId: string,
-  move: { cardId: string; from: CardPlace; to: CardPlace; movedBy: z.infer<typeof cardMover>; chainDepth?: number },
+  move: { cardId: string; from: CardPlace; to: CardPlace; movedBy: z.infer<typeof cardMover>; chainDepth?: number; causeMessageId?: string },
 ) {
   if (move.from.columnId === move.to.columnId) return;
   await publisher.publish(tx, {
@@ -27,6 +27,7 @@ export async function publishCardMove(
       fromFunnelId: move.from.funnelId,
       toFunnelId: move.to.funnelId,
       movedBy: move.movedBy,
+      ...(move.causeMessageId ? { causeMessageId: move.causeMessageId } : {}),
     },
   });
   if (move.movedBy === 'archive') return;

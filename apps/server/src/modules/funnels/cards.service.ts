@@ -1,9 +1,9 @@
 import { and, desc, eq, ilike, inArray, like, or, sql } from 'drizzle-orm';
-import type { CardSummary } from '@embudo/contracts/http/funnels';
+import { aiTakeOverReasons, type CardSummary } from '@embudo/contracts/http/funnels';
 import { cards } from '../../../db/schema/index.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import { seesAllFunnels, type Actor } from '../../platform/policy/policy.ts';
-import { columnAssistant, firstColumn } from './funnels.service.ts';
+import { columnAnswers, firstColumn } from './funnels.service.ts';
 import { isAnyOf, unnestRows } from '../../platform/db/array-params.ts';
 
 export type CardRow = typeof cards.$inferSelect;
@@ -130,9 +130,8 @@ async function createCards(
   if (requests.length === 0) return answers;
   const column = (await landing?.()) ?? (await firstColumn(executor, tenantId));
   if (!column) throw new Error(`tenant ${tenantId} has no column to receive chats`);
-  // A new chat in a column whose AI assistant is on starts with its AI on (issue 15); a column flow bot wins over it.
-  const landed = await columnAssistant(executor, tenantId, column.columnId);
-  const aiEnabled = Boolean(landed?.assistant?.isEnabled && !landed.botId);
+  // A new chat in a column whose AI assistant is on starts with its AI on (issue 15), as a chat moved there does.
+  const aiEnabled = await columnAnswers(executor, tenantId, column.columnId);
   const inserted = await executor
     .insert(cards)
     .values(
@@ -175,11 +174,24 @@ async function retitleWithLearntName(executor: DbExecutor, card: CardRow, learnt
   return row ?? card;
 }
 
-/** Puts a card in a column (of any funnel of the tenant) on behalf of the system, e.g. the auto-bot. */
+/**
+ * Puts a card in a column (of any funnel of the tenant): every move goes through here — a person's drag or "Mover a
+ * funnel", the auto-bot's menu, a flow's redirect, the assistant's own move, archiving. A chat entering a column takes
+ * that column's AI (issue 44): on where its assistant answers, off elsewhere, except that a chat a person took over
+ * keeps its AI off until someone switches it on in the chat. A move within the column changes nothing.
+ */
 export async function placeCard(executor: DbExecutor, tenantId: string, cardId: string, place: CardPlace): Promise<CardRow | undefined> {
+  const answers = await columnAnswers(executor, tenantId, place.columnId);
+  const entering = sql`${cards.columnId} <> ${place.columnId}::uuid`;
+  const takenOver = sql`coalesce(${inArray(cards.aiOffReason, [...aiTakeOverReasons])}, false)`;
   const [row] = await executor
     .update(cards)
-    .set({ columnId: place.columnId, funnelId: place.funnelId })
+    .set({
+      columnId: place.columnId,
+      funnelId: place.funnelId,
+      aiEnabled: sql`case when ${entering} then ${answers}::boolean and not ${takenOver} else ${cards.aiEnabled} end`,
+      aiOffReason: sql`case when ${entering} and not ${takenOver} then null else ${cards.aiOffReason} end`,
+    })
     .where(and(eq(cards.tenantId, tenantId), eq(cards.id, cardId)))
     .returning();
   return row;
@@ -263,6 +275,7 @@ export const cardSummaryColumns = {
   lastActivityAt: cards.lastActivityAt,
   contactLastMessageAt: cards.contactLastMessageAt,
   aiEnabled: cards.aiEnabled,
+  aiOffReason: cards.aiOffReason,
 };
 
 /** A card shows two lines of its last message; the whole text lives in the chat. */
@@ -285,6 +298,7 @@ export function toCardUpdate(card: CardSummaryRow): CardSummary {
     lastActivityAt: card.lastActivityAt.toISOString(),
     contactLastMessageAt: card.contactLastMessageAt ? card.contactLastMessageAt.toISOString() : null,
     aiEnabled: card.aiEnabled,
+    aiOffReason: card.aiOffReason,
   };
 }
 

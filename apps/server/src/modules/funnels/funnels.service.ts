@@ -123,6 +123,12 @@ export async function columnAssistant(
   return row && { title: row.title, funnelId: row.funnelId, botId: row.botId, assistant: row.config ? withAssistantDefaults(row.config) : null };
 }
 
+/** Whether the column's assistant answers the chats that come in: switched on, and no flow bot there (the bot wins, spec 01 §4). */
+export async function columnAnswers(executor: DbExecutor, tenantId: string, columnId: string): Promise<boolean> {
+  const column = await columnAssistant(executor, tenantId, columnId);
+  return Boolean(column?.assistant?.isEnabled && !column.botId);
+}
+
 /** A deleted bot leaves the columns that ran it; answers the funnels whose boards changed. */
 export async function clearColumnsBot(executor: DbExecutor, tenantId: string, botId: string): Promise<string[]> {
   const rows = await executor

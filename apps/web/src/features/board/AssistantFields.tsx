@@ -27,7 +27,10 @@ export function AssistantGeneralFields({ value, onChange }: { value: GeminiConfi
       <label className="flex items-center justify-between gap-3 rounded-lg bg-slate-50 px-3 py-3 ring-1 ring-slate-200">
         <span>
           <span className="block text-sm font-semibold text-slate-800">Asistente AI de la columna</span>
-          <span className="block text-xs text-slate-500">Responde a los chats de esta columna que tengan la AI activa.</span>
+          <span data-testid="assistant-scope" className="block text-xs text-slate-500">
+            Responde los chats que entran a esta columna (por el menú, al moverlos o al crearlos), salvo los que alguien del equipo tomó. Para los que ya están
+            aquí, usa «Activar AI en todos».
+          </span>
           <ModelLabel />
         </span>
         <input

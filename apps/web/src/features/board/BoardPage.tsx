@@ -205,7 +205,9 @@ export function BoardPage() {
         setBoard((current) => ({
           ...current,
           columns: current.columns.map((item) =>
-            item.id === column.id ? { ...item, cards: item.cards.map((card) => ({ ...card, aiEnabled: enabled })) } : item,
+            item.id === column.id
+              ? { ...item, cards: item.cards.map((card) => ({ ...card, aiEnabled: enabled, aiOffReason: enabled ? null : ('column_off' as const) })) }
+              : item,
           ),
         }));
         toast.success(enabled ? 'AI activada en todos los chats de la columna.' : 'AI desactivada en todos los chats de la columna.');
@@ -402,6 +404,7 @@ export function BoardPage() {
               onCardPatched={patchOpenCard}
               readOnly={!canWrite}
               aiUnavailableReason={aiUnavailableReason}
+              column={board.data?.columns.find((column) => column.id === openCard.columnId)}
             />
           </Suspense>
         )}

@@ -132,6 +132,10 @@ describe('column assistant', () => {
     vi.stubGlobal('crypto', { ...globalThis.crypto, randomUUID: () => 'tool-1' });
     const dialog = await openColumnMenuItem('Configuración de columna');
     fireEvent.click(within(dialog).getByRole('tab', { name: 'Asistente' }));
+    // Which chats it answers (issue 44): those that come in, however they come, unless a person took them.
+    expect(within(dialog).getByTestId('assistant-scope').textContent).toContain(
+      'Responde los chats que entran a esta columna (por el menú, al moverlos o al crearlos), salvo los que alguien del equipo tomó.',
+    );
     fireEvent.click(within(dialog).getByRole('switch', { name: 'Asistente activo' }));
     fireEvent.change(within(dialog).getByLabelText('Instrucciones del asistente'), { target: { value: 'Eres el asistente de ventas.' } });
     fireEvent.change(within(dialog).getByTestId('tool-file-input'), {

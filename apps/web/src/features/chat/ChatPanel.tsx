@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { useOnJoin } from '../../shared/realtime-client/use-on-join.ts';
 import { useSocketEvent } from '../../shared/realtime-client/use-socket-event.ts';
@@ -7,7 +7,8 @@ import { LineIcon } from '../../shared/ui/LineIcon.tsx';
 import { Spinner } from '../../shared/ui/Spinner.tsx';
 import { useModal } from '../../shared/ui/use-modal.ts';
 import { useToast } from '../../shared/ui/use-toast.ts';
-import type { CardSummary } from '@embudo/contracts/http/funnels';
+import type { CardSummary, Column } from '@embudo/contracts/http/funnels';
+import { aiSwitchNote } from './ai-switch-note.ts';
 import { CardContactLine } from '../board/CardContactLine.tsx';
 import { chatApi, type ChatMessage, type MessageAck, type TimelineItem } from './chat.api.ts';
 import { ChatComposer } from './ChatComposer.tsx';
@@ -23,7 +24,10 @@ import { useTimeline, useTimelineUpdater } from './use-timeline.ts';
 import { useNow, WindowIndicator } from './WindowIndicator.tsx';
 
 /** What the chat needs of a board card (spec 01 §3 Card). */
-export type ChatCard = Pick<CardSummary, 'id' | 'columnId' | 'title' | 'phone' | 'isGroup' | 'unreadCount' | 'contactLastMessageAt' | 'aiEnabled'>;
+export type ChatCard = Pick<
+  CardSummary,
+  'id' | 'columnId' | 'title' | 'phone' | 'isGroup' | 'unreadCount' | 'contactLastMessageAt' | 'aiEnabled' | 'aiOffReason'
+>;
 
 interface ChatPanelProps {
   card: ChatCard;
@@ -34,6 +38,8 @@ interface ChatPanelProps {
   readOnly?: boolean;
   /** Why the AI cannot be switched on under this plan; null when it can. */
   aiUnavailableReason?: string | null;
+  /** The chat's column as the board has it (its assistant, its flow bot), when it is on screen. */
+  column?: Pick<Column, 'gemini_config' | 'assistant_bot_id'>;
 }
 
 type Tab = 'messages' | 'notes';
@@ -75,7 +81,7 @@ function NoteBubble({ item }: { item: Extract<TimelineItem, { kind: 'note' }> })
 }
 
 /** The side panel of one chat (spec 01 §2 Chat view). */
-export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUnavailableReason = null }: ChatPanelProps) {
+export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUnavailableReason = null, column }: ChatPanelProps) {
   const toast = useToast();
   const modal = useModal();
   const now = useNow();
@@ -224,9 +230,14 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
 
   const toggleAi = useMutation({
     mutationFn: (enabled: boolean) => chatApi.toggleAi(card.id, enabled),
-    onMutate: (enabled) => onCardPatched({ aiEnabled: enabled }),
-    onError: (error, enabled) => {
-      onCardPatched({ aiEnabled: !enabled });
+    // The server's answer (card_updated) confirms; meanwhile the switch says what a switch by hand means.
+    onMutate: (enabled) => {
+      const previous = card.aiOffReason ?? null;
+      onCardPatched({ aiEnabled: enabled, aiOffReason: enabled ? null : 'by_hand' });
+      return { previous };
+    },
+    onError: (error, enabled, context) => {
+      onCardPatched({ aiEnabled: !enabled, aiOffReason: context?.previous ?? null });
       toast.error(errorMessageOr(error, 'Error al actualizar.'));
     },
   });
@@ -249,6 +260,8 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
 
   // Switching the assistant off is always allowed; on needs a plan that includes it.
   const aiLocked = aiUnavailableReason !== null && !card.aiEnabled;
+  const aiNote = aiLocked ? null : aiSwitchNote(card, column, aiUnavailableReason);
+  const aiNoteId = useId();
 
   const openTemplate = () => modal.open((close) => <TemplateSendDialog cardId={card.id} columnId={card.columnId} onClose={close} />);
   const openSchedule = () =>
@@ -300,7 +313,8 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
             aria-checked={card.aiEnabled}
             disabled={readOnly}
             aria-disabled={aiLocked || undefined}
-            title={aiLocked ? (aiUnavailableReason ?? undefined) : undefined}
+            aria-describedby={aiNote ? aiNoteId : undefined}
+            title={aiLocked ? (aiUnavailableReason ?? undefined) : (aiNote ?? undefined)}
             onClick={() => (aiLocked ? toast.info(aiUnavailableReason ?? '') : toggleAi.mutate(!card.aiEnabled))}
             className={`rounded-full px-2.5 py-1 text-xs font-semibold ring-1 ring-inset disabled:cursor-default ${aiLocked ? 'cursor-not-allowed opacity-60' : ''} ${card.aiEnabled ? 'bg-violet-100 text-violet-800 ring-violet-300' : 'bg-slate-100 text-slate-600 ring-slate-300'}`}
           >
@@ -309,6 +323,11 @@ export function ChatPanel({ card, onClose, onCardPatched, readOnly = false, aiUn
           {aiLocked && !readOnly && (
             <p data-testid="ai-plan-note" className="max-w-48 text-right text-[11px] leading-snug text-amber-700">
               {aiUnavailableReason}
+            </p>
+          )}
+          {aiNote && (
+            <p id={aiNoteId} data-testid="ai-switch-note" className="max-w-48 text-right text-[11px] leading-snug text-slate-500">
+              {aiNote}
             </p>
           )}
         </div>

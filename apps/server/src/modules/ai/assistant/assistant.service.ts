@@ -83,7 +83,11 @@ interface Situation {
  */
 export async function assistantSituation(executor: DbExecutor, tenantId: string, cardId: string, columnId?: string): Promise<Situation | undefined> {
   const card = await findCard(executor, tenantId, cardId);
-  if (!card || !card.aiEnabled || card.archived) return undefined;
+  if (!card || card.archived) return undefined;
+  // After its own move into a column without an assistant the card's AI is off, but no person took the chat: the
+  // answer that moved it still finishes.
+  const finishingOwnMove = columnId !== undefined && card.aiOffReason === null;
+  if (!card.aiEnabled && !finishingOwnMove) return undefined;
   const column = await columnAssistant(executor, tenantId, columnId ?? card.columnId);
   if (!column?.assistant?.isEnabled || column.botId) return undefined;
   const tenant = await findTenantById(executor, tenantId);
@@ -178,8 +182,9 @@ export async function answerCustomer(deps: AssistantDeps, request: AnswerRequest
   const stillLatest = await isLatest(deps.db, request);
   const current = await findCard(deps.db, request.tenantId, request.cardId);
   const handedOver = answer.toolCalls.some((call) => call.name === 'hand_over_to_person');
-  // A person who took over while the model thought has the last word; a hand-over the model made itself still says goodbye.
-  const deliver = stillLatest && current !== undefined && (current.aiEnabled || handedOver);
+  // A person who took over while the model thought has the last word; a hand-over the model made itself still says goodbye,
+  // and so does a move to a column without an assistant (the model's own move_to_column: "te paso con Soporte").
+  const deliver = stillLatest && current !== undefined && (current.aiEnabled || current.aiOffReason === null || handedOver);
   const text = answer.text.trim();
   if (!deliver) await ledger.dropAll();
   const outcome = await deps.db.transaction(async (tx) => {
@@ -225,7 +230,7 @@ async function answerFailed(deps: AssistantDeps, request: AnswerRequest, error: 
   await ledger.dropAll();
   if (kind === 'blocked') {
     const switched = await deps.db.transaction(async (tx) => {
-      const card = await switchCardAiOff({ events: deps.boardEvents }, tx, request.tenantId, request.cardId);
+      const card = await switchCardAiOff({ events: deps.boardEvents }, tx, request.tenantId, request.cardId, 'handed_over');
       const note = await storeSystemNote(tx, { tenantId: request.tenantId, cardId: request.cardId, authorName: ASSISTANT_AUTHOR, text: blockedNote });
       return { card, note };
     });
@@ -283,7 +288,7 @@ export async function pauseOnTeamReply(
   if (!column?.assistant?.isEnabled || !column.assistant.pauseOnHumanReply) return;
   const note = await deps.db.transaction(async (tx) => {
     if (!(await recordDelivery(tx))) return undefined;
-    const switched = await switchCardAiOff({ events: deps.boardEvents }, tx, tenantId, cardId);
+    const switched = await switchCardAiOff({ events: deps.boardEvents }, tx, tenantId, cardId, 'team_reply');
     return switched ? storeSystemNote(tx, { tenantId, cardId, authorName: ASSISTANT_AUTHOR, text: takeoverNote }) : undefined;
   });
   if (note) await announceNote(deps.chatEvents, tenantId, note);

@@ -130,7 +130,7 @@ function handOverToPerson(deps: AssistantToolDeps, conversation: AssistantConver
     async execute(args) {
       const input = parsed(z.object({ reason: z.string().trim().min(1).max(500) }), args);
       const note = await deps.db.transaction(async (tx) => {
-        await switchCardAiOff({ events: deps.boardEvents }, tx, conversation.tenantId, conversation.cardId);
+        await switchCardAiOff({ events: deps.boardEvents }, tx, conversation.tenantId, conversation.cardId, 'handed_over');
         return storeSystemNote(tx, {
           tenantId: conversation.tenantId,
           cardId: conversation.cardId,
