@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { TOOL_FILE_MAX_BYTES } from '@embudo/contracts/http/funnels';
+import { fileTools, TOOL_FILE_MAX_BYTES, type ToolFileState } from '@embudo/contracts/http/funnels';
 import { columnTemplates, quickReplies } from '../../../db/schema/index.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { badRequest, notFound } from '../../platform/errors/app-error.ts';
@@ -96,6 +96,8 @@ export async function assignTemplates(scope: Scope, columnId: string, templateId
 export interface ToolFileKnowledge {
   read(upload: { fileName: string; data: Buffer }): Promise<{ extension: string; text: string }>;
   index(file: { tenantId: string; filePath: string; fileName: string; text: string }): Promise<unknown>;
+  /** Where each file's indexing stands (the dialog shows it); a path never indexed for this company is left out. */
+  states(tenantId: string, filePaths: string[]): Promise<ToolFileState[]>;
 }
 
 /** Spec 01: POST /api/columns/{id}/tools/upload; the file is read before anything is written, so a refusal stores nothing. */
@@ -112,4 +114,14 @@ export async function uploadToolFile(
   const filePath = await scope.storage.save(scope.tenantId, upload.data, extension);
   await scope.toolFiles.index({ tenantId: scope.tenantId, filePath, fileName, text });
   return { fileName, filePath };
+}
+
+/**
+ * Issue 44: the column assistant's knowledge files with where their indexing stands, for the dialog. Only files the
+ * column names, and only this company's: a path another company indexed is not this column's file.
+ */
+export async function toolFileStates(scope: Scope & { toolFiles: ToolFileKnowledge }, columnId: string): Promise<ToolFileState[]> {
+  const column = await writableColumn(scope, columnId);
+  const filePaths = column.geminiConfig ? fileTools(column.geminiConfig.tools).map((tool) => tool.filePath) : [];
+  return scope.toolFiles.states(scope.tenantId, [...new Set(filePaths)]);
 }
