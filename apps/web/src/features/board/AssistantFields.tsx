@@ -1,5 +1,13 @@
-import { AI_QUIET_SECONDS_DEFAULT, type ColumnTool, type ColumnWebhookTool, fileTools, type GeminiConfig, webhookTools } from '@embudo/contracts/http/funnels';
-import { useQuery } from '@tanstack/react-query';
+import {
+  AI_QUIET_SECONDS_DEFAULT,
+  type ColumnTool,
+  type ColumnWebhookTool,
+  fileTools,
+  type GeminiConfig,
+  type ToolFileState,
+  webhookTools,
+} from '@embudo/contracts/http/funnels';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { Button } from '../../shared/ui/Button.tsx';
@@ -87,8 +95,42 @@ function quietSecondsFrom(raw: string) {
  * The assistant's tools: knowledge files (upload a PDF, DOCX, XLSX, CSV, TXT, JSON or MD, say what it is for, remove
  * it) and the company's webhooks it may call.
  */
+/** How often the dialog asks again while a file is still being indexed. */
+const INDEXING_POLL_MS = 3_000;
+
+export const toolFileStatesKey = (columnId: string) => ['tool-file-states', columnId];
+
+/** Issue 44: where each saved knowledge file's indexing stands, asked again while one is still indexing. */
+function useToolFileStates(columnId: string) {
+  const query = useQuery({
+    queryKey: toolFileStatesKey(columnId),
+    queryFn: () => boardApi.toolFileStates(columnId),
+    refetchInterval: (current) => (current.state.data?.some((file) => file.state === 'indexing') ? INDEXING_POLL_MS : false),
+  });
+  return new Map((query.data ?? []).map((file) => [file.filePath, file]));
+}
+
+function ToolFileStateLabel({ file }: { file: ToolFileState | undefined }) {
+  if (!file) return null;
+  const passages = `${file.passages} ${file.passages === 1 ? 'pasaje' : 'pasajes'}`;
+  if (file.state === 'error') {
+    return (
+      <p data-testid="tool-file-state" className="text-xs text-rose-700">
+        Error al indexar: {file.error}
+      </p>
+    );
+  }
+  return (
+    <p data-testid="tool-file-state" className="text-xs text-slate-500">
+      {file.state === 'indexed' ? `Indexado · ${passages}` : `Indexando… · ${passages}`}
+    </p>
+  );
+}
+
 export function ToolFilesEditor({ columnId, tools: allTools, onChange }: { columnId: string; tools: ColumnTool[]; onChange: (next: ColumnTool[]) => void }) {
   const tools = fileTools(allTools);
+  const states = useToolFileStates(columnId);
+  const queryClient = useQueryClient();
   const toast = useToast();
   const input = useRef<HTMLInputElement>(null);
   const [uploading, setUploading] = useState(false);
@@ -100,6 +142,7 @@ export function ToolFilesEditor({ columnId, tools: allTools, onChange }: { colum
     setRefusal(null);
     try {
       const { fileName, filePath } = await boardApi.uploadToolFile(columnId, file);
+      void queryClient.invalidateQueries({ queryKey: toolFileStatesKey(columnId) });
       onChange([...allTools, { type: 'file_upload', id: crypto.randomUUID(), fileName, filePath, purpose: '' }]);
       toast.success('Archivo de herramienta subido exitosamente.');
     } catch (error) {
@@ -135,6 +178,7 @@ export function ToolFilesEditor({ columnId, tools: allTools, onChange }: { colum
                 Quitar
               </Button>
             </div>
+            <ToolFileStateLabel file={states.get(tool.filePath)} />
             <input
               aria-label={`Propósito de ${tool.fileName}`}
               value={tool.purpose}

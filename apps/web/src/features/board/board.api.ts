@@ -12,6 +12,7 @@ import type {
   NamedColumn,
   QuickReply,
   ShownBoard,
+  ToolFileState,
   UpdateColumnRequest,
 } from '@embudo/contracts/http/funnels';
 import { api } from '../../shared/api-client/api-client.ts';
@@ -68,6 +69,7 @@ export const boardApi = {
     form.append('tool_file', file, file.name);
     return api.post<{ fileName: string; filePath: string }>(`/api/columns/${id(columnId)}/tools/upload`, form);
   },
+  toolFileStates: (columnId: string) => api.get<ToolFileState[]>(`/api/columns/${id(columnId)}/tools/files`),
   moveCard: (cardId: string, targetColumnId: string) => api.post<BoardCard>('/api/card/move', { cardId, targetColumnId }),
   renameCard: (cardId: string, title: string) => api.put<BoardCard>(`/api/cards/${id(cardId)}`, { title }),
   initiateConversation: (body: { templateId: string; phoneNumber: string; variables: Record<string, string>; columnId?: string }) =>
