@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { chromium, type BrowserContext } from '@playwright/test';
 import { checkSlugUrl, fmt, knob, load, percentile, registerCompany, ResultTable, startBenchApp } from './support.ts';
+import { CHROMIUM_LAUNCH_OPTIONS } from './chromium-launch.ts';
 
 const CARDS = knob('BENCH_CARDS', 10_000);
 const BOARD_CALLS = knob('BENCH_BOARD_CALLS', 40);
@@ -67,18 +68,7 @@ table.add('GET board p95 against its target', fmt.ms(percentile(boardCalls.laten
 if (!fs.existsSync(path.join(webDist, 'index.html'))) {
   table.add('board first paint', 'skipped: build the web app first (npm run build)');
 } else {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await chromium.launch(CHROMIUM_LAUNCH_OPTIONS);
   // One page load of the board as a signed-in member: navigation start to the first frame painted after a card exists.
   const paintBoard = async (context: BrowserContext, { url = `${base}/t/${slug}`, settled = true } = {}) => {
     const page = await context.newPage();

@@ -18,6 +18,7 @@ const sameInEitherMode = [
   'test/startup/sandbox-fakes-restart.test.ts',
   'src/platform/db/database.test.ts',
   'src/ops/backup.test.ts',
+  'test/knowledge-eval/dataset.test.ts',
 ];
 
 export default defineConfig({
@@ -29,6 +30,7 @@ export default defineConfig({
       'test/http/**/*.test.ts',
       'test/events/**/*.test.ts',
       'test/conformance/**/*.test.ts',
+      'test/knowledge-eval/**/*.test.ts',
       ...(serverMode ? ['test/server-mode/**/*.test.ts'] : []),
     ],
     exclude: ['**/node_modules/**', ...(serverMode ? sameInEitherMode : [])],
