@@ -53,7 +53,7 @@ export const knowledgeFiles = pgTable(
 );
 
 /**
- * A knowledge file's passages (overlapping), found by the customer's words (docs/decisions/0027): `terms` are the
+ * A knowledge file's passages (overlapping), found by the customer's words (docs/decisions/0029): `terms` are the
  * passage's word features (folded stems and word starts) for the lexical half, `embedding` its vector from the
  * embedding model named in `embedding_model` for the vector half (null until the indexing job made it). Looked up by
  * the file paths the column's config names, always within one company.

@@ -4,7 +4,9 @@ export { answerSandboxGeminiRequest, createSandboxAiModel, SANDBOX_LABEL } from 
 export { aiPlugin } from './ai.plugin.ts';
 export { type AssistantConversation } from './assistant/assistant.service.ts';
 export { type KnowledgeExcerpt, type KnowledgeQuery, type KnowledgeSearch, type RetrievalStrategy } from './knowledge/knowledge-search.ts';
-export { createKnowledgeIndex, type KnowledgeFileState, type KnowledgeIndex } from './knowledge/knowledge-index.ts';
+export { createKnowledgeIndex, embedKnowledgeFile, type KnowledgeFileState, type KnowledgeIndex } from './knowledge/knowledge-index.ts';
+export { fold } from './knowledge/spanish-words.ts';
+export { assistantInstructions, KNOWLEDGE_BUDGET_CHARS } from './assistant/conversation-context.ts';
 export { createKnowledgeSearch } from './knowledge/knowledge-retrieval.ts';
 export { KnowledgeReader } from './knowledge/knowledge-reader.ts';
 export { flowTools, type FlowToolServices, webhookTool } from './tools/flow-tools.ts';

@@ -310,7 +310,7 @@ export async function openPostgres(
 
 const embeddedDatabases = new WeakSet<object>();
 
-/** pgvector, which the knowledge search uses for its vectors (docs/decisions/0027); its migration installs it. */
+/** pgvector, which the knowledge search uses for its vectors (docs/decisions/0029); its migration installs it. */
 const EMBEDDED_EXTENSIONS = { vector };
 
 /** A database opened by `openPglite`: PostgreSQL inside this process, without autovacuum (platform/maintenance). */

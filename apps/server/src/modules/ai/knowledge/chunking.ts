@@ -53,30 +53,56 @@ function overlapOf(passage: string[], overlap: number): string[] {
 }
 
 /**
+ * A line that names the section below it: a Markdown heading, a short line in capitals, or a short line ending in a
+ * colon ("Hoja Precios:", "Envíos nacionales:").
+ */
+export function isHeading(line: string): boolean {
+  if (line.length > 80) return false;
+  if (/^#{1,6}\s/.test(line) || /:$/.test(line)) return true;
+  const letters = line.replace(/[^\p{L}]/gu, '');
+  return letters.length >= 4 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
+}
+
+/**
  * Splits text into passages of at most `size` characters at line, sentence or word boundaries, each starting with
- * the last `overlap` characters or so of the one before (whole lines or sentences where they fit).
+ * the last `overlap` characters or so of the one before (whole lines or sentences where they fit). A passage that
+ * starts inside a section begins with the section's heading line, so it says what it is about ("TALLER" above
+ * "Sábados: 9:00 a 15:00").
  */
 export function chunkText(text: string, size = CHUNK_CHARS, overlap = CHUNK_OVERLAP_CHARS): string[] {
   const chunks: string[] = [];
   let current: string[] = [];
   let length = 0;
   let fresh = 0; // pieces of `current` not carried over from the passage before
+  let heading: string | undefined;
   for (const piece of pieces(text, size - overlap - 1)) {
     if (current.length > 0 && length + piece.length + 1 > size) {
       chunks.push(current.join('\n'));
       current = overlapOf(current, overlap);
+      // The section's heading first, when the passage does not already start with it and it fits beside the overlap.
+      if (heading && !isHeading(piece) && current[0] !== heading) current.unshift(heading);
       length = current.reduce((sum, kept) => sum + kept.length + 1, 0);
       // A carried-over end that leaves no room for the next piece is dropped rather than cut.
-      if (length + piece.length + 1 > size) {
-        current = [];
-        length = 0;
+      while (current.length > 0 && length + piece.length + 1 > size) {
+        const dropped = current.splice(current[0] === heading ? 1 : 0, 1)[0] ?? current.shift()!;
+        length -= dropped.length + 1;
       }
       fresh = 0;
     }
+    if (isHeading(piece)) heading = piece;
     current.push(piece);
     length += piece.length + 1;
     fresh++;
   }
   if (fresh > 0) chunks.push(current.join('\n'));
   return chunks;
+}
+
+/**
+ * A passage as the search reads it: after its file's name in words ("politica-de-envios.md" → "politica de envios"),
+ * which says what every passage of the file is about. The excerpts keep the passage's own text.
+ */
+export function searchableText(fileName: string, text: string): string {
+  const title = fileName.replace(/\.[^.]+$/, '').replace(/[-_.]+/g, ' ');
+  return `${title}\n${text}`;
 }

@@ -6,7 +6,7 @@ import type { Logger } from '../../../platform/logger/logger.ts';
 import type { JobQueue } from '../../../platform/queue/job-queue.ts';
 import { defineJob, type JobContext } from '../../../platform/queue/job-definition.ts';
 import { AiModelError, type AiModel } from '../model/model-port.ts';
-import { chunkText } from './chunking.ts';
+import { chunkText, searchableText } from './chunking.ts';
 import { featureCounts } from './spanish-words.ts';
 import { unitVector } from './vector-ranking.ts';
 
@@ -39,7 +39,7 @@ export interface KnowledgeIndexDeps {
 const filePayload = z.object({ tenantId: z.uuid(), filePath: z.string().min(1) });
 
 /** The distinct word features of a passage: what the lexical half's index (`terms && …`) looks up. */
-const termsOf = (text: string) => [...featureCounts(text).keys()];
+const termsOf = (fileName: string, text: string) => [...featureCounts(searchableText(fileName, text)).keys()];
 
 /**
  * Learns which embedding model answers (its id names the vectors), once per process: a one-word call. A model change
@@ -59,7 +59,7 @@ const learntModelIds = new WeakMap<AiModel, Promise<string>>();
 const notEmbeddedBy = (modelId: string): SQL => sql`${knowledgeChunks.embeddingModel} is distinct from ${modelId}`;
 
 /**
- * The knowledge index of the column assistants' files (docs/decisions/0027). A file is cut into overlapping passages
+ * The knowledge index of the column assistants' files (docs/decisions/0029). A file is cut into overlapping passages
  * with their word features at once, inside the upload, so the lexical half finds it as soon as the upload answers;
  * the vectors come from the embedding job, which may wait on a slow provider, and the file shows `indexing` meanwhile.
  */
@@ -158,7 +158,7 @@ async function writePassages(
           fileName: file.fileName,
           position: start + offset,
           text,
-          terms: termsOf(text),
+          terms: termsOf(file.fileName, text),
         })),
       );
     }
@@ -185,13 +185,13 @@ export async function embedKnowledgeFile(deps: KnowledgeIndexDeps, file: { tenan
       const current = await embeddingModelId(model);
       for (;;) {
         const batch = await deps.db
-          .select({ id: knowledgeChunks.id, text: knowledgeChunks.text })
+          .select({ id: knowledgeChunks.id, fileName: knowledgeChunks.fileName, text: knowledgeChunks.text })
           .from(knowledgeChunks)
           .where(and(eq(knowledgeChunks.tenantId, file.tenantId), eq(knowledgeChunks.filePath, file.filePath), notEmbeddedBy(current)))
           .orderBy(asc(knowledgeChunks.position))
           .limit(EMBED_BATCH);
         if (batch.length === 0) break;
-        const answer = await model.embed({ texts: batch.map((chunk) => chunk.text), purpose: 'document' });
+        const answer = await model.embed({ texts: batch.map((chunk) => searchableText(chunk.fileName, chunk.text)), purpose: 'document' });
         if (answer.vectors.length !== batch.length)
           throw new AiModelError('rejected', `el modelo devolvió ${answer.vectors.length} vectores para ${batch.length} textos`);
         if (answer.model !== current) throw new AiModelError('rejected', `el modelo de vectores cambió de ${current} a ${answer.model}`);

@@ -33,14 +33,21 @@ interface Passage {
   text: string;
 }
 
-/** Two neighbouring passages as one text: the start the second repeats of the first is kept once. */
-function joinNeighbours(first: string, second: string): string {
+/** `second` after the end of `first` it repeats (whole lines), or undefined when it repeats none. */
+function afterOverlap(first: string, second: string): string | undefined {
   for (let length = Math.min(first.length, second.length, CHUNK_OVERLAP_CHARS); length > 0; length--) {
-    if ((length === second.length || second[length] === '\n') && first.endsWith(second.slice(0, length))) {
-      return length === second.length ? first : `${first}${second.slice(length)}`;
-    }
+    if ((length === second.length || second[length] === '\n') && first.endsWith(second.slice(0, length))) return second.slice(length);
   }
-  return `${first}\n${second}`;
+  return undefined;
+}
+
+/** Two neighbouring passages as one text: what the second repeats of the first (its section's heading, the overlap) is kept once. */
+function joinNeighbours(first: string, second: string): string {
+  const firstLineEnd = second.indexOf('\n');
+  const heading = firstLineEnd > 0 ? second.slice(0, firstLineEnd) : undefined;
+  const rest = heading !== undefined && first.includes(heading) ? second.slice(firstLineEnd + 1) : second;
+  const added = afterOverlap(first, rest) ?? afterOverlap(first, second) ?? `\n${rest}`;
+  return `${first}${added}`;
 }
 
 /** The chosen passages as excerpts: neighbours of a file joined, each excerpt placed by its best-ranked passage. */
@@ -82,7 +89,7 @@ export interface KnowledgeSearchDeps {
 }
 
 /**
- * The knowledge search (docs/decisions/0027): the column's files whole when they all fit the budget; otherwise the
+ * The knowledge search (docs/decisions/0029): the column's files whole when they all fit the budget; otherwise the
  * passages the lexical half (BM25 over word features) and the vector half (cosine to the customer's words' vector,
  * the current embedding model's only) rank, fused by reciprocal rank, as many as the budget holds.
  */

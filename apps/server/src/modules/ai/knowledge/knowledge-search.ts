@@ -22,6 +22,6 @@ export type RetrievalStrategy = 'hybrid' | 'lexical' | 'vector';
 
 /**
  * The column's files whole when they all fit the budget, otherwise their passages nearest the customer's words
- * (docs/decisions/0027); never another company's.
+ * (docs/decisions/0029); never another company's.
  */
 export type KnowledgeSearch = (db: Db, query: KnowledgeQuery) => Promise<KnowledgeExcerpt[]>;

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { knowledgeChunks } from '../../../../db/schema/index.ts';
 import { type Db, queryRows } from '../../../platform/db/database.ts';
+import { searchableText } from './chunking.ts';
 import { featureCounts, featureWeight } from './spanish-words.ts';
 
 /** BM25's usual constants: how fast repeats stop counting, and how much a long passage is discounted. */
@@ -15,7 +16,7 @@ export interface LexicalHit {
 }
 
 /**
- * The passages (of `scope`) that share word features with the query, ranked by BM25 (docs/decisions/0027): a
+ * The passages (of `scope`) that share word features with the query, ranked by BM25 (docs/decisions/0029): a
  * feature found in few passages weighs more, a shared stem more than a shared start of a word. The database finds
  * the passages holding any of the query's features through the `terms` index, which are also all the passages that
  * count towards a feature's rarity, so the scores are exact over the files; the counting runs here, the same on
@@ -31,12 +32,12 @@ export async function lexicalRanking(db: Db, scope: SQL, query: string, limit: n
   const passages = Number(stats?.passages ?? 0);
   const averageLength = Number(stats?.average ?? 0) || 1;
   if (passages === 0) return [];
-  const rows = await queryRows<{ id: string; text: string; position: number }>(
+  const rows = await queryRows<{ id: string; fileName: string; text: string; position: number }>(
     db,
-    sql`select ${knowledgeChunks.id} as id, ${knowledgeChunks.text} as text, ${knowledgeChunks.position} as position from ${knowledgeChunks}
+    sql`select ${knowledgeChunks.id} as id, ${knowledgeChunks.fileName} as "fileName", ${knowledgeChunks.text} as text, ${knowledgeChunks.position} as position from ${knowledgeChunks}
         where ${scope} and ${knowledgeChunks.terms} && ${`{${asked.map(arrayElement).join(',')}}`}::text[]`,
   );
-  const counted = rows.map((row) => ({ row, counts: featureCounts(row.text) }));
+  const counted = rows.map((row) => ({ row, counts: featureCounts(searchableText(row.fileName, row.text)) }));
   const holding = new Map<string, number>();
   for (const { counts } of counted) for (const feature of asked) if (counts.has(feature)) holding.set(feature, (holding.get(feature) ?? 0) + 1);
   const rarity = (feature: string) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chunkText } from './chunking.ts';
+import { chunkText, isHeading, searchableText } from './chunking.ts';
 import { excerptsWithinBudget, fuseRankings } from './knowledge-retrieval.ts';
-import { contentWords, featureCounts, fold, stem } from './spanish-words.ts';
+import { contentWords, featureCounts, fold, soundOf, stem } from './spanish-words.ts';
 
 describe('reading Spanish words', () => {
   it('folds case, accents and ñ', () => {
@@ -16,6 +16,22 @@ describe('reading Spanish words', () => {
     expect(['devolucion', 'devoluciones'].map(stem)).toEqual(['devolu', 'devolu']);
     // Short words and numbers stay as they are.
     expect(['mes', 'sol', '745', '2x1'].map(stem)).toEqual(['mes', 'sol', '745', '2x1']);
+  });
+
+  it('spells a word as it sounds, so WhatsApp spelling meets the written word', () => {
+    const pairs = [
+      ['sierran', 'cierran'],
+      ['kuesta', 'cuesta'],
+      ['bale', 'vale'],
+      ['yantas', 'llantas'],
+      ['aseptan', 'aceptan'],
+      ['recojer', 'recoger'],
+      ['ora', 'hora'],
+    ];
+    for (const [written, meant] of pairs) expect(soundOf(written!)).toBe(soundOf(meant!));
+    expect(soundOf('guerra')).toBe('gera');
+    expect(soundOf('chico')).toBe('chiko');
+    expect(featureCounts('kuesta').has(`f:${stem(soundOf('cuesta'))}`)).toBe(true);
   });
 
   it('drops the words every question holds and keeps the ones that say what is asked', () => {
@@ -60,6 +76,17 @@ describe('cutting a file into passages', () => {
     expect(chunks.join(' ')).toContain('palabra119');
     const firstEnd = chunks[0]!.split(' ').at(-1)!;
     expect(chunks[1]!.split('\n')[0]).toContain(firstEnd);
+  });
+
+  it("starts a passage inside a section with the section's heading", () => {
+    expect(['## Envíos', 'TALLER Y SERVICIO', 'Hoja Precios:'].every(isHeading)).toBe(true);
+    expect(['Abrimos a las 9.', 'Sábados 10:00 a 19:00', '- Café'].some(isHeading)).toBe(false);
+    const lines = Array.from({ length: 20 }, (_, index) => `Servicio ${index}: ajuste con revisión completa.`);
+    const chunks = chunkText(['TALLER', ...lines, 'CAFÉ', 'Espresso doble: 42 pesos.'].join('\n'), 200, 40);
+    expect(chunks.length).toBeGreaterThan(3);
+    for (const chunk of chunks.slice(1, -1)) expect(chunk.startsWith('TALLER\n')).toBe(true);
+    expect(chunks.at(-1)).toContain('CAFÉ\nEspresso doble');
+    expect(searchableText('politica-de-envios.md', 'Texto')).toBe('politica de envios\nTexto');
   });
 
   it('leaves a short text in one passage', () => {

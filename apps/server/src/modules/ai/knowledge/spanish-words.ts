@@ -1,5 +1,5 @@
 /**
- * How the knowledge search reads Spanish words (docs/decisions/0027): lower case with accents folded, the words that
+ * How the knowledge search reads Spanish words (docs/decisions/0029): lower case with accents folded, the words that
  * carry no meaning dropped, and a light stem that strips plural and verb endings, so "abren", "abrimos" and "abrir"
  * meet at "abr" where PostgreSQL's Spanish stemmer leaves "abren" and "abrim" apart. The same functions read the
  * passages when they are indexed and the customer's words when they are searched, so both sides always agree.
@@ -33,32 +33,20 @@ export function isStopword(word: string): boolean {
   return STOPWORDS.has(word);
 }
 
-// Longest first: the first ending that leaves a stem of at least 3 letters is taken away.
+/** Verb endings that end in "s" (2nd persons, 1st plural), taken before the plural. */
+const ENDINGS_WITH_S = ['ariamos', 'eriamos', 'iriamos', 'abamos', 'aremos', 'eremos', 'iremos', 'amos', 'emos', 'imos', 'ais', 'eis', 'aste', 'iste'];
+/** Noun, participle, gerund and verb endings, taken after the plural; longest first. */
 const ENDINGS = [
-  'aciones',
-  'iciones',
-  'amientos',
-  'imientos',
   'amiento',
   'imiento',
-  'aremos',
-  'eremos',
-  'iremos',
-  'abamos',
+  'acion',
+  'icion',
+  'cion',
   'iendo',
   'ieron',
   'ando',
   'aron',
-  'amos',
-  'emos',
-  'imos',
   'aban',
-  'ados',
-  'adas',
-  'idos',
-  'idas',
-  'ciones',
-  'cion',
   'ado',
   'ada',
   'ido',
@@ -69,29 +57,59 @@ const ENDINGS = [
   'ir',
   'an',
   'en',
-  'as',
-  'es',
-  'os',
   'a',
   'e',
+  'i',
   'o',
-  's',
 ];
 
 /**
- * A light Spanish stem of a folded word: the longest plural or verb ending that leaves at least 3 letters. Crude on
- * purpose: it over-joins a few words ("abril" stays, "abre" → "abr"), which the prefix features and the ranking's
- * weights absorb; a dictionary stemmer would need a dictionary.
+ * A light Spanish stem of a folded word: a verb ending in "s", else the plural, then the longest noun or verb ending
+ * that leaves at least 3 letters ("abren", "abrimos", "abrir" → "abr"; "horario", "horarios" → "horari"). Crude on
+ * purpose: it joins a few unrelated words and leaves the future, the conditional and irregular verbs apart (an ending
+ * like "-ará" would also cut "repara" from "reparar"), which the sound and prefix features and the ranking's weights
+ * absorb; a dictionary stemmer would need a dictionary.
  */
 export function stem(word: string): string {
-  if (word.length <= 3 || /^\d/.test(word)) return word;
-  for (const ending of ENDINGS) {
+  if (word.length <= 3 || /\d/.test(word)) return word;
+  for (const ending of ENDINGS_WITH_S) {
     if (word.endsWith(ending) && word.length - ending.length >= 3) return word.slice(0, -ending.length);
   }
-  return word;
+  let singular = word;
+  if (word.length > 4 && /[^aeiou]es$/.test(word)) singular = word.slice(0, -2);
+  else if (/[aeiou]s$/.test(word)) singular = word.slice(0, -1);
+  for (const ending of ENDINGS) {
+    if (singular.endsWith(ending) && singular.length - ending.length >= 3) return singular.slice(0, -ending.length);
+  }
+  return singular;
 }
 
-/** A word's searchable features, each with its weight: its stem, and its first 4 letters for near forms ("hora", "horario"). */
+/**
+ * A folded word as it sounds in Spanish, so WhatsApp spelling meets the written word: b/v, c/s/z, c/k/qu, g/j before
+ * e and i, ll/y and a silent h each become one letter, and doubled letters one ("sierran" and "cierran" → "sieran",
+ * "kuesta" and "cuesta" → "kuesta", "yantas" and "llantas" → "yantas").
+ */
+export function soundOf(word: string): string {
+  // Digits stand in for "ch" and a hard "gu" while the other rules run; a word reaching here has no digits.
+  return word
+    .replace(/ch/g, '0')
+    .replace(/h/g, '')
+    .replace(/ll/g, 'y')
+    .replace(/qu(?=[ei])/g, 'k')
+    .replace(/gu(?=[ei])/g, '1')
+    .replace(/g(?=[ei])/g, 'j')
+    .replace(/c(?=[ei])/g, 's')
+    .replace(/[cq]/g, 'k')
+    .replace(/z/g, 's')
+    .replace(/v/g, 'b')
+    .replace(/w/g, 'u')
+    .replace(/y(?![aeiou])/g, 'i')
+    .replace(/(.)\1+/g, '$1')
+    .replace(/0/g, 'ch')
+    .replace(/1/g, 'g');
+}
+
+/** A word's searchable features: its stem, the stem of its sound, and its first 4 letters for near forms ("hora", "horario"). */
 export interface WordFeature {
   feature: string;
   weight: number;
@@ -99,6 +117,8 @@ export interface WordFeature {
 
 /** How much a shared 4-letter start counts next to a shared stem: near words match, exact ones match better. */
 export const PREFIX_WEIGHT = 0.5;
+/** A shared sound counts besides the stem: a misspelt word finds its word at this weight, a well-spelt one gets both. */
+export const SOUND_WEIGHT = 0.5;
 
 /** The content words of a text (folded, no stopwords, 2 letters or more, or any number). */
 export function contentWords(text: string): string[] {
@@ -107,7 +127,9 @@ export function contentWords(text: string): string[] {
 
 export function wordFeatures(word: string): WordFeature[] {
   const features: WordFeature[] = [{ feature: `s:${stem(word)}`, weight: 1 }];
-  if (word.length >= 4 && !/^\d/.test(word)) features.push({ feature: `p:${word.slice(0, 4)}`, weight: PREFIX_WEIGHT });
+  if (/\d/.test(word)) return features;
+  features.push({ feature: `f:${stem(soundOf(word))}`, weight: SOUND_WEIGHT });
+  if (word.length >= 4) features.push({ feature: `p:${word.slice(0, 4)}`, weight: PREFIX_WEIGHT });
   return features;
 }
 
@@ -120,5 +142,7 @@ export function featureCounts(text: string): Map<string, number> {
   return counts;
 }
 
-/** What a feature weighs: a shared stem counts fully, a shared start of a word only in part. */
-export const featureWeight = (feature: string) => (feature.startsWith('p:') ? PREFIX_WEIGHT : 1);
+const WEIGHTS: Record<string, number> = { s: 1, f: SOUND_WEIGHT, p: PREFIX_WEIGHT };
+
+/** What a feature weighs: a shared stem counts fully, a shared sound or start of a word only in part. */
+export const featureWeight = (feature: string) => WEIGHTS[feature[0]!] ?? 1;

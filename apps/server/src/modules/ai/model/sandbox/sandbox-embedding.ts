@@ -1,9 +1,9 @@
-import { contentWords, foldedWords, stem } from '../../knowledge/spanish-words.ts';
+import { contentWords, foldedWords, soundOf, stem } from '../../knowledge/spanish-words.ts';
 import type { AiEmbeddingRequest, AiEmbeddings } from '../model-port.ts';
 import { CONCEPTS } from './concept-lexicon.ts';
 
 /**
- * The sandbox model's embeddings (docs/decisions/0027): deterministic, offline, and cheap, so the whole knowledge
+ * The sandbox model's embeddings (docs/decisions/0029): deterministic, offline, and cheap, so the whole knowledge
  * path (indexing, vectors in the database, hybrid search) runs without a key. Each text becomes a bag of features
  * hashed into a fixed number of dimensions (feature hashing, signed to cancel collisions on average): its words'
  * stems, their first 4 letters and their letter trigrams (near spellings and forms), and the concepts of the
@@ -12,25 +12,37 @@ import { CONCEPTS } from './concept-lexicon.ts';
 export const SANDBOX_EMBEDDING_MODEL_ID = 'embudo-sandbox-embed-v1';
 export const SANDBOX_EMBEDDING_DIMENSIONS = 512;
 
-const WEIGHTS = { stem: 1, prefix: 0.5, trigram: 0.2, concept: 1.5 } as const;
+const WEIGHTS = { stem: 1, sound: 0.5, prefix: 0.5, trigram: 0.2, concept: 3 } as const;
 
-/** Stem → the concepts it belongs to. */
-const conceptsByStem: ReadonlyMap<string, readonly string[]> = (() => {
-  const byStem = new Map<string, string[]>();
+/**
+ * What a word is looked up by in the lexicon: the stem of its sound, so forms and misspellings meet; a stem shorter
+ * than 4 letters would join unrelated words ("mesa" and "mes"), so a short word is looked up whole, plural or not.
+ */
+function conceptKey(word: string): string {
+  const sound = soundOf(word);
+  const key = stem(sound);
+  return key.length >= 4 ? key : sound.replace(/(?<=...)s$/, '');
+}
+
+/** Lexicon key → the concepts it belongs to. */
+const conceptsByKey: ReadonlyMap<string, readonly string[]> = (() => {
+  const byKey = new Map<string, string[]>();
   for (const [concept, words] of Object.entries(CONCEPTS)) {
     for (const word of words.split(/\s+/).filter(Boolean)) {
-      const key = stem(word);
-      const concepts = byStem.get(key) ?? [];
+      const key = conceptKey(word);
+      const concepts = byKey.get(key) ?? [];
       if (!concepts.includes(concept)) concepts.push(concept);
-      byStem.set(key, concepts);
+      byKey.set(key, concepts);
     }
   }
-  return byStem;
+  return byKey;
 })();
 
 /** The lexicon's concepts a text's words belong to, each once per word (question words count: "¿dónde?" asks for a place). */
 export function conceptsOf(text: string): string[] {
-  return foldedWords(text).flatMap((word) => conceptsByStem.get(stem(word)) ?? []);
+  return foldedWords(text)
+    .filter((word) => !/\d/.test(word))
+    .flatMap((word) => conceptsByKey.get(conceptKey(word)) ?? []);
 }
 
 /** FNV-1a, 32 bits: the same number for the same feature on every machine. */
@@ -48,6 +60,7 @@ function features(text: string): Map<string, number> {
   const add = (feature: string, weight: number) => weights.set(feature, (weights.get(feature) ?? 0) + weight);
   for (const word of contentWords(text)) {
     add(`s:${stem(word)}`, WEIGHTS.stem);
+    if (!/\d/.test(word)) add(`f:${stem(soundOf(word))}`, WEIGHTS.sound);
     if (word.length >= 4) add(`p:${word.slice(0, 4)}`, WEIGHTS.prefix);
     const padded = `_${word}_`;
     for (let index = 0; index + 3 <= padded.length; index++) add(`t:${padded.slice(index, index + 3)}`, WEIGHTS.trigram);
