@@ -31,6 +31,7 @@ const benches = [
   'board-load',
   'realtime-fanout',
   'ai-answer',
+  'knowledge-recall',
   // PostgreSQL vacuums and analyzes in workers of its own; the embedded database's upkeep holds the server's thread.
   ...(server ? ['scale-out'] : ['embedded-upkeep']),
 ].filter((name) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY.split(',').some((word) => name.includes(word.trim())));

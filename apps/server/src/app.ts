@@ -36,7 +36,15 @@ import type { FakeMetaCloud } from './messaging-providers/sandbox/fake-meta-clou
 import { internalUrl, setUpMessaging } from './messaging.ts';
 import { adminPlugin, resolveAdminSession } from './modules/admin/index.ts';
 import { agendaPlugin } from './modules/agenda/index.ts';
-import { aiPlugin, createAiModel, indexKnowledgeFile, KnowledgeReader, searchKnowledge, type AiModel, type AiModelSettings } from './modules/ai/index.ts';
+import {
+  aiPlugin,
+  createAiModel,
+  createKnowledgeIndex,
+  createKnowledgeSearch,
+  KnowledgeReader,
+  type AiModel,
+  type AiModelSettings,
+} from './modules/ai/index.ts';
 import {
   authPlugin,
   defaultSessionLifetime,
@@ -240,6 +248,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // Knowledge files are parsed on a thread of their own: a large PDF is seconds of CPU.
   const knowledgeReader = new KnowledgeReader();
   app.addHook('onClose', async () => knowledgeReader.stop());
+  // Indexed inside the upload (passages and word features), vectors by a job; the ai plugin registers its jobs.
+  const knowledgeIndex = createKnowledgeIndex({ db, model: aiModel, log: options.logger }, queue);
+  const knowledgeSearch = createKnowledgeSearch({ model: aiModel, log: options.logger });
 
   // ---- Modules, bottom layer first; the options after the context are the ports a module gets from another ----
   await app.register(templatesPlugin, { ...context, lines });
@@ -247,14 +258,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...context,
     columnBots: columnBotsOf(db),
     archiveLanding: waitingRoomArchive(db),
-    toolFiles: { read: knowledgeReader.read, index: (file) => indexKnowledgeFile(db, file) },
+    toolFiles: { read: knowledgeReader.read, index: knowledgeIndex.indexFile, states: knowledgeIndex.fileStates },
   });
   await app.register(usersPlugin, { ...context, revokeSessions: revokeAllSessions });
   await app.register(authPlugin, { ...context, throttle: options.throttle });
   await app.register(chatsPlugin, { ...context, outbound, runJobs: options.runJobs });
   await app.register(agendaPlugin, context);
   await app.register(autobotPlugin, { ...context, outbound });
-  await app.register(aiPlugin, { ...context, model: aiModel, outbound, knowledge: searchKnowledge });
+  await app.register(aiPlugin, { ...context, model: aiModel, outbound, knowledge: knowledgeSearch, knowledgeIndex });
   await app.register(botsPlugin, {
     ...context,
     outbound,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { cards } from './messaging.ts';
 import { tenants } from './tenancy.ts';
 
@@ -32,8 +32,32 @@ export const aiUsage = pgTable(
 );
 
 /**
- * A column assistant's knowledge file, split into passages searched with PostgreSQL full-text search in Spanish
- * (issue 15 item 3). Looked up by the file paths the column's config names, always within one company.
+ * A column assistant's knowledge file as it was read (issue 44): its whole text, which goes into the assistant's
+ * context as it is when the column's files fit the knowledge budget, and where its indexing stands for the dialog
+ * (indexing while its passages get their vectors, indexed, or error with the reason). One per company and path.
+ */
+export const knowledgeFiles = pgTable(
+  'knowledge_files',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    filePath: text('file_path').notNull(),
+    fileName: text('file_name').notNull(),
+    text: text('text').notNull(),
+    passages: integer('passages').notNull(),
+    state: text('state', { enum: ['indexing', 'indexed', 'error'] }).notNull(),
+    error: text('error'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.filePath] })],
+);
+
+/**
+ * A knowledge file's passages (overlapping), found by the customer's words (docs/decisions/0030): `terms` are the
+ * passage's word features (folded stems and word starts) for the lexical half, `embedding` its vector from the
+ * embedding model named in `embedding_model` for the vector half (null until the indexing job made it). Looked up by
+ * the file paths the column's config names, always within one company.
  */
 export const knowledgeChunks = pgTable(
   'knowledge_chunks',
@@ -48,12 +72,15 @@ export const knowledgeChunks = pgTable(
     fileName: text('file_name').notNull(),
     position: integer('position').notNull(),
     text: text('text').notNull(),
+    terms: text('terms')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    embedding: real('embedding').array(),
+    embeddingModel: text('embedding_model'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    index('knowledge_chunks_file_idx').on(t.tenantId, t.filePath),
-    index('knowledge_chunks_search_idx').using('gin', sql`to_tsvector('spanish', ${t.text})`),
-  ],
+  (t) => [index('knowledge_chunks_file_idx').on(t.tenantId, t.filePath), index('knowledge_chunks_terms_idx').using('gin', t.terms)],
 );
 
 /**

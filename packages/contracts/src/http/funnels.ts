@@ -143,6 +143,19 @@ const columnFileToolResponse = z.object({
  */
 export const toolUploadResponse = columnFileToolResponse;
 export type ToolUpload = z.infer<typeof toolUploadResponse>;
+/**
+ * Issue 44: GET /api/columns/{id}/tools/files, each of the column assistant's knowledge files with where its
+ * indexing stands (indexing while its passages get their vectors; error says why).
+ */
+export const toolFileStateResponse = z.object({
+  filePath: z.string(),
+  fileName: z.string(),
+  state: z.enum(['indexing', 'indexed', 'error']),
+  passages: z.number().int(),
+  error: z.string().optional(),
+});
+export type ToolFileState = z.infer<typeof toolFileStateResponse>;
+export const toolFileStatesResponse = z.array(toolFileStateResponse);
 
 // Answers (spec 01 §3 Funnel, Column, Card). Plain shapes: a response schema only describes what the server sends.
 

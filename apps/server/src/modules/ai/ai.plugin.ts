@@ -7,7 +7,7 @@ import { recordAiUsage } from '../usage/index.ts';
 import { createAssistantListeners } from './assistant/assistant.listeners.ts';
 import { type AssistantConversation, createAnswerJob } from './assistant/assistant.service.ts';
 import { copilotRoutes } from './copilot/copilot.routes.ts';
-import { restrictKnowledgeFiles } from './knowledge/knowledge-index.ts';
+import { type KnowledgeIndex, KNOWLEDGE_UPKEEP_EVERY_MS, restrictKnowledgeFiles } from './knowledge/knowledge-index.ts';
 import type { KnowledgeSearch } from './knowledge/knowledge-search.ts';
 import type { AiModel } from './model/model-port.ts';
 import { assistantTools } from './tools/assistant-tools.ts';
@@ -20,6 +20,8 @@ export interface AiPluginOptions extends AppContext {
   /** The chats module's outbox, through which the assistant answers as sender `ai` (and schedules messages). */
   outbound: ScheduleDeps;
   knowledge: KnowledgeSearch;
+  /** Its jobs (passages' vectors, the upkeep) are registered here. */
+  knowledgeIndex: Pick<KnowledgeIndex, 'embedJob' | 'upkeepJob'>;
 }
 
 /** The AI assistant (issue 15): column assistant answers, voice-note transcripts and the agent's copilot. */
@@ -33,6 +35,8 @@ export const aiPlugin: FastifyPluginAsync<AiPluginOptions> = async (app, options
   const assistant = { db, log, clock, model, outbound, chatEvents, boardEvents, knowledge, toolsFor, ledgerFor };
   const job = createAnswerJob(assistant);
   queue.register(job);
+  queue.register(options.knowledgeIndex.embedJob);
+  queue.every(options.knowledgeIndex.upkeepJob, KNOWLEDGE_UPKEEP_EVERY_MS);
   for (const listener of createAssistantListeners({ ...assistant, queue, job })) domainEvents.register(listener);
   const voiceNotes = createVoiceNoteListeners({
     db,

@@ -3,7 +3,10 @@ export { createAiModel, type AiModelSettings, type AiProvider } from './model/cr
 export { answerSandboxGeminiRequest, createSandboxAiModel, SANDBOX_LABEL } from './model/sandbox/sandbox-gemini.ts';
 export { aiPlugin } from './ai.plugin.ts';
 export { type AssistantConversation } from './assistant/assistant.service.ts';
-export { type KnowledgeExcerpt, type KnowledgeQuery, type KnowledgeSearch } from './knowledge/knowledge-search.ts';
-export { indexKnowledgeFile, searchKnowledge } from './knowledge/knowledge-index.ts';
+export { type KnowledgeExcerpt, type KnowledgeQuery, type KnowledgeSearch, type RetrievalStrategy } from './knowledge/knowledge-search.ts';
+export { createKnowledgeIndex, embedKnowledgeFile, type KnowledgeFileState, type KnowledgeIndex } from './knowledge/knowledge-index.ts';
+export { fold } from './knowledge/spanish-words.ts';
+export { assistantInstructions, KNOWLEDGE_BUDGET_CHARS } from './assistant/conversation-context.ts';
+export { createKnowledgeSearch } from './knowledge/knowledge-retrieval.ts';
 export { KnowledgeReader } from './knowledge/knowledge-reader.ts';
 export { flowTools, type FlowToolServices, webhookTool } from './tools/flow-tools.ts';

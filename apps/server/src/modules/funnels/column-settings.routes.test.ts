@@ -280,6 +280,7 @@ describe('column assistant', () => {
     const together = new Promise<void>((resolve) => (allArrived = resolve));
     const toolFiles: ToolFileKnowledge = {
       read: async ({ data }) => ({ extension: 'txt', text: data.toString() }),
+      states: async () => [],
       index: async () => {
         arrived += 1;
         if (arrived === uploads) allArrived();

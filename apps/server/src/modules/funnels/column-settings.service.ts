@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import {
   type ColumnFileTool,
+  fileTools,
   type GeminiConfig,
   geminiConfigSchema,
   MAX_COLUMN_TOOLS,
   TOO_MANY_TOOLS,
   TOOL_FILE_MAX_BYTES,
+  type ToolFileState,
 } from '@embudo/contracts/http/funnels';
 import { TEXT_LIMITS, withoutForbiddenCharacters } from '@embudo/contracts/text';
 import { boardColumns, columnTemplates, quickReplies } from '../../../db/schema/index.ts';
@@ -108,6 +110,8 @@ export async function assignTemplates(scope: Scope, columnId: string, templateId
 export interface ToolFileKnowledge {
   read(upload: { fileName: string; data: Buffer }): Promise<{ extension: string; text: string }>;
   index(file: { tenantId: string; filePath: string; fileName: string; text: string }): Promise<unknown>;
+  /** Where each file's indexing stands (the dialog shows it); a path never indexed for this company is left out. */
+  states(tenantId: string, filePaths: string[]): Promise<ToolFileState[]>;
 }
 
 /**
@@ -156,4 +160,14 @@ function requireRoomForATool(config: GeminiConfig | null) {
 function toolFileName(sent: string) {
   const base = withoutForbiddenCharacters(sent.split(/[\\/]/).pop() ?? '').trim();
   return base.slice(0, TEXT_LIMITS.fileName) || TOOL_FILE_FALLBACK_NAME;
+}
+
+/**
+ * Issue 44: the column assistant's knowledge files with where their indexing stands, for the dialog. Only files the
+ * column names, and only this company's: a path another company indexed is not this column's file.
+ */
+export async function toolFileStates(scope: Scope & { toolFiles: ToolFileKnowledge }, columnId: string): Promise<ToolFileState[]> {
+  const column = await writableColumn(scope, columnId);
+  const filePaths = column.geminiConfig ? fileTools(column.geminiConfig.tools).map((tool) => tool.filePath) : [];
+  return scope.toolFiles.states(scope.tenantId, [...new Set(filePaths)]);
 }

@@ -29,6 +29,7 @@ import {
   quickReplyListResponse,
   quickReplyResponse,
   toggleColumnCardsAiResponse,
+  toolFileStatesResponse,
   toolUploadResponse,
 } from '@embudo/contracts/http/funnels';
 import { noContent } from '@embudo/contracts/http/common';
@@ -152,6 +153,10 @@ export const funnelsRoutes: FastifyPluginAsyncZod<FunnelsRoutesOptions> = async 
     if (!upload) throw badRequest(settings.TOOL_FILE_MISSING);
     return reply.status(201).send(await settings.uploadToolFile({ ...scope, storage, toolFiles }, request.params.id, upload));
   });
+
+  app.get('/columns/:id/tools/files', { schema: { params: columnParams, response: { 200: toolFileStatesResponse } } }, async (request) =>
+    settings.toolFileStates({ ...(await scopeOf(request)), toolFiles }, request.params.id),
+  );
 
   app.post('/card/move', { schema: { body: moveCardRequest, response: { 200: cardSummaryResponse } } }, async (request) =>
     edit.moveCard(await scopeOf(request), request.body.cardId, request.body.targetColumnId),

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { vector } from '@electric-sql/pglite-pgvector';
 import { PGlite, types, type PGliteOptions, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -309,6 +310,9 @@ export async function openPostgres(
 
 const embeddedDatabases = new WeakSet<object>();
 
+/** pgvector, which the knowledge search uses for its vectors (docs/decisions/0030); its migration installs it. */
+const EMBEDDED_EXTENSIONS = { vector };
+
 /** A database opened by `openPglite`: PostgreSQL inside this process, without autovacuum (platform/maintenance). */
 export function isEmbedded(db: Db): boolean {
   return embeddedDatabases.has(db);
@@ -334,9 +338,9 @@ export async function openPglite(dataDir: string | undefined, options: { backgro
   if (dataDir) {
     fs.mkdirSync(dataDir, { recursive: true });
     releaseLock = acquireDataDirLock(dataDir);
-    client = new GatedPGlite({ dataDir: path.join(dataDir, 'pg') });
+    client = new GatedPGlite({ dataDir: path.join(dataDir, 'pg'), extensions: EMBEDDED_EXTENSIONS });
   } else {
-    client = new GatedPGlite({ loadDataDir: options.inMemoryFrom });
+    client = new GatedPGlite({ loadDataDir: options.inMemoryFrom, extensions: EMBEDDED_EXTENSIONS });
   }
   try {
     await client.waitReady;

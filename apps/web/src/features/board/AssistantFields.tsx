@@ -6,9 +6,10 @@ import {
   fileTools,
   type GeminiConfig,
   geminiConfigSchema,
+  type ToolFileState,
   webhookTools,
 } from '@embudo/contracts/http/funnels';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { Button } from '../../shared/ui/Button.tsx';
@@ -136,12 +137,14 @@ export interface ToolFileUploads {
 
 function useToolFileUploads(columnId: string, onUploaded: (tool: ColumnFileTool) => void): ToolFileUploads {
   const toast = useToast();
+  const queryClient = useQueryClient();
   const [pending, setPending] = useState(0);
   const [refusals, setRefusals] = useState<string[]>([]);
   const uploadOne = async (file: File) => {
     setPending((count) => count + 1);
     try {
       onUploaded(await boardApi.uploadToolFile(columnId, file));
+      void queryClient.invalidateQueries({ queryKey: toolFileStatesKey(columnId) });
       toast.success('Archivo de herramienta subido exitosamente.');
     } catch (error) {
       // The toast says what spec 01 says; the dialog keeps why this file could not be read.
@@ -161,20 +164,55 @@ function useToolFileUploads(columnId: string, onUploaded: (tool: ColumnFileTool)
   };
 }
 
+/** How often the dialog asks again while a file is still being indexed. */
+const INDEXING_POLL_MS = 3_000;
+
+export const toolFileStatesKey = (columnId: string) => ['tool-file-states', columnId];
+
+/** Issue 44: where each saved knowledge file's indexing stands, asked again while one is still indexing. */
+function useToolFileStates(columnId: string) {
+  const query = useQuery({
+    queryKey: toolFileStatesKey(columnId),
+    queryFn: () => boardApi.toolFileStates(columnId),
+    refetchInterval: (current) => (current.state.data?.some((file) => file.state === 'indexing') ? INDEXING_POLL_MS : false),
+  });
+  return new Map((query.data ?? []).map((file) => [file.filePath, file]));
+}
+
+function ToolFileStateLabel({ file }: { file: ToolFileState | undefined }) {
+  if (!file) return null;
+  const passages = `${file.passages} ${file.passages === 1 ? 'pasaje' : 'pasajes'}`;
+  if (file.state === 'error') {
+    return (
+      <p data-testid="tool-file-state" className="text-xs text-rose-700">
+        Error al indexar: {file.error}
+      </p>
+    );
+  }
+  return (
+    <p data-testid="tool-file-state" className="text-xs text-slate-500">
+      {file.state === 'indexed' ? `Indexado · ${passages}` : `Indexando… · ${passages}`}
+    </p>
+  );
+}
+
 /**
  * The assistant's tools: knowledge files (upload PDF, DOCX, XLSX, CSV, TXT, JSON or MD files, several at once, say
  * what each is for, remove one) and the company's webhooks it may call. Every change is a functional update of the list.
  */
 export function ToolFilesEditor({
+  columnId,
   tools: allTools,
   onChange,
   uploads,
 }: {
+  columnId: string;
   tools: ColumnTool[];
   onChange: (update: ToolsUpdate) => void;
   uploads: ToolFileUploads;
 }) {
   const tools = fileTools(allTools);
+  const states = useToolFileStates(columnId);
   const input = useRef<HTMLInputElement>(null);
 
   return (
@@ -201,6 +239,7 @@ export function ToolFilesEditor({
                 Quitar
               </Button>
             </div>
+            <ToolFileStateLabel file={states.get(tool.filePath)} />
             <input
               aria-label={`Propósito de ${tool.fileName}`}
               value={tool.purpose}

@@ -93,7 +93,7 @@ export function ColumnBotDialog({ column, onSaved, onClose }: { column: BoardCol
             <AssistantGeneralFields value={draft} onChange={setDraft} />
           </div>
         ) : (
-          <ToolFilesEditor tools={draft.tools} onChange={changeTools} uploads={uploads} />
+          <ToolFilesEditor columnId={column.id} tools={draft.tools} onChange={changeTools} uploads={uploads} />
         )}
       </div>
     </Modal>

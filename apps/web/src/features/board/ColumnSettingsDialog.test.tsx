@@ -275,4 +275,46 @@ describe('column assistant', () => {
     expect(await screen.findByText('Error al subir el archivo.')).toBeTruthy();
     expect(within(dialog).getByTestId('tool-file-error').textContent).toBe('No se pudo usar «x.exe»: Sube un archivo PDF, DOCX, XLSX, CSV, TXT, JSON o MD.');
   });
+
+  it("shows where each knowledge file's indexing stands, asking again while one is indexing", async () => {
+    const board = aBoard();
+    const tool = (id: string, fileName: string) => ({ type: 'file_upload', id, fileName, filePath: `/media/t/${id}.txt`, purpose: '' });
+    board.columns[0]!.gemini_config = {
+      isEnabled: true,
+      systemPrompt: '',
+      tools: [tool('a', 'manual.txt'), tool('b', 'precios.txt'), tool('c', 'horario.txt')],
+      quietSeconds: 4,
+      pauseOnHumanReply: true,
+    } as never;
+    let asked = 0;
+    installBoardApi(board, [], {
+      'GET /t/acme/api/columns/col1/quick-replies': () => json(200, []),
+      'GET /t/acme/api/columns/col1/tools/files': () => {
+        asked++;
+        return json(200, [
+          { filePath: '/media/t/a.txt', fileName: 'manual.txt', state: asked === 1 ? 'indexing' : 'indexed', passages: 12 },
+          { filePath: '/media/t/b.txt', fileName: 'precios.txt', state: 'indexed', passages: 1 },
+          {
+            filePath: '/media/t/c.txt',
+            fileName: 'horario.txt',
+            state: 'error',
+            passages: 3,
+            error: 'No se pudieron calcular los vectores del archivo (cuota).',
+          },
+        ]);
+      },
+    });
+    const dialog = await openColumnMenuItem('Configuración de columna');
+    fireEvent.click(within(dialog).getByRole('tab', { name: 'Asistente' }));
+    const stateOf = (fileName: string) =>
+      within(
+        within(dialog)
+          .getAllByTestId('tool-file')
+          .find((item) => item.textContent?.includes(fileName))!,
+      ).queryByTestId('tool-file-state')?.textContent;
+    await waitFor(() => expect(stateOf('manual.txt')).toBe('Indexando… · 12 pasajes'));
+    expect(stateOf('precios.txt')).toBe('Indexado · 1 pasaje');
+    expect(stateOf('horario.txt')).toBe('Error al indexar: No se pudieron calcular los vectores del archivo (cuota).');
+    await waitFor(() => expect(stateOf('manual.txt')).toBe('Indexado · 12 pasajes'), { timeout: 6000 });
+  });
 });

@@ -1,5 +1,5 @@
 import type { GeminiConfig } from '@embudo/contracts/http/funnels';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessageOr } from '../../shared/api-client/api-error.ts';
 import { Button } from '../../shared/ui/Button.tsx';
@@ -7,7 +7,7 @@ import { Modal } from '../../shared/ui/Modal.tsx';
 import { TabBar } from '../../shared/ui/TabBar.tsx';
 import { useToast } from '../../shared/ui/use-toast.ts';
 import { AssignedTemplatesTab } from './AssignedTemplatesTab.tsx';
-import { AssistantGeneralFields, ToolFilesEditor, useAssistantDraft } from './AssistantFields.tsx';
+import { AssistantGeneralFields, ToolFilesEditor, toolFileStatesKey, useAssistantDraft } from './AssistantFields.tsx';
 import { boardApi, type BoardColumn, type Column } from './board.api.ts';
 import { QuickRepliesTab } from './QuickRepliesTab.tsx';
 
@@ -16,10 +16,12 @@ type SettingsTab = 'quick-replies' | 'templates' | 'assistant';
 /** Saves the column's assistant config with the spec's messages; shared by both assistant dialogs. */
 export function useSaveAssistant(column: Pick<BoardColumn, 'id'>, onSaved: (column: Column) => void) {
   const toast = useToast();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (config: GeminiConfig) => boardApi.updateColumn(column.id, { gemini_config: config }),
     onSuccess: (saved) => {
       toast.success('Asistente de columna actualizado.');
+      void queryClient.invalidateQueries({ queryKey: toolFileStatesKey(column.id) });
       onSaved(saved);
     },
     onError: (error) => toast.error(errorMessageOr(error, 'Error al actualizar.')),
@@ -32,7 +34,7 @@ function AssistantTab({ column, onSaved }: { column: BoardColumn; onSaved: (colu
   return (
     <div className="space-y-5">
       <AssistantGeneralFields value={draft} onChange={setDraft} />
-      <ToolFilesEditor tools={draft.tools} onChange={changeTools} uploads={uploads} />
+      <ToolFilesEditor columnId={column.id} tools={draft.tools} onChange={changeTools} uploads={uploads} />
       <div className="flex justify-end">
         <Button onClick={() => save.mutate(draft)} loading={save.isPending} disabled={uploads.pending > 0}>
           Guardar asistente

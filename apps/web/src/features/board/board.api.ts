@@ -13,6 +13,7 @@ import type {
   QuickReply,
   ShownBoard,
   ToolUpload,
+  ToolFileState,
   UpdateColumnRequest,
 } from '@embudo/contracts/http/funnels';
 import { api } from '../../shared/api-client/api-client.ts';
@@ -70,6 +71,7 @@ export const boardApi = {
     // The server adds the file to the column's assistant config and answers the tool it added.
     return api.post<ToolUpload>(`/api/columns/${id(columnId)}/tools/upload`, form);
   },
+  toolFileStates: (columnId: string) => api.get<ToolFileState[]>(`/api/columns/${id(columnId)}/tools/files`),
   moveCard: (cardId: string, targetColumnId: string) => api.post<BoardCard>('/api/card/move', { cardId, targetColumnId }),
   renameCard: (cardId: string, title: string) => api.put<BoardCard>(`/api/cards/${id(cardId)}`, { title }),
   initiateConversation: (body: { templateId: string; phoneNumber: string; variables: Record<string, string>; columnId?: string }) =>

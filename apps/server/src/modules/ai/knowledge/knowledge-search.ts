@@ -14,7 +14,14 @@ export interface KnowledgeQuery {
   query: string;
   /** Total characters of excerpts to return at most. */
   maxChars: number;
+  /** Which half ranks the passages (the assistant uses both); for the evaluation bench. Default hybrid. */
+  strategy?: RetrievalStrategy;
 }
 
-/** Full-text search over the indexed knowledge files; never returns another company's chunks. */
+export type RetrievalStrategy = 'hybrid' | 'lexical' | 'vector';
+
+/**
+ * The column's files whole when they all fit the budget, otherwise their passages nearest the customer's words
+ * (docs/decisions/0030); never another company's.
+ */
 export type KnowledgeSearch = (db: Db, query: KnowledgeQuery) => Promise<KnowledgeExcerpt[]>;

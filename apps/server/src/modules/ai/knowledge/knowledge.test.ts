@@ -2,15 +2,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boardColumns, knowledgeChunks } from '../../../../db/schema/index.ts';
+import { boardColumns, knowledgeChunks, knowledgeFiles, tenants } from '../../../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../../test/support/build-test-app.ts';
 import { bearer, registerTenant } from '../../../../test/support/factories.ts';
+import { largeKnowledgeFile } from '../../../../test/support/knowledge-texts.ts';
 import { makeDocx, makePdf, makePdfWithoutText, makeXlsx, makeZip, OLD_OFFICE_FILE } from '../../../../test/support/knowledge-files.ts';
 import { AppError } from '../../../platform/errors/app-error.ts';
 import { createDiskMediaStorage } from '../../../platform/storage/media-storage.ts';
 import { columnAssistant } from '../../funnels/index.ts';
 import { NOT_A_PDF, OLD_EXCEL, OLD_WORD, PDF_WITHOUT_TEXT, readKnowledgeFile, UNREADABLE_WORD, ZIP_TOO_LARGE } from './knowledge-files.ts';
-import { chunkText, indexKnowledgeFile, restrictKnowledgeFiles, searchKnowledge } from './knowledge-index.ts';
+import { createSandboxAiModel } from '../model/sandbox/sandbox-gemini.ts';
+import { KNOWLEDGE_BUDGET_CHARS } from '../assistant/conversation-context.ts';
+import { createKnowledgeIndex, restrictKnowledgeFiles } from './knowledge-index.ts';
+import { createKnowledgeSearch } from './knowledge-retrieval.ts';
 
 async function refusal(fileName: string, data: Buffer) {
   const error = await readKnowledgeFile({ fileName, data }).then(
@@ -82,20 +86,14 @@ describe('reading knowledge files by their content', () => {
   ])('refuses %s and says why', async (_case, fileName, data, message) => {
     expect(await refusal(fileName, data)).toBe(message);
   });
-
-  it('cuts long text into passages at line and sentence ends', () => {
-    const sentence = 'Una frase de prueba con varias palabras. ';
-    const chunks = chunkText(`${'a'.repeat(50)}\n${sentence.repeat(60)}`, 200);
-    expect(chunks.every((chunk) => chunk.length <= 200)).toBe(true);
-    expect(chunks[0]!.startsWith('a'.repeat(50))).toBe(true);
-    expect(chunks.join(' ')).toContain('Una frase de prueba');
-  });
 });
 
 describe('knowledge files uploaded to a column', () => {
   let t: TestApp;
+  const model = createSandboxAiModel();
+  const search = createKnowledgeSearch({ model, log: { warn: () => {} } });
   beforeAll(async () => {
-    t = await buildTestApp({ providerMode: 'sandbox' });
+    t = await buildTestApp({ providerMode: 'sandbox', aiModel: model });
   });
   afterAll(() => t.close());
 
@@ -106,9 +104,9 @@ describe('knowledge files uploaded to a column', () => {
     const [column] = (await t.app.inject({ method: 'GET', url: `/api/funnels/${funnel!.id}/columns`, headers: bearer(owner.token) })).json() as {
       id: string;
     }[];
-    return { owner, columnId: column!.id };
+    return { owner, columnId: column!.id, funnelId: funnel!.id };
   }
-  const upload = (owner: Owner, columnId: string, fileName: string, content: Buffer) => {
+  const upload = async (owner: Owner, columnId: string, fileName: string, content: Buffer) => {
     const boundary = `----embudo${crypto.randomUUID()}`;
     const body = Buffer.concat([
       Buffer.from(
@@ -124,31 +122,58 @@ describe('knowledge files uploaded to a column', () => {
       body,
     });
   };
-  const filesOf = (tenantId: string) => (fs.existsSync(path.join(t.mediaDir, tenantId)) ? fs.readdirSync(path.join(t.mediaDir, tenantId)) : []);
-
-  it('indexes a PDF on upload, so the assistant finds its passages by the customer words (Spanish stems)', async () => {
-    const { owner, columnId } = await columnOf();
-    const uploaded = await upload(owner, columnId, 'Lista de precios.pdf', makePdf(['El corte de cabello cuesta 250 pesos.', 'El tinte cuesta 600 pesos.']));
-    expect(uploaded.statusCode, uploaded.body).toBe(201);
-    const { fileName, filePath } = uploaded.json() as { fileName: string; filePath: string };
-    expect(fileName).toBe('Lista de precios.pdf');
-    expect(filePath).toMatch(new RegExp(`^/media/${owner.tenant.id}/[0-9a-f-]{36}\\.pdf$`));
-
-    const found = await searchKnowledge(t.database.db, {
-      tenantId: owner.tenant.id,
-      filePaths: [filePath],
-      query: '¿Cuánto cuestan los cortes?',
-      maxChars: 2_000,
-    });
-    expect(found).toEqual([{ fileName: 'Lista de precios.pdf', text: 'El corte de cabello cuesta 250 pesos.\nEl tinte cuesta 600 pesos.' }]);
-    // The column may name it: the contract accepts the new formats' paths.
-    const saved = await t.app.inject({
+  const uploaded = async (owner: Owner, columnId: string, fileName: string, content: string) => {
+    const response = await upload(owner, columnId, fileName, Buffer.from(content));
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json() as { fileName: string; filePath: string };
+  };
+  const saveFiles = (owner: Owner, columnId: string, files: { fileName: string; filePath: string }[]) =>
+    t.app.inject({
       method: 'PUT',
       url: `/api/columns/${columnId}`,
       headers: bearer(owner.token),
-      payload: { gemini_config: { isEnabled: true, systemPrompt: '', tools: [{ type: 'file_upload', id: 'p', fileName, filePath, purpose: 'Precios' }] } },
+      payload: {
+        gemini_config: {
+          isEnabled: true,
+          systemPrompt: '',
+          tools: files.map((file, index) => ({ type: 'file_upload', id: `f${index}`, ...file, purpose: '' })),
+        },
+      },
     });
-    expect(saved.statusCode, saved.body).toBe(200);
+  const filesOf = (tenantId: string) => (fs.existsSync(path.join(t.mediaDir, tenantId)) ? fs.readdirSync(path.join(t.mediaDir, tenantId)) : []);
+  const states = (owner: Owner, columnId: string) => t.app.inject({ method: 'GET', url: `/api/columns/${columnId}/tools/files`, headers: bearer(owner.token) });
+
+  it("puts a column's small files whole into the context, in the column's order", async () => {
+    const { owner, columnId } = await columnOf();
+    const prices = await uploaded(owner, columnId, 'precios.txt', 'El corte de cabello cuesta 250 pesos.\nEl tinte cuesta 600 pesos.');
+    const hours = await uploaded(owner, columnId, 'horario.md', '# Horario\nAbrimos a las 7:45 de lunes a sábado.');
+    const found = await search(t.database.db, {
+      tenantId: owner.tenant.id,
+      filePaths: [hours.filePath, prices.filePath],
+      query: 'hola',
+      maxChars: KNOWLEDGE_BUDGET_CHARS,
+    });
+    expect(found).toEqual([
+      { fileName: 'horario.md', text: '# Horario\nAbrimos a las 7:45 de lunes a sábado.' },
+      { fileName: 'precios.txt', text: 'El corte de cabello cuesta 250 pesos.\nEl tinte cuesta 600 pesos.' },
+    ]);
+  });
+
+  it("finds the passage of a large file by the customer's word forms, with or without its vectors", async () => {
+    const { owner, columnId } = await columnOf();
+    const manual = await uploaded(owner, columnId, 'manual.txt', largeKnowledgeFile('Abrimos a las 7:45 de lunes a sábado; los domingos descansamos.'));
+    const query = { tenantId: owner.tenant.id, filePaths: [manual.filePath], query: '¿A qué hora abren mañana?', maxChars: KNOWLEDGE_BUDGET_CHARS };
+    const has745 = (excerpts: { text: string }[]) => excerpts.some((excerpt) => excerpt.text.includes('Abrimos a las 7:45'));
+    // Right after the upload only the lexical half has the file: its vectors are the job's.
+    expect(has745(await search(t.database.db, { ...query, strategy: 'lexical' }))).toBe(true);
+    expect(await search(t.database.db, { ...query, strategy: 'vector' })).toEqual([]);
+    expect(has745(await search(t.database.db, query))).toBe(true);
+
+    await t.app.queue.runDueJobsOnce();
+    expect(has745(await search(t.database.db, { ...query, strategy: 'vector' }))).toBe(true);
+    const found = await search(t.database.db, query);
+    expect(has745(found)).toBe(true);
+    expect(found.reduce((sum, excerpt) => sum + excerpt.text.length, 0)).toBeLessThanOrEqual(KNOWLEDGE_BUDGET_CHARS);
   });
 
   it('refuses a file it cannot read with the reason, and stores nothing', async () => {
@@ -158,6 +183,7 @@ describe('knowledge files uploaded to a column', () => {
     expect(refused.json()).toEqual({ code: 'BAD_REQUEST', message: PDF_WITHOUT_TEXT });
     expect(filesOf(owner.tenant.id)).toEqual([]);
     expect(await t.database.db.select().from(knowledgeChunks).where(eq(knowledgeChunks.tenantId, owner.tenant.id))).toEqual([]);
+    expect(await t.database.db.select().from(knowledgeFiles).where(eq(knowledgeFiles.tenantId, owner.tenant.id))).toEqual([]);
     const [column] = await t.database.db.select().from(boardColumns).where(eq(boardColumns.id, columnId));
     expect(column!.geminiConfig).toBeNull();
   });
@@ -183,7 +209,7 @@ describe('knowledge files uploaded to a column', () => {
     const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
     expect([...assistant.tools].sort(byId)).toEqual([...tools].sort(byId));
     const filePaths = assistant.tools.flatMap((tool) => (tool.type === 'file_upload' ? [tool.filePath] : []));
-    const found = await searchKnowledge(t.database.db, {
+    const found = await search(t.database.db, {
       tenantId: owner.tenant.id,
       filePaths,
       query: '¿Cuánto cuesta el envío y el corte? ¿Qué horario tienen? ¿Aceptan tarjeta?',
@@ -224,7 +250,8 @@ describe('knowledge files uploaded to a column', () => {
     const filePath = `/media/${owner.tenant.id}/${name}`;
     fs.mkdirSync(path.join(t.mediaDir, owner.tenant.id), { recursive: true });
     fs.writeFileSync(path.join(t.mediaDir, owner.tenant.id, name), 'Lista de precios antigua.');
-    await indexKnowledgeFile(t.database.db, { tenantId: owner.tenant.id, filePath, fileName: 'antigua.txt', text: 'Lista de precios antigua.' });
+    const index = createKnowledgeIndex({ db: t.database.db, model, log: { warn: () => {}, info: () => {} } }, { enqueue: async () => null });
+    await index.indexFile({ tenantId: owner.tenant.id, filePath, fileName: 'antigua.txt', text: 'Lista de precios antigua.' });
     expect((await t.app.inject({ method: 'GET', url: filePath })).statusCode).toBe(200);
 
     const storage = createDiskMediaStorage(t.mediaDir);
@@ -237,31 +264,78 @@ describe('knowledge files uploaded to a column', () => {
   it("never returns another company's passages, nor a file the column does not name", async () => {
     const a = await columnOf();
     const b = await columnOf();
-    const ofA = (await upload(a.owner, a.columnId, 'horario.txt', Buffer.from('Nuestro horario: de lunes a viernes de 9 a 18 horas.'))).json() as {
-      filePath: string;
-    };
-    const ofB = (await upload(b.owner, b.columnId, 'secreto.txt', Buffer.from('Horario secreto: abrimos los domingos.'))).json() as { filePath: string };
-    const otherOfA = (await upload(a.owner, a.columnId, 'otro.txt', Buffer.from('Los domingos abrimos también.'))).json() as { filePath: string };
-    const query = { query: '¿Qué horario tienen los domingos?', maxChars: 5_000 };
+    const ofA = await uploaded(a.owner, a.columnId, 'horario.txt', largeKnowledgeFile('Nuestro horario: de lunes a viernes de 9 a 18 horas.'));
+    const ofB = await uploaded(b.owner, b.columnId, 'secreto.txt', largeKnowledgeFile('Horario secreto: abrimos los domingos.'));
+    const otherOfA = await uploaded(a.owner, a.columnId, 'otro.txt', 'Los domingos abrimos también.');
+    await t.app.queue.runDueJobsOnce();
+    const query = { query: '¿Qué horario tienen los domingos?', maxChars: KNOWLEDGE_BUDGET_CHARS };
+    const texts = async (tenantId: string, filePaths: string[], strategy: 'hybrid' | 'vector' = 'hybrid') =>
+      (await search(t.database.db, { tenantId, filePaths, ...query, strategy })).map((excerpt) => excerpt.text).join('\n');
 
-    // A's search naming B's file (as a forged column config would) finds nothing of B's.
-    expect(await searchKnowledge(t.database.db, { tenantId: a.owner.tenant.id, filePaths: [ofA.filePath, ofB.filePath], ...query })).toEqual([
-      { fileName: 'horario.txt', text: 'Nuestro horario: de lunes a viernes de 9 a 18 horas.' },
-    ]);
-    expect(await searchKnowledge(t.database.db, { tenantId: b.owner.tenant.id, filePaths: [ofA.filePath, otherOfA.filePath], ...query })).toEqual([]);
+    // A's search naming B's file (as a forged column config would) finds nothing of B's, by words or by vectors.
+    for (const strategy of ['hybrid', 'vector'] as const) {
+      const ofBoth = await texts(a.owner.tenant.id, [ofA.filePath, ofB.filePath], strategy);
+      expect(ofBoth).toContain('Nuestro horario');
+      expect(ofBoth).not.toContain('secreto');
+    }
+    expect(await search(t.database.db, { tenantId: b.owner.tenant.id, filePaths: [ofA.filePath, otherOfA.filePath], ...query })).toEqual([]);
     // Re-indexing the same path under another company leaves A's passages alone.
-    await indexKnowledgeFile(t.database.db, { tenantId: b.owner.tenant.id, filePath: ofA.filePath, fileName: 'intruso.txt', text: 'Abrimos los domingos.' });
-    expect(await searchKnowledge(t.database.db, { tenantId: a.owner.tenant.id, filePaths: [ofA.filePath], ...query })).toEqual([
-      { fileName: 'horario.txt', text: 'Nuestro horario: de lunes a viernes de 9 a 18 horas.' },
+    const index = createKnowledgeIndex({ db: t.database.db, model, log: { warn: () => {}, info: () => {} } }, { enqueue: async () => null });
+    await index.indexFile({ tenantId: b.owner.tenant.id, filePath: ofA.filePath, fileName: 'intruso.txt', text: 'Abrimos los domingos.' });
+    expect(await texts(a.owner.tenant.id, [ofA.filePath])).toContain('Nuestro horario');
+    expect(await texts(a.owner.tenant.id, [ofA.filePath])).not.toContain('intruso');
+  });
+
+  it("lists the column's files with where their indexing stands", async () => {
+    const { owner, columnId } = await columnOf();
+    const manual = await uploaded(owner, columnId, 'manual.txt', largeKnowledgeFile('Hacemos envíos a todo el país.'));
+    const prices = await uploaded(owner, columnId, 'precios.txt', 'El corte cuesta 250 pesos.');
+    expect((await saveFiles(owner, columnId, [manual, prices])).statusCode).toBe(200);
+    const passages = (await t.database.db.select().from(knowledgeChunks).where(eq(knowledgeChunks.filePath, manual.filePath))).length;
+    expect(passages).toBeGreaterThan(3);
+
+    expect((await states(owner, columnId)).json()).toEqual([
+      { filePath: manual.filePath, fileName: 'manual.txt', state: 'indexing', passages },
+      { filePath: prices.filePath, fileName: 'precios.txt', state: 'indexing', passages: 1 },
+    ]);
+    await t.app.queue.runDueJobsOnce();
+    expect((await states(owner, columnId)).json()).toEqual([
+      { filePath: manual.filePath, fileName: 'manual.txt', state: 'indexed', passages },
+      { filePath: prices.filePath, fileName: 'precios.txt', state: 'indexed', passages: 1 },
     ]);
   });
 
-  it('keeps the excerpts within the budget, best match first', async () => {
-    const { owner, columnId } = await columnOf();
-    const lines = Array.from({ length: 30 }, (_, index) => `Producto ${index}: la garantía del modelo ${index} dura ${index + 1} meses. ${'x'.repeat(900)}`);
-    const { filePath } = (await upload(owner, columnId, 'garantias.txt', Buffer.from(lines.join('\n')))).json() as { filePath: string };
-    const found = await searchKnowledge(t.database.db, { tenantId: owner.tenant.id, filePaths: [filePath], query: 'garantía', maxChars: 2_500 });
-    expect(found.length).toBe(2);
-    expect(found.reduce((sum, excerpt) => sum + excerpt.text.length, 0)).toBeLessThanOrEqual(2_500);
+  it("answers 400 for a bad column id, 403 to a viewer and 404 for another company's column", async () => {
+    const a = await columnOf();
+    const b = await columnOf();
+    const bad = await t.app.inject({ method: 'GET', url: '/api/columns/no-es-un-id/tools/files', headers: bearer(a.owner.token) });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ message: 'Columna inválida.' });
+    expect((await states(a.owner, b.columnId)).statusCode).toBe(404);
+
+    await t.database.db.update(tenants).set({ subscriptionPlan: 'enterprise' }).where(eq(tenants.id, a.owner.tenant.id));
+    const email = `viewer-${crypto.randomUUID().slice(0, 8)}@x.test`;
+    const invited = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/users/invite',
+        headers: bearer(a.owner.token),
+        payload: { name: 'Visor', email, role: 'viewer', funnelIds: [a.funnelId] },
+      })
+    ).json() as { tempPassword: string };
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password: invited.tempPassword, tenantSlug: a.owner.tenant.slug },
+    });
+    const changed = await t.app.inject({
+      method: 'PUT',
+      url: '/api/auth/change-password',
+      headers: bearer((login.json() as { token: string }).token),
+      payload: { newPassword: 'Miembro123' },
+    });
+    const viewer = { ...a.owner, token: (changed.json() as { token: string }).token };
+    expect((await states(viewer, a.columnId)).statusCode).toBe(403);
+    expect((await states(a.owner, a.columnId)).json()).toEqual([]);
   });
 });

@@ -110,6 +110,21 @@ export interface AiTranscript {
   model: string;
 }
 
+/** Texts to turn into vectors: a knowledge file's passages ('document') or the customer's words ('query'). */
+export interface AiEmbeddingRequest {
+  texts: string[];
+  purpose: 'document' | 'query';
+  signal?: AbortSignal;
+}
+
+export interface AiEmbeddings {
+  /** The embedding model's id: vectors of different models are never compared. */
+  model: string;
+  /** One per text, in order. */
+  vectors: number[][];
+  usage?: { inputTokens: number };
+}
+
 export interface AiModel {
   /** gemini | openai | sandbox */
   readonly provider: 'gemini' | 'openai' | 'sandbox';
@@ -117,6 +132,8 @@ export interface AiModel {
   readonly label: string;
   answer(request: AiAnswerRequest): Promise<AiAnswer>;
   transcribe(audio: { data: Buffer; mimeType: string; signal?: AbortSignal }): Promise<AiTranscript>;
+  /** Absent when the provider or model offers no embeddings: the knowledge search is then lexical only. */
+  embed?(request: AiEmbeddingRequest): Promise<AiEmbeddings>;
 }
 
 /** Why a model call failed, in terms the caller acts on. */

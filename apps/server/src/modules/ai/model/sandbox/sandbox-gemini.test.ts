@@ -278,6 +278,21 @@ describe('sandbox model', () => {
     expect((await ask('¿Qué horarios tienen el sábado?')).text).toBe('Según nuestra información: Abrimos de lunes a sábado de 9 a 19 horas.');
   });
 
+  it('answers from the knowledge sentence nearest in meaning, whatever the verb form or the words used', async () => {
+    const instructions = `Empresa: Panadería Trigo.
+
+# Conocimiento
+## info.txt
+Hacemos envíos a domicilio por 50 pesos. Abrimos a las 7:45 de lunes a sábado; los domingos, de 8 a 13.
+Aceptamos tarjeta y transferencia.`;
+    const askTrigo = (text: string) => model.answer({ instructions, turns: [{ role: 'customer', text }], tools: [] });
+    expect((await askTrigo('¿A qué hora abren mañana?')).text).toBe(
+      'Según nuestra información: Abrimos a las 7:45 de lunes a sábado; los domingos, de 8 a 13.',
+    );
+    expect((await askTrigo('¿Mandan pedidos a la casa?')).text).toBe('Según nuestra información: Hacemos envíos a domicilio por 50 pesos.');
+    expect((await askTrigo('¿Puedo pagar con débito?')).text).toBe('Según nuestra información: Aceptamos tarjeta y transferencia.');
+  });
+
   it('falls back to a polite answer when nothing matches or the tool asked for is not offered', async () => {
     expect((await ask('Hola!')).text).toBe(SANDBOX_FALLBACK);
     expect((await ask('Quiero hablar con una persona')).toolCalls).toEqual([]);

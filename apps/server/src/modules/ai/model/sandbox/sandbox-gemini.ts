@@ -27,6 +27,7 @@ import {
   type SandboxTurn,
   takenText,
 } from './sandbox-booking.ts';
+import { cosineSimilarity, sandboxEmbed, sandboxEmbedding, sharesMeaning } from './sandbox-embedding.ts';
 import { conversationSummary, isSummaryRequest } from './sandbox-summary.ts';
 import { type CompanyClock, companyClock, fold, readableDayAndTime, readableLocalTime } from './sandbox-when.ts';
 
@@ -127,7 +128,7 @@ export function answerSandboxGeminiRequest(rawBody: unknown): SandboxGeminiReply
       const args = labelled.parameters.properties?.['datos'] ? { datos: JSON.stringify({ mensaje: lastCustomerText(history) }) } : {};
       return call(labelled.name, args);
     }
-    const known = bestKnowledgeLine(instructions, words);
+    const known = bestKnowledgeLine(instructions, lastCustomerText(history));
     return [{ text: known ? `Según nuestra información: ${known}` : SANDBOX_FALLBACK }];
 
     /** Asks for a day, offers, or looks the confirmed time up again before booking it; a booking never comes first. */
@@ -160,7 +161,7 @@ export function createSandboxAiModel(): AiModel {
     const reply = answerSandboxGeminiRequest(JSON.parse(String(init?.body ?? '{}')) as unknown);
     return new Response(JSON.stringify(reply.body), { status: reply.status, headers: { 'content-type': 'application/json' } });
   };
-  return createGeminiModel({
+  const gemini = createGeminiModel({
     apiKey: SANDBOX_API_KEY,
     baseUrl: 'http://sandbox.invalid',
     model: SANDBOX_MODEL_ID,
@@ -168,6 +169,8 @@ export function createSandboxAiModel(): AiModel {
     provider: 'sandbox',
     label: SANDBOX_LABEL,
   });
+  // Gemini's REST protocol is not faked for embeddings: the deterministic vectors are made in-process.
+  return { ...gemini, embed: sandboxEmbed };
 }
 
 /** What the sandbox says once a tool answered. */
@@ -264,17 +267,22 @@ function containsWords(text: string, phrase: string): boolean {
   return escaped !== '' && new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, 'u').test(text);
 }
 
-/** The sentence under "# Conocimiento" sharing the most keywords with the customer's words, if any shares one. */
-function bestKnowledgeLine(instructions: string, customerWords: string): string | undefined {
+/**
+ * The sentence under "# Conocimiento" nearest in meaning to the customer's words, by the sandbox embedding, among
+ * those sharing a word (by its stem or first letters) or a concept with them: "¿A qué hora abren?" finds "Abrimos a
+ * las 9", and a greeting finds nothing.
+ */
+function bestKnowledgeLine(instructions: string, customerText: string): string | undefined {
   const section = instructions.split(/^# Conocimiento\s*$/m)[1];
   if (!section) return undefined;
-  const wanted = keywords(customerWords);
+  const asked = sandboxEmbedding(customerText);
   let best: { sentence: string; score: number } | undefined;
   for (const line of section.split('\n')) {
     if (line.startsWith('#') || !line.trim()) continue;
     for (const sentence of line.trim().split(/(?<=[.!?])\s+/)) {
-      const score = [...keywords(fold(sentence))].filter((word) => wanted.has(word)).length;
-      if (score > 0 && (!best || score > best.score)) best = { sentence, score };
+      if (!sharesMeaning(customerText, sentence)) continue;
+      const score = cosineSimilarity(asked, sandboxEmbedding(sentence));
+      if (!best || score > best.score) best = { sentence, score };
     }
   }
   return best?.sentence;
