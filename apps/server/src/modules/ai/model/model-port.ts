@@ -66,6 +66,17 @@ export interface AiTranscript {
   model: string;
 }
 
+export interface AiEmbeddingRequest {
+  texts: string[];
+  purpose: 'document' | 'query';
+  signal?: AbortSignal;
+}
+export interface AiEmbeddings {
+  model: string;
+  vectors: number[][];
+  usage?: { inputTokens: number };
+}
+
 export interface AiModel {
   /** gemini | openai | sandbox */
   readonly provider: 'gemini' | 'openai' | 'sandbox';
@@ -73,6 +84,7 @@ export interface AiModel {
   readonly label: string;
   answer(request: AiAnswerRequest): Promise<AiAnswer>;
   transcribe(audio: { data: Buffer; mimeType: string; signal?: AbortSignal }): Promise<AiTranscript>;
+  embed?(request: AiEmbeddingRequest): Promise<AiEmbeddings>;
 }
 
 /** Why a model call failed, in terms the caller acts on. */

@@ -1,60 +1,105 @@
-import type { AiAnswerRequest, AiTool, AiToolCallRecord, AiUsage } from './model-port.ts';
+import { generateText, isStepCount, jsonSchema, tool, type LanguageModel, type ModelMessage, type StepResult, type ToolSet } from 'ai';
+import { aiModelErrorOf } from './model-http.ts';
+import type { AiAnswerRequest, AiModelError, AiTool, AiToolCallRecord, AiUsage } from './model-port.ts';
 
 export const DEFAULT_MAX_TOOL_ROUNDS = 5;
 
-export interface ToolCall {
-  name: string;
-  args: Record<string, unknown>;
-}
+// The SDK prints provider warnings with console.warn; the server logs through pino only, and every warning the
+// adapters could meet (a feature a model lacks) is already a decision made here.
+(globalThis as { AI_SDK_LOG_WARNINGS?: false }).AI_SDK_LOG_WARNINGS = false;
 
-export interface ModelStep<Call extends ToolCall> {
-  text: string;
-  calls: Call[];
-  usage: AiUsage;
-}
-
-/** One adapter's side of the loop: send the conversation so far, and append a round of tool results to it. */
-export interface ToolLoopDriver<Call extends ToolCall> {
-  /** `toolsAllowed` false: the model must answer in words (no tools offered, or the rounds are used up). */
-  send(toolsAllowed: boolean): Promise<ModelStep<Call>>;
-  /** Appends the model's calling turn unchanged, then the results in the same order as the calls. */
-  answerCalls(calls: Call[], results: Array<Record<string, unknown>>): void;
+/** One adapter's side of the loop: its name in errors, and what in a step means the model refused to answer. */
+export interface ToolLoopAdapter {
+  service: string;
+  refusal(step: StepResult<ToolSet>): AiModelError | undefined;
 }
 
 /**
- * The manual function-calling loop every adapter shares: call the model, run the tools it asks for in order,
- * send the results back, at most `maxToolRounds` times; then one last call where the model may not call tools.
+ * The function-calling loop every adapter shares, run by the AI SDK's `generateText`: call the model, run the tools
+ * it asks for one after the other in its order, send the results back, at most `maxToolRounds` times; then one last
+ * call that still declares the tools (the history names them) but forbids calling them.
  */
-export async function runToolLoop<Call extends ToolCall>(request: AiAnswerRequest, driver: ToolLoopDriver<Call>) {
+export async function answerWithTools(model: LanguageModel, request: AiAnswerRequest, messages: ModelMessage[], adapter: ToolLoopAdapter) {
   const maxRounds = request.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
-  const toolCalls: AiToolCallRecord[] = [];
-  const usage: AiUsage = { inputTokens: 0, outputTokens: 0 };
-  let textSoFar = '';
-  for (let round = 0; ; round++) {
-    const toolsAllowed = request.tools.length > 0 && round < maxRounds;
-    const step = await driver.send(toolsAllowed);
-    usage.inputTokens += step.usage.inputTokens;
-    usage.outputTokens += step.usage.outputTokens;
-    if (step.text) textSoFar = step.text;
-    if (step.calls.length === 0 || !toolsAllowed) return { text: step.text || textSoFar, toolCalls, usage };
-    const results: Array<Record<string, unknown>> = [];
-    // A cancelled answer (the customer wrote again) does nothing more.
-    if (request.signal?.aborted) throw request.signal.reason;
-    for (const call of step.calls) {
-      const result = await runTool(request.tools, call);
-      toolCalls.push({ name: call.name, args: call.args, result });
-      results.push(result);
-    }
-    driver.answerCalls(step.calls, results);
-  }
+  const signal = request.signal;
+  const tools: ToolSet = Object.fromEntries(
+    request.tools.map((offered) => [
+      offered.name,
+      tool({
+        description: offered.description,
+        inputSchema: jsonSchema<Record<string, unknown>>(offered.parameters),
+        execute: async (args: Record<string, unknown>) => {
+          // A cancelled answer (the customer wrote again) does nothing more.
+          if (signal?.aborted) throw signal.reason;
+          return runTool(offered, args);
+        },
+      }),
+    ]),
+  );
+  const toolOptions =
+    request.tools.length === 0
+      ? {}
+      : {
+          tools,
+          toolChoice: 'auto' as const,
+          toolOrder: request.tools.map((offered) => offered.name),
+          toolCallConcurrency: 1,
+          stopWhen: isStepCount(maxRounds + 1),
+          prepareStep: ({ stepNumber }: { stepNumber: number }) => (stepNumber >= maxRounds ? { toolChoice: 'none' as const } : undefined),
+        };
+  const steps = await modelSteps(adapter, signal, () =>
+    generateText({ model, instructions: request.instructions, messages, ...toolOptions, maxRetries: 0, abortSignal: signal }),
+  );
+  return { text: [...steps].reverse().find((step) => step.text)?.text ?? '', toolCalls: toolCallRecords(steps), usage: usageOf(steps) };
 }
 
-/** A tool's result as the model gets it: always an object; a failure or an unknown tool becomes `{ error }`. */
-async function runTool(tools: AiTool[], call: ToolCall): Promise<Record<string, unknown>> {
-  const tool = tools.find((candidate) => candidate.name === call.name);
-  if (!tool) return { error: `No existe la herramienta ${call.name}` };
+/**
+ * The steps of one SDK call (its own retries off: the model fetch retries), or why they are no use: the caller's
+ * abort as the caller gave it, a refusal in any step, any other failure as an AiModelError.
+ */
+export async function modelSteps(
+  adapter: ToolLoopAdapter,
+  signal: AbortSignal | undefined,
+  call: () => PromiseLike<{ steps: Array<StepResult<ToolSet>> }>,
+): Promise<Array<StepResult<ToolSet>>> {
+  let steps: Array<StepResult<ToolSet>>;
   try {
-    const result: unknown = await tool.execute(call.args);
+    ({ steps } = await call());
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    throw aiModelErrorOf(error, adapter.service);
+  }
+  for (const step of steps) {
+    const refused = adapter.refusal(step);
+    if (refused) throw refused;
+  }
+  return steps;
+}
+
+/** Every call in execution order with what the model got back; a call of a tool that was not offered is an error. */
+function toolCallRecords(steps: Array<StepResult<ToolSet>>): AiToolCallRecord[] {
+  return steps.flatMap((step) =>
+    step.toolCalls.map((call) => {
+      const args = isPlainObject(call.input) ? call.input : {};
+      const output = step.toolResults.find((result) => result.toolCallId === call.toolCallId)?.output;
+      const result = isPlainObject(output) ? output : { error: `No existe la herramienta ${call.toolName}` };
+      return { name: call.toolName, args, result };
+    }),
+  );
+}
+
+/** Summed over every step; thinking tokens are in the output (they are billed as output). */
+export function usageOf(steps: Array<Pick<StepResult<ToolSet>, 'usage'>>): AiUsage {
+  return {
+    inputTokens: steps.reduce((sum, step) => sum + (step.usage.inputTokens ?? 0), 0),
+    outputTokens: steps.reduce((sum, step) => sum + (step.usage.outputTokens ?? 0), 0),
+  };
+}
+
+/** A tool's result as the model gets it: always an object; a failure becomes `{ error }`. */
+async function runTool(offered: AiTool, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  try {
+    const result: unknown = await offered.execute(args);
     return isPlainObject(result) ? result : { result };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
@@ -66,13 +111,13 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /** Turns as chat messages: consecutive turns of the same side are merged into one (providers expect alternation). */
-export function mergedTurns<Role extends string>(turns: AiAnswerRequest['turns'], roleOf: (turn: AiAnswerRequest['turns'][number]) => Role) {
-  const merged: Array<{ role: Role; text: string }> = [];
+export function mergedTurns(turns: AiAnswerRequest['turns']): Array<{ role: 'user' | 'assistant'; content: string }> {
+  const merged: Array<{ role: 'user' | 'assistant'; content: string }> = [];
   for (const turn of turns) {
-    const role = roleOf(turn);
+    const role = turn.role === 'customer' ? 'user' : 'assistant';
     const last = merged.at(-1);
-    if (last && last.role === role) last.text = `${last.text}\n${turn.text}`;
-    else merged.push({ role, text: turn.text });
+    if (last && last.role === role) last.content = `${last.content}\n${turn.text}`;
+    else merged.push({ role, content: turn.text });
   }
   return merged;
 }

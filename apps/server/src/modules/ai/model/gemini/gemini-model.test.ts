@@ -53,7 +53,7 @@ async function failureOf(promise: Promise<unknown>) {
 }
 
 describe('Gemini adapter', () => {
-  it('sends systemInstruction, merged user/model turns, upper-case function declarations and AUTO calling', async () => {
+  it('sends systemInstruction, merged user/model turns, JSON Schema function declarations and AUTO calling', async () => {
     fake.reply(geminiText('Hola, ¿en qué te ayudo?'));
     const answer = await model().answer({
       instructions: 'Eres el asistente de Peluquería Sol.',
@@ -83,9 +83,10 @@ describe('Gemini adapter', () => {
             {
               name: 'move_to_column',
               description: 'Herramienta move_to_column',
-              parameters: {
-                type: 'OBJECT',
-                properties: { column: { type: 'STRING', description: 'Columna', enum: ['Ventas'] }, count: { type: 'INTEGER' } },
+              // Plain JSON Schema, which Gemini takes as `parametersJsonSchema` (the AI SDK's choice).
+              parametersJsonSchema: {
+                type: 'object',
+                properties: { column: { type: 'string', description: 'Columna', enum: ['Ventas'] }, count: { type: 'integer' } },
                 required: ['column'],
               },
             },
@@ -93,6 +94,7 @@ describe('Gemini adapter', () => {
         },
       ],
       toolConfig: { functionCallingConfig: { mode: 'AUTO' } },
+      generationConfig: {},
     });
   });
 
@@ -145,13 +147,19 @@ describe('Gemini adapter', () => {
       {
         role: 'user',
         parts: [
-          { functionResponse: { id: 'call-a', name: 'move_to_column', response: { ok: true, column: 'Ventas' } } },
-          { functionResponse: { id: 'call-b', name: 'broken', response: { error: 'la columna no existe' } } },
+          // The AI SDK wraps each result as { name, content }.
+          { functionResponse: { id: 'call-a', name: 'move_to_column', response: { name: 'move_to_column', content: { ok: true, column: 'Ventas' } } } },
+          { functionResponse: { id: 'call-b', name: 'broken', response: { name: 'broken', content: { error: 'la columna no existe' } } } },
         ],
       },
     ]);
     const third = fake.requests[2]!.body['contents'] as unknown[];
-    expect(third.at(-1)).toEqual({ role: 'user', parts: [{ functionResponse: { name: 'move_to_column', response: { ok: true, column: 'Nuevos' } } }] });
+    // A call without an id gets one from the SDK, and its answer points at it.
+    const unnamedCall = (third.at(-2) as { parts: Array<{ functionCall: { id: string } }> }).parts[0]!.functionCall.id;
+    expect(third.at(-1)).toEqual({
+      role: 'user',
+      parts: [{ functionResponse: { id: unnamedCall, name: 'move_to_column', response: { name: 'move_to_column', content: { ok: true, column: 'Nuevos' } } } }],
+    });
   });
 
   it('stops offering tools after maxToolRounds: the last call forbids calling and its words are the answer', async () => {
@@ -237,6 +245,7 @@ describe('Gemini adapter', () => {
           ],
         },
       ],
+      generationConfig: {},
     });
   });
 
