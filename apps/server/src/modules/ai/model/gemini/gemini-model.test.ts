@@ -3,6 +3,7 @@ import { geminiBlocked, geminiCalls, geminiError, geminiText, startFakeGeminiSer
 import { AiModelError, type AiTool } from '../model-port.ts';
 import { createGeminiModel, TRANSCRIBE_INSTRUCTION } from './gemini-model.ts';
 import { SANDBOX_TRANSCRIPT } from '../sandbox/sandbox-gemini.ts';
+import { fakeEmbedding } from '../../../../../test/fakes/fake-embeddings.ts';
 
 let fake: Awaited<ReturnType<typeof startFakeGeminiServer>>;
 let sleeps: number[];
@@ -298,5 +299,88 @@ describe('Gemini adapter', () => {
     });
     expect((await failureOf(unreachable.answer({ instructions: 'x', turns: [{ role: 'customer', text: 'hola' }], tools: [] }))).kind).toBe('unavailable');
     expect(sleeps).toEqual([1_000, 2_000]);
+  });
+});
+
+describe('Gemini embeddings', () => {
+  const embedder = (overrides: { apiKey?: string } = {}) =>
+    createGeminiModel({
+      apiKey: overrides.apiKey ?? fake.apiKey,
+      baseUrl: fake.url,
+      model: 'gemini-2.5-flash',
+      embeddingModel: 'gemini-embedding-001',
+      timeoutMs: TEST_TIMEOUT_MS,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+    });
+
+  it('embeds a question with :embedContent as a RETRIEVAL_QUERY', async () => {
+    const embeddings = await embedder().embed!({ texts: ['¿Abren el sábado?'], purpose: 'query' });
+    expect(embeddings).toEqual({ model: 'gemini-embedding-001', vectors: [fakeEmbedding('¿Abren el sábado?')] });
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests[0]).toMatchObject({ model: 'gemini-embedding-001', method: 'embedContent', headers: { 'x-goog-api-key': fake.apiKey } });
+    expect(fake.requests[0]!.body).toEqual({
+      model: 'models/gemini-embedding-001',
+      content: { parts: [{ text: '¿Abren el sábado?' }] },
+      taskType: 'RETRIEVAL_QUERY',
+    });
+  });
+
+  it('embeds documents with :batchEmbedContents as RETRIEVAL_DOCUMENT, 100 texts a request, one request at a time, vectors in order', async () => {
+    const texts = Array.from({ length: 230 }, (_, index) => `Fragmento ${index} del archivo de conocimiento.`);
+    fake.reply({ body: { embeddings: texts.slice(0, 100).map((text) => ({ values: fakeEmbedding(text) })) }, delayMs: 1_000 });
+    const embedding = embedder().embed!({ texts, purpose: 'document' });
+    for (const deadline = Date.now() + 5_000; fake.requests.length === 0 && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The first batch is still being answered: nothing else was sent.
+    expect(fake.requests).toHaveLength(1);
+    const embeddings = await embedding;
+
+    expect(embeddings.vectors).toEqual(texts.map((text) => fakeEmbedding(text)));
+    expect(embeddings.usage).toBeUndefined();
+    expect(fake.requests.map((request) => [request.method, (request.body['requests'] as unknown[]).length])).toEqual([
+      ['batchEmbedContents', 100],
+      ['batchEmbedContents', 100],
+      ['batchEmbedContents', 30],
+    ]);
+    expect((fake.requests[2]!.body['requests'] as unknown[])[0]).toEqual({
+      model: 'models/gemini-embedding-001',
+      content: { role: 'user', parts: [{ text: 'Fragmento 200 del archivo de conocimiento.' }] },
+      taskType: 'RETRIEVAL_DOCUMENT',
+    });
+  });
+
+  it('asks nothing for no texts', async () => {
+    expect(await embedder().embed!({ texts: [], purpose: 'document' })).toEqual({ model: 'gemini-embedding-001', vectors: [] });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('retries a 429 as RetryInfo asks; classifies what stays failed: quota, unavailable, rejected', async () => {
+    fake.reply(geminiError(429, { retryDelay: '2s' }));
+    expect((await embedder().embed!({ texts: ['a', 'b'], purpose: 'document' })).vectors).toHaveLength(2);
+    expect(sleeps).toEqual([2_000]);
+
+    fake.reply(geminiError(429), geminiError(429), geminiError(429));
+    expect((await failureOf(embedder().embed!({ texts: ['a'], purpose: 'query' }))).kind).toBe('quota');
+    fake.reply(geminiError(503), geminiError(500), geminiError(503));
+    expect((await failureOf(embedder().embed!({ texts: ['a', 'b'], purpose: 'document' }))).kind).toBe('unavailable');
+    const badKey = await failureOf(embedder({ apiKey: 'wrong' }).embed!({ texts: ['a'], purpose: 'query' }));
+    expect(badKey.kind).toBe('rejected');
+    expect(badKey.message).toContain('403 PERMISSION_DENIED');
+  });
+
+  it('reports an answer without vectors as unavailable, and stops when the caller aborts', async () => {
+    fake.reply({ body: { embeddings: 'none' } });
+    expect((await failureOf(embedder().embed!({ texts: ['a', 'b'], purpose: 'document' }))).kind).toBe('unavailable');
+
+    const controller = new AbortController();
+    controller.abort(new Error('superseded'));
+    await expect(embedder().embed!({ texts: ['a'], purpose: 'query', signal: controller.signal })).rejects.toThrow('superseded');
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('has no embed without an embedding model', () => {
+    expect(model().embed).toBeUndefined();
   });
 });
