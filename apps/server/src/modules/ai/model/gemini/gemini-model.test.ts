@@ -177,6 +177,16 @@ describe('Gemini adapter', () => {
     ]);
   });
 
+  it('reports a call on the round where calling was forbidden as unavailable', async () => {
+    const call = geminiCalls([{ name: 'move_to_column', args: { column: 'Ventas' } }]);
+    fake.reply(call, call);
+    const failure = await failureOf(
+      model().answer({ instructions: 'x', turns: [{ role: 'customer', text: 'hola' }], tools: [tool('move_to_column')], maxToolRounds: 1 }),
+    );
+    expect(failure.kind).toBe('unavailable');
+    expect(fake.requests.at(-1)!.body['toolConfig']).toEqual({ functionCallingConfig: { mode: 'NONE' } });
+  });
+
   it('retries 429 (waiting what RetryInfo asks, capped) and 503 with exponential backoff, then answers', async () => {
     fake.reply(geminiError(429, { retryDelay: '3s' }), geminiError(503), geminiText('Por fin'));
     const answer = await model().answer({ instructions: 'x', turns: [{ role: 'customer', text: 'hola' }], tools: [] });
