@@ -4,8 +4,8 @@ import type { AiAnswerRequest, AiModelError, AiTool, AiToolCallRecord, AiUsage }
 
 export const DEFAULT_MAX_TOOL_ROUNDS = 5;
 
-// The SDK prints provider warnings with console.warn; the server logs through pino only, and every warning the
-// adapters could meet (a feature a model lacks) is already a decision made here.
+// The SDK writes provider warnings to stderr (process.emitWarning), outside the server's pino log; the ones the
+// adapters could meet (a setting a model ignores) concern choices made here, not anything an operator can act on.
 (globalThis as { AI_SDK_LOG_WARNINGS?: false }).AI_SDK_LOG_WARNINGS = false;
 
 /** One adapter's side of the loop: its name in errors, and what in a step means the model refused to answer. */
@@ -29,7 +29,8 @@ export async function answerWithTools(model: LanguageModel, request: AiAnswerReq
         description: offered.description,
         inputSchema: jsonSchema<Record<string, unknown>>(offered.parameters),
         execute: async (args: Record<string, unknown>) => {
-          // A cancelled answer (the customer wrote again) does nothing more.
+          // A cancelled answer (the customer wrote again) does nothing more, even when the abort came with the
+          // model's answer: the SDK checks the signal only between the calls of a step, not before the first.
           if (signal?.aborted) throw signal.reason;
           return runTool(offered, args);
         },

@@ -296,6 +296,38 @@ describe('Gemini adapter', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
+  it('runs no tool once the caller aborts, even when the abort comes as the model answers, and asks nothing more', async () => {
+    const controller = new AbortController();
+    const ran: string[] = [];
+    // The customer writes again just as the model's call arrives.
+    const abortingOnAnswer = createGeminiModel({
+      apiKey: fake.apiKey,
+      baseUrl: fake.url,
+      timeoutMs: TEST_TIMEOUT_MS,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        const body = await response.text();
+        controller.abort(new Error('superseded'));
+        return new Response(body, { status: response.status, headers: response.headers });
+      },
+    });
+    fake.reply(geminiCalls([{ name: 'move_to_column', args: { column: 'Ventas' }, id: 'a' }]));
+    const answering = abortingOnAnswer.answer({
+      instructions: 'x',
+      turns: [{ role: 'customer', text: 'hola' }],
+      signal: controller.signal,
+      tools: [
+        tool('move_to_column', async () => {
+          ran.push('move_to_column');
+          return { ok: true };
+        }),
+      ],
+    });
+    await expect(answering).rejects.toThrow('superseded');
+    expect(ran).toEqual([]);
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('reports a server nobody answers on as unavailable after the retries', async () => {
     const closed = await startFakeGeminiServer();
     await closed.close();
