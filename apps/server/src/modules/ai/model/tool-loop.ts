@@ -111,6 +111,9 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Stands in for the customer where a conversation needs a user turn it does not have (a chat the business opened). */
+export const CONVERSATION_OPENER = '(comienzo de la conversación)';
+
 /** Turns as chat messages: consecutive turns of the same side are merged into one (providers expect alternation). */
 export function mergedTurns(turns: AiAnswerRequest['turns']): Array<{ role: 'user' | 'assistant'; content: string }> {
   const merged: Array<{ role: 'user' | 'assistant'; content: string }> = [];

@@ -2,7 +2,7 @@ import { createGoogle } from '@ai-sdk/google';
 import { generateText, type ModelMessage, type StepResult, type ToolSet } from 'ai';
 import { AiModelError, type AiModel } from '../model-port.ts';
 import { createModelFetch, failureForStatus, modelHttpOptions, type HttpFailure, type ModelHttpOptions } from '../model-http.ts';
-import { answerWithTools, mergedTurns, modelSteps, usageOf, type ToolLoopAdapter } from '../tool-loop.ts';
+import { answerWithTools, CONVERSATION_OPENER, mergedTurns, modelSteps, usageOf, type ToolLoopAdapter } from '../tool-loop.ts';
 import { embedTexts } from '../embeddings.ts';
 import { geminiRetryDelayMs, type GeminiErrorBody } from './gemini-protocol.ts';
 
@@ -47,7 +47,7 @@ export function createGeminiModel(options: GeminiModelOptions): AiModel {
       const started = performance.now();
       const messages: ModelMessage[] = mergedTurns(request.turns);
       // Gemini wants the conversation to open with a user turn; a chat the business opened (a template) does not.
-      if (messages[0]?.role !== 'user') messages.unshift({ role: 'user', content: '(comienzo de la conversación)' });
+      if (messages[0]?.role !== 'user') messages.unshift({ role: 'user', content: CONVERSATION_OPENER });
       const result = await answerWithTools(model, request, messages, adapter);
       return { ...result, model: modelId, latencyMs: Math.round(performance.now() - started) };
     },

@@ -138,6 +138,15 @@ describe('OpenAI-compatible adapter', () => {
     expect(toolMessage).toMatchObject({ role: 'tool', tool_call_id: id });
   });
 
+  it('opens a conversation without turns (a chat with only notes) with a stand-in user message', async () => {
+    fake.reply(openAiText('Resumen: sin mensajes.'));
+    expect((await model().answer({ ...hello, turns: [] })).text).toBe('Resumen: sin mensajes.');
+    expect(fake.requests[0]!.body['messages']).toEqual([
+      { role: 'system', content: 'Eres el asistente.' },
+      { role: 'user', content: '(comienzo de la conversación)' },
+    ]);
+  });
+
   it('forbids tools on the last call once maxToolRounds are used', async () => {
     const call = openAiToolCalls([{ id: 'c', name: 'schedule_message', args: { text: 'x', sendAt: 'y' } }]);
     fake.reply(call, openAiText('Hecho.'));

@@ -1,8 +1,8 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { StepResult, ToolSet } from 'ai';
+import type { ModelMessage, StepResult, ToolSet } from 'ai';
 import { AiModelError, type AiModel } from '../model-port.ts';
 import { createModelFetch, failureForStatus, modelHttpOptions, type HttpFailure, type ModelHttpOptions } from '../model-http.ts';
-import { answerWithTools, isPlainObject, mergedTurns, type ToolLoopAdapter } from '../tool-loop.ts';
+import { answerWithTools, CONVERSATION_OPENER, isPlainObject, mergedTurns, type ToolLoopAdapter } from '../tool-loop.ts';
 import { embedTexts } from '../embeddings.ts';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -40,7 +40,10 @@ export function createOpenAiModel(options: OpenAiModelOptions): AiModel {
     label: `OpenAI (${options.model})`,
     async answer(request) {
       const started = performance.now();
-      const result = await answerWithTools(model, request, mergedTurns(request.turns), adapter);
+      const messages: ModelMessage[] = mergedTurns(request.turns);
+      // The SDK sends no conversation without a message (a copilot asked about a chat that has only notes).
+      if (messages.length === 0) messages.push({ role: 'user', content: CONVERSATION_OPENER });
+      const result = await answerWithTools(model, request, messages, adapter);
       return { ...result, model: options.model, latencyMs: Math.round(performance.now() - started) };
     },
     async transcribe(audio) {
