@@ -1,10 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { answerSandboxGeminiRequest } from '../../src/modules/ai/index.ts';
+import { fakeEmbedding } from './fake-embeddings.ts';
 
 /** A request the fake received, as sent. */
 export interface GeminiRecordedRequest {
   model: string;
+  method: 'generateContent' | 'embedContent' | 'batchEmbedContents';
   headers: Record<string, string | string[] | undefined>;
   body: Record<string, unknown>;
 }
@@ -55,8 +57,9 @@ export const geminiError = (code: 429 | 500 | 503 | 400 | 403 | 404, options: { 
 };
 
 /**
- * Gemini's REST API on a random local port: `POST /v1beta/models/{model}:generateContent`. It records every request,
- * answers scripted replies first (in order), then as the sandbox model does; a wrong `x-goog-api-key` gets 403.
+ * Gemini's REST API on a random local port: `POST /v1beta/models/{model}:generateContent`, `:embedContent` and
+ * `:batchEmbedContents`. It records every request, answers scripted replies first (in order), then as the sandbox
+ * model does (embeddings: `fakeEmbedding` of each text); a wrong `x-goog-api-key` gets 403.
  */
 export async function startFakeGeminiServer(options: { apiKey?: string } = {}) {
   const apiKey = options.apiKey ?? 'test-gemini-key';
@@ -64,16 +67,21 @@ export async function startFakeGeminiServer(options: { apiKey?: string } = {}) {
   const script: GeminiScriptedReply[] = [];
   const server = Fastify({ bodyLimit: 30 * 1024 * 1024, forceCloseConnections: true });
   server.post('/v1beta/models/*', async (request, reply) => {
-    const match = /^([^:]+):generateContent$/.exec((request.params as { '*': string })['*']);
+    const match = /^([^:]+):(generateContent|embedContent|batchEmbedContents)$/.exec((request.params as { '*': string })['*']);
     if (!match) return reply.code(404).send({ error: { code: 404, message: 'Not found', status: 'NOT_FOUND' } });
     const body = request.body as Record<string, unknown>;
-    requests.push({ model: match[1]!, headers: request.headers, body });
+    const method = match[2] as GeminiRecordedRequest['method'];
+    requests.push({ model: match[1]!, method, headers: request.headers, body });
     if (request.headers['x-goog-api-key'] !== apiKey) {
       return reply.code(403).send({ error: { code: 403, message: "Method doesn't allow unregistered callers.", status: 'PERMISSION_DENIED', details: [] } });
     }
     const scripted = script.shift();
     if (scripted?.delayMs) await new Promise((resolve) => setTimeout(resolve, scripted.delayMs));
     if (scripted) return reply.code(scripted.status ?? 200).send(scripted.body);
+    if (method === 'embedContent') return { embedding: { values: fakeEmbedding(textOf(body['content'])) } };
+    if (method === 'batchEmbedContents') {
+      return { embeddings: (body['requests'] as Array<{ content: unknown }>).map((embedRequest) => ({ values: fakeEmbedding(textOf(embedRequest.content)) })) };
+    }
     const answer = answerSandboxGeminiRequest(body);
     return reply.code(answer.status).send(answer.body);
   });
@@ -86,4 +94,10 @@ export async function startFakeGeminiServer(options: { apiKey?: string } = {}) {
     reply: (...replies: GeminiScriptedReply[]) => script.push(...replies),
     close: () => server.close(),
   };
+}
+
+/** The text of an embedding request's `content` (its parts' texts, joined). */
+function textOf(content: unknown): string {
+  const parts = (content as { parts?: Array<{ text?: string }> } | undefined)?.parts ?? [];
+  return parts.map((part) => part.text ?? '').join('');
 }

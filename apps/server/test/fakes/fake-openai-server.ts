@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyReply } from 'fastify';
 import multipart from '@fastify/multipart';
+import { fakeEmbedding } from './fake-embeddings.ts';
 
 export interface OpenAiRecordedRequest {
   path: string;
@@ -48,8 +49,9 @@ export const openAiError = (status: number, code: string, headers?: Record<strin
 });
 
 /**
- * An OpenAI-compatible server on a random local port: `POST /v1/chat/completions` and `POST /v1/audio/transcriptions`.
- * Records every request; answers scripted replies first, then a fixed text (chat) or transcript. With `apiKey` set,
+ * An OpenAI-compatible server on a random local port: `POST /v1/chat/completions`, `POST /v1/audio/transcriptions` and
+ * `POST /v1/embeddings`. Records every request; answers scripted replies first, then a fixed text (chat), transcript,
+ * or `fakeEmbedding` of each input with a token count (embeddings). With `apiKey` set,
  * a request without `Authorization: Bearer <apiKey>` gets 401, as OpenAI does; without it, like a local server, none is needed.
  */
 export async function startFakeOpenAiServer(options: { apiKey?: string } = {}) {
@@ -83,6 +85,18 @@ export async function startFakeOpenAiServer(options: { apiKey?: string } = {}) {
     requests.push({ path: '/v1/audio/transcriptions', headers: request.headers, body });
     if (!authorized(request.headers.authorization)) return reply.code(401).send(unauthorized);
     return answer(reply, { text: 'Hola, quiero saber el precio.' });
+  });
+  server.post('/v1/embeddings', async (request, reply) => {
+    const body = request.body as { model: string; input: string[] };
+    requests.push({ path: '/v1/embeddings', headers: request.headers, body: body as unknown as Record<string, unknown> });
+    if (!authorized(request.headers.authorization)) return reply.code(401).send(unauthorized);
+    const tokens = body.input.reduce((sum, text) => sum + Math.ceil(text.length / 4), 0);
+    return answer(reply, {
+      object: 'list',
+      data: body.input.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(text) })),
+      model: body.model,
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    });
   });
   await server.listen({ port: 0, host: '127.0.0.1' });
   return {

@@ -89,14 +89,17 @@ describe('loadConfig', () => {
   });
 
   it('runs the sandbox model in embedded mode and Gemini in server mode only with a key', () => {
-    expect(loadConfig({})).toMatchObject({ aiProvider: 'sandbox', geminiModel: 'gemini-2.5-flash' });
+    expect(loadConfig({})).toMatchObject({ aiProvider: 'sandbox', geminiModel: 'gemini-2.5-flash', geminiEmbeddingModel: 'gemini-embedding-001' });
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db' }).aiProvider).toBeNull();
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db', GEMINI_API_KEY: 'k' }).aiProvider).toBe('gemini');
     // A key set for `npm start` is used: the sandbox model is only for when there is none.
     expect(loadConfig({ GEMINI_API_KEY: 'k' }).aiProvider).toBe('gemini');
-    expect(loadConfig({ AI_PROVIDER: 'gemini', GEMINI_API_KEY: 'k', GEMINI_MODEL: 'gemini-2.5-pro' })).toMatchObject({
+    expect(
+      loadConfig({ AI_PROVIDER: 'gemini', GEMINI_API_KEY: 'k', GEMINI_MODEL: 'gemini-2.5-pro', GEMINI_EMBEDDING_MODEL: 'gemini-embedding-2' }),
+    ).toMatchObject({
       aiProvider: 'gemini',
       geminiModel: 'gemini-2.5-pro',
+      geminiEmbeddingModel: 'gemini-embedding-2',
     });
   });
 
@@ -106,10 +109,15 @@ describe('loadConfig', () => {
       openaiBaseUrl: 'http://127.0.0.1:11434/v1',
       openaiApiKey: undefined,
       openaiTranscribeModel: 'whisper-1',
+      // No embedding model named: retrieval stays lexical.
+      openaiEmbeddingModel: undefined,
     });
-    expect(loadConfig({ AI_PROVIDER: 'openai', OPENAI_MODEL: 'gpt-4o-mini', OPENAI_API_KEY: 'sk-test' })).toMatchObject({
+    expect(
+      loadConfig({ AI_PROVIDER: 'openai', OPENAI_MODEL: 'gpt-4o-mini', OPENAI_API_KEY: 'sk-test', OPENAI_EMBEDDING_MODEL: 'text-embedding-3-small' }),
+    ).toMatchObject({
       openaiBaseUrl: 'https://api.openai.com/v1',
       openaiApiKey: 'sk-test',
+      openaiEmbeddingModel: 'text-embedding-3-small',
     });
   });
 });

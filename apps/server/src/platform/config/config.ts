@@ -84,10 +84,13 @@ const envSchema = z.object({
   GEMINI_BASE_URL: urlWithProtocol(['http:', 'https:']).optional(),
   AI_PROVIDER: z.enum(['gemini', 'openai', 'sandbox'], { error: 'must be gemini, openai or sandbox' }).optional(),
   GEMINI_MODEL: z.string().min(1).default('gemini-2.5-flash'),
+  GEMINI_EMBEDDING_MODEL: z.string().min(1).default('gemini-embedding-001'),
   OPENAI_BASE_URL: urlWithProtocol(['http:', 'https:']).optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_MODEL: z.string().min(1).optional(),
   OPENAI_TRANSCRIBE_MODEL: z.string().min(1).default('whisper-1'),
+  /** Unset: the OpenAI-compatible model offers no embeddings and knowledge retrieval stays lexical. */
+  OPENAI_EMBEDDING_MODEL: z.string().min(1).optional(),
   SMTP_URL: urlWithProtocol(['smtp:', 'smtps:']).optional(),
   PUBLIC_URL: urlWithProtocol(['http:', 'https:']).optional(),
   OUTBOUND_ALLOW_PRIVATE: booleanFlag.optional(),
@@ -180,11 +183,13 @@ function resolveConfig(env: z.infer<typeof envSchema>) {
     geminiBaseUrl: env.GEMINI_BASE_URL,
     aiProvider: aiProvider(env),
     geminiModel: env.GEMINI_MODEL,
+    geminiEmbeddingModel: env.GEMINI_EMBEDDING_MODEL,
     /** Unset with a key: OpenAI itself. */
     openaiBaseUrl: env.OPENAI_BASE_URL ?? (env.OPENAI_API_KEY ? 'https://api.openai.com/v1' : undefined),
     openaiApiKey: env.OPENAI_API_KEY,
     openaiModel: env.OPENAI_MODEL,
     openaiTranscribeModel: env.OPENAI_TRANSCRIBE_MODEL,
+    openaiEmbeddingModel: env.OPENAI_EMBEDDING_MODEL,
     smtpUrl: env.SMTP_URL,
     /** Bot webhook and image nodes may call loopback and private addresses (off unless the operator says so). */
     outboundAllowPrivate: env.OUTBOUND_ALLOW_PRIVATE ?? false,

@@ -88,11 +88,14 @@ describe('over the Gemini REST API (fake server)', () => {
     const [request] = gemini.requests;
     expect(request!.model).toBe('gemini-2.5-flash');
     expect(request!.headers['x-goog-api-key']).toBe(gemini.apiKey);
-    expect(Object.keys(request!.body).sort()).toEqual(['contents', 'systemInstruction', 'toolConfig', 'tools']);
+    expect(Object.keys(request!.body).sort()).toEqual(['contents', 'generationConfig', 'systemInstruction', 'toolConfig', 'tools']);
+    expect(request!.body.generationConfig).toEqual({});
     expect(request!.body.systemInstruction).toEqual({ parts: [{ text: expect.stringContaining('Atiende a los clientes de la peluquería.') }] });
     expect(request!.body.contents).toEqual([{ role: 'user', parts: [{ text: 'Hola, ¿abren el sábado?' }] }]);
     expect(request!.body.toolConfig).toEqual({ functionCallingConfig: { mode: 'AUTO' } });
-    const [tools] = request!.body.tools as Array<{ functionDeclarations: Array<{ name: string; description: string; parameters: Record<string, unknown> }> }>;
+    const [tools] = request!.body.tools as Array<{
+      functionDeclarations: Array<{ name: string; description: string; parametersJsonSchema: Record<string, unknown> }>;
+    }>;
     expect(tools!.functionDeclarations.map((declaration) => declaration.name)).toEqual([
       'move_to_column',
       'hand_over_to_person',
@@ -103,7 +106,7 @@ describe('over the Gemini REST API (fake server)', () => {
     expect(tools!.functionDeclarations[1]).toEqual({
       name: 'hand_over_to_person',
       description: expect.any(String),
-      parameters: { type: 'OBJECT', properties: { reason: { type: 'STRING', description: 'Por qué pasa a una persona' } }, required: ['reason'] },
+      parametersJsonSchema: { type: 'object', properties: { reason: { type: 'string', description: 'Por qué pasa a una persona' } }, required: ['reason'] },
     });
     expect(await shop.aiMessages()).toHaveLength(1);
   });
@@ -128,7 +131,7 @@ describe('over the Gemini REST API (fake server)', () => {
     const callId = (calling!.parts[0]!.functionCall as { id: string }).id;
     expect(answering).toEqual({
       role: 'user',
-      parts: [{ functionResponse: { id: callId, name: 'find_free_slots', response: { slots: expect.any(Array) } } }],
+      parts: [{ functionResponse: { id: callId, name: 'find_free_slots', response: { name: 'find_free_slots', content: { slots: expect.any(Array) } } } }],
     });
     const third = gemini.requests[2]!.body.contents as Array<{ role: string; parts: Array<Record<string, unknown>> }>;
     expect(third.slice(-2).map((content) => content.role)).toEqual(['model', 'user']);
@@ -156,8 +159,10 @@ describe('over the Gemini REST API (fake server)', () => {
       });
       expect(web.received).toEqual([expect.objectContaining({ method: 'POST', path: '/pedidos', body: '{"pedido":"A-1"}' })]);
       const answered = (
-        gemini.requests[1]!.body.contents as Array<{ parts: Array<{ functionResponse?: { response: { status: number; body: string; recortado?: boolean } } }> }>
-      ).at(-1)!.parts[0]!.functionResponse!.response;
+        gemini.requests[1]!.body.contents as Array<{
+          parts: Array<{ functionResponse?: { response: { content: { status: number; body: string; recortado?: boolean } } } }>;
+        }>
+      ).at(-1)!.parts[0]!.functionResponse!.response.content;
       expect(answered).toMatchObject({ status: 200, recortado: true });
       expect(answered.body).toHaveLength(2_000);
       expect(await shop.aiMessages()).toEqual([expect.stringContaining('"estado":"enviado"')]);

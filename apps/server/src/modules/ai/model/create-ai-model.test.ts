@@ -44,6 +44,12 @@ describe('createAiModel', () => {
     expect((await model!.answer(hello)).model).toBe('gemini-2.5-pro');
     expect(urls).toEqual([`${gemini.url}/v1beta/models/gemini-2.5-pro:generateContent`]);
     expect(gemini.requests.at(-1)!.model).toBe('gemini-2.5-pro');
+    // Embeddings with Google's embedding model unless another one is named.
+    expect((await model!.embed!({ texts: ['hola'], purpose: 'query' })).model).toBe('gemini-embedding-001');
+    expect(urls.at(-1)).toBe(`${gemini.url}/v1beta/models/gemini-embedding-001:embedContent`);
+    const named = createAiModel({ aiProvider: 'gemini', geminiApiKey: gemini.apiKey, geminiBaseUrl: gemini.url, geminiEmbeddingModel: 'gemini-embedding-2' });
+    expect((await named!.embed!({ texts: ['hola'], purpose: 'query' })).model).toBe('gemini-embedding-2');
+    expect(gemini.requests.at(-1)).toMatchObject({ model: 'gemini-embedding-2', method: 'embedContent' });
   });
 
   it('builds the OpenAI-compatible model from its settings', async () => {
@@ -59,5 +65,16 @@ describe('createAiModel', () => {
     expect(openai.requests.at(-1)!.body['model']).toBe('gpt-4o-mini');
     expect((await model!.transcribe({ data: Buffer.from('a'), mimeType: 'audio/mpeg' })).model).toBe('gpt-4o-transcribe');
     expect(openai.requests.at(-1)!.body).toMatchObject({ model: 'gpt-4o-transcribe', file: { filename: 'nota-de-voz.mp3' } });
+    expect(model!.embed).toBeUndefined();
+
+    const embedding = createAiModel({
+      aiProvider: 'openai',
+      openaiBaseUrl: openai.url,
+      openaiApiKey: 'sk-test',
+      openaiModel: 'gpt-4o-mini',
+      openaiEmbeddingModel: 'nomic-embed-text',
+    });
+    expect((await embedding!.embed!({ texts: ['hola'], purpose: 'document' })).model).toBe('nomic-embed-text');
+    expect(openai.requests.at(-1)).toMatchObject({ path: '/v1/embeddings', body: { model: 'nomic-embed-text', input: ['hola'] } });
   });
 });

@@ -1,5 +1,5 @@
 import type { AiModel } from './model-port.ts';
-import { createGeminiModel } from './gemini/gemini-model.ts';
+import { createGeminiModel, GEMINI_DEFAULT_EMBEDDING_MODEL } from './gemini/gemini-model.ts';
 import { createOpenAiModel } from './openai/openai-model.ts';
 import { createSandboxAiModel } from './sandbox/sandbox-gemini.ts';
 
@@ -12,10 +12,14 @@ export interface AiModelSettings {
   geminiApiKey?: string;
   geminiBaseUrl?: string;
   geminiModel?: string;
+  /** Unset: gemini-embedding-001. */
+  geminiEmbeddingModel?: string;
   openaiBaseUrl?: string;
   openaiApiKey?: string;
   openaiModel?: string;
   openaiTranscribeModel?: string;
+  /** Unset: no embeddings (knowledge retrieval stays lexical). */
+  openaiEmbeddingModel?: string;
 }
 
 /** Picks the adapter once, at the composition root; `fetch` is for tests that route the adapter somewhere else. */
@@ -25,7 +29,13 @@ export function createAiModel(settings: AiModelSettings, dependencies: { fetch?:
       return createSandboxAiModel();
     case 'gemini':
       if (!settings.geminiApiKey) return null;
-      return createGeminiModel({ apiKey: settings.geminiApiKey, baseUrl: settings.geminiBaseUrl, model: settings.geminiModel, fetch: dependencies.fetch });
+      return createGeminiModel({
+        apiKey: settings.geminiApiKey,
+        baseUrl: settings.geminiBaseUrl,
+        model: settings.geminiModel,
+        embeddingModel: settings.geminiEmbeddingModel ?? GEMINI_DEFAULT_EMBEDDING_MODEL,
+        fetch: dependencies.fetch,
+      });
     case 'openai':
       if (!settings.openaiModel) return null;
       return createOpenAiModel({
@@ -33,6 +43,7 @@ export function createAiModel(settings: AiModelSettings, dependencies: { fetch?:
         apiKey: settings.openaiApiKey,
         model: settings.openaiModel,
         transcribeModel: settings.openaiTranscribeModel,
+        embeddingModel: settings.openaiEmbeddingModel,
         fetch: dependencies.fetch,
       });
     default:

@@ -43,52 +43,61 @@ export interface HttpFailure {
   message: string;
 }
 
-export interface ModelHttpRequest {
-  url: string;
-  headers: Record<string, string>;
-  body: string | FormData;
-  signal?: AbortSignal;
-  /** Maps a non-2xx answer (status, body text, headers) to a failure. */
-  classify: (status: number, bodyText: string, headers: Headers) => HttpFailure;
+/** One provider's reading of its failures. */
+export interface ModelHttpPolicy {
   /** Names the model in error messages ("Gemini", "OpenAI"). */
   service: string;
+  /** Maps a non-2xx answer (status, body text, headers) to a failure. */
+  classify: (status: number, bodyText: string, headers: Headers) => HttpFailure;
 }
 
-/** POSTs and returns the parsed JSON answer, retrying quota and unavailable failures with exponential backoff. */
-export async function postWithRetries(options: ModelHttpOptions, request: ModelHttpRequest): Promise<unknown> {
-  for (let attempt = 1; ; attempt++) {
-    const failure = await attemptOnce(options, request);
-    if (!('kind' in failure)) return failure.json;
-    if (!failure.retryable || attempt >= options.maxAttempts) throw new AiModelError(failure.kind, failure.message);
-    const backoff = options.baseDelayMs * 2 ** (attempt - 1);
-    await options.sleep(Math.min(failure.retryAfterMs ?? backoff, options.maxDelayMs));
-    if (request.signal?.aborted) throw request.signal.reason;
-  }
+/**
+ * The fetch the SDK's providers are given. It owns the transport policy: a timeout per attempt (reading the answer
+ * included), retries of quota and unavailable failures with exponential backoff or the wait the server asks for,
+ * and every failure thrown as an AiModelError, which the SDK passes through untouched. The SDK's own retries stay
+ * off: they read neither Google's `RetryInfo` (it is in the body, not a header) nor a billing stop, have no cap on a
+ * wait, and sleep for real where tests need an injected sleep.
+ */
+export function createModelFetch(options: ModelHttpOptions, policy: ModelHttpPolicy): typeof fetch {
+  return async (input, init) => {
+    const callerSignal = init?.signal ?? undefined;
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await attemptOnce(options, policy, input, init);
+      if (outcome instanceof Response) return outcome;
+      if (!outcome.retryable || attempt >= options.maxAttempts) throw new AiModelError(outcome.kind, outcome.message);
+      const backoff = options.baseDelayMs * 2 ** (attempt - 1);
+      await options.sleep(Math.min(outcome.retryAfterMs ?? backoff, options.maxDelayMs));
+      if (callerSignal?.aborted) throw callerSignal.reason;
+    }
+  };
 }
 
-async function attemptOnce(options: ModelHttpOptions, request: ModelHttpRequest): Promise<HttpFailure | { json: unknown }> {
+async function attemptOnce(
+  options: ModelHttpOptions,
+  policy: ModelHttpPolicy,
+  input: Parameters<typeof fetch>[0],
+  init: RequestInit | undefined,
+): Promise<HttpFailure | Response> {
+  const callerSignal = init?.signal ?? undefined;
   const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+  const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
   let response: Response;
   let text: string;
   try {
-    response = await options.fetch(request.url, { method: 'POST', headers: request.headers, body: request.body, signal });
+    response = await options.fetch(input, { ...init, signal });
     text = await response.text();
   } catch (error) {
-    if (request.signal?.aborted) throw request.signal.reason;
-    if (timeout.aborted) throw new AiModelError('timeout', `${request.service} no respondió en ${Math.round(options.timeoutMs / 1000)} s`);
+    if (callerSignal?.aborted) throw callerSignal.reason;
+    if (timeout.aborted) throw new AiModelError('timeout', `${policy.service} no respondió en ${Math.round(options.timeoutMs / 1000)} s`);
     return {
       kind: 'unavailable',
       retryable: true,
-      message: `${request.service} no está disponible: ${error instanceof Error ? error.message : String(error)}`,
+      message: `${policy.service} no está disponible: ${error instanceof Error ? error.message : String(error)}`,
     };
   }
-  if (!response.ok) return request.classify(response.status, text, response.headers);
-  try {
-    return { json: JSON.parse(text) as unknown };
-  } catch {
-    return { kind: 'unavailable', retryable: false, message: `${request.service} respondió algo que no es JSON` };
-  }
+  if (!response.ok) return policy.classify(response.status, text, response.headers);
+  // The body was read inside the timeout; the SDK reads this copy.
+  return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** The kind every HTTP status maps to unless the provider's body says more: 429 quota, 5xx (and 408) unavailable, other 4xx rejected. */
@@ -96,4 +105,15 @@ export function failureForStatus(status: number): Pick<HttpFailure, 'kind' | 're
   if (status === 429) return { kind: 'quota', retryable: true };
   if (status >= 500 || status === 408) return { kind: 'unavailable', retryable: true };
   return { kind: 'rejected', retryable: false };
+}
+
+/**
+ * Any failure of an SDK call in the port's terms. The model fetch already threw AiModelErrors for HTTP failures;
+ * what is left is an answer the SDK could not read (not JSON, not the provider's shape) or a call the model made
+ * against the rules (a tool call where none was allowed): the model is not usable right now.
+ */
+export function aiModelErrorOf(error: unknown, service: string): AiModelError {
+  if (error instanceof AiModelError) return error;
+  const detail = error instanceof Error ? error.message : String(error);
+  return new AiModelError('unavailable', `${service} dio una respuesta que no se pudo usar: ${detail}`);
 }

@@ -1,55 +1,146 @@
-import { type AiAnswerRequest, type AiTool, type AiToolCallRecord, type AiUsage, TOOL_FAILED, ToolFailure, type ToolOutcome } from './model-port.ts';
+import { generateText, isStepCount, jsonSchema, tool, type LanguageModel, type ModelMessage, type StepResult, type ToolSet } from 'ai';
+import { aiModelErrorOf } from './model-http.ts';
+import {
+  type AiAnswerRequest,
+  type AiModelError,
+  type AiTool,
+  type AiToolCallRecord,
+  type AiUsage,
+  TOOL_FAILED,
+  ToolFailure,
+  type ToolOutcome,
+} from './model-port.ts';
 
 export const DEFAULT_MAX_TOOL_ROUNDS = 5;
+
+// The SDK writes provider warnings to stderr (process.emitWarning), outside the server's pino log; the ones the
+// adapters could meet (a setting a model ignores) concern choices made here, not anything an operator can act on.
+(globalThis as { AI_SDK_LOG_WARNINGS?: false }).AI_SDK_LOG_WARNINGS = false;
+
+/** One adapter's side of the loop: its name in errors, and what in a step means the model refused to answer. */
+export interface ToolLoopAdapter {
+  service: string;
+  refusal(step: StepResult<ToolSet>): AiModelError | undefined;
+}
+
+/**
+ * The function-calling loop every adapter shares, run by the AI SDK's `generateText`: call the model, run the tools
+ * it asks for one after the other in its order, send the results back, at most `maxToolRounds` times; then one last
+ * call that still declares the tools (the history names them) but forbids calling them.
+ */
+export async function answerWithTools(model: LanguageModel, request: AiAnswerRequest, messages: ModelMessage[], adapter: ToolLoopAdapter) {
+  const maxRounds = request.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
+  const signal = request.signal;
+  const runner = createToolRunner(request);
+  const tools: ToolSet = Object.fromEntries(
+    request.tools.map((offered) => [
+      offered.name,
+      tool({
+        description: offered.description,
+        inputSchema: jsonSchema<Record<string, unknown>>(offered.parameters),
+        execute: async (args: Record<string, unknown>) => {
+          // A cancelled answer (the customer wrote again) does nothing more, even when the abort came with the
+          // model's answer: the SDK checks the signal only between the calls of a step, not before the first.
+          if (signal?.aborted) throw signal.reason;
+          return runner.run(offered.name, args);
+        },
+      }),
+    ]),
+  );
+  const toolOptions =
+    request.tools.length === 0
+      ? {}
+      : {
+          tools,
+          toolChoice: 'auto' as const,
+          toolOrder: request.tools.map((offered) => offered.name),
+          toolCallConcurrency: 1,
+          stopWhen: isStepCount(maxRounds + 1),
+          prepareStep: async ({ stepNumber, steps, messages }: { stepNumber: number; steps: Array<StepResult<ToolSet>>; messages: ModelMessage[] }) => {
+            // A call the SDK refused before any tool ran (a tool not offered, arguments the schema rejects) comes back to
+            // the model in the SDK's own words: the ledger notes it and the model reads only the neutral ones.
+            for (const refused of steps.at(-1)?.content ?? []) {
+              if (refused.type === 'tool-error' && !tools[refused.toolName])
+                await runner.run(refused.toolName, isPlainObject(refused.input) ? refused.input : {});
+            }
+            return { messages: withNeutralToolErrors(messages), ...(stepNumber >= maxRounds ? { toolChoice: 'none' as const } : {}) };
+          },
+        };
+  const steps = await modelSteps(adapter, signal, () =>
+    generateText({ model, instructions: request.instructions, messages, ...toolOptions, maxRetries: 0, abortSignal: signal }),
+  );
+  return { text: [...steps].reverse().find((step) => step.text)?.text ?? '', toolCalls: runner.records, usage: usageOf(steps) };
+}
+
+/**
+ * The steps of one SDK call (its own retries off: the model fetch retries), or why they are no use: the caller's
+ * abort as the caller gave it, a refusal in any step, any other failure as an AiModelError.
+ */
+export async function modelSteps(
+  adapter: ToolLoopAdapter,
+  signal: AbortSignal | undefined,
+  call: () => PromiseLike<{ steps: Array<StepResult<ToolSet>> }>,
+): Promise<Array<StepResult<ToolSet>>> {
+  let steps: Array<StepResult<ToolSet>>;
+  try {
+    ({ steps } = await call());
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    throw aiModelErrorOf(error, adapter.service);
+  }
+  for (const step of steps) {
+    const refused = adapter.refusal(step);
+    if (refused) throw refused;
+  }
+  return steps;
+}
+
+/** Summed over every step; thinking tokens are in the output (they are billed as output). */
+export function usageOf(steps: Array<Pick<StepResult<ToolSet>, 'usage'>>): AiUsage {
+  return {
+    inputTokens: steps.reduce((sum, step) => sum + (step.usage.inputTokens ?? 0), 0),
+    outputTokens: steps.reduce((sum, step) => sum + (step.usage.outputTokens ?? 0), 0),
+  };
+}
 
 export interface ToolCall {
   name: string;
   args: Record<string, unknown>;
 }
 
-export interface ModelStep<Call extends ToolCall> {
-  text: string;
-  calls: Call[];
-  usage: AiUsage;
-}
-
-/** One adapter's side of the loop: send the conversation so far, and append a round of tool results to it. */
-export interface ToolLoopDriver<Call extends ToolCall> {
-  /** `toolsAllowed` false: the model must answer in words (no tools offered, or the rounds are used up). */
-  send(toolsAllowed: boolean): Promise<ModelStep<Call>>;
-  /** Appends the model's calling turn unchanged, then the results in the same order as the calls. */
-  answerCalls(calls: Call[], results: Array<Record<string, unknown>>): void;
-}
-
 /**
- * The manual function-calling loop every adapter shares: call the model, run the tools it asks for in order,
- * send the results back, at most `maxToolRounds` times; then one last call where the model may not call tools.
+ * Runs an answer's tool calls one by one, each with its index in the answer (the ledger's key, through `callTool`),
+ * and keeps their records. Answers what the model reads of each call.
  */
-export async function runToolLoop<Call extends ToolCall>(request: AiAnswerRequest, driver: ToolLoopDriver<Call>) {
-  const maxRounds = request.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
-  const toolCalls: AiToolCallRecord[] = [];
-  const usage: AiUsage = { inputTokens: 0, outputTokens: 0 };
-  let textSoFar = '';
-  for (let round = 0; ; round++) {
-    const toolsAllowed = request.tools.length > 0 && round < maxRounds;
-    const step = await driver.send(toolsAllowed);
-    usage.inputTokens += step.usage.inputTokens;
-    usage.outputTokens += step.usage.outputTokens;
-    if (step.text) textSoFar = step.text;
-    if (step.calls.length === 0 || !toolsAllowed) return { text: step.text || textSoFar, toolCalls, usage };
-    const results: Array<Record<string, unknown>> = [];
-    for (const call of step.calls) {
-      // A cancelled answer (the customer wrote again) does nothing more.
-      if (request.signal?.aborted) throw request.signal.reason;
-      const index = toolCalls.length;
-      const run = () => runTool(request.tools, call, index);
-      const outcome = request.callTool ? await request.callTool({ index, name: call.name, args: call.args }, run) : await run();
+export function createToolRunner(request: Pick<AiAnswerRequest, 'tools' | 'callTool'>) {
+  const records: AiToolCallRecord[] = [];
+  return {
+    records,
+    async run(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+      const index = records.length;
+      const run = () => runTool(request.tools, { name, args }, index);
+      const outcome = request.callTool ? await request.callTool({ index, name, args }, run) : await run();
       const result = modelResult(outcome);
-      toolCalls.push({ name: call.name, args: call.args, result, ...(outcome.ok ? {} : { failure: outcome.reason }) });
-      results.push(result);
-    }
-    driver.answerCalls(step.calls, results);
-  }
+      records.push({ name, args, result, ...(outcome.ok ? {} : { failure: outcome.reason }) });
+      return result;
+    },
+  };
+}
+
+/** The conversation with every tool error the SDK wrote replaced by words safe to repeat to the customer. */
+function withNeutralToolErrors(messages: ModelMessage[]): ModelMessage[] {
+  return messages.map((message) =>
+    message.role !== 'tool'
+      ? message
+      : {
+          ...message,
+          content: message.content.map((part) =>
+            part.type === 'tool-result' && (part.output.type === 'error-text' || part.output.type === 'error-json')
+              ? { ...part, output: { type: 'json' as const, value: { error: TOOL_FAILED } } }
+              : part,
+          ),
+        },
+  );
 }
 
 /**
@@ -79,14 +170,17 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Stands in for the customer where a conversation needs a user turn it does not have (a chat the business opened). */
+export const CONVERSATION_OPENER = '(comienzo de la conversación)';
+
 /** Turns as chat messages: consecutive turns of the same side are merged into one (providers expect alternation). */
-export function mergedTurns<Role extends string>(turns: AiAnswerRequest['turns'], roleOf: (turn: AiAnswerRequest['turns'][number]) => Role) {
-  const merged: Array<{ role: Role; text: string }> = [];
+export function mergedTurns(turns: AiAnswerRequest['turns']): Array<{ role: 'user' | 'assistant'; content: string }> {
+  const merged: Array<{ role: 'user' | 'assistant'; content: string }> = [];
   for (const turn of turns) {
-    const role = roleOf(turn);
+    const role = turn.role === 'customer' ? 'user' : 'assistant';
     const last = merged.at(-1);
-    if (last && last.role === role) last.text = `${last.text}\n${turn.text}`;
-    else merged.push({ role, text: turn.text });
+    if (last && last.role === role) last.content = `${last.content}\n${turn.text}`;
+    else merged.push({ role, content: turn.text });
   }
   return merged;
 }

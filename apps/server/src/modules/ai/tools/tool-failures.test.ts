@@ -11,7 +11,7 @@ import { listenOnRandomPort } from '../../../../test/support/realtime-client.ts'
 import { REFUSED_ADDRESS } from '../../../platform/outbound-http/outbound-http.guard.ts';
 import { blockedNote, failedNote } from '../assistant/assistant.service.ts';
 import { AiModelError, type AiModel } from '../model/model-port.ts';
-import { runToolLoop, type ToolCall } from '../model/tool-loop.ts';
+import { createToolRunner, type ToolCall } from '../model/tool-loop.ts';
 import { SLOT_TAKEN } from './assistant-tools.ts';
 import { toolFailedNote } from './tool-ledger.ts';
 
@@ -28,22 +28,13 @@ const parrot: AiModel = {
   label: 'loro',
   async answer(request) {
     if (failure) throw failure;
-    let heard: Array<Record<string, unknown>> = [];
-    let first = true;
-    const usage = { inputTokens: 1, outputTokens: 1 };
-    const result = await runToolLoop(request, {
-      async send(toolsAllowed) {
-        if (first && toolsAllowed && calls.length > 0) {
-          first = false;
-          return { text: '', calls, usage };
-        }
-        return { text: `Resultado: ${JSON.stringify(heard)}`, calls: [], usage };
-      },
-      answerCalls(_calls, results) {
-        heard = results;
-      },
-    });
-    return { ...result, model: 'loro', latencyMs: 1 };
+    const runner = createToolRunner(request);
+    const heard: Array<Record<string, unknown>> = [];
+    for (const call of request.tools.length > 0 ? calls : []) {
+      if (request.signal?.aborted) throw request.signal.reason;
+      heard.push(await runner.run(call.name, call.args));
+    }
+    return { text: `Resultado: ${JSON.stringify(heard)}`, toolCalls: runner.records, usage: { inputTokens: 1, outputTokens: 1 }, model: 'loro', latencyMs: 1 };
   },
   async transcribe() {
     throw new AiModelError('rejected', 'sin audio');

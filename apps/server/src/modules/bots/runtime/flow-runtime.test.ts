@@ -325,6 +325,7 @@ describe('advanceFlow', () => {
       expect(gemini.requests[0]!.body).toEqual({
         systemInstruction: { parts: [{ text: 'Eres el asistente de Acme.' }] },
         contents: [{ role: 'user', parts: [{ text: '¿tienen envíos?' }] }],
+        generationConfig: {},
       });
     } finally {
       await gemini.close();
@@ -376,18 +377,21 @@ describe('advanceFlow', () => {
       expect(scheduled).toEqual([['Tu pedido llega hoy', sendAt]]);
 
       // The declarations as Gemini reads them; the column choice offers the real columns by name.
-      const declarations = (gemini.requests[0]!.body.tools as Array<{ functionDeclarations: Array<{ name: string; parameters: unknown }> }>)[0]!
+      const declarations = (gemini.requests[0]!.body.tools as Array<{ functionDeclarations: Array<{ name: string; parametersJsonSchema: unknown }> }>)[0]!
         .functionDeclarations;
       expect(declarations.map((declaration) => declaration.name)).toEqual(['webhook', 'redirect_to_column_1', 'redirect_to_column_2', 'schedule_message']);
-      expect(declarations[2]!.parameters).toEqual({
-        type: 'OBJECT',
-        properties: { column: { type: 'STRING', description: 'Nombre de la columna de destino', enum: ['Ventas', 'Soporte'] } },
+      expect(declarations[2]!.parametersJsonSchema).toEqual({
+        type: 'object',
+        properties: { column: { type: 'string', description: 'Nombre de la columna de destino', enum: ['Ventas', 'Soporte'] } },
         required: ['column'],
       });
       // Round two echoes the calling turn (thoughtSignature included) and answers the call by id with the webhook's answer.
       expect((gemini.requests[1]!.body.contents as unknown[]).slice(1)).toEqual([
         { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'webhook', args: { datos: '{"pedido":"A-17"}' } }, thoughtSignature: 'firma-1' }] },
-        { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'webhook', response: { status: 200, body: '{"estado":"en camino"}' } } }] },
+        {
+          role: 'user',
+          parts: [{ functionResponse: { id: 'c1', name: 'webhook', response: { name: 'webhook', content: { status: 200, body: '{"estado":"en camino"}' } } } }],
+        },
       ]);
       expect(gemini.requests).toHaveLength(3);
 

@@ -3,6 +3,7 @@ import { geminiBlocked, geminiCalls, geminiError, geminiText, startFakeGeminiSer
 import { AiModelError, type AiTool, TOOL_FAILED } from '../model-port.ts';
 import { createGeminiModel, TRANSCRIBE_INSTRUCTION } from './gemini-model.ts';
 import { SANDBOX_TRANSCRIPT } from '../sandbox/sandbox-gemini.ts';
+import { fakeEmbedding } from '../../../../../test/fakes/fake-embeddings.ts';
 
 let fake: Awaited<ReturnType<typeof startFakeGeminiServer>>;
 let sleeps: number[];
@@ -53,7 +54,7 @@ async function failureOf(promise: Promise<unknown>) {
 }
 
 describe('Gemini adapter', () => {
-  it('sends systemInstruction, merged user/model turns, upper-case function declarations and AUTO calling', async () => {
+  it('sends systemInstruction, merged user/model turns, JSON Schema function declarations and AUTO calling', async () => {
     fake.reply(geminiText('Hola, ¿en qué te ayudo?'));
     const answer = await model().answer({
       instructions: 'Eres el asistente de Peluquería Sol.',
@@ -83,9 +84,10 @@ describe('Gemini adapter', () => {
             {
               name: 'move_to_column',
               description: 'Herramienta move_to_column',
-              parameters: {
-                type: 'OBJECT',
-                properties: { column: { type: 'STRING', description: 'Columna', enum: ['Ventas'] }, count: { type: 'INTEGER' } },
+              // Plain JSON Schema, which Gemini takes as `parametersJsonSchema` (the AI SDK's choice).
+              parametersJsonSchema: {
+                type: 'object',
+                properties: { column: { type: 'string', description: 'Columna', enum: ['Ventas'] }, count: { type: 'integer' } },
                 required: ['column'],
               },
             },
@@ -93,6 +95,7 @@ describe('Gemini adapter', () => {
         },
       ],
       toolConfig: { functionCallingConfig: { mode: 'AUTO' } },
+      generationConfig: {},
     });
   });
 
@@ -146,13 +149,19 @@ describe('Gemini adapter', () => {
       {
         role: 'user',
         parts: [
-          { functionResponse: { id: 'call-a', name: 'move_to_column', response: { ok: true, column: 'Ventas' } } },
-          { functionResponse: { id: 'call-b', name: 'broken', response: { error: TOOL_FAILED } } },
+          // The AI SDK wraps each result as { name, content }.
+          { functionResponse: { id: 'call-a', name: 'move_to_column', response: { name: 'move_to_column', content: { ok: true, column: 'Ventas' } } } },
+          { functionResponse: { id: 'call-b', name: 'broken', response: { name: 'broken', content: { error: TOOL_FAILED } } } },
         ],
       },
     ]);
     const third = fake.requests[2]!.body['contents'] as unknown[];
-    expect(third.at(-1)).toEqual({ role: 'user', parts: [{ functionResponse: { name: 'move_to_column', response: { ok: true, column: 'Nuevos' } } }] });
+    // A call without an id gets one from the SDK, and its answer points at it.
+    const unnamedCall = (third.at(-2) as { parts: Array<{ functionCall: { id: string } }> }).parts[0]!.functionCall.id;
+    expect(third.at(-1)).toEqual({
+      role: 'user',
+      parts: [{ functionResponse: { id: unnamedCall, name: 'move_to_column', response: { name: 'move_to_column', content: { ok: true, column: 'Nuevos' } } } }],
+    });
   });
 
   it('stops offering tools after maxToolRounds: the last call forbids calling and its words are the answer', async () => {
@@ -167,6 +176,16 @@ describe('Gemini adapter', () => {
       'AUTO',
       'NONE',
     ]);
+  });
+
+  it('reports a call on the round where calling was forbidden as unavailable', async () => {
+    const call = geminiCalls([{ name: 'move_to_column', args: { column: 'Ventas' } }]);
+    fake.reply(call, call);
+    const failure = await failureOf(
+      model().answer({ instructions: 'x', turns: [{ role: 'customer', text: 'hola' }], tools: [tool('move_to_column')], maxToolRounds: 1 }),
+    );
+    expect(failure.kind).toBe('unavailable');
+    expect(fake.requests.at(-1)!.body['toolConfig']).toEqual({ functionCallingConfig: { mode: 'NONE' } });
   });
 
   it('retries 429 (waiting what RetryInfo asks, capped) and 503 with exponential backoff, then answers', async () => {
@@ -238,6 +257,7 @@ describe('Gemini adapter', () => {
           ],
         },
       ],
+      generationConfig: {},
     });
   });
 
@@ -277,6 +297,38 @@ describe('Gemini adapter', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
+  it('runs no tool once the caller aborts, even when the abort comes as the model answers, and asks nothing more', async () => {
+    const controller = new AbortController();
+    const ran: string[] = [];
+    // The customer writes again just as the model's call arrives.
+    const abortingOnAnswer = createGeminiModel({
+      apiKey: fake.apiKey,
+      baseUrl: fake.url,
+      timeoutMs: TEST_TIMEOUT_MS,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        const body = await response.text();
+        controller.abort(new Error('superseded'));
+        return new Response(body, { status: response.status, headers: response.headers });
+      },
+    });
+    fake.reply(geminiCalls([{ name: 'move_to_column', args: { column: 'Ventas' }, id: 'a' }]));
+    const answering = abortingOnAnswer.answer({
+      instructions: 'x',
+      turns: [{ role: 'customer', text: 'hola' }],
+      signal: controller.signal,
+      tools: [
+        tool('move_to_column', async () => {
+          ran.push('move_to_column');
+          return { ok: true };
+        }),
+      ],
+    });
+    await expect(answering).rejects.toThrow('superseded');
+    expect(ran).toEqual([]);
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('reports a server nobody answers on as unavailable after the retries', async () => {
     const closed = await startFakeGeminiServer();
     await closed.close();
@@ -290,5 +342,88 @@ describe('Gemini adapter', () => {
     });
     expect((await failureOf(unreachable.answer({ instructions: 'x', turns: [{ role: 'customer', text: 'hola' }], tools: [] }))).kind).toBe('unavailable');
     expect(sleeps).toEqual([1_000, 2_000]);
+  });
+});
+
+describe('Gemini embeddings', () => {
+  const embedder = (overrides: { apiKey?: string } = {}) =>
+    createGeminiModel({
+      apiKey: overrides.apiKey ?? fake.apiKey,
+      baseUrl: fake.url,
+      model: 'gemini-2.5-flash',
+      embeddingModel: 'gemini-embedding-001',
+      timeoutMs: TEST_TIMEOUT_MS,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+    });
+
+  it('embeds a question with :embedContent as a RETRIEVAL_QUERY', async () => {
+    const embeddings = await embedder().embed!({ texts: ['¿Abren el sábado?'], purpose: 'query' });
+    expect(embeddings).toEqual({ model: 'gemini-embedding-001', vectors: [fakeEmbedding('¿Abren el sábado?')] });
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests[0]).toMatchObject({ model: 'gemini-embedding-001', method: 'embedContent', headers: { 'x-goog-api-key': fake.apiKey } });
+    expect(fake.requests[0]!.body).toEqual({
+      model: 'models/gemini-embedding-001',
+      content: { parts: [{ text: '¿Abren el sábado?' }] },
+      taskType: 'RETRIEVAL_QUERY',
+    });
+  });
+
+  it('embeds documents with :batchEmbedContents as RETRIEVAL_DOCUMENT, 100 texts a request, one request at a time, vectors in order', async () => {
+    const texts = Array.from({ length: 230 }, (_, index) => `Fragmento ${index} del archivo de conocimiento.`);
+    fake.reply({ body: { embeddings: texts.slice(0, 100).map((text) => ({ values: fakeEmbedding(text) })) }, delayMs: 1_000 });
+    const embedding = embedder().embed!({ texts, purpose: 'document' });
+    for (const deadline = Date.now() + 5_000; fake.requests.length === 0 && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The first batch is still being answered: nothing else was sent.
+    expect(fake.requests).toHaveLength(1);
+    const embeddings = await embedding;
+
+    expect(embeddings.vectors).toEqual(texts.map((text) => fakeEmbedding(text)));
+    expect(embeddings.usage).toBeUndefined();
+    expect(fake.requests.map((request) => [request.method, (request.body['requests'] as unknown[]).length])).toEqual([
+      ['batchEmbedContents', 100],
+      ['batchEmbedContents', 100],
+      ['batchEmbedContents', 30],
+    ]);
+    expect((fake.requests[2]!.body['requests'] as unknown[])[0]).toEqual({
+      model: 'models/gemini-embedding-001',
+      content: { role: 'user', parts: [{ text: 'Fragmento 200 del archivo de conocimiento.' }] },
+      taskType: 'RETRIEVAL_DOCUMENT',
+    });
+  });
+
+  it('asks nothing for no texts', async () => {
+    expect(await embedder().embed!({ texts: [], purpose: 'document' })).toEqual({ model: 'gemini-embedding-001', vectors: [] });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('retries a 429 as RetryInfo asks; classifies what stays failed: quota, unavailable, rejected', async () => {
+    fake.reply(geminiError(429, { retryDelay: '2s' }));
+    expect((await embedder().embed!({ texts: ['a', 'b'], purpose: 'document' })).vectors).toHaveLength(2);
+    expect(sleeps).toEqual([2_000]);
+
+    fake.reply(geminiError(429), geminiError(429), geminiError(429));
+    expect((await failureOf(embedder().embed!({ texts: ['a'], purpose: 'query' }))).kind).toBe('quota');
+    fake.reply(geminiError(503), geminiError(500), geminiError(503));
+    expect((await failureOf(embedder().embed!({ texts: ['a', 'b'], purpose: 'document' }))).kind).toBe('unavailable');
+    const badKey = await failureOf(embedder({ apiKey: 'wrong' }).embed!({ texts: ['a'], purpose: 'query' }));
+    expect(badKey.kind).toBe('rejected');
+    expect(badKey.message).toContain('403 PERMISSION_DENIED');
+  });
+
+  it('reports an answer without vectors as unavailable, and stops when the caller aborts', async () => {
+    fake.reply({ body: { embeddings: 'none' } });
+    expect((await failureOf(embedder().embed!({ texts: ['a', 'b'], purpose: 'document' }))).kind).toBe('unavailable');
+
+    const controller = new AbortController();
+    controller.abort(new Error('superseded'));
+    await expect(embedder().embed!({ texts: ['a'], purpose: 'query', signal: controller.signal })).rejects.toThrow('superseded');
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('has no embed without an embedding model', () => {
+    expect(model().embed).toBeUndefined();
   });
 });

@@ -1,144 +1,107 @@
-import { AiModelError, type AiModel, type AiUsage } from '../model-port.ts';
-import { failureForStatus, modelHttpOptions, postWithRetries, type HttpFailure, type ModelHttpOptions } from '../model-http.ts';
-import { isPlainObject, mergedTurns, runToolLoop, type ToolCall } from '../tool-loop.ts';
-import {
-  GEMINI_BLOCK_REASONS,
-  geminiRetryDelayMs,
-  toGeminiSchema,
-  type GeminiContent,
-  type GeminiErrorBody,
-  type GeminiPart,
-  type GeminiRequest,
-  type GeminiResponse,
-} from './gemini-protocol.ts';
+import { createGoogle } from '@ai-sdk/google';
+import { generateText, type ModelMessage, type StepResult, type ToolSet } from 'ai';
+import { AiModelError, type AiModel } from '../model-port.ts';
+import { createModelFetch, failureForStatus, modelHttpOptions, type HttpFailure, type ModelHttpOptions } from '../model-http.ts';
+import { answerWithTools, CONVERSATION_OPENER, mergedTurns, modelSteps, usageOf, type ToolLoopAdapter } from '../tool-loop.ts';
+import { embedTexts } from '../embeddings.ts';
+import { geminiRetryDelayMs, type GeminiErrorBody } from './gemini-protocol.ts';
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 export const GEMINI_DEFAULT_MODEL = 'gemini-2.5-flash';
+export const GEMINI_DEFAULT_EMBEDDING_MODEL = 'gemini-embedding-001';
 
 export const TRANSCRIBE_INSTRUCTION =
   'Transcribe textualmente este audio en español. Responde solo con la transcripción, sin comentarios; si no se entiende nada, responde vacío.';
 
 export interface GeminiModelOptions extends Partial<ModelHttpOptions> {
   apiKey: string;
-  /** Host only, without /v1beta (as @google/genai takes it). */
+  /** Host only, without /v1beta (as @google/genai takes it; the SDK is given it with /v1beta). */
   baseUrl?: string;
   model?: string;
+  /** Without one the model has no `embed` (the sandbox model brings its own). */
+  embeddingModel?: string;
   /** The sandbox model is this adapter talking to an in-process fake. */
   provider?: AiModel['provider'];
   label?: string;
 }
 
-interface GeminiCall extends ToolCall {
-  id?: string;
-}
+const SERVICE = 'Gemini';
+const adapter: ToolLoopAdapter = { service: SERVICE, refusal: geminiRefusal };
 
-/** Gemini's REST generateContent with the manual function-calling loop (shared/provider/gemini.md §1.4). */
+/** Gemini's REST API (generateContent, batchEmbedContents) through the AI SDK's Google provider (shared/provider/gemini.md §3). */
 export function createGeminiModel(options: GeminiModelOptions): AiModel {
-  const model = options.model ?? GEMINI_DEFAULT_MODEL;
-  const url = `${(options.baseUrl ?? GEMINI_DEFAULT_BASE_URL).replace(/\/$/, '')}/v1beta/models/${model}:generateContent`;
-  const http = modelHttpOptions(options);
-  const generate = async (body: GeminiRequest, signal?: AbortSignal) => {
-    const response = (await postWithRetries(http, {
-      url,
-      service: 'Gemini',
-      signal,
-      classify: classifyGeminiFailure,
-      body: JSON.stringify(body),
-      headers: { 'content-type': 'application/json', 'x-goog-api-key': options.apiKey },
-    })) as GeminiResponse;
-    return readResponse(response);
-  };
+  const modelId = options.model ?? GEMINI_DEFAULT_MODEL;
+  const google = createGoogle({
+    apiKey: options.apiKey,
+    baseURL: `${(options.baseUrl ?? GEMINI_DEFAULT_BASE_URL).replace(/\/$/, '')}/v1beta`,
+    fetch: createModelFetch(modelHttpOptions(options), { service: SERVICE, classify: classifyGeminiFailure }),
+  });
+  const model = google(modelId);
+  const embeddingModelId = options.embeddingModel;
+  const embeddingModel = embeddingModelId ? google.embeddingModel(embeddingModelId) : undefined;
 
   return {
     provider: options.provider ?? 'gemini',
-    label: options.label ?? `Gemini (${model})`,
+    label: options.label ?? `Gemini (${modelId})`,
     async answer(request) {
       const started = performance.now();
-      const contents: GeminiContent[] = mergedTurns(request.turns, (turn) => (turn.role === 'customer' ? 'user' : 'model')).map(({ role, text }) => ({
-        role,
-        parts: [{ text }],
-      }));
+      const messages: ModelMessage[] = mergedTurns(request.turns);
       // Gemini wants the conversation to open with a user turn; a chat the business opened (a template) does not.
-      if (contents[0]?.role !== 'user') contents.unshift({ role: 'user', parts: [{ text: '(comienzo de la conversación)' }] });
-      const functionDeclarations = request.tools.map((tool) => ({
-        name: tool.name,
-        description: tool.description,
-        parameters: toGeminiSchema(tool.parameters),
-      }));
-      let lastModelTurn: GeminiContent | undefined;
-      const result = await runToolLoop<GeminiCall>(request, {
-        async send(toolsAllowed) {
-          const body: GeminiRequest = { systemInstruction: { parts: [{ text: request.instructions }] }, contents };
-          // Once the rounds are used up the declarations stay (the history names them) but the model may not call them.
-          if (functionDeclarations.length > 0) {
-            body.tools = [{ functionDeclarations }];
-            body.toolConfig = { functionCallingConfig: { mode: toolsAllowed ? 'AUTO' : 'NONE' } };
-          }
-          const step = await generate(body, request.signal);
-          lastModelTurn = step.content;
-          return step;
-        },
-        answerCalls(calls, results) {
-          contents.push(lastModelTurn!);
-          contents.push({
-            role: 'user',
-            parts: calls.map((call, index) => ({
-              functionResponse: { ...(call.id ? { id: call.id } : {}), name: call.name, response: results[index]! },
-            })),
-          });
-        },
-      });
-      return { ...result, model, latencyMs: Math.round(performance.now() - started) };
+      if (messages[0]?.role !== 'user') messages.unshift({ role: 'user', content: CONVERSATION_OPENER });
+      const result = await answerWithTools(model, request, messages, adapter);
+      return { ...result, model: modelId, latencyMs: Math.round(performance.now() - started) };
     },
     async transcribe(audio) {
-      const step = await generate(
-        {
-          contents: [
-            { role: 'user', parts: [{ inlineData: { mimeType: audio.mimeType, data: audio.data.toString('base64') } }, { text: TRANSCRIBE_INSTRUCTION }] },
+      const steps = await modelSteps(adapter, audio.signal, () =>
+        generateText({
+          model,
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'file', data: new Uint8Array(audio.data), mediaType: audio.mimeType },
+                { type: 'text', text: TRANSCRIBE_INSTRUCTION },
+              ],
+            },
           ],
-        },
-        audio.signal,
+          maxRetries: 0,
+          abortSignal: audio.signal,
+        }),
       );
-      return { text: step.text.trim(), usage: step.usage, model };
+      return {
+        text: steps
+          .map((step) => step.text)
+          .join('')
+          .trim(),
+        usage: usageOf(steps),
+        model: modelId,
+      };
     },
+    ...(embeddingModelId && embeddingModel
+      ? {
+          embed: (request) =>
+            embedTexts(embeddingModel, request, {
+              modelId: embeddingModelId,
+              service: SERVICE,
+              providerOptions: { google: { taskType: request.purpose === 'query' ? 'RETRIEVAL_QUERY' : 'RETRIEVAL_DOCUMENT' } },
+            }),
+        }
+      : {}),
   };
 }
 
-/** The first candidate's words and calls; a blocked prompt or answer is an error the caller hands to a person. */
-function readResponse(response: GeminiResponse) {
-  const blockReason = response.promptFeedback?.blockReason;
-  if (blockReason) throw new AiModelError('blocked', `Gemini bloqueó la conversación (${blockReason})`);
-  const candidate = response.candidates?.[0];
-  if (candidate?.finishReason && GEMINI_BLOCK_REASONS.has(candidate.finishReason)) {
-    throw new AiModelError('blocked', `Gemini bloqueó la respuesta (${candidate.finishReason})`);
+/** A blocked prompt or answer is an error the caller hands to a person; a malformed call is a model that failed. */
+function geminiRefusal(step: StepResult<ToolSet>): AiModelError | undefined {
+  const reason = step.rawFinishReason;
+  if (step.finishReason === 'content-filter') {
+    const promptFeedback = step.providerMetadata?.['google']?.['promptFeedback'] as { blockReason?: string } | null | undefined;
+    const what = promptFeedback?.blockReason === reason ? 'la conversación' : 'la respuesta';
+    return new AiModelError('blocked', `Gemini bloqueó ${what} (${reason})`);
   }
-  if (candidate?.finishReason === 'MALFORMED_FUNCTION_CALL' || candidate?.finishReason === 'UNEXPECTED_TOOL_CALL') {
-    throw new AiModelError('unavailable', `Gemini no pudo formular la llamada a la herramienta (${candidate.finishReason})`);
+  if (reason === 'MALFORMED_FUNCTION_CALL' || reason === 'UNEXPECTED_TOOL_CALL') {
+    return new AiModelError('unavailable', `Gemini no pudo formular la llamada a la herramienta (${reason})`);
   }
-  const parts: GeminiPart[] = candidate?.content?.parts ?? [];
-  const calls: GeminiCall[] = parts.flatMap((part) =>
-    part.functionCall
-      ? [
-          {
-            ...(part.functionCall.id ? { id: part.functionCall.id } : {}),
-            name: part.functionCall.name,
-            args: isPlainObject(part.functionCall.args) ? part.functionCall.args : {},
-          },
-        ]
-      : [],
-  );
-  const text = parts
-    .filter((part) => part.text && !part.thought)
-    .map((part) => part.text)
-    .join('');
-  const usage: AiUsage = {
-    inputTokens: response.usageMetadata?.promptTokenCount ?? 0,
-    // Thinking tokens are billed as output.
-    outputTokens: (response.usageMetadata?.candidatesTokenCount ?? 0) + (response.usageMetadata?.thoughtsTokenCount ?? 0),
-  };
-  // Echoed back unchanged on the next round (thoughtSignature included), so it is kept as the server sent it.
-  const content: GeminiContent = { role: 'model', parts, ...(candidate?.content ?? {}) } as GeminiContent;
-  return { text, calls, usage, content };
+  return undefined;
 }
 
 function classifyGeminiFailure(status: number, bodyText: string): HttpFailure {

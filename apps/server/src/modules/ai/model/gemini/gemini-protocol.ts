@@ -1,6 +1,7 @@
-import type { ToolParameters } from '../model-port.ts';
-
-/** The parts of Gemini's REST generateContent contract Embudo uses (shared/provider/gemini.md §1). */
+/**
+ * The parts of Gemini's REST generateContent contract the sandbox model speaks (shared/provider/gemini.md §1), as the
+ * AI SDK's Google provider sends them and as Google's other clients may.
+ */
 export interface GeminiFunctionCall {
   id?: string;
   name: string;
@@ -10,6 +11,7 @@ export interface GeminiFunctionCall {
 export interface GeminiFunctionResponse {
   id?: string;
   name: string;
+  /** Any JSON object; the AI SDK wraps a tool's result as `{ name, content: <result> }`. */
   response: Record<string, unknown>;
 }
 
@@ -27,8 +29,9 @@ export interface GeminiContent {
   parts: GeminiPart[];
 }
 
+/** A function's parameters: Gemini's OpenAPI subset (`type: 'STRING'`) or plain JSON Schema (`type: 'string'`). */
 export interface GeminiSchema {
-  type: 'OBJECT' | 'STRING' | 'NUMBER' | 'INTEGER' | 'BOOLEAN';
+  type?: string;
   description?: string;
   enum?: string[];
   properties?: Record<string, GeminiSchema>;
@@ -41,13 +44,17 @@ export interface GeminiFunctionDeclaration {
   parameters: GeminiSchema;
 }
 
+/** A declaration as sent: `parameters` in the OpenAPI subset, or `parametersJsonSchema` in plain JSON Schema (the AI SDK). */
+export type GeminiSentFunctionDeclaration = Omit<GeminiFunctionDeclaration, 'parameters'> & { parameters?: GeminiSchema; parametersJsonSchema?: GeminiSchema };
+
 export type GeminiFunctionCallingMode = 'AUTO' | 'ANY' | 'NONE';
 
 export interface GeminiRequest {
   systemInstruction?: { parts: GeminiPart[] };
   contents: GeminiContent[];
-  tools?: Array<{ functionDeclarations: GeminiFunctionDeclaration[] }>;
+  tools?: Array<{ functionDeclarations: GeminiSentFunctionDeclaration[] }>;
   toolConfig?: { functionCallingConfig: { mode: GeminiFunctionCallingMode } };
+  generationConfig?: Record<string, unknown>;
 }
 
 export interface GeminiUsageMetadata {
@@ -73,22 +80,6 @@ export interface GeminiResponse {
 export interface GeminiErrorBody {
   error: { code: number; message: string; status: string; details?: Array<Record<string, unknown>> };
 }
-
-/** The port's JSON Schema in Gemini's OpenAPI subset: the same shape with upper-case type names. */
-export function toGeminiSchema(parameters: ToolParameters): GeminiSchema {
-  const properties: Record<string, GeminiSchema> = {};
-  for (const [name, property] of Object.entries(parameters.properties)) {
-    properties[name] = {
-      type: property.type.toUpperCase() as GeminiSchema['type'],
-      ...(property.description ? { description: property.description } : {}),
-      ...(property.enum ? { enum: property.enum } : {}),
-    };
-  }
-  return { type: 'OBJECT', properties, ...(parameters.required?.length ? { required: parameters.required } : {}) };
-}
-
-/** Finish reasons that mean the content was refused, not that the model is done. */
-export const GEMINI_BLOCK_REASONS = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY']);
 
 /** `google.rpc.RetryInfo.retryDelay` ("17s", "0.5s") in milliseconds, when the error carries one. */
 export function geminiRetryDelayMs(details: Array<Record<string, unknown>> | undefined): number | undefined {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openAiError, openAiText, openAiToolCalls, startFakeOpenAiServer } from '../../../../../test/fakes/fake-openai-server.ts';
 import { AiModelError, type AiTool, TOOL_FAILED } from '../model-port.ts';
 import { createOpenAiModel } from './openai-model.ts';
+import { fakeEmbedding } from '../../../../../test/fakes/fake-embeddings.ts';
 
 let fake: Awaited<ReturnType<typeof startFakeOpenAiServer>>;
 let sleeps: number[];
@@ -104,6 +105,7 @@ describe('OpenAI-compatible adapter', () => {
         ],
       },
       { role: 'tool', tool_call_id: 'call_1', content: JSON.stringify({ ok: true, scheduledFor: '2026-11-25T09:00:00-03:00' }) },
+      // A tool that was not offered: the SDK refused the call; the model reads only the neutral words.
       { role: 'tool', tool_call_id: 'call_2', content: JSON.stringify({ error: TOOL_FAILED }) },
     ]);
     expect((fake.requests[2]!.body['messages'] as unknown[]).at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_3' });
@@ -132,8 +134,17 @@ describe('OpenAI-compatible adapter', () => {
     expect(answer.toolCalls).toEqual([{ name: 'schedule_message', args: { text: 'x', sendAt: 'y' }, result: { ok: true, scheduledFor: 'y' } }]);
     const [assistant, toolMessage] = (fake.requests[1]!.body['messages'] as Array<Record<string, unknown>>).slice(2);
     const id = (assistant!['tool_calls'] as Array<{ id: string }>)[0]!.id;
-    expect(id).toMatch(/^call_/);
+    expect(id).toMatch(/^\w{8,}$/);
     expect(toolMessage).toMatchObject({ role: 'tool', tool_call_id: id });
+  });
+
+  it('opens a conversation without turns (a chat with only notes) with a stand-in user message', async () => {
+    fake.reply(openAiText('Resumen: sin mensajes.'));
+    expect((await model().answer({ ...hello, turns: [] })).text).toBe('Resumen: sin mensajes.');
+    expect(fake.requests[0]!.body['messages']).toEqual([
+      { role: 'system', content: 'Eres el asistente.' },
+      { role: 'user', content: '(comienzo de la conversación)' },
+    ]);
   });
 
   it('forbids tools on the last call once maxToolRounds are used', async () => {
@@ -173,6 +184,51 @@ describe('OpenAI-compatible adapter', () => {
       path: '/v1/audio/transcriptions',
       headers: { authorization: 'Bearer sk-test' },
       body: { model: 'whisper-1', language: 'es', file: { filename: 'nota-de-voz.ogg', mimetype: 'audio/ogg', size: 10 } },
+    });
+  });
+
+  describe('embeddings', () => {
+    const embedder = (overrides: { apiKey?: string } = {}) =>
+      createOpenAiModel({
+        baseUrl: fake.url,
+        apiKey: overrides.apiKey ?? 'sk-test',
+        model: 'gpt-4o-mini',
+        embeddingModel: 'text-embedding-3-small',
+        timeoutMs: 2_000,
+        sleep: async (ms) => {
+          sleeps.push(ms);
+        },
+      });
+
+    it('has none unless an embedding model is named, so retrieval stays lexical', () => {
+      expect(model().embed).toBeUndefined();
+      expect(embedder().embed).toBeTypeOf('function');
+    });
+
+    it('posts the texts to /embeddings with a Bearer key and returns the vectors in order with the tokens counted', async () => {
+      const texts = ['Abrimos de lunes a sábado.', '¿Abren el sábado?'];
+      const embeddings = await embedder().embed!({ texts, purpose: 'document' });
+      expect(embeddings).toEqual({ model: 'text-embedding-3-small', vectors: texts.map((text) => fakeEmbedding(text)), usage: { inputTokens: 12 } });
+      expect(fake.requests).toHaveLength(1);
+      expect(fake.requests[0]).toMatchObject({ path: '/v1/embeddings', headers: { authorization: 'Bearer sk-test' } });
+      expect(fake.requests[0]!.body).toEqual({ model: 'text-embedding-3-small', input: texts, encoding_format: 'float' });
+    });
+
+    it('sends 2,048 texts a request at most', async () => {
+      const texts = Array.from({ length: 2_050 }, (_, index) => `t${index}`);
+      const embeddings = await embedder().embed!({ texts, purpose: 'document' });
+      expect(embeddings.vectors).toHaveLength(2_050);
+      expect(embeddings.vectors.at(-1)).toEqual(fakeEmbedding('t2049'));
+      expect(fake.requests.map((request) => (request.body['input'] as unknown[]).length)).toEqual([2_048, 2]);
+    });
+
+    it('classifies failures: 401 rejected at once, 5xx unavailable after the retries', async () => {
+      const badKey = await failureOf(embedder({ apiKey: 'sk-wrong' }).embed!({ texts: ['a'], purpose: 'query' }));
+      expect(badKey.kind).toBe('rejected');
+      expect(badKey.message).toContain('401 invalid_api_key');
+      fake.reply(openAiError(500, 'server_error'), openAiError(503, 'overloaded'), openAiError(503, 'overloaded'));
+      expect((await failureOf(embedder().embed!({ texts: ['a'], purpose: 'query' }))).kind).toBe('unavailable');
+      expect(sleeps).toEqual([1_000, 2_000]);
     });
   });
 

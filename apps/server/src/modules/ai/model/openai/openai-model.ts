@@ -1,6 +1,9 @@
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { ModelMessage, StepResult, ToolSet } from 'ai';
 import { AiModelError, type AiModel } from '../model-port.ts';
-import { failureForStatus, modelHttpOptions, postWithRetries, type HttpFailure, type ModelHttpOptions } from '../model-http.ts';
-import { isPlainObject, mergedTurns, runToolLoop, type ToolCall } from '../tool-loop.ts';
+import { createModelFetch, failureForStatus, modelHttpOptions, type HttpFailure, type ModelHttpOptions } from '../model-http.ts';
+import { answerWithTools, CONVERSATION_OPENER, isPlainObject, mergedTurns, type ToolLoopAdapter } from '../tool-loop.ts';
+import { embedTexts } from '../embeddings.ts';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export const OPENAI_DEFAULT_TRANSCRIBE_MODEL = 'whisper-1';
@@ -12,84 +15,35 @@ export interface OpenAiModelOptions extends Partial<ModelHttpOptions> {
   apiKey?: string;
   model: string;
   transcribeModel?: string;
+  /** Without one the model has no `embed` and knowledge retrieval stays lexical. */
+  embeddingModel?: string;
 }
 
-/** Chat Completions messages as Embudo sends them. */
-export type OpenAiMessage =
-  | { role: 'system' | 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: OpenAiToolCall[] }
-  | { role: 'tool'; tool_call_id: string; content: string };
+const SERVICE = 'OpenAI';
+const adapter: ToolLoopAdapter = { service: SERVICE, refusal: openAiRefusal };
 
-export interface OpenAiToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string | Record<string, unknown> };
-}
-
-interface OpenAiChatResponse {
-  choices?: Array<{ message?: { role?: string; content?: string | null; tool_calls?: OpenAiToolCall[]; refusal?: string | null }; finish_reason?: string }>;
-  usage?: { prompt_tokens?: number; completion_tokens?: number };
-  model?: string;
-}
-
-interface OpenAiCall extends ToolCall {
-  id: string;
-}
-
-/** An OpenAI-compatible Chat Completions server: OpenAI itself, Ollama, vLLM, LM Studio or a gateway. */
+/**
+ * An OpenAI-compatible server (OpenAI itself, Ollama, vLLM, LM Studio or a gateway): Chat Completions and embeddings
+ * through the AI SDK's OpenAI-compatible provider; `/audio/transcriptions` by hand, as that provider has no
+ * transcription model.
+ */
 export function createOpenAiModel(options: OpenAiModelOptions): AiModel {
   const base = (options.baseUrl ?? OPENAI_DEFAULT_BASE_URL).replace(/\/$/, '');
-  const http = modelHttpOptions(options);
-  const auth: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
-  const post = (path: string, body: string | FormData, signal?: AbortSignal) =>
-    postWithRetries(http, {
-      url: `${base}${path}`,
-      service: 'OpenAI',
-      signal,
-      classify: classifyOpenAiFailure,
-      body,
-      headers: typeof body === 'string' ? { 'content-type': 'application/json', ...auth } : auth,
-    });
+  const modelFetch = createModelFetch(modelHttpOptions(options), { service: SERVICE, classify: classifyOpenAiFailure });
+  const provider = createOpenAICompatible({ name: 'openai', baseURL: base, apiKey: options.apiKey, fetch: withStringArguments(modelFetch) });
+  const model = provider.chatModel(options.model);
+  const embeddingModelId = options.embeddingModel;
+  const embeddingModel = embeddingModelId ? provider.embeddingModel(embeddingModelId) : undefined;
 
   return {
     provider: 'openai',
     label: `OpenAI (${options.model})`,
     async answer(request) {
       const started = performance.now();
-      const messages: OpenAiMessage[] = [
-        { role: 'system', content: request.instructions },
-        ...mergedTurns(request.turns, (turn) => (turn.role === 'customer' ? ('user' as const) : ('assistant' as const))).map(({ role, text }) => ({
-          role,
-          content: text,
-        })),
-      ];
-      const tools = request.tools.map((tool) => ({
-        type: 'function' as const,
-        function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-      }));
-      let lastAssistant: OpenAiMessage | undefined;
-      const result = await runToolLoop<OpenAiCall>(request, {
-        async send(toolsAllowed) {
-          const body = { model: options.model, messages, ...(tools.length > 0 ? { tools, tool_choice: toolsAllowed ? 'auto' : 'none' } : {}) };
-          const response = (await post('/chat/completions', JSON.stringify(body), request.signal)) as OpenAiChatResponse;
-          const choice = response.choices?.[0];
-          if (choice?.finish_reason === 'content_filter' || choice?.message?.refusal) {
-            throw new AiModelError('blocked', `OpenAI rechazó la respuesta (${choice.message?.refusal ?? 'content_filter'})`);
-          }
-          // Some local servers leave out call ids; the tool messages need one to point at.
-          const toolCalls = (choice?.message?.tool_calls ?? []).map((call, index) => ({ ...call, id: call.id || `call_${messages.length}_${index}` }));
-          lastAssistant = { role: 'assistant', content: choice?.message?.content ?? null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) };
-          return {
-            text: choice?.message?.content ?? '',
-            calls: toolCalls.map((call) => ({ id: call.id, name: call.function.name, args: parseArguments(call.function.arguments) })),
-            usage: { inputTokens: response.usage?.prompt_tokens ?? 0, outputTokens: response.usage?.completion_tokens ?? 0 },
-          };
-        },
-        answerCalls(calls, results) {
-          messages.push(lastAssistant!);
-          calls.forEach((call, index) => messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(results[index]) }));
-        },
-      });
+      const messages: ModelMessage[] = mergedTurns(request.turns);
+      // The SDK sends no conversation without a message (a copilot asked about a chat that has only notes).
+      if (messages.length === 0) messages.push({ role: 'user', content: CONVERSATION_OPENER });
+      const result = await answerWithTools(model, request, messages, adapter);
       return { ...result, model: options.model, latencyMs: Math.round(performance.now() - started) };
     },
     async transcribe(audio) {
@@ -98,28 +52,55 @@ export function createOpenAiModel(options: OpenAiModelOptions): AiModel {
       form.append('model', transcribeModel);
       form.append('language', 'es');
       form.append('file', new Blob([new Uint8Array(audio.data)], { type: audio.mimeType }), `nota-de-voz.${extensionOf(audio.mimeType)}`);
-      const response = (await post('/audio/transcriptions', form, audio.signal)) as {
-        text?: string;
-        usage?: { input_tokens?: number; output_tokens?: number };
-      };
+      const response = await modelFetch(`${base}/audio/transcriptions`, {
+        method: 'POST',
+        headers: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
+        body: form,
+        signal: audio.signal,
+      });
+      let body: { text?: string; usage?: { input_tokens?: number; output_tokens?: number } };
+      try {
+        body = (await response.json()) as typeof body;
+      } catch {
+        throw new AiModelError('unavailable', `${SERVICE} respondió algo que no es JSON`);
+      }
       return {
-        text: (response.text ?? '').trim(),
-        usage: { inputTokens: response.usage?.input_tokens ?? 0, outputTokens: response.usage?.output_tokens ?? 0 },
+        text: (body.text ?? '').trim(),
+        usage: { inputTokens: body.usage?.input_tokens ?? 0, outputTokens: body.usage?.output_tokens ?? 0 },
         model: transcribeModel,
       };
     },
+    ...(embeddingModelId && embeddingModel ? { embed: (request) => embedTexts(embeddingModel, request, { modelId: embeddingModelId, service: SERVICE }) } : {}),
   };
 }
 
-/** Arguments arrive as a JSON string (some local servers send the object); a malformed one reaches the tool as no arguments. */
-function parseArguments(json: string | Record<string, unknown>): Record<string, unknown> {
-  if (isPlainObject(json)) return json;
-  try {
-    const parsed: unknown = JSON.parse(json);
-    return isPlainObject(parsed) ? parsed : {};
-  } catch {
-    return {};
-  }
+/** A content filter, or the model's refusal in words, is an answer the caller hands to a person. */
+function openAiRefusal(step: StepResult<ToolSet>): AiModelError | undefined {
+  if (step.finishReason !== 'content-filter') return undefined;
+  return new AiModelError('blocked', `OpenAI rechazó la respuesta (${step.text || step.rawFinishReason || 'content_filter'})`);
+}
+
+/**
+ * Some local servers send a tool call's `arguments` as a JSON object where Chat Completions has a JSON string; the
+ * SDK reads only the string, so such an answer is rewritten before it gets there.
+ */
+function withStringArguments(inner: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await inner(input, init);
+    if (!String(input).endsWith('/chat/completions')) return response;
+    const text = await response.text();
+    let body: { choices?: Array<{ message?: { tool_calls?: Array<{ function?: { arguments?: unknown } }> } }> };
+    try {
+      body = JSON.parse(text) as typeof body;
+    } catch {
+      return new Response(text, { status: response.status, headers: response.headers });
+    }
+    const calls = (body.choices ?? []).flatMap((choice) => choice.message?.tool_calls ?? []);
+    const objects = calls.filter((call) => call.function && isPlainObject(call.function.arguments));
+    if (objects.length === 0) return new Response(text, { status: response.status, headers: response.headers });
+    for (const call of objects) call.function!.arguments = JSON.stringify(call.function!.arguments);
+    return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
+  };
 }
 
 /** The transcription endpoint guesses the format from the file name. */

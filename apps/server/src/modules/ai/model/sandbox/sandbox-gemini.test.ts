@@ -458,6 +458,40 @@ describe('sandbox Gemini protocol', () => {
     expect(reply.body).toMatchObject({ candidates: [{ content: { parts: [{ text: SANDBOX_FALLBACK }] } }] });
   });
 
+  it("reads the AI SDK's request: parametersJsonSchema declarations and results wrapped as { name, content }", () => {
+    const tools = [
+      {
+        functionDeclarations: [
+          {
+            name: 'move_to_column',
+            description: 'm',
+            parametersJsonSchema: { type: 'object', properties: { column: { type: 'string', enum: ['Ventas'] } }, required: ['column'] },
+          },
+        ],
+      },
+    ];
+    const calling = answerSandboxGeminiRequest({ contents: [customer], tools, toolConfig: { functionCallingConfig: { mode: 'AUTO' } }, generationConfig: {} });
+    expect(calling.body).toMatchObject({ candidates: [{ content: { parts: [{ functionCall: { name: 'move_to_column', args: { column: 'Ventas' } } }] } }] });
+
+    const answered = answerSandboxGeminiRequest({
+      contents: [
+        customer,
+        callTurn,
+        {
+          role: 'user',
+          parts: [
+            {
+              functionResponse: { id: 'sandbox-call-1', name: 'move_to_column', response: { name: 'move_to_column', content: { ok: true, column: 'Ventas' } } },
+            },
+          ],
+        },
+      ],
+      tools,
+      generationConfig: {},
+    });
+    expect(answered.body).toMatchObject({ candidates: [{ content: { parts: [{ text: 'Listo, pasé tu conversación a Ventas.' }] } }] });
+  });
+
   describe('over HTTP (the fake Gemini server)', () => {
     let fake: Awaited<ReturnType<typeof startFakeGeminiServer>>;
     beforeAll(async () => {

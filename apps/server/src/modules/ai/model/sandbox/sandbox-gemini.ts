@@ -58,13 +58,20 @@ export interface SandboxGeminiReply {
 export function answerSandboxGeminiRequest(rawBody: unknown): SandboxGeminiReply {
   const request = camelCaseKeys(rawBody) as Partial<GeminiRequest>;
   if (!Array.isArray(request.contents) || request.contents.length === 0) return invalidArgument('contents must not be empty');
-  const contents = request.contents.map((content) => ({ role: content.role, parts: Array.isArray(content.parts) ? content.parts : [] }));
+  const contents = request.contents.map((content) => ({ role: content.role, parts: Array.isArray(content.parts) ? content.parts.map(unwrappedResult) : [] }));
   const problem = unansweredCallProblem(contents);
   if (problem) return invalidArgument(problem);
 
   const instructions = (request.systemInstruction?.parts ?? []).map((part) => part.text ?? '').join('\n');
-  const declarations =
-    request.toolConfig?.functionCallingConfig?.mode === 'NONE' ? [] : (request.tools ?? []).flatMap((tool) => tool.functionDeclarations ?? []);
+  const declarations: GeminiFunctionDeclaration[] =
+    request.toolConfig?.functionCallingConfig?.mode === 'NONE'
+      ? []
+      : (request.tools ?? [])
+          .flatMap((tool) => tool.functionDeclarations ?? [])
+          .map(({ parameters, parametersJsonSchema, ...declaration }) => ({
+            ...declaration,
+            parameters: parameters ?? parametersJsonSchema ?? {},
+          }));
   const parts = decide(contents, declarations);
   const promptChars = JSON.stringify(request).length;
   const answerChars = JSON.stringify(parts).length;
@@ -320,6 +327,17 @@ function unansweredCallProblem(contents: GeminiContent[]): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * A tool's result as the model reads it. The AI SDK sends `response: { name, content: <result> }`; the sandbox reads
+ * the result inside, as a model would. Anything else (`{ name, error }` for a call of a tool that was not offered, or
+ * another client's bare result) is read as sent.
+ */
+function unwrappedResult(part: GeminiPart): GeminiPart {
+  const response = part.functionResponse?.response;
+  if (!response || !isPlainObject(response['content']) || response['name'] !== part.functionResponse!.name) return part;
+  return { ...part, functionResponse: { ...part.functionResponse!, response: response['content'] } };
 }
 
 function invalidArgument(message: string): SandboxGeminiReply {
