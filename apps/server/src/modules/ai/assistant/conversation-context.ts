@@ -6,8 +6,12 @@ import type { AiTurn } from '../model/model-port.ts';
 
 /** Issue 15: the assistant reads the last 20 messages of the chat. */
 export const CONTEXT_MESSAGES = 20;
-/** The knowledge excerpts one answer may carry. */
-export const KNOWLEDGE_BUDGET_CHARS = 6_000;
+/**
+ * The knowledge excerpts one answer may carry: about 3,000 tokens, a small share of any current model's context and
+ * of an answer's cost, and room for the passages a question about several things needs. A larger budget also lets
+ * more companies' files go whole into the context (docs/decisions/0030).
+ */
+export const KNOWLEDGE_BUDGET_CHARS = 12_000;
 /** The customer's last messages that choose the knowledge excerpts. */
 const QUERY_MESSAGES = 3;
 

@@ -293,6 +293,19 @@ Aceptamos tarjeta y transferencia.`;
     expect((await askTrigo('¿Puedo pagar con débito?')).text).toBe('Según nuestra información: Aceptamos tarjeta y transferencia.');
   });
 
+  it('answers a question for a time or an amount with the sentence that states one', async () => {
+    const instructions = `Empresa: Tienda.
+
+# Conocimiento
+## horario.txt
+Horario de la tienda.
+Abrimos a las 7:45 de lunes a sábado y cerramos a las 20:00.
+Los domingos no abrimos.`;
+    const askShop = (text: string) => model.answer({ instructions, turns: [{ role: 'customer', text }], tools: [] });
+    expect((await askShop('¿A qué hora abren mañana?')).text).toBe('Según nuestra información: Abrimos a las 7:45 de lunes a sábado y cerramos a las 20:00.');
+    expect((await askShop('¿Abren los domingos?')).text).toBe('Según nuestra información: Los domingos no abrimos.');
+  });
+
   it('falls back to a polite answer when nothing matches or the tool asked for is not offered', async () => {
     expect((await ask('Hola!')).text).toBe(SANDBOX_FALLBACK);
     expect((await ask('Quiero hablar con una persona')).toolCalls).toEqual([]);

@@ -275,6 +275,14 @@ function containsWords(text: string, phrase: string): boolean {
 }
 
 /**
+ * A question for a time, an amount or a price ("¿a qué hora…?", "¿cuánto…?") is answered by a sentence that states a
+ * figure: among sentences about the same thing, one with digits is preferred ("Abrimos a las 7:45" over "Los
+ * domingos no abrimos").
+ */
+const ASKS_FOR_A_FIGURE = /\b(cuant[oa]s?|que hora|cuando|hasta que hora|desde que hora|precio|cuesta|cuestan|vale|valen|sale|salen|costo|tarifa)\b/;
+const FIGURE_BONUS = 0.25;
+
+/**
  * The sentence under "# Conocimiento" nearest in meaning to the customer's words, by the sandbox embedding, among
  * those sharing a word (by its stem or first letters) or a concept with them: "¿A qué hora abren?" finds "Abrimos a
  * las 9", and a greeting finds nothing.
@@ -283,12 +291,14 @@ function bestKnowledgeLine(instructions: string, customerText: string): string |
   const section = instructions.split(/^# Conocimiento\s*$/m)[1];
   if (!section) return undefined;
   const asked = sandboxEmbedding(customerText);
+  const wantsFigure = ASKS_FOR_A_FIGURE.test(fold(customerText));
   let best: { sentence: string; score: number } | undefined;
   for (const line of section.split('\n')) {
     if (line.startsWith('#') || !line.trim()) continue;
     for (const sentence of line.trim().split(/(?<=[.!?])\s+/)) {
       if (!sharesMeaning(customerText, sentence)) continue;
-      const score = cosineSimilarity(asked, sandboxEmbedding(sentence));
+      const figureBonus = wantsFigure && /\d/.test(sentence) ? FIGURE_BONUS : 0;
+      const score = cosineSimilarity(asked, sandboxEmbedding(sentence)) + figureBonus;
       if (!best || score > best.score) best = { sentence, score };
     }
   }
