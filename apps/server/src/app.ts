@@ -249,7 +249,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const knowledgeReader = new KnowledgeReader();
   app.addHook('onClose', async () => knowledgeReader.stop());
   // Indexed inside the upload (passages and word features), vectors by a job; the ai plugin registers its jobs.
-  const knowledgeIndex = createKnowledgeIndex({ db, model: aiModel, log: options.logger }, queue);
+  const knowledgeIndex = createKnowledgeIndex({ db, model: aiModel, log: options.logger, storage: context.storage }, queue);
   const knowledgeSearch = createKnowledgeSearch({ model: aiModel, log: options.logger });
 
   // ---- Modules, bottom layer first; the options after the context are the ports a module gets from another ----

@@ -148,6 +148,7 @@ const matrix: Record<string, Entry> = {
       form: { fields: {}, file: { field: 'tool_file', name: 'precios.csv', data: Buffer.from('producto,precio\nCorte,25\n') } },
     }),
   },
+  'GET /api/columns/:id/tools/files': { expect: funnelWrite, call: async (f) => ({ id: await f.column() }) },
   'POST /api/card/move': { expect: funnelWrite, call: async (f) => ({ body: { cardId: await f.card(), targetColumnId: await f.column() } }) },
   'PUT /api/cards/:id': { expect: funnelWrite, call: async (f) => ({ id: await f.card(), body: { title: 'Cliente VIP' } }) },
   'PUT /api/cards/:id/toggle-ai': { expect: funnelWrite, call: async (f) => ({ id: await f.card(), body: { enabled: true } }) },

@@ -7,7 +7,7 @@ import { recordAiUsage } from '../usage/index.ts';
 import { createAssistantListeners } from './assistant/assistant.listeners.ts';
 import { type AssistantConversation, createAnswerJob } from './assistant/assistant.service.ts';
 import { copilotRoutes } from './copilot/copilot.routes.ts';
-import { type KnowledgeIndex, KNOWLEDGE_UPKEEP_EVERY_MS, restrictKnowledgeFiles } from './knowledge/knowledge-index.ts';
+import { type KnowledgeIndex, KNOWLEDGE_UPKEEP_EVERY_MS } from './knowledge/knowledge-index.ts';
 import type { KnowledgeSearch } from './knowledge/knowledge-search.ts';
 import type { AiModel } from './model/model-port.ts';
 import { assistantTools } from './tools/assistant-tools.ts';
@@ -58,6 +58,4 @@ export const aiPlugin: FastifyPluginAsync<AiPluginOptions> = async (app, options
   });
   for (const listener of voiceNotes) domainEvents.register(listener);
   await registerTenantRoutes(app, (scope) => scope.register(copilotRoutes, { model, knowledge, chatEvents, clock }));
-  const restricted = await restrictKnowledgeFiles(db, storage);
-  if (restricted > 0) log.info({ files: restricted }, 'knowledge files made members-only');
 };

@@ -35,6 +35,8 @@ export interface KnowledgeIndexDeps {
   db: Db;
   model: AiModel | null;
   log: Pick<Logger, 'warn' | 'info'>;
+  /** Where the files are kept: the upkeep makes files stored before the members-only area members-only. */
+  storage?: Pick<MediaStorage, 'restrict'>;
 }
 
 const filePayload = z.object({ tenantId: z.uuid(), filePath: z.string().min(1) });
@@ -94,11 +96,16 @@ export function createKnowledgeIndex(deps: KnowledgeIndexDeps, queue: Pick<JobQu
   });
 
   /**
-   * Indexes again what an older version of the index left (files without word features), and schedules the vectors
-   * of every file whose passages lack the current embedding model's (a new file the job has not reached, a model
-   * changed since); with no embeddings offered, files waiting for vectors are indexed as they are.
+   * Makes older public knowledge files members-only, indexes again what an older version of the index left (files
+   * without word features), and schedules the vectors of every file whose passages lack the current embedding
+   * model's (a new file the job has not reached, a model changed since); with no embeddings offered, files waiting
+   * for vectors are indexed as they are.
    */
   async function upkeep() {
+    if (deps.storage) {
+      const restricted = await restrictKnowledgeFiles(deps.db, deps.storage);
+      if (restricted > 0) deps.log.info({ files: restricted }, 'knowledge files made members-only');
+    }
     const stale = await deps.db
       .selectDistinct({ tenantId: knowledgeChunks.tenantId, filePath: knowledgeChunks.filePath })
       .from(knowledgeChunks)

@@ -244,18 +244,19 @@ describe('knowledge files uploaded to a column', () => {
     expect(missing.statusCode).toBe(404);
   });
 
-  it('makes knowledge files stored before the members-only area members-only, once', async () => {
+  it('makes knowledge files stored before the members-only area members-only in its upkeep, once', async () => {
     const { owner } = await columnOf();
     const name = `${crypto.randomUUID()}.txt`;
     const filePath = `/media/${owner.tenant.id}/${name}`;
     fs.mkdirSync(path.join(t.mediaDir, owner.tenant.id), { recursive: true });
     fs.writeFileSync(path.join(t.mediaDir, owner.tenant.id, name), 'Lista de precios antigua.');
-    const index = createKnowledgeIndex({ db: t.database.db, model, log: { warn: () => {}, info: () => {} } }, { enqueue: async () => null });
+    const storage = createDiskMediaStorage(t.mediaDir);
+    const quiet = { warn: () => {}, info: () => {} };
+    const index = createKnowledgeIndex({ db: t.database.db, model, log: quiet, storage }, { enqueue: async () => null });
     await index.indexFile({ tenantId: owner.tenant.id, filePath, fileName: 'antigua.txt', text: 'Lista de precios antigua.' });
     expect((await t.app.inject({ method: 'GET', url: filePath })).statusCode).toBe(200);
 
-    const storage = createDiskMediaStorage(t.mediaDir);
-    expect(await restrictKnowledgeFiles(t.database.db, storage)).toBeGreaterThanOrEqual(1);
+    await index.upkeepJob.handler({}, { jobId: 'upkeep', attempt: 1 });
     expect((await t.app.inject({ method: 'GET', url: filePath })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: filePath, headers: bearer(owner.token) })).body).toBe('Lista de precios antigua.');
     expect(await restrictKnowledgeFiles(t.database.db, storage)).toBe(0);
