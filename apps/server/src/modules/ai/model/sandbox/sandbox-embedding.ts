@@ -1,4 +1,4 @@
-import { contentWords, foldedWords, soundOf, stem } from '../../knowledge/spanish-words.ts';
+import { contentWords, foldedWords, isStopword, soundOf, stem } from '../../knowledge/spanish-words.ts';
 import type { AiEmbeddingRequest, AiEmbeddings } from '../model-port.ts';
 import { CONCEPTS } from './concept-lexicon.ts';
 
@@ -38,10 +38,17 @@ const conceptsByKey: ReadonlyMap<string, readonly string[]> = (() => {
   return byKey;
 })();
 
-/** The lexicon's concepts a text's words belong to, each once per word (question words count: "¿dónde?" asks for a place). */
+/** The words the lexicon lists as written. */
+const listedWords: ReadonlySet<string> = new Set(Object.values(CONCEPTS).flatMap((words) => words.split(/\s+/).filter(Boolean)));
+
+/**
+ * The lexicon's concepts a text's words belong to, each once per word. A stopword counts only when the lexicon lists
+ * it as written (question words: "¿dónde?" asks for a place); one that only shares a key with a listed word means
+ * nothing ("pero" sounds like "perro", "hacer" stems like "acero").
+ */
 export function conceptsOf(text: string): string[] {
   return foldedWords(text)
-    .filter((word) => !/\d/.test(word))
+    .filter((word) => !/\d/.test(word) && (!isStopword(word) || listedWords.has(word)))
     .flatMap((word) => conceptsByKey.get(conceptKey(word)) ?? []);
 }
 
