@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { LoginPage } from './login-page.ts';
 import { Shell } from './shell.ts';
 
@@ -44,6 +44,32 @@ export class BoardPage {
   async columnMenu(columnTitle: string, item: string) {
     await this.column(columnTitle).getByRole('button', { name: 'Opciones de la columna' }).click();
     await this.page.getByRole('menuitem', { name: item }).click();
+  }
+
+  /**
+   * Switches the column's assistant on in "Configurar Bot Gemini" with its instructions, a 1-second quiet window and
+   * one knowledge file, saves and closes. `inspect` looks at the dialog before anything changes.
+   */
+  async switchOnColumnAssistant(
+    columnTitle: string,
+    settings: { instructions: string; file: { name: string; text: string; purpose: string } },
+    inspect?: (dialog: Locator) => Promise<void>,
+  ) {
+    await this.columnMenu(columnTitle, 'Configurar Bot Gemini');
+    const dialog = this.page.getByRole('dialog', { name: 'Configurar Bot Gemini' });
+    await inspect?.(dialog);
+    await dialog.getByRole('switch', { name: 'Asistente activo' }).check();
+    await dialog.getByLabel('Instrucciones del asistente').fill(settings.instructions);
+    await dialog.getByLabel('Segundos de espera antes de responder').fill('1');
+    await dialog.getByRole('tab', { name: 'Herramientas' }).click();
+    const { name, text, purpose } = settings.file;
+    await dialog.getByTestId('tool-file-input').setInputFiles({ name, mimeType: 'text/plain', buffer: Buffer.from(text) });
+    await expect(this.toast('Archivo de herramienta subido exitosamente.')).toBeVisible();
+    await dialog.getByLabel(`Propósito de ${name}`).fill(purpose);
+    await dialog.getByRole('button', { name: 'Guardar' }).click();
+    await expect(this.toast('Asistente de columna actualizado.')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Cerrar' }).click();
+    await expect(dialog).toBeHidden();
   }
 
   funnelSelector() {

@@ -39,20 +39,14 @@ test('the column assistant answers from its knowledge file, books a confirmed ti
   try {
     const board = new BoardPage(page);
     await board.signIn(DEMO);
-    await board.columnMenu(firstColumn!.title, 'Configurar Bot Gemini');
-    const dialog = page.getByRole('dialog', { name: 'Configurar Bot Gemini' });
-    await expect(dialog.getByTestId('ai-model-label')).toHaveText('Modelo: IA de prueba');
-    await dialog.getByRole('switch', { name: 'Asistente activo' }).check();
-    await dialog.getByLabel('Instrucciones del asistente').fill('Eres el asistente de la peluquería. Responde con los precios del archivo.');
-    await dialog.getByLabel('Segundos de espera antes de responder').fill('1');
-    await dialog.getByRole('tab', { name: 'Herramientas' }).click();
-    await dialog.getByTestId('tool-file-input').setInputFiles({ name: 'precios.txt', mimeType: 'text/plain', buffer: Buffer.from(KNOWLEDGE) });
-    await expect(board.toast('Archivo de herramienta subido exitosamente.')).toBeVisible();
-    await dialog.getByLabel('Propósito de precios.txt').fill('Lista de precios');
-    await dialog.getByRole('button', { name: 'Guardar' }).click();
-    await expect(board.toast('Asistente de columna actualizado.')).toBeVisible();
-    await dialog.getByRole('button', { name: 'Cerrar' }).click();
-    await expect(dialog).toBeHidden();
+    await board.switchOnColumnAssistant(
+      firstColumn!.title,
+      {
+        instructions: 'Eres el asistente de la peluquería. Responde con los precios del archivo.',
+        file: { name: 'precios.txt', text: KNOWLEDGE, purpose: 'Lista de precios' },
+      },
+      (dialog) => expect(dialog.getByTestId('ai-model-label')).toHaveText('Modelo: IA de prueba'),
+    );
 
     // A customer asks from the sandbox phone: the answer quotes the file.
     const phone = new SandboxPhonePage(await context.newPage());

@@ -28,20 +28,14 @@ test('a chat the menu sends to a column with an assistant is answered there from
   try {
     const board = new BoardPage(page);
     await board.signIn(DEMO);
-    await board.columnMenu('Ventas', 'Configurar Bot Gemini');
-    const dialog = page.getByRole('dialog', { name: 'Configurar Bot Gemini' });
-    await expect(dialog.getByTestId('assistant-scope')).toContainText('Responde los chats que entran a esta columna (por el menú');
-    await dialog.getByRole('switch', { name: 'Asistente activo' }).check();
-    await dialog.getByLabel('Instrucciones del asistente').fill('Eres el asistente de ventas de la tienda. Responde con los datos del archivo.');
-    await dialog.getByLabel('Segundos de espera antes de responder').fill('1');
-    await dialog.getByRole('tab', { name: 'Herramientas' }).click();
-    await dialog.getByTestId('tool-file-input').setInputFiles({ name: 'horario.txt', mimeType: 'text/plain', buffer: Buffer.from(HOURS) });
-    await expect(board.toast('Archivo de herramienta subido exitosamente.')).toBeVisible();
-    await dialog.getByLabel('Propósito de horario.txt').fill('Horario de atención');
-    await dialog.getByRole('button', { name: 'Guardar' }).click();
-    await expect(board.toast('Asistente de columna actualizado.')).toBeVisible();
-    await dialog.getByRole('button', { name: 'Cerrar' }).click();
-    await expect(dialog).toBeHidden();
+    await board.switchOnColumnAssistant(
+      'Ventas',
+      {
+        instructions: 'Eres el asistente de ventas de la tienda. Responde con los datos del archivo.',
+        file: { name: 'horario.txt', text: HOURS, purpose: 'Horario de atención' },
+      },
+      (dialog) => expect(dialog.getByTestId('assistant-scope')).toContainText('Responde los chats que entran a esta columna (por el menú'),
+    );
 
     const phone = new SandboxPhonePage(await context.newPage());
     await phone.goto();
