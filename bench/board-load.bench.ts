@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { chromium, type BrowserContext } from '@playwright/test';
 import { checkSlugUrl, fmt, knob, load, percentile, registerCompany, ResultTable, startBenchApp } from './support.ts';
-import { CHROMIUM_LAUNCH_OPTIONS } from './chromium-launch.ts';
+import { CHROMIUM_LAUNCH_OPTIONS } from '../e2e/chromium-launch.ts';
 
 const CARDS = knob('BENCH_CARDS', 10_000);
 const BOARD_CALLS = knob('BENCH_BOARD_CALLS', 40);

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { CHROMIUM_LAUNCH_OPTIONS } from '../chromium-launch.ts';
+import { CHROMIUM_LAUNCH_OPTIONS } from '../../e2e/chromium-launch.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const sources = path.join(here, 'sources');

@@ -1,8 +1,8 @@
 import type { LaunchOptions } from '@playwright/test';
 
 /**
- * How the benches and their tools start Chromium, with the journeys' flags (e2e/playwright.config.ts): Debian's build
- * (CHROMIUM_PATH to use another), no sandbox inside containers, no GPU, and no calls home (updates, sync, QUIC probes).
+ * How the journeys, the benches and their tools start Chromium: Debian's build (CHROMIUM_PATH to use another), no
+ * sandbox inside containers, no GPU, and no calls home (updates, sync, QUIC probes).
  */
 export const CHROMIUM_LAUNCH_OPTIONS: LaunchOptions = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
