@@ -1,17 +1,7 @@
 import { instantAt } from '@embudo/contracts/time/wall-clock';
 import { isPlainObject } from '../tool-loop.ts';
-import {
-  type CompanyClock,
-  fold,
-  inPeriod,
-  readableDayAndTime,
-  readableTimesIn,
-  readWhen,
-  saysWhen,
-  timeMatches,
-  wallClockIn,
-  type Wanted,
-} from './sandbox-when.ts';
+import { fold } from '../../knowledge/spanish-words.ts';
+import { type CompanyClock, inPeriod, readableDayAndTime, readableTimesIn, readWhen, saysWhen, timeMatches, wallClockIn, type Wanted } from './sandbox-when.ts';
 
 /**
  * How the sandbox model books, as a careful receptionist would: it asks for a day when none was said, looks up the

@@ -10,6 +10,7 @@ import type {
   GeminiResponse,
 } from '../gemini/gemini-protocol.ts';
 import { wallClockOf } from '@embudo/contracts/time/wall-clock';
+import { fold } from '../../knowledge/spanish-words.ts';
 import { isPlainObject } from '../tool-loop.ts';
 import {
   alreadyBookedText,
@@ -29,7 +30,7 @@ import {
 } from './sandbox-booking.ts';
 import { cosineSimilarity, sandboxEmbed, sandboxEmbedding, sharesMeaning } from './sandbox-embedding.ts';
 import { conversationSummary, isSummaryRequest } from './sandbox-summary.ts';
-import { type CompanyClock, companyClock, fold, readableDayAndTime, readableLocalTime } from './sandbox-when.ts';
+import { type CompanyClock, companyClock, readableDayAndTime, readableLocalTime } from './sandbox-when.ts';
 
 export { readableLocalTime } from './sandbox-when.ts';
 

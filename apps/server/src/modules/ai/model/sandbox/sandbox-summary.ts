@@ -1,6 +1,7 @@
 import { minutesToClockTime } from '@embudo/contracts/time/wall-clock';
 import { bookingStep, isBookingRequest, isReminderRequest, isSmallTalk, lastBooking, mentionsBooking, offeredIn, type SandboxTurn } from './sandbox-booking.ts';
-import { type CompanyClock, fold, readableDay, readableDayAndTime, readWhen, type Wanted } from './sandbox-when.ts';
+import { fold } from '../../knowledge/spanish-words.ts';
+import { type CompanyClock, readableDay, readableDayAndTime, readWhen, type Wanted } from './sandbox-when.ts';
 
 /**
  * The copilot's "Resumir conversación" on the sandbox model: who the customer is, what they want, what was agreed and

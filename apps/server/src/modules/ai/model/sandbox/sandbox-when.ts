@@ -1,4 +1,5 @@
 import { addDays, instantAt, isDateKey, isValidTimeZone, minutesToClockTime, wallClockOf, weekdayIndex } from '@embudo/contracts/time/wall-clock';
+import { fold } from '../../knowledge/spanish-words.ts';
 
 /**
  * Days and times as the sandbox model reads and writes them in Spanish: "mañana a las 10", "el lunes por la tarde",
@@ -11,14 +12,6 @@ const WEEKDAYS = ['domingo', 'lunes', 'martes', 'miércoles', 'jueves', 'viernes
 const MONTHS = ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
 const FOLDED_WEEKDAYS = ['domingo', 'lunes', 'martes', 'miercoles', 'jueves', 'viernes', 'sabado'];
 const MONTH_PATTERN = MONTHS.join('|');
-
-/** Lower case, accents folded: "Cuánto cuesta" → "cuanto cuesta". */
-export function fold(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{Diacritic}/gu, '')
-    .toLowerCase();
-}
 
 export interface CompanyClock {
   today: string;
