@@ -255,7 +255,7 @@ export async function fileStates(db: Db, tenantId: string, filePaths: string[]):
  * file still in the public area is moved to the members-only one; answers how many moved (none once done).
  */
 export async function restrictKnowledgeFiles(db: Db, storage: Pick<MediaStorage, 'restrict'>): Promise<number> {
-  const files = await db.selectDistinct({ filePath: knowledgeChunks.filePath }).from(knowledgeChunks);
+  const files = await db.select({ filePath: knowledgeFiles.filePath }).from(knowledgeFiles);
   let moved = 0;
   for (const { filePath } of files) if (await storage.restrict(filePath)) moved++;
   return moved;
